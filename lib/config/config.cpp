@@ -1,0 +1,114 @@
+#include "config/config.hpp"
+
+#include "cli/exit_codes.hpp"
+#include "json/parse.hpp"
+
+namespace otm::config {
+
+json::Value merge(const json::Value &base, const json::Value &over) {
+  if (!base.is_object() || !over.is_object()) return over;
+  json::Value out = base;
+  for (const auto &[k, v] : *over.as_object()) {
+    const json::Value *b = base.find(k);
+    out.set(k, b ? merge(*b, v) : v);
+  }
+  return out;
+}
+
+Config Config::load(const std::optional<std::filesystem::path> &override_file) {
+  Config c;
+  c.data_ = json::parse(default_config_text(), "<built-in configuration>");
+  if (override_file) {
+    json::Value over;
+    try {
+      over = json::parse_file(*override_file);
+    } catch (const std::exception &e) {
+      throw cli::UsageError(std::string("configuration override: ") + e.what());
+    }
+    if (!over.is_object())
+      throw cli::UsageError(override_file->string() + ": configuration override must be a JSON object");
+    c.data_ = merge(c.data_, over);
+    c.override_source_ = override_file->string();
+  }
+  // Validate the parts that decide records up front, so a typo fails now
+  // rather than after distillation.
+  (void)c.target_table();
+  (void)c.ladder();
+  (void)c.non_target_kernels();
+  return c;
+}
+
+namespace {
+std::string where(const Config &c) {
+  return c.override_source().empty() ? std::string("built-in configuration") : c.override_source();
+}
+double number_at(const Config &c, const json::Value &obj, const char *key, double fallback) {
+  const json::Value *v = obj.find(key);
+  if (!v) return fallback;
+  auto n = v->as_number();
+  if (!n) throw cli::UsageError(where(c) + ": ladder." + key + " must be a number");
+  return *n;
+}
+} // namespace
+
+std::string Config::builder_version() const { return data_.string_or("builder_version", "opt-trace-0.1"); }
+
+std::vector<TargetEntry> Config::target_table() const {
+  std::vector<TargetEntry> out;
+  const auto &t = data_.get("target_table");
+  if (!t.is_array()) throw cli::UsageError(where(*this) + ": target_table must be a list");
+  for (const auto &e : *t.as_array()) {
+    TargetEntry te{e.string_or("key"), e.string_or("vendor"), e.string_or("arch"), e.string_or("product")};
+    if (te.key.empty() || te.vendor.empty() || te.arch.empty())
+      throw cli::UsageError(where(*this) + ": every target_table entry needs key, vendor and arch");
+    out.push_back(std::move(te));
+  }
+  return out;
+}
+
+std::vector<std::string> Config::non_target_kernels() const {
+  std::vector<std::string> out;
+  const auto &t = data_.get("non_target_kernels");
+  if (!t.is_array()) throw cli::UsageError(where(*this) + ": non_target_kernels must be a list of strings");
+  for (const auto &e : *t.as_array())
+    if (auto s = e.as_string()) out.push_back(*s);
+  return out;
+}
+
+LadderThresholds Config::ladder() const {
+  LadderThresholds l;
+  const auto &o = data_.get("ladder");
+  if (o.is_null()) return l;
+  if (!o.is_object()) throw cli::UsageError(where(*this) + ": ladder must be an object");
+  l.milestone_pct = number_at(*this, o, "milestone_pct", l.milestone_pct);
+  l.mega_pct = number_at(*this, o, "mega_pct", l.mega_pct);
+  l.rebaseline_factor = number_at(*this, o, "rebaseline_factor", l.rebaseline_factor);
+  l.final_tolerance = number_at(*this, o, "final_tolerance", l.final_tolerance);
+  double d = number_at(*this, o, "deadend_min_chars", static_cast<double>(l.deadend_min_chars));
+  if (d < 0) throw cli::UsageError(where(*this) + ": ladder.deadend_min_chars must not be negative");
+  l.deadend_min_chars = static_cast<std::size_t>(d);
+  if (l.rebaseline_factor <= 1.0) throw cli::UsageError(where(*this) + ": ladder.rebaseline_factor must exceed 1");
+  return l;
+}
+
+std::optional<RegistryEntry> Config::registry_entry(const std::string &name) const {
+  const json::Value *e = data_.get("traces").find(name);
+  if (!e || !e->is_object()) return std::nullopt;
+  return RegistryEntry{name,
+                       e->string_or("path"),
+                       e->string_or("vendor"),
+                       e->string_or("arch"),
+                       e->string_or("product"),
+                       e->string_or("dsl"),
+                       e->string_or("harness"),
+                       e->string_or("note")};
+}
+
+std::vector<std::string> Config::registry_names() const {
+  std::vector<std::string> out;
+  if (auto o = data_.get("traces").as_object())
+    for (const auto &m : *o) out.push_back(m.first);
+  return out;
+}
+
+} // namespace otm::config

@@ -1,0 +1,61 @@
+// The data that decides which records exist: the trace registry, the
+// hardware target table, the non-target kernel list and the ladder
+// thresholds. Defaults ship in data/otm-config.json (compiled in); a user
+// overrides any part with an override file (--config FILE or OTM_CONFIG):
+// objects merge key by key, anything else replaces. See
+// docs/configuration.md.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "json/value.hpp"
+
+namespace otm::config {
+
+const char *default_config_text();
+
+struct TargetEntry {
+  std::string key, vendor, arch, product;
+};
+
+struct RegistryEntry {
+  std::string name, path, vendor, arch, product, dsl, harness, note;
+};
+
+struct LadderThresholds {
+  double milestone_pct = 1.5;
+  double mega_pct = 20.0;
+  double rebaseline_factor = 5.0;
+  double final_tolerance = 1.0001;
+  std::size_t deadend_min_chars = 80;
+};
+
+class Config {
+public:
+  // Defaults merged with the override file, if any. A missing or malformed
+  // override file is a UsageError naming it.
+  static Config load(const std::optional<std::filesystem::path> &override_file);
+  static Config defaults() { return load(std::nullopt); }
+
+  const json::Value &data() const { return data_; }
+  std::string builder_version() const;
+  std::vector<TargetEntry> target_table() const;
+  std::vector<std::string> non_target_kernels() const;
+  LadderThresholds ladder() const;
+  std::optional<RegistryEntry> registry_entry(const std::string &name) const;
+  std::vector<std::string> registry_names() const;
+  // Where the override came from, for messages ("" when defaults only).
+  const std::string &override_source() const { return override_source_; }
+
+private:
+  json::Value data_;
+  std::string override_source_;
+};
+
+// Deep merge used for overrides (exposed for tests).
+json::Value merge(const json::Value &base, const json::Value &over);
+
+} // namespace otm::config

@@ -1,0 +1,202 @@
+#include "git/repository.hpp"
+
+#include <git2.h>
+
+#include <cstdio>
+#include <mutex>
+
+namespace otm::git {
+namespace {
+
+void ensure_init() {
+  static std::once_flag once;
+  std::call_once(once, [] { git_libgit2_init(); });
+}
+
+std::string last_error() {
+  const git_error *e = git_error_last();
+  return e && e->message ? e->message : "unknown libgit2 error";
+}
+
+std::string hex(const git_oid *oid) {
+  char buf[GIT_OID_HEXSZ + 1];
+  git_oid_tostr(buf, sizeof buf, oid);
+  return buf;
+}
+
+template <typename T, void (*Free)(T *)> struct Owned {
+  T *p = nullptr;
+  ~Owned() {
+    if (p) Free(p);
+  }
+  T **out() { return &p; }
+  T *get() const { return p; }
+};
+
+using CommitPtr = Owned<git_commit, git_commit_free>;
+using TreePtr = Owned<git_tree, git_tree_free>;
+using EntryPtr = Owned<git_tree_entry, git_tree_entry_free>;
+using BlobPtr = Owned<git_blob, git_blob_free>;
+using WalkPtr = Owned<git_revwalk, git_revwalk_free>;
+using DiffPtr = Owned<git_diff, git_diff_free>;
+
+std::string iso_date(const git_signature *sig) {
+  git_time_t t = sig->when.time + static_cast<git_time_t>(sig->when.offset) * 60;
+  std::time_t tt = static_cast<std::time_t>(t);
+  std::tm tm{};
+  gmtime_r(&tt, &tm);
+  int off = sig->when.offset;
+  char sign = off < 0 || sig->when.sign == '-' ? '-' : '+';
+  if (off < 0) off = -off;
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d%c%02d:%02d", tm.tm_year + 1900, tm.tm_mon + 1,
+                tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, sign, off / 60, off % 60);
+  return buf;
+}
+
+// git's %s: the first paragraph with its line breaks folded into spaces;
+// %b: everything after that paragraph's terminating blank line.
+void split_message(const std::string &msg, std::string &subject, std::string &body) {
+  std::size_t i = 0;
+  while (i < msg.size() && (msg[i] == '\n' || msg[i] == '\r')) ++i; // leading blank lines
+  std::size_t para_end = msg.find("\n\n", i);
+  std::string para = msg.substr(i, para_end == std::string::npos ? std::string::npos : para_end - i);
+  subject.clear();
+  std::size_t pos = 0;
+  while (pos <= para.size()) {
+    auto nl = para.find('\n', pos);
+    std::string line = para.substr(pos, nl == std::string::npos ? std::string::npos : nl - pos);
+    while (!line.empty() && (line.back() == ' ' || line.back() == '\t' || line.back() == '\r')) line.pop_back();
+    if (!line.empty()) {
+      if (!subject.empty()) subject += ' ';
+      subject += line;
+    }
+    if (nl == std::string::npos) break;
+    pos = nl + 1;
+  }
+  if (para_end == std::string::npos) {
+    body.clear();
+    return;
+  }
+  std::size_t b = para_end + 2;
+  while (b < msg.size() && msg[b] == '\n') ++b;
+  body = msg.substr(b);
+}
+
+} // namespace
+
+struct Repository::Impl {
+  git_repository *repo = nullptr;
+  std::filesystem::path path;
+  ~Impl() {
+    if (repo) git_repository_free(repo);
+  }
+  void lookup_commit(const std::string &sha, CommitPtr &out) const {
+    git_oid oid;
+    if (git_oid_fromstr(&oid, sha.c_str()) != 0 || git_commit_lookup(out.out(), repo, &oid) != 0)
+      throw GitError(path.string() + ": no commit " + sha + " (" + last_error() + ")");
+  }
+};
+
+Repository::~Repository() = default;
+Repository::Repository(Repository &&) noexcept = default;
+Repository &Repository::operator=(Repository &&) noexcept = default;
+
+Repository Repository::open(const std::filesystem::path &path) {
+  ensure_init();
+  Repository r;
+  r.impl_ = std::make_unique<Impl>();
+  r.impl_->path = path;
+  if (git_repository_open_ext(&r.impl_->repo, path.c_str(), GIT_REPOSITORY_OPEN_NO_SEARCH, nullptr) != 0)
+    throw GitError(path.string() + ": not a git repository (" + last_error() + ")");
+  return r;
+}
+
+std::optional<std::string> Repository::head() const {
+  git_oid oid;
+  if (git_reference_name_to_id(&oid, impl_->repo, "HEAD") != 0) return std::nullopt;
+  return hex(&oid);
+}
+
+std::vector<Commit> Repository::commits_oldest_first() const {
+  std::vector<Commit> out;
+  if (!head()) return out;
+  WalkPtr walk;
+  if (git_revwalk_new(walk.out(), impl_->repo) != 0) throw GitError(impl_->path.string() + ": " + last_error());
+  git_revwalk_sorting(walk.get(), GIT_SORT_TOPOLOGICAL | GIT_SORT_TIME | GIT_SORT_REVERSE);
+  if (git_revwalk_push_head(walk.get()) != 0) throw GitError(impl_->path.string() + ": " + last_error());
+  git_oid oid;
+  while (git_revwalk_next(&oid, walk.get()) == 0) {
+    CommitPtr c;
+    if (git_commit_lookup(c.out(), impl_->repo, &oid) != 0) throw GitError(impl_->path.string() + ": " + last_error());
+    Commit row;
+    row.sha = hex(&oid);
+    for (unsigned i = 0; i < git_commit_parentcount(c.get()); ++i) row.parents.push_back(hex(git_commit_parent_id(c.get(), i)));
+    row.author_date = iso_date(git_commit_author(c.get()));
+    const char *msg = git_commit_message(c.get());
+    split_message(msg ? msg : "", row.subject, row.body);
+    out.push_back(std::move(row));
+  }
+  return out;
+}
+
+bool Repository::has_commit(const std::string &sha) const {
+  git_oid oid;
+  if (sha.size() != GIT_OID_HEXSZ || git_oid_fromstr(&oid, sha.c_str()) != 0) return false;
+  CommitPtr c;
+  return git_commit_lookup(c.out(), impl_->repo, &oid) == 0;
+}
+
+std::optional<std::string> Repository::blob_id(const std::string &commit, const std::string &path) const {
+  CommitPtr c;
+  impl_->lookup_commit(commit, c);
+  TreePtr tree;
+  if (git_commit_tree(tree.out(), c.get()) != 0) throw GitError(impl_->path.string() + ": " + last_error());
+  EntryPtr entry;
+  if (git_tree_entry_bypath(entry.out(), tree.get(), path.c_str()) != 0) return std::nullopt;
+  if (git_tree_entry_type(entry.get()) != GIT_OBJECT_BLOB) return std::nullopt;
+  return hex(git_tree_entry_id(entry.get()));
+}
+
+std::string Repository::blob_content(const std::string &id) const {
+  git_oid oid;
+  BlobPtr blob;
+  if (git_oid_fromstr(&oid, id.c_str()) != 0 || git_blob_lookup(blob.out(), impl_->repo, &oid) != 0)
+    throw GitError(impl_->path.string() + ": no blob " + id + " (" + last_error() + ")");
+  auto *data = static_cast<const char *>(git_blob_rawcontent(blob.get()));
+  return std::string(data, static_cast<std::size_t>(git_blob_rawsize(blob.get())));
+}
+
+std::optional<std::string> Repository::read_at(const std::string &commit, const std::string &path) const {
+  auto id = blob_id(commit, path);
+  if (!id) return std::nullopt;
+  return blob_content(*id);
+}
+
+std::string Repository::diff_path(const std::string &from, const std::string &to, const std::string &path) const {
+  TreePtr old_tree, new_tree;
+  CommitPtr old_c, new_c;
+  if (!from.empty()) {
+    impl_->lookup_commit(from, old_c);
+    if (git_commit_tree(old_tree.out(), old_c.get()) != 0) throw GitError(last_error());
+  }
+  impl_->lookup_commit(to, new_c);
+  if (git_commit_tree(new_tree.out(), new_c.get()) != 0) throw GitError(last_error());
+  git_diff_options opts;
+  git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
+  char *spec = const_cast<char *>(path.c_str());
+  opts.pathspec.strings = &spec;
+  opts.pathspec.count = 1;
+  opts.flags |= GIT_DIFF_DISABLE_PATHSPEC_MATCH;
+  DiffPtr diff;
+  if (git_diff_tree_to_tree(diff.out(), impl_->repo, old_tree.get(), new_tree.get(), &opts) != 0)
+    throw GitError(impl_->path.string() + ": diff failed (" + last_error() + ")");
+  git_buf buf = GIT_BUF_INIT;
+  if (git_diff_to_buf(&buf, diff.get(), GIT_DIFF_FORMAT_PATCH) != 0)
+    throw GitError(impl_->path.string() + ": diff failed (" + last_error() + ")");
+  std::string out(buf.ptr ? buf.ptr : "", buf.size);
+  git_buf_dispose(&buf);
+  return out;
+}
+
+} // namespace otm::git

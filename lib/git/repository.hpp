@@ -1,0 +1,60 @@
+// Read-only access to a trace's git history through libgit2 (the product
+// never runs the git binary).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace otm::git {
+
+class GitError : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+struct Commit {
+  std::string sha;                  // full hex id
+  std::vector<std::string> parents; // full hex ids, in order
+  std::string author_date;          // strict ISO 8601, as git's %aI
+  std::string subject;              // as git's %s (first paragraph, lines joined by spaces)
+  std::string body;                 // as git's %b (message after the subject paragraph)
+};
+
+class Repository {
+public:
+  // Opens the repository whose work tree (or bare directory) is `path`
+  // itself; does not search parent directories. Throws GitError naming the
+  // path when it is not a repository.
+  static Repository open(const std::filesystem::path &path);
+  ~Repository();
+  Repository(Repository &&) noexcept;
+  Repository &operator=(Repository &&) noexcept;
+
+  // Full id HEAD resolves to; nullopt for a repository without commits.
+  std::optional<std::string> head() const;
+  // Every commit reachable from HEAD, parents before children (topological,
+  // ties by commit time), oldest first. Empty when there is no HEAD.
+  std::vector<Commit> commits_oldest_first() const;
+  bool has_commit(const std::string &sha) const;
+
+  // Blob id / content of `path` at `commit`; nullopt when absent there.
+  std::optional<std::string> blob_id(const std::string &commit, const std::string &path) const;
+  std::string blob_content(const std::string &blob_id) const;
+  std::optional<std::string> read_at(const std::string &commit, const std::string &path) const;
+
+  // Unified diff of one path between two commits, as `git diff A..B -- path`
+  // prints it (empty when unchanged). `from` may be empty for a root commit.
+  std::string diff_path(const std::string &from, const std::string &to, const std::string &path) const;
+
+private:
+  Repository() = default;
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+} // namespace otm::git

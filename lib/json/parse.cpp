@@ -1,0 +1,103 @@
+#include "json/parse.hpp"
+
+#include <simdjson.h>
+
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "io/file.hpp"
+
+namespace otm::json {
+namespace {
+
+Value convert(simdjson::dom::element e) {
+  using T = simdjson::dom::element_type;
+  switch (e.type()) {
+  case T::NULL_VALUE: return Value();
+  case T::BOOL: return Value(bool(e.get_bool().value()));
+  case T::INT64: return Value(static_cast<long long>(e.get_int64().value()));
+  case T::UINT64: {
+    auto u = e.get_uint64().value();
+    if (u <= static_cast<std::uint64_t>(INT64_MAX)) return Value(static_cast<long long>(u));
+    return Value(static_cast<double>(u));
+  }
+  case T::DOUBLE: return Value(e.get_double().value());
+  case T::STRING: return Value(std::string_view(e.get_string().value()));
+  case T::ARRAY: {
+    Array a;
+    simdjson::dom::array arr = e.get_array().value(); // bind: value() of a temporary dangles
+    for (auto child : arr) a.push_back(convert(child));
+    return Value(std::move(a));
+  }
+  case T::OBJECT: {
+    Value o = Value::object();
+    simdjson::dom::object obj = e.get_object().value();
+    for (auto field : obj) o.set(field.key, convert(field.value));
+    return o;
+  }
+  }
+  return Value();
+}
+
+} // namespace
+
+Value parse(std::string_view text, std::string_view source) {
+  thread_local simdjson::dom::parser parser;
+  simdjson::padded_string padded(text);
+  auto result = parser.parse(padded);
+  if (result.error())
+    throw ParseError(std::string(source) + ": invalid JSON (" + simdjson::error_message(result.error()) + ")");
+  return convert(result.value());
+}
+
+Value parse_file(const std::filesystem::path &path) {
+  std::string text;
+  try {
+    text = io::read_file(path);
+  } catch (const std::exception &e) {
+    throw ParseError(e.what());
+  }
+  return parse(text, path.string());
+}
+
+std::vector<Value> parse_lines(std::string_view text, std::string_view source) {
+  std::vector<Value> rows;
+  std::size_t line_no = 0, pos = 0;
+  while (pos <= text.size()) {
+    auto nl = text.find('\n', pos);
+    auto line = text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
+    ++line_no;
+    if (line.find_first_not_of(" \t\r") != std::string_view::npos)
+      rows.push_back(parse(line, std::string(source) + ":" + std::to_string(line_no)));
+    if (nl == std::string_view::npos) break;
+    pos = nl + 1;
+  }
+  return rows;
+}
+
+std::vector<Value> parse_lines_file(const std::filesystem::path &path) {
+  std::string text;
+  try {
+    text = io::read_file(path);
+  } catch (const std::exception &e) {
+    throw ParseError(e.what());
+  }
+  return parse_lines(text, path.string());
+}
+
+void for_each_line(const std::string &path_or_dash, const std::function<void(Value)> &row) {
+  if (path_or_dash == "-") {
+    std::string line;
+    std::size_t line_no = 0;
+    while (std::getline(std::cin, line)) {
+      ++line_no;
+      if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+      row(parse(line, "<stdin>:" + std::to_string(line_no)));
+    }
+    return;
+  }
+  for (auto &v : parse_lines_file(path_or_dash)) row(std::move(v));
+}
+
+} // namespace otm::json

@@ -1,0 +1,36 @@
+// JSON reading (simdjson). Every reader names the file it read in its error,
+// so a user can find and fix the input.
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "json/value.hpp"
+
+namespace otm::json {
+
+class ParseError : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+// Parses one JSON text. Invalid JSON or invalid UTF-8 throws ParseError whose
+// message starts with `source`. Duplicate keys: the last value wins at the
+// first key's position (as Python's json does).
+Value parse(std::string_view text, std::string_view source = "<input>");
+
+// Reads and parses a whole file; unreadable files throw ParseError too.
+Value parse_file(const std::filesystem::path &path);
+
+// JSONL: one value per non-blank line. Errors name `source` and the line.
+std::vector<Value> parse_lines(std::string_view text, std::string_view source = "<input>");
+std::vector<Value> parse_lines_file(const std::filesystem::path &path);
+
+// Streams JSONL values from a file, or stdin for "-", calling `row` for each.
+void for_each_line(const std::string &path_or_dash, const std::function<void(Value)> &row);
+
+} // namespace otm::json

@@ -1,0 +1,19 @@
+// JSON writing (RapidJSON handlers) in the two layouts of the contract:
+//  - a line: ", " and ": " separators, for JSONL rows and one-line outputs;
+//  - pretty: one space of indent per level, "," at line ends, ": " after
+//    keys, a final newline; for meta, packets, records, indexes, profiles.
+// Non-ASCII is written as-is; floats in Python's repr (59.14, 10.0, 1e-05);
+// NaN and infinities, which JSON cannot hold, are written as null.
+#pragma once
+
+#include <string>
+
+#include "json/value.hpp"
+
+namespace otm::json {
+
+std::string to_line(const Value &v);   // no trailing newline
+std::string to_pretty(const Value &v); // ends with "\n"
+std::string quote(std::string_view s); // a JSON string literal
+
+} // namespace otm::json

@@ -1,0 +1,69 @@
+// PCRE2 wrapper with the dialect the spec's patterns are written in: UTF and
+// UCP (Unicode-aware \w \d \s \b, like Python 3's re on str), newline = LF,
+// JIT-compiled where available. A Regex is compiled once and is safe to use
+// from several threads (match data is per call).
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace otm::text {
+
+class RegexError : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+// One match: group 0 is the whole match; an unset group is nullopt.
+struct Match {
+  std::vector<std::optional<std::string_view>> groups;
+  std::size_t begin = 0, end = 0; // byte offsets of group 0 in the subject
+  std::string_view operator[](std::size_t i) const {
+    return i < groups.size() && groups[i] ? *groups[i] : std::string_view();
+  }
+  bool has(std::size_t i) const { return i < groups.size() && groups[i].has_value(); }
+};
+
+class Regex {
+public:
+  // Throws RegexError naming the pattern when it does not compile.
+  explicit Regex(std::string_view pattern);
+  ~Regex();
+  Regex(Regex &&) noexcept;
+  Regex &operator=(Regex &&) noexcept;
+  Regex(const Regex &) = delete;
+  Regex &operator=(const Regex &) = delete;
+
+  const std::string &pattern() const { return pattern_; }
+
+  // re.search
+  std::optional<Match> search(std::string_view subject, std::size_t start = 0) const;
+  bool contains(std::string_view subject) const { return search(subject).has_value(); }
+  // re.match (anchored at start)
+  std::optional<Match> match(std::string_view subject) const;
+  // re.fullmatch
+  std::optional<Match> fullmatch(std::string_view subject) const;
+  // re.finditer: all non-overlapping matches, left to right
+  std::vector<Match> find_all(std::string_view subject) const;
+  // re.sub with a literal replacement (no backreferences).
+  std::string replace(std::string_view subject, std::string_view replacement) const;
+  // re.sub with a callback.
+  std::string replace(std::string_view subject, const std::function<std::string(const Match &)> &fn) const;
+  // re.split(subject, maxsplit=1): the part before the first match and the
+  // part after it; nullopt second when there is no match.
+  std::pair<std::string_view, std::optional<std::string_view>> split_once(std::string_view subject) const;
+
+private:
+  enum class Anchor { None, Start, Both };
+  std::optional<Match> run(std::string_view subject, std::size_t start, Anchor anchor) const;
+  std::string pattern_;
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+} // namespace otm::text

@@ -1,0 +1,74 @@
+#include <catch2/catch.hpp>
+
+#include "json/float_repr.hpp"
+#include "json/parse.hpp"
+#include "json/write.hpp"
+
+using namespace otm::json;
+
+TEST_CASE("floats are written in Python's repr", "[json]") {
+  CHECK(python_float_repr(59.14) == "59.14");
+  CHECK(python_float_repr(10.0) == "10.0");
+  CHECK(python_float_repr(0.1) == "0.1");
+  CHECK(python_float_repr(1e-05) == "1e-05");
+  CHECK(python_float_repr(0.0001) == "0.0001");
+  CHECK(python_float_repr(1e16) == "1e+16");
+  CHECK(python_float_repr(1234567890123456.0) == "1234567890123456.0");
+  CHECK(python_float_repr(-2.5) == "-2.5");
+  CHECK(python_float_repr(24.92) == "24.92");
+  CHECK(python_float_repr(1.0 / 3) == "0.3333333333333333");
+}
+
+TEST_CASE("numbers survive a parse/write round trip", "[json]") {
+  auto v = parse(R"({"geomean": 59.14, "n": 3, "f": 10.0, "big": 12345678901234})");
+  CHECK(to_line(v) == R"({"geomean": 59.14, "n": 3, "f": 10.0, "big": 12345678901234})");
+  CHECK(v.get("n").is_int());
+  CHECK(v.get("f").is_double());
+}
+
+TEST_CASE("line layout uses Python separators and keeps key order and UTF-8", "[json]") {
+  Value o = Value::object();
+  o.set("z", 1);
+  o.set("a", Value::array());
+  o.get("a");
+  o.set("s", "µs → ok");
+  Value arr;
+  arr.push_back(true);
+  arr.push_back(nullptr);
+  o.set("arr", arr);
+  o.set("empty", Value::object());
+  CHECK(to_line(o) == "{\"z\": 1, \"a\": [], \"s\": \"µs → ok\", \"arr\": [true, null], \"empty\": {}}");
+}
+
+TEST_CASE("pretty layout is indent=1 with a final newline", "[json]") {
+  auto v = parse(R"({"a": [1, 2.5], "b": {"c": null}, "d": [], "e": {}})");
+  CHECK(to_pretty(v) == "{\n \"a\": [\n  1,\n  2.5\n ],\n \"b\": {\n  \"c\": null\n },\n \"d\": [],\n \"e\": {}\n}\n");
+}
+
+TEST_CASE("strings are escaped as JSON requires", "[json]") {
+  CHECK(quote("a\"b\\c\nd\te") == R"("a\"b\\c\nd\te")");
+}
+
+TEST_CASE("duplicate keys keep the last value at the first position", "[json]") {
+  auto v = parse(R"({"a": 1, "b": 2, "a": 3})");
+  CHECK(to_line(v) == R"({"a": 3, "b": 2})");
+}
+
+TEST_CASE("invalid JSON and invalid UTF-8 name the source", "[json]") {
+  CHECK_THROWS_WITH(parse("{", "memory/v1.json"), Catch::Contains("memory/v1.json"));
+  CHECK_THROWS_AS(parse("\"\xff\"", "x"), ParseError);
+}
+
+TEST_CASE("JSONL errors name the line", "[json]") {
+  CHECK_THROWS_WITH(parse_lines("{}\n\n{bad}\n", "rows.jsonl"), Catch::Contains("rows.jsonl:3"));
+  CHECK(parse_lines("{}\n \n[1]\n").size() == 2);
+}
+
+TEST_CASE("truthiness follows Python", "[json]") {
+  CHECK_FALSE(Value(0).truthy());
+  CHECK_FALSE(Value(0.0).truthy());
+  CHECK_FALSE(Value("").truthy());
+  CHECK_FALSE(Value::array().truthy());
+  CHECK(Value("x").truthy());
+  CHECK(Value(1) == Value(1.0));
+}
