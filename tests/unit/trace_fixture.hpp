@@ -77,10 +77,12 @@ public:
   void write(const std::string &rel, const std::string &text) const { write_text(dir_ / rel, text); }
   // Commits everything with a fixed author/committer and a date that
   // advances by one minute per commit.
-  void commit(const std::string &subject, const std::string &body = "") {
+  // `minute` overrides the date (to make clocks skew).
+  void commit(const std::string &subject, const std::string &body = "", int minute = -1) {
     ++n_;
+    int m = minute >= 0 ? minute : n_;
     char date[64];
-    std::snprintf(date, sizeof date, "2025-01-01T%02d:%02d:00+00:00", n_ / 60, n_ % 60);
+    std::snprintf(date, sizeof date, "2025-01-01T%02d:%02d:00+00:00", m / 60, m % 60);
     std::string env = std::string("GIT_AUTHOR_DATE=") + date + " GIT_COMMITTER_DATE=" + date +
                       " GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.com GIT_COMMITTER_NAME=t "
                       "GIT_COMMITTER_EMAIL=t@example.com ";
