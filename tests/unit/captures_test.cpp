@@ -2,9 +2,9 @@
 
 #include "config/config.hpp"
 #include "config/settings.hpp"
-#include "json/write.hpp"
 #include "trace/captures.hpp"
 #include "trace_fixture.hpp"
+#include "json/write.hpp"
 
 using namespace otm::trace;
 
@@ -14,7 +14,8 @@ TEST_CASE("count_lines follows Python's splitlines", "[captures]") {
   CHECK(count_lines("a\n") == 1);
   CHECK(count_lines("a\n\nb") == 3);
   CHECK(count_lines("a\r\nb\rc") == 3);
-  CHECK(count_lines("a\u2028b\x0c" "c") == 3);
+  CHECK(count_lines("a\u2028b\x0c"
+                    "c") == 3);
 }
 
 TEST_CASE("non-target kernels: the setting wins when it names any, else the configuration", "[captures]") {

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <set>
 
-#include "json/parse.hpp"
 #include "trace/families.hpp"
+#include "json/parse.hpp"
 
 using namespace otm::trace;
 
@@ -16,8 +16,8 @@ struct Example {
 
 TEST_CASE("families.md §5 worked examples (with the two documented misfiles fixed)", "[families]") {
   const Example examples[] = {
-      {"kernel_opt_12_Attention_Backward_Variable_Sequence", "Attention_Backward_Variable_Sequence",
-       "attn-bwd-var-seq", "attention"},
+      {"kernel_opt_12_Attention_Backward_Variable_Sequence", "Attention_Backward_Variable_Sequence", "attn-bwd-var-seq",
+       "attention"},
       {"kernel-opt-3-root-foo", "foo", "foo", "misc"},
       {"007_x", "x", "x", "misc"},
       {"a_the_of_b", "a_the_of_b", "b", "misc"},
@@ -76,7 +76,7 @@ TEST_CASE("family matching is by whole tokens, in rule order", "[families]") {
   CHECK(family_of("causal_conv1d") == "conv-vision"); // letters/digits split into tokens
   CHECK(family_of("topk_experts") == "moe");          // plural of a key
   CHECK(family_of("decoder_layer_fused") == "decoder-layer");
-  CHECK(family_of("transcode_utils") == "misc");       // `decode` only inside a word
+  CHECK(family_of("transcode_utils") == "misc"); // `decode` only inside a word
   CHECK(family_of("Flash_Attention_FWD") == "attention");
   CHECK(family_of("mlp_expert_gather") == "mask-index"); // rule 1 precedes rule 2
   CHECK(family_of("") == "misc");
@@ -92,9 +92,13 @@ TEST_CASE("technique_tag", "[families]") {
 
 TEST_CASE("family vocabulary equals the store schema's workload_family enum", "[families][shared]") {
   auto schema = otm::json::parse_file(OTM_SHARED_DIR "/gpu-wiki/schema/kernel/schema.json");
-  const auto &e =
-      schema.get("properties").get("retrieval").get("properties").get("generality").get("properties").get(
-          "workload_family").get("enum");
+  const auto &e = schema.get("properties")
+                      .get("retrieval")
+                      .get("properties")
+                      .get("generality")
+                      .get("properties")
+                      .get("workload_family")
+                      .get("enum");
   REQUIRE(e.is_array());
   std::set<std::string> from_schema;
   for (const auto &v : *e.as_array()) from_schema.insert(*v.as_string());

@@ -4,8 +4,8 @@
 
 #include "cli/exit_codes.hpp"
 #include "config/config.hpp"
-#include "json/parse.hpp"
 #include "trace/hardware.hpp"
+#include "json/parse.hpp"
 
 using namespace otm::trace;
 using otm::cli::UsageError;

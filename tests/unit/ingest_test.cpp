@@ -3,10 +3,10 @@
 #include "cli/exit_codes.hpp"
 #include "config/config.hpp"
 #include "config/settings.hpp"
-#include "json/parse.hpp"
-#include "json/write.hpp"
 #include "trace/ingest.hpp"
 #include "trace_fixture.hpp"
+#include "json/parse.hpp"
+#include "json/write.hpp"
 
 using namespace otm::trace;
 using otm::config::Setting;
@@ -87,13 +87,41 @@ TEST_CASE("ingest: versions, order, last commit wins, DSL per blob, meta", "[ing
   const auto &v2 = row(r, "v2");
   std::vector<std::string> keys;
   for (const auto &[k, _] : *v2.as_object()) keys.push_back(k);
-  CHECK(keys == std::vector<std::string>{
-                    "version", "n", "has_commit", "has_memory", "dsl", "profile_dirs", "ncu_usable_dirs", "report_dirs",
-                    "sha", "parent", "date", "subject", "body", "reverted", "deadend_blob", "deadend_items",
-                    "memory_file", "geomean_us", "by_shape", "arith_mean_us", "speedup_vs_ref",
-                    "correctness_status", "max_abs_err", "max_rel_err", "gate_result", "gate_failure",
-                    "action_category", "action_description", "expected_impact", "git_commit_hash", "open_directions",
-                    "pitfalls", "search_log", "profile_evidence", "geomean_source"});
+  CHECK(keys == std::vector<std::string>{"version",
+                                         "n",
+                                         "has_commit",
+                                         "has_memory",
+                                         "dsl",
+                                         "profile_dirs",
+                                         "ncu_usable_dirs",
+                                         "report_dirs",
+                                         "sha",
+                                         "parent",
+                                         "date",
+                                         "subject",
+                                         "body",
+                                         "reverted",
+                                         "deadend_blob",
+                                         "deadend_items",
+                                         "memory_file",
+                                         "geomean_us",
+                                         "by_shape",
+                                         "arith_mean_us",
+                                         "speedup_vs_ref",
+                                         "correctness_status",
+                                         "max_abs_err",
+                                         "max_rel_err",
+                                         "gate_result",
+                                         "gate_failure",
+                                         "action_category",
+                                         "action_description",
+                                         "expected_impact",
+                                         "git_commit_hash",
+                                         "open_directions",
+                                         "pitfalls",
+                                         "search_log",
+                                         "profile_evidence",
+                                         "geomean_source"});
   CHECK(v2.string_or("dsl") == "gluon");
   CHECK(v2.get("reverted").truthy());
   CHECK(to_line(v2.get("profile_dirs")) == R"(["v2_bad", "v2_ncu"])");

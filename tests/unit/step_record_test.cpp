@@ -1,9 +1,9 @@
 #include <catch2/catch.hpp>
 
-#include "json/parse.hpp"
-#include "json/write.hpp"
 #include "trace/step_record.hpp"
 #include "trace_fixture.hpp"
+#include "json/parse.hpp"
+#include "json/write.hpp"
 
 using namespace otm::trace;
 using otm::json::parse;
@@ -95,9 +95,10 @@ TEST_CASE("memory/ classification in file order", "[step_record]") {
   REQUIRE(scan.records.size() == 2);
   CHECK(scan.records.count("v2"));
   CHECK(scan.records.count("v6"));
-  CHECK(to_line(scan.variants) ==
-        R"j([{"file": "notes.json", "why": "not a version name"}, {"file": "v2_rerun.json", "base": "v2", )j"
-        R"j("suffix": "rerun"}, {"file": "v3.json", "why": "unparseable"}, {"file": "v4.json", "why": )j"
-        R"j("not a JSON object (a list)"}, {"file": "v5.json", "why": "invalid UTF-8"}, {"file": "v6.json", )j"
-        R"j("version": "v6", "why": "read with defaults: performance.latency_us_by_shape is a string, not an object"}])j");
+  CHECK(
+      to_line(scan.variants) ==
+      R"j([{"file": "notes.json", "why": "not a version name"}, {"file": "v2_rerun.json", "base": "v2", )j"
+      R"j("suffix": "rerun"}, {"file": "v3.json", "why": "unparseable"}, {"file": "v4.json", "why": )j"
+      R"j("not a JSON object (a list)"}, {"file": "v5.json", "why": "invalid UTF-8"}, {"file": "v6.json", )j"
+      R"j("version": "v6", "why": "read with defaults: performance.latency_us_by_shape is a string, not an object"}])j");
 }

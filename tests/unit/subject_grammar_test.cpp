@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
-#include "json/write.hpp"
 #include "trace/subject_grammar.hpp"
+#include "json/write.hpp"
 
 using namespace otm::trace;
 using V = std::vector<std::string>;
@@ -37,8 +37,7 @@ TEST_CASE("abbreviations do not end a dead-end item", "[subject]") {
   CHECK(split_deadend_list("cf. the note, approx. twice slower") == V{"cf. the note", "approx. twice slower"});
 }
 
-TEST_CASE("the verdict comes from the subject; a body marker line counts unless the subject says kept",
-          "[subject]") {
+TEST_CASE("the verdict comes from the subject; a body marker line counts unless the subject says kept", "[subject]") {
   CHECK_FALSE(parse_commit_message("v7: faster loads", "The earlier split-K attempt was reverted.").reverted);
   CHECK(parse_commit_message("v7: Reverted split-K", "").reverted);
   CHECK(parse_commit_message("v8: split-K", "Dead-end recorded: slower by 3%").reverted);
@@ -60,7 +59,8 @@ TEST_CASE("the dead-end list and Next: stay within the part they start in", "[su
   CHECK(*g.deadend_items == V{"A slower", "B slower"});
   CHECK(g.next_direction == "try C");
 
-  auto h = parse_commit_message("v5: reverted", "Dead-end recorded: x tiles, y warps\nwrapped line\n\nlater text, more");
+  auto h =
+      parse_commit_message("v5: reverted", "Dead-end recorded: x tiles, y warps\nwrapped line\n\nlater text, more");
   CHECK(*h.deadend_items == V{"x tiles", "y warps\nwrapped line"});
   auto n = parse_commit_message("v6: faster", "Next: fuse the epilogue\ninto the main loop\n\nProfile: 3 stalls");
   CHECK(n.next_direction == "fuse the epilogue\ninto the main loop");

@@ -86,8 +86,8 @@ public:
     std::string env = std::string("GIT_AUTHOR_DATE=") + date + " GIT_COMMITTER_DATE=" + date +
                       " GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.com GIT_COMMITTER_NAME=t "
                       "GIT_COMMITTER_EMAIL=t@example.com ";
-    std::string msg = body.empty() ? " -m " + shell_quote(subject)
-                                   : " -m " + shell_quote(subject) + " -m " + shell_quote(body);
+    std::string msg =
+        body.empty() ? " -m " + shell_quote(subject) : " -m " + shell_quote(subject) + " -m " + shell_quote(body);
     git("add -A", "");
     git("commit -q --allow-empty" + msg, env);
   }
