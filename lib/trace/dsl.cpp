@@ -54,8 +54,8 @@ std::string detect_dsl(std::string_view source) {
   // Every CuTe alternative contains "cut" in some case; the case-insensitive
   // regex only runs when a candidate exists (it dominated ingest's profile).
   bool maybe_cute = false;
-  for (std::size_t i = 0; !maybe_cute && i + 3 <= source.size(); ++i)
-    maybe_cute = (source[i] | 0x20) == 'c' && (source[i + 1] | 0x20) == 'u' && (source[i + 2] | 0x20) == 't';
+  for (std::string_view cut : {"cut", "Cut", "cUt", "cuT", "CUt", "CuT", "cUT", "CUT"})
+    maybe_cute = maybe_cute || memmem(source.data(), source.size(), cut.data(), cut.size()) != nullptr;
   if (maybe_cute && has_match(source, cute)) return "cutedsl";
   for (std::string_view k : {"load_inline", "__global__", "cpp_extension", "hipcc"})
     if (has_word(source, k)) return "cuda";

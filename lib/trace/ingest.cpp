@@ -128,6 +128,9 @@ IngestResult ingest(const TraceLocation &loc, const config::Config &config) {
     if (!last_commit.count(k)) order.emplace_back(digits_value(k), k);
   std::sort(order.begin(), order.end());
 
+  std::map<std::string, std::vector<const json::Value *>> captures_of;
+  for (const auto &p : res.profiles) captures_of[p.string_or("version")].push_back(&p);
+
   // DSL detection is keyed by blob id: unchanged kernel.py is classified once.
   std::unordered_map<std::string, std::string> dsl_by_blob;
   for (const auto &[n, key] : order) {
@@ -142,7 +145,9 @@ IngestResult ingest(const TraceLocation &loc, const config::Config &config) {
       } else if (auto hit = dsl_by_blob.find(*blob); hit != dsl_by_blob.end()) {
         dsl = hit->second;
       } else {
-        dsl = detect_dsl(text::replace_invalid_utf8(repo.blob_content(*blob)));
+        std::string source = repo.blob_content(*blob);
+        if (!text::is_valid_utf8(source)) source = text::replace_invalid_utf8(source);
+        dsl = detect_dsl(source);
         dsl_by_blob.emplace(*blob, dsl);
       }
       // A configured DSL names what keyword detection could not.
@@ -157,11 +162,12 @@ IngestResult ingest(const TraceLocation &loc, const config::Config &config) {
     row.set("has_memory", mi != memory.records.end());
     row.set("dsl", dsl);
     json::Value dirs = json::Value::array(), usable = json::Value::array(), reports = json::Value::array();
-    for (const auto &p : res.profiles) {
-      if (p.string_or("version") != key) continue;
-      dirs.push_back(p.get("dir"));
-      if (p.get("ncu_usable").truthy()) usable.push_back(p.get("dir"));
-      if (p.get("has_report").truthy()) reports.push_back(p.get("dir"));
+    if (auto cap = captures_of.find(key); cap != captures_of.end()) {
+      for (const json::Value *p : cap->second) {
+        dirs.push_back(p->get("dir"));
+        if (p->get("ncu_usable").truthy()) usable.push_back(p->get("dir"));
+        if (p->get("has_report").truthy()) reports.push_back(p->get("dir"));
+      }
     }
     row.set("profile_dirs", dirs);
     row.set("ncu_usable_dirs", usable);
@@ -176,7 +182,8 @@ IngestResult ingest(const TraceLocation &loc, const config::Config &config) {
       append_commit_fields(row, parse_commit_message(c->subject, body));
     }
     if (mi != memory.records.end())
-      for (const auto &[k, v] : *mi->second.as_object()) row.set(k, v);
+      // Step-record keys never clash with the keys above: append directly.
+      for (auto &member : *mi->second.as_object()) row.as_object()->push_back(std::move(member));
     res.versions.push_back(std::move(row));
   }
 
