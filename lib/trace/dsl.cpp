@@ -3,63 +3,82 @@
 #include <array>
 #include <cstring>
 
-#include "text/regex.hpp"
-
 namespace otm::trace {
 namespace {
+
+// ASCII letters fold to lower case; every other byte compares as is (the
+// keywords are ASCII).
+bool at(std::string_view s, std::size_t i, std::string_view lit, bool fold) {
+  if (s.size() - i < lit.size()) return false;
+  for (std::size_t k = 0; k < lit.size(); ++k) {
+    char c = s[i + k];
+    if (fold && c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    if (c != lit[k]) return false;
+  }
+  return true;
+}
 
 // A line that is only a Python comment says nothing about the code (e.g.
 // "# ported from the triton version"). C preprocessor lines inside embedded
 // CUDA/HIP sources start with '#' too and are code.
-bool in_comment_line(std::string_view src, std::size_t pos) {
-  std::size_t nl = pos == 0 ? std::string_view::npos : src.rfind('\n', pos - 1);
-  std::size_t i = nl == std::string_view::npos ? 0 : nl + 1;
-  while (i < pos && (src[i] == ' ' || src[i] == '\t')) ++i;
-  if (i >= pos || src[i] != '#') return false;
+bool is_comment_line(std::string_view line) {
+  std::size_t i = 0;
+  while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+  if (i == line.size() || line[i] != '#') return false;
   static const std::array<std::string_view, 11> kDirectives = {
       "include", "define", "pragma", "ifdef", "ifndef", "endif", "else", "elif", "undef", "error", "if"};
-  std::string_view rest = src.substr(i + 1);
+  std::string_view rest = line.substr(i + 1);
   for (auto d : kDirectives)
     if (rest.starts_with(d)) return false;
   return true;
 }
 
-// Searching the source as is and skipping hits on comment lines keeps this
-// a single pass over each kernel.py (ingest runs it once per blob).
-// memmem: string_view::find scans by first character, and '_' or 'l' occur
-// everywhere in kernel code.
-bool has_word(std::string_view src, std::string_view needle) {
-  for (std::size_t from = 0; from < src.size();) {
-    const void *hit = memmem(src.data() + from, src.size() - from, needle.data(), needle.size());
-    if (!hit) return false;
-    std::size_t pos = static_cast<std::size_t>(static_cast<const char *>(hit) - src.data());
-    if (!in_comment_line(src, pos)) return true;
-    from = pos + 1;
-  }
-  return false;
-}
-
-bool has_match(std::string_view src, const text::Regex &re) {
-  for (auto m = re.search(src); m; m = re.search(src, m->end > m->begin ? m->end : m->end + 1))
-    if (!in_comment_line(src, m->begin)) return true;
-  return false;
-}
-
 } // namespace
 
-std::string detect_dsl(std::string_view source) {
-  if (source.empty()) return "any";
-  static const text::Regex cute("(?i)cutlass\\.cute|import cutlass|cute\\.jit|cutedsl");
-  if (has_word(source, "gluon")) return "gluon";
-  // Every CuTe alternative contains "cut" in some case; the case-insensitive
-  // regex only runs when a candidate exists (it dominated ingest's profile).
-  bool maybe_cute = false;
-  for (std::string_view cut : {"cut", "Cut", "cUt", "cuT", "CUt", "CuT", "cUT", "CUT"})
-    maybe_cute = maybe_cute || memmem(source.data(), source.size(), cut.data(), cut.size()) != nullptr;
-  if (maybe_cute && has_match(source, cute)) return "cutedsl";
-  for (std::string_view k : {"load_inline", "__global__", "cpp_extension", "hipcc"})
-    if (has_word(source, k)) return "cuda";
-  if (has_word(source, "triton")) return "triton";
+// The reference's tests, in its order of precedence:
+//   gluon (case-sensitive) > (?i)cutlass\.cute|import cutlass|cute\.jit|cutedsl
+//   > load_inline|__global__|cpp_extension|hipcc > triton
+// done as one pass over the source (ingest runs this for every distinct
+// kernel.py blob; regex and memmem passes dominated its profile).
+std::string detect_dsl(std::string_view src) {
+  if (src.empty()) return "any";
+  bool cute = false, cuda = false, triton = false;
+  for (std::size_t start = 0; start < src.size();) {
+    const void *nl = std::memchr(src.data() + start, '\n', src.size() - start);
+    std::size_t end = nl ? static_cast<std::size_t>(static_cast<const char *>(nl) - src.data()) : src.size();
+    std::string_view line = src.substr(start, end - start);
+    start = end + 1;
+    if (is_comment_line(line)) continue;
+    static const std::array<bool, 256> kFirst = [] {
+      std::array<bool, 256> t{};
+      for (unsigned char c : std::string_view("gcCiIl_ht")) t[c] = true;
+      return t;
+    }();
+    for (std::size_t i = 0; i < line.size(); ++i) {
+      if (!kFirst[static_cast<unsigned char>(line[i])]) continue;
+      switch (line[i]) {
+      case 'g':
+        if (at(line, i, "gluon", false)) return "gluon";
+        break;
+      case 'c':
+      case 'C':
+        cute =
+            cute || at(line, i, "cutlass.cute", true) || at(line, i, "cute.jit", true) || at(line, i, "cutedsl", true);
+        cuda = cuda || at(line, i, "cpp_extension", false);
+        break;
+      case 'i':
+      case 'I': cute = cute || at(line, i, "import cutlass", true); break;
+      case 'l': cuda = cuda || at(line, i, "load_inline", false); break;
+      case '_': cuda = cuda || at(line, i, "__global__", false); break;
+      case 'h': cuda = cuda || at(line, i, "hipcc", false); break;
+      case 't': triton = triton || at(line, i, "triton", false); break;
+      default: break;
+      }
+    }
+  }
+  if (cute) return "cutedsl";
+  if (cuda) return "cuda";
+  if (triton) return "triton";
   return "any";
 }
 

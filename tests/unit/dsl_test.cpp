@@ -24,3 +24,13 @@ TEST_CASE("whole-line comments do not decide the DSL", "[dsl]") {
   // Preprocessor lines of embedded CUDA are not comments.
   CHECK(detect_dsl("#include <cuda_runtime.h>\n#define __global__ x\n") == "cuda");
 }
+
+TEST_CASE("CuTe keywords are case-insensitive, the others are not", "[dsl]") {
+  CHECK(detect_dsl("IMPORT CUTLASS\n") == "cutedsl");
+  CHECK(detect_dsl("x = CuteDSL\n__global__") == "cutedsl");
+  CHECK(detect_dsl("Load_Inline HIPCC Gluon") == "any");
+  CHECK(detect_dsl("nvcc or hipcc") == "cuda");
+  CHECK(detect_dsl("import torch.utils.cpp_extension") == "cuda");
+  CHECK(detect_dsl("no newline at the end: triton") == "triton");
+  CHECK(detect_dsl("\n\n#\n") == "any");
+}
