@@ -1,6 +1,7 @@
 #include "trace/ingest.hpp"
 
 #include <algorithm>
+#include <future>
 #include <map>
 #include <unordered_map>
 
@@ -98,6 +99,13 @@ IngestResult ingest(const TraceLocation &loc, const config::Config &config) {
   std::vector<std::string> tokens = hardware_tokens(definition, solution);
   HardwareTarget target = resolve_hardware(tokens, config.target_table(), configured);
 
+  // The working-tree reads (step records, captures) overlap the git reads;
+  // they share nothing but thread-safe compiled regexes.
+  auto non_target = non_target_kernels(loc.settings, config);
+  auto files = std::async(std::launch::async, [&trace, non_target] {
+    return std::make_pair(scan_memory(trace), scan_captures(trace, non_target));
+  });
+
   // History: the last commit of a version in topological order wins.
   git::Repository repo = git::Repository::open(trace);
   std::vector<git::Commit> commits = repo.commits_oldest_first();
@@ -112,15 +120,37 @@ IngestResult ingest(const TraceLocation &loc, const config::Config &config) {
     }
   }
 
-  MemoryScan memory = scan_memory(trace);
-  res.profiles = scan_captures(trace, non_target_kernels(loc.settings, config));
-
   std::string final_dsl;
   if (io::is_regular_file(trace / "kernel.py"))
     final_dsl = detect_dsl(text::replace_invalid_utf8(io::read_file(trace / "kernel.py")));
   else
     final_dsl = detect_dsl("");
   std::string dsl_default = configured_dsl ? *configured_dsl : final_dsl;
+
+  // Each committed version's DSL, from kernel.py in its commit. Keyed by
+  // blob id: an unchanged kernel.py is classified once.
+  std::map<std::string, std::string> commit_dsl;
+  std::unordered_map<std::string, std::string> dsl_by_blob;
+  for (const auto &[key, index] : last_commit) {
+    std::string dsl;
+    auto blob = repo.blob_id(commits[index].sha, "kernel.py");
+    if (!blob) {
+      dsl = detect_dsl("");
+    } else if (auto hit = dsl_by_blob.find(*blob); hit != dsl_by_blob.end()) {
+      dsl = hit->second;
+    } else {
+      std::string source = repo.blob_content(*blob);
+      if (!text::is_valid_utf8(source)) source = text::replace_invalid_utf8(source);
+      dsl = detect_dsl(source);
+      dsl_by_blob.emplace(*blob, dsl);
+    }
+    // A configured DSL names what keyword detection could not.
+    if (dsl == "any" && configured_dsl) dsl = *configured_dsl;
+    commit_dsl.emplace(key, std::move(dsl));
+  }
+
+  auto [memory, profiles] = files.get();
+  res.profiles = std::move(profiles);
 
   std::vector<std::pair<std::int64_t, std::string>> order;
   for (const auto &[k, _] : last_commit) order.emplace_back(digits_value(k), k);
@@ -131,30 +161,11 @@ IngestResult ingest(const TraceLocation &loc, const config::Config &config) {
   std::map<std::string, std::vector<const json::Value *>> captures_of;
   for (const auto &p : res.profiles) captures_of[p.string_or("version")].push_back(&p);
 
-  // DSL detection is keyed by blob id: unchanged kernel.py is classified once.
-  std::unordered_map<std::string, std::string> dsl_by_blob;
   for (const auto &[n, key] : order) {
     auto ci = last_commit.find(key);
     auto mi = memory.records.find(key);
     const git::Commit *c = ci == last_commit.end() ? nullptr : &commits[ci->second];
-    std::string dsl;
-    if (c) {
-      auto blob = repo.blob_id(c->sha, "kernel.py");
-      if (!blob) {
-        dsl = detect_dsl("");
-      } else if (auto hit = dsl_by_blob.find(*blob); hit != dsl_by_blob.end()) {
-        dsl = hit->second;
-      } else {
-        std::string source = repo.blob_content(*blob);
-        if (!text::is_valid_utf8(source)) source = text::replace_invalid_utf8(source);
-        dsl = detect_dsl(source);
-        dsl_by_blob.emplace(*blob, dsl);
-      }
-      // A configured DSL names what keyword detection could not.
-      if (dsl == "any" && configured_dsl) dsl = *configured_dsl;
-    } else {
-      dsl = dsl_default.empty() ? "any" : dsl_default;
-    }
+    std::string dsl = c ? commit_dsl.at(key) : (dsl_default.empty() ? "any" : dsl_default);
     json::Value row = json::Value::object();
     row.set("version", key);
     row.set("n", n);
