@@ -22,6 +22,7 @@ bool at(std::string_view s, std::size_t i, std::string_view lit, bool fold) {
 // A line that is only a Python comment says nothing about the code (e.g.
 // "# ported from the triton version"). C preprocessor lines inside embedded
 // CUDA/HIP sources start with '#' too and are code.
+// `line` runs from the line's start (its end is not needed).
 bool is_comment_line(std::string_view line) {
   std::size_t i = 0;
   while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
@@ -62,12 +63,12 @@ std::string detect_dsl(std::string_view src) {
   const auto *p = reinterpret_cast<const unsigned char *>(src.data());
   const std::size_t n = src.size();
   std::size_t line_start = 0;
-  bool comment = is_comment_line(src.substr(0, src.find('\n')));
+  bool comment = is_comment_line(src);
   for (std::size_t i = 0; i + 1 < n; ++i) {
     unsigned k = p[i] << 8 | p[i + 1];
     if (p[i] == '\n') {
       line_start = i + 1;
-      comment = is_comment_line(src.substr(line_start, src.find('\n', line_start) - line_start));
+      comment = is_comment_line(src.substr(line_start));
       continue;
     }
     if (!(kStart[k >> 6] >> (k & 63) & 1) || comment) continue;
