@@ -60,10 +60,28 @@ std::string source_of(const TraceLocation &loc, Setting s, const char *env_flag,
   return "registry entry '" + (loc.registry ? loc.registry->name : std::string()) + "' field " + field;
 }
 
-struct CommitRow {
-  const git::Commit *commit;
-  std::string key;
-};
+// DSL of kernel.py in each commit of items[from, to), keyed by blob id so
+// an unchanged kernel.py is classified once.
+std::vector<std::string> kernel_dsls(const git::Repository &repo,
+                                     const std::vector<std::pair<std::string, std::string>> &items, std::size_t from,
+                                     std::size_t to) {
+  std::vector<std::string> out;
+  std::unordered_map<std::string, std::string> by_blob;
+  for (std::size_t k = from; k < to; ++k) {
+    auto blob = repo.blob_id(items[k].second, "kernel.py");
+    if (!blob) {
+      out.push_back(detect_dsl(""));
+    } else if (auto hit = by_blob.find(*blob); hit != by_blob.end()) {
+      out.push_back(hit->second);
+    } else {
+      std::string source = repo.blob_content(*blob);
+      if (!text::is_valid_utf8(source)) source = text::replace_invalid_utf8(source);
+      out.push_back(detect_dsl(source));
+      by_blob.emplace(*blob, out.back());
+    }
+  }
+  return out;
+}
 
 } // namespace
 
@@ -127,26 +145,23 @@ IngestResult ingest(const TraceLocation &loc, const config::Config &config) {
     final_dsl = detect_dsl("");
   std::string dsl_default = configured_dsl ? *configured_dsl : final_dsl;
 
-  // Each committed version's DSL, from kernel.py in its commit. Keyed by
-  // blob id: an unchanged kernel.py is classified once.
+  // Each committed version's DSL, from kernel.py in its commit. The second
+  // half is classified on another thread with its own repository handle
+  // (libgit2 handles are not shared across threads).
+  std::vector<std::pair<std::string, std::string>> committed; // key, sha
+  for (const auto &[key, index] : last_commit) committed.emplace_back(key, commits[index].sha);
+  const std::size_t half = committed.size() / 2;
+  auto second_half = std::async(std::launch::async, [&trace, &committed, half] {
+    git::Repository own = git::Repository::open(trace);
+    return kernel_dsls(own, committed, half, committed.size());
+  });
+  std::vector<std::string> dsls = kernel_dsls(repo, committed, 0, half);
+  for (auto &d : second_half.get()) dsls.push_back(std::move(d));
   std::map<std::string, std::string> commit_dsl;
-  std::unordered_map<std::string, std::string> dsl_by_blob;
-  for (const auto &[key, index] : last_commit) {
-    std::string dsl;
-    auto blob = repo.blob_id(commits[index].sha, "kernel.py");
-    if (!blob) {
-      dsl = detect_dsl("");
-    } else if (auto hit = dsl_by_blob.find(*blob); hit != dsl_by_blob.end()) {
-      dsl = hit->second;
-    } else {
-      std::string source = repo.blob_content(*blob);
-      if (!text::is_valid_utf8(source)) source = text::replace_invalid_utf8(source);
-      dsl = detect_dsl(source);
-      dsl_by_blob.emplace(*blob, dsl);
-    }
+  for (std::size_t k = 0; k < committed.size(); ++k) {
     // A configured DSL names what keyword detection could not.
-    if (dsl == "any" && configured_dsl) dsl = *configured_dsl;
-    commit_dsl.emplace(key, std::move(dsl));
+    if (dsls[k] == "any" && configured_dsl) dsls[k] = *configured_dsl;
+    commit_dsl.emplace(committed[k].first, std::move(dsls[k]));
   }
 
   auto [memory, profiles] = files.get();
