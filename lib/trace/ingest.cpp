@@ -74,9 +74,9 @@ std::vector<std::string> kernel_dsls(const git::Repository &repo,
     } else if (auto hit = by_blob.find(*blob); hit != by_blob.end()) {
       out.push_back(hit->second);
     } else {
-      std::string source = repo.blob_content(*blob);
-      if (!text::is_valid_utf8(source)) source = text::replace_invalid_utf8(source);
-      out.push_back(detect_dsl(source));
+      // Raw bytes: the keywords are ASCII, and replacing invalid UTF-8 (as
+      // the reference's decoding does) never adds or removes an ASCII byte.
+      repo.with_blob(*blob, [&out](std::string_view source) { out.push_back(detect_dsl(source)); });
       by_blob.emplace(*blob, out.back());
     }
   }
