@@ -23,9 +23,8 @@ std::string summary_text(const std::vector<json::Value> &rows, const Result &r) 
   os << "milestones:\n";
   if (r.milestones.empty()) os << "  (none)\n";
   for (const auto &m : r.milestones) {
-    os << "  " << pad(m.version, 6) << pad(std::string(kind_name(m.kind)), 10)
-       << pad(us(usable_geomean(rows.at(m.row))), 14);
-    if (m.improve_pct) os << text::fixed(*m.improve_pct, 2) << "% better than best-so-far";
+    os << "  " << pad(m.version, 6) << pad(std::string(kind_name(m.kind)), 10) << us(usable_geomean(rows.at(m.row)));
+    if (m.improve_pct) os << "  " << text::fixed(*m.improve_pct, 2) << "% better than best-so-far";
     os << "\n";
   }
   os << "dead-ends:";
