@@ -6,8 +6,8 @@
 #include "cli/build_info.hpp"
 #include "cli/exit_codes.hpp"
 #include "io/file.hpp"
-#include "json/parse.hpp"
 #include "text/regex.hpp"
+#include "json/parse.hpp"
 
 namespace otm::cli {
 
@@ -46,8 +46,10 @@ std::string Options::usage() const {
     for (const auto &[c, target] : aliases_)
       if (target == n) left = "  -" + std::string(1, c) + ", --" + n + (s.takes_value ? " " + s.meta : "");
     os << left;
-    if (left.size() < 30) os << std::string(30 - left.size(), ' ');
-    else os << "\n" << std::string(30, ' ');
+    if (left.size() < 30)
+      os << std::string(30 - left.size(), ' ');
+    else
+      os << "\n" << std::string(30, ' ');
     os << s.help << (s.repeatable ? " (repeatable)" : "") << '\n';
   }
   os << "  -h, --help                  show this help and exit\n";
@@ -100,8 +102,7 @@ bool Options::parse(int argc, char **argv) {
       if (i + 1 >= argc) throw UsageError("option --" + name + " needs a value " + spec->meta);
       value = argv[++i];
     }
-    if (!spec->repeatable && values_.count(name))
-      throw UsageError("option --" + name + " given twice");
+    if (!spec->repeatable && values_.count(name)) throw UsageError("option --" + name + " given twice");
     values_[name].push_back(value);
   }
   return true;

@@ -131,7 +131,8 @@ std::vector<Commit> Repository::commits_oldest_first() const {
     if (git_commit_lookup(c.out(), impl_->repo, &oid) != 0) throw GitError(impl_->path.string() + ": " + last_error());
     Commit row;
     row.sha = hex(&oid);
-    for (unsigned i = 0; i < git_commit_parentcount(c.get()); ++i) row.parents.push_back(hex(git_commit_parent_id(c.get(), i)));
+    for (unsigned i = 0; i < git_commit_parentcount(c.get()); ++i)
+      row.parents.push_back(hex(git_commit_parent_id(c.get(), i)));
     row.author_date = iso_date(git_commit_author(c.get()));
     const char *msg = git_commit_message(c.get());
     split_message(msg ? msg : "", row.subject, row.body);

@@ -21,10 +21,22 @@ class LineWriter : public rapidjson::Writer<Buffer> {
 
 public:
   explicit LineWriter(Buffer &b) : Base(b) {}
-  bool Null() { Sep(); return Base::EndValue(Base::WriteNull()); }
-  bool Bool(bool b) { Sep(); return Base::EndValue(Base::WriteBool(b)); }
-  bool Int64(int64_t i) { Sep(); return Base::EndValue(Base::WriteInt64(i)); }
-  bool Raw(const std::string &s) { Sep(); return Base::EndValue(Base::WriteRawValue(s.data(), s.size())); }
+  bool Null() {
+    Sep();
+    return Base::EndValue(Base::WriteNull());
+  }
+  bool Bool(bool b) {
+    Sep();
+    return Base::EndValue(Base::WriteBool(b));
+  }
+  bool Int64(int64_t i) {
+    Sep();
+    return Base::EndValue(Base::WriteInt64(i));
+  }
+  bool Raw(const std::string &s) {
+    Sep();
+    return Base::EndValue(Base::WriteRawValue(s.data(), s.size()));
+  }
   bool String(const std::string &s) {
     Sep();
     return Base::EndValue(Base::WriteString(s.data(), static_cast<rapidjson::SizeType>(s.size())));
@@ -95,8 +107,10 @@ template <typename W> void emit(W &w, const Value &v) {
   case Kind::Int: w.Int64(*v.as_int()); break;
   case Kind::Double: {
     double d = *v.as_number();
-    if (std::isfinite(d)) w.Raw(python_float_repr(d));
-    else w.Null();
+    if (std::isfinite(d))
+      w.Raw(python_float_repr(d));
+    else
+      w.Null();
     break;
   }
   case Kind::String: w.String(*v.as_string()); break;

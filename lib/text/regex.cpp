@@ -38,8 +38,8 @@ std::optional<Match> Regex::run(std::string_view subject, std::size_t start, Anc
   uint32_t opts = 0;
   if (anchor != Anchor::None) opts |= PCRE2_ANCHORED;
   if (anchor == Anchor::Both) opts |= PCRE2_ENDANCHORED;
-  int rc = pcre2_match(impl_->code, reinterpret_cast<PCRE2_SPTR>(subject.data()), subject.size(), start, opts, md,
-                       nullptr);
+  int rc =
+      pcre2_match(impl_->code, reinterpret_cast<PCRE2_SPTR>(subject.data()), subject.size(), start, opts, md, nullptr);
   if (rc < 0) {
     pcre2_match_data_free(md);
     if (rc == PCRE2_ERROR_NOMATCH) return std::nullopt;

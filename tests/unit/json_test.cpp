@@ -45,9 +45,7 @@ TEST_CASE("pretty layout is indent=1 with a final newline", "[json]") {
   CHECK(to_pretty(v) == "{\n \"a\": [\n  1,\n  2.5\n ],\n \"b\": {\n  \"c\": null\n },\n \"d\": [],\n \"e\": {}\n}\n");
 }
 
-TEST_CASE("strings are escaped as JSON requires", "[json]") {
-  CHECK(quote("a\"b\\c\nd\te") == R"("a\"b\\c\nd\te")");
-}
+TEST_CASE("strings are escaped as JSON requires", "[json]") { CHECK(quote("a\"b\\c\nd\te") == R"("a\"b\\c\nd\te")"); }
 
 TEST_CASE("duplicate keys keep the last value at the first position", "[json]") {
   auto v = parse(R"({"a": 1, "b": 2, "a": 3})");

@@ -1,0 +1,45 @@
+#include "record/id_format.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace otm::record {
+
+const text::Regex &id_regex() {
+  static const text::Regex r(R"(^[a-z0-9][a-z0-9._-]*$)");
+  return r;
+}
+
+bool is_valid_id(std::string_view id) { return id_regex().search(id).has_value() && id.find('\n') == id.npos; }
+
+std::string make_id(const IdParts &p) {
+  std::string middle = p.record_type == "anti-strategy" ? p.workload_family + ".anti" : p.operator_slug;
+  char disc[16];
+  std::snprintf(disc, sizeof disc, "%02d", p.disc);
+  return p.vendor + "." + (p.product.empty() ? std::string("any") : p.product) + "." + p.dsl + "." + middle + "." +
+         p.technique + "-" + p.marker + disc;
+}
+
+std::string make_episode_key(std::string_view arch, std::string_view dsl, std::string_view operator_slug,
+                             std::string_view technique) {
+  static const text::Regex dashes("-+");
+  return std::string(arch) + "|" + std::string(dsl) + "|" + std::string(operator_slug) + "|" +
+         dashes.replace(technique, "_") + "|operator";
+}
+
+std::optional<Discriminator> parse_discriminator(std::string_view id) {
+  static const text::Regex tail(R"(-([a-z])(\d+)$)");
+  auto m = tail.search(id);
+  if (!m) return std::nullopt;
+  std::string digits((*m)[2]);
+  if (digits.size() > 9) return std::nullopt;
+  return Discriminator{(*m)[1][0], std::atoi(digits.c_str())};
+}
+
+char marker_for(std::string_view record_type) {
+  if (record_type == "anti-strategy") return 't';
+  if (record_type == "reference-kernel") return 'r';
+  return 's';
+}
+
+} // namespace otm::record

@@ -1,0 +1,65 @@
+#include "record/leak_shapes.hpp"
+
+#include <algorithm>
+
+#include "text/utf8.hpp"
+
+namespace otm::record {
+
+const std::vector<LeakShape> &store_leak_shapes() {
+  // Character classes are the union of the reference's scrubber and store
+  // gate, so whatever the scrubber leaves the gate cannot call a leak, and
+  // whatever the gate calls a leak the scrubber removes.
+  static const text::Regex path(R"((?:file://)?/(?:root|home|Users)/[\w.+-]+(?:/[\w.+-]*)*)");
+  static const text::Regex email(R"((?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}\b)");
+  static const text::Regex markdown(R"(\b\w[\w/.-]*\.md\b)");
+  static const std::vector<LeakShape> shapes = {
+      {"absolute path", "a local path", &path},
+      {"email", "an address", &email},
+      {"markdown page", "a document", &markdown},
+  };
+  return shapes;
+}
+
+const text::Regex &version_id_regex() {
+  static const text::Regex r(R"(\b[vV]\d+\b)");
+  return r;
+}
+
+const text::Regex &workload_hash_regex() {
+  static const text::Regex r(R"(\b(?=[0-9a-f]{8}\b)(?=[0-9a-f]*[a-f])[0-9a-f]{8}\b)");
+  return r;
+}
+
+bool is_vector_width(std::string_view text, std::size_t begin, std::size_t end) {
+  static const text::Regex width(R"(^[vV](?:2|4|8|16|32|64|100)$)");
+  static const text::Regex context(R"((?i)vec|\.f16|\.bf16|x2|float)");
+  if (!width.search(text.substr(begin, end - begin))) return false;
+  // 12 code points either side, clamped.
+  std::size_t lo = begin, hi = end;
+  for (int i = 0; i < 12 && lo > 0; ++i) {
+    --lo;
+    while (lo > 0 && (static_cast<unsigned char>(text[lo]) & 0xC0) == 0x80) --lo;
+  }
+  for (int i = 0; i < 12 && hi < text.size(); ++i) {
+    ++hi;
+    while (hi < text.size() && (static_cast<unsigned char>(text[hi]) & 0xC0) == 0x80) ++hi;
+  }
+  return context.search(text.substr(lo, hi - lo)).has_value();
+}
+
+std::vector<Leak> find_leaks(std::string_view text, bool strict, const text::Regex *denylist) {
+  std::vector<Leak> out;
+  for (const auto &shape : store_leak_shapes())
+    for (const auto &m : shape.regex->find_all(text)) out.push_back({shape.label, std::string(m[0])});
+  if (strict) {
+    for (const auto &m : version_id_regex().find_all(text))
+      if (!is_vector_width(text, m.begin, m.end)) out.push_back({"version id", std::string(m[0])});
+    for (const auto &m : workload_hash_regex().find_all(text)) out.push_back({"workload hash", std::string(m[0])});
+  }
+  if (denylist)
+    for (const auto &m : denylist->find_all(text)) out.push_back({"private denylist", std::string(m[0])});
+  return out;
+}
+
+} // namespace otm::record

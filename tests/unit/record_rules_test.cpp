@@ -1,0 +1,95 @@
+#include <catch2/catch.hpp>
+
+#include "record/established_fact.hpp"
+#include "record/id_format.hpp"
+#include "record/leak_shapes.hpp"
+#include "record/store_layout.hpp"
+#include "json/parse.hpp"
+
+using namespace otm;
+
+TEST_CASE("ids and episode keys have the spec's shape", "[record]") {
+  record::IdParts p{
+      "nvidia", "b200", "triton", "fused-softmax-h4096", "mlp-activation", "strategy", "vectorized-row-loads", 's', 1};
+  CHECK(record::make_id(p) == "nvidia.b200.triton.fused-softmax-h4096.vectorized-row-loads-s01");
+  p.record_type = "anti-strategy";
+  p.technique = "direct-path-2x-slower";
+  p.marker = 't';
+  p.disc = 2;
+  CHECK(record::make_id(p) == "nvidia.b200.triton.mlp-activation.anti.direct-path-2x-slower-t02");
+  CHECK(record::make_episode_key("blackwell", "triton", "fused-softmax-h4096", "direct-path--2x-slower") ==
+        "blackwell|triton|fused-softmax-h4096|direct_path_2x_slower|operator");
+  auto d = record::parse_discriminator("a.b.c.d.x-t12");
+  REQUIRE(d);
+  CHECK(d->marker == 't');
+  CHECK(d->number == 12);
+  CHECK(record::is_valid_id("nvidia.b200.triton.x.y-s01"));
+  CHECK_FALSE(record::is_valid_id("Nvidia.x"));
+  CHECK_FALSE(record::is_valid_id("../x"));
+}
+
+TEST_CASE("store layout refuses components that could leave the store", "[record]") {
+  auto rec = json::parse(R"({"id": "a.b.c.d.e-s01", "type": "strategy",
+    "retrieval": {"scope": {"vendor": "nvidia", "arch": "blackwell", "dsl": "triton", "operator_family": "softmax"}}})");
+  CHECK(record::record_relpath(rec) == "strategy/nvidia/blackwell/triton/softmax/a.b.c.d.e-s01.json");
+  for (const char *bad : {"../../x", "a/b", "..", "", ".hidden", "a\nb", "a b"}) {
+    auto copy = rec;
+    json::Value scope = copy.get("retrieval").get("scope");
+    scope.set("operator_family", bad);
+    json::Value retrieval = copy.get("retrieval");
+    retrieval.set("scope", scope);
+    copy.set("retrieval", retrieval);
+    if (std::string(bad).empty()) {
+      CHECK(record::record_dir(copy) == "strategy/nvidia/blackwell/triton/misc");
+    } else {
+      CHECK_THROWS_AS(record::record_dir(copy), record::LayoutError);
+    }
+  }
+  auto no_arch = json::parse(R"({"id": "x", "type": "strategy", "retrieval": {"scope": {"vendor": "nvidia"}}})");
+  CHECK_THROWS_WITH(record::record_dir(no_arch), Catch::Contains("arch"));
+  CHECK_THROWS_AS(record::inside("/store/records", "../x.json"), record::LayoutError);
+  CHECK_THROWS_AS(record::inside("/store/records", "/etc/passwd"), record::LayoutError);
+  CHECK(record::inside("/store/records", "a/b.json") == "/store/records/a/b.json");
+}
+
+TEST_CASE("leak shapes find what the scrubber must remove", "[record]") {
+  auto leaks = record::find_leaks("ran /home/alice/x.py, mail bob.smith@example.com, see notes/plan.md", false);
+  REQUIRE(leaks.size() == 3);
+  CHECK(leaks[0].label == "absolute path");
+  CHECK(leaks[0].token == "/home/alice/x.py");
+  CHECK(leaks[1].token == "bob.smith@example.com");
+  CHECK(leaks[2].token == "notes/plan.md");
+  CHECK(record::find_leaks("the v12 kernel", false).empty());
+  auto strict = record::find_leaks("the v12 kernel on shape 3f2a91bc with vec4 v4 float lanes", true);
+  REQUIRE(strict.size() == 2);
+  CHECK(strict[0].token == "v12");
+  CHECK(strict[1].token == "3f2a91bc");
+}
+
+TEST_CASE("fact pre-check states the intent of the reference's regexes", "[record]") {
+  CHECK(record::fact_precheck("short") == "too short to carry a claim");
+  CHECK(record::fact_precheck("flat within noise on every shape we tried") == "reports a measurement, names no cause");
+  CHECK(record::fact_precheck("it was slower and we stopped there") == "no checkable condition and no cause");
+  CHECK(record::fact_precheck("slower on B200 for large rows") == "ok");
+  // Stems, plurals and two-character operators count (reference weakness).
+  CHECK(record::fact_precheck("the extra tile serializes the warps") == "ok");
+  CHECK(record::fact_precheck("this layout spills registers badly") == "ok");
+  CHECK(record::fact_precheck("slower whenever K>=4096 in our runs") == "ok");
+  CHECK(record::fact_precheck("slower when the tile is wide") == "ok");
+}
+
+TEST_CASE("established-fact record rule", "[record]") {
+  auto rec = json::parse(R"({"type": "anti-strategy", "payload": {"verdict": "not-worth-it-here",
+    "established_fact": {"condition": {"sm_arch": "sm_100"},
+      "mechanism": "the staging buffer exceeds shared memory so occupancy halves"}}})");
+  CHECK(record::established_fact_problems(rec).empty());
+  auto hollow = json::parse(R"({"type": "anti-strategy", "payload": {"verdict": "unknown",
+    "established_fact": {"condition": {"dtype": " "},
+      "mechanism": "12th consecutive dead-end, nothing new found in this round"}}})");
+  auto problems = record::established_fact_problems(hollow);
+  REQUIRE(problems.size() == 3);
+  CHECK_THAT(problems[2], Catch::Contains("consecutive dead-end"));
+  auto missing = json::parse(R"({"type": "anti-strategy", "payload": {"verdict": "api-limitation"}})");
+  CHECK(record::established_fact_problems(missing).size() == 1);
+  CHECK(record::established_fact_problems(json::parse(R"({"type": "strategy"})")).empty());
+}
