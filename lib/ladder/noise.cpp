@@ -1,5 +1,6 @@
 #include "ladder/noise.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 
@@ -112,7 +113,8 @@ double claimed_speedup(const json::Value &row) {
   if (before && after && *after > 0 && *before > *after) best = std::max(best, *before / *after);
   if (auto pct = number_of(row.get("subject_pct")); pct && *pct < 0 && *pct > -100)
     best = std::max(best, 1.0 / (1.0 + *pct / 100.0));
-  for (const auto &m : times_faster_pattern().find_all(text_of(row))) {
+  const std::string text = text_of(row); // the matches point into it
+  for (const auto &m : times_faster_pattern().find_all(text)) {
     std::string_view g = m.has(1) ? m[1] : m[2];
     best = std::max(best, std::strtod(std::string(g).c_str(), nullptr));
   }

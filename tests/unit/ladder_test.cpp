@@ -236,6 +236,8 @@ TEST_CASE("a win the version's own text claims is credited", "[ladder]") {
   pct.set("subject_pct", -83.3);
   CHECK(milestones(claimed(pct)).size() == 2);
   CHECK(milestones(claimed(kept(2, 50.0, "v2: persistent kernel, 6x faster"))).size() == 2);
+  CHECK(milestones(claimed(kept(2, 50.0, "v2: single pass, a speed-up of 6.5× on every shape"))).size() == 2);
+  CHECK(ladder::claimed_speedup(kept(2, 50.0, "v2: retune")) == 1.0);
   auto weak = claimed(kept(2, 50.0, "v2: persistent kernel, 2x faster"));
   CHECK(ladder::reason_group(reason(weak, "v2")) == "unexplained win");
 }
