@@ -7,10 +7,12 @@
 #include "config/settings.hpp"
 #include "io/file.hpp"
 #include "pipeline/stamps.hpp"
+#include "trace/trace_location.hpp"
 
 namespace {
 const char *kHelp = R"(usage: otm-stamp trace TRACE FILE
        otm-stamp config FILE SECTION...
+       otm-stamp slug TRACE FILE
 
 Writes a stamp file for make, and rewrites it only when its content changes,
 so its modification time moves exactly when what it stands for does.
@@ -22,6 +24,7 @@ so its modification time moves exactly when what it stands for does.
            data/otm-config.json merged with --config / OTM_CONFIG), e.g.
            'ladder', 'target_table', 'non_target_kernels', 'traces'; the
            section 'settings' is the effective RTM_* settings
+  slug     the trace's slug (names the reports/<slug>/ directory)
 
 Reads the trace (never writes it) and the configuration. Writes FILE only.
 Decides nothing about the pipeline: make compares the stamps' dates.
@@ -54,8 +57,14 @@ int main(int argc, char **argv) {
           otm::config::Config::load(config_file ? std::optional<std::filesystem::path>(*config_file) : std::nullopt);
       content = otm::pipeline::config_state(config, settings, {args.begin() + 2, args.end()});
       file = args[1];
+    } else if (args[0] == "slug") {
+      if (args.size() != 3) throw otm::cli::UsageError("usage: otm-stamp slug TRACE FILE");
+      auto trace = std::filesystem::absolute(otm::io::expand_user(args[1])).lexically_normal();
+      if (!trace.has_filename()) trace = trace.parent_path();
+      content = otm::trace::trace_slug(trace.filename().string()) + "\n";
+      file = args[2];
     } else {
-      throw otm::cli::UsageError("unknown mode '" + args[0] + "' (expected 'trace' or 'config')");
+      throw otm::cli::UsageError("unknown mode '" + args[0] + "' (expected 'trace', 'config' or 'slug')");
     }
     std::cout << (otm::pipeline::write_if_changed(file, content) ? "changed" : "unchanged") << '\n';
     return otm::cli::kSuccess;
