@@ -20,8 +20,10 @@ const std::vector<Rule> &trace_rules() {
   static const std::vector<Rule> rules = [] {
     std::vector<Rule> r;
     r.push_back({text::Regex(R"(`\s*git\s+(?:log|show|diff|blame)\b[^`\n]*`)"), "the history"});
-    r.push_back({text::Regex(R"(\bgit\s+(?:log|show|diff|blame)\b(?:[ \t]+(?:-[\w=.:/-]*|[0-9a-f]{7,40}(?:\.\.\.?[0-9a-f]{7,40})?\b|HEAD[~^\d]*|[\w./-]+\.\.\.?[\w./-]+))*)"),
-                 "the history"});
+    r.push_back(
+        {text::Regex(
+             R"(\bgit\s+(?:log|show|diff|blame)\b(?:[ \t]+(?:-[\w=.:/-]*|[0-9a-f]{7,40}(?:\.\.\.?[0-9a-f]{7,40})?\b|HEAD[~^\d]*|[\w./-]+\.\.\.?[\w./-]+))*)"),
+         "the history"});
     r.push_back({text::Regex(R"(\bprofiles?/[\w./*-]+)"), "the profile"});
     r.push_back({text::Regex(R"(\bmemory/[vV]?\d+[\w.-]*\.json\b)"), "the step record"});
     r.push_back({text::Regex(R"(\bversions/kernel_[vV]\d+\.py\b)"), "that snapshot"});
@@ -40,8 +42,8 @@ const std::vector<Rule> &version_rules() {
   static const std::vector<Rule> rules = [] {
     std::vector<Rule> r;
     r.push_back({text::Regex(R"(\b[vV]\d+_(?:rerun\d*|baseline|base)\b)"), "a re-measurement"});
-    r.push_back({text::Regex(R"(\((?:from\s+|see\s+|cf\.?\s+|per\s+)?[vV]\d+(?:\s*[,/&]\s*[vV]\d+)*\))"),
-                 "(an earlier step)"});
+    r.push_back(
+        {text::Regex(R"(\((?:from\s+|see\s+|cf\.?\s+|per\s+)?[vV]\d+(?:\s*[,/&]\s*[vV]\d+)*\))"), "(an earlier step)"});
     r.push_back({text::Regex(R"(\b[vV]\d+(?:\s*(?:[,/&]|and|vs\.?)\s*[vV]\d+)+\b)"), "earlier steps"});
     return r;
   }();

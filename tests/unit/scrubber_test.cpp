@@ -56,9 +56,9 @@ TEST_CASE("fixed weaknesses: git commands, HEAD, shape, percent", "[scrub]") {
 
 TEST_CASE("hash labels: letters required, word bounded, shared map", "[scrub]") {
   scrub::Scrubber s;
-  CHECK(s.prose("12345678 stays") == "12345678 stays");            // no letter: a number
-  CHECK(s.prose("3f2a91bc0 stays") == "3f2a91bc0 stays");          // nine characters
-  CHECK(s.prose("3F2A91BC stays") == "3F2A91BC stays");            // upper case is not a hash key
+  CHECK(s.prose("12345678 stays") == "12345678 stays");   // no letter: a number
+  CHECK(s.prose("3f2a91bc0 stays") == "3f2a91bc0 stays"); // nine characters
+  CHECK(s.prose("3F2A91BC stays") == "3F2A91BC stays");   // upper case is not a hash key
   CHECK(s.prose("aaaaaaaa then bbbbbbbb") == "shape-1 then shape-2");
   CHECK(s.label("bbbbbbbb") == "shape-2");
   CHECK(s.label("whole-key") == "shape-3");
@@ -70,7 +70,7 @@ TEST_CASE("vector-width exception is bounded to 12 code points", "[scrub]") {
   CHECK(s.prose("use v8 float loads") == "use v8 float loads");
   CHECK(s.prose("use v8 then after a long while float") == "use an earlier step then after a long while float");
   CHECK(s.prose("v3 vec loads") == "an earlier step vec loads"); // 3 is not a vector width
-  CHECK(s.prose("v4: vec loads") == "vec loads");                 // the leading id and its separator go
+  CHECK(s.prose("v4: vec loads") == "vec loads");                // the leading id and its separator go
 }
 
 TEST_CASE("code scrubbing touches comments and docstrings only", "[scrub]") {
@@ -143,9 +143,9 @@ TEST_CASE("denylist: file format, case-insensitive, longest first", "[scrub]") {
 
 TEST_CASE("scrubbed prose passes the strict leak scan", "[scrub]") {
   scrub::Scrubber s;
-  for (const char *in : {"ran /home/u/x and mailed a.b@c.io about v3, v4 & v5 (see v2) in deadbeef",
-                         "v12_base vs v13; notes at docs/x.md; kernel_opt_001_foo_bar done",
-                         "file:///Users/me/a.md and v100 float"}) {
+  for (const char *in :
+       {"ran /home/u/x and mailed a.b@c.io about v3, v4 & v5 (see v2) in deadbeef",
+        "v12_base vs v13; notes at docs/x.md; kernel_opt_001_foo_bar done", "file:///Users/me/a.md and v100 float"}) {
     auto out = s.prose(in);
     CHECK(record::find_leaks(out, true).empty());
   }
