@@ -1,5 +1,7 @@
 #include "partition/id_allocation.hpp"
 
+#include <algorithm>
+
 #include "record/id_format.hpp"
 #include "store/coverage.hpp"
 
@@ -45,7 +47,12 @@ IdAllocator::IdAllocator(const std::vector<KnownId> &known, std::string source_r
   for (const auto &k : known_) {
     auto d = record::parse_discriminator(k.id);
     if (!d) continue;
-    seeds_[d->marker] = std::max(seeds_[d->marker], d->number);
+    if (!k.source_repo.empty() && k.source_repo == source_repo_) {
+      reserved_[d->marker].insert(d->number);
+    } else {
+      others_.insert(k.id);
+      seeds_[d->marker] = std::max(seeds_[d->marker], d->number);
+    }
   }
   next_ = seeds_;
 }
@@ -56,11 +63,15 @@ int IdAllocator::allocate(const std::string &stem, char marker, const std::strin
     auto d = record::parse_discriminator(k.id);
     if (!d || d->marker != marker) continue;
     if (k.id.substr(0, k.id.rfind('-')) != stem) continue;
-    if (!taken_.insert(k.id).second) continue;
+    if (others_.count(k.id) || taken_.count(k.id)) continue;
+    taken_.insert(k.id);
     reused_.push_back(k.id);
     return d->number;
   }
-  return ++next_[marker];
+  int &next = next_[marker];
+  do ++next;
+  while (reserved_[marker].count(next));
+  return next;
 }
 
 } // namespace otm::partition

@@ -1,10 +1,11 @@
-// Discriminator allocation (spec partition.md §6) made stable: numbers are
-// seeded from the live store AND the staging store, only from ids in this
-// operator's own namespace, and a segment that an existing record already
-// derives from (same id stem, same source trace, same version) gets that
-// record's id back instead of a new number. So a re-run after a merge, or a
-// second trace of the same operator staged beside the first, never
-// renumbers or collides.
+// Discriminator allocation (spec partition.md §6) made stable. Known ids
+// come from the live store, the staging store and the previous run's
+// segments, only from this operator's own namespace. Ids of OTHER traces
+// seed the counters (new numbers go above them); ids of THIS trace are
+// handed back to the segment they derive from (same id stem, marker and
+// version) and otherwise only reserved, never raising the seed. So a re-run
+// after some records were merged keeps every id, and a second trace of the
+// same operator staged beside the first numbers above it.
 #pragma once
 
 #include <filesystem>
@@ -27,7 +28,7 @@ struct Namespace {
 
 struct KnownId {
   std::string id, source_repo, version;
-  std::string store; // "live" or "staging"
+  std::string store; // "live", "staging" or "previous run"
 };
 
 // Ids of `entries` in `ns`, with the provenance of their records (opened
@@ -38,13 +39,14 @@ std::vector<KnownId> known_ids(const std::filesystem::path &root, const std::vec
 class IdAllocator {
 public:
   IdAllocator(const std::vector<KnownId> &known, std::string source_repo);
-  // Highest discriminator per marker letter among the known ids.
+  // Highest discriminator per marker letter among other traces' ids.
   const std::map<char, int> &seeds() const { return seeds_; }
   // `stem` is the id without "-<marker><NN>". Returns the number to use:
-  // a known record's (same stem, marker, source trace and version, each
-  // reused once), else the next above every seed and earlier allocation.
+  // this trace's known id for the same stem, marker and version (each
+  // handed back once, never one another trace also holds), else the next
+  // number above the seeds that no id of this trace holds.
   int allocate(const std::string &stem, char marker, const std::string &version);
-  // Ids handed back from the stores, in allocation order.
+  // Ids handed back (from the stores or the previous run), in allocation order.
   const std::vector<std::string> &reused() const { return reused_; }
 
 private:
@@ -52,6 +54,8 @@ private:
   std::set<std::string> taken_;
   std::string source_repo_;
   std::map<char, int> seeds_, next_;
+  std::set<std::string> others_;           // ids other traces hold
+  std::map<char, std::set<int>> reserved_; // numbers this trace's ids hold
   std::vector<std::string> reused_;
 };
 

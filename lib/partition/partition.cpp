@@ -278,7 +278,13 @@ Result run(const Inputs &in) {
   reference_kernels(b, in, ms);
   r.reused = b.alloc_.reused();
 
-  std::set<std::string> seen, reused(r.reused.begin(), r.reused.end());
+  std::set<std::string> seen, seen_seg, reused(r.reused.begin(), r.reused.end());
+  std::vector<std::string> dup_segs;
+  for (const auto &s : r.segments)
+    if (!seen_seg.insert(s.string_or("seg_id")).second) dup_segs.push_back(s.string_or("seg_id"));
+  if (!dup_segs.empty())
+    refuse("the run produced the same segment twice", dup_segs,
+           "a version appears twice in the ladder output; re-run otm-ingest and otm-ladder");
   std::set<std::string> live(in.live_ids.begin(), in.live_ids.end());
   std::vector<std::string> dups, clashes;
   for (const auto &s : r.segments) {

@@ -65,12 +65,12 @@ std::string report(const Inputs &in, const Result &r) {
     md += "| " + std::string(type) + " | " + std::to_string(count_type(r, type)) + " | `" + marker + "` |\n";
   md += "| **total** | **" + std::to_string(r.segments.size()) + "** | |\n\n";
   md += "Ids have the shape `<vendor>.<product>.<dsl>.<slug|family.anti>.<technique>-<marker><NN>`, numbered above "
-        "the live and staging stores' maxima for this operator: " +
+        "other traces' maxima in the live and staging stores for this operator: " +
         seeds_text(r.seeds) + ".";
   if (!r.reused.empty())
     md += " " + std::to_string(r.reused.size()) +
-          " id(s) were handed back from records already derived from the same "
-          "version of this trace.";
+          " id(s) were kept from records (or the previous run) already derived from the same version of this "
+          "trace.";
   md += "\n\n";
   md += std::string("`worth.gain.comparable` = **") + (r.comparable ? "True" : "False") + "**";
   if (!r.comparable) {
@@ -168,7 +168,7 @@ std::string console_summary(const Result &r, const std::string &segments_path) {
   for (std::size_t i = 0; i < r.flagged.size() && i < 3; ++i)
     out += "    e.g. [" + r.flagged[i].reason + "] " + r.flagged[i].text + "\n";
   out += std::string("  gain.comparable: ") + (r.comparable ? "True" : "False") + "\n";
-  out += "  seeds: " + seeds_text(r.seeds) + "; ids handed back: " + std::to_string(r.reused.size()) + "\n";
+  out += "  seeds: " + seeds_text(r.seeds) + "; ids kept: " + std::to_string(r.reused.size()) + "\n";
   return out;
 }
 
