@@ -4,11 +4,11 @@
 
 #include "packet/instructions.hpp"
 #include "packet/report_conclusion.hpp"
-#include "partition/pitfall.hpp"
 #include "record/store_layout.hpp"
 #include "scrub/scrubber.hpp"
 #include "text/regex.hpp"
 #include "text/utf8.hpp"
+#include "trace/step_record.hpp"
 #include "json/write.hpp"
 
 namespace otm::packet {
@@ -162,7 +162,7 @@ Built build_packet(const json::Value &seg, const json::Value &row, const Context
   json::Value pitfalls = json::Value::array();
   if (const auto *list = row.get("pitfalls").as_array())
     for (const auto &raw : *list) {
-      auto e = partition::normalise_pitfall(raw);
+      auto e = trace::normalise_pitfall(raw);
       if (!e.is_object() || pitfalls.size() >= 5) continue;
       json::Value p = json::Value::object();
       for (const char *k : {"pitfall", "explanation", "fix"}) p.set(k, scrubbed(s, e.get(k)));

@@ -182,7 +182,7 @@ void pitfalls(Builder &b, const Inputs &in, const std::set<std::string> &produce
     const auto *list = row->get("pitfalls").as_array();
     if (!list) continue;
     for (std::size_t i = 0; i < list->size(); ++i) {
-      auto pt = pitfall_text(normalise_pitfall((*list)[i]));
+      auto pt = pitfall_text(((*list)[i]));
       if (text::code_points(pt.text) < record::kMinClaimChars) continue;
       std::string checked = pt.fix ? pt.text + " " + *pt.fix : pt.text;
       std::string pre = record::fact_precheck(checked);

@@ -1,6 +1,7 @@
 #include "partition/pitfall.hpp"
 
 #include "text/utf8.hpp"
+#include "trace/step_record.hpp"
 
 namespace otm::partition {
 
@@ -14,29 +15,8 @@ std::string trimmed(const json::Value &v) {
 
 } // namespace
 
-json::Value normalise_pitfall(const json::Value &entry) {
-  if (!entry.is_object()) return entry;
-  bool newer = false;
-  for (const char *k : {"error_type", "error_message", "root_cause", "fix_applied", "lesson"})
-    if (entry.contains(k)) newer = true;
-  if (!newer) return entry;
-  json::Value out = entry;
-  auto fill = [&](const char *key, std::string value) {
-    if (trimmed(entry.get(key)).empty() && !value.empty()) out.set(key, value);
-  };
-  std::string pitfall = trimmed(entry.get("error_message"));
-  if (pitfall.empty()) pitfall = trimmed(entry.get("error_type"));
-  std::string explanation = trimmed(entry.get("root_cause"));
-  std::string lesson = trimmed(entry.get("lesson"));
-  if (!lesson.empty() && explanation.find(lesson) == std::string::npos)
-    explanation = explanation.empty() ? lesson : std::string(text::rstrip_chars(explanation, ". ")) + ". " + lesson;
-  fill("pitfall", pitfall);
-  fill("explanation", explanation);
-  fill("fix", trimmed(entry.get("fix_applied")));
-  return out;
-}
-
-PitfallText pitfall_text(const json::Value &entry) {
+PitfallText pitfall_text(const json::Value &raw) {
+  json::Value entry = trace::normalise_pitfall(raw);
   PitfallText out;
   if (!entry.is_object()) {
     out.text = trimmed(entry);

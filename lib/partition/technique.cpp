@@ -3,6 +3,7 @@
 #include "partition/pitfall.hpp"
 #include "text/regex.hpp"
 #include "text/utf8.hpp"
+#include "trace/step_record.hpp"
 
 namespace otm::partition {
 
@@ -121,7 +122,7 @@ std::string deadend_prose_technique(const json::Value &row) {
   candidates.push_back(gate);
   if (const auto *list = row.get("pitfalls").as_array()) {
     for (const auto &raw : *list) {
-      auto entry = normalise_pitfall(raw);
+      auto entry = trace::normalise_pitfall(raw);
       std::string t;
       if (entry.is_object()) {
         t = str_of(entry.get("pitfall"));

@@ -64,15 +64,11 @@ TEST_CASE("slugify and strip_boilerplate follow the spec's examples", "[partitio
 TEST_CASE("both pitfall vintages normalise to the older triple", "[partition]") {
   auto newer = json::parse(R"({"error_type": "E", "error_message": "loads fault on odd pitches",
      "root_cause": "alignment.", "fix_applied": "pad", "lesson": "check first"})");
-  auto n = partition::normalise_pitfall(newer);
-  CHECK(n.string_or("pitfall") == "loads fault on odd pitches");
-  CHECK(n.string_or("explanation") == "alignment. check first");
-  CHECK(n.string_or("fix") == "pad");
-  auto t = partition::pitfall_text(n);
+  auto t = partition::pitfall_text(newer);
   CHECK(t.text == "loads fault on odd pitches. alignment. check first");
   CHECK(t.fix == std::optional<std::string>("pad"));
   auto older = json::parse(R"({"pitfall": "x spills.", "explanation": "too many regs", "fix": ""})");
-  auto o = partition::pitfall_text(partition::normalise_pitfall(older));
+  auto o = partition::pitfall_text(older);
   CHECK(o.text == "x spills. too many regs");
   CHECK_FALSE(o.fix);
   CHECK(partition::pitfall_text(json::Value("  bare string ")).text == "bare string");
