@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <map>
 
+#include "ladder/ladder.hpp"
 #include "partition/partition.hpp"
 #include "text/pyformat.hpp"
 #include "text/regex.hpp"
@@ -22,11 +23,6 @@ std::string id_tail(const json::Value &s) {
 }
 
 std::string last_dotted(const std::string &id) { return id.substr(id.rfind('.') + 1); }
-
-std::string reason_group(std::string_view reason) {
-  static const text::Regex paren(R"(\(.*\))");
-  return std::string(text::strip(paren.replace(reason, "")));
-}
 
 std::vector<std::pair<std::string, std::size_t>> count_sorted(const std::vector<std::string> &items) {
   std::vector<std::pair<std::string, std::size_t>> out;
@@ -141,7 +137,7 @@ std::string report(const Inputs &in, const Result &r) {
         (usable_dirs == 1 ? "y" : "ies") + ".\n";
   std::vector<std::string> reasons;
   for (const auto &row : in.rows)
-    if (const auto *reason = row.get("reason").as_string()) reasons.push_back(reason_group(*reason));
+    if (const auto *reason = row.get("reason").as_string()) reasons.push_back(ladder::reason_group(*reason));
   md += "\n## Rejected versions\n\n";
   if (reasons.empty()) {
     md += "None.\n";

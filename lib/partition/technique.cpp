@@ -1,5 +1,6 @@
 #include "partition/technique.hpp"
 
+#include "ladder/noise.hpp"
 #include "partition/pitfall.hpp"
 #include "text/regex.hpp"
 #include "text/utf8.hpp"
@@ -82,16 +83,7 @@ std::string strip_boilerplate(std::string_view text) {
   return out;
 }
 
-std::string text_of(const json::Value &row) {
-  std::string out;
-  for (const char *key : {"subject", "body", "action_description", "gate_failure"}) {
-    const auto &v = row.get(key);
-    if (!v.truthy()) continue;
-    if (!out.empty()) out += ' ';
-    out += str_of(v);
-  }
-  return out;
-}
+std::string text_of(const json::Value &row) { return ladder::text_of(row); }
 
 std::string strategy_technique(const json::Value &row) {
   std::string fallback = str_of(row.get("action_description"));

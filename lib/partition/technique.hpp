@@ -16,8 +16,7 @@ std::string slugify(std::string_view text, std::size_t limit = 48);
 // "dead-end recorded", "(+3.2%)", ...), leaving what was tried.
 std::string strip_boilerplate(std::string_view text);
 
-// text_of(v) (ladder.md §2): truthy subject, body, action_description,
-// gate_failure as strings, joined with single spaces.
+// text_of(v) (ladder.md §2), as the ratchet reads it (ladder::text_of).
 std::string text_of(const json::Value &row);
 
 std::string strategy_technique(const json::Value &row);       // §4.1

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "ladder/ladder.hpp"
 #include "partition/id_allocation.hpp"
 #include "record/id_format.hpp"
 #include "text/pyformat.hpp"
@@ -43,16 +44,6 @@ std::string two(long n) {
 
 std::string plural(std::size_t n, const char *one, const char *many) {
   return std::to_string(n) + " " + (n == 1 ? one : many);
-}
-
-bool truthy_positive(const json::Value &v) {
-  auto x = v.as_number();
-  return x && !v.is_bool() && *x > 0;
-}
-
-std::string reason_group(std::string_view reason) {
-  static const text::Regex paren(R"(\(.*\))");
-  return std::string(text::strip(paren.replace(reason, "")));
 }
 
 std::string value_text(const json::Value &v) {
@@ -144,13 +135,9 @@ void coverage_section(std::string &md, const Inputs &in) {
 void ladder_section(std::string &md, const Inputs &in, const Sel &sel) {
   std::size_t improved = 0, regressed = 0;
   std::optional<double> prev;
-  std::vector<std::pair<std::string, double>> running;
+  auto running = ladder::running_minimum(in.rows);
   for (const auto &r : in.rows) {
     const auto &g = r.get("geomean_us");
-    if (truthy_positive(g)) {
-      double x = *g.as_number();
-      if (running.empty() || x < running.back().second) running.emplace_back(r.string_or("version"), x);
-    }
     auto x = g.as_number();
     if (!x || g.is_bool()) continue;
     if (prev && *x < *prev) ++improved;
@@ -185,7 +172,7 @@ void ladder_section(std::string &md, const Inputs &in, const Sel &sel) {
   std::vector<std::string> reasons;
   std::string table;
   for (const auto &r : in.rows) {
-    if (const auto *reason = r.get("reason").as_string()) reasons.push_back(reason_group(*reason));
+    if (const auto *reason = r.get("reason").as_string()) reasons.push_back(ladder::reason_group(*reason));
     std::string s = r.string_or("selection");
     if (s != "baseline" && s != "milestone" && s != "mega" && s != "final") continue;
     ++total;
