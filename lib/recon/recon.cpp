@@ -128,8 +128,10 @@ void coverage_section(std::string &md, const Inputs &in) {
   md += "| profile directories | " + std::to_string(in.profiles.size()) + " |\n";
   md += "| filtered re-measurement/variant files | " + std::to_string(filtered.size()) + " |\n\n";
   if (!filtered.empty())
-    md += "Filtered suffixes: " + join_counts(count_sorted(filtered), true) +
-          ". These step records re-measure or vary an existing version, so they are not versions of their own.\n\n";
+    md +=
+        "Filtered suffixes: " + join_counts(count_sorted(filtered), true) +
+        ". Re-measurements and variants belong to an existing version, and unparseable or misnamed files name none, so "
+        "none of them is a version of its own.\n\n";
 }
 
 void ladder_section(std::string &md, const Inputs &in, const Sel &sel) {
