@@ -127,6 +127,18 @@ void coverage_section(std::string &md, const Inputs &in) {
   md += "| reverted | " + std::to_string(reverted) + " |\n";
   md += "| profile directories | " + std::to_string(in.profiles.size()) + " |\n";
   md += "| filtered re-measurement/variant files | " + std::to_string(filtered.size()) + " |\n\n";
+  std::string fallback;
+  std::size_t fallbacks = 0;
+  for (const auto &r : in.rows)
+    if (r.string_or("geomean_source") == "latency_us") {
+      ++fallbacks;
+      fallback += (fallback.empty() ? "" : ", ") + ("`" + r.string_or("version") + "`");
+    }
+  if (fallbacks)
+    md += "Geomean fallback: " + plural(fallbacks, "step record has", "step records have") +
+          " no `performance.latency_us_geomean`; ingest used the producer template's `performance.latency_us` "
+          "instead (" +
+          fallback + ").\n\n";
   if (!filtered.empty())
     md +=
         "Filtered suffixes: " + join_counts(count_sorted(filtered), true) +
