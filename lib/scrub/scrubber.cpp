@@ -22,7 +22,7 @@ const std::vector<Rule> &trace_rules() {
     r.push_back({text::Regex(R"(`\s*git\s+(?:log|show|diff|blame)\b[^`\n]*`)"), "the history"});
     r.push_back(
         {text::Regex(
-             R"(\bgit\s+(?:log|show|diff|blame)\b(?:[ \t]+(?:-[\w=.:/-]*|[0-9a-f]{7,40}(?:\.\.\.?[0-9a-f]{7,40})?\b|HEAD[~^\d]*|[\w./-]+\.\.\.?[\w./-]+))*)"),
+             R"(\bgit\s+(?:log|show|diff|blame)\b(?:[ \t]+(?:--(?:[ \t]+[\w*-]*[./][\w./*-]*)+|-[\w=.:/-]*|[0-9a-f]{7,40}(?:\.\.\.?[0-9a-f]{7,40})?\b|HEAD[~^\d]*|[\w./-]+\.\.\.?[\w./-]+))*)"),
          "the history"});
     r.push_back({text::Regex(R"(\bprofiles?/[\w./*-]+)"), "the profile"});
     r.push_back({text::Regex(R"(\bmemory/[vV]?\d+[\w.-]*\.json\b)"), "the step record"});

@@ -150,3 +150,28 @@ TEST_CASE("scrubbed prose passes the strict leak scan", "[scrub]") {
     CHECK(record::find_leaks(out, true).empty());
   }
 }
+
+TEST_CASE("regex edges: version forms, git commands, paths", "[scrub]") {
+  scrub::Scrubber s;
+  CHECK(s.prose("regressed (from v3/v4)") == "regressed (an earlier step)");
+  CHECK(s.prose("per (cf. v9)") == "per (an earlier step)");
+  CHECK(s.prose("v3 vs. v5 differ") == "earlier steps differ");
+  CHECK(s.prose("v2_baseline and V12") == "a re-measurement and an earlier step");
+  CHECK(s.prose("  v12 - tuned") == "tuned");
+  CHECK(s.prose("10v3 stays") == "10v3 stays");
+  // A dotted release number is a toolchain, not a step (shared leak shape).
+  CHECK(s.prose("built with Triton v3.1 in v7.") == "built with Triton v3.1 in an earlier step.");
+  CHECK(record::find_leaks("Triton v3.1", true).empty());
+  CHECK(s.prose("vec v4 and later v4 alone here") == "vec v4 and later an earlier step alone here");
+  CHECK(s.prose("v100 float ops") == "v100 float ops");
+  CHECK(s.prose("git show HEAD~2 -- kernel.py shows it") == "the history shows it");
+  CHECK(s.prose("git diff -- a/b.py then more") == "the history then more");
+  CHECK(s.prose("`git blame kernel.py` says") == "the history says");
+  CHECK(s.prose("memory/12.json holds it") == "the step record holds it");
+  CHECK(s.prose("open file:///home/x/y now") == "open a local path now");
+  CHECK(s.prose("mail a+b@x.co.uk") == "mail an address");
+  CHECK(s.prose("profile/v3_ncu/a*.txt") == "the profile");
+  CHECK(s.prose("cache hit 90 %") == "cache hit 90%");
+  // Known gap kept from the reference: upper-case hex is not a hash key.
+  CHECK(s.prose("shape 3F2A91BC") == "shape 3F2A91BC");
+}
