@@ -6,8 +6,9 @@
 
 // valijson's adapter must come before any RapidJSON header (it defines
 // RAPIDJSON_ASSERT).
-#include <rapidjson/document.h>
 #include <valijson/adapters/rapidjson_adapter.hpp>
+
+#include <rapidjson/document.h>
 #include <valijson/schema.hpp>
 #include <valijson/schema_parser.hpp>
 #include <valijson/validation_results.hpp>
