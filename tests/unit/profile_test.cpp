@@ -1,18 +1,17 @@
 #include <catch2/catch.hpp>
 
-#include "json/parse.hpp"
 #include "schema/builtin_schemas.hpp"
 #include "schema/canonical.hpp"
 #include "schema/profile.hpp"
 #include "text/sha256.hpp"
+#include "json/parse.hpp"
 
 using namespace otm;
 
 TEST_CASE("sha256 matches the FIPS test vectors", "[schema]") {
   CHECK(text::sha256_hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
   CHECK(text::sha256_hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
-  CHECK(text::sha256_hex(std::string(1000, 'a')) ==
-        "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3");
+  CHECK(text::sha256_hex(std::string(1000, 'a')) == "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3");
 }
 
 TEST_CASE("the widening check catches types, enums, requirements and openings", "[schema]") {
