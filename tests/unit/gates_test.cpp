@@ -216,3 +216,17 @@ TEST_CASE("validate_record_for_admission runs fact, record gates and schema", "[
   CHECK(anon);
   CHECK(sch);
 }
+
+TEST_CASE("the drafter's in-process check: one record and its packet", "[gates]") {
+  GateFixture f;
+  f.write_and_load();
+  auto packet = gates::load_packet(f.workspace() / "packets" / "s01.json");
+  auto ctx = gates::context_for_record(f.record, {}, packet);
+  ctx.profile = std::make_shared<const schema::Schema>(json::parse(schema::builtin_profile_text()), "p");
+  CHECK(gates::run_gates(ctx, {"profile", "verbatim", "no-fabrication"}).empty());
+  at(ctx.records[0].record, {"payload"}).set("mechanism", "Saves 41.25 percent");
+  auto findings = gates::run_gates(ctx, {"profile", "verbatim", "no-fabrication"});
+  REQUIRE(findings.size() == 1);
+  CHECK(findings[0].gate == "no-fabrication");
+  CHECK(findings[0].token == "41.25");
+}
