@@ -63,8 +63,13 @@ int main(int argc, char **argv) {
       rep = admission::run_match(pos[1], live, admission::default_store_checks());
     } else if (pos.size() == 3 && pos[0] == "commit") {
       auto cfg = config::Config::load(settings.get(config::Setting::ConfigFile));
-      admission::CommitCommand cmd{pos[1], pos[2], live, opts.get("target"), admission::Timestamp::now(),
-                                   admission::default_store_checks(), cfg.builder_version()};
+      admission::CommitCommand cmd{pos[1],
+                                   pos[2],
+                                   live,
+                                   opts.get("target"),
+                                   admission::Timestamp::now(),
+                                   admission::default_store_checks(),
+                                   cfg.builder_version()};
       rep = admission::run_commit(cmd);
     } else {
       throw cli::UsageError("expected 'match RECORD' or 'commit ACTION RECORD' (see --help)");

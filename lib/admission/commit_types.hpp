@@ -18,20 +18,20 @@ struct Timestamp {
 };
 
 struct CommitRequest {
-  std::filesystem::path live_root;  // the directory holding records/
-  json::Value record;               // the validated incoming record
+  std::filesystem::path live_root;   // the directory holding records/
+  json::Value record;                // the validated incoming record
   std::optional<std::string> target; // existing id for confirm / conflict
   Timestamp when;
   std::string builder_version = "opt-trace-0.1"; // written when confirm re-ranks
 };
 
 struct Outcome {
-  int exit_code = 0;       // 0 done, 1 refused
-  std::string message;     // for stdout, one or more lines
+  int exit_code = 0;        // 0 done, 1 refused
+  std::string message;      // for stdout, one or more lines
   bool mark_merged = false; // the source record has been admitted in some form
-  std::string action;      // insert / confirm / conflict
-  std::string target;      // the existing id (confirm, conflict)
-  std::string written;     // path relative to the live root of what was written
+  std::string action;       // insert / confirm / conflict
+  std::string target;       // the existing id (confirm, conflict)
+  std::string written;      // path relative to the live root of what was written
 };
 
 } // namespace otm::admission

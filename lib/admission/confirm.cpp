@@ -1,10 +1,10 @@
 #include "admission/actions.hpp"
 #include "admission/live_index.hpp"
 #include "admission/records_swap.hpp"
-#include "json/parse.hpp"
-#include "json/write.hpp"
 #include "record/store_layout.hpp"
 #include "scoring/worth_model.hpp"
+#include "json/parse.hpp"
+#include "json/write.hpp"
 
 namespace otm::admission {
 
@@ -78,7 +78,8 @@ Outcome confirm_record(const CommitRequest &req) {
   // (and the index entry the index gate compares) do not go stale.
   auto ranked = scoring::rank_record(rec);
   json::Value rank = worth.get("rank");
-  bool rerank = rank.get("score").as_number() != std::optional<double>(ranked.score) || rank.string_or("tier") != ranked.tier;
+  bool rerank =
+      rank.get("score").as_number() != std::optional<double>(ranked.score) || rank.string_or("tier") != ranked.tier;
   if (rerank) {
     rank.set("score", ranked.score);
     rank.set("tier", ranked.tier);

@@ -1,9 +1,9 @@
 #include "admission/actions.hpp"
 #include "admission/live_index.hpp"
 #include "io/file.hpp"
+#include "record/store_layout.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
-#include "record/store_layout.hpp"
 
 namespace otm::admission {
 
@@ -57,8 +57,8 @@ Outcome flag_conflict(const CommitRequest &req) {
   // The caller (or the auto policy's exact episode_key match) asserts the two
   // records describe the same thing; the conflict schema requires the field.
   doc.set("match_confidence", 1.0);
-  doc.set("conflict_reason", "direction contradiction: existing record " + describe(existing) + ", new record " +
-                                 describe(req.record));
+  doc.set("conflict_reason",
+          "direction contradiction: existing record " + describe(existing) + ", new record " + describe(req.record));
   json::Value ctx = json::Value::object();
   for (const char *k : {"shape_contract", "bottleneck", "observed_symptom"}) {
     ctx.set(std::string("existing_") + k, problem_field(existing, k));
@@ -67,8 +67,7 @@ Outcome flag_conflict(const CommitRequest &req) {
   ctx.set("possible_explanations",
           json::Value::strings({"the two records were measured on different shape sets",
                                 "different preconditions or a different builds_on baseline",
-                                "hardware batch or driver version differences",
-                                "one side's measurement is wrong"}));
+                                "hardware batch or driver version differences", "one side's measurement is wrong"}));
   doc.set("context", ctx);
   doc.set("resolution", nullptr);
 

@@ -21,7 +21,8 @@ json::Value read_record(const std::string &source) {
 }
 
 void require_store_root(const std::filesystem::path &root) {
-  if (root.empty()) throw cli::UsageError("no live store: pass --live DIR or set RTM_LIVE (the directory holding records/)");
+  if (root.empty())
+    throw cli::UsageError("no live store: pass --live DIR or set RTM_LIVE (the directory holding records/)");
   if (!io::is_directory(root))
     throw io::IoError(root.string() + ": the live store root is not a directory (pass the directory holding records/)");
 }
@@ -67,8 +68,8 @@ GateReport run_commit(const CommitCommand &cmd) {
   std::string action = a;
   if (a == "auto") {
     auto decision = decide_auto(rec, find_candidates(rec, cmd.live_root));
-    rep.out += "auto: " + decision.action + (decision.target.empty() ? "" : " --target " + decision.target) +
-               " (" + decision.reason + ")\n";
+    rep.out += "auto: " + decision.action + (decision.target.empty() ? "" : " --target " + decision.target) + " (" +
+               decision.reason + ")\n";
     action = decision.action;
     if (!decision.target.empty()) req.target = decision.target;
   }

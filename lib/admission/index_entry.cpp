@@ -94,9 +94,8 @@ json::Value index_with_entry(const json::Value &index, json::Value entry) {
   std::string id = entry.string_or("id");
   std::erase_if(entries, [&](const json::Value &e) { return e.string_or("id") == id; });
   entries.push_back(std::move(entry));
-  std::stable_sort(entries.begin(), entries.end(), [](const json::Value &a, const json::Value &b) {
-    return a.string_or("id") < b.string_or("id");
-  });
+  std::stable_sort(entries.begin(), entries.end(),
+                   [](const json::Value &a, const json::Value &b) { return a.string_or("id") < b.string_or("id"); });
   out.set("count", static_cast<long long>(entries.size()));
   out.set("records", json::Value(std::move(entries)));
   return out;

@@ -2,9 +2,9 @@
 #include "admission/index_entry.hpp"
 #include "admission/live_index.hpp"
 #include "admission/records_swap.hpp"
+#include "record/store_layout.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
-#include "record/store_layout.hpp"
 
 namespace otm::admission {
 

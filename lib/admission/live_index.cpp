@@ -1,8 +1,8 @@
 #include "admission/live_index.hpp"
 
 #include "io/file.hpp"
-#include "json/parse.hpp"
 #include "store/store_reader.hpp"
+#include "json/parse.hpp"
 
 namespace otm::admission {
 

@@ -1,8 +1,8 @@
 #include "admission/match.hpp"
 
-#include "json/parse.hpp"
 #include "record/store_layout.hpp"
 #include "store/store_reader.hpp"
+#include "json/parse.hpp"
 
 namespace otm::admission {
 

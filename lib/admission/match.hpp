@@ -29,7 +29,7 @@ struct Candidate {
 };
 
 struct MatchResult {
-  std::vector<Candidate> candidates;          // index order (by id)
+  std::vector<Candidate> candidates;            // index order (by id)
   std::vector<std::string> episode_key_matches; // candidate ids
 };
 
