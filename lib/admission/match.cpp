@@ -49,9 +49,10 @@ bool scope_matches(const json::Value &in, const json::Value &entry) {
     if (want.truthy() && !(entry.get(key) == want)) return false;
   }
   const auto &dsl = in.get("dsl");
-  if (dsl.truthy() && dsl.string_or("") != "any") {
+  auto is_any = [](const json::Value &v) { return v.as_string() && *v.as_string() == "any"; };
+  if (dsl.truthy() && !is_any(dsl)) {
     const auto &have = entry.get("dsl");
-    if (!(have == dsl) && have.string_or("") != "any") return false;
+    if (!(have == dsl) && !is_any(have)) return false;
   }
   return true;
 }
