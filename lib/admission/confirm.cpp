@@ -36,6 +36,8 @@ Outcome refused(std::string message) {
 
 Outcome confirm_record(const CommitRequest &req) {
   const std::string target = *req.target;
+  if (target == req.record.string_or("id"))
+    return refused("confirm: a record cannot confirm itself (" + target + "); nothing was counted");
   json::Value index = load_live_index_for_update(req.live_root);
   auto rel = indexed_path(index, target);
   if (!rel)

@@ -197,6 +197,11 @@ TEST_CASE("confirm and conflict against a missing target refuse and do not mark 
     CHECK(snapshot(live) == before);
   }
   CHECK_THROWS_AS(commit(live, "confirm", src), cli::UsageError);
+  auto self = commit(live, "confirm", stage(tmp.path, strategy_record("nvidia.b200.triton.seed-op.seed-00-s01")),
+                     "nvidia.b200.triton.seed-op.seed-00-s01");
+  CHECK(self.exit_code == 1);
+  CHECK_THAT(self.out, Catch::Contains("cannot confirm itself"));
+  CHECK(snapshot(live) == before);
   CHECK_THROWS_AS(commit(live, "merge", src), cli::UsageError);
 }
 
