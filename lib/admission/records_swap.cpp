@@ -76,15 +76,21 @@ void RecordsSwap::commit() {
   fs::path next = root_ / (std::string(kGenerationPrefix) + "next-" + std::to_string(::getpid()));
   remove_tree(next);
   bool had_records = io::is_directory(records);
-  if (had_records) {
-    mirror(records, next);
-  } else {
+  try {
+    if (had_records) {
+      mirror(records, next);
+    } else {
+      std::error_code ec;
+      fs::create_directory(next, ec);
+      if (ec) throw io::IoError(next.string() + ": cannot create directory (" + ec.message() + ")");
+    }
+    for (const auto &[rel, content] : writes_) io::write_file_atomic(record::inside(next, rel), content);
+    sync_tree(next);
+  } catch (...) {
     std::error_code ec;
-    fs::create_directory(next, ec);
-    if (ec) throw io::IoError(next.string() + ": cannot create directory (" + ec.message() + ")");
+    fs::remove_all(next, ec); // the live generation was never touched
+    throw;
   }
-  for (const auto &[rel, content] : writes_) io::write_file_atomic(record::inside(next, rel), content);
-  sync_tree(next);
   unsigned flags = had_records ? RENAME_EXCHANGE : RENAME_NOREPLACE;
   if (::renameat2(AT_FDCWD, next.c_str(), AT_FDCWD, records.c_str(), flags) != 0) {
     int err = errno;
