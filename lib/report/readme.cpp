@@ -9,6 +9,7 @@
 #include "io/file.hpp"
 #include "store/store_reader.hpp"
 #include "text/pyformat.hpp"
+#include "text/regex.hpp"
 #include "workspace/layout.hpp"
 #include "json/parse.hpp"
 
@@ -157,17 +158,16 @@ void gate_section(std::ostringstream &os, const std::optional<fs::path> &report,
           "gates. Run `otm-validate` and pass its saved output with `--gate-report`.\n\n";
     return;
   }
+  // otm-validate's text report: "== store gates" / "== trace gates" headers,
+  // one "  <gate> <status> <note>" line per gate, findings indented deeper,
+  // and a final verdict line.
+  static const text::Regex gate_line(R"(^(?:==|  [a-z][a-z-]* +(?:PASS|FAIL|SKIP)))");
   std::vector<std::string> lines;
   std::string verdict;
   std::istringstream in(text);
   for (std::string line; std::getline(in, line);) {
-    if (line.find("ALL GATES PASS") != std::string::npos || line.find("GATES FAILED") != std::string::npos)
-      verdict = line;
-    for (const char *status : {" PASS", " FAIL", " SKIP"})
-      if (line.find(status) != std::string::npos && !line.starts_with(" ") && line.find(':') == std::string::npos) {
-        lines.push_back(line);
-        break;
-      }
+    if (line.starts_with("ALL GATES PASS") || line.starts_with("GATES FAILED")) verdict = line;
+    if (gate_line.contains(line)) lines.push_back(line);
   }
   gates_passed = verdict.find("ALL GATES PASS") != std::string::npos;
   os << "Verdict from `" << report->filename().string() << "`: **"

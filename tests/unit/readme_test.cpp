@@ -55,11 +55,14 @@ TEST_CASE("the staging README summarises records, gates, refusals and the live b
   CHECK_THAT(t, !Catch::Contains("every anti-strategy states an established fact"));
 
   io::write_file_atomic(tmp.path / "gates.txt",
-                        "store=x  records=2  packets=2\n\n  profile          PASS\nALL GATES PASS\n");
+                        "store=x  records=2  packets=2\n\n== store gates\n  schema             PASS         2 records\n"
+                        "  index              FAIL (1)     \n      - records/x.json: stale\n\nALL GATES PASS\n");
   in.gate_report = tmp.path / "gates.txt";
   in.generated_at = "2026-01-02";
   auto r3 = report::make_readme(in);
   CHECK_THAT(r3.text, Catch::Contains("**ALL GATES PASS**"));
+  CHECK_THAT(r3.text, Catch::Contains("```\n== store gates\n  schema             PASS         2 records\n  index   "));
+  CHECK_THAT(r3.text, !Catch::Contains("stale"));
   CHECK_THAT(r3.text, Catch::Contains("every anti-strategy states an established fact"));
   CHECK_THAT(r3.text, Catch::Contains(" at 2026-01-02;"));
 }
