@@ -82,6 +82,9 @@ fs::path parent_or_dot(const fs::path &path) { return path.parent_path().empty()
 
 void fsync_directory(const fs::path &dir) {
   int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  // A directory we may write but not read (mode -wx) cannot be opened to
+  // flush; the rename inside it has still happened.
+  if (fd < 0 && errno == EACCES) return;
   if (fd < 0) throw IoError(dir.string() + ": cannot open directory to flush it (" + std::strerror(errno) + ")");
   // Some file systems cannot fsync a directory (EINVAL); their renames are
   // as durable as they get, so that is not an error.
