@@ -144,3 +144,26 @@ TEST_CASE("otm-wiki-gate exit codes", "[admission][process]") {
                  live)) == 1);
   CHECK(run({bin("otm-wiki-gate"), "--help"}) == 0);
 }
+
+TEST_CASE("staging to live: score, summarise, admit", "[admission][process]") {
+  TempDir tmp;
+  fs::path staging = tmp.path / "staging", live = tmp.path / "live";
+  seed_live_store(live, 2);
+  std::vector<fs::path> staged;
+  for (int i = 0; i < 3; ++i) {
+    auto rec = strategy_record(nth_id("flow", i), "blackwell|triton|toy-op|flow_" + std::to_string(i) + "|operator");
+    staged.push_back(staging / "records" / record::record_relpath(rec));
+    io::write_file_atomic(staged.back(), json::to_pretty(rec));
+  }
+  REQUIRE(run({bin("otm-score"), "--store", staging.string()}) == 0);
+  CHECK(store_disagreements(staging).empty());
+  for (const auto &p : staged) CHECK(run(gate("auto", p, live)) == 0);
+  CHECK(store_disagreements(live).empty());
+  CHECK(json::parse_file(live / "records" / "index.json").get("count").as_int() == 5);
+  // Admission leaves the staged records and the staging index in agreement.
+  CHECK(store_disagreements(staging).empty());
+  REQUIRE(run({bin("otm-readme"), "--store", staging.string()}) == 0);
+  auto readme = io::read_file(staging / "README.md");
+  CHECK_THAT(readme, Catch::Contains("Not yet submitted to the gate (0): none"));
+  CHECK_THAT(readme, Catch::Contains("`" + nth_id("flow", 2) + "`: insert"));
+}
