@@ -11,6 +11,7 @@
 #include "distill/packet_list.hpp"
 #include "workspace/layout.hpp"
 #include "json/write.hpp"
+#include "record/store_layout.hpp"
 
 using namespace otm;
 
@@ -43,6 +44,13 @@ int main(int argc, char **argv) {
       auto d = distill::draft_record(p);
       if (d.record) {
         std::cout << json::to_pretty(*d.record);
+        // The thin-field report of the agent protocol (docs/distill-brief.md §9).
+        if (!d.thin.empty()) {
+          json::Value thin = json::Value::object();
+          thin.set("seg_id", p.seg_id());
+          thin.set("thin", json::Value::strings(d.thin));
+          std::cerr << json::to_line(thin) << '\n';
+        }
         return cli::kSuccess;
       }
       std::cout << json::to_line(distill::refusal_line(p, *d.refusal)) << '\n';
@@ -51,7 +59,10 @@ int main(int argc, char **argv) {
     workspace::StagingStore store{settings.get(config::Setting::Store)
                                       ? std::filesystem::absolute(*settings.get(config::Setting::Store))
                                       : workspace::default_store()};
-    auto res = distill::draft_into_store(packets, store, opts.get_or("slug", "unset"));
+    auto slug = opts.get_or("slug", "unset");
+    if (auto why = record::unsafe_component_reason(slug); !why.empty())
+      throw cli::UsageError("--slug '" + slug + "' " + why);
+    auto res = distill::draft_into_store(packets, store, slug);
     for (const auto &line : res.lines) std::cout << json::to_line(line) << '\n';
     std::cerr << "otm-draft: " << res.written << " record(s) written, " << res.refused << " packet(s) refused\n";
     return cli::kSuccess;
