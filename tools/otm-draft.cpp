@@ -9,9 +9,9 @@
 #include "distill/draft_run.hpp"
 #include "distill/drafter.hpp"
 #include "distill/packet_list.hpp"
+#include "record/store_layout.hpp"
 #include "workspace/layout.hpp"
 #include "json/write.hpp"
-#include "record/store_layout.hpp"
 
 using namespace otm;
 

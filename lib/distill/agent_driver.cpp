@@ -8,10 +8,10 @@
 
 #include "distill/staging.hpp"
 #include "io/file.hpp"
-#include "json/parse.hpp"
-#include "json/write.hpp"
 #include "record/store_layout.hpp"
 #include "text/utf8.hpp"
+#include "json/parse.hpp"
+#include "json/write.hpp"
 
 namespace otm::distill {
 
@@ -100,8 +100,8 @@ PacketOutcome distill_one(const std::filesystem::path &path, const DriverOptions
         {"OTM_DISTILL_ROUND", std::to_string(round)},
         {"OTM_DISTILL_SEG_ID", o.seg_id},
     };
-    auto run = run_agent(opt.agent_cmd, agent_input(opt.brief, packet, findings, round, opt.max_rounds), env,
-                         opt.limits);
+    auto run =
+        run_agent(opt.agent_cmd, agent_input(opt.brief, packet, findings, round, opt.max_rounds), env, opt.limits);
     collect_thin(run.err, o.thin);
     o.detail = run.describe();
     if (run.timed_out) {
@@ -150,7 +150,8 @@ PacketOutcome distill_one(const std::filesystem::path &path, const DriverOptions
     findings.clear();
     std::string placement = placement_problem(*out, packet);
     std::string relpath;
-    if (!placement.empty()) findings.push_back({"target", placement});
+    if (!placement.empty())
+      findings.push_back({"target", placement});
     else {
       try {
         relpath = (std::filesystem::path("records") / record::record_relpath(*out)).generic_string();

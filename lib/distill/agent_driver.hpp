@@ -14,8 +14,8 @@
 
 #include "distill/agent_process.hpp"
 #include "distill/record_gates.hpp"
-#include "json/value.hpp"
 #include "workspace/layout.hpp"
+#include "json/value.hpp"
 
 namespace otm::distill {
 
@@ -42,10 +42,10 @@ struct PacketOutcome {
   std::vector<std::string> blocked_by; // gates that refused a round, first-seen order
   std::vector<std::string> thin;       // fields reported too thin
   std::vector<GateFinding> last_findings;
-  std::string detail;                  // how the last round ended
-  std::optional<json::Value> record;   // the passing record
-  std::string relpath;                 // where it is filed ("records/...")
-  std::optional<json::Value> refusal;  // the refusal line
+  std::string detail;                 // how the last round ended
+  std::optional<json::Value> record;  // the passing record
+  std::string relpath;                // where it is filed ("records/...")
+  std::optional<json::Value> refusal; // the refusal line
   bool failed() const { return verdict != "written" && verdict != "refused"; }
 };
 

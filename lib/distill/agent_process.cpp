@@ -164,8 +164,10 @@ AgentRun run_agent(const std::string &cmd, const std::string &input,
   if (killed) ::kill(-pid, SIGKILL); // stragglers left in the group
   if (run.err.size() > limits.max_stderr_tail) run.err.erase(0, run.err.size() - limits.max_stderr_tail);
   if (!run.timed_out && !run.output_overflow) {
-    if (WIFEXITED(status)) run.exit_code = WEXITSTATUS(status);
-    else if (WIFSIGNALED(status)) run.signal = WTERMSIG(status);
+    if (WIFEXITED(status))
+      run.exit_code = WEXITSTATUS(status);
+    else if (WIFSIGNALED(status))
+      run.signal = WTERMSIG(status);
   }
   return run;
 }

@@ -11,12 +11,12 @@
 namespace otm::distill {
 
 struct AgentRun {
-  int exit_code = -1;        // exit status when it exited normally
-  int signal = 0;            // the signal that ended it, 0 when it exited
-  bool timed_out = false;    // killed at the deadline
+  int exit_code = -1;           // exit status when it exited normally
+  int signal = 0;               // the signal that ended it, 0 when it exited
+  bool timed_out = false;       // killed at the deadline
   bool output_overflow = false; // killed for writing more than the cap
-  std::string out, err;      // stdout, and the tail of stderr
-  std::string spawn_error;   // non-empty when it could not be started
+  std::string out, err;         // stdout, and the tail of stderr
+  std::string spawn_error;      // non-empty when it could not be started
   bool ok() const { return spawn_error.empty() && !timed_out && !output_overflow && signal == 0 && exit_code == 0; }
   // One line saying how it ended ("exit 3", "timed out after 2 s", ...).
   std::string describe() const;

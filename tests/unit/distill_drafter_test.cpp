@@ -1,14 +1,14 @@
 #include <catch2/catch.hpp>
 
-#include "distill/drafter.hpp"
 #include "distill/draft_run.hpp"
+#include "distill/drafter.hpp"
 #include "distill/staging.hpp"
 #include "distill_test_support.hpp"
 #include "io/file.hpp"
-#include "json/parse.hpp"
-#include "json/write.hpp"
 #include "record/established_fact.hpp"
 #include "record/store_layout.hpp"
+#include "json/parse.hpp"
+#include "json/write.hpp"
 
 using namespace otm;
 namespace fs = std::filesystem;

@@ -4,8 +4,8 @@
 #include <sstream>
 
 #include "io/file.hpp"
-#include "json/write.hpp"
 #include "text/regex.hpp"
+#include "json/write.hpp"
 
 namespace otm::testsupport {
 
@@ -54,8 +54,8 @@ void collect(const json::Value &v, std::vector<std::string> &texts) {
 
 std::vector<std::string> numbers_absent_from_packet(const json::Value &record, const json::Value &packet,
                                                     const std::string &code) {
-  auto pool = numbers_in(json::to_line(packet.get("agent_facing")) + "\n" + json::to_line(packet.get("target")) +
-                         "\n" + code);
+  auto pool =
+      numbers_in(json::to_line(packet.get("agent_facing")) + "\n" + json::to_line(packet.get("target")) + "\n" + code);
   std::vector<std::string> texts;
   collect(record.get("payload"), texts);
   collect(record.get("worth").get("gain"), texts);

@@ -12,8 +12,8 @@
 
 namespace otm::testsupport {
 
-std::filesystem::path distill_fixtures();  // testdata/distill/packets
-std::filesystem::path fake_agents();       // testdata/fake-agents
+std::filesystem::path distill_fixtures(); // testdata/distill/packets
+std::filesystem::path fake_agents();      // testdata/fake-agents
 std::filesystem::path fresh_dir(const std::string &name);
 std::filesystem::path copy_fixture_packets(const std::filesystem::path &dest);
 
