@@ -140,12 +140,19 @@ Value summary_of(Context &c, const char *confidence, const char *basis, const ch
   return s;
 }
 
-Value raw_of(Context &c, Value effect) {
+// A profiler basis cites the captures it rests on (the packet's usable
+// ncu_dirs), so ncu-attribution can check the record, not only the packet.
+Value raw_of(Context &c, Value effect, bool cite_captures = false) {
   Value raw = Value::object();
   raw.set("source_repo", c.prov.get("source_repo"));
   raw.set("version", c.prov.get("version"));
   raw.set("git_commit", c.prov.get("git_commit"));
   raw.set("effect", std::move(effect));
+  if (cite_captures) {
+    Value extra = Value::object();
+    extra.set("ncu_dirs", c.prov.get("ncu_dirs"));
+    raw.set("evidence_extra", extra);
+  }
   return raw;
 }
 
@@ -285,11 +292,14 @@ Value draft_strategy(Context &c) {
   p.set("next_steps", next);
   r.set("payload", p);
   bool measured = c.af.get("measurements").get("geomean_us").is_number();
-  const char *basis = mech && mech->source == "profiler.conclusion" ? "profiler" : measured ? "bench-only" : "none";
+  bool cites_capture = c.prov.get("ncu_dirs").size() > 0;
+  const char *basis = mech && mech->source == "profiler.conclusion" && cites_capture ? "profiler"
+                      : measured                                                     ? "bench-only"
+                                                                                     : "none";
   Value ev = Value::object();
   ev.set("summary", summary_of(c, measured ? "measured" : "inferred", basis,
                                "no bottleneck class is claimed: otm-draft does not classify bottlenecks"));
-  ev.set("raw", raw_of(c, effect_of(c, true)));
+  ev.set("raw", raw_of(c, effect_of(c, true), std::string(basis) == "profiler"));
   r.set("evidence", ev);
   Value worth = Value::object();
   worth.set("rank", rank_placeholder());
