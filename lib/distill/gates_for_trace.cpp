@@ -3,16 +3,16 @@
 #include "gates/admission.hpp"
 #include "gates/context.hpp"
 #include "io/file.hpp"
-#include "json/parse.hpp"
 #include "schema/builtin_schemas.hpp"
+#include "json/parse.hpp"
 
 namespace otm::distill {
 
 const std::vector<std::string> &per_record_gate_names() {
   static const std::vector<std::string> names = {
-      "schema",  "ids",    "anonymization", "raw-isolation",  "self-contained", "no-cross-reference",
-      "established-fact", "profile", "layout", "verbatim", "no-fabrication", "provenance",
-      "ncu-attribution", "store-overlap"};
+      "schema",           "ids",          "anonymization", "raw-isolation", "self-contained", "no-cross-reference",
+      "established-fact", "profile",      "layout",        "verbatim",      "no-fabrication", "provenance",
+      "ncu-attribution",  "store-overlap"};
   return names;
 }
 

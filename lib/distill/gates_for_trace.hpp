@@ -18,10 +18,10 @@
 namespace otm::distill {
 
 struct TraceGateInputs {
-  std::filesystem::path store_root;               // the staging store
+  std::filesystem::path store_root;                // the staging store
   std::optional<std::filesystem::path> trace_repo; // for provenance
-  std::string trace_label;                        // evidence.raw.source_repo must equal it
-  std::optional<std::filesystem::path> live_root; // for store-overlap
+  std::string trace_label;                         // evidence.raw.source_repo must equal it
+  std::optional<std::filesystem::path> live_root;  // for store-overlap
   std::shared_ptr<const schema::Schema> store_schema, profile;
   std::vector<std::string> id_products;
 };

@@ -2,6 +2,8 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <map>
+#include <sys/wait.h>
 
 #include "config/config.hpp"
 #include "distill/agent_driver.hpp"
@@ -10,9 +12,9 @@
 #include "distill_test_support.hpp"
 #include "gates/context.hpp"
 #include "io/file.hpp"
+#include "record/store_layout.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
-#include "record/store_layout.hpp"
 
 using namespace otm;
 namespace fs = std::filesystem;
@@ -125,8 +127,9 @@ TEST_CASE("the gate runner really runs the gates", "[distill][gates]") {
   bad_commit.set("evidence", ev);
   CHECK(has_gate(gates.check(bad_commit, rel, p), "provenance"));
   // The record is checked where it will be filed.
-  CHECK(has_gate(gates.check(rec, "records/strategy/nvidia/hopper/triton/fused-softmax/" + rec.string_or("id") + ".json", p),
-                 "layout"));
+  CHECK(has_gate(
+      gates.check(rec, "records/strategy/nvidia/hopper/triton/fused-softmax/" + rec.string_or("id") + ".json", p),
+      "layout"));
   CHECK(has_gate(gates.check(rec, "records/strategy/nvidia/blackwell/triton/fused-softmax/other.json", p), "ids"));
 }
 
@@ -159,4 +162,55 @@ TEST_CASE("otm-distill with otm-draft as the agent stages otm-draft's records th
   CHECK(fixed[0].verdict == "written");
   CHECK(fixed[0].rounds == 2);
   CHECK(fixed[0].blocked_by == std::vector<std::string>{"no-fabrication"});
+}
+
+namespace {
+
+int shell(const std::string &cmd) {
+  int rc = std::system(cmd.c_str());
+  return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+std::map<std::string, std::string> store_files(const fs::path &root) {
+  std::map<std::string, std::string> out;
+  for (const auto &e : fs::recursive_directory_iterator(root / "records"))
+    if (e.is_regular_file()) out[fs::relative(e.path(), root).generic_string()] = io::read_file(e.path());
+  return out;
+}
+
+} // namespace
+
+TEST_CASE("otm-distill and otm-draft write the same staging records", "[distill][tools]") {
+  TraceFixture t;
+  std::string bin = OTM_BIN_DIR;
+  auto draft_store = t.dir / "draft-staging";
+  REQUIRE(shell("'" + bin + "/otm-draft' --store '" + draft_store.string() + "' --slug demo '" +
+                (t.workspace / "packets").string() + "' > '" + (t.dir / "draft.out").string() + "' 2>/dev/null") == 0);
+  std::string env = "OTM_BIN_DIR='" + bin + "' RTM_TRACE='" + t.trace.string() + "' RTM_LIVE='" + t.live.string() +
+                    "' RTM_STORE='" + t.staging.string() + "' ";
+  REQUIRE(shell(env + "'" + bin + "/otm-distill' -j 2 --slug demo --agent-cmd '" +
+                (testsupport::fake_agents() / "draft.sh").string() + "' '" + (t.workspace / "packets").string() +
+                "' > '" + (t.dir / "distill.out").string() + "' 2>/dev/null") == 0);
+  auto a = store_files(draft_store), b = store_files(t.staging);
+  CHECK(a.size() == 5);
+  CHECK(a == b);
+  // Both keep the same refusals, one ledger line per refused packet.
+  auto la = json::parse_lines_file(draft_store / "reports/demo/refusals.jsonl");
+  auto lb = json::parse_lines_file(t.staging / "reports/demo/refusals.jsonl");
+  REQUIRE(la.size() == 2);
+  REQUIRE(lb.size() == 2);
+  for (std::size_t i = 0; i < 2; ++i) CHECK(la[i].get("refused") == lb[i].get("refused"));
+  auto log = json::parse_lines_file(t.staging / "reports/demo/distill-log.jsonl");
+  CHECK(log.size() == 7);
+
+  // A hanging agent fails its packets (exit 1) but the run completes and logs them.
+  CHECK(shell(env + "'" + bin + "/otm-distill' --timeout 1 --slug demo --agent-cmd '" +
+              (testsupport::fake_agents() / "hang.sh").string() + "' '" +
+              (t.workspace / "packets" / "strategy-v3.json").string() + "' > /dev/null 2>&1") == 1);
+  log = json::parse_lines_file(t.staging / "reports/demo/distill-log.jsonl");
+  REQUIRE(log.size() == 8);
+  CHECK(log.back().string_or("verdict") == "timeout");
+  // No trace: cannot run.
+  CHECK(shell("env -u RTM_TRACE -u RTM_TRACE_NAME '" + bin + "/otm-distill' --agent-cmd true '" +
+              (t.workspace / "packets").string() + "' > /dev/null 2>&1") == 2);
 }
