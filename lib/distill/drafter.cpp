@@ -36,8 +36,9 @@ std::optional<std::string> text_of(const Value &v) {
 }
 
 // Unscrubbed packet fields (harness, fixed axes) are copied only when no
-// leak shape occurs in them (the one definition in record/leak_shapes).
-bool leak_free(const std::string &s) { return record::find_leaks(s, false).empty(); }
+// leak shape occurs in them (the one definition in record/leak_shapes),
+// strict as for every trace-derived layer: no version id, no 8-hex hash.
+bool leak_free(const std::string &s) { return record::find_leaks(s, true).empty(); }
 
 // The technique slug: the id's last dotted segment without its
 // discriminator (spec partition.md §7).

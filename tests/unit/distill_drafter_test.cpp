@@ -235,3 +235,21 @@ TEST_CASE("drafting into a store files records and keeps the refusal ledger", "[
   CHECK(json::parse_lines_file(ledger).size() == 1);
   fs::remove_all(dir);
 }
+
+TEST_CASE("unscrubbed packet fields are copied only when free of leak shapes", "[distill]") {
+  auto d = draft_with("strategy-v3", [](json::Value &doc) {
+    json::Value af = doc.get("agent_facing");
+    json::Value op = af.get("operator");
+    op.set("harness", "bench.py from /home/alice/kernels at v12");
+    json::Value axes = op.get("fixed_axes");
+    axes.set("owner", "alice@example.com");
+    op.set("fixed_axes", axes);
+    af.set("operator", op);
+    doc.set("agent_facing", af);
+  });
+  REQUIRE(d.record);
+  CHECK_FALSE(d.record->get("evidence").get("summary").get("measured_on").contains("harness"));
+  CHECK(std::count(d.thin.begin(), d.thin.end(), "evidence.summary.measured_on.harness") == 1);
+  CHECK_FALSE(d.record->get("retrieval").get("scope").get("shape_signature").contains("owner"));
+  CHECK(d.record->get("retrieval").get("scope").get("shape_signature").contains("hidden"));
+}
