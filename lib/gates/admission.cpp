@@ -39,7 +39,8 @@ Context context_for_record(json::Value record, const std::filesystem::path &file
   entry.record = std::move(record);
   ctx.records.push_back(std::move(entry));
   if (packet) ctx.packets.push_back(std::move(*packet));
-  if (packet || !file.empty()) ctx.workspace = std::filesystem::path(".");
+  // The packet stands in for a workspace: the packet gates run against it.
+  if (packet) ctx.workspace = std::filesystem::path("<in-process packet>");
   return ctx;
 }
 

@@ -88,25 +88,29 @@ std::vector<RecordEntry> records_from_jsonl(const std::string &text, const std::
   return out;
 }
 
+PacketEntry load_packet(const fs::path &p) {
+  PacketEntry e;
+  e.packet = json::parse_file(p);
+  if (!e.packet.is_object()) throw json::ParseError(p.string() + ": a packet must be a JSON object");
+  e.seg_id = e.packet.string_or("seg_id", p.stem().string());
+  e.file = "packets/" + p.filename().string();
+  for (const char *ext : {".diff", ".py"}) {
+    auto sibling = p;
+    sibling.replace_extension(ext);
+    if (io::is_regular_file(sibling)) e.code_text += io::read_file(sibling);
+  }
+  return e;
+}
+
 std::vector<PacketEntry> load_packets(const fs::path &workspace) {
   std::vector<PacketEntry> out;
   for (const auto &p : io::list_dir(workspace / "packets")) {
     if (p.extension() != ".json" || !io::is_regular_file(p)) continue;
-    PacketEntry e;
     try {
-      e.packet = json::parse_file(p);
+      out.push_back(load_packet(p));
     } catch (const json::ParseError &) {
       continue; // gates.md §3.1: packets that do not parse are not evidence
     }
-    if (!e.packet.is_object()) continue;
-    e.seg_id = e.packet.string_or("seg_id", p.stem().string());
-    e.file = "packets/" + p.filename().string();
-    for (const char *ext : {".diff", ".py"}) {
-      auto sibling = p;
-      sibling.replace_extension(ext);
-      if (io::is_regular_file(sibling)) e.code_text += io::read_file(sibling);
-    }
-    out.push_back(std::move(e));
   }
   return out;
 }

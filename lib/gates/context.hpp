@@ -72,6 +72,8 @@ std::vector<RecordEntry> records_from_store(const fs::path &store_root);
 std::vector<RecordEntry> records_from_files(const std::vector<fs::path> &files);
 std::vector<RecordEntry> records_from_jsonl(const std::string &text, const std::string &source);
 std::vector<PacketEntry> load_packets(const fs::path &workspace);
+// One packet file with its sibling .diff / .py (throws json::ParseError).
+PacketEntry load_packet(const fs::path &packet_json);
 // `dir` of rows of work/profiles.jsonl with ncu_usable true.
 std::set<std::string> load_usable_captures(const fs::path &profiles_jsonl);
 void load_live(Context &ctx, const fs::path &live_root);
