@@ -17,13 +17,30 @@
 namespace otm::io {
 namespace fs = std::filesystem;
 
+// POSIX reads into a buffer sized by fstat: ingest reads thousands of
+// small step records, and stream buffering doubled the copying.
 std::string read_file(const fs::path &path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw IoError(path.string() + ": cannot read (" + std::strerror(errno) + ")");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) throw IoError(path.string() + ": read error");
-  return ss.str();
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw IoError(path.string() + ": cannot read (" + std::strerror(errno) + ")");
+  struct stat st {};
+  std::string out;
+  if (::fstat(fd, &st) == 0 && st.st_size > 0) out.reserve(static_cast<std::size_t>(st.st_size));
+  char buf[65536];
+  while (true) {
+    ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      int err = errno;
+      ::close(fd);
+      std::string msg = path.string();
+      msg.append(": read error (").append(std::strerror(err)).append(")");
+      throw IoError(msg);
+    }
+    if (n == 0) break;
+    out.append(buf, static_cast<std::size_t>(n));
+  }
+  ::close(fd);
+  return out;
 }
 
 std::string read_stdin() {
