@@ -1,0 +1,66 @@
+// gates.md §2.3 with otm's fixes: the private denylist is enforced here too,
+// and trace-derived records (those citing a commit) are also held to the
+// strict shapes (version ids, 8-hex workload hashes) in their prose.
+#include "gates/gates.hpp"
+
+#include "gates/record_text.hpp"
+#include "record/leak_shapes.hpp"
+#include "text/regex.hpp"
+#include "text/utf8.hpp"
+
+namespace otm::gates {
+
+namespace {
+
+// Comment text of code strings, line by line (gates.md §2.3).
+void add_comments(const std::string &code, std::string &out) {
+  std::size_t pos = 0;
+  while (pos <= code.size()) {
+    auto nl = code.find('\n', pos);
+    std::string_view line(code.data() + pos, (nl == std::string::npos ? code.size() : nl) - pos);
+    auto t = text::strip(line);
+    if (t.rfind("#", 0) == 0 || t.rfind("//", 0) == 0 || t.rfind("*", 0) == 0 || t.rfind("/*", 0) == 0) {
+      out += std::string(t) + "\n";
+    } else if (auto hash = line.find('#'); hash != std::string_view::npos) {
+      out += std::string(line.substr(hash + 1)) + "\n";
+    }
+    if (nl == std::string::npos) break;
+    pos = nl + 1;
+  }
+}
+
+} // namespace
+
+bool is_trace_derived(const json::Value &record) {
+  return record.get("evidence").get("raw").get("git_commit").truthy();
+}
+
+GateResult gate_anonymization(const Context &ctx) {
+  GateResult out;
+  std::size_t total = 0;
+  for (const auto &r : ctx.records) {
+    if (!r.parse_error.empty()) continue;
+    std::string prose, comments;
+    auto collect = [&](const std::string &, const json::Value &v, bool in_code) {
+      const auto *s = v.as_string();
+      if (!s) return;
+      if (in_code)
+        add_comments(*s, comments);
+      else
+        prose += *s + "\n";
+    };
+    walk_scalars(r.record.get("payload"), "payload", false, collect);
+    walk_scalars(r.record.get("retrieval"), "retrieval", false, collect);
+    walk_scalars(r.record.get("evidence").get("summary"), "evidence.summary", false, collect);
+    walk_scalars(r.record.get("worth").get("gain"), "worth.gain", false, collect);
+    auto leaks = record::find_leaks(prose, is_trace_derived(r.record), ctx.denylist.get());
+    for (auto &l : record::find_leaks(comments, false, ctx.denylist.get())) leaks.push_back(std::move(l));
+    for (const auto &l : leaks)
+      out.findings.push_back(finding("anonymization", r, "dangling " + l.label + " in an agent-facing layer", l.token));
+    total += leaks.size();
+  }
+  out.note = std::to_string(total) + " leak(s)" + (ctx.denylist ? "; private denylist applied" : "; no denylist");
+  return out;
+}
+
+} // namespace otm::gates

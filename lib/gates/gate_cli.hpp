@@ -1,0 +1,28 @@
+// What the gate executables and otm-validate share on the command line:
+// where records come from (store directories, record files, or JSONL on
+// stdin as "-"), the schemas, and the trace context.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "cli/options.hpp"
+#include "config/settings.hpp"
+#include "gates/context.hpp"
+
+namespace otm::gates {
+
+// Registers --schema, --profile and the settings --store, --workspace,
+// --trace, --trace-label, --live, --denylist, --config.
+void add_context_options(cli::Options &opts);
+
+// Builds the context from `inputs` (positionals; when empty, the staging
+// store from --store / RTM_STORE). Throws cli::UsageError / io::IoError when
+// an input cannot be read.
+Context build_context(const cli::Options &opts, const config::Settings &settings,
+                      const std::vector<std::string> &inputs);
+
+// The whole body of one otm-gate-<name> executable.
+int run_gate_tool(const std::string &gate, int argc, char **argv);
+
+} // namespace otm::gates

@@ -1,0 +1,62 @@
+// The sixteen gates (spec gates.md, with the fixes in docs/differences.md).
+// Each takes the whole context and returns its findings; none throws on bad
+// record content (a missing field is a finding, not a crash).
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "gates/context.hpp"
+#include "gates/finding.hpp"
+
+namespace otm::gates {
+
+// Store gates: the store's own rules, run on any set of records.
+GateResult gate_schema(const Context &ctx);
+GateResult gate_ids(const Context &ctx);
+GateResult gate_anonymization(const Context &ctx);
+GateResult gate_raw_isolation(const Context &ctx);
+GateResult gate_relations(const Context &ctx);
+GateResult gate_index(const Context &ctx);
+GateResult gate_self_contained(const Context &ctx);
+GateResult gate_no_cross_reference(const Context &ctx);
+GateResult gate_established_fact(const Context &ctx);
+// Trace gates: need the workspace, the trace or the live store.
+GateResult gate_profile(const Context &ctx);
+GateResult gate_layout(const Context &ctx);
+GateResult gate_verbatim(const Context &ctx);
+GateResult gate_no_fabrication(const Context &ctx);
+GateResult gate_provenance(const Context &ctx);
+GateResult gate_ncu_attribution(const Context &ctx);
+GateResult gate_store_overlap(const Context &ctx);
+
+enum class GateKind { Store, Trace };
+struct GateInfo {
+  std::string name; // "schema", "no-cross-reference", ...
+  GateKind kind;
+  GateResult (*run)(const Context &);
+  std::string summary; // one line for --help and reports
+};
+
+// The sixteen, store gates first, in the reference's order.
+const std::vector<GateInfo> &all_gates();
+const GateInfo *find_gate(const std::string &name);
+
+// Runs one gate; an exception becomes a crashed result with one finding.
+GateResult run_gate(const GateInfo &gate, const Context &ctx);
+
+// A record mined from a trace (it cites a commit): held to the strict leak
+// shapes and to the trace gates.
+bool is_trace_derived(const json::Value &record);
+
+// Captures a record cites (evidence.raw.evidence_extra.ncu_dirs, and
+// profiles/<dir>/... entries of evidence.raw.file_paths), sorted.
+std::vector<std::string> cited_captures(const json::Value &record);
+
+// Helpers for gate implementations.
+Finding finding(const std::string &gate, const RecordEntry &r, std::string message, std::string token = "");
+// "cannot run" failure for a gate missing its input: never a silent pass.
+GateResult cannot_run(const std::string &gate, const std::string &why);
+
+} // namespace otm::gates

@@ -1,0 +1,211 @@
+#include "gates/injection.hpp"
+
+#include <functional>
+
+#include "gates/gates.hpp"
+#include "text/utf8.hpp"
+
+namespace otm::gates {
+
+namespace {
+
+using Mutation = std::function<void(json::Value &record, PacketEntry *packet, Context &ctx)>;
+
+struct CaseSpec {
+  const char *name;
+  const char *gate;
+  Mutation mutate;
+};
+
+json::Value &obj(json::Value &parent, const char *key) {
+  if (!parent.get(key).is_object()) parent.set(key, json::Value::object());
+  return *parent.find(key);
+}
+
+void append(json::Value &node, const char *key, const std::string &tail) { node.set(key, node.string_or(key) + tail); }
+
+const std::vector<CaseSpec> &cases() {
+  static const std::vector<CaseSpec> specs = {
+      {"schema/unknown-top-level-key", "schema",
+       [](json::Value &r, PacketEntry *, Context &) { r.set("x_injected", true); }},
+      {"ids/short-id", "ids", [](json::Value &r, PacketEntry *, Context &) { r.set("id", "injected.id"); }},
+      {"anonymization/home-path", "anonymization",
+       [](json::Value &r, PacketEntry *, Context &) {
+         append(obj(r, "payload"), "goal", " (notes in /home/injected/x)");
+       }},
+      {"raw-isolation/served-raw", "raw-isolation",
+       [](json::Value &r, PacketEntry *, Context &) {
+         json::Value raw = json::Value::object();
+         raw.set("source_repo", "injected");
+         obj(obj(r, "evidence"), "summary").set("raw", raw);
+       }},
+      {"relations/dangling-link", "relations",
+       [](json::Value &r, PacketEntry *, Context &) {
+         obj(obj(r, "retrieval"), "links")
+             .set("see_also", json::Value::strings({"injected.no.such.record.anywhere-s99"}));
+       }},
+      {"index/stale-score", "index",
+       [](json::Value &r, PacketEntry *, Context &) {
+         auto &rank = obj(obj(r, "worth"), "rank");
+         double s = rank.get("score").as_number().value_or(0.0);
+         rank.set("score", s > 0.5 ? s - 0.25 : s + 0.25);
+       }},
+      {"self-contained/blank-goal", "self-contained",
+       [](json::Value &r, PacketEntry *, Context &) { obj(r, "payload").set("goal", "   "); }},
+      {"no-cross-reference/record-id", "no-cross-reference",
+       [](json::Value &r, PacketEntry *, Context &) {
+         append(obj(r, "payload"), "goal", " (as in nvidia.any.cuda.gemm.injected-s01)");
+       }},
+      {"established-fact/inconclusive-verdict", "established-fact",
+       [](json::Value &r, PacketEntry *, Context &) {
+         r.set("type", "anti-strategy");
+         obj(r, "payload").set("verdict", "unknown");
+       }},
+      {"profile/generic-level", "profile", [](json::Value &r, PacketEntry *, Context &) { r.set("level", "generic"); }},
+      {"layout/scope-mismatch", "layout",
+       [](json::Value &r, PacketEntry *, Context &) {
+         auto &scope = obj(obj(r, "retrieval"), "scope");
+         scope.set("dsl", scope.string_or("dsl") == "cuda" ? "triton" : "cuda");
+       }},
+      {"verbatim/paraphrased-snippet", "verbatim",
+       [](json::Value &r, PacketEntry *, Context &) {
+         auto &impl = obj(obj(r, "payload"), "implementation");
+         impl.set("snippet", "+    totally_invented_symbol = compute_nothing()");
+       }},
+      {"no-fabrication/invented-number", "no-fabrication",
+       [](json::Value &r, PacketEntry *, Context &) {
+         auto &gain = obj(obj(r, "worth"), "gain");
+         auto *metrics = gain.find("metrics");
+         if (metrics && metrics->as_array() && !metrics->as_array()->empty() && (*metrics->as_array())[0].is_object()) {
+           (*metrics->as_array())[0].set("delta_pct", 87.6543);
+           gain.set("pct", 87.6543);
+         } else {
+           append(obj(r, "payload"), "goal", " (87.6543% of the traffic)");
+         }
+       }},
+      {"provenance/unknown-commit", "provenance",
+       [](json::Value &r, PacketEntry *, Context &) {
+         obj(obj(r, "evidence"), "raw").set("git_commit", std::string(40, '0'));
+       }},
+      {"ncu-attribution/unbacked-claim", "ncu-attribution",
+       [](json::Value &r, PacketEntry *p, Context &) {
+         auto &ev = obj(r, "evidence");
+         obj(obj(ev, "summary"), "bottleneck_evidence").set("basis", "profiler");
+         obj(obj(ev, "raw"), "evidence_extra").set("ncu_dirs", json::Value::strings({"injected-capture"}));
+         if (p) obj(p->packet, "provenance").set("ncu_dirs", json::Value::array());
+       }},
+      {"store-overlap/known-id", "store-overlap",
+       [](json::Value &r, PacketEntry *, Context &ctx) {
+         // The error lives in the live store: use its smallest id, or, when
+         // it holds none, make this record's id live.
+         if (!ctx.live_ids.empty())
+           r.set("id", *ctx.live_ids.begin());
+         else
+           ctx.live_ids.insert(r.string_or("id"));
+       }},
+  };
+  return specs;
+}
+
+// A context holding only `entry`, with its own index entry; `ctx` holds no
+// records (copying a large store per case would dominate the run).
+Context single(const Context &ctx, const std::optional<json::Value> &full_index, const RecordEntry &entry) {
+  Context c = ctx;
+  c.records = {entry};
+  json::Value index = json::Value::object();
+  index.set("schema", "clean-1.3");
+  json::Value list = json::Value::array();
+  bool found = false;
+  if (full_index)
+    if (const auto *all = full_index->get("records").as_array())
+      for (const auto &e : *all)
+        if (e.get("id") == entry.record.get("id")) {
+          list.push_back(e);
+          found = true;
+          break;
+        }
+  if (!found) {
+    const auto &rec = entry.record;
+    json::Value e = json::Value::object();
+    e.set("id", rec.get("id"));
+    e.set("retrieval", rec.get("retrieval"));
+    e.set("worth_score", rec.get("worth").get("rank").get("score"));
+    e.set("tier", rec.get("worth").get("rank").get("tier"));
+    e.set("gain_pct", rec.get("worth").get("gain").get("pct"));
+    list.push_back(e);
+  }
+  index.set("records", list);
+  c.index = index;
+  c.index_unreadable = false;
+  return c;
+}
+
+} // namespace
+
+std::vector<InjectionCase> run_injection_tests(const Context &full) {
+  std::vector<InjectionCase> out;
+  Context ctx = full;
+  ctx.records.clear();
+  ctx.index.reset();
+  for (const auto &spec : cases()) {
+    InjectionCase ic{spec.name, spec.gate, InjectionStatus::NoSuitableRecord, "", "no record parses"};
+    const auto &gate = *find_gate(spec.gate);
+    for (const auto &entry : full.records) {
+      if (!entry.parse_error.empty() || !entry.record.is_object()) continue;
+      Context base = single(ctx, full.index, entry);
+      ic.record = entry.file;
+      auto before = run_gate(gate, base);
+      if (!before.passed()) {
+        ic.status = before.crashed ? InjectionStatus::Crashed : InjectionStatus::BaselineFails;
+        ic.detail = "fails before the mutation: " + before.findings.front().message;
+        continue; // try the next record
+      }
+      Context mutated = base;
+      // The lookup points into mutated.packets: the packet copy is mutated.
+      auto *packet = const_cast<PacketEntry *>(find_packet(mutated, mutated.records[0].record).packet);
+      spec.mutate(mutated.records[0].record, packet, mutated);
+      auto after = run_gate(gate, mutated);
+      if (after.crashed) {
+        ic.status = InjectionStatus::Crashed;
+        ic.detail = after.findings.front().message;
+      } else if (after.passed()) {
+        ic.status = InjectionStatus::NotFired;
+        ic.detail = "the gate did not fire";
+      } else {
+        ic.status = InjectionStatus::Fired;
+        ic.detail = after.findings.front().message;
+      }
+      break;
+    }
+    out.push_back(ic);
+  }
+  return out;
+}
+
+bool all_fired(const std::vector<InjectionCase> &cases) {
+  for (const auto &c : cases)
+    if (c.status != InjectionStatus::Fired) return false;
+  return !cases.empty();
+}
+
+std::string format_injection(const std::vector<InjectionCase> &cases, const std::string &store) {
+  std::string out = "injection tests against " + store + "\n";
+  for (const auto &c : cases) {
+    std::string name = c.name;
+    if (name.size() < 40) name.append(40 - name.size(), ' ');
+    const char *status = "";
+    switch (c.status) {
+    case InjectionStatus::Fired: status = "FIRED"; break;
+    case InjectionStatus::NotFired: status = "DID NOT FIRE"; break;
+    case InjectionStatus::Crashed: status = "CRASHED"; break;
+    case InjectionStatus::BaselineFails: status = "NOT PROVEN"; break;
+    case InjectionStatus::NoSuitableRecord: status = "NOT PROVEN"; break;
+    }
+    out += "  " + name + " " + status + "  " + std::string(text::prefix_code_points(c.detail, 88)) + "\n";
+  }
+  out += all_fired(cases) ? "all " + std::to_string(cases.size()) + " gates fired\n"
+                          : "some gates were not proven to fire\n";
+  return out;
+}
+
+} // namespace otm::gates

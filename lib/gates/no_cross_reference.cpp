@@ -1,0 +1,68 @@
+// gates.md §2.8, with a record-id pattern that covers every vendor, product
+// and architecture of the target table (the reference knew only NVIDIA
+// B200/B300).
+#include "gates/gates.hpp"
+
+#include "gates/record_text.hpp"
+#include "text/regex.hpp"
+#include "json/write.hpp"
+
+namespace otm::gates {
+
+namespace {
+
+json::Value blank_code(const json::Value &v, bool in_code) {
+  if (const auto *o = v.as_object()) {
+    json::Value out = json::Value::object();
+    for (const auto &[k, child] : *o) out.set(k, blank_code(child, in_code || is_code_key(k)));
+    return out;
+  }
+  if (const auto *a = v.as_array()) {
+    json::Value out = json::Value::array();
+    for (const auto &item : *a) out.push_back(blank_code(item, in_code));
+    return out;
+  }
+  if (in_code && v.is_string()) return json::Value("");
+  return v;
+}
+
+std::string escape_alt(const std::vector<std::string> &names) {
+  std::string out;
+  for (const auto &n : names) {
+    if (!out.empty()) out += "|";
+    for (char c : n) {
+      if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))) out += '\\';
+      out += c;
+    }
+  }
+  return out;
+}
+
+} // namespace
+
+GateResult gate_no_cross_reference(const Context &ctx) {
+  static const text::Regex repo_path(R"(\b[\w][\w/-]*\.md\b|(?:docs|records)/[\w./-]+)");
+  std::vector<std::string> products = ctx.id_products.empty() ? std::vector<std::string>{"any"} : ctx.id_products;
+  text::Regex record_id(R"(\b(?:nvidia|amd|generic)\.(?:)" + escape_alt(products) + R"()\.[a-z0-9-]+\.[a-z0-9-]+\.)");
+  GateResult out;
+  for (const auto &r : ctx.records) {
+    if (!r.parse_error.empty()) continue;
+    const auto &payload = r.record.get("payload");
+    json::Value doc = json::Value::object();
+    doc.set("payload", blank_code(payload, false));
+    const auto &gain = r.record.get("worth").get("gain");
+    doc.set("gain", gain.truthy() ? gain : json::Value::object());
+    std::string text = json::to_line(doc);
+    for (const auto &m : repo_path.find_all(text))
+      out.findings.push_back(finding("no-cross-reference", r, "names a repository path", std::string(m[0])));
+    for (const auto &m : record_id.find_all(text))
+      out.findings.push_back(finding("no-cross-reference", r, "names another record by id", std::string(m[0])));
+    for (const char *k : {"source_text", "source_truncated"})
+      if (payload.get("implementation").contains(k))
+        out.findings.push_back(
+            finding("no-cross-reference", r, std::string("serve-time field implementation.") + k + " is stored", k));
+  }
+  return out;
+}
+
+} // namespace otm::gates

@@ -1,0 +1,25 @@
+// Walking the strings of a record: which strings are code (under a code key)
+// and which are prose, with their dotted paths. Shared by the gates that
+// audit text (anonymization, no-cross-reference, no-fabrication).
+#pragma once
+
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include "json/value.hpp"
+
+namespace otm::gates {
+
+// snippet, dispatch_snippet, attempted_code (gates.md §2.3).
+bool is_code_key(std::string_view key);
+
+// Calls `fn(path, value, in_code)` for every scalar below `v` (depth first,
+// key order); `in_code` is true below a code key.
+void walk_scalars(const json::Value &v, const std::string &path, bool in_code,
+                  const std::function<void(const std::string &, const json::Value &, bool)> &fn);
+
+// The record's id or "?" for messages.
+std::string record_id_or(const json::Value &record, std::string_view fallback = "");
+
+} // namespace otm::gates

@@ -1,0 +1,62 @@
+#include "gates/gates.hpp"
+
+namespace otm::gates {
+
+const std::vector<GateInfo> &all_gates() {
+  static const std::vector<GateInfo> gates = {
+      {"schema", GateKind::Store, gate_schema, "every record validates against the store schema (clean-1.3)"},
+      {"ids", GateKind::Store, gate_ids, "ids are unique, name their file, and have five segments"},
+      {"anonymization", GateKind::Store, gate_anonymization,
+       "no paths, addresses, pages, private terms (and, for trace records, version ids or hashes)"},
+      {"raw-isolation", GateKind::Store, gate_raw_isolation, "nothing engine-only or raw reaches the served record"},
+      {"relations", GateKind::Store, gate_relations, "every link names a record that exists"},
+      {"index", GateKind::Store, gate_index, "records/index.json agrees with the records"},
+      {"self-contained", GateKind::Store, gate_self_contained,
+       "the payload stands on its own; gains are relative and consistent"},
+      {"no-cross-reference", GateKind::Store, gate_no_cross_reference,
+       "the payload names no repository path or other record"},
+      {"established-fact", GateKind::Store, gate_established_fact,
+       "an anti-strategy states a condition and a causal mechanism"},
+      {"profile", GateKind::Trace, gate_profile, "every record validates against the opt-trace-1.0 profile"},
+      {"layout", GateKind::Trace, gate_layout, "each record file sits where its type and scope place it"},
+      {"verbatim", GateKind::Trace, gate_verbatim, "quoted code is whole lines of the packet's code"},
+      {"no-fabrication", GateKind::Trace, gate_no_fabrication, "every number comes from the record's packet"},
+      {"provenance", GateKind::Trace, gate_provenance,
+       "the cited trace and full commit are the ones the packet cited, and exist"},
+      {"ncu-attribution", GateKind::Trace, gate_ncu_attribution,
+       "a profiler claim cites a usable capture of its packet"},
+      {"store-overlap", GateKind::Trace, gate_store_overlap, "no id already in the live store"},
+  };
+  return gates;
+}
+
+const GateInfo *find_gate(const std::string &name) {
+  for (const auto &g : all_gates())
+    if (g.name == name) return &g;
+  return nullptr;
+}
+
+GateResult run_gate(const GateInfo &gate, const Context &ctx) {
+  try {
+    return gate.run(ctx);
+  } catch (const std::exception &e) {
+    GateResult r;
+    r.crashed = true;
+    r.note = "ERROR";
+    r.findings.push_back({gate.name, "", "", std::string("gate crashed: ") + e.what(), ""});
+    return r;
+  }
+}
+
+Finding finding(const std::string &gate, const RecordEntry &r, std::string message, std::string token) {
+  return {gate, r.id(), r.file, std::move(message), std::move(token)};
+}
+
+GateResult cannot_run(const std::string &gate, const std::string &why) {
+  GateResult r;
+  r.note = "cannot run";
+  r.findings.push_back({gate, "", "", "cannot run: " + why, ""});
+  return r;
+}
+
+} // namespace otm::gates

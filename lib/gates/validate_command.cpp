@@ -1,0 +1,54 @@
+#include "gates/validate_command.hpp"
+
+#include "cli/build_info.hpp"
+#include "cli/exit_codes.hpp"
+#include "gates/injection.hpp"
+#include "gates/report.hpp"
+
+namespace otm::gates {
+
+ValidateOutcome run_validate(const Context &ctx, const ValidateOptions &opts) {
+  ValidateOutcome out;
+  if (opts.format != "text" && opts.format != "jsonl" && opts.format != "sarif" && opts.format != "junit")
+    throw cli::UsageError("--format must be text, jsonl, sarif or junit, not '" + opts.format + "'");
+  if (ctx.records.empty()) {
+    out.summary = "no records in " + opts.store_label + ": nothing to validate";
+    out.exit_code = 1;
+    return out;
+  }
+  if (opts.injection_tests) {
+    auto cases = run_injection_tests(ctx);
+    out.report = format_injection(cases, opts.store_label);
+    std::size_t fired = 0;
+    for (const auto &c : cases) fired += c.status == InjectionStatus::Fired;
+    out.summary = std::to_string(fired) + " of " + std::to_string(cases.size()) + " gates fired";
+    out.exit_code = all_fired(cases) ? 0 : 1;
+    return out;
+  }
+  ValidationReport report;
+  report.store = opts.store_label;
+  report.records = ctx.records.size();
+  report.packets = ctx.packets.size();
+  report.store_gates_skipped = opts.skip_store_gates;
+  for (const auto &g : all_gates()) {
+    if (opts.skip_store_gates && g.kind == GateKind::Store) continue;
+    report.runs.push_back({&g, run_gate(g, ctx)});
+  }
+  if (opts.format == "text")
+    out.report = format_text(report, opts.verbose);
+  else if (opts.format == "jsonl")
+    out.report = format_jsonl(report);
+  else if (opts.format == "sarif")
+    out.report = format_sarif(report, cli::project_version());
+  else
+    out.report = format_junit(report);
+  std::size_t failed = 0;
+  for (const auto &run : report.runs) failed += !run.result.passed();
+  out.summary = report.passed() ? "ALL GATES PASS (" + std::to_string(report.runs.size()) + " gates)"
+                                : "GATES FAILED (" + std::to_string(failed) + " gate(s) in " +
+                                      std::to_string(report.failed_groups()) + " group(s))";
+  out.exit_code = report.passed() ? 0 : 1;
+  return out;
+}
+
+} // namespace otm::gates

@@ -1,0 +1,29 @@
+// otm-validate as a library call: all sixteen gates over a staging store
+// (or --injection-tests), in the chosen report format.
+#pragma once
+
+#include <string>
+
+#include "gates/context.hpp"
+
+namespace otm::gates {
+
+struct ValidateOptions {
+  bool verbose = false;
+  bool skip_store_gates = false;
+  bool injection_tests = false;
+  std::string format = "text"; // text | jsonl | sarif | junit
+  std::string store_label;     // shown in reports
+};
+
+struct ValidateOutcome {
+  std::string report;  // stdout
+  std::string summary; // one line for stderr
+  int exit_code = 0;
+};
+
+// Exit code 1 when a gate group failed, an injection case was not proven, or
+// there are no records.
+ValidateOutcome run_validate(const Context &ctx, const ValidateOptions &opts);
+
+} // namespace otm::gates

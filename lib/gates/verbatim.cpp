@@ -1,0 +1,111 @@
+// gates.md §3.4, strengthened: every non-blank line of implementation.snippet,
+// implementation.dispatch_snippet and attempted_code must be a whole line of
+// the packet's code (whitespace runs collapsed; a diff line also matches
+// without its +/-/space marker). Lines are compared whole, so text can no
+// longer match across line breaks or inside a longer line, and short lines
+// are checked too.
+#include "gates/gates.hpp"
+
+#include <set>
+
+#include "text/utf8.hpp"
+
+namespace otm::gates {
+
+namespace {
+
+std::string norm(std::string_view s) {
+  std::string out;
+  bool space = false;
+  for (char c : s) {
+    if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+      space = true;
+      continue;
+    }
+    if (space && !out.empty()) out += ' ';
+    space = false;
+    out += c;
+  }
+  return out;
+}
+
+std::vector<std::string_view> lines_of(std::string_view text) {
+  std::vector<std::string_view> out;
+  std::size_t pos = 0;
+  while (pos <= text.size()) {
+    auto nl = text.find('\n', pos);
+    out.push_back(text.substr(pos, (nl == std::string_view::npos ? text.size() : nl) - pos));
+    if (nl == std::string_view::npos) break;
+    pos = nl + 1;
+  }
+  return out;
+}
+
+bool is_marker(char c) { return c == '+' || c == '-' || c == ' '; }
+
+std::set<std::string> code_lines(const std::string &code) {
+  std::set<std::string> out;
+  for (auto line : lines_of(code)) {
+    auto n = norm(line);
+    if (!n.empty()) out.insert(n);
+    if (!line.empty() && is_marker(line[0])) {
+      auto bare = norm(line.substr(1));
+      if (!bare.empty()) out.insert(bare);
+    }
+  }
+  return out;
+}
+
+} // namespace
+
+GateResult gate_verbatim(const Context &ctx) {
+  if (!ctx.workspace)
+    return cannot_run("verbatim", "no workspace given (--workspace / RTM_WORKSPACE): no packet code to compare with");
+  GateResult out;
+  std::size_t checked = 0;
+  for (const auto &r : ctx.records) {
+    if (!r.parse_error.empty()) continue;
+    const auto &payload = r.record.get("payload");
+    std::vector<std::pair<std::string, std::string>> quotes; // (field, text)
+    const auto &impl = payload.get("implementation");
+    for (const char *k : {"snippet", "dispatch_snippet"})
+      if (const auto *s = impl.get(k).as_string(); s && !text::strip(*s).empty())
+        quotes.emplace_back(std::string("implementation.") + k, *s);
+    const auto &attempted = payload.get("attempted_code");
+    const auto *a = attempted.is_string() ? attempted.as_string() : attempted.get("snippet").as_string();
+    if (a && !text::strip(*a).empty()) quotes.emplace_back("attempted_code", *a);
+    if (quotes.empty()) continue;
+    auto lookup = find_packet(ctx, r.record);
+    if (!lookup.packet) {
+      out.findings.push_back(finding("verbatim", r,
+                                     lookup.ambiguous
+                                         ? "quotes code but several packets match its version: cannot check it"
+                                         : "quotes code but has no packet to check it against"));
+      continue;
+    }
+    ++checked;
+    auto haystack = code_lines(lookup.packet->code_text);
+    if (haystack.empty()) {
+      out.findings.push_back(finding("verbatim", r, "quotes code but the packet carries none"));
+      continue;
+    }
+    for (const auto &[field, quote] : quotes) {
+      std::size_t missing = 0;
+      std::string first;
+      for (auto line : lines_of(quote)) {
+        auto n = norm(line);
+        if (n.empty()) continue;
+        bool found = haystack.count(n) || (is_marker(line[0]) && haystack.count(norm(line.substr(1))));
+        if (!found && missing++ == 0) first = std::string(text::prefix_code_points(n, 90));
+      }
+      if (missing)
+        out.findings.push_back(
+            finding("verbatim", r,
+                    field + ": " + std::to_string(missing) + " line(s) are not lines of the packet's code", first));
+    }
+  }
+  out.note = std::to_string(checked) + " record(s) with quoted code checked";
+  return out;
+}
+
+} // namespace otm::gates
