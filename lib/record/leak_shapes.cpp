@@ -22,7 +22,9 @@ const std::vector<LeakShape> &store_leak_shapes() {
 }
 
 const text::Regex &version_id_regex() {
-  static const text::Regex r(R"(\b[vV]\d+\b)");
+  // Not a dotted release number ("Triton v3.1", "CUDA v12.4"): that is a
+  // toolchain, which a record may well name.
+  static const text::Regex r(R"(\b[vV]\d+\b(?!\.\d))");
   return r;
 }
 

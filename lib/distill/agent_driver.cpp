@@ -1,0 +1,265 @@
+#include "distill/agent_driver.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <csignal>
+#include <cstdlib>
+#include <thread>
+
+#include "distill/staging.hpp"
+#include "io/file.hpp"
+#include "record/store_layout.hpp"
+#include "text/utf8.hpp"
+#include "json/parse.hpp"
+#include "json/write.hpp"
+
+namespace otm::distill {
+
+namespace {
+
+// A scratch directory for the per-round files the agent may read instead
+// of stdin; removed when the run ends.
+class ScratchDir {
+public:
+  ScratchDir() {
+    std::string tmpl = (std::filesystem::temp_directory_path() / "otm-distill-XXXXXX").string();
+    if (!::mkdtemp(tmpl.data())) throw io::IoError("cannot create a scratch directory under " + tmpl);
+    path_ = tmpl;
+  }
+  ~ScratchDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  const std::filesystem::path &path() const { return path_; }
+
+private:
+  std::filesystem::path path_;
+};
+
+std::string findings_text(const std::vector<GateFinding> &findings) {
+  std::string out;
+  for (const auto &f : findings) out += "- [" + f.gate + "] " + f.message + "\n";
+  return out;
+}
+
+void add_unique(std::vector<std::string> &v, const std::string &s) {
+  if (std::find(v.begin(), v.end(), s) == v.end()) v.push_back(s);
+}
+
+// Thin-field reports on the agent's stderr: JSON lines {"thin": [...]}.
+void collect_thin(const std::string &err, std::vector<std::string> &thin) {
+  std::size_t start = 0;
+  while (start < err.size()) {
+    auto nl = err.find('\n', start);
+    std::string line = err.substr(start, nl == std::string::npos ? std::string::npos : nl - start);
+    start = nl == std::string::npos ? err.size() : nl + 1;
+    auto t = text::strip(line);
+    if (t.empty() || t.front() != '{') continue;
+    try {
+      auto v = json::parse(t, "agent stderr");
+      if (const auto *a = v.get("thin").as_array())
+        for (const auto &f : *a)
+          if (f.is_string()) add_unique(thin, *f.as_string());
+    } catch (const json::ParseError &) {
+      // Free-form diagnostics are allowed on stderr.
+    }
+  }
+}
+
+PacketOutcome distill_one(const std::filesystem::path &path, const DriverOptions &opt, const RecordGates &gates,
+                          const std::filesystem::path &scratch, const std::filesystem::path &brief_file) {
+  PacketOutcome o;
+  o.packet = path;
+  o.seg_id = path.stem().string();
+  Packet packet;
+  try {
+    packet = load_packet(path);
+  } catch (const std::exception &e) {
+    o.verdict = "agent-failed";
+    o.detail = std::string("packet cannot be read: ") + e.what();
+    return o;
+  }
+  o.seg_id = packet.seg_id();
+  std::string code_path = packet.code_name.empty()
+                              ? std::string()
+                              : std::filesystem::absolute(path.parent_path() / packet.code_name).string();
+  std::vector<GateFinding> findings;
+  for (unsigned round = 1; round <= opt.max_rounds; ++round) {
+    o.rounds = round;
+    std::string findings_file;
+    if (!findings.empty()) {
+      auto f = scratch / (o.seg_id + ".findings." + std::to_string(round) + ".txt");
+      io::write_file_atomic(f, findings_text(findings));
+      findings_file = f.string();
+    }
+    std::vector<std::pair<std::string, std::string>> env = {
+        {"OTM_DISTILL_BRIEF", brief_file.string()},
+        {"OTM_DISTILL_PACKET", std::filesystem::absolute(path).string()},
+        {"OTM_DISTILL_CODE", code_path},
+        {"OTM_DISTILL_FINDINGS", findings_file},
+        {"OTM_DISTILL_ROUND", std::to_string(round)},
+        {"OTM_DISTILL_SEG_ID", o.seg_id},
+    };
+    auto run =
+        run_agent(opt.agent_cmd, agent_input(opt.brief, packet, findings, round, opt.max_rounds), env, opt.limits);
+    collect_thin(run.err, o.thin);
+    o.detail = run.describe();
+    if (run.timed_out) {
+      o.verdict = "timeout";
+      return o;
+    }
+    std::optional<json::Value> out;
+    std::string parse_error;
+    try {
+      auto text = text::strip(run.out);
+      if (text.empty()) throw json::ParseError("agent output is empty");
+      out = json::parse(text, "agent output");
+      if (!out->is_object()) {
+        parse_error = "agent output is JSON but not an object";
+        out.reset();
+      }
+    } catch (const json::ParseError &e) {
+      parse_error = e.what();
+    }
+    if (out && out->get("refused").is_string()) {
+      json::Value line = json::Value::object();
+      line.set("seg_id", o.seg_id);
+      line.set("id", packet.target().get("id"));
+      line.set("record_type", packet.record_type());
+      line.set("refused", out->get("refused"));
+      line.set("why", out->get("why").is_string() ? out->get("why") : json::Value(""));
+      line.set("by", "agent");
+      add_unique(o.thin, *out->get("refused").as_string());
+      o.refusal = line;
+      o.verdict = "refused";
+      return o;
+    }
+    if (!run.ok()) {
+      o.verdict = "agent-failed";
+      if (!text::strip(run.err).empty()) o.detail += ": " + std::string(text::strip(run.err));
+      return o;
+    }
+    if (!out) {
+      findings = {{"output", "your answer must be exactly one JSON object (a record or a refusal line): " +
+                                 std::string(text::prefix_code_points(parse_error, 300))}};
+      add_unique(o.blocked_by, "output");
+      o.last_findings = findings;
+      o.verdict = "garbage";
+      continue;
+    }
+    findings.clear();
+    std::string placement = placement_problem(*out, packet);
+    std::string relpath;
+    if (!placement.empty())
+      findings.push_back({"target", placement});
+    else {
+      try {
+        relpath = (std::filesystem::path("records") / record::record_relpath(*out)).generic_string();
+      } catch (const record::LayoutError &e) {
+        findings.push_back({"target", e.what()});
+      }
+    }
+    if (findings.empty()) findings = gates.check(*out, relpath, packet);
+    o.last_findings = findings;
+    if (findings.empty()) {
+      o.verdict = "written";
+      o.record = std::move(out);
+      o.relpath = relpath;
+      return o;
+    }
+    for (const auto &f : findings) add_unique(o.blocked_by, f.gate);
+    o.verdict = "rejected";
+    o.detail = std::to_string(findings.size()) + " gate finding(s) in round " + std::to_string(round);
+  }
+  return o;
+}
+
+} // namespace
+
+std::string agent_input(const std::string &brief, const Packet &packet, const std::vector<GateFinding> &findings,
+                        unsigned round, unsigned max_rounds) {
+  std::string in = brief;
+  if (!in.empty() && in.back() != '\n') in += '\n';
+  in += "\n=== PACKET " + packet.path.filename().string() + " ===\n" + json::to_pretty(packet.doc);
+  if (!packet.code_name.empty()) {
+    in += "=== CODE " + packet.code_name + " ===\n" + packet.code;
+    if (!packet.code.empty() && packet.code.back() != '\n') in += '\n';
+  }
+  if (!findings.empty()) {
+    in += "=== GATE FINDINGS (round " + std::to_string(round) + " of " + std::to_string(max_rounds) + ") ===\n";
+    in += "Your previous record was refused by these gates. Fix exactly what they name and print the whole "
+          "record again, or a refusal line:\n";
+    in += findings_text(findings);
+  }
+  in += "=== END ===\n";
+  return in;
+}
+
+std::vector<PacketOutcome> distill_packets(const std::vector<std::filesystem::path> &packets,
+                                           const DriverOptions &options, const RecordGates &gates) {
+  // An agent that stops reading its stdin must not kill the driver.
+  std::signal(SIGPIPE, SIG_IGN);
+  ScratchDir scratch;
+  auto brief_file = scratch.path() / "distill-brief.md";
+  io::write_file_atomic(brief_file, options.brief);
+  std::vector<PacketOutcome> outcomes(packets.size());
+  std::atomic<std::size_t> next{0};
+  auto worker = [&] {
+    for (std::size_t i = next++; i < packets.size(); i = next++) {
+      try {
+        outcomes[i] = distill_one(packets[i], options, gates, scratch.path(), brief_file);
+      } catch (const std::exception &e) {
+        outcomes[i].packet = packets[i];
+        outcomes[i].seg_id = packets[i].stem().string();
+        outcomes[i].verdict = "agent-failed";
+        outcomes[i].detail = e.what();
+      }
+    }
+  };
+  unsigned n = std::max(1u, std::min<unsigned>(options.jobs, static_cast<unsigned>(packets.size())));
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < n; ++t) pool.emplace_back(worker);
+  worker();
+  for (auto &t : pool) t.join();
+  return outcomes;
+}
+
+std::filesystem::path distill_log_path(const workspace::StagingStore &store, const std::string &slug) {
+  return store.reports_dir(slug) / "distill-log.jsonl";
+}
+
+std::vector<json::Value> commit_outcomes(const std::vector<PacketOutcome> &outcomes,
+                                         const workspace::StagingStore &store, const std::string &slug,
+                                         const std::filesystem::path &log) {
+  std::vector<json::Value> lines;
+  std::vector<LedgerUpdate> updates;
+  for (const auto &o : outcomes) {
+    if (o.record) stage_record(store, *o.record);
+    if (o.verdict == "written") updates.push_back({o.seg_id, std::nullopt});
+    if (o.refusal) updates.push_back({o.seg_id, *o.refusal});
+    json::Value line = json::Value::object();
+    line.set("seg_id", o.seg_id);
+    line.set("packet", o.packet.filename().string());
+    line.set("verdict", o.verdict);
+    line.set("rounds", static_cast<long long>(o.rounds));
+    line.set("blocked_by", json::Value::strings(o.blocked_by));
+    line.set("thin", json::Value::strings(o.thin));
+    line.set("record", o.record ? json::Value(o.relpath) : json::Value());
+    json::Value fs = json::Value::array();
+    if (o.verdict != "written")
+      for (const auto &f : o.last_findings) {
+        json::Value fv = json::Value::object();
+        fv.set("gate", f.gate);
+        fv.set("message", f.message);
+        fs.push_back(fv);
+      }
+    line.set("findings", fs);
+    line.set("detail", o.detail);
+    lines.push_back(line);
+  }
+  update_refusal_ledger(refusal_ledger_path(store, slug), updates);
+  append_jsonl(log, lines);
+  return lines;
+}
+
+} // namespace otm::distill

@@ -1,0 +1,36 @@
+#include "distill/draft_run.hpp"
+
+#include "distill/drafter.hpp"
+#include "distill/staging.hpp"
+
+namespace otm::distill {
+
+DraftRunResult draft_into_store(const std::vector<std::filesystem::path> &packets, const workspace::StagingStore &store,
+                                const std::string &slug) {
+  DraftRunResult res;
+  std::vector<LedgerUpdate> updates;
+  for (const auto &path : packets) {
+    Packet p = load_packet(path);
+    Draft d = draft_record(p);
+    if (d.record) {
+      auto rel = stage_record(store, *d.record);
+      json::Value line = json::Value::object();
+      line.set("seg_id", p.seg_id());
+      line.set("written", rel.generic_string());
+      line.set("thin", json::Value::strings(d.thin));
+      res.lines.push_back(line);
+      updates.push_back({p.seg_id(), std::nullopt});
+      ++res.written;
+    } else {
+      json::Value line = refusal_line(p, *d.refusal);
+      line.set("by", "otm-draft");
+      res.lines.push_back(line);
+      updates.push_back({p.seg_id(), line});
+      ++res.refused;
+    }
+  }
+  update_refusal_ledger(refusal_ledger_path(store, slug), updates);
+  return res;
+}
+
+} // namespace otm::distill

@@ -1,0 +1,33 @@
+// One distillation packet as a distiller sees it (spec packets.md): the
+// packet document and the sibling code file it names. The distiller may
+// read `agent_facing` and the code file, copy `target`, and copy
+// `provenance` into evidence.raw only (spec distill.md §1).
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include "json/value.hpp"
+
+namespace otm::distill {
+
+struct Packet {
+  std::filesystem::path path; // the packet's .json file
+  json::Value doc;            // the whole packet
+  std::string code_name;      // sibling file name ("" when the packet names none)
+  std::string code;           // its content ("" when none)
+
+  std::string seg_id() const { return doc.string_or("seg_id", path.stem().string()); }
+  const json::Value &target() const { return doc.get("target"); }
+  const json::Value &agent_facing() const { return doc.get("agent_facing"); }
+  const json::Value &provenance() const { return doc.get("provenance"); }
+  std::string record_type() const { return doc.string_or("record_type"); }
+};
+
+// Reads `<seg_id>.json` and the sibling named by agent_facing.diff_file or
+// .kernel_file (same directory). A packet that is not a JSON object, or
+// that names a sibling outside its directory or missing on disk, throws
+// json::ParseError / io::IoError naming the file.
+Packet load_packet(const std::filesystem::path &path);
+
+} // namespace otm::distill

@@ -1,0 +1,43 @@
+// What a version row says about itself, as the ratchet reads it (spec
+// ladder.md §2-§3): its text, whether it declares that it changed nothing,
+// whether its measurement is noise (re-measurement, infrastructure,
+// incorrect output, failed quality gate), and how large a win its own text
+// claims. Every pattern here is word-bounded or a curated phrase, so that
+// "cache-blocked tiling", "no opportunity" or "infrared" are not noise.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "json/value.hpp"
+
+namespace otm::ladder {
+
+// text_of(v): the truthy values among subject, body, action_description and
+// gate_failure, each as a string, joined with single spaces.
+std::string text_of(const json::Value &row);
+
+// The version reports no change ("flat within noise", "no-op", ...): it may
+// lower the floor but cannot be credited with the gain.
+bool declares_no_change(const json::Value &row);
+
+// Noise reasons in the spec's order: "remeasurement", "infrastructure", and,
+// when outcome_matters, "incorrect" and "gate-fail". nullopt when none.
+std::optional<std::string> noise_reason(const json::Value &row, bool outcome_matters);
+
+// Correctness vocabulary: PASS/pass/PASSED/ok/success are a pass; a null or
+// empty status says nothing.
+bool correctness_failed(const json::Value &status);
+// Quality-gate vocabulary: FAIL, FAILED, TIMEOUT_FAIL, ERROR, TIMEOUT fail.
+bool gate_failed(const json::Value &result);
+
+// The largest speed-up factor the version's own text claims: before/after
+// latencies of the subject grammar, a negative subject percentage, or an
+// "N x faster" / "speed-up of Nx" phrase. 1.0 when it claims none.
+double claimed_speedup(const json::Value &row);
+
+// geomean_us when it is a finite positive number (not a bool, string or
+// container); nullopt otherwise.
+std::optional<double> usable_geomean(const json::Value &row);
+
+} // namespace otm::ladder

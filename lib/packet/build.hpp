@@ -1,0 +1,45 @@
+// Building the packets directory (spec packets.md): filters, one packet and
+// sibling file per segment, the pre-flight, and the removal of stale files,
+// so a packet of a segment that no longer exists (or a sibling that is no
+// longer produced) is never audited.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "packet/packet.hpp"
+#include "json/value.hpp"
+
+namespace otm::packet {
+
+struct Filters {
+  std::optional<std::string> type;  // --type
+  std::vector<std::string> seg_ids; // --seg (repeatable)
+  std::size_t limit = 0;            // --limit (0: none)
+};
+
+// --type, then --seg, then --limit, in that order.
+std::vector<json::Value> select(const std::vector<json::Value> &segments, const Filters &f);
+
+struct BuildResult {
+  std::vector<Built> packets;
+  std::vector<std::string> removed; // stale files deleted
+  bool clean() const;
+};
+
+// Builds the selected segments' packets into `dir`. Version rows are looked
+// up by `version`. Stale files: every <stem>.json/.diff/.py whose stem is not
+// a seg_id of `all_segments`, and the sibling of a rebuilt packet that this
+// build did not produce, are removed.
+BuildResult build_all(const std::vector<json::Value> &all_segments, const Filters &filters,
+                      const std::vector<json::Value> &version_rows, const Context &ctx,
+                      const std::filesystem::path &dir);
+
+// One stdout JSONL line per packet.
+json::Value summary_line(const Built &b, const std::filesystem::path &dir);
+// The console report of the pre-flight (up to 8 packets, 4 hits each).
+std::string preflight_report(const BuildResult &r);
+
+} // namespace otm::packet

@@ -1,0 +1,279 @@
+#include "packet/packet.hpp"
+
+#include <algorithm>
+
+#include "packet/instructions.hpp"
+#include "packet/report_conclusion.hpp"
+#include "record/store_layout.hpp"
+#include "scrub/scrubber.hpp"
+#include "text/regex.hpp"
+#include "text/utf8.hpp"
+#include "trace/step_record.hpp"
+#include "json/write.hpp"
+
+namespace otm::packet {
+
+namespace {
+
+std::string string_form(const json::Value &v) {
+  if (const auto *s = v.as_string()) return *s;
+  if (v.is_array() || v.is_object()) return json::to_line(v);
+  return v.python_str();
+}
+
+// "Scrubbed": null or "" stays null; anything else is a (possibly empty) string.
+json::Value scrubbed(scrub::Scrubber &s, const json::Value &v) {
+  if (v.is_null() || (v.is_string() && v.as_string()->empty())) return {};
+  return s.prose(string_form(v));
+}
+
+// Axis tables and hints are not prose but may still name private things:
+// their strings get the comment substitution (no tidy-up, numbers kept).
+json::Value scrub_strings(scrub::Scrubber &s, const json::Value &v) {
+  if (const auto *str = v.as_string()) return s.comment(*str);
+  if (const auto *arr = v.as_array()) {
+    json::Value out = json::Value::array();
+    for (const auto &e : *arr) out.push_back(scrub_strings(s, e));
+    return out;
+  }
+  if (const auto *obj = v.as_object()) {
+    json::Value out = json::Value::object();
+    for (const auto &[k, e] : *obj) out.set(s.comment(k), scrub_strings(s, e));
+    return out;
+  }
+  return v;
+}
+
+json::Value shape_table(scrub::Scrubber &s, const json::Value &by_shape) {
+  static const text::Regex hash_prefix(R"(^([0-9a-f]{8})\b)");
+  json::Value rows = json::Value::array();
+  const auto *obj = by_shape.as_object();
+  if (!obj) return rows;
+  std::vector<const json::Member *> sorted;
+  for (const auto &m : *obj) sorted.push_back(&m);
+  // Numbers ascending; non-numeric latencies after them in table order.
+  std::stable_sort(sorted.begin(), sorted.end(), [](const json::Member *a, const json::Member *b) {
+    auto x = a->second.as_number(), y = b->second.as_number();
+    if (x && y) return *x < *y;
+    return x.has_value() && !y.has_value();
+  });
+  for (const auto *m : sorted) {
+    auto pre = hash_prefix.search(m->first);
+    json::Value row = json::Value::object();
+    row.set("shape", s.label(pre ? std::string((*pre)[1]) : m->first));
+    row.set("latency_us", m->second);
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+void collect(const json::Value &v, std::vector<std::string> &out) {
+  if (const auto *obj = v.as_object()) {
+    for (const auto &[_, e] : *obj) collect(e, out);
+  } else if (const auto *arr = v.as_array()) {
+    for (const auto &e : *arr) collect(e, out);
+  } else if (!v.is_null()) {
+    out.push_back(v.python_str());
+  }
+}
+
+std::string gpu_of(const json::Value &meta) {
+  std::string product = meta.get("product").is_string() ? meta.string_or("product") : "";
+  std::string upper = product.empty() ? "ANY" : product;
+  std::transform(upper.begin(), upper.end(), upper.begin(), [](unsigned char c) { return std::toupper(c); });
+  return upper + " (" + meta.string_or("vendor") + " " + meta.string_or("arch") + ")";
+}
+
+json::Value target_of(const json::Value &seg, const Context &ctx) {
+  json::Value scope = json::Value::object();
+  for (const char *k : {"vendor", "arch", "product", "dsl"}) scope.set(k, seg.get(k));
+  scope.set("operator_family", seg.get("operator_slug"));
+  json::Value placement = json::Value::object();
+  placement.set("type", seg.get("record_type"));
+  json::Value retrieval = json::Value::object();
+  retrieval.set("scope", scope);
+  placement.set("retrieval", retrieval);
+  json::Value t = json::Value::object();
+  t.set("id", seg.get("id"));
+  t.set("episode_key", seg.get("episode_key"));
+  t.set("output_dir", "records/" + record::record_dir(placement).generic_string());
+  t.set("scope", scope);
+  t.set("workload_family", seg.get("workload_family"));
+  t.set("level", "operator");
+  t.set("schema", ctx.schema);
+  return t;
+}
+
+} // namespace
+
+std::string evidence_text(const json::Value &agent_facing, const std::string &code) {
+  std::vector<std::string> parts;
+  collect(agent_facing, parts);
+  if (!code.empty()) parts.push_back(code);
+  std::string out;
+  for (std::size_t i = 0; i < parts.size(); ++i) out += (i ? "\n" : "") + parts[i];
+  return out;
+}
+
+std::vector<record::Leak> preflight(const json::Value &agent_facing, const scrub::Denylist *denylist) {
+  return record::find_leaks(evidence_text(agent_facing, ""), true, denylist ? denylist->regex() : nullptr);
+}
+
+bool cap_at_line(std::string &code, std::size_t cap) {
+  if (text::code_points(code) <= cap) return false;
+  auto prefix = text::prefix_code_points(code, cap);
+  auto nl = prefix.rfind('\n');
+  code.resize(nl == std::string_view::npos ? 0 : nl + 1);
+  return true;
+}
+
+Built build_packet(const json::Value &seg, const json::Value &row, const Context &ctx) {
+  scrub::Scrubber s(ctx.denylist);
+  const auto &meta = ctx.meta;
+  std::string type = seg.string_or("record_type");
+  Built out;
+  out.seg_id = seg.string_or("seg_id");
+
+  // Scrubber call order fixes the shape-N numbering (packets.md §2).
+  json::Value description = scrubbed(s, meta.get("description"));
+  json::Value change = scrubbed(s, row.get("action_description"));
+  json::Value subject = scrubbed(s, row.get("subject"));
+  json::Value body = scrubbed(s, row.get("body"));
+  json::Value gate = scrubbed(s, row.get("gate_failure"));
+  json::Value shapes = shape_table(s, row.get("by_shape"));
+  std::optional<Conclusion> conclusion;
+  std::vector<std::string> report_dirs;
+  if (const auto *dirs = seg.get("report_dirs").as_array())
+    for (const auto &d : *dirs)
+      if (d.is_string()) report_dirs.push_back(*d.as_string());
+  conclusion = report_conclusion(ctx.trace, report_dirs);
+  json::Value conclusion_text = conclusion ? scrubbed(s, conclusion->text) : json::Value();
+  // Only the entries kept (first 5 objects) are scrubbed, so labels never
+  // skip numbers that appear nowhere.
+  json::Value directions = json::Value::array();
+  if (const auto *list = row.get("open_directions").as_array())
+    for (const auto &e : *list) {
+      if (!e.is_object() || directions.size() >= 5) continue;
+      json::Value d = json::Value::object();
+      d.set("direction", scrubbed(s, e.get("direction")));
+      d.set("rationale", scrubbed(s, e.get("rationale")));
+      directions.push_back(std::move(d));
+    }
+  json::Value pitfalls = json::Value::array();
+  if (const auto *list = row.get("pitfalls").as_array())
+    for (const auto &raw : *list) {
+      auto e = trace::normalise_pitfall(raw);
+      if (!e.is_object() || pitfalls.size() >= 5) continue;
+      json::Value p = json::Value::object();
+      for (const char *k : {"pitfall", "explanation", "fix"}) p.set(k, scrubbed(s, e.get(k)));
+      pitfalls.push_back(std::move(p));
+    }
+  json::Value lever, fix, previous;
+  if (type == "anti-strategy") {
+    lever = scrubbed(s, seg.get("deadend_text"));
+    fix = scrubbed(s, seg.get("pitfall_fix"));
+  }
+  if (type == "strategy") previous = scrubbed(s, seg.get("builds_on").get("description"));
+  json::Value harness = scrubbed(s, meta.get("harness"));
+  json::Value category = scrubbed(s, row.get("action_category"));
+  json::Value fixed_axes =
+      scrub_strings(s, meta.get("constants").is_object() ? meta.get("constants") : json::Value::object());
+  json::Value var_axes =
+      scrub_strings(s, meta.get("var_axes").is_array() ? meta.get("var_axes") : json::Value::array());
+
+  // The code file, scrubbed last.
+  std::optional<KernelDiff> diff;
+  std::size_t cap = kMaxDiffChars;
+  std::string ext;
+  if (type == "reference-kernel") {
+    out.code = reference_kernel(*ctx.repo, ctx.trace, seg);
+    cap = kMaxKernelChars;
+    ext = ".py";
+  } else if (ctx.repo && ctx.commits) {
+    diff = version_diff(*ctx.repo, *ctx.commits, seg);
+    if (diff) out.code = diff->text;
+    ext = ".diff";
+  }
+  out.code = s.code(out.code);
+  bool truncated = cap_at_line(out.code, cap);
+  if (text::strip(out.code).empty()) out.code.clear();
+
+  json::Value af = json::Value::object();
+  json::Value op = json::Value::object();
+  op.set("what_it_computes", description);
+  op.set("fixed_axes", fixed_axes);
+  op.set("variable_axes", var_axes);
+  op.set("n_benchmarked_shapes", meta.get("n_shapes"));
+  op.set("dsl", seg.get("dsl"));
+  op.set("gpu", gpu_of(meta));
+  op.set("harness", harness);
+  af.set("operator", op);
+  json::Value said = json::Value::object();
+  said.set("change", change);
+  said.set("commit_subject", subject);
+  said.set("commit_body", body);
+  said.set("category_hint", category);
+  said.set("gate_verdict", gate);
+  af.set("what_the_run_said", said);
+  json::Value m = json::Value::object();
+  m.set("geomean_us", row.get("geomean_us"));
+  m.set("improve_pct_vs_best_so_far", seg.get("improve_pct"));
+  m.set("arith_mean_us", row.get("arith_mean_us"));
+  m.set("per_shape_latency", shapes);
+  json::Value correctness = json::Value::object();
+  correctness.set("status", row.get("correctness_status"));
+  correctness.set("max_abs_err", row.get("max_abs_err"));
+  correctness.set("max_rel_err", row.get("max_rel_err"));
+  m.set("correctness", correctness);
+  m.set("comparable_with_the_store", seg.get("comparable"));
+  af.set("measurements", m);
+  json::Value prof = json::Value::object();
+  prof.set("conclusion", conclusion_text);
+  prof.set("ncu_measured_the_kernel_under_test", seg.get("ncu_dirs").size() > 0);
+  af.set("profiler", prof);
+  af.set("open_directions", directions);
+  af.set("pitfalls_recorded_here", pitfalls);
+  if (type == "anti-strategy") {
+    af.set("the_failed_lever", lever);
+    af.set("how_it_was_fixed", fix);
+    af.set("split_instruction", split_instruction(seg.string_or("split_by")));
+    af.set("established_fact_required", established_fact_required(seg.get("fact_precheck")));
+  }
+  if (type == "strategy") {
+    json::Value on = json::Value::object();
+    on.set("was_the_untouched_baseline", seg.get("builds_on").get("is_baseline").truthy());
+    on.set("previous_approach", previous);
+    af.set("builds_on", on);
+  }
+  std::size_t evidence_chars = text::code_points(evidence_text(af, out.code));
+  out.leaks = preflight(af, ctx.denylist);
+  if (!out.code.empty()) {
+    out.code_name = out.seg_id + ext;
+    af.set(ext == ".diff" ? "diff_file" : "kernel_file", out.code_name);
+  }
+
+  json::Value prov = json::Value::object();
+  prov.set("source_repo", seg.get("source_repo"));
+  prov.set("version", seg.get("version"));
+  prov.set("git_commit", seg.get("sha"));
+  prov.set("ncu_dirs", seg.get("ncu_dirs").is_array() ? seg.get("ncu_dirs") : json::Value::array());
+  prov.set("report_dir", conclusion ? json::Value(conclusion->dir) : json::Value());
+  prov.set("shape_label_note", std::to_string(s.labels_allocated()) + " workload hashes were relabelled shape-N");
+  prov.set("diff_from", diff && !out.code.empty() ? json::Value(diff->base) : json::Value());
+  prov.set("diff_to", diff && !out.code.empty() ? json::Value(diff->target) : json::Value());
+  prov.set("code_truncated", truncated);
+
+  json::Value p = json::Value::object();
+  p.set("seg_id", out.seg_id);
+  p.set("record_type", type);
+  p.set("seg_kind", seg.get("seg_kind"));
+  p.set("target", target_of(seg, ctx));
+  p.set("agent_facing", af);
+  p.set("provenance", prov);
+  p.set("evidence_chars", evidence_chars);
+  p.set("code_bytes", text::code_points(out.code));
+  out.packet = std::move(p);
+  return out;
+}
+
+} // namespace otm::packet

@@ -1,0 +1,67 @@
+// One packet (spec packets.md): everything a distiller may read about one
+// segment, scrubbed, plus the raw identifiers it may only copy into
+// evidence.raw. Layout (key order is the contract the drafter and the gates
+// read):
+//   seg_id, record_type, seg_kind,
+//   target {id, episode_key, output_dir, scope, workload_family, level, schema},
+//   agent_facing {operator, what_the_run_said, measurements, profiler,
+//                 open_directions, pitfalls_recorded_here,
+//                 [anti-strategy: the_failed_lever, how_it_was_fixed,
+//                  split_instruction, established_fact_required]
+//                 [strategy: builds_on], [diff_file | kernel_file]},
+//   provenance {source_repo, version, git_commit, ncu_dirs, report_dir,
+//               shape_label_note, diff_from, diff_to, code_truncated},
+//   evidence_chars, code_bytes
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "git/repository.hpp"
+#include "packet/kernel_code.hpp"
+#include "record/leak_shapes.hpp"
+#include "scrub/denylist.hpp"
+#include "json/value.hpp"
+
+namespace otm::packet {
+
+// Size caps of the code file, in code points.
+inline constexpr std::size_t kMaxDiffChars = 60000;
+inline constexpr std::size_t kMaxKernelChars = 40000;
+
+struct Context {
+  json::Value meta;                          // the "meta" object of work/meta.json
+  const git::Repository *repo = nullptr;     // the trace
+  const VersionCommits *commits = nullptr;   // its commits by version
+  std::filesystem::path trace;               // its working tree (REPORT.md files)
+  const scrub::Denylist *denylist = nullptr; // may be null
+  std::string schema = "clean-1.3";
+};
+
+struct Built {
+  std::string seg_id;
+  json::Value packet;
+  std::string code_name;           // "<seg_id>.diff" / "<seg_id>.py"; empty when none
+  std::string code;                // scrubbed, capped
+  std::vector<record::Leak> leaks; // pre-flight hits in the agent-facing layer
+};
+
+// `row` is the segment's version row (null when absent).
+Built build_packet(const json::Value &segment, const json::Value &row, const Context &ctx);
+
+// §4 evidence text: scalar values of `agent_facing` depth-first in key
+// order (nulls skipped, Python str), then `code` when non-empty, joined
+// with "\n".
+std::string evidence_text(const json::Value &agent_facing, const std::string &code);
+
+// §5: the strict leak scan of the agent-facing layer (no code file).
+std::vector<record::Leak> preflight(const json::Value &agent_facing, const scrub::Denylist *denylist);
+
+// Cuts `code` to at most `cap` code points at the last line end before the
+// cap (a cut line or hunk could never pass the verbatim gate). Returns
+// whether it cut.
+bool cap_at_line(std::string &code, std::size_t cap);
+
+} // namespace otm::packet

@@ -1,0 +1,306 @@
+#include "partition/partition.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include "cli/exit_codes.hpp"
+#include "partition/pitfall.hpp"
+#include "partition/technique.hpp"
+#include "record/established_fact.hpp"
+#include "record/id_format.hpp"
+#include "text/utf8.hpp"
+
+namespace otm::partition {
+
+namespace {
+
+bool is_milestone_selection(const std::string &s) {
+  return s == "baseline" || s == "milestone" || s == "mega" || s == "final";
+}
+
+json::Value or_null(const json::Value &v) { return v.is_null() ? json::Value() : v; }
+
+class Builder {
+public:
+  Builder(const Inputs &in, Result &r)
+      : in_(in), r_(r), alloc_(in.known, in.meta.string_or("source_repo")), slug_(in.meta.string_or("operator_slug")),
+        family_(in.meta.string_or("workload_family")) {
+    r_.other_sources = in.coverage.other_sources(in.meta.string_or("source_repo"));
+    r_.comparable = r_.other_sources.empty();
+    r_.seeds = alloc_.seeds();
+  }
+
+  json::Value common(const json::Value &row) const {
+    json::Value s = json::Value::object();
+    s.set("version", row.get("version"));
+    s.set("n", row.get("n"));
+    for (const char *k : {"sha", "parent", "date"}) s.set(k, or_null(row.get(k)));
+    s.set("dsl", row.get("dsl").is_string() ? row.get("dsl") : json::Value("any"));
+    s.set("operator_slug", slug_);
+    s.set("workload_family", family_);
+    for (const char *k : {"vendor", "arch", "product", "source_repo"}) s.set(k, in_.meta.get(k));
+    s.set("comparable", r_.comparable);
+    s.set("ncu_dirs", row.get("ncu_usable_dirs").is_array() ? row.get("ncu_usable_dirs") : json::Value::array());
+    s.set("report_dirs", row.get("report_dirs").is_array() ? row.get("report_dirs") : json::Value::array());
+    return s;
+  }
+
+  // Allocates the discriminator and appends `disc`, then (after the caller's
+  // remaining keys) `finish` adds id and episode key.
+  int allocate(const json::Value &seg, const std::string &record_type, const std::string &technique) {
+    record::IdParts p = parts(seg, record_type, technique, 0);
+    std::string id = record::make_id(p);
+    return alloc_.allocate(id.substr(0, id.rfind('-')), p.marker, seg.string_or("version"));
+  }
+
+  void finish(json::Value &seg) {
+    auto p = parts(seg, seg.string_or("record_type"), seg.string_or("technique"),
+                   static_cast<int>(seg.get("disc").as_int().value_or(0)));
+    seg.set("id", record::make_id(p));
+    seg.set("episode_key",
+            record::make_episode_key(seg.string_or("arch"), seg.string_or("dsl"), slug_, seg.string_or("technique")));
+    r_.segments.push_back(std::move(seg));
+  }
+
+  void flag(const std::string &reason, const std::string &text) {
+    if (reason != "ok") r_.flagged.push_back({reason, std::string(text::prefix_code_points(text, 110))});
+  }
+
+private:
+  record::IdParts parts(const json::Value &seg, const std::string &record_type, const std::string &technique,
+                        int disc) const {
+    std::string product = seg.get("product").is_string() ? seg.string_or("product") : "";
+    return record::IdParts{seg.string_or("vendor"),
+                           product.empty() ? "any" : product,
+                           seg.string_or("dsl"),
+                           slug_,
+                           family_,
+                           record_type,
+                           technique,
+                           record::marker_for(record_type),
+                           disc};
+  }
+
+  const Inputs &in_;
+  Result &r_;
+
+public:
+  IdAllocator alloc_;
+
+private:
+  std::string slug_, family_;
+};
+
+void strategies(Builder &b, const std::vector<json::Value> &ms) {
+  const json::Value *previous = nullptr;
+  for (const auto &m : ms) {
+    std::string kind = m.string_or("kind");
+    if (kind == "baseline") {
+      previous = &m;
+      continue;
+    }
+    json::Value s = b.common(m);
+    std::string technique = strategy_technique(m);
+    s.set("seg_id", "strategy-" + m.string_or("version"));
+    s.set("record_type", "strategy");
+    s.set("seg_kind", "milestone-" + kind);
+    s.set("marker", "s");
+    s.set("technique", technique);
+    s.set("disc", b.allocate(s, "strategy", technique));
+    s.set("improve_pct", or_null(m.get("improve_pct")));
+    s.set("geomean_us", or_null(m.get("geomean_us")));
+    s.set("kind", kind);
+    json::Value on = json::Value::object();
+    on.set("version", previous ? previous->get("version") : json::Value());
+    on.set("is_baseline", previous ? json::Value(previous->string_or("kind") == "baseline") : json::Value());
+    on.set("geomean_us", previous ? or_null(previous->get("geomean_us")) : json::Value());
+    on.set("description", previous ? or_null(previous->get("action_description")) : json::Value());
+    s.set("builds_on", on);
+    b.finish(s);
+    previous = &m;
+  }
+}
+
+json::Value anti(Builder &b, const json::Value &row, const std::string &kind, const json::Value &text,
+                 const std::string &split_by, const std::string &technique, const std::string &precheck) {
+  json::Value s = b.common(row);
+  s.set("record_type", "anti-strategy");
+  s.set("marker", "t");
+  s.set("seg_kind", kind);
+  s.set("deadend_text", text);
+  s.set("split_by", split_by);
+  s.set("technique", technique);
+  s.set("fact_precheck", precheck);
+  s.set("disc", b.allocate(s, "anti-strategy", technique));
+  return s;
+}
+
+// Step 2; returns the versions that produced an anti-strategy segment.
+std::set<std::string> deadends(Builder &b, const Inputs &in) {
+  std::set<std::string> produced;
+  for (const auto &row : in.rows) {
+    if (row.string_or("selection") != "deadend") continue;
+    std::string ver = row.string_or("version");
+    const auto *items = row.get("deadend_items").as_array();
+    if (items && !items->empty()) {
+      int nn = 0;
+      for (const auto &item : *items) {
+        std::string t = item.is_string() ? *item.as_string() : item.python_str();
+        if (text::code_points(t) < record::kMinClaimChars) continue;
+        std::string pre = record::fact_precheck(t);
+        b.flag(pre, t);
+        json::Value s = anti(b, row, "deadend-item", t, "mechanical", deadend_item_technique(t), pre);
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%02d", ++nn);
+        s.set("seg_id", "anti-" + ver + "-" + buf);
+        b.finish(s);
+        produced.insert(ver);
+      }
+      continue;
+    }
+    std::string all = text_of(row);
+    if (text::code_points(all) < in.prose_min_chars) continue;
+    std::string pre = record::fact_precheck(all);
+    b.flag(pre, all);
+    json::Value s = anti(b, row, "deadend-prose", json::Value(), "agent", deadend_prose_technique(row), pre);
+    s.set("seg_id", "anti-" + ver + "-01");
+    b.finish(s);
+    produced.insert(ver);
+  }
+  return produced;
+}
+
+void pitfalls(Builder &b, const Inputs &in, const std::set<std::string> &produced) {
+  std::vector<const json::Value *> sorted;
+  for (const auto &row : in.rows) sorted.push_back(&row);
+  std::stable_sort(sorted.begin(), sorted.end(), [](const json::Value *a, const json::Value *c) {
+    return a->get("n").as_int().value_or(0) < c->get("n").as_int().value_or(0);
+  });
+  for (const auto *row : sorted) {
+    std::string ver = row->string_or("version");
+    if (produced.count(ver)) continue;
+    const auto *list = row->get("pitfalls").as_array();
+    if (!list) continue;
+    for (std::size_t i = 0; i < list->size(); ++i) {
+      auto pt = pitfall_text(((*list)[i]));
+      if (text::code_points(pt.text) < record::kMinClaimChars) continue;
+      std::string checked = pt.fix ? pt.text + " " + *pt.fix : pt.text;
+      std::string pre = record::fact_precheck(checked);
+      b.flag(pre, pt.text);
+      json::Value s = b.common(*row);
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%02d", static_cast<int>(i + 1));
+      std::string technique = pitfall_technique(pt.text);
+      s.set("seg_id", "pitfall-" + ver + "-" + buf);
+      s.set("record_type", "anti-strategy");
+      s.set("seg_kind", "curated-pitfall");
+      s.set("marker", "t");
+      s.set("split_by", "curated");
+      s.set("deadend_text", pt.text);
+      s.set("pitfall_fix", pt.fix ? json::Value(*pt.fix) : json::Value());
+      s.set("fact_precheck", pre);
+      s.set("technique", technique);
+      s.set("disc", b.allocate(s, "anti-strategy", technique));
+      b.finish(s);
+    }
+  }
+}
+
+void reference_kernels(Builder &b, const Inputs &in, const std::vector<json::Value> &ms) {
+  if (ms.empty()) return;
+  const json::Value *last = &ms.front();
+  for (const auto &m : ms)
+    if (m.get("n").as_int().value_or(0) > last->get("n").as_int().value_or(0)) last = &m;
+  json::Value f = b.common(*last);
+  f.set("seg_id", "refk-final");
+  f.set("record_type", "reference-kernel");
+  f.set("seg_kind", "final-kernel");
+  f.set("marker", "r");
+  f.set("technique", "reference-impl");
+  f.set("disc", b.allocate(f, "reference-kernel", "reference-impl"));
+  f.set("kernel_file", "kernel.py");
+  b.finish(f);
+  int mega_index = 0;
+  for (const auto &m : ms) {
+    if (m.string_or("kind") != "mega") continue;
+    ++mega_index;
+    std::string ver = m.string_or("version");
+    // The final kernel already is this version's reference kernel.
+    if (ver == last->string_or("version")) continue;
+    std::string path = "versions/kernel_" + ver + ".py";
+    if (!in.snapshot_exists || !in.snapshot_exists(path)) continue;
+    json::Value s = b.common(m);
+    std::string technique = "reference-impl-milestone" + std::to_string(mega_index);
+    s.set("seg_id", "refk-" + ver);
+    s.set("record_type", "reference-kernel");
+    s.set("seg_kind", "mega-snapshot");
+    s.set("marker", "r");
+    s.set("technique", technique);
+    s.set("disc", b.allocate(s, "reference-kernel", technique));
+    s.set("kernel_file", path);
+    b.finish(s);
+  }
+}
+
+[[noreturn]] void refuse(const std::string &what, const std::vector<std::string> &ids, const std::string &fix) {
+  std::string list;
+  for (std::size_t i = 0; i < ids.size() && i < 5; ++i) list += (i ? ", " : "") + ids[i];
+  throw cli::Refusal(what + ": " + list + (ids.size() > 5 ? ", ..." : "") + "; " + fix);
+}
+
+} // namespace
+
+std::vector<json::Value> milestones(const std::vector<json::Value> &rows) {
+  std::vector<json::Value> out;
+  std::optional<json::Value> final_row;
+  for (const auto &row : rows) {
+    std::string sel = row.string_or("selection");
+    if (!is_milestone_selection(sel)) continue;
+    json::Value m = row;
+    m.set("kind", sel);
+    m.set("improve_pct", sel == "baseline" || sel == "final" ? json::Value() : or_null(row.get("improve_pct")));
+    if (sel == "final")
+      final_row = std::move(m);
+    else
+      out.push_back(std::move(m));
+  }
+  if (final_row) out.push_back(std::move(*final_row));
+  return out;
+}
+
+Result run(const Inputs &in) {
+  Result r;
+  Builder b(in, r);
+  auto ms = milestones(in.rows);
+  strategies(b, ms);
+  auto produced = deadends(b, in);
+  pitfalls(b, in, produced);
+  reference_kernels(b, in, ms);
+  r.reused = b.alloc_.reused();
+
+  std::set<std::string> seen, seen_seg, reused(r.reused.begin(), r.reused.end());
+  std::vector<std::string> dup_segs;
+  for (const auto &s : r.segments)
+    if (!seen_seg.insert(s.string_or("seg_id")).second) dup_segs.push_back(s.string_or("seg_id"));
+  if (!dup_segs.empty())
+    refuse("the run produced the same segment twice", dup_segs,
+           "a version appears twice in the ladder output; re-run otm-ingest and otm-ladder");
+  std::set<std::string> live(in.live_ids.begin(), in.live_ids.end());
+  std::vector<std::string> dups, clashes;
+  for (const auto &s : r.segments) {
+    std::string id = s.string_or("id");
+    if (!seen.insert(id).second)
+      dups.push_back(id);
+    else if (live.count(id) && !reused.count(id))
+      clashes.push_back(id);
+  }
+  if (!dups.empty())
+    refuse("the run produced the same id twice", dups,
+           "two segments share a version, technique and marker number; report this trace");
+  if (!clashes.empty())
+    refuse("ids already in the live store", clashes,
+           "the store changed underneath; re-run otm-recon and otm-partition");
+  return r;
+}
+
+} // namespace otm::partition

@@ -1,0 +1,59 @@
+// Partition (spec partition.md): cuts an ingested, ladder-annotated trace
+// into segments, one per record-to-be, and allocates their ids. Input rows
+// are otm-ladder's output (work/ladder.jsonl: the version rows with
+// `selection`, `reason`, `improve_pct`, `best_before_us`), so a changed
+// threshold reaches partition through the ladder.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "partition/id_allocation.hpp"
+#include "store/coverage.hpp"
+#include "json/value.hpp"
+
+namespace otm::partition {
+
+struct Inputs {
+  std::vector<json::Value> rows;     // ladder-annotated version rows, file order
+  json::Value meta;                  // the "meta" object of work/meta.json
+  std::vector<json::Value> profiles; // work/profiles.jsonl
+  std::vector<KnownId> known;        // live and staging ids in this namespace
+  std::vector<std::string> live_ids; // every id in the live store
+  store::Coverage coverage;          // live coverage of the operator
+  // Whether versions/kernel_<ver>.py exists in the trace.
+  std::function<bool(const std::string &path)> snapshot_exists;
+  std::size_t prose_min_chars = 80;
+};
+
+struct Flag {
+  std::string reason, text; // text: first 110 code points
+};
+
+struct Result {
+  std::vector<json::Value> segments;
+  std::map<char, int> seeds;
+  std::vector<std::string> reused;
+  std::vector<Flag> flagged;
+  bool comparable = true;
+  std::vector<std::string> other_sources;
+};
+
+// Builds the segments. Throws cli::Refusal naming up to five ids when an id
+// repeats within the run or already exists in the live store (and was not
+// handed back for the same source version).
+Result run(const Inputs &in);
+
+// The milestones of annotated rows (selection baseline|milestone|mega|final),
+// in row order with a final last: the version row plus `kind` and
+// `improve_pct` (null for baseline and final).
+std::vector<json::Value> milestones(const std::vector<json::Value> &rows);
+
+// reports/<slug>/partition.md and the console summary.
+std::string report(const Inputs &in, const Result &r);
+std::string console_summary(const Result &r, const std::string &segments_path);
+
+} // namespace otm::partition

@@ -1,0 +1,27 @@
+// Technique slugs (spec partition.md §4): the readable middle of a record id,
+// derived from what the trace said about a version.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "json/value.hpp"
+
+namespace otm::partition {
+
+// §4.0 slugify: version tokens and hex runs dropped, lower-cased, runs of
+// other characters to "-", cut to `limit` code points; "unnamed" if empty.
+std::string slugify(std::string_view text, std::size_t limit = 48);
+// §4.0 strip_boilerplate: verdict boilerplate removed ("reverted",
+// "dead-end recorded", "(+3.2%)", ...), leaving what was tried.
+std::string strip_boilerplate(std::string_view text);
+
+// text_of(v) (ladder.md §2), as the ratchet reads it (ladder::text_of).
+std::string text_of(const json::Value &row);
+
+std::string strategy_technique(const json::Value &row);       // §4.1
+std::string deadend_item_technique(std::string_view item);    // §4.2 item
+std::string deadend_prose_technique(const json::Value &row);  // §4.2 prose
+std::string pitfall_technique(std::string_view pitfall_text); // §4.3
+
+} // namespace otm::partition

@@ -1,0 +1,126 @@
+#include "scrub/scrubber.hpp"
+
+#include "record/leak_shapes.hpp"
+#include "text/regex.hpp"
+#include "text/utf8.hpp"
+
+namespace otm::scrub {
+
+namespace {
+
+struct Rule {
+  text::Regex regex;
+  const char *replacement;
+};
+
+// §1 step 4. The git-command rule takes the command and its option/revision
+// tokens only (or a whole backticked span), not the rest of the line, so
+// "git log --oneline shows the revert" keeps "shows the revert".
+const std::vector<Rule> &trace_rules() {
+  static const std::vector<Rule> rules = [] {
+    std::vector<Rule> r;
+    r.push_back({text::Regex(R"(`\s*git\s+(?:log|show|diff|blame)\b[^`\n]*`)"), "the history"});
+    r.push_back(
+        {text::Regex(
+             R"(\bgit\s+(?:log|show|diff|blame)\b(?:[ \t]+(?:--(?:[ \t]+[\w*-]*[./][\w./*-]*)+|-[\w=.:/-]*|[0-9a-f]{7,40}(?:\.\.\.?[0-9a-f]{7,40})?\b|HEAD[~^\d]*|[\w./-]+\.\.\.?[\w./-]+))*)"),
+         "the history"});
+    r.push_back({text::Regex(R"(\bprofiles?/[\w./*-]+)"), "the profile"});
+    r.push_back({text::Regex(R"(\bmemory/[vV]?\d+[\w.-]*\.json\b)"), "the step record"});
+    r.push_back({text::Regex(R"(\bversions/kernel_[vV]\d+\.py\b)"), "that snapshot"});
+    r.push_back({text::Regex(R"(\bkernel_[vV]\d+\.py\b)"), "that snapshot"});
+    r.push_back({text::Regex(R"(\b(?:kernel|reference|test_kernel|bench)\.py\b)"), "the kernel source"});
+    r.push_back({text::Regex(R"(\b(?:definition|solution|workload)\.jsonl?\b)"), "the trace metadata"});
+    r.push_back({text::Regex(R"(\bkernel_opt_\d+_[\w-]+)"), "this operator"});
+    return r;
+  }();
+  return rules;
+}
+
+// §1 step 5, longest forms first; the single-id form is the shared
+// version_id_regex() with the vector-width exception.
+const std::vector<Rule> &version_rules() {
+  static const std::vector<Rule> rules = [] {
+    std::vector<Rule> r;
+    r.push_back({text::Regex(R"(\b[vV]\d+_(?:rerun\d*|baseline|base)\b)"), "a re-measurement"});
+    r.push_back(
+        {text::Regex(R"(\((?:from\s+|see\s+|cf\.?\s+|per\s+)?[vV]\d+(?:\s*[,/&]\s*[vV]\d+)*\))"), "(an earlier step)"});
+    r.push_back({text::Regex(R"(\b[vV]\d+(?:\s*(?:[,/&]|and|vs\.?)\s*[vV]\d+)+\b)"), "earlier steps"});
+    return r;
+  }();
+  return rules;
+}
+
+const text::Regex &leading_version() {
+  static const text::Regex r(R"(^\s*[vV]\d+\w*\s*[:\-\x{2013}\x{2014}]\s*)");
+  return r;
+}
+
+std::string single_versions(std::string_view text) {
+  return record::version_id_regex().replace(text, [&](const text::Match &m) {
+    if (record::is_vector_width(text, m.begin, m.end)) return std::string(m[0]);
+    return std::string("an earlier step");
+  });
+}
+
+} // namespace
+
+std::string tidy(std::string_view input) {
+  static const text::Regex repeated(R"(\ban earlier step(?:[\s,]+an earlier step)+\b)");
+  static const text::Regex article(R"(\b([Tt]he|[Aa]n?|[Tt]his|[Tt]hat)\s+an earlier step\b)");
+  // Both capitalisations: the reference only rewrote the lower-case form.
+  static const text::Regex head(R"(\b([Aa])n earlier step\s+(?:HEAD|head)\b)");
+  // "shape 3f2a91bc" would read "shape shape-1".
+  static const text::Regex shape_shape(R"(\b[Ss]hape\s+(shape-\d+)\b)");
+  static const text::Regex empty_brackets(R"([(\[]\s*[)\]])");
+  static const text::Regex space_punct(R"(\s+([,;:]))");
+  // A percent sign joins only a number ("12 %" -> "12%"); "M % 4" is kept.
+  static const text::Regex space_percent(R"((?<=\d)\s+%)");
+  static const text::Regex space_period(R"(\s+\.(?=\s|$))");
+  static const text::Regex spaces(R"(\s{2,})");
+  static const text::Regex leading(R"(^[:;,.\-\x{2013}\x{2014}\s]+)");
+  std::string t = repeated.replace(input, "earlier steps");
+  t = article.replace(t, [](const text::Match &m) {
+    char c = m[1].empty() ? 'a' : m[1][0];
+    return std::string(c >= 'A' && c <= 'Z' ? "An earlier step" : "an earlier step");
+  });
+  t = head.replace(t, [](const text::Match &m) { return std::string(m[1]) + "n earlier state"; });
+  t = shape_shape.replace(t, [](const text::Match &m) { return std::string(m[1]); });
+  t = empty_brackets.replace(t, "");
+  t = space_punct.replace(t, [](const text::Match &m) { return std::string(m[1]); });
+  t = space_percent.replace(t, "%");
+  t = space_period.replace(t, ".");
+  t = spaces.replace(t, " ");
+  t = std::string(text::strip(t));
+  return leading.replace(t, "");
+}
+
+std::string Scrubber::label(const std::string &token) {
+  auto it = labels_.find(token);
+  if (it != labels_.end()) return it->second;
+  std::string l = "shape-" + std::to_string(labels_.size() + 1);
+  labels_.emplace(token, l);
+  return l;
+}
+
+std::string Scrubber::substitute(std::string_view input, bool at_text_start) {
+  std::string t(input);
+  if (denylist_ && denylist_->regex()) t = denylist_->regex()->replace(t, kPrivateIdentifier);
+  for (const auto &shape : record::store_leak_shapes()) t = shape.regex->replace(t, shape.replacement);
+  t = record::workload_hash_regex().replace(t, [&](const text::Match &m) { return label(std::string(m[0])); });
+  for (const auto &rule : trace_rules()) t = rule.regex.replace(t, rule.replacement);
+  if (at_text_start) t = leading_version().replace(t, "");
+  for (const auto &rule : version_rules()) t = rule.regex.replace(t, rule.replacement);
+  return single_versions(t);
+}
+
+std::string Scrubber::prose(std::string_view text) {
+  if (text.empty()) return {};
+  return tidy(substitute(text, true));
+}
+
+std::string Scrubber::comment(std::string_view text) {
+  if (text.empty()) return {};
+  return substitute(text, false);
+}
+
+} // namespace otm::scrub

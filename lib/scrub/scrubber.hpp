@@ -1,0 +1,48 @@
+// The write-side anonymiser (spec scrubbing.md): turns trace prose and code
+// into text a distiller may quote verbatim. Leak shapes, version ids (with
+// the vector-width exception) and workload hashes come from
+// record/leak_shapes.hpp, the same table the packet pre-flight and the
+// anonymization gate scan with. One instance per packet: it owns the
+// packet-local shape-N label map. Departures from the reference are listed
+// in docs/differences.md, "## Partition, packets, scrubbing, recon".
+#pragma once
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "scrub/denylist.hpp"
+
+namespace otm::scrub {
+
+class Scrubber {
+public:
+  // `denylist` may be null; it must outlive the scrubber.
+  explicit Scrubber(const Denylist *denylist = nullptr) : denylist_(denylist) {}
+
+  // §1: denylist, leak shapes, hashes, trace-shaped references, version ids,
+  // grammar tidy-up. Empty input gives "".
+  std::string prose(std::string_view text);
+  // The substitution applied inside comments and docstrings: §1 steps 1-5
+  // without the start-of-text rule and without the tidy-up.
+  std::string comment(std::string_view text);
+  // §5: comments and docstrings of Python source or of a unified diff of
+  // one; executable code (and non-docstring strings) byte-for-byte as given.
+  std::string code(std::string_view text);
+
+  // The packet-local label of a token: shape-1, shape-2, ... by first request.
+  std::string label(const std::string &token);
+  std::size_t labels_allocated() const { return labels_.size(); }
+
+private:
+  std::string substitute(std::string_view text, bool at_text_start);
+  std::string code_lines(std::string_view text, bool diff);
+  const Denylist *denylist_;
+  std::map<std::string, std::string> labels_;
+};
+
+// The tidy-up of §4 alone (exposed for tests).
+std::string tidy(std::string_view text);
+
+} // namespace otm::scrub

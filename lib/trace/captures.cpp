@@ -1,0 +1,88 @@
+#include "trace/captures.hpp"
+
+#include <algorithm>
+
+#include "io/file.hpp"
+#include "text/regex.hpp"
+#include "text/utf8.hpp"
+
+namespace otm::trace {
+
+namespace fs = std::filesystem;
+
+std::vector<std::string> non_target_kernels(const config::Settings &settings, const config::Config &config) {
+  std::vector<std::string> out;
+  if (auto v = settings.get(config::Setting::NonTargetKernels)) {
+    std::string_view s = *v;
+    while (true) {
+      auto comma = s.find(',');
+      auto item = text::strip(s.substr(0, comma));
+      if (!item.empty()) out.emplace_back(item);
+      if (comma == std::string_view::npos) break;
+      s = s.substr(comma + 1);
+    }
+  }
+  return out.empty() ? config.non_target_kernels() : out;
+}
+
+std::size_t count_lines(std::string_view t) {
+  std::size_t lines = 0, i = 0;
+  bool open = false; // a line has started and not yet ended
+  while (i < t.size()) {
+    unsigned char c = static_cast<unsigned char>(t[i]);
+    std::size_t brk = 0; // length of a line break at i
+    if (c == '\n' || c == '\v' || c == '\f' || c == 0x1c || c == 0x1d || c == 0x1e)
+      brk = 1;
+    else if (c == '\r')
+      brk = (i + 1 < t.size() && t[i + 1] == '\n') ? 2 : 1;
+    else if (c == 0xc2 && i + 1 < t.size() && static_cast<unsigned char>(t[i + 1]) == 0x85)
+      brk = 2;
+    else if (c == 0xe2 && i + 2 < t.size() && static_cast<unsigned char>(t[i + 1]) == 0x80 &&
+             (static_cast<unsigned char>(t[i + 2]) == 0xa8 || static_cast<unsigned char>(t[i + 2]) == 0xa9))
+      brk = 3;
+    if (brk) {
+      ++lines;
+      open = false;
+      i += brk;
+    } else {
+      open = true;
+      ++i;
+    }
+  }
+  return lines + (open ? 1 : 0);
+}
+
+std::vector<json::Value> scan_captures(const fs::path &trace, const std::vector<std::string> &non_target) {
+  static const text::Regex dir_name("(?i)^(v\\d+)(?:[_-](.+))?$");
+  static const text::Regex kernel_line("(?m)^Kernel:\\s*(.+)$");
+  std::vector<json::Value> rows;
+  for (const auto &dir : io::list_dir(trace / "profiles")) {
+    if (!io::is_directory(dir)) continue;
+    std::string name = dir.filename().string();
+    auto m = dir_name.match(name);
+    if (!m) continue;
+    json::Value profiled = nullptr;
+    bool has_summary = io::is_regular_file(dir / "summary.txt");
+    if (has_summary) {
+      std::string summary = text::replace_invalid_utf8(io::read_file(dir / "summary.txt"));
+      if (auto k = kernel_line.search(summary)) profiled = std::string(text::strip((*k)[1]));
+    }
+    const std::string *pk = profiled.as_string();
+    bool usable = pk && !pk->empty() && std::find(non_target.begin(), non_target.end(), *pk) == non_target.end();
+    bool has_report = io::is_regular_file(dir / "REPORT.md");
+    json::Value row = json::Value::object();
+    row.set("dir", name);
+    row.set("version", text::to_lower((*m)[1]));
+    row.set("variant", m->has(2) ? json::Value(std::string((*m)[2])) : json::Value());
+    row.set("profiled_kernel", profiled);
+    row.set("ncu_usable", usable);
+    row.set("has_summary", has_summary);
+    row.set("has_report", has_report);
+    row.set("has_metrics", io::is_regular_file(dir / "analysis" / "metrics_key_run.json"));
+    row.set("report_lines", has_report ? count_lines(text::replace_invalid_utf8(io::read_file(dir / "REPORT.md"))) : 0);
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+} // namespace otm::trace

@@ -1,0 +1,27 @@
+// Profiler captures (spec trace-format.md §4): one row per
+// profiles/v<N>[_-variant]/ directory, and whether its profiled kernel is
+// the kernel under optimisation.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "config/config.hpp"
+#include "config/settings.hpp"
+#include "json/value.hpp"
+
+namespace otm::trace {
+
+// RTM_NON_TARGET_KERNELS / --non-target-kernels (comma-separated, trimmed,
+// empties dropped) when it yields any name, else the configuration's list.
+std::vector<std::string> non_target_kernels(const config::Settings &settings, const config::Config &config);
+
+// Lines as Python's str.splitlines() counts them.
+std::size_t count_lines(std::string_view text);
+
+// profiles.jsonl rows in directory-name order, keys in §9.2 order.
+std::vector<json::Value> scan_captures(const std::filesystem::path &trace, const std::vector<std::string> &non_target);
+
+} // namespace otm::trace

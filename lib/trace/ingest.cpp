@@ -1,0 +1,342 @@
+#include "trace/ingest.hpp"
+
+#include <algorithm>
+#include <future>
+#include <map>
+#include <unordered_map>
+
+#include "cli/exit_codes.hpp"
+#include "git/repository.hpp"
+#include "io/file.hpp"
+#include "text/pyformat.hpp"
+#include "text/regex.hpp"
+#include "text/utf8.hpp"
+#include "trace/captures.hpp"
+#include "trace/dsl.hpp"
+#include "trace/families.hpp"
+#include "trace/step_record.hpp"
+#include "trace/subject_grammar.hpp"
+#include "json/parse.hpp"
+#include "json/write.hpp"
+
+namespace otm::trace {
+
+namespace fs = std::filesystem;
+using config::Setting;
+
+namespace {
+
+constexpr const char *kDefaultHarness = "the trace's own benchmark harness";
+
+// An optional JSON input: missing, unreadable, invalid or not an object
+// reads as {} (spec §5); the latter three leave a warning.
+json::Value optional_object(const fs::path &file, std::vector<std::string> &warnings) {
+  if (!io::is_regular_file(file)) return json::Value::object();
+  try {
+    json::Value v = json::parse_file(file);
+    if (v.is_object()) return v;
+    warnings.push_back(file.filename().string() + " is not a JSON object; read as {}");
+  } catch (const std::exception &e) {
+    warnings.push_back(file.filename().string() + " could not be read (" + e.what() + "); read as {}");
+  }
+  return json::Value::object();
+}
+
+std::int64_t digits_value(const std::string &key) {
+  std::int64_t n = 0;
+  for (char c : key)
+    if (c >= '0' && c <= '9') n = n > (INT64_MAX - 9) / 10 ? INT64_MAX : n * 10 + (c - '0');
+  return n;
+}
+
+std::optional<std::string> setting_or(const TraceLocation &loc, Setting s, const std::string &registry_value) {
+  if (auto v = loc.settings.get(s)) return v;
+  if (!registry_value.empty()) return registry_value;
+  return std::nullopt;
+}
+
+std::string source_of(const TraceLocation &loc, Setting s, const char *env_flag, const char *field) {
+  if (loc.settings.get(s)) return env_flag;
+  return "registry entry '" + (loc.registry ? loc.registry->name : std::string()) + "' field " + field;
+}
+
+// DSL of kernel.py in each commit of items[from, to), keyed by blob id so
+// an unchanged kernel.py is classified once.
+std::vector<std::string> kernel_dsls(const git::Repository &repo,
+                                     const std::vector<std::pair<std::string, std::string>> &items, std::size_t from,
+                                     std::size_t to) {
+  std::vector<std::string> out;
+  std::unordered_map<std::string, std::string> by_blob;
+  for (std::size_t k = from; k < to; ++k) {
+    auto blob = repo.blob_id(items[k].second, "kernel.py");
+    if (!blob) {
+      out.push_back(detect_dsl(""));
+    } else if (auto hit = by_blob.find(*blob); hit != by_blob.end()) {
+      out.push_back(hit->second);
+    } else {
+      // Raw bytes: the keywords are ASCII, and replacing invalid UTF-8 (as
+      // the reference's decoding does) never adds or removes an ASCII byte.
+      repo.with_blob(*blob, [&out](std::string_view source) { out.push_back(detect_dsl(source)); });
+      by_blob.emplace(*blob, out.back());
+    }
+  }
+  return out;
+}
+
+} // namespace
+
+ConfiguredTarget configured_target(const TraceLocation &loc) {
+  config::RegistryEntry reg = loc.registry.value_or(config::RegistryEntry{});
+  ConfiguredTarget c;
+  c.vendor = setting_or(loc, Setting::Vendor, reg.vendor);
+  c.arch = setting_or(loc, Setting::Arch, reg.arch);
+  c.product = setting_or(loc, Setting::Product, reg.product);
+  c.vendor_source = source_of(loc, Setting::Vendor, "RTM_VENDOR / --vendor", "vendor");
+  c.arch_source = source_of(loc, Setting::Arch, "RTM_ARCH / --arch", "arch");
+  c.product_source = source_of(loc, Setting::Product, "RTM_PRODUCT / --product", "product");
+  validate_configured(c);
+  return c;
+}
+
+IngestResult ingest(const TraceLocation &loc, const config::Config &config) {
+  IngestResult res;
+  const fs::path &trace = loc.trace;
+  config::RegistryEntry reg = loc.registry.value_or(config::RegistryEntry{});
+
+  // Everything that can refuse the run is decided before the history is read.
+  ConfiguredTarget configured = configured_target(loc);
+  auto configured_dsl = setting_or(loc, Setting::Dsl, reg.dsl);
+  if (configured_dsl && std::find(known_dsls().begin(), known_dsls().end(), *configured_dsl) == known_dsls().end()) {
+    std::string known;
+    for (const auto &d : known_dsls()) known += (known.empty() ? "" : ", ") + d;
+    throw cli::UsageError(source_of(loc, Setting::Dsl, "RTM_DSL / --dsl", "dsl") + " is '" + *configured_dsl +
+                          "', not a DSL the store schema knows (" + known + ")");
+  }
+  json::Value definition = optional_object(trace / "definition.json", res.warnings);
+  json::Value solution = optional_object(trace / "solution.json", res.warnings);
+  std::vector<std::string> tokens = hardware_tokens(definition, solution);
+  HardwareTarget target = resolve_hardware(tokens, config.target_table(), configured);
+
+  // The working-tree reads (step records, captures) overlap the git reads;
+  // they share nothing but thread-safe compiled regexes.
+  auto non_target = non_target_kernels(loc.settings, config);
+  auto files = std::async(std::launch::async, [&trace, non_target] {
+    return std::make_pair(scan_memory(trace), scan_captures(trace, non_target));
+  });
+
+  // History: the last commit of a version in topological order wins.
+  git::Repository repo = git::Repository::open(trace);
+  std::vector<git::Commit> commits = repo.commits_oldest_first();
+  static const text::Regex version_prefix("(?i)^(v\\d+)\\s*:");
+  std::map<std::string, std::size_t> last_commit; // version key → index into commits
+  json::Value non_version = json::Value::array();
+  for (std::size_t i = 0; i < commits.size(); ++i) {
+    if (auto m = version_prefix.match(commits[i].subject)) {
+      last_commit[text::to_lower((*m)[1])] = i;
+    } else {
+      non_version.push_back(std::string(text::prefix_code_points(commits[i].subject, 90)));
+    }
+  }
+
+  std::string final_dsl;
+  if (io::is_regular_file(trace / "kernel.py"))
+    final_dsl = detect_dsl(text::replace_invalid_utf8(io::read_file(trace / "kernel.py")));
+  else
+    final_dsl = detect_dsl("");
+  std::string dsl_default = configured_dsl ? *configured_dsl : final_dsl;
+
+  // Each committed version's DSL, from kernel.py in its commit. The second
+  // half is classified on another thread with its own repository handle
+  // (libgit2 handles are not shared across threads).
+  std::vector<std::pair<std::string, std::string>> committed; // key, sha
+  for (const auto &[key, index] : last_commit) committed.emplace_back(key, commits[index].sha);
+  const std::size_t half = committed.size() / 2;
+  auto second_half = std::async(std::launch::async, [&trace, &committed, half] {
+    git::Repository own = git::Repository::open(trace);
+    return kernel_dsls(own, committed, half, committed.size());
+  });
+  std::vector<std::string> dsls = kernel_dsls(repo, committed, 0, half);
+  for (auto &d : second_half.get()) dsls.push_back(std::move(d));
+  std::map<std::string, std::string> commit_dsl;
+  for (std::size_t k = 0; k < committed.size(); ++k) {
+    // A configured DSL names what keyword detection could not.
+    if (dsls[k] == "any" && configured_dsl) dsls[k] = *configured_dsl;
+    commit_dsl.emplace(committed[k].first, std::move(dsls[k]));
+  }
+
+  auto [memory, profiles] = files.get();
+  res.profiles = std::move(profiles);
+
+  std::vector<std::pair<std::int64_t, std::string>> order;
+  for (const auto &[k, _] : last_commit) order.emplace_back(digits_value(k), k);
+  for (const auto &[k, _] : memory.records)
+    if (!last_commit.count(k)) order.emplace_back(digits_value(k), k);
+  std::sort(order.begin(), order.end());
+
+  std::map<std::string, std::vector<const json::Value *>> captures_of;
+  for (const auto &p : res.profiles) captures_of[p.string_or("version")].push_back(&p);
+
+  for (const auto &[n, key] : order) {
+    auto ci = last_commit.find(key);
+    auto mi = memory.records.find(key);
+    const git::Commit *c = ci == last_commit.end() ? nullptr : &commits[ci->second];
+    std::string dsl = c ? commit_dsl.at(key) : (dsl_default.empty() ? "any" : dsl_default);
+    json::Value row = json::Value::object();
+    row.set("version", key);
+    row.set("n", n);
+    row.set("has_commit", c != nullptr);
+    row.set("has_memory", mi != memory.records.end());
+    row.set("dsl", dsl);
+    json::Value dirs = json::Value::array(), usable = json::Value::array(), reports = json::Value::array();
+    if (auto cap = captures_of.find(key); cap != captures_of.end()) {
+      for (const json::Value *p : cap->second) {
+        dirs.push_back(p->get("dir"));
+        if (p->get("ncu_usable").truthy()) usable.push_back(p->get("dir"));
+        if (p->get("has_report").truthy()) reports.push_back(p->get("dir"));
+      }
+    }
+    row.set("profile_dirs", dirs);
+    row.set("ncu_usable_dirs", usable);
+    row.set("report_dirs", reports);
+    if (c) {
+      std::string body(text::strip(c->body));
+      row.set("sha", c->sha);
+      row.set("parent", c->parents.empty() ? json::Value() : json::Value(c->parents.front()));
+      row.set("date", c->author_date);
+      row.set("subject", c->subject);
+      row.set("body", body);
+      append_commit_fields(row, parse_commit_message(c->subject, body));
+    }
+    if (mi != memory.records.end())
+      // Step-record keys never clash with the keys above: append directly.
+      for (auto &member : *mi->second.as_object()) row.as_object()->push_back(std::move(member));
+    res.versions.push_back(std::move(row));
+  }
+
+  // Metadata.
+  const json::Value &name_v = definition.get("name");
+  std::string operator_name =
+      name_v.is_string() && !name_v.as_string()->empty() ? *name_v.as_string() : trace.filename().string();
+  std::string normalised = normalise(operator_name);
+  json::Value constants = json::Value::object(), var_axes = json::Value::array();
+  if (const auto *axes = definition.get("axes").as_object()) {
+    for (const auto &[axis, spec] : *axes) {
+      const std::string type = spec.string_or("type");
+      if (type == "const" && !spec.get("value").is_null()) constants.set(axis, spec.get("value"));
+      if (type == "var") var_axes.push_back(axis);
+    }
+  }
+  std::size_t n_shapes = 0;
+  if (io::is_regular_file(trace / "workload.jsonl")) {
+    std::string_view w;
+    std::string text_ = io::read_file(trace / "workload.jsonl");
+    w = text_;
+    while (!w.empty()) {
+      auto nl = w.find('\n');
+      if (!text::strip(w.substr(0, nl)).empty()) ++n_shapes;
+      if (nl == std::string_view::npos) break;
+      w = w.substr(nl + 1);
+    }
+  }
+  const json::Value &spec = solution.get("spec");
+  auto list_of = [](const json::Value &v) {
+    if (v.is_array()) return v;
+    json::Value a = json::Value::array();
+    if (v.is_string()) a.push_back(v);
+    return a;
+  };
+  json::Value meta = json::Value::object();
+  meta.set("operator_name", operator_name);
+  meta.set("operator_slug", slugify(normalised));
+  meta.set("workload_family", family_of(normalised));
+  meta.set("description", definition.get("description"));
+  meta.set("constants", constants);
+  meta.set("var_axes", var_axes);
+  meta.set("n_shapes", n_shapes);
+  meta.set("target_hardware", list_of(spec.get("target_hardware")));
+  meta.set("languages", list_of(spec.get("languages")));
+  meta.set("final_dsl", final_dsl);
+  meta.set("vendor", target.vendor);
+  meta.set("arch", target.arch);
+  meta.set("product", target.product);
+  meta.set("arch_basis", target.arch_basis);
+  meta.set("dsl_default", dsl_default);
+  std::string harness = loc.settings.get(Setting::Harness).value_or(reg.harness);
+  meta.set("harness", harness.empty() ? std::string(kDefaultHarness) : harness);
+  meta.set("source_repo", loc.label);
+  meta.set("head_sha", repo.head().value_or(""));
+  res.meta = json::Value::object();
+  res.meta.set("meta", meta);
+  res.meta.set("memory_variants", memory.variants);
+  res.meta.set("non_version_commits", non_version);
+  return res;
+}
+
+std::string summary_text(const TraceLocation &loc, const IngestResult &r) {
+  const json::Value &m = r.meta.get("meta");
+  std::size_t with_commit = 0, with_memory = 0, both = 0, reverted = 0, kept = 0, lists = 0, items = 0;
+  std::map<std::string, std::size_t> dsl_counts;
+  std::size_t geomean_fallback = 0;
+  for (const auto &v : r.versions) {
+    bool c = v.get("has_commit").truthy(), mem = v.get("has_memory").truthy();
+    with_commit += c;
+    with_memory += mem;
+    both += c && mem;
+    if (c) (v.get("reverted").truthy() ? reverted : kept)++;
+    if (v.contains("deadend_items")) {
+      ++lists;
+      items += v.get("deadend_items").size();
+    }
+    ++dsl_counts[v.string_or("dsl")];
+    if (v.string_or("geomean_source") == "latency_us") ++geomean_fallback;
+  }
+  std::vector<std::pair<std::string, std::size_t>> dsls(dsl_counts.begin(), dsl_counts.end());
+  std::stable_sort(dsls.begin(), dsls.end(), [](const auto &a, const auto &b) { return a.second > b.second; });
+  std::string dsl_text;
+  for (const auto &[d, n] : dsls) dsl_text += (dsl_text.empty() ? "" : ", ") + d + " x" + std::to_string(n);
+  std::size_t usable = 0;
+  for (const auto &p : r.profiles) usable += p.get("ncu_usable").truthy();
+  double pct = 100.0 * static_cast<double>(usable) / static_cast<double>(std::max<std::size_t>(1, r.profiles.size()));
+
+  std::string s;
+  s += "trace:      " + loc.trace.string() + "\n";
+  s += "slug:       " + loc.slug + "\n";
+  s += "operator:   " + m.string_or("operator_name") + " -> " + m.string_or("operator_slug") + " / " +
+       m.string_or("workload_family") + " (" + m.get("n_shapes").python_str() + " shapes)\n";
+  s += "target:     " + m.string_or("vendor") + "/" + m.string_or("arch") + "/" + m.string_or("product") + " [" +
+       m.string_or("arch_basis") + "]\n";
+  s += "dsl:        final " + m.string_or("final_dsl") + "; per version: " + (dsl_text.empty() ? "none" : dsl_text) +
+       "\n";
+  s += "versions:   " + std::to_string(r.versions.size()) + " total, " + std::to_string(with_commit) +
+       " with commit, " + std::to_string(with_memory) + " with memory, " + std::to_string(both) + " with both\n";
+  s += "verdicts:   " + std::to_string(reverted) + " reverted, " + std::to_string(kept) + " kept\n";
+  s += "dead-ends:  " + std::to_string(lists) + " subjects with a parsed list, " + std::to_string(items) + " items\n";
+  s += "filtered:   " + std::to_string(r.meta.get("memory_variants").size()) + " step-record files\n";
+  if (geomean_fallback)
+    s += "geomean:    " + std::to_string(geomean_fallback) +
+         " versions read performance.latency_us (no latency_us_geomean)\n";
+  s += "captures:   " + std::to_string(r.profiles.size()) + ", " + std::to_string(usable) + " usable (" +
+       text::fixed(pct, 0) + "%)\n";
+  for (const auto &w : r.warnings) s += "warning:    " + w + "\n";
+  return s;
+}
+
+std::string jsonl(const std::vector<json::Value> &rows) {
+  std::string out;
+  for (const auto &r : rows) {
+    out += json::to_line(r);
+    out += '\n';
+  }
+  return out;
+}
+
+void write_ingest(const TraceLocation &loc, const IngestResult &r, const std::string &versions_out) {
+  const auto &ws = loc.workspace;
+  fs::create_directories(ws.work_dir());
+  fs::create_directories(ws.packets_dir());
+  io::write_output(versions_out.empty() ? ws.versions_file().string() : versions_out, jsonl(r.versions));
+  io::write_file_atomic(ws.profiles_file(), jsonl(r.profiles));
+  io::write_file_atomic(ws.meta_file(), json::to_pretty(r.meta));
+}
+
+} // namespace otm::trace

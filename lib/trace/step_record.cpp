@@ -1,0 +1,204 @@
+#include "trace/step_record.hpp"
+
+#include "io/file.hpp"
+#include "text/regex.hpp"
+#include "text/utf8.hpp"
+#include "json/parse.hpp"
+#include "json/write.hpp"
+
+namespace otm::trace {
+namespace {
+
+const char *kind_name(const json::Value &v) {
+  switch (v.kind()) {
+  case json::Kind::Null: return "null";
+  case json::Kind::Bool: return "a boolean";
+  case json::Kind::Int:
+  case json::Kind::Double: return "a number";
+  case json::Kind::String: return "a string";
+  case json::Kind::Array: return "a list";
+  case json::Kind::Object: return "an object";
+  }
+  return "a value";
+}
+
+struct Reader {
+  std::string &problems;
+  void note(const std::string &field, const json::Value &v, const char *wanted) {
+    problems += (problems.empty() ? "" : "; ") + field + " is " + kind_name(v) + ", not " + wanted;
+  }
+  // A section object; a present non-object reads as {}.
+  const json::Value &section(const json::Value &rec, const char *key) {
+    const json::Value *v = rec.find(key);
+    if (!v || v->is_null() || v->is_object()) return v ? *v : json::null_value();
+    note(key, *v, "an object");
+    return json::null_value();
+  }
+  json::Value string_or_null(const json::Value &obj, const char *sec, const char *key) {
+    const json::Value &v = obj.get(key);
+    if (v.is_null() || v.is_string()) return v;
+    note(std::string(sec) + "." + key, v, "a string");
+    return nullptr;
+  }
+  json::Value typed(const json::Value &v, const std::string &name, bool want_list) {
+    if (v.is_null()) return want_list ? json::Value::array() : json::Value::object();
+    if (want_list ? v.is_array() : v.is_object()) return v;
+    note(name, v, want_list ? "a list" : "an object");
+    return want_list ? json::Value::array() : json::Value::object();
+  }
+};
+
+// A usable latency: a non-zero number (booleans are not numbers here),
+// returned as written so an integer stays an integer.
+const json::Value *usable_latency(const json::Value *v, const std::string &name, Reader &r) {
+  if (!v || v->is_null()) return nullptr;
+  if (!v->is_number()) {
+    r.note(name, *v, "a number");
+    return nullptr;
+  }
+  return v->truthy() ? v : nullptr; // zero is treated as corrupt (spec §3.1)
+}
+
+std::string text_of(const json::Value &v) {
+  if (const auto *s = v.as_string()) return std::string(text::strip(*s));
+  if (v.is_null()) return "";
+  return v.is_array() || v.is_object() ? json::to_line(v) : v.python_str();
+}
+
+} // namespace
+
+json::Value normalise_pitfall(const json::Value &entry) {
+  if (!entry.is_object()) return entry;
+  auto pick = [&](std::initializer_list<const char *> keys) -> json::Value {
+    for (const char *k : keys)
+      if (!text_of(entry.get(k)).empty()) return entry.get(k);
+    return nullptr;
+  };
+  json::Value out = json::Value::object();
+  out.set("pitfall", pick({"pitfall", "error_message", "error_type"}));
+  json::Value explanation = pick({"explanation"});
+  if (explanation.is_null()) {
+    std::string root = text_of(entry.get("root_cause"));
+    std::string lesson = text_of(entry.get("lesson"));
+    if (!lesson.empty() && root.find(lesson) == std::string::npos) {
+      if (!root.empty() && root.back() != '.') root += '.';
+      root += (root.empty() ? "" : " ") + lesson;
+    }
+    if (!root.empty()) explanation = root;
+  }
+  out.set("explanation", explanation);
+  out.set("fix", pick({"fix", "fix_applied"}));
+  for (const auto &[k, v] : *entry.as_object())
+    if (!out.contains(k)) out.set(k, v);
+  return out;
+}
+
+json::Value step_record_fields(const std::string &file_name, const json::Value &rec, std::string &problems) {
+  Reader r{problems};
+  const json::Value &perf = r.section(rec, "performance");
+  const json::Value &corr = r.section(rec, "correctness");
+  const json::Value &gate = r.section(rec, "quality_gate");
+  json::Value opt = rec.get("optimization");
+  if (opt.truthy() && !opt.is_object()) {
+    json::Value o = json::Value::object();
+    o.set("action_description", opt.is_string() ? opt : json::Value(text_of(opt)));
+    opt = o;
+  } else if (!opt.is_object()) {
+    opt = json::Value::object();
+  }
+
+  json::Value row = json::Value::object();
+  row.set("memory_file", file_name);
+  json::Value source = nullptr;
+  const json::Value *geo = usable_latency(perf.find("latency_us_geomean"), "performance.latency_us_geomean", r);
+  if (geo) {
+    source = "latency_us_geomean";
+  } else if ((geo = usable_latency(perf.find("latency_us"), "performance.latency_us", r))) {
+    source = "latency_us";
+  }
+  row.set("geomean_us", geo ? *geo : json::Value());
+  row.set("by_shape", r.typed(perf.get("latency_us_by_shape"), "performance.latency_us_by_shape", false));
+  row.set("arith_mean_us", perf.get("latency_us_arith_mean"));
+  row.set("speedup_vs_ref", perf.get("speedup_vs_ref_geomean"));
+  row.set("correctness_status", r.string_or_null(corr, "correctness", "status"));
+  row.set("max_abs_err", corr.get("max_abs_err"));
+  row.set("max_rel_err", corr.get("max_rel_err"));
+  row.set("gate_result", r.string_or_null(gate, "quality_gate", "result"));
+  row.set("gate_failure", r.string_or_null(gate, "quality_gate", "failure_reason"));
+  row.set("action_category", r.string_or_null(opt, "optimization", "action_category"));
+  row.set("action_description", r.string_or_null(opt, "optimization", "action_description"));
+  row.set("expected_impact", r.string_or_null(opt, "optimization", "expected_impact"));
+  row.set("git_commit_hash", rec.get("git_commit_hash"));
+  row.set("open_directions", r.typed(rec.get("open_directions"), "open_directions", true));
+  json::Value pitfalls = json::Value::array();
+  const json::Value raw_pitfalls = r.typed(rec.get("pitfalls_and_fixes"), "pitfalls_and_fixes", true);
+  for (const auto &p : *raw_pitfalls.as_array()) pitfalls.push_back(normalise_pitfall(p));
+  row.set("pitfalls", pitfalls);
+  row.set("search_log", r.typed(rec.get("search_log"), "search_log", true));
+  row.set("profile_evidence", r.typed(rec.get("profile_evidence"), "profile_evidence", false));
+  row.set("geomean_source", source);
+  return row;
+}
+
+MemoryScan scan_memory(const std::filesystem::path &trace) {
+  static const text::Regex variant("(?i)^(v\\d+)([_-].+)$");
+  static const text::Regex version("(?i)v\\d+");
+  MemoryScan scan;
+  for (const auto &path : io::list_dir(trace / "memory")) {
+    std::string name = path.filename().string();
+    // As the glob memory/*.json: no hidden files; directories are skipped.
+    if (name.size() <= 5 || name[0] == '.' || !name.ends_with(".json") || !io::is_regular_file(path)) continue;
+    json::Value desc = json::Value::object();
+    desc.set("file", name);
+    std::string bytes;
+    try {
+      bytes = io::read_file(path);
+    } catch (const io::IoError &) {
+      desc.set("why", "unreadable");
+      scan.variants.push_back(desc);
+      continue;
+    }
+    if (!text::is_valid_utf8(bytes)) {
+      desc.set("why", "invalid UTF-8");
+      scan.variants.push_back(desc);
+      continue;
+    }
+    json::Value rec;
+    try {
+      rec = json::parse(bytes, name);
+    } catch (const json::ParseError &) {
+      desc.set("why", "unparseable");
+      scan.variants.push_back(desc);
+      continue;
+    }
+    std::string stem = name.substr(0, name.size() - 5);
+    if (auto m = variant.match(stem)) {
+      desc.set("base", text::to_lower((*m)[1]));
+      desc.set("suffix", std::string(text::lstrip_chars((*m)[2], "_-")));
+      scan.variants.push_back(desc);
+      continue;
+    }
+    if (!version.fullmatch(stem)) {
+      desc.set("why", "not a version name");
+      scan.variants.push_back(desc);
+      continue;
+    }
+    std::string key = text::to_lower(stem);
+    if (!rec.is_object()) {
+      desc.set("why", std::string("not a JSON object (") + kind_name(rec) + ")");
+      scan.variants.push_back(desc);
+      continue;
+    }
+    std::string problems;
+    json::Value fields = step_record_fields(name, rec, problems);
+    if (!problems.empty()) {
+      desc.set("version", key);
+      desc.set("why", "read with defaults: " + problems);
+      scan.variants.push_back(desc);
+    }
+    scan.records[key] = std::move(fields);
+  }
+  return scan;
+}
+
+} // namespace otm::trace

@@ -1,0 +1,88 @@
+#include "trace/trace_location.hpp"
+
+#include "cli/exit_codes.hpp"
+#include "git/repository.hpp"
+#include "io/file.hpp"
+#include "text/regex.hpp"
+#include "text/utf8.hpp"
+
+namespace otm::trace {
+
+namespace fs = std::filesystem;
+using config::Setting;
+
+std::string trace_slug(std::string_view base_name) {
+  static const text::Regex campaign("^kernel_opt_(\\d+)_(.+)");
+  if (auto m = campaign.match(base_name)) {
+    std::string rest((*m)[2]);
+    for (auto &c : rest)
+      if (c == '_') c = '-';
+    return std::string((*m)[1]) + "-" + rest;
+  }
+  static const text::Regex other("[^\\w.-]+");
+  std::string s(text::strip_chars(other.replace(base_name, "-"), "-_."));
+  for (auto &c : s)
+    if (c == '_') c = '-';
+  return s;
+}
+
+namespace {
+
+fs::path absolute_normal(const fs::path &p) {
+  fs::path out = fs::absolute(p).lexically_normal();
+  // "dir/" normalises to "dir/" with an empty filename; drop it so the base
+  // name is the directory's name.
+  if (out.has_relative_path() && out.filename().empty()) out = out.parent_path();
+  return out;
+}
+
+} // namespace
+
+TraceLocation locate_trace(const config::Settings &settings, const config::Config &config) {
+  TraceLocation loc;
+  loc.settings = settings;
+  auto name = settings.get(Setting::TraceName);
+  if (name) {
+    loc.registry = config.registry_entry(*name);
+    if (!loc.registry) {
+      std::string known;
+      for (const auto &k : config.registry_names()) known += (known.empty() ? "" : ", ") + k;
+      throw cli::UsageError("RTM_TRACE_NAME / --trace-name '" + *name +
+                            "' is not in the trace registry (known: " + (known.empty() ? std::string("none") : known) +
+                            "); register it in a configuration override (docs/configuration.md)");
+    }
+  }
+  fs::path trace;
+  if (auto t = settings.get(Setting::Trace)) {
+    trace = io::expand_user(*t);
+  } else if (loc.registry) {
+    fs::path root = io::expand_user(settings.get(Setting::TraceRoot).value_or("."));
+    trace = root / loc.registry->path;
+  } else {
+    throw cli::UsageError("no trace configured: set RTM_TRACE (or --trace DIR), or RTM_TRACE_NAME (--trace-name) "
+                          "with RTM_TRACE_ROOT (--trace-root)");
+  }
+  loc.trace = absolute_normal(trace);
+  const std::string shown = loc.trace.string();
+  if (!io::is_directory(loc.trace)) throw cli::UsageError(shown + ": trace is not a directory");
+  if (!fs::exists(loc.trace / ".git"))
+    throw cli::UsageError(shown + ": not a git repository (no .git); a trace's verdicts live in its commit subjects");
+  try {
+    if (!git::Repository::open(loc.trace).head())
+      throw cli::UsageError(shown + ": the trace has no commits; commit its versions (subjects 'v<N>: ...') first");
+  } catch (const git::GitError &e) {
+    throw cli::UsageError(std::string(e.what()));
+  }
+
+  const std::string base = loc.trace.filename().string();
+  loc.slug = trace_slug(base);
+  if (loc.slug.empty()) loc.slug = "unset";
+  loc.label = settings.get(Setting::TraceLabel).value_or(base);
+  auto ws = settings.get(Setting::Workspace);
+  loc.workspace.root = ws ? absolute_normal(io::expand_user(*ws)) : workspace::default_workspace(loc.slug);
+  auto st = settings.get(Setting::Store);
+  loc.store.root = st ? absolute_normal(io::expand_user(*st)) : workspace::default_store();
+  return loc;
+}
+
+} // namespace otm::trace

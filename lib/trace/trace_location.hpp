@@ -1,0 +1,37 @@
+// Which trace a run is about and where its outputs go (spec README §3-§4,
+// trace-format.md §8). Every stage that reads a trace calls locate_trace(),
+// so the resolution rules and refusals are spelled once.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "config/config.hpp"
+#include "config/settings.hpp"
+#include "workspace/layout.hpp"
+
+namespace otm::trace {
+
+struct TraceLocation {
+  std::filesystem::path trace;                   // absolute trace directory
+  std::string slug;                              // names the workspace and reports/<slug>/
+  std::string label;                             // evidence.raw.source_repo; never a path
+  workspace::Workspace workspace;                // absolute
+  workspace::StagingStore store;                 // absolute
+  std::optional<config::RegistryEntry> registry; // the RTM_TRACE_NAME entry, if any
+  config::Settings settings;                     // the settings it was resolved from
+};
+
+// trace-format.md §8: kernel_opt_<n>_<rest> → <n>-<rest with '-'>;
+// otherwise non-[\w.-] runs → '-', trimmed of '-', '_', '.', '_' → '-'.
+std::string trace_slug(std::string_view base_name);
+
+// Resolves RTM_TRACE (~ expanded), else RTM_TRACE_ROOT/<registry path> for
+// RTM_TRACE_NAME. Throws cli::UsageError (exit 2) with a one-line reason
+// when no trace is configured, the registry key is unknown (listing the
+// known keys), the path is not a directory, has no .git, or has no commits.
+TraceLocation locate_trace(const config::Settings &settings, const config::Config &config);
+
+} // namespace otm::trace

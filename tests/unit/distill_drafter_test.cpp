@@ -1,0 +1,255 @@
+#include <catch2/catch.hpp>
+
+#include "distill/draft_run.hpp"
+#include "distill/drafter.hpp"
+#include "distill/staging.hpp"
+#include "distill_test_support.hpp"
+#include "io/file.hpp"
+#include "record/established_fact.hpp"
+#include "record/store_layout.hpp"
+#include "json/parse.hpp"
+#include "json/write.hpp"
+
+using namespace otm;
+namespace fs = std::filesystem;
+
+namespace {
+
+distill::Packet fixture(const std::string &seg) {
+  return distill::load_packet(testsupport::distill_fixtures() / (seg + ".json"));
+}
+
+json::Value drafted(const std::string &seg) {
+  auto d = distill::draft_record(fixture(seg));
+  INFO(seg << ": " << (d.refusal ? d.refusal->field + ": " + d.refusal->why : ""));
+  REQUIRE(d.record);
+  return *d.record;
+}
+
+// Rewrites one packet field in a copy and drafts it.
+distill::Draft draft_with(const std::string &seg, const std::function<void(json::Value &)> &edit) {
+  auto p = fixture(seg);
+  edit(p.doc);
+  return distill::draft_record(p);
+}
+
+} // namespace
+
+TEST_CASE("otm-draft never writes a number or a snippet line its packet lacks", "[distill]") {
+  std::size_t drafted_count = 0;
+  for (const auto &f : io::list_dir(testsupport::distill_fixtures())) {
+    if (f.extension() != ".json") continue;
+    auto p = distill::load_packet(f);
+    auto d = distill::draft_record(p);
+    if (!d.record) continue;
+    ++drafted_count;
+    INFO(f.filename().string());
+    CHECK(testsupport::numbers_absent_from_packet(*d.record, p.doc, p.code).empty());
+    CHECK(testsupport::snippet_lines_absent_from_code(*d.record, p.code).empty());
+    // Provenance only in evidence.raw: the commit is nowhere else.
+    auto commit = p.provenance().string_or("git_commit");
+    auto served = json::to_line(d.record->get("payload")) + json::to_line(d.record->get("retrieval")) +
+                  json::to_line(d.record->get("evidence").get("summary")) + json::to_line(d.record->get("worth"));
+    CHECK(served.find(commit) == std::string::npos);
+    CHECK(served.find(p.provenance().string_or("source_repo")) == std::string::npos);
+  }
+  CHECK(drafted_count == 5);
+}
+
+TEST_CASE("the audit helpers catch what they are for", "[distill]") {
+  auto p = fixture("strategy-v3");
+  auto rec = drafted("strategy-v3");
+  json::Value payload = rec.get("payload");
+  payload.set("mechanism", "87.6543% of the traffic vanished");
+  json::Value impl = payload.get("implementation");
+  impl.set("snippet", "+    totally_invented_symbol = compute_nothing()");
+  payload.set("implementation", impl);
+  rec.set("payload", payload);
+  CHECK(testsupport::numbers_absent_from_packet(rec, p.doc, p.code).size() == 1);
+  CHECK(testsupport::snippet_lines_absent_from_code(rec, p.code).size() == 1);
+}
+
+TEST_CASE("the same packet always gives the same bytes", "[distill]") {
+  for (const char *seg : {"strategy-v3", "strategy-v5", "anti-v4-01", "pitfall-v5-01", "refk-final"}) {
+    auto a = json::to_pretty(drafted(seg));
+    auto b = json::to_pretty(drafted(seg));
+    CHECK(a == b);
+  }
+}
+
+TEST_CASE("a strategy copies target and quotes the run", "[distill]") {
+  auto p = fixture("strategy-v3");
+  auto r = drafted("strategy-v3");
+  CHECK(r.get("id") == p.target().get("id"));
+  CHECK(r.get("episode_key") == p.target().get("episode_key"));
+  CHECK(r.string_or("status") == "active");
+  CHECK(("records" / record::record_dir(r)).generic_string() == p.target().string_or("output_dir"));
+  const auto &pl = r.get("payload");
+  CHECK(pl.get("change") == p.agent_facing().get("what_the_run_said").get("change"));
+  CHECK(pl.get("mechanism") == p.agent_facing().get("profiler").get("conclusion"));
+  REQUIRE(pl.get("next_steps").size() == 2);
+  CHECK(pl.get("next_steps")[0] == p.agent_facing().get("open_directions")[0].get("direction"));
+  CHECK(pl.get("trace").get("builds_on").get("is_baseline") == json::Value(true));
+  // The hunk that carries the change, not the comment-only first hunk.
+  auto snippet = pl.get("implementation").string_or("snippet");
+  CHECK(snippet.find("* scale") != std::string::npos);
+  CHECK(snippet.find("# softmax kernel") == std::string::npos);
+  const auto &gain = r.get("worth").get("gain");
+  CHECK(gain.string_or("basis") == "measured");
+  CHECK(gain.get("pct") == p.agent_facing().get("measurements").get("improve_pct_vs_best_so_far"));
+  CHECK(gain.get("metrics")[0].get("delta_pct") == gain.get("pct"));
+  CHECK(r.get("worth").get("rank").string_or("tier") == "provisional");
+  CHECK(r.get("evidence").get("summary").get("bottleneck_evidence").string_or("basis") == "profiler");
+  CHECK(r.get("evidence").get("raw").get("effect").get("new_geomean_us") ==
+        p.agent_facing().get("measurements").get("geomean_us"));
+}
+
+TEST_CASE("a strategy whose packet states no mechanism leaves a reported gap", "[distill]") {
+  auto d = distill::draft_record(fixture("strategy-v5"));
+  REQUIRE(d.record);
+  CHECK(d.record->get("payload").string_or("mechanism", "x").empty());
+  CHECK(std::count(d.thin.begin(), d.thin.end(), "payload.mechanism") == 1);
+  CHECK(std::count(d.thin.begin(), d.thin.end(), "payload.next_steps") == 1);
+  CHECK(d.record->get("evidence").get("summary").get("bottleneck_evidence").string_or("basis") == "bench-only");
+  CHECK(d.record->get("worth").get("gain").string_or("note").size() > 0);
+  CHECK(d.record->get("payload").get("cost").string_or("edit_scope") == "one-line");
+  // A report conclusion from a capture that did not measure the kernel is not a mechanism.
+  auto d2 = draft_with("strategy-v5", [](json::Value &doc) {
+    json::Value af = doc.get("agent_facing");
+    json::Value prof = af.get("profiler");
+    prof.set("conclusion", "Most of the time goes into a random-number fill kernel because of the harness.");
+    af.set("profiler", prof);
+    doc.set("agent_facing", af);
+  });
+  REQUIRE(d2.record);
+  CHECK(d2.record->get("payload").string_or("mechanism", "x").empty());
+}
+
+TEST_CASE("anti-strategies meet the established-fact bar or are refused", "[distill]") {
+  auto r = drafted("anti-v4-01");
+  CHECK(record::established_fact_problems(r).empty());
+  const auto &ef = r.get("payload").get("established_fact");
+  CHECK(ef.get("condition").string_or("dtype") == "fp32");
+  CHECK(ef.string_or("mechanism").find("because") != std::string::npos);
+  CHECK(r.get("payload").string_or("verdict") == "not-worth-it-here");
+  CHECK(r.get("worth").get("gain") ==
+        json::parse(R"({"kind": "none", "basis": "qualitative", "pct": null, "metrics": [], "regressions": []})"));
+
+  auto pit = drafted("pitfall-v5-01");
+  CHECK(pit.get("payload").string_or("verdict") == "accuracy-gate/ceiling");
+  CHECK(pit.get("payload").get("established_fact").get("condition").string_or("dtype") == "bf16");
+  CHECK(pit.get("payload").string_or("would_retry_if") ==
+        fixture("pitfall-v5-01").agent_facing().string_or("how_it_was_fixed"));
+
+  auto hollow = distill::draft_record(fixture("anti-v4-02"));
+  REQUIRE(hollow.refusal);
+  CHECK(hollow.refusal->field == "payload.established_fact.mechanism");
+  auto prose = distill::draft_record(fixture("anti-v6-01"));
+  REQUIRE(prose.refusal);
+  CHECK(prose.refusal->field == "payload.attempted");
+
+  // A cause without a checkable condition is not a law.
+  auto no_cond = draft_with("anti-v4-01", [](json::Value &doc) {
+    json::Value af = doc.get("agent_facing");
+    af.set("the_failed_lever", "Two rows per program: the extra accumulators raise register pressure until the "
+                               "kernel spills, because each thread holds two rows.");
+    doc.set("agent_facing", af);
+  });
+  REQUIRE(no_cond.refusal);
+  CHECK(no_cond.refusal->field == "payload.established_fact.condition");
+  // Speculation is not a mechanism.
+  auto spec = draft_with("anti-v4-01", [](json::Value &doc) {
+    json::Value af = doc.get("agent_facing");
+    af.set("the_failed_lever", "Two rows per program in fp32 might spill registers because of the wider tiles here.");
+    doc.set("agent_facing", af);
+  });
+  REQUIRE(spec.refusal);
+  CHECK(spec.refusal->field == "payload.established_fact.mechanism");
+}
+
+TEST_CASE("a reference kernel quotes its entry-point function", "[distill]") {
+  auto r = drafted("refk-final");
+  const auto &impl = r.get("payload").get("implementation");
+  CHECK(impl.string_or("core_kernel_name") == "softmax_kernel");
+  CHECK(impl.string_or("format") == "source (verbatim)");
+  auto snippet = impl.string_or("snippet");
+  CHECK(snippet.starts_with("@triton.jit\ndef softmax_kernel("));
+  CHECK(snippet.ends_with("e / s, mask=mask)"));
+  CHECK(snippet.find("_helper") == std::string::npos);
+  CHECK(r.get("payload").get("trace").get("builds_on").string_or("approach") == "the run's final kernel");
+}
+
+TEST_CASE("packets too thin to support a record are refused with the field", "[distill]") {
+  auto no_commit = draft_with("strategy-v3", [](json::Value &doc) {
+    json::Value prov = doc.get("provenance");
+    prov.set("git_commit", json::Value());
+    doc.set("provenance", prov);
+  });
+  REQUIRE(no_commit.refusal);
+  CHECK(no_commit.refusal->field == "evidence.raw.git_commit");
+  auto no_change = draft_with("strategy-v3", [](json::Value &doc) {
+    json::Value af = doc.get("agent_facing");
+    json::Value said = af.get("what_the_run_said");
+    said.set("change", json::Value());
+    af.set("what_the_run_said", said);
+    doc.set("agent_facing", af);
+  });
+  REQUIRE(no_change.refusal);
+  CHECK(no_change.refusal->field == "payload.change");
+  auto moved = draft_with("strategy-v3", [](json::Value &doc) {
+    json::Value t = doc.get("target");
+    t.set("output_dir", "records/strategy/nvidia/hopper/triton/fused-softmax");
+    doc.set("target", t);
+  });
+  REQUIRE(moved.refusal);
+  CHECK(moved.refusal->field == "target.output_dir");
+  auto p = fixture("refk-final");
+  p.code = "def plain():\n    return 1\n";
+  auto d = distill::draft_record(p);
+  REQUIRE(d.refusal);
+  CHECK(d.refusal->field == "payload.implementation.snippet");
+}
+
+TEST_CASE("drafting into a store files records and keeps the refusal ledger", "[distill]") {
+  auto dir = testsupport::fresh_dir("draft-store");
+  auto packets = testsupport::copy_fixture_packets(dir / "packets");
+  workspace::StagingStore store{dir / "staging"};
+  std::vector<fs::path> files;
+  for (const auto &f : io::list_dir(packets))
+    if (f.extension() == ".json") files.push_back(f);
+  auto res = distill::draft_into_store(files, store, "demo");
+  CHECK(res.written == 5);
+  CHECK(res.refused == 2);
+  CHECK(io::is_regular_file(store.records_dir() / "strategy/nvidia/blackwell/triton/fused-softmax/"
+                                                  "nvidia.b200.triton.fused-softmax.single-pass-reload-s01.json"));
+  auto ledger = distill::refusal_ledger_path(store, "demo");
+  auto first = io::read_file(ledger);
+  auto lines = json::parse_lines(first);
+  REQUIRE(lines.size() == 2);
+  CHECK(lines[0].string_or("seg_id") == "anti-v4-02");
+  CHECK(lines[1].string_or("refused") == "payload.attempted");
+  // Re-running leaves the same ledger; a packet that now drafts leaves it.
+  distill::draft_into_store(files, store, "demo");
+  CHECK(io::read_file(ledger) == first);
+  distill::update_refusal_ledger(ledger, {{"anti-v4-02", std::nullopt}});
+  CHECK(json::parse_lines_file(ledger).size() == 1);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("unscrubbed packet fields are copied only when free of leak shapes", "[distill]") {
+  auto d = draft_with("strategy-v3", [](json::Value &doc) {
+    json::Value af = doc.get("agent_facing");
+    json::Value op = af.get("operator");
+    op.set("harness", "bench.py from /home/alice/kernels at v12");
+    json::Value axes = op.get("fixed_axes");
+    axes.set("owner", "alice@example.com");
+    op.set("fixed_axes", axes);
+    af.set("operator", op);
+    doc.set("agent_facing", af);
+  });
+  REQUIRE(d.record);
+  CHECK_FALSE(d.record->get("evidence").get("summary").get("measured_on").contains("harness"));
+  CHECK(std::count(d.thin.begin(), d.thin.end(), "evidence.summary.measured_on.harness") == 1);
+  CHECK_FALSE(d.record->get("retrieval").get("scope").get("shape_signature").contains("owner"));
+  CHECK(d.record->get("retrieval").get("scope").get("shape_signature").contains("hidden"));
+}

@@ -1,0 +1,104 @@
+#include <catch2/catch.hpp>
+
+#include "trace/step_record.hpp"
+#include "trace_fixture.hpp"
+#include "json/parse.hpp"
+#include "json/write.hpp"
+
+using namespace otm::trace;
+using otm::json::parse;
+using otm::json::to_line;
+
+TEST_CASE("§3.1 fields in table order with defaults", "[step_record]") {
+  std::string problems;
+  auto row = step_record_fields("v1.json", parse(R"({"performance": {"latency_us_geomean": 59.1,
+      "latency_us_by_shape": {"a": 1.5}, "latency_us_arith_mean": 60}, "correctness": {"status": "PASS",
+      "max_abs_err": 0.001}, "optimization": {"action_category": "tiling"}, "git_commit_hash": "abc"})"),
+                                problems);
+  CHECK(problems.empty());
+  CHECK(to_line(row) ==
+        R"({"memory_file": "v1.json", "geomean_us": 59.1, "by_shape": {"a": 1.5}, "arith_mean_us": 60, )"
+        R"("speedup_vs_ref": null, "correctness_status": "PASS", "max_abs_err": 0.001, "max_rel_err": null, )"
+        R"("gate_result": null, "gate_failure": null, "action_category": "tiling", "action_description": null, )"
+        R"("expected_impact": null, "git_commit_hash": "abc", "open_directions": [], "pitfalls": [], )"
+        R"("search_log": [], "profile_evidence": {}, "geomean_source": "latency_us_geomean"})");
+}
+
+TEST_CASE("geomean falls back to latency_us and says so; zero is corrupt", "[step_record]") {
+  std::string problems;
+  auto a = step_record_fields("v2.json", parse(R"({"performance": {"latency_us": 12}})"), problems);
+  CHECK(to_line(a.get("geomean_us")) == "12");
+  CHECK(a.string_or("geomean_source") == "latency_us");
+  auto b = step_record_fields("v2.json", parse(R"({"performance": {"latency_us_geomean": 0, "latency_us": 0.0}})"),
+                              problems);
+  CHECK(b.get("geomean_us").is_null());
+  CHECK(b.get("geomean_source").is_null());
+  CHECK(problems.empty());
+  auto c = step_record_fields("v2.json", parse(R"({"performance": {"latency_us_geomean": "59", "latency_us": 7.5}})"),
+                              problems);
+  CHECK(to_line(c.get("geomean_us")) == "7.5");
+  CHECK_THAT(problems, Catch::Contains("performance.latency_us_geomean is a string, not a number"));
+}
+
+TEST_CASE("wrong types read as defaults and are reported", "[step_record]") {
+  std::string problems;
+  auto row = step_record_fields("v3.json", parse(R"({"performance": {"latency_us_geomean": true,
+      "latency_us_by_shape": [1, 2]}, "correctness": "ok", "open_directions": {"a": 1}, "pitfalls_and_fixes": "x",
+      "quality_gate": {"result": 5}, "optimization": "unrolled loops"})"),
+                                problems);
+  CHECK(row.get("geomean_us").is_null());
+  CHECK(to_line(row.get("by_shape")) == "{}");
+  CHECK(to_line(row.get("open_directions")) == "[]");
+  CHECK(to_line(row.get("pitfalls")) == "[]");
+  CHECK(row.get("gate_result").is_null());
+  CHECK(row.string_or("action_description") == "unrolled loops");
+  for (const char *f : {"performance.latency_us_geomean is a boolean", "performance.latency_us_by_shape is a list",
+                        "correctness is a string", "open_directions is an object", "pitfalls_and_fixes is a string",
+                        "quality_gate.result is a number"}) {
+    INFO(f);
+    CHECK_THAT(problems, Catch::Contains(f));
+  }
+}
+
+TEST_CASE("§3.2 both pitfall vintages normalise to the older triple", "[step_record]") {
+  CHECK(to_line(normalise_pitfall(parse(R"({"pitfall": "p", "explanation": "e", "fix": "f"})"))) ==
+        R"({"pitfall": "p", "explanation": "e", "fix": "f"})");
+  CHECK(to_line(normalise_pitfall(parse(R"({"error_type": "T", "error_message": "M", "root_cause": "R",
+      "fix_applied": "F", "lesson": "L"})"))) ==
+        R"({"pitfall": "M", "explanation": "R. L", "fix": "F", "error_type": "T", "error_message": "M", )"
+        R"("root_cause": "R", "fix_applied": "F", "lesson": "L"})");
+  auto b = normalise_pitfall(parse(R"({"error_type": "T", "root_cause": "R has L.", "lesson": "L"})"));
+  CHECK(b.string_or("pitfall") == "T");
+  CHECK(b.string_or("explanation") == "R has L."); // lesson already contained
+  CHECK(b.get("fix").is_null());
+  auto c = normalise_pitfall(parse(R"({"pitfall": "", "error_message": "M", "explanation": "E", "lesson": "L"})"));
+  CHECK(c.string_or("pitfall") == "M"); // an empty older key does not win
+  CHECK(c.string_or("explanation") == "E");
+  CHECK(normalise_pitfall(parse(R"("bare")")).as_string());
+  CHECK(normalise_pitfall(parse("null")).is_null());
+}
+
+TEST_CASE("memory/ classification in file order", "[step_record]") {
+  otm::test::TempDir tmp;
+  auto mem = tmp.path() / "memory";
+  otm::test::write_text(mem / "V2.json", R"({"performance": {"latency_us_geomean": 5.0}})");
+  otm::test::write_text(mem / "v2_rerun.json", "{}");
+  otm::test::write_text(mem / "v3.json", "{not json");
+  otm::test::write_text(mem / "v4.json", "[1, 2]");
+  otm::test::write_text(mem / "v5.json", std::string("{\"a\": \"\xff\"}"));
+  otm::test::write_text(mem / "notes.json", "{}");
+  otm::test::write_text(mem / "v6.json", R"({"performance": {"latency_us_by_shape": "x"}})");
+  otm::test::write_text(mem / ".hidden.json", "{}");
+  otm::test::write_text(mem / "v7.txt", "{}");
+  std::filesystem::create_directories(mem / "v8.json");
+  auto scan = scan_memory(tmp.path());
+  REQUIRE(scan.records.size() == 2);
+  CHECK(scan.records.count("v2"));
+  CHECK(scan.records.count("v6"));
+  CHECK(
+      to_line(scan.variants) ==
+      R"j([{"file": "notes.json", "why": "not a version name"}, {"file": "v2_rerun.json", "base": "v2", )j"
+      R"j("suffix": "rerun"}, {"file": "v3.json", "why": "unparseable"}, {"file": "v4.json", "why": )j"
+      R"j("not a JSON object (a list)"}, {"file": "v5.json", "why": "invalid UTF-8"}, {"file": "v6.json", )j"
+      R"j("version": "v6", "why": "read with defaults: performance.latency_us_by_shape is a string, not an object"}])j");
+}

@@ -1,0 +1,120 @@
+// otm-distill: drive a distilling agent packet by packet, gate every record
+// it returns, re-run it with the findings, keep only what passes. See
+// docs/tools/otm-distill.md.
+#include <iostream>
+
+#include "cli/exit_codes.hpp"
+#include "cli/options.hpp"
+#include "config/config.hpp"
+#include "config/settings.hpp"
+#include "distill/agent_driver.hpp"
+#include "distill/brief.hpp"
+#include "distill/gates_for_trace.hpp"
+#include "distill/packet_list.hpp"
+#include "gates/context.hpp"
+#include "io/file.hpp"
+#include "record/store_layout.hpp"
+#include "json/write.hpp"
+
+using namespace otm;
+using config::Setting;
+
+namespace {
+
+unsigned positive(const cli::Options &opts, const std::string &name, unsigned fallback) {
+  auto v = opts.get(name);
+  if (!v) return fallback;
+  try {
+    std::size_t used = 0;
+    long n = std::stol(*v, &used);
+    if (used == v->size() && n > 0) return static_cast<unsigned>(n);
+  } catch (const std::exception &) {
+  }
+  throw cli::UsageError("--" + name + " '" + *v + "' must be a positive integer");
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  return cli::run_tool("otm-distill", [&] {
+    cli::Options opts(
+        "otm-distill",
+        "Usage: otm-distill --agent-cmd CMD [-j N] [--max-rounds R] [--timeout S] PACKET|DIR...\n\n"
+        "For each packet (<seg_id>.json + its .diff/.py; a directory means every *.json in it) runs\n"
+        "`/bin/sh -c CMD` with the distillation brief, the packet and its code file on stdin (also as\n"
+        "files: OTM_DISTILL_BRIEF, OTM_DISTILL_PACKET, OTM_DISTILL_CODE, OTM_DISTILL_FINDINGS), reads one\n"
+        "record (or a refusal line) from its stdout, and runs the record-level and trace gates on it. On\n"
+        "failure the agent runs again with the findings, up to R rounds. Writes only passing records to\n"
+        "<store>/records/...; keeps refusals in <store>/reports/<slug>/refusals.jsonl and appends one line per\n"
+        "packet to <store>/reports/<slug>/distill-log.jsonl (or --log). A timeout, a crash or garbage output\n"
+        "fails that packet, never the run.\n\n"
+        "Refuses to decide: anything about the record's content (the agent writes it, the gates judge it);\n"
+        "it never edits a record, and never keeps one that a gate refused.\n\n"
+        "Exit: 0 every packet was written or refused, 1 some packet failed (timeout, crash, garbage,\n"
+        "rejected by the gates; see the log), 2 cannot run (bad options, no trace, no live store).");
+    opts.value("agent-cmd", "CMD", "the agent, run as /bin/sh -c CMD (required)");
+    opts.value("jobs", "N", "packets distilled in parallel (default 1)");
+    opts.short_alias('j', "jobs");
+    opts.value("max-rounds", "R", "agent runs per packet, the first included (default 3)");
+    opts.value("timeout", "SECONDS", "deadline of one agent run (default 600)");
+    opts.value("brief", "FILE", "hand the agent this brief instead of the built-in docs/distill-brief.md");
+    opts.value("slug", "SLUG", "reports/<SLUG>/ for the refusal ledger and the log (default: unset)");
+    opts.value("log", "FILE", "append the per-packet log here instead");
+    opts.flag("print-brief", "print the built-in brief and exit");
+    config::Settings::add_options(
+        opts, {Setting::Store, Setting::Trace, Setting::TraceLabel, Setting::Live, Setting::ConfigFile});
+    if (!opts.parse(argc, argv)) return cli::kSuccess;
+    if (opts.is_set("print-brief")) {
+      std::cout << distill::distill_brief_text();
+      return cli::kSuccess;
+    }
+    auto settings = config::Settings::from_environment();
+    settings.apply(opts);
+    auto cmd = opts.get("agent-cmd");
+    if (!cmd || cmd->empty()) throw cli::UsageError("--agent-cmd is required (the command that runs the agent)");
+    auto packets = distill::expand_packet_args(opts.positionals());
+    if (packets.empty()) throw cli::UsageError("no packets given (pass packet files or the packets/ directory)");
+    auto trace = settings.get(Setting::Trace);
+    if (!trace)
+      throw cli::UsageError("no trace: the provenance gate resolves commits in it (set RTM_TRACE or --trace)");
+    auto live = settings.get(Setting::Live);
+    if (!live) throw cli::UsageError("no live store: the store-overlap gate needs it (set RTM_LIVE or --live)");
+    auto slug = opts.get_or("slug", "unset");
+    if (auto why = record::unsafe_component_reason(slug); !why.empty())
+      throw cli::UsageError("--slug '" + slug + "' " + why);
+
+    workspace::StagingStore store{settings.get(Setting::Store)
+                                      ? std::filesystem::absolute(*settings.get(Setting::Store))
+                                      : workspace::default_store()};
+    auto cfg_file = settings.get(Setting::ConfigFile);
+    auto cfg = config::Config::load(cfg_file ? std::optional<std::filesystem::path>(*cfg_file) : std::nullopt);
+    distill::TraceGateInputs in;
+    in.store_root = store.root;
+    in.trace_repo = io::expand_user(*trace);
+    in.trace_label = settings.get(Setting::TraceLabel).value_or(in.trace_repo->filename().string());
+    in.live_root = io::expand_user(*live);
+    in.store_schema = distill::builtin_store_schema();
+    in.profile = distill::builtin_profile();
+    in.id_products = gates::target_products(cfg);
+    distill::TraceGates gates(in);
+
+    distill::DriverOptions o;
+    o.agent_cmd = *cmd;
+    o.jobs = positive(opts, "jobs", 1);
+    o.max_rounds = positive(opts, "max-rounds", 3);
+    o.limits.timeout = std::chrono::seconds(positive(opts, "timeout", 600));
+    o.brief = opts.get("brief") ? io::read_file(*opts.get("brief")) : std::string(distill::distill_brief_text());
+    auto outcomes = distill::distill_packets(packets, o, gates);
+    auto log = opts.get("log") ? std::filesystem::path(*opts.get("log")) : distill::distill_log_path(store, slug);
+    auto lines = distill::commit_outcomes(outcomes, store, slug, log);
+    std::size_t failed = 0, written = 0;
+    for (std::size_t i = 0; i < outcomes.size(); ++i) {
+      std::cout << json::to_line(lines[i]) << '\n';
+      failed += outcomes[i].failed();
+      written += outcomes[i].verdict == "written";
+    }
+    std::cerr << "otm-distill: " << written << " written, " << outcomes.size() - written - failed << " refused, "
+              << failed << " failed; log " << log.string() << '\n';
+    return failed ? cli::kFailure : cli::kSuccess;
+  });
+}

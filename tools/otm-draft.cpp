@@ -1,0 +1,70 @@
+// otm-draft: the extractive drafter. Packet (+ sibling code file) → one
+// staging record, or a refusal naming the field the packet is too thin to
+// fill. No model involved; see docs/tools/otm-draft.md.
+#include <iostream>
+
+#include "cli/exit_codes.hpp"
+#include "cli/options.hpp"
+#include "config/settings.hpp"
+#include "distill/draft_run.hpp"
+#include "distill/drafter.hpp"
+#include "distill/packet_list.hpp"
+#include "record/store_layout.hpp"
+#include "workspace/layout.hpp"
+#include "json/write.hpp"
+
+using namespace otm;
+
+int main(int argc, char **argv) {
+  return cli::run_tool("otm-draft", [&] {
+    cli::Options opts(
+        "otm-draft", "Usage: otm-draft [--store DIR] [--slug SLUG] PACKET|DIR...\n"
+                     "       otm-draft --stdout PACKET\n\n"
+                     "Reads packets (<seg_id>.json and the sibling .diff/.py they name; a directory means\n"
+                     "every *.json in it) and drafts one record per packet by quoting only what the packet\n"
+                     "holds. Writes each record to <store>/records/<type>/<vendor>/<arch>/<dsl>/<family>/<id>.json,\n"
+                     "prints one JSONL line per packet on stdout ({\"seg_id\",\"written\",\"thin\"} or\n"
+                     "{\"seg_id\",\"refused\",\"why\"}), and keeps refusals in <store>/reports/<slug>/refusals.jsonl.\n"
+                     "With --stdout: one packet, the record (or the refusal line) on stdout, nothing written.\n\n"
+                     "Refuses to decide: any code, number, mechanism or condition the packet does not state;\n"
+                     "worth.rank (left provisional for otm-score); which of several prose dead-ends matters.\n\n"
+                     "Exit: 0 done (refusals are reported, not failures; with --stdout: a record),\n"
+                     "1 with --stdout: the packet was refused, 2 cannot run (bad packet, unwritable store).");
+    config::Settings::add_options(opts, {config::Setting::Store});
+    opts.value("slug", "SLUG", "reports/<SLUG>/ that holds the refusal ledger (default: unset)");
+    opts.flag("stdout", "draft one packet to stdout instead of the staging store");
+    if (!opts.parse(argc, argv)) return cli::kSuccess;
+    auto settings = config::Settings::from_environment();
+    settings.apply(opts);
+    auto packets = distill::expand_packet_args(opts.positionals());
+    if (packets.empty()) throw cli::UsageError("no packets given (pass packet files or the packets/ directory)");
+    if (opts.is_set("stdout")) {
+      if (packets.size() != 1) throw cli::UsageError("--stdout drafts exactly one packet");
+      auto p = distill::load_packet(packets.front());
+      auto d = distill::draft_record(p);
+      if (d.record) {
+        std::cout << json::to_pretty(*d.record);
+        // The thin-field report of the agent protocol (docs/distill-brief.md §9).
+        if (!d.thin.empty()) {
+          json::Value thin = json::Value::object();
+          thin.set("seg_id", p.seg_id());
+          thin.set("thin", json::Value::strings(d.thin));
+          std::cerr << json::to_line(thin) << '\n';
+        }
+        return cli::kSuccess;
+      }
+      std::cout << json::to_line(distill::refusal_line(p, *d.refusal)) << '\n';
+      return cli::kFailure;
+    }
+    workspace::StagingStore store{settings.get(config::Setting::Store)
+                                      ? std::filesystem::absolute(*settings.get(config::Setting::Store))
+                                      : workspace::default_store()};
+    auto slug = opts.get_or("slug", "unset");
+    if (auto why = record::unsafe_component_reason(slug); !why.empty())
+      throw cli::UsageError("--slug '" + slug + "' " + why);
+    auto res = distill::draft_into_store(packets, store, slug);
+    for (const auto &line : res.lines) std::cout << json::to_line(line) << '\n';
+    std::cerr << "otm-draft: " << res.written << " record(s) written, " << res.refused << " packet(s) refused\n";
+    return cli::kSuccess;
+  });
+}

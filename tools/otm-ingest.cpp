@@ -1,0 +1,70 @@
+// otm-ingest: reads one optimisation trace into work/versions.jsonl,
+// work/profiles.jsonl and work/meta.json (spec trace-format.md §9).
+#include <iostream>
+
+#include "cli/exit_codes.hpp"
+#include "cli/options.hpp"
+#include "config/config.hpp"
+#include "config/settings.hpp"
+#include "trace/ingest.hpp"
+#include "trace/trace_location.hpp"
+
+namespace {
+
+const char *kHelp = R"(usage: otm-ingest [options]
+
+Reads one optimisation trace (a git repository of kernel versions): the
+commit history (subjects 'v<N>: ...' carry version and verdict), kernel.py
+at each version's commit and in the working tree, memory/*.json step
+records, profiles/<dir>/ captures, definition.json, solution.json and
+workload.jsonl. It never writes to the trace.
+
+Writes, atomically, into the workspace (--workspace, default
+/tmp/opt-trace-mining/<slug>): work/versions.jsonl (or --output),
+work/profiles.jsonl and work/meta.json; creates work/ and packets/. A
+summary goes to stderr.
+
+Refuses to decide the hardware: when neither solution.json / definition.json
+nor the configuration (--arch, --vendor, --product, or the registry entry)
+names a known target, it exits 2 instead of guessing. Malformed step records
+are reported in meta.json memory_variants, never fatal.
+
+Exit status: 0 written; 2 cannot run (no trace, not a directory, no .git, no
+commits, unknown registry key, unknown or invalid hardware or DSL settings,
+unreadable configuration, write failure).
+)";
+
+} // namespace
+
+int main(int argc, char **argv) {
+  return otm::cli::run_tool("otm-ingest", [&] {
+    using otm::config::Setting;
+    otm::cli::Options opts("otm-ingest", kHelp);
+    otm::config::Settings::add_options(opts, {Setting::Trace, Setting::TraceName, Setting::TraceRoot,
+                                              Setting::TraceLabel, Setting::Workspace, Setting::Vendor, Setting::Arch,
+                                              Setting::Product, Setting::Dsl, Setting::Harness,
+                                              Setting::NonTargetKernels, Setting::ConfigFile});
+    opts.value("output", "FILE", "where versions.jsonl goes; '-' for stdout (default <workspace>/work/versions.jsonl)");
+    opts.short_alias('o', "output");
+    opts.flag("quiet", "do not print the summary");
+    if (!opts.parse(argc, argv)) return otm::cli::kSuccess;
+    if (!opts.positionals().empty())
+      throw otm::cli::UsageError("unexpected argument '" + opts.positionals().front() + "' (the trace is --trace DIR)");
+
+    auto settings = otm::config::Settings::from_environment();
+    settings.apply(opts);
+    auto config_file = settings.get(Setting::ConfigFile);
+    auto config =
+        otm::config::Config::load(config_file ? std::optional<std::filesystem::path>(*config_file) : std::nullopt);
+    auto loc = otm::trace::locate_trace(settings, config);
+    auto result = otm::trace::ingest(loc, config);
+    otm::trace::write_ingest(loc, result, opts.get_or("output", ""));
+    if (!opts.is_set("quiet")) {
+      std::string out = opts.get_or("output", "");
+      std::string versions = out.empty() ? loc.workspace.versions_file().string() : out == "-" ? "stdout" : out;
+      std::cerr << otm::trace::summary_text(loc, result) << "wrote:      versions to " << versions << "; "
+                << loc.workspace.profiles_file().string() << "; " << loc.workspace.meta_file().string() << "\n";
+    }
+    return otm::cli::kSuccess;
+  });
+}

@@ -1,0 +1,88 @@
+// otm-partition: the ladder's annotated versions -> work/segments.jsonl (one
+// segment per record-to-be) and reports/<slug>/partition.md (spec partition.md).
+#include <iostream>
+
+#include "cli/exit_codes.hpp"
+#include "cli/options.hpp"
+#include "config/config.hpp"
+#include "config/settings.hpp"
+#include "io/file.hpp"
+#include "partition/inputs.hpp"
+#include "partition/partition.hpp"
+#include "trace/trace_location.hpp"
+#include "json/write.hpp"
+
+namespace {
+
+const char *kHelp = R"(usage: otm-partition [options]
+
+Reads otm-ladder's output (work/ladder.jsonl, or --ladder FILE, '-' for
+stdin), work/meta.json and work/profiles.jsonl of the workspace, the live
+store (--live DIR / RTM_LIVE, the directory holding records/), the staging
+store (--store), the previous run's work/segments.jsonl, and whether
+versions/kernel_<ver>.py snapshots exist in the trace.
+
+Writes work/segments.jsonl (or --output FILE, '-' for stdout): one segment
+per record-to-be (strategy per milestone, anti-strategy per dead-end item,
+prose dead-end and curated pitfall, reference-kernel for the final kernel
+and each mega snapshot), with ids numbered above other traces' ids in the
+live and staging stores and kept stable for segments this trace already
+numbered; and <store>/reports/<slug>/partition.md. A summary goes to stderr.
+
+Refuses to decide whether a dead-end is a fact: it only flags it
+(fact_precheck); the distiller decides and the gates enforce.
+
+Exit status: 0 written; 1 an id or segment would repeat, or an id is already
+in the live store (nothing written); 2 cannot run (no trace, missing or
+malformed work files, unreadable store).
+)";
+
+} // namespace
+
+int main(int argc, char **argv) {
+  return otm::cli::run_tool("otm-partition", [&] {
+    using otm::config::Setting;
+    otm::cli::Options opts("otm-partition", kHelp);
+    otm::config::Settings::add_options(opts,
+                                       {Setting::Trace, Setting::TraceName, Setting::TraceRoot, Setting::TraceLabel,
+                                        Setting::Workspace, Setting::Store, Setting::Live, Setting::ConfigFile});
+    opts.value("ladder", "FILE", "otm-ladder output; '-' for stdin (default <workspace>/work/ladder.jsonl)");
+    opts.value("output", "FILE", "where segments go; '-' for stdout (default <workspace>/work/segments.jsonl)");
+    opts.short_alias('o', "output");
+    opts.flag("quiet", "do not print the summary");
+    if (!opts.parse(argc, argv)) return otm::cli::kSuccess;
+    if (!opts.positionals().empty())
+      throw otm::cli::UsageError("unexpected argument '" + opts.positionals().front() + "'");
+
+    auto settings = otm::config::Settings::from_environment();
+    settings.apply(opts);
+    auto config_file = settings.get(Setting::ConfigFile);
+    auto config =
+        otm::config::Config::load(config_file ? std::optional<std::filesystem::path>(*config_file) : std::nullopt);
+    auto loc = otm::trace::locate_trace(settings, config);
+    const auto &ws = loc.workspace;
+
+    otm::partition::Sources src;
+    src.ladder = opts.get_or("ladder", ws.ladder_file().string());
+    src.meta = ws.meta_file();
+    src.profiles = ws.profiles_file();
+    if (auto live = settings.get(Setting::Live)) src.live = otm::io::expand_user(*live);
+    src.staging = loc.store.root;
+    src.trace = loc.trace;
+    src.previous = ws.segments_file();
+    src.prose_min_chars = config.ladder().deadend_min_chars;
+    auto in = otm::partition::load_inputs(src);
+    auto result = otm::partition::run(in);
+
+    std::string out = opts.get_or("output", ws.segments_file().string());
+    std::string text;
+    for (const auto &s : result.segments) text += otm::json::to_line(s) + "\n";
+    otm::io::write_output(out, text);
+    auto report = loc.store.reports_dir(loc.slug) / "partition.md";
+    otm::io::write_file_atomic(report, otm::partition::report(in, result));
+    if (!opts.is_set("quiet"))
+      std::cerr << otm::partition::console_summary(result, out == "-" ? "stdout" : out) << "report: " << report.string()
+                << "\n";
+    return otm::cli::kSuccess;
+  });
+}

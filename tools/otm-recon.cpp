@@ -1,0 +1,76 @@
+// otm-recon: work/* plus the live store -> reports/<slug>/recon.md, counts
+// only (spec scoring.md §5).
+#include <algorithm>
+#include <iostream>
+
+#include "cli/exit_codes.hpp"
+#include "cli/options.hpp"
+#include "config/config.hpp"
+#include "config/settings.hpp"
+#include "io/file.hpp"
+#include "recon/inputs.hpp"
+#include "recon/recon.hpp"
+#include "trace/trace_location.hpp"
+
+namespace {
+
+const char *kHelp = R"(usage: otm-recon [options]
+
+Reads otm-ladder's output (work/ladder.jsonl, or --ladder FILE, '-' for
+stdin), work/meta.json and work/profiles.jsonl of the workspace, and the
+live store (--live DIR / RTM_LIVE, the directory holding records/) when one
+is configured; without one the report says so and still describes the
+trace.
+
+Writes <store>/reports/<slug>/recon.md (or --output FILE, '-' for stdout):
+what the trace is, how many versions have citable numbers, how many
+captures are usable, the dead-end grammar counts, and what the live store
+already holds for this operator (by source trace) and its family. A summary
+goes to stderr.
+
+Refuses to decide anything: it only counts.
+
+Exit status: 0 written; 2 cannot run (no trace, missing or malformed work
+files, --live not a store).
+)";
+
+} // namespace
+
+int main(int argc, char **argv) {
+  return otm::cli::run_tool("otm-recon", [&] {
+    using otm::config::Setting;
+    otm::cli::Options opts("otm-recon", kHelp);
+    otm::config::Settings::add_options(opts,
+                                       {Setting::Trace, Setting::TraceName, Setting::TraceRoot, Setting::TraceLabel,
+                                        Setting::Workspace, Setting::Store, Setting::Live, Setting::ConfigFile});
+    opts.value("ladder", "FILE", "otm-ladder output; '-' for stdin (default <workspace>/work/ladder.jsonl)");
+    opts.value("output", "FILE", "where the report goes; '-' for stdout (default <store>/reports/<slug>/recon.md)");
+    opts.short_alias('o', "output");
+    opts.flag("quiet", "do not print the summary");
+    if (!opts.parse(argc, argv)) return otm::cli::kSuccess;
+    if (!opts.positionals().empty())
+      throw otm::cli::UsageError("unexpected argument '" + opts.positionals().front() + "'");
+
+    auto settings = otm::config::Settings::from_environment();
+    settings.apply(opts);
+    auto config_file = settings.get(Setting::ConfigFile);
+    auto config =
+        otm::config::Config::load(config_file ? std::optional<std::filesystem::path>(*config_file) : std::nullopt);
+    auto loc = otm::trace::locate_trace(settings, config);
+    const auto &ws = loc.workspace;
+
+    otm::recon::Sources src;
+    src.ladder = opts.get_or("ladder", ws.ladder_file().string());
+    src.meta = ws.meta_file();
+    src.profiles = ws.profiles_file();
+    if (auto live = settings.get(Setting::Live)) src.live = otm::io::expand_user(*live);
+    src.trace = loc.trace;
+    auto in = otm::recon::load_inputs(src, config);
+    std::string md = otm::recon::report(in);
+    std::string out = opts.get_or("output", (loc.store.reports_dir(loc.slug) / "recon.md").string());
+    otm::io::write_output(out, md);
+    if (!opts.is_set("quiet"))
+      std::cerr << otm::recon::console_summary(in, out == "-" ? "stdout" : out, std::count(md.begin(), md.end(), '\n'));
+    return otm::cli::kSuccess;
+  });
+}
