@@ -346,3 +346,16 @@ TEST_CASE("re-running an insert whose merged marker was lost succeeds without a 
   CHECK(snapshot(live) == before);
   CHECK(admission::read_merged_marker(src));
 }
+
+TEST_CASE("an anti-strategy without an established fact is refused with the gate's message", "[admission]") {
+  TempDir tmp;
+  fs::path live = tmp.path / "live";
+  seed_live_store(live, 1);
+  auto anti = with_path(strategy_record("nvidia.b200.triton.toy-op.nofact-t01"), {"type"}, "anti-strategy");
+  fs::path src = stage(tmp.path, anti);
+  auto before = snapshot(live);
+  auto rep = commit(live, "insert", src);
+  CHECK(rep.exit_code == 1);
+  CHECK_THAT(rep.err, Catch::Contains("SCHEMA ERRORS") && Catch::Contains("established-fact: "));
+  CHECK(snapshot(live) == before);
+}
