@@ -15,9 +15,11 @@ static const char *kHelp = R"(usage: otm-wiki-gate match RECORD [--live DIR]
 The admission gate: the only writer of the live store (the directory holding
 records/ and records/index.json, given by --live or RTM_LIVE).
 
-Reads RECORD (a file, or - for stdin), validates it (schema, established
-fact, anonymization, raw-isolation, self-contained, no-cross-reference, and
-that its type/scope/id make a safe store path), then:
+Reads RECORD (a file, or - for stdin), validates it with lib/gates (schema:
+--schema, else the live store's own, else the built-in clean-1.3; established
+fact; anonymization with the --denylist; raw-isolation; self-contained;
+no-cross-reference) and checks that its type/scope/id make a safe store
+path, then:
 
   match     prints one JSON line: the incoming summary, every live record in
             the same scope (dsl by the two-way `any` rule) and the ids whose
@@ -51,25 +53,26 @@ int main(int argc, char **argv) {
   return cli::run_tool("otm-wiki-gate", [&] {
     cli::Options opts("otm-wiki-gate", kHelp);
     opts.value("target", "ID", "existing live record id (confirm, conflict)");
-    config::Settings::add_options(opts, {config::Setting::Live, config::Setting::ConfigFile});
+    opts.value("schema", "FILE", "store schema (default: the live store's own, else the built-in clean-1.3)");
+    config::Settings::add_options(opts,
+                                  {config::Setting::Live, config::Setting::Denylist, config::Setting::ConfigFile});
     if (!opts.parse(argc, argv)) return 0;
     auto settings = config::Settings::from_environment();
     settings.apply(opts);
     const auto &pos = opts.positionals();
     std::filesystem::path live = settings.get(config::Setting::Live).value_or("");
+    auto checks = [&] {
+      return admission::default_store_checks(live, opts.get("schema"), settings.get(config::Setting::Denylist),
+                                             settings.get(config::Setting::ConfigFile));
+    };
     admission::GateReport rep;
     if (pos.size() == 2 && pos[0] == "match") {
       if (opts.has("target")) throw cli::UsageError("match takes no --target");
-      rep = admission::run_match(pos[1], live, admission::default_store_checks());
+      rep = admission::run_match(pos[1], live, checks());
     } else if (pos.size() == 3 && pos[0] == "commit") {
       auto cfg = config::Config::load(settings.get(config::Setting::ConfigFile));
-      admission::CommitCommand cmd{pos[1],
-                                   pos[2],
-                                   live,
-                                   opts.get("target"),
-                                   admission::Timestamp::now(),
-                                   admission::default_store_checks(),
-                                   cfg.builder_version()};
+      admission::CommitCommand cmd{
+          pos[1], pos[2], live, opts.get("target"), admission::Timestamp::now(), checks(), cfg.builder_version()};
       rep = admission::run_commit(cmd);
     } else {
       throw cli::UsageError("expected 'match RECORD' or 'commit ACTION RECORD' (see --help)");

@@ -1,13 +1,22 @@
 #include "admission/record_validation.hpp"
 
-#include "record/established_fact.hpp"
+#include <memory>
+
+#include "cli/exit_codes.hpp"
+#include "config/config.hpp"
+#include "gates/admission.hpp"
+#include "gates/denylist.hpp"
 #include "record/store_layout.hpp"
+#include "schema/builtin_schemas.hpp"
+#include "schema/json_schema.hpp"
+#include "json/parse.hpp"
 
 namespace otm::admission {
 
-std::vector<std::string> validate_for_admission(const json::Value &record, const RecordCheck &store_checks) {
+std::vector<std::string> validate_for_admission(const json::Value &record, const RecordCheck &checks) {
   if (!record.is_object()) return {"<root>: the record is not a JSON object"};
-  std::vector<std::string> out = record::established_fact_problems(record);
+  std::vector<std::string> out;
+  if (checks) out = checks(record);
   // The live path is derived from type, scope and id; a value that cannot be
   // a safe path component is refused here, before anything is written.
   try {
@@ -15,18 +24,32 @@ std::vector<std::string> validate_for_admission(const json::Value &record, const
   } catch (const record::LayoutError &e) {
     out.push_back(std::string("layout: ") + e.what());
   }
-  if (store_checks) {
-    for (auto &p : store_checks(record))
-      if (!p.starts_with("SKIP:")) out.push_back(std::move(p));
-  }
   return out;
 }
 
-RecordCheck default_store_checks() {
-  return [](const json::Value &record) {
-    std::vector<std::string> out;
-    if (record.string_or("schema") != "clean-1.3") out.push_back("schema: must be \"clean-1.3\"");
-    return out;
+RecordCheck default_store_checks(const std::filesystem::path &live_root, const std::optional<std::string> &schema_file,
+                                 const std::optional<std::string> &denylist_file,
+                                 const std::optional<std::string> &config_file) {
+  std::shared_ptr<const schema::Schema> schema;
+  try {
+    std::optional<std::filesystem::path> file;
+    if (schema_file)
+      file = *schema_file;
+    else if (!live_root.empty())
+      file = schema::live_store_schema(live_root);
+    if (file)
+      schema = std::make_shared<const schema::Schema>(schema::Schema::from_file(*file));
+    else
+      schema = std::make_shared<const schema::Schema>(
+          json::parse(schema::builtin_store_schema_text(), "built-in clean-1.3 schema"), "built-in clean-1.3 schema");
+  } catch (const schema::SchemaError &e) {
+    throw cli::UsageError(e.what());
+  }
+  gates::AdmissionOptions options;
+  if (denylist_file) options.denylist = gates::load_denylist(*denylist_file);
+  options.id_products = gates::target_products(config::Config::load(config_file));
+  return [schema, options](const json::Value &record) {
+    return gates::validate_record_for_admission(record, *schema, options);
   };
 }
 

@@ -1,14 +1,15 @@
 // What a record must pass to enter the live store (spec wiki-gate.md §2):
-// the JSON Schema, the established-fact rule and the four record-level store
-// gates (anonymization, raw-isolation, self-contained, no-cross-reference).
-// The schema and store gates are owned by lib/gates and lib/schema; the
-// admission gate receives them as a RecordCheck so that it runs exactly the
-// code the gate executables run (one implementation, no copy). The
-// established-fact rule is record::established_fact_problems, the same one
-// the store's established-fact gate uses (one NON_MECHANISM list).
+// the established-fact rule, the four record-level store gates
+// (anonymization, raw-isolation, self-contained, no-cross-reference) and the
+// JSON Schema — all run by gates::validate_record_for_admission, the same
+// code the gate executables and otm-validate run (one implementation, one
+// NON_MECHANISM list) — plus the check that the record's type, scope and id
+// make a safe store path (record::record_relpath).
 #pragma once
 
+#include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,16 +20,20 @@ namespace otm::admission {
 // Problems of one record, empty when it passes.
 using RecordCheck = std::function<std::vector<std::string>(const json::Value &record)>;
 
-// Every problem, in the spec's order: established fact, then whether the
-// record's type, scope and id make a safe store path (record_relpath), then
-// the store gates and schema supplied by `store_checks`. A record that is not a JSON
-// object is one problem and nothing else runs.
-std::vector<std::string> validate_for_admission(const json::Value &record, const RecordCheck &store_checks);
+// Every problem: those of `checks` (gate messages "<gate>: <message>"), then
+// a "layout: ..." problem when the record cannot be placed safely. A record
+// that is not a JSON object is one problem and nothing else runs.
+std::vector<std::string> validate_for_admission(const json::Value &record, const RecordCheck &checks);
 
-// The store checks the executables use: the schema and the four record-level
-// store gates of lib/gates. Until lib/gates provides them this checks what
-// the reference checks without a JSON-Schema library: `schema` is
-// "clean-1.3" (see docs/admission.md, "Validation").
-RecordCheck default_store_checks();
+// The checks the executables use. The schema is `schema_file` if given,
+// else the live store's own (<live>/schema/kernel/schema.json or
+// <live>/../schema/kernel/schema.json), else the built-in clean-1.3; the
+// denylist is `denylist_file` (ATREX_WIKI_DENYLIST) if given; products for
+// the record-id pattern come from the configuration. Throws cli::UsageError
+// for a schema otm cannot evaluate, io::IoError for an unreadable file.
+RecordCheck default_store_checks(const std::filesystem::path &live_root = {},
+                                 const std::optional<std::string> &schema_file = std::nullopt,
+                                 const std::optional<std::string> &denylist_file = std::nullopt,
+                                 const std::optional<std::string> &config_file = std::nullopt);
 
 } // namespace otm::admission

@@ -18,8 +18,12 @@
 #include <vector>
 
 #include "admission/index_entry.hpp"
+#include "config/config.hpp"
+#include "gates/context.hpp"
+#include "gates/gates.hpp"
 #include "io/file.hpp"
 #include "record/store_layout.hpp"
+#include "schema/builtin_schemas.hpp"
 #include "store/store_reader.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
@@ -166,6 +170,29 @@ inline std::vector<std::string> store_disagreements(const fs::path &root) {
           !(e.get("tier") == w.get("rank").get("tier")) || !(e.get("gain_pct") == w.get("gain").get("pct")))
         out.push_back(r.relpath + ": index entry differs from the record");
     }
+  }
+  return out;
+}
+
+// Failures of the nine store gates (lib/gates, as otm-validate runs them)
+// over the store at `root`, each as "<gate>: <file>: <message>".
+inline std::vector<std::string> store_gate_failures(const fs::path &root) {
+  gates::Context ctx;
+  ctx.store_root = root;
+  ctx.records = gates::records_from_store(root);
+  try {
+    ctx.index = store::load_index(root);
+  } catch (const json::ParseError &) {
+    ctx.index_unreadable = true;
+  }
+  static const auto schema = std::make_shared<const schema::Schema>(
+      json::parse(schema::builtin_store_schema_text(), "built-in clean-1.3 schema"), "built-in clean-1.3 schema");
+  ctx.store_schema = schema;
+  ctx.id_products = gates::target_products(config::Config::defaults());
+  std::vector<std::string> out;
+  for (const auto &g : gates::all_gates()) {
+    if (g.kind != gates::GateKind::Store) continue;
+    for (const auto &f : gates::run_gate(g, ctx).findings) out.push_back(f.gate + ": " + f.file + ": " + f.message);
   }
   return out;
 }

@@ -55,6 +55,7 @@ TEST_CASE("16 concurrent inserts from separate processes all land and are indexe
   CHECK(index.get("count").as_int() == 20);
   CHECK(store::load_records(live).size() == 20);
   CHECK(store_disagreements(live).empty());
+  CHECK(store_gate_failures(live).empty());
   for (int i = 0; i < 16; ++i) CHECK(admission::read_merged_marker(tmp.path / (nth_id("par", i) + ".json")));
 }
 
@@ -72,6 +73,7 @@ TEST_CASE("16 concurrent confirms of the same pair count once", "[admission][pro
   CHECK(track.get("counters").get("verified_effective").as_int() == 1);
   CHECK(track.get("confirm_keys") == json::Value::strings({target + ":nvidia.b200.triton.toy-op.echo-s01"}));
   CHECK(store_disagreements(live).empty());
+  CHECK(store_gate_failures(live).empty());
   CHECK(admission::read_merged_marker(src)->get("merges").size() == 16);
 }
 
@@ -126,6 +128,7 @@ TEST_CASE("a commit killed at random points never leaves the store inconsistent"
   REQUIRE(run(gate("insert", stage(tmp.path, strategy_record(nth_id("final", 0))), live)) == 0);
   for (const auto &e : io::list_dir(live)) CHECK_FALSE(e.filename().string().starts_with(".otm-records-"));
   CHECK(store_disagreements(live).empty());
+  CHECK(store_gate_failures(live).empty());
   INFO("killed " << killed << ", completed " << completed);
   SUCCEED();
 }
@@ -159,6 +162,7 @@ TEST_CASE("staging to live: score, summarise, admit", "[admission][process]") {
   CHECK(store_disagreements(staging).empty());
   for (const auto &p : staged) CHECK(run(gate("auto", p, live)) == 0);
   CHECK(store_disagreements(live).empty());
+  CHECK(store_gate_failures(live).empty());
   CHECK(json::parse_file(live / "records" / "index.json").get("count").as_int() == 5);
   // Admission leaves the staged records and the staging index in agreement.
   CHECK(store_disagreements(staging).empty());

@@ -59,6 +59,7 @@ TEST_CASE("insert writes the record at its scope path, indexes it, and marks the
   CHECK(index.get("records")[3].string_or("id") == "nvidia.b200.triton.toy-op.wide-loads-s01");
   CHECK(index.get("records")[3].get("title") == json::Value("Rows are read four bytes at a time."));
   CHECK(store_disagreements(live).empty());
+  CHECK(store_gate_failures(live).empty());
   // The staged record is untouched (still schema-valid); the ledger says what happened.
   CHECK(io::read_file(src) == before);
   auto ledger = admission::read_merged_marker(src);
@@ -134,6 +135,7 @@ TEST_CASE("a symbolic link inside records/ stops the commit", "[admission]") {
   CHECK_THROWS_WITH(rep_fn(), Catch::Contains("symbolic link"));
   CHECK(io::list_dir(tmp.path / "elsewhere").empty());
   CHECK(store_disagreements(live).empty());
+  CHECK(store_gate_failures(live).empty());
 }
 
 TEST_CASE("confirm counts a pair once, completes the track, and re-ranks record and index", "[admission]") {
@@ -155,10 +157,12 @@ TEST_CASE("confirm counts a pair once, completes the track, and re-ranks record 
   // One confirmation moves the feedback term, so score and index entry change together.
   CHECK(t.get("worth").get("rank").get("score").as_number() != 0.5);
   CHECK(store_disagreements(live).empty());
+  CHECK(store_gate_failures(live).empty());
   // Another incoming record is another confirmation.
   auto r3 = commit(live, "confirm", stage(tmp.path, strategy_record("nvidia.b200.triton.toy-op.third-s01")), target);
   CHECK_THAT(r3.out, Catch::Contains("verified_effective=2"));
   CHECK(store_disagreements(live).empty());
+  CHECK(store_gate_failures(live).empty());
 }
 
 TEST_CASE("confirm of a record without a track writes a schema-complete track", "[admission]") {
@@ -181,6 +185,7 @@ TEST_CASE("confirm of a record without a track writes a schema-complete track", 
     CHECK(track.get("counters").get(k).is_int());
   CHECK(track.get("prior").is_object());
   CHECK(store_disagreements(live).empty());
+  CHECK(store_gate_failures(live).empty());
 }
 
 TEST_CASE("confirm and conflict against a missing target refuse and do not mark the source", "[admission]") {
@@ -212,7 +217,8 @@ TEST_CASE("conflict files carry the schema's fields and never overwrite each oth
   std::string target = "nvidia.b200.triton.seed-op.seed-00-s01";
   auto incoming = strategy_record("nvidia.b200.triton.toy-op.slower-s01", "k", -7.5);
   // A null gain on the incoming side must not break the reason text.
-  incoming = with_path(incoming, {"worth", "gain", "pct"}, nullptr);
+  incoming = with_path(incoming, {"worth", "gain"},
+                       json::parse(R"({"basis": "qualitative", "kind": "performance", "pct": null, "metrics": []})"));
   fs::path src = stage(tmp.path, incoming);
   auto a = commit(live, "conflict", src, target);
   auto b = commit(live, "conflict", src, target);
@@ -231,6 +237,7 @@ TEST_CASE("conflict files carry the schema's fields and never overwrite each oth
   CHECK(doc.get("resolution").is_null());
   CHECK(admission::read_merged_marker(src)->get("merges").size() == 2);
   CHECK(store_disagreements(live).empty());
+  CHECK(store_gate_failures(live).empty());
 }
 
 TEST_CASE("match lists same-scope candidates with the two-way any rule and exact episode keys", "[admission]") {
@@ -287,6 +294,7 @@ TEST_CASE("the auto policy inserts, confirms or flags by episode key and directi
   CHECK_THAT(r3.out, Catch::StartsWith("auto: conflict --target nvidia.b200.triton.toy-op.first-s01") &&
                          Catch::Contains("conflict_flagged:"));
   CHECK(store_disagreements(live).empty());
+  CHECK(store_gate_failures(live).empty());
   auto anti = with_path(first, {"type"}, "anti-strategy");
   CHECK(admission::directions_contradict(first, anti));
   CHECK_FALSE(admission::directions_contradict(first, same));
@@ -303,6 +311,7 @@ TEST_CASE("a commit removes generations a killed writer left behind", "[admissio
           0);
   CHECK_FALSE(fs::exists(live / ".otm-records-next-99999"));
   CHECK(store_disagreements(live).empty());
+  CHECK(store_gate_failures(live).empty());
 }
 
 TEST_CASE("an insert refuses to drop an unreadable or missing index", "[admission]") {
@@ -336,4 +345,17 @@ TEST_CASE("re-running an insert whose merged marker was lost succeeds without a 
   CHECK_THAT(rep.out, Catch::Contains("already present and identical"));
   CHECK(snapshot(live) == before);
   CHECK(admission::read_merged_marker(src));
+}
+
+TEST_CASE("an anti-strategy without an established fact is refused with the gate's message", "[admission]") {
+  TempDir tmp;
+  fs::path live = tmp.path / "live";
+  seed_live_store(live, 1);
+  auto anti = with_path(strategy_record("nvidia.b200.triton.toy-op.nofact-t01"), {"type"}, "anti-strategy");
+  fs::path src = stage(tmp.path, anti);
+  auto before = snapshot(live);
+  auto rep = commit(live, "insert", src);
+  CHECK(rep.exit_code == 1);
+  CHECK_THAT(rep.err, Catch::Contains("SCHEMA ERRORS") && Catch::Contains("established-fact: "));
+  CHECK(snapshot(live) == before);
 }
