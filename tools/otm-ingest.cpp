@@ -60,10 +60,10 @@ int main(int argc, char **argv) {
     auto result = otm::trace::ingest(loc, config);
     otm::trace::write_ingest(loc, result, opts.get_or("output", ""));
     if (!opts.is_set("quiet")) {
-      std::cerr << otm::trace::summary_text(loc, result);
-      std::cerr << "wrote:      " << loc.workspace.work_dir().string() << "/{"
-                << (opts.get_or("output", "").empty() ? "versions.jsonl," : "") << "profiles.jsonl,meta.json}"
-                << (opts.get_or("output", "") == "-" ? " (versions to stdout)" : "") << "\n";
+      std::string out = opts.get_or("output", "");
+      std::string versions = out.empty() ? loc.workspace.versions_file().string() : out == "-" ? "stdout" : out;
+      std::cerr << otm::trace::summary_text(loc, result) << "wrote:      versions to " << versions << "; "
+                << loc.workspace.profiles_file().string() << "; " << loc.workspace.meta_file().string() << "\n";
     }
     return otm::cli::kSuccess;
   });

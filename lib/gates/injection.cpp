@@ -107,16 +107,17 @@ const std::vector<CaseSpec> &cases() {
   return specs;
 }
 
-// A context holding only `entry`, with its own index entry.
-Context single(const Context &ctx, const RecordEntry &entry) {
+// A context holding only `entry`, with its own index entry; `ctx` holds no
+// records (copying a large store per case would dominate the run).
+Context single(const Context &ctx, const std::optional<json::Value> &full_index, const RecordEntry &entry) {
   Context c = ctx;
   c.records = {entry};
   json::Value index = json::Value::object();
   index.set("schema", "clean-1.3");
   json::Value list = json::Value::array();
   bool found = false;
-  if (ctx.index)
-    if (const auto *all = ctx.index->get("records").as_array())
+  if (full_index)
+    if (const auto *all = full_index->get("records").as_array())
       for (const auto &e : *all)
         if (e.get("id") == entry.record.get("id")) {
           list.push_back(e);
@@ -141,14 +142,17 @@ Context single(const Context &ctx, const RecordEntry &entry) {
 
 } // namespace
 
-std::vector<InjectionCase> run_injection_tests(const Context &ctx) {
+std::vector<InjectionCase> run_injection_tests(const Context &full) {
   std::vector<InjectionCase> out;
+  Context ctx = full;
+  ctx.records.clear();
+  ctx.index.reset();
   for (const auto &spec : cases()) {
     InjectionCase ic{spec.name, spec.gate, InjectionStatus::NoSuitableRecord, "", "no record parses"};
     const auto &gate = *find_gate(spec.gate);
-    for (const auto &entry : ctx.records) {
+    for (const auto &entry : full.records) {
       if (!entry.parse_error.empty() || !entry.record.is_object()) continue;
-      Context base = single(ctx, entry);
+      Context base = single(ctx, full.index, entry);
       ic.record = entry.file;
       auto before = run_gate(gate, base);
       if (!before.passed()) {

@@ -173,6 +173,15 @@ std::string Repository::blob_content(const std::string &id) const {
   return std::string(data, static_cast<std::size_t>(git_blob_rawsize(blob.get())));
 }
 
+void Repository::with_blob(const std::string &id, const std::function<void(std::string_view)> &fn) const {
+  git_oid oid;
+  BlobPtr blob;
+  if (git_oid_fromstr(&oid, id.c_str()) != 0 || git_blob_lookup(blob.out(), impl_->repo, &oid) != 0)
+    throw GitError(impl_->path.string() + ": no blob " + id + " (" + last_error() + ")");
+  fn(std::string_view(static_cast<const char *>(git_blob_rawcontent(blob.get())),
+                      static_cast<std::size_t>(git_blob_rawsize(blob.get()))));
+}
+
 std::optional<std::string> Repository::read_at(const std::string &commit, const std::string &path) const {
   auto id = blob_id(commit, path);
   if (!id) return std::nullopt;

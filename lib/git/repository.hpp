@@ -4,10 +4,12 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace otm::git {
@@ -45,6 +47,9 @@ public:
   // Blob id / content of `path` at `commit`; nullopt when absent there.
   std::optional<std::string> blob_id(const std::string &commit, const std::string &path) const;
   std::string blob_content(const std::string &blob_id) const;
+  // Calls `fn` with the blob's bytes without copying them (valid only during
+  // the call); for readers that scan thousands of blobs.
+  void with_blob(const std::string &blob_id, const std::function<void(std::string_view)> &fn) const;
   std::optional<std::string> read_at(const std::string &commit, const std::string &path) const;
 
   // Unified diff of one path between two commits, as `git diff A..B -- path`

@@ -69,7 +69,10 @@ void write_all(int fd, std::string_view content, const fs::path &path) {
 }
 } // namespace
 
-void write_file_atomic(const fs::path &path, std::string_view content) {
+namespace {
+// Writes `content` to a fresh temporary file next to `path` (fsynced) and
+// returns its name; the caller renames it into place.
+std::string write_temp_sibling(const fs::path &path, std::string_view content) {
   fs::path dir = path.parent_path();
   if (dir.empty()) dir = ".";
   std::error_code ec;
@@ -88,11 +91,49 @@ void write_file_atomic(const fs::path &path, std::string_view content) {
     throw;
   }
   ::close(fd);
-  if (::rename(tmpl.c_str(), path.c_str()) != 0) {
+  return tmpl;
+}
+
+fs::path parent_or_dot(const fs::path &path) { return path.parent_path().empty() ? fs::path(".") : path.parent_path(); }
+} // namespace
+
+void fsync_directory(const fs::path &dir) {
+  int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  // A directory we may write but not read (mode -wx) cannot be opened to
+  // flush; the rename inside it has still happened.
+  if (fd < 0 && errno == EACCES) return;
+  if (fd < 0) throw IoError(dir.string() + ": cannot open directory to flush it (" + std::strerror(errno) + ")");
+  // Some file systems cannot fsync a directory (EINVAL); their renames are
+  // as durable as they get, so that is not an error.
+  int rc = ::fsync(fd);
+  int err = errno;
+  ::close(fd);
+  if (rc != 0 && err != EINVAL && err != EROFS)
+    throw IoError(dir.string() + ": cannot flush directory (" + std::strerror(err) + ")");
+}
+
+void write_file_atomic(const fs::path &path, std::string_view content) {
+  std::string tmp = write_temp_sibling(path, content);
+  if (::rename(tmp.c_str(), path.c_str()) != 0) {
     int err = errno;
-    ::unlink(tmpl.c_str());
+    ::unlink(tmp.c_str());
     throw IoError(path.string() + ": cannot replace (" + std::strerror(err) + ")");
   }
+  fsync_directory(parent_or_dot(path));
+}
+
+bool write_file_atomic_new(const fs::path &path, std::string_view content) {
+  std::string tmp = write_temp_sibling(path, content);
+  // link(2) fails with EEXIST instead of replacing, unlike rename(2).
+  int rc = ::link(tmp.c_str(), path.c_str());
+  int err = errno;
+  ::unlink(tmp.c_str());
+  if (rc != 0) {
+    if (err == EEXIST) return false;
+    throw IoError(path.string() + ": cannot create (" + std::strerror(err) + ")");
+  }
+  fsync_directory(parent_or_dot(path));
+  return true;
 }
 
 void write_output(const std::string &path_or_dash, std::string_view content) {

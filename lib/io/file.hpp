@@ -24,7 +24,16 @@ std::string read_stdin();
 std::string read_input(const std::string &path_or_dash);
 
 // Atomically replaces `path` with `content`, creating parent directories.
+// The file is fsynced before the rename and its directory after it, so the
+// new content survives a crash once this returns.
 void write_file_atomic(const std::filesystem::path &path, std::string_view content);
+
+// Like write_file_atomic, but never replaces an existing file: returns false
+// (writing nothing) when `path` already exists.
+bool write_file_atomic_new(const std::filesystem::path &path, std::string_view content);
+
+// fsync of a directory, making renames and creations inside it durable.
+void fsync_directory(const std::filesystem::path &dir);
 
 // Writes to stdout for "-", atomically to the file otherwise.
 void write_output(const std::string &path_or_dash, std::string_view content);

@@ -1,6 +1,7 @@
 #include "trace/ingest.hpp"
 
 #include <algorithm>
+#include <future>
 #include <map>
 #include <unordered_map>
 
@@ -59,10 +60,28 @@ std::string source_of(const TraceLocation &loc, Setting s, const char *env_flag,
   return "registry entry '" + (loc.registry ? loc.registry->name : std::string()) + "' field " + field;
 }
 
-struct CommitRow {
-  const git::Commit *commit;
-  std::string key;
-};
+// DSL of kernel.py in each commit of items[from, to), keyed by blob id so
+// an unchanged kernel.py is classified once.
+std::vector<std::string> kernel_dsls(const git::Repository &repo,
+                                     const std::vector<std::pair<std::string, std::string>> &items, std::size_t from,
+                                     std::size_t to) {
+  std::vector<std::string> out;
+  std::unordered_map<std::string, std::string> by_blob;
+  for (std::size_t k = from; k < to; ++k) {
+    auto blob = repo.blob_id(items[k].second, "kernel.py");
+    if (!blob) {
+      out.push_back(detect_dsl(""));
+    } else if (auto hit = by_blob.find(*blob); hit != by_blob.end()) {
+      out.push_back(hit->second);
+    } else {
+      // Raw bytes: the keywords are ASCII, and replacing invalid UTF-8 (as
+      // the reference's decoding does) never adds or removes an ASCII byte.
+      repo.with_blob(*blob, [&out](std::string_view source) { out.push_back(detect_dsl(source)); });
+      by_blob.emplace(*blob, out.back());
+    }
+  }
+  return out;
+}
 
 } // namespace
 
@@ -98,6 +117,13 @@ IngestResult ingest(const TraceLocation &loc, const config::Config &config) {
   std::vector<std::string> tokens = hardware_tokens(definition, solution);
   HardwareTarget target = resolve_hardware(tokens, config.target_table(), configured);
 
+  // The working-tree reads (step records, captures) overlap the git reads;
+  // they share nothing but thread-safe compiled regexes.
+  auto non_target = non_target_kernels(loc.settings, config);
+  auto files = std::async(std::launch::async, [&trace, non_target] {
+    return std::make_pair(scan_memory(trace), scan_captures(trace, non_target));
+  });
+
   // History: the last commit of a version in topological order wins.
   git::Repository repo = git::Repository::open(trace);
   std::vector<git::Commit> commits = repo.commits_oldest_first();
@@ -112,15 +138,34 @@ IngestResult ingest(const TraceLocation &loc, const config::Config &config) {
     }
   }
 
-  MemoryScan memory = scan_memory(trace);
-  res.profiles = scan_captures(trace, non_target_kernels(loc.settings, config));
-
   std::string final_dsl;
   if (io::is_regular_file(trace / "kernel.py"))
     final_dsl = detect_dsl(text::replace_invalid_utf8(io::read_file(trace / "kernel.py")));
   else
     final_dsl = detect_dsl("");
   std::string dsl_default = configured_dsl ? *configured_dsl : final_dsl;
+
+  // Each committed version's DSL, from kernel.py in its commit. The second
+  // half is classified on another thread with its own repository handle
+  // (libgit2 handles are not shared across threads).
+  std::vector<std::pair<std::string, std::string>> committed; // key, sha
+  for (const auto &[key, index] : last_commit) committed.emplace_back(key, commits[index].sha);
+  const std::size_t half = committed.size() / 2;
+  auto second_half = std::async(std::launch::async, [&trace, &committed, half] {
+    git::Repository own = git::Repository::open(trace);
+    return kernel_dsls(own, committed, half, committed.size());
+  });
+  std::vector<std::string> dsls = kernel_dsls(repo, committed, 0, half);
+  for (auto &d : second_half.get()) dsls.push_back(std::move(d));
+  std::map<std::string, std::string> commit_dsl;
+  for (std::size_t k = 0; k < committed.size(); ++k) {
+    // A configured DSL names what keyword detection could not.
+    if (dsls[k] == "any" && configured_dsl) dsls[k] = *configured_dsl;
+    commit_dsl.emplace(committed[k].first, std::move(dsls[k]));
+  }
+
+  auto [memory, profiles] = files.get();
+  res.profiles = std::move(profiles);
 
   std::vector<std::pair<std::int64_t, std::string>> order;
   for (const auto &[k, _] : last_commit) order.emplace_back(digits_value(k), k);
@@ -131,30 +176,11 @@ IngestResult ingest(const TraceLocation &loc, const config::Config &config) {
   std::map<std::string, std::vector<const json::Value *>> captures_of;
   for (const auto &p : res.profiles) captures_of[p.string_or("version")].push_back(&p);
 
-  // DSL detection is keyed by blob id: unchanged kernel.py is classified once.
-  std::unordered_map<std::string, std::string> dsl_by_blob;
   for (const auto &[n, key] : order) {
     auto ci = last_commit.find(key);
     auto mi = memory.records.find(key);
     const git::Commit *c = ci == last_commit.end() ? nullptr : &commits[ci->second];
-    std::string dsl;
-    if (c) {
-      auto blob = repo.blob_id(c->sha, "kernel.py");
-      if (!blob) {
-        dsl = detect_dsl("");
-      } else if (auto hit = dsl_by_blob.find(*blob); hit != dsl_by_blob.end()) {
-        dsl = hit->second;
-      } else {
-        std::string source = repo.blob_content(*blob);
-        if (!text::is_valid_utf8(source)) source = text::replace_invalid_utf8(source);
-        dsl = detect_dsl(source);
-        dsl_by_blob.emplace(*blob, dsl);
-      }
-      // A configured DSL names what keyword detection could not.
-      if (dsl == "any" && configured_dsl) dsl = *configured_dsl;
-    } else {
-      dsl = dsl_default.empty() ? "any" : dsl_default;
-    }
+    std::string dsl = c ? commit_dsl.at(key) : (dsl_default.empty() ? "any" : dsl_default);
     json::Value row = json::Value::object();
     row.set("version", key);
     row.set("n", n);

@@ -34,3 +34,12 @@ TEST_CASE("CuTe keywords are case-insensitive, the others are not", "[dsl]") {
   CHECK(detect_dsl("no newline at the end: triton") == "triton");
   CHECK(detect_dsl("\n\n#\n") == "any");
 }
+
+TEST_CASE("comment-line handling at the edges of the text", "[dsl]") {
+  CHECK(detect_dsl("# triton") == "any");
+  CHECK(detect_dsl("#triton\n") == "any");
+  CHECK(detect_dsl("x\n# gluon\ntriton") == "triton");
+  CHECK(detect_dsl("\n   \t# __global__\n") == "any");
+  CHECK(detect_dsl("#if triton\n") == "triton"); // a preprocessor line is code
+  CHECK(detect_dsl("a\n\n__global__") == "cuda");
+}

@@ -155,10 +155,13 @@ TEST_CASE("ingest: configured DSL names what detection could not; invalid settin
   Fixture f;
   f.trace.write("kernel.py", "import torch\n");
   f.trace.commit("v0: baseline");
+  f.trace.write("kernel.py", "# \xff\xfe not UTF-8\nimport torch \xc3\n@triton.jit\n");
+  f.trace.commit("v1: invalid bytes do not hide the keyword");
   f.settings.set(Setting::Arch, "blackwell");
   f.settings.set(Setting::Dsl, "cuda");
   auto r = f.run();
   CHECK(r.versions[0].string_or("dsl") == "cuda");
+  CHECK(r.versions[1].string_or("dsl") == "triton");
   CHECK(r.meta.get("meta").string_or("arch_basis") == "configured (RTM_ARCH / registry entry)");
   CHECK(r.meta.get("meta").string_or("vendor") == "nvidia");
   CHECK(r.meta.get("meta").string_or("product") == "any");

@@ -1,0 +1,40 @@
+// The admission gate's two commands as library calls (the executable only
+// parses options): `match` and `commit insert|confirm|conflict|auto`.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "admission/commit_types.hpp"
+#include "admission/record_validation.hpp"
+
+namespace otm::admission {
+
+struct GateReport {
+  int exit_code = 0;
+  std::string out; // for stdout
+  std::string err; // for stderr
+};
+
+// Validates the record read from `source` (a file or "-") and reports the
+// same-scope candidates under a shared lock. Throws io::IoError /
+// json::ParseError when the input cannot be read (exit 2).
+GateReport run_match(const std::string &source, const std::filesystem::path &live_root, const RecordCheck &checks);
+
+struct CommitCommand {
+  std::string action; // insert, confirm, conflict, auto
+  std::string source; // record file or "-"
+  std::filesystem::path live_root;
+  std::optional<std::string> target;
+  Timestamp when;
+  RecordCheck checks;
+  std::string builder_version = "opt-trace-0.1";
+};
+
+// Validates, takes the exclusive store lock, removes generations a killed
+// writer left, runs the action, and marks the source merged when the action
+// admitted it. Throws cli::UsageError for a bad action or a missing --target.
+GateReport run_commit(const CommitCommand &cmd);
+
+} // namespace otm::admission

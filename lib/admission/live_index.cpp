@@ -1,0 +1,59 @@
+#include "admission/live_index.hpp"
+
+#include "io/file.hpp"
+#include "store/store_reader.hpp"
+#include "json/parse.hpp"
+
+namespace otm::admission {
+
+namespace fs = std::filesystem;
+
+json::Value load_live_index_for_update(const fs::path &root) {
+  std::optional<json::Value> index;
+  try {
+    index = store::load_index(root);
+  } catch (const json::ParseError &e) {
+    throw io::IoError(std::string(e.what()) + "; the live index is broken: rebuild it before admitting records");
+  }
+  if (index) {
+    if (!index->is_object() || !index->get("records").is_array())
+      throw io::IoError((root / "records" / "index.json").string() +
+                        ": not an index (an object with a \"records\" list); rebuild it before admitting records");
+    return *index;
+  }
+  std::error_code ec;
+  fs::path dir = root / "records";
+  for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+    if (it->path().extension() == ".json" && it->path().filename() != "index.json")
+      throw io::IoError((dir / "index.json").string() +
+                        ": missing although records exist; rebuild the index before admitting records");
+  return nullptr;
+}
+
+std::optional<std::string> indexed_path(const json::Value &index, const std::string &id) {
+  if (const auto *list = index.get("records").as_array())
+    for (const auto &e : *list)
+      if (e.string_or("id") == id) return e.string_or("path");
+  return std::nullopt;
+}
+
+fs::path under_records(const std::string &relpath) {
+  fs::path p = fs::path(relpath).lexically_normal();
+  auto it = p.begin();
+  if (p.is_absolute() || it == p.end() || *it != "records")
+    throw io::IoError("index path '" + relpath + "' is not under records/; rebuild the live index");
+  fs::path rest;
+  for (++it; it != p.end(); ++it) rest /= *it;
+  if (rest.empty()) throw io::IoError("index path '" + relpath + "' names no file; rebuild the live index");
+  return rest;
+}
+
+std::optional<std::string> file_named_for_id(const fs::path &root, const std::string &id) {
+  std::error_code ec;
+  std::string name = id + ".json";
+  for (fs::recursive_directory_iterator it(root / "records", ec), end; !ec && it != end; it.increment(ec))
+    if (it->path().filename() == name) return it->path().lexically_relative(root).generic_string();
+  return std::nullopt;
+}
+
+} // namespace otm::admission

@@ -1,0 +1,30 @@
+// Reading the live index for a change (under the exclusive lock): it must be
+// readable, and may be absent only while records/ holds no record, so a
+// write never silently drops the entries of an unreadable index.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "json/value.hpp"
+
+namespace otm::admission {
+
+// The index document, or null for an empty store without one. Throws
+// io::IoError naming the file and the fix when it is broken, or missing
+// while records exist.
+json::Value load_live_index_for_update(const std::filesystem::path &live_root);
+
+// The `path` of the entry with `id` (relative to the live root), if any.
+std::optional<std::string> indexed_path(const json::Value &index, const std::string &id);
+
+// "records/a/b.json" → "a/b.json"; throws io::IoError for a path that is not
+// under records/.
+std::filesystem::path under_records(const std::string &relpath);
+
+// Relative path (from the live root) of a file named `<id>.json` anywhere
+// under records/, if any.
+std::optional<std::string> file_named_for_id(const std::filesystem::path &live_root, const std::string &id);
+
+} // namespace otm::admission

@@ -1,0 +1,90 @@
+#include "pipeline/stamps.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <fstream>
+
+#include "cli/exit_codes.hpp"
+#include "git/repository.hpp"
+#include "io/file.hpp"
+#include "json/write.hpp"
+
+namespace otm::pipeline {
+namespace fs = std::filesystem;
+
+namespace {
+
+// FNV-1a 64: a change detector, not a security boundary.
+std::string content_hash(const fs::path &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw io::IoError(path.string() + ": cannot read");
+  std::uint64_t h = 1469598103934665603ULL;
+  char buf[1 << 16];
+  while (in) {
+    in.read(buf, sizeof buf);
+    for (std::streamsize i = 0; i < in.gcount(); ++i) {
+      h ^= static_cast<unsigned char>(buf[i]);
+      h *= 1099511628211ULL;
+    }
+  }
+  char out[17];
+  std::snprintf(out, sizeof out, "%016llx", static_cast<unsigned long long>(h));
+  return out;
+}
+
+} // namespace
+
+std::string trace_state(const fs::path &trace) {
+  auto repo = git::Repository::open(trace);
+  std::string text = "head " + repo.head().value_or("none") + "\n";
+  std::vector<std::string> lines;
+  std::error_code ec;
+  fs::recursive_directory_iterator it(trace, fs::directory_options::skip_permission_denied, ec), end;
+  for (; !ec && it != end; it.increment(ec)) {
+    if (it->path().filename() == ".git") {
+      it.disable_recursion_pending();
+      continue;
+    }
+    if (!it->is_regular_file(ec)) continue;
+    auto rel = it->path().lexically_relative(trace).generic_string();
+    lines.push_back(rel + "\t" + std::to_string(it->file_size(ec)) + "\t" + content_hash(it->path()));
+  }
+  if (ec) throw io::IoError(trace.string() + ": cannot list (" + ec.message() + ")");
+  std::sort(lines.begin(), lines.end());
+  for (const auto &l : lines) text += l + "\n";
+  return text;
+}
+
+std::string config_state(const config::Config &config, const config::Settings &settings,
+                         const std::vector<std::string> &sections) {
+  json::Value out = json::Value::object();
+  for (const auto &name : sections) {
+    if (name == "settings") {
+      json::Value s = json::Value::object();
+      for (const auto &info : config::all_settings())
+        if (info.setting != config::Setting::ConfigFile)
+          if (auto v = settings.get(info.setting)) s.set(info.env, *v);
+      out.set(name, s);
+      continue;
+    }
+    const json::Value *v = config.data().find(name);
+    if (!v) throw cli::UsageError("no configuration section '" + name + "' (see otm-stamp --help)");
+    out.set(name, *v);
+  }
+  return json::to_pretty(out);
+}
+
+bool write_if_changed(const fs::path &path, const std::string &content) {
+  if (io::is_regular_file(path)) {
+    try {
+      if (io::read_file(path) == content) return false;
+    } catch (const io::IoError &) {
+      // unreadable: rewrite it
+    }
+  }
+  io::write_file_atomic(path, content);
+  return true;
+}
+
+} // namespace otm::pipeline

@@ -1,0 +1,73 @@
+#include "scoring/staging_index.hpp"
+
+#include <algorithm>
+
+#include "text/regex.hpp"
+#include "text/utf8.hpp"
+
+namespace otm::scoring {
+
+std::string staging_title(const json::Value &r) {
+  static const text::Regex sentence_end(R"((?<=[.!?])\s)");
+  std::string goal(text::strip(r.get("payload").string_or("goal")));
+  std::string title;
+  if (!goal.empty()) {
+    auto parts = sentence_end.split_once(goal);
+    title = std::string(text::prefix_code_points(parts.first, 160));
+  }
+  if (title.empty() && r.get("id").is_string()) title = *r.get("id").as_string();
+  return title;
+}
+
+std::string staging_search_text(const json::Value &r, const std::string &title) {
+  static const text::Regex spaces(R"(\s+)");
+  const auto &p = r.get("payload");
+  std::vector<std::string> parts;
+  auto add = [&](const json::Value &v) {
+    if (v.truthy()) parts.push_back(v.is_string() ? *v.as_string() : v.python_str());
+  };
+  add(r.get("id"));
+  add(json::Value(title));
+  for (const char *k : {"goal", "change", "mechanism", "attempted", "lesson"}) add(p.get(k));
+  add(p.get("problem").get("statement"));
+  add(p.get("problem").get("observed_symptom"));
+  for (const char *k : {"technique_tags", "triggers"})
+    if (const auto *a = r.get("retrieval").get(k).as_array())
+      for (const auto &v : *a) add(v);
+  std::string joined;
+  for (std::size_t i = 0; i < parts.size(); ++i) joined += (i ? " " : "") + parts[i];
+  std::string collapsed(text::strip(spaces.replace(joined, " ")));
+  return std::string(text::prefix_code_points(text::to_lower(collapsed), 2000));
+}
+
+json::Value staging_index_entry(const json::Value &r, const std::string &relpath, const Rank &rank) {
+  json::Value e = json::Value::object();
+  std::string title = staging_title(r);
+  e.set("id", r.get("id"));
+  e.set("type", r.get("type").truthy() ? r.get("type") : json::Value("strategy"));
+  e.set("level", r.get("level"));
+  e.set("status", r.get("status"));
+  e.set("episode_key", r.get("episode_key"));
+  e.set("path", relpath);
+  e.set("title", title);
+  e.set("retrieval", r.get("retrieval"));
+  e.set("worth_score", rank.score);
+  e.set("tier", rank.tier);
+  e.set("gain_pct", r.get("worth").get("gain").get("pct"));
+  e.set("search_text", staging_search_text(r, title));
+  return e;
+}
+
+json::Value staging_index(std::vector<json::Value> entries, const std::string &builder_version) {
+  std::stable_sort(entries.begin(), entries.end(),
+                   [](const json::Value &a, const json::Value &b) { return a.string_or("id") < b.string_or("id"); });
+  json::Value doc = json::Value::object();
+  doc.set("schema", "clean-1.3");
+  doc.set("generated_by", "otm-score");
+  doc.set("builder_version", builder_version);
+  doc.set("count", static_cast<long long>(entries.size()));
+  doc.set("records", json::Value(std::move(entries)));
+  return doc;
+}
+
+} // namespace otm::scoring

@@ -1,0 +1,205 @@
+// Test fixtures for the admission gate, scoring and README tests: a
+// fictional clean-1.3 record, temp live stores, process helpers, and a check
+// that records/ and records/index.json agree (the property the store's ids
+// and index gates enforce).
+#pragma once
+
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "admission/index_entry.hpp"
+#include "io/file.hpp"
+#include "record/store_layout.hpp"
+#include "store/store_reader.hpp"
+#include "json/parse.hpp"
+#include "json/write.hpp"
+
+extern char **environ;
+
+namespace otm::testing {
+
+namespace fs = std::filesystem;
+
+inline json::Value strategy_record(const std::string &id,
+                                   const std::string &episode_key = "blackwell|triton|toy-op|wide_loads|operator",
+                                   double pct = 12.5) {
+  json::Value r = json::parse(R"({
+ "schema": "clean-1.3",
+ "id": "",
+ "type": "strategy",
+ "level": "operator",
+ "status": "active",
+ "episode_key": "",
+ "retrieval": {
+  "scope": {"vendor": "nvidia", "arch": "blackwell", "product": "b200", "dsl": "triton",
+            "operator_family": "toy-op", "operators": ["toy-op"], "shape_signature": {}},
+  "generality": {"arch": "blackwell", "language": "triton", "workload_family": "misc"},
+  "signals": {"metrics": {}, "shape_regime": {"predicate": "*", "var_axes": [], "n_shapes": 3}, "symptoms": []},
+  "technique_tags": ["wide-loads"],
+  "triggers": ["row loads are narrow"]
+ },
+ "payload": {
+  "goal": "Make the toy kernel read rows with wide loads. Then measure.",
+  "problem": {"target": "toy-op latency", "statement": "Rows are read four bytes at a time.", "operator": "toy-op"},
+  "trace": {"builds_on": {"approach": "baseline kernel", "is_baseline": true}},
+  "change": "Read each row with 16-byte vector loads.",
+  "mechanism": "Fewer memory transactions per row.",
+  "implementation": {"format": "none"},
+  "cost": {"edit_scope": "one-line", "risk": "low"},
+  "next_steps": []
+ },
+ "evidence": {"summary": {"confidence": "measured", "measured_on": {"harness": "toy harness", "gpu": "b200"}},
+              "raw": {"source_repo": "toy-trace", "version": "v3", "git_commit": "abc1234"}},
+ "worth": {
+  "rank": {"score": 0.5, "tier": "promising"},
+  "gain": {"basis": "measured", "kind": "performance", "primary": "latency", "pct": 0.0,
+           "metrics": [{"metric": "latency", "direction": "lower-better", "source": "harness", "delta_pct": 0.0}]},
+  "track": {"counters": {"query_count": 0, "served_count": 0, "applied_count": 0, "verified_effective": 0,
+                         "verified_ineffective": 0, "fallback_served": 0},
+            "prior": {"step_gain_pct": 0.0, "corpus_kept_ratio": 0.4}}
+ }
+})");
+  r.set("id", id);
+  r.set("episode_key", episode_key);
+  json::Value worth = r.get("worth");
+  json::Value gain = worth.get("gain");
+  gain.set("pct", pct);
+  json::Value metrics = gain.get("metrics");
+  json::Value m = metrics[0];
+  m.set("delta_pct", pct);
+  json::Array ms{m};
+  gain.set("metrics", json::Value(ms));
+  worth.set("gain", gain);
+  r.set("worth", worth);
+  return r;
+}
+
+// `v` with the value at `path` (object keys) replaced by `leaf`.
+inline json::Value with_path(const json::Value &v, const std::vector<std::string> &path, json::Value leaf,
+                             std::size_t at = 0) {
+  json::Value out = v;
+  if (at + 1 == path.size()) {
+    out.set(path[at], std::move(leaf));
+  } else {
+    out.set(path[at], with_path(v.get(path[at]), path, std::move(leaf), at + 1));
+  }
+  return out;
+}
+
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    std::string tmpl = (fs::temp_directory_path() / "otm-admission-XXXXXX").string();
+    path = ::mkdtemp(tmpl.data());
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+};
+
+// A live store with `n` records and a matching index.
+inline void seed_live_store(const fs::path &root, int n) {
+  json::Value index = nullptr;
+  for (int i = 0; i < n; ++i) {
+    char id[64];
+    std::snprintf(id, sizeof id, "nvidia.b200.triton.seed-op.seed-%02d-s01", i);
+    json::Value r =
+        strategy_record(id, std::string("blackwell|triton|seed-op|seed_") + std::to_string(i) + "|operator");
+    r = with_path(r, {"retrieval", "scope", "operator_family"}, "seed-op");
+    auto rel = record::record_relpath(r);
+    io::write_file_atomic(root / "records" / rel, json::to_pretty(r));
+    index = admission::index_with_entry(index, admission::live_index_entry(r, "records/" + rel.generic_string()));
+  }
+  if (n > 0) io::write_file_atomic(root / "records" / "index.json", json::to_pretty(index));
+  fs::create_directories(root / "records");
+}
+
+// Where records/ and records/index.json disagree (empty when they agree):
+// every file parses, is named <id>.json, ids are unique, the index lists
+// exactly the files' ids with equal retrieval, worth_score, tier and gain_pct,
+// and its count matches.
+inline std::vector<std::string> store_disagreements(const fs::path &root) {
+  std::vector<std::string> out;
+  auto recs = store::load_records(root);
+  std::set<std::string> ids;
+  for (const auto &r : recs) {
+    if (!r.parse_error.empty()) {
+      out.push_back(r.parse_error);
+      continue;
+    }
+    std::string id = r.record.string_or("id");
+    if (!ids.insert(id).second) out.push_back("duplicate id " + id);
+    if (fs::path(r.relpath).filename() != id + ".json") out.push_back(r.relpath + ": file name is not <id>.json");
+  }
+  std::optional<json::Value> index;
+  try {
+    index = store::load_index(root);
+  } catch (const std::exception &e) {
+    out.push_back(std::string("index: ") + e.what());
+    return out;
+  }
+  if (!index) {
+    if (!recs.empty()) out.push_back("index missing");
+    return out;
+  }
+  std::set<std::string> indexed;
+  for (const auto &e : *index->get("records").as_array()) indexed.insert(e.string_or("id"));
+  if (indexed != ids) out.push_back("index ids differ from record ids");
+  if (index->get("count").as_int() != static_cast<long long>(index->get("records").size()))
+    out.push_back("index count is wrong");
+  for (const auto &r : recs) {
+    for (const auto &e : *index->get("records").as_array()) {
+      if (e.string_or("id") != r.record.string_or("id")) continue;
+      const auto &w = r.record.get("worth");
+      if (!(e.get("retrieval") == r.record.get("retrieval")) || !(e.get("worth_score") == w.get("rank").get("score")) ||
+          !(e.get("tier") == w.get("rank").get("tier")) || !(e.get("gain_pct") == w.get("gain").get("pct")))
+        out.push_back(r.relpath + ": index entry differs from the record");
+    }
+  }
+  return out;
+}
+
+inline std::string bin(const std::string &tool) {
+  const char *dir = std::getenv("OTM_BIN_DIR");
+  return (fs::path(dir && *dir ? dir : OTM_BIN_DIR) / tool).string();
+}
+
+// Starts a process with stdout/stderr sent to /dev/null; returns its pid.
+inline pid_t spawn(const std::vector<std::string> &args) {
+  std::vector<char *> argv;
+  for (const auto &a : args) argv.push_back(const_cast<char *>(a.c_str()));
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+  pid_t pid = -1;
+  int rc = posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&fa);
+  return rc == 0 ? pid : -1;
+}
+
+// Exit code, or 128 + signal.
+inline int wait_for(pid_t pid) {
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR) return -1;
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+  return -1;
+}
+
+inline int run(const std::vector<std::string> &args) { return wait_for(spawn(args)); }
+
+} // namespace otm::testing

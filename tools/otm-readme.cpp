@@ -1,0 +1,55 @@
+// otm-readme: the reviewer's summary of the staging store.
+#include <iostream>
+
+#include "cli/exit_codes.hpp"
+#include "cli/options.hpp"
+#include "config/settings.hpp"
+#include "io/file.hpp"
+#include "report/readme.hpp"
+#include "workspace/layout.hpp"
+
+using namespace otm;
+
+static const char *kHelp =
+    R"(usage: otm-readme [--store DIR] [--workspace DIR] [--gate-report FILE] [--output FILE|-] [--timestamp TEXT]
+
+Writes the reviewer's summary of the staging store.
+
+Reads:  <store>/records/**/*.json, their sidecar .merged ledgers,
+        <store>/reports/*/refusals.jsonl, and when present
+        <workspace>/work/meta.json, versions.jsonl, segments.jsonl;
+        --gate-report: the saved console output of otm-validate.
+Writes: <store>/README.md (or --output; - for stdout). The output is
+        deterministic; --timestamp adds a generation time you supply.
+Refuses to decide: that anything is in the live store, or that the gates
+        passed when no gate report says so.
+
+Exit: 0 written; 1 neither staged records nor work files; 2 bad arguments
+or an unwritable output.
+)";
+
+int main(int argc, char **argv) {
+  return cli::run_tool("otm-readme", [&] {
+    cli::Options opts("otm-readme", kHelp);
+    opts.value("gate-report", "FILE", "saved otm-validate output to report the gate status from");
+    opts.value("output", "FILE", "where to write (default <store>/README.md; - for stdout)");
+    opts.value("timestamp", "TEXT", "generation time to print (none by default, for reproducible output)");
+    config::Settings::add_options(opts, {config::Setting::Store, config::Setting::Workspace});
+    if (!opts.parse(argc, argv)) return 0;
+    if (!opts.positionals().empty()) throw cli::UsageError("otm-readme takes no positional arguments (see --help)");
+    auto settings = config::Settings::from_environment();
+    settings.apply(opts);
+    workspace::StagingStore store{settings.get(config::Setting::Store).value_or(workspace::default_store().string())};
+    report::ReadmeInputs in;
+    in.staging_root = store.root;
+    if (auto ws = settings.get(config::Setting::Workspace)) in.workspace_root = *ws;
+    if (auto g = opts.get("gate-report")) in.gate_report = *g;
+    in.generated_at = opts.get("timestamp");
+    auto readme = report::make_readme(in);
+    for (const auto &w : readme.warnings) std::cerr << "otm-readme: warning: " << w << '\n';
+    std::string dest = opts.get_or("output", store.readme_file().string());
+    io::write_output(dest, readme.text);
+    if (dest != "-") std::cout << "wrote " << dest << '\n';
+    return 0;
+  });
+}

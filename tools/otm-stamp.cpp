@@ -1,0 +1,72 @@
+// otm-stamp: content stamps for Makefile.pipeline (lib/pipeline/stamps.hpp).
+#include <iostream>
+
+#include "cli/exit_codes.hpp"
+#include "cli/options.hpp"
+#include "config/config.hpp"
+#include "config/settings.hpp"
+#include "io/file.hpp"
+#include "pipeline/stamps.hpp"
+#include "trace/trace_location.hpp"
+
+namespace {
+const char *kHelp = R"(usage: otm-stamp trace TRACE FILE
+       otm-stamp config FILE SECTION...
+       otm-stamp slug TRACE FILE
+
+Writes a stamp file for make, and rewrites it only when its content changes,
+so its modification time moves exactly when what it stands for does.
+
+  trace    the trace's HEAD commit and the path, size and content hash of
+           every working-tree file outside .git (step records, captures,
+           snapshots are often untracked)
+  config   the named sections of the effective configuration (built-in
+           data/otm-config.json merged with --config / OTM_CONFIG), e.g.
+           'ladder', 'target_table', 'non_target_kernels', 'traces'; the
+           section 'settings' is the effective RTM_* settings
+  slug     the trace's slug (names the reports/<slug>/ directory)
+
+Reads the trace (never writes it) and the configuration. Writes FILE only.
+Decides nothing about the pipeline: make compares the stamps' dates.
+Prints 'changed' or 'unchanged' on stdout.
+
+Exit status: 0 success; 2 bad usage, unreadable trace or configuration.
+)";
+} // namespace
+
+int main(int argc, char **argv) {
+  return otm::cli::run_tool("otm-stamp", [&] {
+    using otm::config::Setting;
+    otm::cli::Options opts("otm-stamp", kHelp);
+    otm::config::Settings::add_options(opts, {Setting::ConfigFile});
+    if (!opts.parse(argc, argv)) return otm::cli::kSuccess;
+    const auto &args = opts.positionals();
+    if (args.empty()) throw otm::cli::UsageError("missing mode 'trace' or 'config' (see --help)");
+    std::string content;
+    std::string file;
+    if (args[0] == "trace") {
+      if (args.size() != 3) throw otm::cli::UsageError("usage: otm-stamp trace TRACE FILE");
+      content = otm::pipeline::trace_state(otm::io::expand_user(args[1]));
+      file = args[2];
+    } else if (args[0] == "config") {
+      if (args.size() < 3) throw otm::cli::UsageError("usage: otm-stamp config FILE SECTION...");
+      auto settings = otm::config::Settings::from_environment();
+      settings.apply(opts);
+      auto config_file = settings.get(Setting::ConfigFile);
+      auto config =
+          otm::config::Config::load(config_file ? std::optional<std::filesystem::path>(*config_file) : std::nullopt);
+      content = otm::pipeline::config_state(config, settings, {args.begin() + 2, args.end()});
+      file = args[1];
+    } else if (args[0] == "slug") {
+      if (args.size() != 3) throw otm::cli::UsageError("usage: otm-stamp slug TRACE FILE");
+      auto trace = std::filesystem::absolute(otm::io::expand_user(args[1])).lexically_normal();
+      if (!trace.has_filename()) trace = trace.parent_path();
+      content = otm::trace::trace_slug(trace.filename().string()) + "\n";
+      file = args[2];
+    } else {
+      throw otm::cli::UsageError("unknown mode '" + args[0] + "' (expected 'trace', 'config' or 'slug')");
+    }
+    std::cout << (otm::pipeline::write_if_changed(file, content) ? "changed" : "unchanged") << '\n';
+    return otm::cli::kSuccess;
+  });
+}

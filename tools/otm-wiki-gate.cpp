@@ -1,0 +1,81 @@
+// otm-wiki-gate: the admission gate, the only writer of the live store.
+#include <iostream>
+
+#include "admission/gate_commands.hpp"
+#include "cli/exit_codes.hpp"
+#include "cli/options.hpp"
+#include "config/config.hpp"
+#include "config/settings.hpp"
+
+using namespace otm;
+
+static const char *kHelp = R"(usage: otm-wiki-gate match RECORD [--live DIR]
+       otm-wiki-gate commit insert|confirm|conflict|auto RECORD [--target ID] [--live DIR]
+
+The admission gate: the only writer of the live store (the directory holding
+records/ and records/index.json, given by --live or RTM_LIVE).
+
+Reads RECORD (a file, or - for stdin), validates it (schema, established
+fact, anonymization, raw-isolation, self-contained, no-cross-reference, and
+that its type/scope/id make a safe store path), then:
+
+  match     prints one JSON line: the incoming summary, every live record in
+            the same scope (dsl by the two-way `any` rule) and the ids whose
+            episode_key equals the incoming one. Writes nothing.
+  commit insert    writes the record at records/<type>/<vendor>/<arch>/<dsl>/
+            <operator_family>/<id>.json and its index entry; refuses an id
+            that exists in the index or anywhere under records/.
+  commit confirm --target ID   counts the record as a confirmation of ID,
+            once per (ID, incoming id) pair, and re-ranks ID.
+  commit conflict --target ID  queues a direction contradiction in
+            <live>/conflicts/ for a human (never overwriting another).
+  commit auto      decides by a fixed policy: no same-scope candidate or no
+            exact episode_key match -> insert; a match pointing the same way
+            -> confirm; the opposite way -> conflict. Prints the decision.
+
+Writes: records/ changes are atomic as a whole (a new generation swapped in
+under an exclusive lock on the store), so parallel runs never lose an entry
+and a killed run never leaves the index disagreeing with records/. After an
+admitting commit the source file gets a sidecar RECORD.merged ledger; the
+record itself is not modified.
+
+Refuses to decide: whether two records are the same knowledge (match lists
+candidates; the caller or the auto policy decides).
+
+Exit: 0 match ok / action done (including an already counted confirm);
+1 validation errors, insert refused, target not in the live store;
+2 missing input, missing --target, bad arguments, unreadable live store.
+)";
+
+int main(int argc, char **argv) {
+  return cli::run_tool("otm-wiki-gate", [&] {
+    cli::Options opts("otm-wiki-gate", kHelp);
+    opts.value("target", "ID", "existing live record id (confirm, conflict)");
+    config::Settings::add_options(opts, {config::Setting::Live, config::Setting::ConfigFile});
+    if (!opts.parse(argc, argv)) return 0;
+    auto settings = config::Settings::from_environment();
+    settings.apply(opts);
+    const auto &pos = opts.positionals();
+    std::filesystem::path live = settings.get(config::Setting::Live).value_or("");
+    admission::GateReport rep;
+    if (pos.size() == 2 && pos[0] == "match") {
+      if (opts.has("target")) throw cli::UsageError("match takes no --target");
+      rep = admission::run_match(pos[1], live, admission::default_store_checks());
+    } else if (pos.size() == 3 && pos[0] == "commit") {
+      auto cfg = config::Config::load(settings.get(config::Setting::ConfigFile));
+      admission::CommitCommand cmd{pos[1],
+                                   pos[2],
+                                   live,
+                                   opts.get("target"),
+                                   admission::Timestamp::now(),
+                                   admission::default_store_checks(),
+                                   cfg.builder_version()};
+      rep = admission::run_commit(cmd);
+    } else {
+      throw cli::UsageError("expected 'match RECORD' or 'commit ACTION RECORD' (see --help)");
+    }
+    std::cout << rep.out << std::flush;
+    std::cerr << rep.err << std::flush;
+    return rep.exit_code;
+  });
+}
