@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <csignal>
 #include <cstdlib>
 #include <thread>
 
@@ -197,8 +196,6 @@ std::string agent_input(const std::string &brief, const Packet &packet, const st
 
 std::vector<PacketOutcome> distill_packets(const std::vector<std::filesystem::path> &packets,
                                            const DriverOptions &options, const RecordGates &gates) {
-  // An agent that stops reading its stdin must not kill the driver.
-  std::signal(SIGPIPE, SIG_IGN);
   ScratchDir scratch;
   auto brief_file = scratch.path() / "distill-brief.md";
   io::write_file_atomic(brief_file, options.brief);

@@ -7,6 +7,7 @@
 #include <poll.h>
 #include <spawn.h>
 #include <sys/wait.h>
+#include <mutex>
 #include <thread>
 #include <unistd.h>
 
@@ -50,6 +51,10 @@ std::string AgentRun::describe() const {
 
 AgentRun run_agent(const std::string &cmd, const std::string &input,
                    const std::vector<std::pair<std::string, std::string>> &env_extra, const AgentLimits &limits) {
+  // An agent that stops reading its stdin must not kill the caller: writes
+  // to its pipe then fail with EPIPE instead of raising SIGPIPE.
+  static std::once_flag ignore_sigpipe;
+  std::call_once(ignore_sigpipe, [] { std::signal(SIGPIPE, SIG_IGN); });
   AgentRun run;
   int in_pipe[2], out_pipe[2], err_pipe[2];
   if (::pipe2(in_pipe, O_CLOEXEC) != 0 || ::pipe2(out_pipe, O_CLOEXEC) != 0 || ::pipe2(err_pipe, O_CLOEXEC) != 0) {

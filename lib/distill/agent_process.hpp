@@ -30,7 +30,9 @@ struct AgentLimits {
 
 // Thread-safe: pipes are close-on-exec, so concurrent agents never hold
 // each other's pipe ends. `env` entries are added to the inherited
-// environment. On timeout the whole process group is killed.
+// environment. On timeout the whole process group is killed. The first
+// call sets SIGPIPE to ignored for the process (writes to an agent that
+// closed its stdin then fail with EPIPE).
 AgentRun run_agent(const std::string &cmd, const std::string &input,
                    const std::vector<std::pair<std::string, std::string>> &env, const AgentLimits &limits);
 
