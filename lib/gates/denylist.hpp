@@ -1,6 +1,6 @@
-// The private denylist (README §4): a UTF-8 file of substrings, one per line;
-// lines trimmed, blanks skipped, a line whose first character is `#` is a
-// comment. Compiled into one literal alternation.
+// The gates' view of the private denylist: the compiled alternation of
+// scrub::Denylist (lib/scrub/denylist.hpp), the one reader of the file, so
+// the scrubber and every gate agree on what a term is and how it matches.
 #pragma once
 
 #include <filesystem>
@@ -12,7 +12,6 @@
 
 namespace otm::gates {
 
-std::vector<std::string> denylist_terms(const std::string &file_text);
 // Null when there are no terms. A path that is not a regular file is
 // ignored, as the reference does (returns null).
 std::shared_ptr<const text::Regex> load_denylist(const std::filesystem::path &path);

@@ -78,7 +78,11 @@ std::string write_temp_sibling(const fs::path &path, std::string_view content) {
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) throw IoError(dir.string() + ": cannot create directory (" + ec.message() + ")");
-  std::string tmpl = (dir / ("." + path.filename().string() + ".tmp.XXXXXX")).string();
+  // Built with append: GCC 12 reports a false -Wrestrict on "." + string.
+  std::string name(".");
+  name += path.filename().string();
+  name += ".tmp.XXXXXX";
+  std::string tmpl = (dir / name).string();
   int fd = ::mkstemp(tmpl.data());
   if (fd < 0) throw IoError(path.string() + ": cannot create temporary file (" + std::strerror(errno) + ")");
   try {

@@ -25,27 +25,38 @@ std::string python_float_repr(double value) {
   for (char c : mantissa)
     if (c != '.') digits += c;
 
+  // Built with append, not operator+: GCC 12 reports a false -Wrestrict on
+  // `"0." + std::string(...)` in optimised builds.
   std::string out;
-  if (exponent >= -5 + 1 && exponent < 16) {
-    // positional
+  if (negative) out += '-';
+  if (exponent >= -4 && exponent < 16) {
     if (exponent < 0) {
-      out = "0." + std::string(static_cast<std::size_t>(-exponent - 1), '0') + digits;
+      out += "0.";
+      out.append(static_cast<std::size_t>(-exponent - 1), '0');
+      out += digits;
     } else {
       auto int_len = static_cast<std::size_t>(exponent) + 1;
       if (digits.size() <= int_len) {
-        out = digits + std::string(int_len - digits.size(), '0') + ".0";
+        out += digits;
+        out.append(int_len - digits.size(), '0');
+        out += ".0";
       } else {
-        out = digits.substr(0, int_len) + "." + digits.substr(int_len);
+        out.append(digits, 0, int_len);
+        out += '.';
+        out.append(digits, int_len, std::string::npos);
       }
     }
   } else {
-    out = digits.substr(0, 1);
-    if (digits.size() > 1) out += "." + digits.substr(1);
+    out += digits[0];
+    if (digits.size() > 1) {
+      out += '.';
+      out.append(digits, 1, std::string::npos);
+    }
     char ebuf[16];
     std::snprintf(ebuf, sizeof ebuf, "e%c%02d", exponent < 0 ? '-' : '+', std::abs(exponent));
     out += ebuf;
   }
-  return negative ? "-" + out : out;
+  return out;
 }
 
 } // namespace otm::json
