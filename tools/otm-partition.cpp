@@ -56,9 +56,7 @@ int main(int argc, char **argv) {
 
     auto settings = otm::config::Settings::from_environment();
     settings.apply(opts);
-    auto config_file = settings.get(Setting::ConfigFile);
-    auto config =
-        otm::config::Config::load(config_file ? std::optional<std::filesystem::path>(*config_file) : std::nullopt);
+    auto config = otm::config::Config::load(settings);
     auto loc = otm::trace::locate_trace(settings, config);
     const auto &ws = loc.workspace;
 

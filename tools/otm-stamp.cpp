@@ -52,9 +52,7 @@ int main(int argc, char **argv) {
       if (args.size() < 3) throw otm::cli::UsageError("usage: otm-stamp config FILE SECTION...");
       auto settings = otm::config::Settings::from_environment();
       settings.apply(opts);
-      auto config_file = settings.get(Setting::ConfigFile);
-      auto config =
-          otm::config::Config::load(config_file ? std::optional<std::filesystem::path>(*config_file) : std::nullopt);
+      auto config = otm::config::Config::load(settings);
       content = otm::pipeline::config_state(config, settings, {args.begin() + 2, args.end()});
       file = args[1];
     } else if (args[0] == "slug") {

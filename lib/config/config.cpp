@@ -38,6 +38,11 @@ Config Config::load(const std::optional<std::filesystem::path> &override_file) {
   return c;
 }
 
+Config Config::load(const Settings &settings) {
+  auto file = settings.get(Setting::ConfigFile);
+  return load(file ? std::optional<std::filesystem::path>(*file) : std::nullopt);
+}
+
 namespace {
 std::string where(const Config &c) {
   return c.override_source().empty() ? std::string("built-in configuration") : c.override_source();

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "config/settings.hpp"
 #include "json/value.hpp"
 
 namespace otm::config {
@@ -39,6 +40,8 @@ public:
   // override file is a UsageError naming it.
   static Config load(const std::optional<std::filesystem::path> &override_file);
   static Config defaults() { return load(std::nullopt); }
+  // The override named by the settings (--config / OTM_CONFIG), if any.
+  static Config load(const Settings &settings);
 
   const json::Value &data() const { return data_; }
   std::string builder_version() const;
