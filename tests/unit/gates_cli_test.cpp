@@ -22,7 +22,9 @@ int sh(const std::string &cmd) {
   return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
 }
 
-std::string bin(const std::string &tool) { return std::string(OTM_BIN_DIR) + "/" + tool; }
+// A path join, not operator+ on a temporary: GCC 12 misreports the latter
+// (-Warray-bounds) for some lengths of the build directory name.
+std::string bin(const std::string &tool) { return (std::filesystem::path(OTM_BIN_DIR) / tool).string(); }
 
 std::string fixture_args(const GateFixture &f) {
   return " --workspace '" + f.workspace().string() + "' --trace '" + f.trace().string() + "' --live '" +

@@ -1,0 +1,366 @@
+#include "code/source_lexer.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+#include "text/regex.hpp"
+#include "text/utf8.hpp"
+
+namespace otm::code {
+
+namespace {
+
+bool is_ident(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+bool is_prefix_letter(char c) { return std::string_view("rRbBuUfF").find(c) != std::string_view::npos; }
+
+void push(std::vector<Span> &out, std::size_t b, std::size_t e, SpanKind k, bool embedded = false) {
+  if (b < e) out.push_back({b, e, k, embedded});
+}
+
+// A name that holds C/C++/CUDA/PTX source: `cuda_sources=`, `cpp_src = `,
+// `PTX: str = ` at the end of the text before a string or a bracket.
+bool names_source(std::string_view before) {
+  static const text::Regex r(R"((?i)\b\w*(?:sources?|src|cuda|cpp|ptx|hip|asm)\w*\s*(?::[^=]*)?=\s*$)");
+  return r.contains(before);
+}
+
+bool is_version_stamp(std::string_view code) {
+  static const text::Regex python(R"((?i)^["']?\w*version\w*["']?\s*(?::\s*\w+\s*)?[:=]\s*)"
+                                  R"((?:[rbuf]{0,2}"[^"]*"|[rbuf]{0,2}'[^']*'|v?\d[\w.]*|\(\s*[\d\s,.]*\))\s*[,;]?$)");
+  static const text::Regex define(R"((?i)^#\s*define\s+\w*version\w*(?:\s+\S+)?$)");
+  static const text::Regex declaration(
+      R"((?i)^(?:(?:static|constexpr|const|inline|__device__|__constant__)\s+)*[\w:]+\s+\w*version\w*\s*=\s*)"
+      R"((?:"[^"]*"|v?\d[\w.]*)\s*;$)");
+  return python.contains(code) || define.contains(code) || declaration.contains(code);
+}
+
+std::vector<std::string_view> split_lines(std::string_view text) {
+  std::vector<std::string_view> lines;
+  std::size_t pos = 0;
+  while (true) {
+    auto nl = text.find('\n', pos);
+    lines.push_back(text.substr(pos, (nl == std::string_view::npos ? text.size() : nl) - pos));
+    if (nl == std::string_view::npos) break;
+    pos = nl + 1;
+  }
+  return lines;
+}
+
+std::string path_of_header(std::string_view line) {
+  if (line.starts_with("diff --git ")) {
+    auto b = line.rfind(" b/");
+    return b == std::string_view::npos ? std::string() : std::string(line.substr(b + 3));
+  }
+  if (line.starts_with("+++ ")) {
+    auto p = line.substr(4);
+    if (p.starts_with("b/")) p.remove_prefix(2);
+    return p == "/dev/null" ? std::string() : std::string(p);
+  }
+  return {};
+}
+
+// A hunk may start inside a multi-line string, which its text alone cannot
+// say for sure. Each side is lexed under three hypotheses - it starts in
+// code, inside a docstring, inside an embedded source string - and the one
+// whose classification contradicts the lines' look least wins (ties: code,
+// then docstring): a docstring line that reads like Python code, a code
+// line that reads like prose or like C, an embedded line that reads like
+// Python.
+struct HunkStart {
+  bool inside = false, docstring = true;
+  char quote = '"';
+};
+HunkStart guess_hunk_start(const std::vector<std::string_view> &side) {
+  static const text::Regex python(
+      R"(^\s*(?:(?:def|class|return|if|elif|else|for|while|import|from|with|try|except|raise|yield|assert|pass|)"
+      R"(break|continue|lambda)\b|@\w)|^\s*[\w.\[\], ]+\s*(?:[-+*/%|&]|//)?=(?!=)|[(\[,:]\s*$)");
+  static const text::Regex c_like(R"([;{}]\s*$|^\s*(?:#include|#define|__global__|__device__|template\s*<))");
+  static const text::Regex prose(R"(^\s*[A-Za-z][\w'-]*(?:,?\s+[\w'.,-]+){2,}[.!?]?\s*$)");
+  static const text::Regex code_punct(R"([=(){}\[\]:;])");
+  char quote = 0;
+  for (auto l : side) {
+    auto dq = l.find("\"\"\""), sq = l.find("'''");
+    if (dq == std::string_view::npos && sq == std::string_view::npos) continue;
+    quote = dq < sq ? '"' : '\'';
+    break;
+  }
+  HunkStart best;
+  if (!quote) return best;
+  std::size_t best_score = static_cast<std::size_t>(-1);
+  for (int h = 0; h < 3; ++h) {
+    SourceLexer lexer(Language::Python);
+    if (h) lexer.assume_inside_string(h == 1, quote);
+    std::size_t score = 0;
+    for (auto l : side) {
+      auto spans = lexer.lex_line(l);
+      auto kind = classify_line(l, spans);
+      bool embedded = std::any_of(spans.begin(), spans.end(), [](const Span &s) { return s.embedded; });
+      bool looks_python = python.contains(l), looks_c = c_like.contains(l);
+      bool looks_prose = prose.contains(l) && !code_punct.contains(l);
+      if (kind == LineKind::Comment && looks_python && !looks_prose) ++score;
+      if (kind == LineKind::Code && !embedded && (looks_prose || looks_c)) ++score;
+      if (kind == LineKind::Code && embedded && looks_python && !looks_c) ++score;
+    }
+    if (score < best_score) {
+      best_score = score;
+      best = HunkStart{h != 0, h == 1, quote};
+    }
+  }
+  return best;
+}
+
+} // namespace
+
+Language language_of_path(std::string_view path) {
+  static const text::Regex c_family(R"((?i)\.(?:cu|cuh|c|cc|cpp|cxx|h|hh|hpp|hxx|hip|ptx)$)");
+  return c_family.contains(path) ? Language::CFamily : Language::Python;
+}
+
+void SourceLexer::assume_inside_string(bool docstring, char quote) {
+  mode_ = docstring ? Mode::Docstring : Mode::Embedded;
+  quote_ = quote;
+  in_block_comment_ = false;
+}
+
+std::vector<Span> SourceLexer::lex_line(std::string_view line) {
+  std::vector<Span> out;
+  if (language_ == Language::CFamily)
+    lex_c(line, 0, line.size(), false, true, out);
+  else
+    lex_python(line, out);
+  return out;
+}
+
+void SourceLexer::lex_c(std::string_view line, std::size_t from, std::size_t to, bool embedded, bool literals,
+                        std::vector<Span> &out) {
+  std::size_t i = from, code = from;
+  auto comment_until = [&](std::size_t start, std::size_t search) {
+    auto close = line.find("*/", search);
+    if (close == std::string_view::npos || close + 2 > to) {
+      push(out, start, to, SpanKind::Comment, embedded);
+      return to;
+    }
+    in_block_comment_ = false;
+    push(out, start, close + 2, SpanKind::Comment, embedded);
+    return close + 2;
+  };
+  if (in_block_comment_) i = code = comment_until(from, from);
+  while (i < to) {
+    char c = line[i];
+    if (c == '/' && i + 1 < to && line[i + 1] == '/') {
+      push(out, code, i, SpanKind::Code, embedded);
+      push(out, i, to, SpanKind::Comment, embedded);
+      return;
+    }
+    if (c == '/' && i + 1 < to && line[i + 1] == '*') {
+      push(out, code, i, SpanKind::Code, embedded);
+      in_block_comment_ = true;
+      i = code = comment_until(i, i + 2);
+      continue;
+    }
+    // A quote after a digit or letter is a C++14 digit separator or part of
+    // a name, not a literal.
+    bool literal = literals && (c == '"' || (c == '\'' && (i == from || !is_ident(line[i - 1]))));
+    if (literal) {
+      std::size_t j = i + 1;
+      while (j < to && line[j] != c) j += line[j] == '\\' ? 2 : 1;
+      j = std::min(j + 1, to);
+      push(out, code, i, SpanKind::Code, embedded);
+      push(out, i, j, SpanKind::String, embedded);
+      i = code = j;
+      continue;
+    }
+    ++i;
+  }
+  push(out, code, to, SpanKind::Code, embedded);
+}
+
+void SourceLexer::lex_python(std::string_view line, std::vector<Span> &out) {
+  std::size_t i = 0, n = line.size(), code = 0;
+  while (i < n) {
+    if (mode_ != Mode::Code) {
+      auto close = line.find(std::string(3, quote_), i);
+      std::size_t end = close == std::string_view::npos ? n : close;
+      if (mode_ == Mode::Docstring)
+        push(out, i, end, SpanKind::Docstring);
+      else
+        lex_c(line, i, end, true, true, out);
+      if (close == std::string_view::npos) return;
+      push(out, close, close + 3, mode_ == Mode::Docstring ? SpanKind::Docstring : SpanKind::Code);
+      i = code = close + 3;
+      mode_ = Mode::Code;
+      continue;
+    }
+    char c = line[i];
+    if (c == '#') {
+      push(out, code, i, SpanKind::Code);
+      push(out, i, n, SpanKind::Comment);
+      return;
+    }
+    if (c == '\'' || c == '"') {
+      // The literal's prefix (r, b, u, f, at most two) belongs to it.
+      std::size_t pre = i;
+      while (pre > code && i - pre < 2 && is_prefix_letter(line[pre - 1])) --pre;
+      if (pre > 0 && is_ident(line[pre - 1])) pre = i; // `xr"` is a name, then a string
+      auto before = line.substr(0, pre);
+      if (line.substr(i, 3) == std::string(3, c)) {
+        bool docstring = depth_ == 0 && text::strip(before).empty();
+        push(out, code, pre, SpanKind::Code);
+        push(out, pre, i + 3, docstring ? SpanKind::Docstring : SpanKind::Code);
+        mode_ = docstring ? Mode::Docstring : Mode::Embedded;
+        quote_ = c;
+        in_block_comment_ = false;
+        i = code = i + 3;
+        continue;
+      }
+      std::size_t j = i + 1;
+      while (j < n && line[j] != c) j += line[j] == '\\' ? 2 : 1;
+      std::size_t inner_end = std::min(j, n), end = std::min(j + 1, n);
+      push(out, code, pre, SpanKind::Code);
+      if (names_source(before) || (source_depth_ > 0 && depth_ >= source_depth_)) {
+        // One-line embedded source: its comments are comments; its own
+        // literals are not looked for (their quotes are escaped here).
+        bool saved = in_block_comment_;
+        in_block_comment_ = false;
+        push(out, pre, i + 1, SpanKind::Code);
+        lex_c(line, i + 1, inner_end, true, false, out);
+        push(out, inner_end, end, SpanKind::Code);
+        in_block_comment_ = saved;
+      } else {
+        push(out, pre, end, SpanKind::String);
+      }
+      i = code = end;
+      continue;
+    }
+    if (c == '(' || c == '[' || c == '{') {
+      ++depth_;
+      if (source_depth_ == 0 && names_source(line.substr(0, i))) source_depth_ = depth_;
+    } else if (c == ')' || c == ']' || c == '}') {
+      if (source_depth_ > 0 && depth_ <= source_depth_) source_depth_ = 0;
+      depth_ = std::max(0, depth_ - 1);
+    }
+    ++i;
+  }
+  push(out, code, n, SpanKind::Code);
+}
+
+LineKind classify_line(std::string_view line, const std::vector<Span> &spans) {
+  bool any = false, code = false;
+  std::string code_text;
+  for (const auto &s : spans) {
+    auto t = line.substr(s.begin, s.end - s.begin);
+    bool executable = s.kind == SpanKind::Code || s.kind == SpanKind::String;
+    if (!text::strip(t).empty()) {
+      any = true;
+      code = code || executable;
+    }
+    if (executable) code_text += t;
+  }
+  if (!any) return LineKind::Blank;
+  if (!code) return LineKind::Comment;
+  return is_version_stamp(text::strip(code_text)) ? LineKind::VersionStamp : LineKind::Code;
+}
+
+std::vector<SourceLine> lex_source(std::string_view text, Language language) {
+  std::vector<SourceLine> out;
+  if (text.empty()) return out;
+  SourceLexer lexer(language);
+  for (auto line : split_lines(text)) {
+    SourceLine l{line, lexer.lex_line(line)};
+    l.kind = classify_line(line, l.spans);
+    out.push_back(std::move(l));
+  }
+  // A final newline ends the last line; it starts none.
+  if (text.ends_with('\n')) out.pop_back();
+  return out;
+}
+
+bool is_unified_diff(std::string_view text) {
+  return text.starts_with("diff --git ") || text.starts_with("--- ") || text.starts_with("@@");
+}
+
+std::vector<DiffLine> lex_diff(std::string_view diff) {
+  std::vector<DiffLine> out;
+  if (diff.empty()) return out;
+  auto lines = split_lines(diff);
+  Language language = Language::Python;
+  SourceLexer old_side, new_side;
+  bool in_hunk = false;
+  std::size_t hunks = 0;
+  auto is_hunk_line = [](std::string_view l) { return !l.empty() && (l[0] == ' ' || l[0] == '+' || l[0] == '-'); };
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    auto line = lines[i];
+    DiffLine d;
+    d.text = line;
+    auto body = [&](std::size_t at, SourceLexer &lexer) {
+      d.body = at;
+      auto src = line.substr(at);
+      auto spans = lexer.lex_line(src);
+      d.kind = classify_line(src, spans);
+      for (auto &s : spans) s.begin += at, s.end += at;
+      d.spans = std::move(spans);
+    };
+    if (line.starts_with("@@")) {
+      in_hunk = true;
+      d.role = DiffLine::Role::HunkHeader;
+      d.hunk = hunks++;
+      old_side = SourceLexer(language);
+      new_side = SourceLexer(language);
+      if (language == Language::Python) {
+        std::vector<std::string_view> olds, news;
+        for (std::size_t j = i + 1; j < lines.size() && is_hunk_line(lines[j]); ++j) {
+          if (lines[j][0] != '+') olds.push_back(lines[j].substr(1));
+          if (lines[j][0] != '-') news.push_back(lines[j].substr(1));
+        }
+        if (auto h = guess_hunk_start(olds); h.inside) old_side.assume_inside_string(h.docstring, h.quote);
+        if (auto h = guess_hunk_start(news); h.inside) new_side.assume_inside_string(h.docstring, h.quote);
+      }
+      // The trailing function context is one line of code of its own.
+      auto close = line.find("@@", 2);
+      SourceLexer context(language);
+      body(close == std::string_view::npos ? line.size() : close + 2, context);
+    } else if (in_hunk && is_hunk_line(line)) {
+      d.hunk = hunks - 1;
+      if (line[0] == '-') {
+        d.role = DiffLine::Role::Removed;
+        body(1, old_side);
+      } else {
+        d.role = line[0] == '+' ? DiffLine::Role::Added : DiffLine::Role::Context;
+        body(1, new_side);
+        if (line[0] == ' ') old_side.lex_line(line.substr(1));
+      }
+    } else if (in_hunk && line.starts_with("\\")) {
+      d.role = DiffLine::Role::Marker;
+      d.body = line.size();
+      d.hunk = hunks - 1;
+    } else {
+      if (line.starts_with("diff ")) in_hunk = false;
+      if (!in_hunk) {
+        auto path = path_of_header(line);
+        if (!path.empty()) language = language_of_path(path);
+      }
+      d.body = line.size();
+    }
+    out.push_back(std::move(d));
+  }
+  // split_lines yields an empty last line after a final newline; it is no line.
+  if (!out.empty() && out.back().text.empty() && diff.ends_with('\n')) out.pop_back();
+  return out;
+}
+
+ChangeCounts count_changes(const std::vector<DiffLine> &lines, std::size_t hunk) {
+  ChangeCounts c;
+  for (const auto &l : lines) {
+    if (l.role != DiffLine::Role::Added && l.role != DiffLine::Role::Removed) continue;
+    if (hunk != DiffLine::npos && l.hunk != hunk) continue;
+    switch (l.kind) {
+    case LineKind::Code: ++c.code; break;
+    case LineKind::VersionStamp: ++c.version_stamp; break;
+    case LineKind::Comment: ++c.comment; break;
+    case LineKind::Blank: ++c.blank; break;
+    }
+  }
+  return c;
+}
+
+} // namespace otm::code
