@@ -2,6 +2,7 @@
 
 #include "ladder/noise.hpp"
 #include "partition/pitfall.hpp"
+#include "record/leak_shapes.hpp"
 #include "text/regex.hpp"
 #include "text/utf8.hpp"
 #include "trace/step_record.hpp"
@@ -42,14 +43,14 @@ std::string slug_of_stripped(std::string_view text) {
 } // namespace
 
 std::string slugify(std::string_view text, std::size_t limit) {
-  static const text::Regex version(R"((?<![\w.])[vV]\d+(?![\w.]))");
   // A commit-like hex run needs a letter and a digit in either case: the
   // reference's lower-case-only rule kept "DEADBEEF1" and ate "1234567".
   static const text::Regex hex(R"(\b(?=[0-9a-fA-F]*[0-9])(?=[0-9a-fA-F]*[a-fA-F])[0-9a-fA-F]{7,40}\b)");
   static const text::Regex other("[^a-z0-9]+");
-  std::string t = version.replace(text, " ");
+  std::string t = record::replace_version_ids(text, [](std::string_view) { return std::string(" "); });
   t = hex.replace(t, "");
   t = other.replace(text::to_lower(t), "-");
+  t = record::replace_version_ids(t, [](std::string_view id) { return std::string(id.substr(1)); });
   t = std::string(text::strip_chars(t, "-"));
   if (t.size() > limit) t = std::string(text::rstrip_chars(t.substr(0, limit), "-"));
   return t.empty() ? "unnamed" : t;

@@ -9,8 +9,13 @@
 
 namespace otm::partition {
 
-// §4.0 slugify: version tokens and hex runs dropped, lower-cased, runs of
+// §4.0 slugify: version ids and hex runs dropped, lower-cased, runs of
 // other characters to "-", cut to `limit` code points; "unnamed" if empty.
+// Version ids are those of the shared rule (record::version_ids), so a
+// mnemonic's `v4` stays (`ld.global.nc.v4` -> `ld-global-nc-v4`), and a
+// `v<N>` that only became id-shaped in the slug (`v3.1` -> `v3-1`) loses its
+// `v`: no slug, id or technique tag ever holds what the anonymization gate
+// calls a version id.
 std::string slugify(std::string_view text, std::size_t limit = 48);
 // §4.0 strip_boilerplate: verdict boilerplate removed ("reverted",
 // "dead-end recorded", "(+3.2%)", ...), leaving what was tried.

@@ -1,6 +1,7 @@
 #include "record/leak_shapes.hpp"
 
 #include <algorithm>
+#include <cctype>
 
 #include "text/utf8.hpp"
 
@@ -50,13 +51,59 @@ bool is_vector_width(std::string_view text, std::size_t begin, std::size_t end) 
   return context.search(text.substr(lo, hi - lo)).has_value();
 }
 
+bool is_mnemonic_segment(std::string_view text, std::size_t begin, std::size_t end) {
+  // PTX types, and the state spaces, cache operators and instruction stems
+  // a vector width sits between in `ld.global.nc.v4.f32`.
+  static const std::string types = "[bfsu](?:8|16|32|64|128)|f16x2|bf16|bf16x2|tf32|e4m3|e5m2|pred";
+  static const text::Regex ptx_word("(?i)^(?:ld|ldu|st|red|atom|cp|async|bulk|tensor|global|shared|local|const|"
+                                    "param|nc|ca|cg|cs|lu|cv|wb|wt|relaxed|acquire|release|volatile|weak|l1|l2|" +
+                                    types + ")$");
+  static const text::Regex dotted_type("^\\.(?:" + types + ")\\b");
+  auto alnum = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
+  if (begin > 0 && text[begin - 1] == '.') return true;
+  if (dotted_type.search(text.substr(end))) return true;
+  if (begin > 1 && text[begin - 1] == '-') {
+    std::size_t b = begin - 1;
+    while (b > 0 && alnum(text[b - 1])) --b;
+    if (ptx_word.search(text.substr(b, begin - 1 - b))) return true;
+  }
+  if (end + 1 < text.size() && text[end] == '-') {
+    std::size_t e = end + 1;
+    while (e < text.size() && alnum(text[e])) ++e;
+    if (ptx_word.search(text.substr(end + 1, e - end - 1))) return true;
+  }
+  return false;
+}
+
+bool is_version_id(std::string_view text, std::size_t begin, std::size_t end) {
+  return !is_vector_width(text, begin, end) && !is_mnemonic_segment(text, begin, end);
+}
+
+std::vector<text::Match> version_ids(std::string_view text) {
+  std::vector<text::Match> out;
+  for (auto &m : version_id_regex().find_all(text))
+    if (is_version_id(text, m.begin, m.end)) out.push_back(std::move(m));
+  return out;
+}
+
+std::string replace_version_ids(std::string_view text, const std::function<std::string(std::string_view)> &with) {
+  std::string out;
+  std::size_t last = 0;
+  for (const auto &m : version_ids(text)) {
+    out.append(text.substr(last, m.begin - last));
+    out += with(m[0]);
+    last = m.end;
+  }
+  out.append(text.substr(last));
+  return out;
+}
+
 std::vector<Leak> find_leaks(std::string_view text, bool strict, const text::Regex *denylist) {
   std::vector<Leak> out;
   for (const auto &shape : store_leak_shapes())
     for (const auto &m : shape.regex->find_all(text)) out.push_back({shape.label, std::string(m[0])});
   if (strict) {
-    for (const auto &m : version_id_regex().find_all(text))
-      if (!is_vector_width(text, m.begin, m.end)) out.push_back({"version id", std::string(m[0])});
+    for (const auto &m : version_ids(text)) out.push_back({"version id", std::string(m[0])});
     for (const auto &m : workload_hash_regex().find_all(text)) out.push_back({"workload hash", std::string(m[0])});
   }
   if (denylist)

@@ -5,6 +5,7 @@
 // "three pattern sets drift").
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,13 +24,31 @@ struct LeakShape {
 // applies them (a path can end in .md, an address can sit in a path).
 const std::vector<LeakShape> &store_leak_shapes();
 
-// Version ids (`v12`) outside the vector-width exception, and 8-hex workload
-// hashes: never resolvable by a reader of a served record. The reference
-// gates neither; otm's trace gates and the packet pre-flight do.
+// Version ids (`v12`) and 8-hex workload hashes: never resolvable by a
+// reader of a served record. The reference gates neither; otm's trace gates
+// and the packet pre-flight do.
+//
+// The version-id rule, the one place it is spelled (the scrubber, the packet
+// pre-flight, slugs and ids, and the anonymization gate all call it): a
+// word-bounded `v<N>` (version_id_regex, which already leaves out dotted
+// release numbers such as `Triton v3.1`) is a version id unless it is
+//  - a vector width (scrubbing.md §2: v2..v100 with vec/float/.f16/.bf16/x2
+//    within 12 code points), or
+//  - a segment of a dotted mnemonic or vector type: right after a "."
+//    (`ld.global.nc.v4`, `.v2.f32`) or right before a "." and a PTX type
+//    (`v4.b32`); or, in a slug or id where the dots became "-", next to a
+//    PTX qualifier or type (`ld-global-nc-v4-loads`, `st-global-v2-f32`).
 const text::Regex &version_id_regex();
 const text::Regex &workload_hash_regex();
+bool is_version_id(std::string_view text, std::size_t match_begin, std::size_t match_end);
+// The matches of version_id_regex in `text` that are version ids.
+std::vector<text::Match> version_ids(std::string_view text);
+// `text` with each version id replaced by `with(id)`.
+std::string replace_version_ids(std::string_view text, const std::function<std::string(std::string_view)> &with);
 // scrubbing.md §2: `v4` next to vec/float/.f16/... is a vector width.
 bool is_vector_width(std::string_view text, std::size_t match_begin, std::size_t match_end);
+// `v4` as a segment of a dotted mnemonic or vector type (see above).
+bool is_mnemonic_segment(std::string_view text, std::size_t match_begin, std::size_t match_end);
 
 struct Leak {
   std::string label;

@@ -1,5 +1,7 @@
 #include "scrub/scrubber.hpp"
 
+#include <cctype>
+
 #include "record/leak_shapes.hpp"
 #include "text/regex.hpp"
 #include "text/utf8.hpp"
@@ -36,18 +38,19 @@ const std::vector<Rule> &trace_rules() {
   return rules;
 }
 
-// §1 step 5, longest forms first; the single-id form is the shared
-// version_id_regex() with the vector-width exception.
-const std::vector<Rule> &version_rules() {
-  static const std::vector<Rule> rules = [] {
-    std::vector<Rule> r;
-    r.push_back({text::Regex(R"(\b[vV]\d+_(?:rerun\d*|baseline|base)\b)"), "a re-measurement"});
-    r.push_back(
-        {text::Regex(R"(\((?:from\s+|see\s+|cf\.?\s+|per\s+)?[vV]\d+(?:\s*[,/&]\s*[vV]\d+)*\))"), "(an earlier step)"});
-    r.push_back({text::Regex(R"(\b[vV]\d+(?:\s*(?:[,/&]|and|vs\.?)\s*[vV]\d+)+\b)"), "earlier steps"});
-    return r;
-  }();
-  return rules;
+// §1 step 5, longest forms first: a re-measurement, a bracketed id or list,
+// a list; then single ids (record::version_ids, the shared rule).
+const text::Regex &remeasurement() {
+  static const text::Regex r(R"(\b[vV]\d+_(?:rerun\d*|baseline|base)\b)");
+  return r;
+}
+const text::Regex &bracketed_ids() {
+  static const text::Regex r(R"(\((?:from\s+|see\s+|cf\.?\s+|per\s+)?[vV]\d+(?:\s*[,/&]\s*[vV]\d+)*\))");
+  return r;
+}
+const text::Regex &id_list() {
+  static const text::Regex r(R"(\b[vV]\d+(?:\s*(?:[,/&]|and|vs\.?)\s*[vV]\d+)+\b)");
+  return r;
 }
 
 const text::Regex &leading_version() {
@@ -55,22 +58,36 @@ const text::Regex &leading_version() {
   return r;
 }
 
-std::string single_versions(std::string_view text) {
-  return record::version_id_regex().replace(text, [&](const text::Match &m) {
-    if (record::is_vector_width(text, m.begin, m.end)) return std::string(m[0]);
-    return std::string("an earlier step");
-  });
+std::string capitalised(std::string s, bool upper) {
+  if (upper && !s.empty()) s[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(s[0])));
+  return s;
 }
 
 } // namespace
 
+// The words for the ids of one match: "this step" when they all name the
+// scrubbed text's own version, else "an earlier step" / "earlier steps";
+// an upper-case `V` keeps its capital.
+std::string Scrubber::version_phrase(std::string_view ids, bool plural) const {
+  bool upper = !ids.empty() && ids.front() == 'V', self = !this_version_.empty(), any_self = false;
+  for (const auto &m : record::version_id_regex().find_all(ids)) {
+    bool mine = text::to_lower(m[0]) == text::to_lower(this_version_);
+    self = self && mine;
+    any_self = any_self || mine;
+  }
+  if (self) return capitalised("this step", upper);
+  if (any_self) return capitalised("this and earlier steps", upper);
+  return capitalised(plural ? "earlier steps" : "an earlier step", upper);
+}
+
 std::string tidy(std::string_view input) {
   static const text::Regex repeated(R"(\ban earlier step(?:[\s,]+an earlier step)+\b)");
-  static const text::Regex article(R"(\b([Tt]he|[Aa]n?|[Tt]his|[Tt]hat)\s+an earlier step\b)");
+  static const text::Regex article(R"(\b([Tt]he|[Aa]n?|[Tt]his|[Tt]hat)\s+[Aa]n earlier step\b)");
   // Both capitalisations: the reference only rewrote the lower-case form.
   static const text::Regex head(R"(\b([Aa])n earlier step\s+(?:HEAD|head)\b)");
-  // "shape 3f2a91bc" would read "shape shape-1".
-  static const text::Regex shape_shape(R"(\b[Ss]hape\s+(shape-\d+)\b)");
+  static const text::Regex this_step(R"(\b([Tt]he|[Aa]n?|[Tt]his)\s+[Tt]his step\b)");
+  // "shape 3f2a91bc" would read "shape shape-1"; "Shape" keeps its capital.
+  static const text::Regex shape_shape(R"(\b([Ss])hape\s+shape-(\d+)\b)");
   static const text::Regex empty_brackets(R"([(\[]\s*[)\]])");
   static const text::Regex space_punct(R"(\s+([,;:]))");
   // A percent sign joins only a number ("12 %" -> "12%"); "M % 4" is kept.
@@ -84,7 +101,8 @@ std::string tidy(std::string_view input) {
     return std::string(c >= 'A' && c <= 'Z' ? "An earlier step" : "an earlier step");
   });
   t = head.replace(t, [](const text::Match &m) { return std::string(m[1]) + "n earlier state"; });
-  t = shape_shape.replace(t, [](const text::Match &m) { return std::string(m[1]); });
+  t = this_step.replace(t, [](const text::Match &m) { return capitalised("this step", m[1][0] <= 'Z'); });
+  t = shape_shape.replace(t, [](const text::Match &m) { return std::string(m[1]) + "hape-" + std::string(m[2]); });
   t = empty_brackets.replace(t, "");
   t = space_punct.replace(t, [](const text::Match &m) { return std::string(m[1]); });
   t = space_percent.replace(t, "%");
@@ -109,8 +127,22 @@ std::string Scrubber::substitute(std::string_view input, bool at_text_start) {
   t = record::workload_hash_regex().replace(t, [&](const text::Match &m) { return label(std::string(m[0])); });
   for (const auto &rule : trace_rules()) t = rule.regex.replace(t, rule.replacement);
   if (at_text_start) t = leading_version().replace(t, "");
-  for (const auto &rule : version_rules()) t = rule.regex.replace(t, rule.replacement);
-  return single_versions(t);
+  t = remeasurement().replace(t, "a re-measurement");
+  // A bracket or list is rewritten only when each of its ids is one (a
+  // mnemonic's `v4` in a list stays, and so does the list).
+  auto all_ids = [&](const text::Match &m) {
+    for (const auto &tok : record::version_id_regex().find_all(m[0]))
+      if (!record::is_version_id(t, m.begin + tok.begin, m.begin + tok.end)) return false;
+    return true;
+  };
+  t = bracketed_ids().replace(t, [&](const text::Match &m) {
+    if (!all_ids(m)) return std::string(m[0]);
+    auto open = m[0].find_first_of("vV");
+    return "(" + version_phrase(m[0].substr(open), false) + ")";
+  });
+  t = id_list().replace(
+      t, [&](const text::Match &m) { return all_ids(m) ? version_phrase(m[0], true) : std::string(m[0]); });
+  return record::replace_version_ids(t, [&](std::string_view id) { return version_phrase(id, false); });
 }
 
 std::string Scrubber::prose(std::string_view text) {

@@ -12,14 +12,18 @@
 #include <string_view>
 #include <vector>
 
+#include "code/source_lexer.hpp"
 #include "scrub/denylist.hpp"
 
 namespace otm::scrub {
 
 class Scrubber {
 public:
-  // `denylist` may be null; it must outlive the scrubber.
-  explicit Scrubber(const Denylist *denylist = nullptr) : denylist_(denylist) {}
+  // `denylist` may be null; it must outlive the scrubber. `this_version`
+  // (e.g. "v25", any case) is the step the scrubbed text belongs to: its
+  // mentions of itself become "this step", not "an earlier step".
+  explicit Scrubber(const Denylist *denylist = nullptr, std::string this_version = "")
+      : denylist_(denylist), this_version_(std::move(this_version)) {}
 
   // §1: denylist, leak shapes, hashes, trace-shaped references, version ids,
   // grammar tidy-up. Empty input gives "".
@@ -27,9 +31,10 @@ public:
   // The substitution applied inside comments and docstrings: §1 steps 1-5
   // without the start-of-text rule and without the tidy-up.
   std::string comment(std::string_view text);
-  // §5: comments and docstrings of Python source or of a unified diff of
-  // one; executable code (and non-docstring strings) byte-for-byte as given.
-  std::string code(std::string_view text);
+  // §5: the comment and docstring spans (code/source_lexer.hpp) of source
+  // in `language`, or of a unified diff (each file's language from its
+  // path); executable code and data strings byte-for-byte as given.
+  std::string code(std::string_view text, code::Language language = code::Language::Python);
 
   // The packet-local label of a token: shape-1, shape-2, ... by first request.
   std::string label(const std::string &token);
@@ -37,8 +42,9 @@ public:
 
 private:
   std::string substitute(std::string_view text, bool at_text_start);
-  std::string code_lines(std::string_view text, bool diff);
+  std::string version_phrase(std::string_view token, bool plural) const;
   const Denylist *denylist_;
+  std::string this_version_;
   std::map<std::string, std::string> labels_;
 };
 

@@ -135,6 +135,13 @@ TEST_CASE("strict leak shapes, denylist and provenance forms", "[gates]") {
     at(f.record, {"payload"}).set("change", "Process one row per program as v7 did");
     CHECK(failing(f.write_and_load()) == std::set<std::string>{"anonymization"});
   }
+  SECTION("a PTX vector width in prose and in a technique tag is no version id (issue 10)") {
+    at(f.record, {"payload"}).set("change", "Load the row with ld.global.nc.v4 and store with st.global.v2.f32");
+    at(f.record, {"retrieval"}).set("technique_tags", json::Value::strings({"ld-global-nc-v4-loads"}));
+    CHECK(gates::gate_anonymization(f.write_and_load()).passed());
+    at(f.record, {"retrieval"}).set("technique_tags", json::Value::strings({"kernel-v4-loads"}));
+    CHECK_FALSE(gates::gate_anonymization(f.write_and_load()).passed());
+  }
   SECTION("a denylisted term") {
     auto ctx = f.write_and_load();
     CHECK(gates::gate_anonymization(ctx).passed());

@@ -6,6 +6,7 @@
 #include "partition/partition.hpp"
 #include "partition/pitfall.hpp"
 #include "partition/technique.hpp"
+#include "record/leak_shapes.hpp"
 
 using namespace otm;
 
@@ -54,7 +55,8 @@ TEST_CASE("slugify and strip_boilerplate follow the spec's examples", "[partitio
         "v12: \xE2\x80\x94 padding the fft size to 2^k was 3x slower");
   // The hex rule needs a letter and a digit in either case (a departure):
   // 1234567 is a number, DEADBEEF a word, deadbeef1 and ABC1234 hashes.
-  CHECK(partition::slugify("v12 deadbeef1 Foo v3.1 1234567 DEADBEEF") == "foo-v3-1-1234567-deadbeef");
+  // otm: `v3.1` would read `v3-1`, a version id in a slug; it loses its `v`.
+  CHECK(partition::slugify("v12 deadbeef1 Foo v3.1 1234567 DEADBEEF") == "foo-3-1-1234567-deadbeef");
   CHECK(partition::slugify("ABC1234 tuned") == "tuned");
   CHECK(partition::slugify("") == "unnamed");
   CHECK(partition::slugify(std::string(60, 'a') + " b").size() == 48);
@@ -230,4 +232,13 @@ TEST_CASE("the previous run's ids survive a partial merge and a second trace", "
     else
       CHECK(third.segments[i].string_or("id") == first.segments[i].string_or("id"));
   }
+}
+
+TEST_CASE("slugs keep a PTX vector width and never hold a version id (issue 10)", "[partition][issue10]") {
+  auto slug = partition::slugify("v7: ld.global.nc.v4 row loads, not v6's");
+  CHECK(slug == "ld-global-nc-v4-row-loads-not-s");
+  CHECK(record::find_leaks(slug, true).empty());
+  CHECK(record::find_leaks("nvidia.b200.triton.softmax." + slug + "-s01", true).empty());
+  CHECK(partition::slugify("vec4 loads with v4 float lanes") == "vec4-loads-with-v4-float-lanes");
+  CHECK(record::find_leaks(partition::slugify("st.global.v2.f32 stores v12.json"), true).empty());
 }

@@ -93,3 +93,23 @@ TEST_CASE("established-fact record rule", "[record]") {
   CHECK(record::established_fact_problems(missing).size() == 1);
   CHECK(record::established_fact_problems(json::parse(R"({"type": "strategy"})")).empty());
 }
+
+TEST_CASE("one version-id rule: PTX mnemonics and vector types are not version ids (issue 10)", "[record][issue10]") {
+  auto ids = [](std::string_view t) {
+    std::vector<std::string> out;
+    for (const auto &l : record::find_leaks(t, true))
+      if (l.label == "version id") out.push_back(l.token);
+    return out;
+  };
+  using V = std::vector<std::string>;
+  CHECK(ids("ld.global.nc.v4 and ld.global.v4.b32 and .v2.f32 and st.global.v8.bf16").empty());
+  CHECK(ids("ld-global-nc-v4-loads, st-global-v2-f32, ld.shared::cta.v4").empty());
+  CHECK(ids("vec4 loads with v4 float lanes; Triton v3.1") == V{});
+  CHECK(ids("kernel-v4 beat v3, see v12.json and v4 loads") == V{"v4", "v3", "v12", "v4"});
+  std::string t = "use ld.global.nc.v4 since v4";
+  auto m = record::version_ids(t);
+  REQUIRE(m.size() == 1);
+  CHECK(m[0].begin == t.rfind("v4"));
+  CHECK(record::replace_version_ids(t, [](std::string_view) { return std::string("X"); }) ==
+        "use ld.global.nc.v4 since X");
+}

@@ -156,7 +156,8 @@ TEST_CASE("regex edges: version forms, git commands, paths", "[scrub]") {
   CHECK(s.prose("regressed (from v3/v4)") == "regressed (an earlier step)");
   CHECK(s.prose("per (cf. v9)") == "per (an earlier step)");
   CHECK(s.prose("v3 vs. v5 differ") == "earlier steps differ");
-  CHECK(s.prose("v2_baseline and V12") == "a re-measurement and an earlier step");
+  // Case is kept (issue 10): an upper-case V gives a capital.
+  CHECK(s.prose("v2_baseline and V12") == "a re-measurement and An earlier step");
   CHECK(s.prose("  v12 - tuned") == "tuned");
   CHECK(s.prose("10v3 stays") == "10v3 stays");
   // A dotted release number is a toolchain, not a step (shared leak shape).
@@ -174,4 +175,53 @@ TEST_CASE("regex edges: version forms, git commands, paths", "[scrub]") {
   CHECK(s.prose("cache hit 90 %") == "cache hit 90%");
   // Known gap kept from the reference: upper-case hex is not a hash key.
   CHECK(s.prose("shape 3F2A91BC") == "shape 3F2A91BC");
+}
+
+TEST_CASE("issue 10: scrubbing keeps meaning", "[scrub][issue10]") {
+  SECTION("a version's mention of itself is this step") {
+    scrub::Scrubber s(nullptr, "v25");
+    CHECK(s.prose("# ncu capture v25\n\nDRAM throughput 91.3% of peak") ==
+          "# ncu capture this step DRAM throughput 91.3% of peak");
+    CHECK(s.prose("the v25 kernel beats v24") == "this step kernel beats an earlier step");
+    CHECK(s.prose("V25 double-buffers (see v25)") == "This step double-buffers (this step)");
+    CHECK(s.comment("# ncu capture V25 of v23") == "# ncu capture This step of an earlier step");
+    CHECK(s.code("x = 1  # tuned in v25, after v24\n") == "x = 1  # tuned in this step, after an earlier step\n");
+    scrub::Scrubber other(nullptr, "v26");
+    CHECK(other.prose("# ncu capture v25") == "# ncu capture an earlier step");
+  }
+  SECTION("a PTX vector width is no version id") {
+    scrub::Scrubber s;
+    CHECK(s.prose("hints let the compiler emit ld.global.v4.b32; evict_first keeps the row out of L1.") ==
+          "hints let the compiler emit ld.global.v4.b32; evict_first keeps the row out of L1.");
+    CHECK(s.prose("ld.global.nc.v4 loads and .v2.f32 stores, unlike v4") ==
+          "ld.global.nc.v4 loads and .v2.f32 stores, unlike an earlier step");
+    CHECK(s.comment("# ld.global.nc.v4 since v4") == "# ld.global.nc.v4 since an earlier step");
+  }
+  SECTION("case is kept") {
+    scrub::Scrubber s;
+    CHECK(s.prose("Shape 3f2a91bc regressed") == "Shape-1 regressed");
+    CHECK(s.prose("shape 3f2a91bc regressed") == "shape-1 regressed");
+    CHECK(s.prose("slower. V4 was faster") == "slower. An earlier step was faster");
+  }
+  SECTION("C/C++ comments in embedded sources and .cu files are scrubbed like Python comments") {
+    scrub::Scrubber s(nullptr, "v3");
+    std::string py = "cuda_src = r\"\"\"\n"
+                     "__global__ void k() { /* from /home/al/k.cu */\n"
+                     "  int v2 = 0; // v2 tiles, see docs/k.md\n"
+                     "}\"\"\"\n"
+                     "cpp_src = \"torch::Tensor run(torch::Tensor x);  // v3 entry at /home/al\"\n";
+    CHECK(s.code(py) == "cuda_src = r\"\"\"\n"
+                        "__global__ void k() { /* from a local path */\n"
+                        "  int v2 = 0; // an earlier step tiles, see a document\n"
+                        "}\"\"\"\n"
+                        "cpp_src = \"torch::Tensor run(torch::Tensor x);  // this step entry at a local path\"\n");
+    std::string cu = "#include <cuda_fp16.h>\n"
+                     "// v2: tuned by a.b@example.com\n"
+                     "__global__ void k(int v2) { return; } /* v3\n"
+                     "   note */\n";
+    CHECK(s.code(cu, code::Language::CFamily) == "#include <cuda_fp16.h>\n"
+                                                 "// an earlier step: tuned by an address\n"
+                                                 "__global__ void k(int v2) { return; } /* this step\n"
+                                                 "   note */\n");
+  }
 }
