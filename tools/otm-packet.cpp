@@ -27,11 +27,16 @@ profiles/<dir>/REPORT.md files, and the private denylist
 (--denylist FILE / ATREX_WIKI_DENYLIST, never committed).
 
 Writes <workspace>/packets/<seg_id>.json for each selected segment, plus
-<seg_id>.diff (the version's change to kernel.py, git's unified diff,
-scrubbed in comments and docstrings only) or <seg_id>.py (a reference
-kernel); removes packet files of segments that no longer exist and siblings
-no longer produced. One summary JSON line per packet goes to stdout; the
-pre-flight report to stderr.
+<seg_id>.diff (git's unified diff of kernel.py, scrubbed in comments and
+docstrings only: for a strategy, from the version its gain is measured
+against to its own commit; for an anti-strategy, the failed attempt) or
+<seg_id>.py (a reference kernel); provenance.diff_from/diff_to name the
+range. Packets carry the trace's own explanations (expected impact, causal
+commit-body sentences by the configuration's causal_sentences rule, earlier
+open directions the step took up) and the profiler quote of a capture that
+measured the kernel, with its tool. Removes packet files of segments that
+no longer exist and siblings no longer produced. One summary JSON line per
+packet goes to stdout; the pre-flight report to stderr.
 
 Refuses to let an unscrubbed identifier into the agent-facing layer: the
 pre-flight scans it for paths, addresses, page paths, version ids, workload
@@ -93,6 +98,9 @@ int main(int argc, char **argv) {
     ctx.trace = loc.trace;
     ctx.denylist = &denylist;
     ctx.schema = config.data().string_or("store_schema", "clean-1.3");
+    ctx.causal = otm::record::CausalRule::from_json(config.data().get("causal_sentences"), config.source_name());
+    ctx.directions =
+        otm::packet::DirectionRule::from_json(config.data().get("directions_taken_up"), config.source_name());
     auto result = otm::packet::build_all(segments, filters, versions, ctx, ws.packets_dir());
     for (const auto &p : result.packets)
       std::cout << otm::json::to_line(otm::packet::summary_line(p, ws.packets_dir())) << "\n";

@@ -43,10 +43,12 @@ Config Config::load(const Settings &settings) {
   return load(file ? std::optional<std::filesystem::path>(*file) : std::nullopt);
 }
 
-namespace {
-std::string where(const Config &c) {
-  return c.override_source().empty() ? std::string("built-in configuration") : c.override_source();
+std::string Config::source_name() const {
+  return override_source_.empty() ? std::string("built-in configuration") : override_source_;
 }
+
+namespace {
+std::string where(const Config &c) { return c.source_name(); }
 double number_at(const Config &c, const json::Value &obj, const char *key, double fallback) {
   const json::Value *v = obj.find(key);
   if (!v) return fallback;

@@ -52,6 +52,8 @@ public:
   std::vector<std::string> registry_names() const;
   // Where the override came from, for messages ("" when defaults only).
   const std::string &override_source() const { return override_source_; }
+  // The override file, or "built-in configuration": what an error names.
+  std::string source_name() const;
 
 private:
   json::Value data_;

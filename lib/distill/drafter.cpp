@@ -135,25 +135,28 @@ Value summary_of(Context &c, const char *confidence, const char *basis, const ch
   s.set("measured_on", measured_on(c));
   Value be = Value::object();
   be.set("basis", basis);
-  if (std::string(basis) == "profiler") be.set("tool", "ncu");
+  // The tool of the capture the quote came from (the packet names it).
+  if (std::string(basis) == "profiler") be.set("tool", c.af.get("profiler").get("tool"));
   be.set("note", note);
   s.set("bottleneck_evidence", be);
   return s;
 }
 
-// A profiler basis cites the captures it rests on (the packet's usable
-// ncu_dirs), so ncu-attribution can check the record, not only the packet.
+// A profiler basis cites the capture it quotes (the packet's report_dir, a
+// usable capture), so ncu-attribution can check the record, not only the
+// packet. The code's range (provenance.diff_from/diff_to) is carried too, so
+// a reader can reproduce the snippet's diff with git.
 Value raw_of(Context &c, Value effect, bool cite_captures = false) {
   Value raw = Value::object();
   raw.set("source_repo", c.prov.get("source_repo"));
   raw.set("version", c.prov.get("version"));
   raw.set("git_commit", c.prov.get("git_commit"));
   raw.set("effect", std::move(effect));
-  if (cite_captures) {
-    Value extra = Value::object();
-    extra.set("ncu_dirs", c.prov.get("ncu_dirs"));
-    raw.set("evidence_extra", extra);
-  }
+  Value extra = Value::object();
+  if (cite_captures) extra.set("ncu_dirs", Value::strings({c.prov.string_or("report_dir")}));
+  for (const char *k : {"diff_from", "diff_to"})
+    if (c.prov.get(k).is_object() && c.af.get("diff_file").is_string()) extra.set(k, c.prov.get(k));
+  if (extra.size()) raw.set("evidence_extra", extra);
   return raw;
 }
 

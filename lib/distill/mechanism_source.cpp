@@ -2,6 +2,7 @@
 
 #include "record/established_fact.hpp"
 #include "text/regex.hpp"
+#include "text/sentences.hpp"
 #include "text/utf8.hpp"
 
 namespace otm::distill {
@@ -45,27 +46,13 @@ const text::Regex &speculative() {
 std::optional<SourcedText> strategy_mechanism(const json::Value &af) {
   if (auto t = nonblank(af.get("what_the_run_said").get("expected_impact")))
     return SourcedText{*t, "what_the_run_said.expected_impact"};
-  // A report conclusion speaks for the kernel under test only when the
+  // A report conclusion speaks for the kernel under test only when its
   // capture measured it; otherwise it may describe another kernel.
   const auto &prof = af.get("profiler");
-  const auto *measured = prof.get("ncu_measured_the_kernel_under_test").as_bool();
+  const auto *measured = prof.get("conclusion_is_from_the_kernel_under_test").as_bool();
   if (measured && *measured)
     if (auto t = nonblank(prof.get("conclusion"))) return SourcedText{*t, "profiler.conclusion"};
   return std::nullopt;
-}
-
-std::vector<std::string> sentences(const std::string &text) {
-  static const text::Regex boundary(R"((?<=[.!?])\s+)");
-  std::vector<std::string> out;
-  std::string_view rest = text;
-  while (true) {
-    auto [head, tail] = boundary.split_once(rest);
-    auto s = text::strip(head);
-    if (!s.empty()) out.emplace_back(s);
-    if (!tail) break;
-    rest = *tail;
-  }
-  return out;
 }
 
 bool is_causal_mechanism(const std::string &s) {
@@ -113,7 +100,7 @@ AntiFactResult anti_fact(const json::Value &af) {
   }
   std::optional<SourcedText> mechanism;
   for (const auto &t : evidence) {
-    for (const auto &s : sentences(t.text))
+    for (const auto &s : text::sentences(t.text))
       if (!mechanism && is_causal_mechanism(s)) mechanism = SourcedText{s, t.source};
   }
   for (const auto &t : evidence)

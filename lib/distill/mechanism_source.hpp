@@ -20,13 +20,11 @@ struct SourcedText {
 };
 
 // Strategy mechanism: the run's own expected impact
-// (what_the_run_said.expected_impact, when the packet carries it), else the
-// profiler report conclusion. nullopt when the packet states neither.
+// (what_the_run_said.expected_impact), else the profiler report conclusion
+// when it comes from a capture of the kernel under test
+// (profiler.conclusion_is_from_the_kernel_under_test). nullopt when the
+// packet states neither.
 std::optional<SourcedText> strategy_mechanism(const json::Value &agent_facing);
-
-// Sentences of `text` (split after ".", "!" or "?" followed by
-// whitespace), each trimmed, verbatim.
-std::vector<std::string> sentences(const std::string &text);
 
 // True when `sentence` meets the established-fact bar for a mechanism: at
 // least 40 code points, names a cause (MECHANISM), is no hollow measurement

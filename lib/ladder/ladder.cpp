@@ -53,6 +53,7 @@ private:
   config::LadderThresholds t_;
   Result r_;
   std::optional<double> best_;
+  std::string best_version_; // the version that set best_
   // Versions the ratchet accepted as measurements of reachable code: only
   // these may become `final` (milestones, and versions rejected solely for
   // a too-small or disclaimed gain).
@@ -89,12 +90,14 @@ private:
     if (!row.get("sha").truthy()) return reject(i, "no commit, code not reachable");
     if (!best_) {
       best_ = geo;
+      best_version_ = version(i);
       return milestone(i, Kind::Baseline, std::nullopt);
     }
     const double best = *best_;
     double improve = (best - *geo) / best * 100.0;
     Judgement &j = r_.judgements[i];
     j.best_before_us = best;
+    j.best_before_version = best_version_;
     j.improve_pct = text::round_to(improve, 2);
     if (*geo > best * t_.rebaseline_factor)
       return reject(i, "harness re-baselining (" + text::fixed(*geo / best, 0) + "x worse)");
@@ -107,9 +110,10 @@ private:
     bool no_change = declares_no_change(row);
     if (improve >= t_.milestone_pct && !no_change) {
       best_ = geo;
+      best_version_ = version(i);
       return milestone(i, improve >= t_.mega_pct ? Kind::Mega : Kind::Milestone, j.improve_pct);
     }
-    if (improve > 0) best_ = geo;
+    if (improve > 0) best_ = geo, best_version_ = version(i);
     final_ok_[i] = true;
     if (no_change && improve >= t_.milestone_pct)
       return reject(i, "declares no change (" + text::fixed(improve, 2) + "%)");
@@ -150,6 +154,7 @@ std::vector<json::Value> annotate(const std::vector<json::Value> &rows, const Re
     row.set("reason", j.reason);
     row.set("improve_pct", j.improve_pct);
     row.set("best_before_us", j.best_before_us);
+    row.set("best_before_version", j.best_before_version);
     out.push_back(std::move(row));
   }
   return out;

@@ -47,6 +47,9 @@ struct Judgement {
   std::optional<std::string> reason;    // the rejection reason (kept for a final)
   std::optional<double> improve_pct;    // vs the floor it was judged against, round 2
   std::optional<double> best_before_us; // that floor; null when not compared
+  // The version holding that floor: the step a gain is measured against,
+  // whose code a strategy's diff starts from (docs/differences.md).
+  std::optional<std::string> best_before_version;
 };
 
 struct Result {
@@ -61,8 +64,8 @@ struct Result {
 // is a rejection, a non-object row has no geomean and no commit.
 Result select(const std::vector<json::Value> &rows, const config::LadderThresholds &t);
 
-// The input rows with `selection`, `reason`, `improve_pct` and
-// `best_before_us` appended (see docs/tools/otm-ladder.md).
+// The input rows with `selection`, `reason`, `improve_pct`,
+// `best_before_us` and `best_before_version` appended (see docs/tools/otm-ladder.md).
 std::vector<json::Value> annotate(const std::vector<json::Value> &rows, const Result &r);
 
 // A milestone row as partition uses it: the version row plus `kind` and

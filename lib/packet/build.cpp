@@ -35,6 +35,7 @@ BuildResult build_all(const std::vector<json::Value> &all_segments, const Filter
   BuildResult r;
   std::map<std::string, const json::Value *> rows;
   for (const auto &row : version_rows) rows.emplace(row.string_or("version"), &row);
+  auto taken_up = directions_taken_up(version_rows, ctx.directions);
   std::set<std::string> current;
   for (const auto &s : all_segments) {
     std::string id = s.string_or("seg_id");
@@ -47,7 +48,9 @@ BuildResult build_all(const std::vector<json::Value> &all_segments, const Filter
   std::set<std::string> written;
   for (const auto &seg : select(all_segments, filters)) {
     auto it = rows.find(seg.string_or("version"));
-    Built b = build_packet(seg, it == rows.end() ? json::null_value() : *it->second, ctx);
+    auto up = taken_up.find(seg.string_or("version"));
+    Built b = build_packet(seg, it == rows.end() ? json::null_value() : *it->second, ctx,
+                           up == taken_up.end() ? std::vector<json::Value>{} : up->second);
     io::write_file_atomic(dir / (b.seg_id + ".json"), json::to_pretty(b.packet));
     written.insert(b.seg_id + ".json");
     if (!b.code_name.empty()) {

@@ -1,5 +1,6 @@
 #include "packet/kernel_code.hpp"
 
+#include "code/source_lexer.hpp"
 #include "io/file.hpp"
 #include "text/regex.hpp"
 #include "text/utf8.hpp"
@@ -38,10 +39,29 @@ const std::vector<git::Commit> &VersionCommits::of(const std::string &version) c
   return none;
 }
 
+std::string VersionCommits::version_of(const std::string &sha) const {
+  for (const auto &[key, commits] : by_version_)
+    for (const auto &c : commits)
+      if (c.sha == sha) return key;
+  return {};
+}
+
 std::optional<KernelDiff> version_diff(const git::Repository &repo, const VersionCommits &commits,
                                        const json::Value &segment) {
   const auto *sha = segment.get("sha").as_string();
   if (!sha || sha->empty()) return std::nullopt;
+  auto diff = [&](const std::string &base, const std::string &target, DiffRange range) {
+    KernelDiff d{base, target, {}, range, false};
+    auto base_blob = base.empty() ? std::nullopt : repo.blob_id(base, "kernel.py");
+    if (repo.blob_id(target, "kernel.py") != base_blob) d.text = repo.diff_path(base, target, "kernel.py");
+    if (text::strip(d.text).empty()) d.text.clear();
+    d.executable = code::count_changes(code::lex_diff(d.text)).changes_code();
+    return d;
+  };
+  bool strategy = segment.string_or("record_type") == "strategy";
+  if (const auto *from = segment.get("measured_against").get("sha").as_string(); strategy && from && !from->empty())
+    return diff(*from, *sha, DiffRange::MeasuredAgainst);
+
   const auto &mine = commits.of(segment.string_or("version"));
   // The base: the parent of the version's first commit (a re-committed
   // version shows its whole change, not only its amendment).
@@ -52,14 +72,15 @@ std::optional<KernelDiff> version_diff(const git::Repository &repo, const Versio
     base = mine.front().parents.empty() ? "" : mine.front().parents.front();
     for (auto it = std::make_reverse_iterator(last); it != mine.rend(); ++it) targets.push_back(it->sha);
   }
-  auto base_blob = base.empty() ? std::nullopt : repo.blob_id(base, "kernel.py");
+  bool anti = segment.string_or("record_type") == "anti-strategy";
+  std::optional<KernelDiff> any;
   for (const auto &target : targets) {
-    if (repo.blob_id(target, "kernel.py") == base_blob) continue;
-    KernelDiff d{base, target, repo.diff_path(base, target, "kernel.py")};
-    if (text::strip(d.text).empty()) continue;
-    return d;
+    auto d = diff(base, target, anti ? DiffRange::Attempt : DiffRange::VersionChange);
+    if (d.executable || (!anti && !d.text.empty())) return d;
+    if (!any && !d.text.empty()) any = std::move(d);
   }
-  return std::nullopt;
+  if (any) return any;
+  return diff(base, *sha, anti ? DiffRange::Attempt : DiffRange::VersionChange);
 }
 
 bool trace_file_exists(const git::Repository &repo, const std::filesystem::path &trace, const std::string &path) {

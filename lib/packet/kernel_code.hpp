@@ -20,21 +20,38 @@ public:
   explicit VersionCommits(const git::Repository &repo);
   // The commits of `version`, oldest first (empty when none).
   const std::vector<git::Commit> &of(const std::string &version) const;
+  // The version a commit belongs to (its subject's `v<N>:`), "" when none.
+  std::string version_of(const std::string &sha) const;
 
 private:
   std::vector<std::pair<std::string, std::vector<git::Commit>>> by_version_;
 };
 
+// Which range a packet's diff holds (docs/differences.md, "Packets").
+enum class DiffRange {
+  MeasuredAgainst, // strategy: from the version its gain is measured against to its last commit
+  Attempt,         // anti-strategy: to the version's latest commit that changes executable code
+  VersionChange,   // from the parent of the version's first commit to its last commit (or latest change)
+};
+
 struct KernelDiff {
   std::string base;   // commit the diff starts from ("" for a root commit)
   std::string target; // commit the diff ends at
-  std::string text;   // unified diff of kernel.py, as `git diff base..target -- kernel.py`
+  std::string text;   // unified diff of kernel.py, as `git diff base..target -- kernel.py`; may be empty
+  DiffRange range = DiffRange::VersionChange;
+  bool executable = false; // `text` changes an executable line (code/source_lexer.hpp)
 };
 
-// The whole version change: from the first parent of the version's FIRST
-// commit to its last commit (`sha`); when that range leaves kernel.py as it
-// was (a dead-end that already restored the kernel), to the version's latest
-// commit that changed it. nullopt without a commit or when nothing changed.
+// The change a record's code shows, nullopt without a commit.
+//  - A strategy whose segment names `measured_against.sha` (the ladder's
+//    best-so-far before it): that commit to the version's last commit, even
+//    when kernel.py did not change (the range is still recorded).
+//  - Otherwise the whole version change, from the first parent of the
+//    version's FIRST commit: for an anti-strategy, to the version's latest
+//    commit whose diff changes executable code (the failed attempt, never a
+//    restoration that only rewrote a comment), else to the latest commit
+//    that changed kernel.py at all; for other segments, to the last commit,
+//    or when that leaves kernel.py as it was, to the latest that changed it.
 std::optional<KernelDiff> version_diff(const git::Repository &repo, const VersionCommits &commits,
                                        const json::Value &segment);
 

@@ -104,6 +104,43 @@ json::Value target_of(const json::Value &seg, const Context &ctx) {
   return t;
 }
 
+// What the diff file holds, for the agent (no digits: the no-fabrication
+// pool stays as it was).
+std::string diff_shows(const KernelDiff &d, const json::Value &seg) {
+  std::string what;
+  switch (d.range) {
+  case DiffRange::MeasuredAgainst:
+    what = "the change from the step this gain is measured against (the best-so-far before it) to this step";
+    break;
+  case DiffRange::Attempt:
+    // A dead-end's change is the failed attempt; a curated pitfall's is the
+    // change in which the pitfall was met.
+    if (!d.executable)
+      what = "this step's change to the kernel source";
+    else if (seg.string_or("seg_kind").starts_with("deadend"))
+      what = "the failed attempt: the code before this step against its latest commit that changed executable code";
+    else
+      what = "the change in which the recorded pitfall was met: the code before this step against its latest "
+             "commit that changed executable code";
+    break;
+  case DiffRange::VersionChange:
+    what = "this step's whole change: the code before its first commit against its last commit";
+    break;
+  }
+  if (!d.executable)
+    what += "; it changes no executable line, only comments, docstrings, blank lines or version stamps";
+  return what;
+}
+
+// One end of the diff's range: the commit and the version it belongs to.
+json::Value range_end(const VersionCommits &commits, const std::string &sha) {
+  json::Value e = json::Value::object();
+  std::string version = sha.empty() ? "" : commits.version_of(sha);
+  e.set("version", version.empty() ? json::Value() : json::Value(version));
+  e.set("git_commit", sha.empty() ? json::Value() : json::Value(sha));
+  return e;
+}
+
 } // namespace
 
 std::string evidence_text(const json::Value &agent_facing, const std::string &code) {
@@ -127,8 +164,10 @@ bool cap_at_line(std::string &code, std::size_t cap) {
   return true;
 }
 
-Built build_packet(const json::Value &seg, const json::Value &row, const Context &ctx) {
-  scrub::Scrubber s(ctx.denylist);
+Built build_packet(const json::Value &seg, const json::Value &row, const Context &ctx,
+                   const std::vector<json::Value> &taken_up) {
+  // The packet's own version: its mentions of itself read "this step".
+  scrub::Scrubber s(ctx.denylist, seg.string_or("version"));
   const auto &meta = ctx.meta;
   std::string type = seg.string_or("record_type");
   Built out;
@@ -142,11 +181,16 @@ Built build_packet(const json::Value &seg, const json::Value &row, const Context
   json::Value gate = scrubbed(s, row.get("gate_failure"));
   json::Value shapes = shape_table(s, row.get("by_shape"));
   std::optional<Conclusion> conclusion;
-  std::vector<std::string> report_dirs;
-  if (const auto *dirs = seg.get("report_dirs").as_array())
-    for (const auto &d : *dirs)
-      if (d.is_string()) report_dirs.push_back(*d.as_string());
-  conclusion = report_conclusion(ctx.trace, report_dirs);
+  // The captures that measured the kernel under test are read first: a
+  // profiler quote must come from the capture a record would cite.
+  auto strings = [](const json::Value &list) {
+    std::vector<std::string> out;
+    if (const auto *a = list.as_array())
+      for (const auto &d : *a)
+        if (d.is_string()) out.push_back(*d.as_string());
+    return out;
+  };
+  conclusion = report_conclusion(ctx.trace, strings(seg.get("report_dirs")), strings(seg.get("ncu_dirs")));
   json::Value conclusion_text = conclusion ? scrubbed(s, conclusion->text) : json::Value();
   // Only the entries kept (first 5 objects) are scrubbed, so labels never
   // skip numbers that appear nowhere.
@@ -180,6 +224,20 @@ Built build_packet(const json::Value &seg, const json::Value &row, const Context
       scrub_strings(s, meta.get("constants").is_object() ? meta.get("constants") : json::Value::object());
   json::Value var_axes =
       scrub_strings(s, meta.get("var_axes").is_array() ? meta.get("var_axes") : json::Value::array());
+  // The trace's own explanations (otm additions, scrubbed after the spec's
+  // fields so its shape-N numbering is unchanged).
+  json::Value expected = scrubbed(s, row.get("expected_impact"));
+  json::Value directions_up = json::Value::array();
+  for (const auto &e : taken_up) {
+    json::Value d = json::Value::object();
+    d.set("direction", scrubbed(s, e.get("direction")));
+    d.set("rationale", scrubbed(s, e.get("rationale")));
+    directions_up.push_back(std::move(d));
+  }
+  json::Value evidence = conclusion && conclusion->evidence ? scrubbed(s, *conclusion->evidence) : json::Value();
+  json::Value causal = json::Value::array();
+  if (const auto *b = body.as_string())
+    for (auto &sentence : ctx.causal.causal_sentences(*b)) causal.push_back(std::move(sentence));
 
   // The code file, scrubbed last.
   std::optional<KernelDiff> diff;
@@ -214,6 +272,9 @@ Built build_packet(const json::Value &seg, const json::Value &row, const Context
   said.set("commit_body", body);
   said.set("category_hint", category);
   said.set("gate_verdict", gate);
+  said.set("expected_impact", expected);
+  said.set("causal_sentences", causal);
+  said.set("directions_taken_up", directions_up);
   af.set("what_the_run_said", said);
   json::Value m = json::Value::object();
   m.set("geomean_us", row.get("geomean_us"));
@@ -230,6 +291,9 @@ Built build_packet(const json::Value &seg, const json::Value &row, const Context
   json::Value prof = json::Value::object();
   prof.set("conclusion", conclusion_text);
   prof.set("ncu_measured_the_kernel_under_test", seg.get("ncu_dirs").size() > 0);
+  prof.set("tool", conclusion && !conclusion->tool.empty() ? json::Value(conclusion->tool) : json::Value());
+  prof.set("evidence", evidence);
+  prof.set("conclusion_is_from_the_kernel_under_test", conclusion && conclusion->from_preferred);
   af.set("profiler", prof);
   af.set("open_directions", directions);
   af.set("pitfalls_recorded_here", pitfalls);
@@ -245,6 +309,7 @@ Built build_packet(const json::Value &seg, const json::Value &row, const Context
     on.set("previous_approach", previous);
     af.set("builds_on", on);
   }
+  if (diff && !out.code.empty()) af.set("diff_shows", diff_shows(*diff, seg));
   std::size_t evidence_chars = text::code_points(evidence_text(af, out.code));
   out.leaks = preflight(af, ctx.denylist);
   if (!out.code.empty()) {
@@ -259,8 +324,8 @@ Built build_packet(const json::Value &seg, const json::Value &row, const Context
   prov.set("ncu_dirs", seg.get("ncu_dirs").is_array() ? seg.get("ncu_dirs") : json::Value::array());
   prov.set("report_dir", conclusion ? json::Value(conclusion->dir) : json::Value());
   prov.set("shape_label_note", std::to_string(s.labels_allocated()) + " workload hashes were relabelled shape-N");
-  prov.set("diff_from", diff && !out.code.empty() ? json::Value(diff->base) : json::Value());
-  prov.set("diff_to", diff && !out.code.empty() ? json::Value(diff->target) : json::Value());
+  prov.set("diff_from", diff ? range_end(*ctx.commits, diff->base) : json::Value());
+  prov.set("diff_to", diff ? range_end(*ctx.commits, diff->target) : json::Value());
   prov.set("code_truncated", truncated);
 
   json::Value p = json::Value::object();

@@ -4,14 +4,23 @@
 // read):
 //   seg_id, record_type, seg_kind,
 //   target {id, episode_key, output_dir, scope, workload_family, level, schema},
-//   agent_facing {operator, what_the_run_said, measurements, profiler,
+//   agent_facing {operator,
+//                 what_the_run_said {change, commit_subject, commit_body,
+//                                    category_hint, gate_verdict,
+//                                    expected_impact, causal_sentences,
+//                                    directions_taken_up},
+//                 measurements,
+//                 profiler {conclusion, ncu_measured_the_kernel_under_test,
+//                           tool, evidence, conclusion_is_from_the_kernel_under_test},
 //                 open_directions, pitfalls_recorded_here,
 //                 [anti-strategy: the_failed_lever, how_it_was_fixed,
 //                  split_instruction, established_fact_required]
-//                 [strategy: builds_on], [diff_file | kernel_file]},
+//                 [strategy: builds_on], [diff_shows, diff_file | kernel_file]},
 //   provenance {source_repo, version, git_commit, ncu_dirs, report_dir,
-//               shape_label_note, diff_from, diff_to, code_truncated},
+//               shape_label_note, diff_from {version, git_commit},
+//               diff_to {version, git_commit}, code_truncated},
 //   evidence_chars, code_bytes
+// (docs/tools/otm-packet.md describes every field.)
 #pragma once
 
 #include <filesystem>
@@ -20,7 +29,9 @@
 #include <vector>
 
 #include "git/repository.hpp"
+#include "packet/directions_taken_up.hpp"
 #include "packet/kernel_code.hpp"
+#include "record/causal_sentences.hpp"
 #include "record/leak_shapes.hpp"
 #include "scrub/denylist.hpp"
 #include "json/value.hpp"
@@ -38,6 +49,8 @@ struct Context {
   std::filesystem::path trace;               // its working tree (REPORT.md files)
   const scrub::Denylist *denylist = nullptr; // may be null
   std::string schema = "clean-1.3";
+  record::CausalRule causal; // what_the_run_said.causal_sentences (default: none)
+  DirectionRule directions;  // what_the_run_said.directions_taken_up (default: none)
 };
 
 struct Built {
@@ -48,8 +61,10 @@ struct Built {
   std::vector<record::Leak> leaks; // pre-flight hits in the agent-facing layer
 };
 
-// `row` is the segment's version row (null when absent).
-Built build_packet(const json::Value &segment, const json::Value &row, const Context &ctx);
+// `row` is the segment's version row (null when absent); `taken_up` the
+// earlier open directions its version took up (directions_taken_up()).
+Built build_packet(const json::Value &segment, const json::Value &row, const Context &ctx,
+                   const std::vector<json::Value> &taken_up = {});
 
 // §4 evidence text: scalar values of `agent_facing` depth-first in key
 // order (nulls skipped, Python str), then `code` when non-empty, joined

@@ -1,8 +1,11 @@
 #include "packet/report_conclusion.hpp"
 
+#include <algorithm>
+
 #include "io/file.hpp"
 #include "text/regex.hpp"
 #include "text/utf8.hpp"
+#include "trace/captures.hpp"
 
 namespace otm::packet {
 
@@ -11,19 +14,32 @@ constexpr std::size_t kMinConclusion = 30;
 constexpr std::size_t kMaxConclusion = 1200;
 } // namespace
 
+namespace {
+
+const text::Regex &evidence_anchor() {
+  static const text::Regex r(R"((?s)\*\*Evidence\*\*:\s*(.+?)(?:\n\n|\z))");
+  return r;
+}
+
+std::optional<std::string> anchored(const text::Regex &anchor, std::string_view report) {
+  auto m = anchor.search(report);
+  if (!m) return std::nullopt;
+  auto body = text::strip((*m)[1]);
+  if (text::code_points(body) < kMinConclusion) return std::nullopt;
+  return std::string(text::prefix_code_points(body, kMaxConclusion));
+}
+
+} // namespace
+
 std::optional<std::string> conclusion_of(std::string_view report) {
   static const text::Regex anchors[] = {
       text::Regex(R"((?s)\*\*Root cause\*\*:\s*(.+?)(?:\n\n|\z))"),
       text::Regex(R"((?s)##\s*Key Finding[:\s]*(.+?)(?:\n##|\z))"),
       text::Regex(R"((?s)##\s*(?:Diagnosis|Bottleneck Analysis)\s*(.+?)(?:\n##|\z))"),
-      text::Regex(R"((?s)\*\*Evidence\*\*:\s*(.+?)(?:\n\n|\z))"),
   };
-  for (const auto &a : anchors) {
-    auto m = a.search(report);
-    if (!m) continue;
-    auto body = text::strip((*m)[1]);
-    if (text::code_points(body) >= kMinConclusion) return std::string(text::prefix_code_points(body, kMaxConclusion));
-  }
+  for (const auto &a : anchors)
+    if (auto c = anchored(a, report)) return c;
+  if (auto c = anchored(evidence_anchor(), report)) return c;
   // The first 20 lines (Python splitlines on \n-separated text).
   std::string head;
   std::size_t pos = 0;
@@ -38,11 +54,24 @@ std::optional<std::string> conclusion_of(std::string_view report) {
   return std::nullopt;
 }
 
-std::optional<Conclusion> report_conclusion(const std::filesystem::path &trace, const std::vector<std::string> &dirs) {
-  for (const auto &dir : dirs) {
+std::optional<std::string> evidence_of(std::string_view report) { return anchored(evidence_anchor(), report); }
+
+std::optional<Conclusion> report_conclusion(const std::filesystem::path &trace, const std::vector<std::string> &dirs,
+                                            const std::vector<std::string> &preferred) {
+  std::vector<std::pair<std::string, bool>> order;
+  for (const auto &p : preferred)
+    if (std::find(dirs.begin(), dirs.end(), p) != dirs.end()) order.emplace_back(p, true);
+  for (const auto &d : dirs)
+    if (std::find(preferred.begin(), preferred.end(), d) == preferred.end()) order.emplace_back(d, false);
+  for (const auto &[dir, is_preferred] : order) {
     auto file = trace / "profiles" / dir / "REPORT.md";
     if (!io::is_regular_file(file)) continue;
-    if (auto c = conclusion_of(text::replace_invalid_utf8(io::read_file(file)))) return Conclusion{*c, dir};
+    auto report = text::replace_invalid_utf8(io::read_file(file));
+    auto c = conclusion_of(report);
+    if (!c) continue;
+    Conclusion out{*c, dir, trace::capture_tool(dir, report), evidence_of(report), is_preferred};
+    if (out.evidence == out.text) out.evidence.reset();
+    return out;
   }
   return std::nullopt;
 }

@@ -91,7 +91,22 @@ private:
   std::string slug_, family_;
 };
 
-void strategies(Builder &b, const std::vector<json::Value> &ms) {
+// The version a milestone's gain is measured against (the ladder's
+// best_before_version) and its commit: a strategy's diff starts there.
+json::Value measured_against(const json::Value &m, const std::vector<json::Value> &rows) {
+  const auto *version = m.get("best_before_version").as_string();
+  if (!version) return {};
+  for (const auto &row : rows) {
+    if (row.string_or("version") != *version) continue;
+    json::Value on = json::Value::object();
+    on.set("version", *version);
+    on.set("sha", or_null(row.get("sha")));
+    return on;
+  }
+  return {};
+}
+
+void strategies(Builder &b, const std::vector<json::Value> &ms, const std::vector<json::Value> &rows) {
   const json::Value *previous = nullptr;
   for (const auto &m : ms) {
     std::string kind = m.string_or("kind");
@@ -116,6 +131,7 @@ void strategies(Builder &b, const std::vector<json::Value> &ms) {
     on.set("geomean_us", previous ? or_null(previous->get("geomean_us")) : json::Value());
     on.set("description", previous ? or_null(previous->get("action_description")) : json::Value());
     s.set("builds_on", on);
+    s.set("measured_against", measured_against(m, rows));
     b.finish(s);
     previous = &m;
   }
@@ -272,7 +288,7 @@ Result run(const Inputs &in) {
   Result r;
   Builder b(in, r);
   auto ms = milestones(in.rows);
-  strategies(b, ms);
+  strategies(b, ms, in.rows);
   auto produced = deadends(b, in);
   pitfalls(b, in, produced);
   reference_kernels(b, in, ms);

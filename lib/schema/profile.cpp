@@ -226,17 +226,4 @@ CheckResult check_profile(const json::Value &base, const PatchList &patches, con
   return {Freshness::Stale, "differs at " + where};
 }
 
-std::vector<std::string> sentences(const std::string &text) {
-  static const text::Regex split(R"((?<=[.!?])\s+)");
-  std::vector<std::string> out;
-  std::string_view rest = text;
-  while (true) {
-    auto [head, tail] = split.split_once(rest);
-    if (!text::strip(head).empty()) out.emplace_back(text::strip(head));
-    if (!tail) break;
-    rest = *tail;
-  }
-  return out;
-}
-
 } // namespace otm::schema

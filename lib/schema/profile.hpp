@@ -56,7 +56,4 @@ struct CheckResult {
 // Compares the committed profile (null when missing) with a regeneration.
 CheckResult check_profile(const json::Value &base, const PatchList &patches, const json::Value *committed);
 
-// The reason's sentences, for --show.
-std::vector<std::string> sentences(const std::string &text);
-
 } // namespace otm::schema

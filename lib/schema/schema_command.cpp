@@ -5,6 +5,7 @@
 #include "schema/builtin_schemas.hpp"
 #include "schema/json_schema.hpp"
 #include "schema/profile.hpp"
+#include "text/sentences.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
 
@@ -33,7 +34,7 @@ int run_schema_command(const SchemaCommand &cmd, std::ostream &out, std::ostream
     for (std::size_t i = 0; i < patches.patches.size(); ++i) {
       const auto &p = patches.patches[i];
       out << "\n[" << i << "] " << p.dotted_path() << "  (" << p.op << ")\n";
-      for (const auto &s : sentences(p.reason)) out << "    " << s << "\n";
+      for (const auto &s : text::sentences(p.reason)) out << "    " << s << "\n";
     }
     return 0;
   }
@@ -99,7 +100,7 @@ int run_schema_command(const SchemaCommand &cmd, std::ostream &out, std::ostream
   if (*cmd.profile_file != "-") {
     out << "wrote " << *cmd.profile_file << "\n";
     for (const auto &p : patches.patches) {
-      auto s = sentences(p.reason);
+      auto s = text::sentences(p.reason);
       out << "  " << p.dotted_path() << ": " << (s.empty() ? "" : s.front()) << "\n";
     }
   }

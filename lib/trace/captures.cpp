@@ -52,6 +52,20 @@ std::size_t count_lines(std::string_view t) {
   return lines + (open ? 1 : 0);
 }
 
+std::string capture_tool(std::string_view dir, std::string_view report) {
+  static const text::Regex tool(R"((?i)(?:^|[^a-z0-9])(ncu|nsys|nvprof|rocprof\w*|omniperf|omnitrace|)"
+                                R"(nsight[ _-]?compute|nsight[ _-]?systems)(?:$|[^a-z0-9]))");
+  auto named = [&](std::string_view s) -> std::string {
+    auto m = tool.search(s);
+    if (!m) return {};
+    std::string t = text::to_lower((*m)[1]);
+    if (t.starts_with("nsight")) return t.find("compute") != std::string::npos ? "ncu" : "nsys";
+    return t;
+  };
+  if (auto t = named(dir); !t.empty()) return t;
+  return named(report.substr(0, report.find('\n')));
+}
+
 std::vector<json::Value> scan_captures(const fs::path &trace, const std::vector<std::string> &non_target) {
   static const text::Regex dir_name("(?i)^(v\\d+)(?:[_-](.+))?$");
   static const text::Regex kernel_line("(?m)^Kernel:\\s*(.+)$");

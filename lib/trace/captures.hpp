@@ -21,6 +21,13 @@ std::vector<std::string> non_target_kernels(const config::Settings &settings, co
 // Lines as Python's str.splitlines() counts them.
 std::size_t count_lines(std::string_view text);
 
+// The profiler a capture came from, lower-case ("ncu", "nsys", "nvprof",
+// "rocprof", "omniperf", ...): the first tool named by a token of the
+// directory name (`v5_ncu`, `v5-nsys`), else by the report's first line
+// (`# ncu report for v5`, "Nsight Compute" = ncu, "Nsight Systems" = nsys);
+// "" when neither names one. A profiler quote is attributed to this tool.
+std::string capture_tool(std::string_view dir, std::string_view report);
+
 // profiles.jsonl rows in directory-name order, keys in §9.2 order.
 std::vector<json::Value> scan_captures(const std::filesystem::path &trace, const std::vector<std::string> &non_target);
 

@@ -100,8 +100,14 @@ TEST_CASE("a strategy copies target and quotes the run", "[distill]") {
   CHECK(gain.get("metrics")[0].get("delta_pct") == gain.get("pct"));
   CHECK(r.get("worth").get("rank").string_or("tier") == "provisional");
   CHECK(r.get("evidence").get("summary").get("bottleneck_evidence").string_or("basis") == "profiler");
+  CHECK(r.get("evidence").get("summary").get("bottleneck_evidence").string_or("tool") == "ncu");
   CHECK(r.get("evidence").get("raw").get("effect").get("new_geomean_us") ==
         p.agent_facing().get("measurements").get("geomean_us"));
+  // The capture quoted, and the range the snippet's diff spans.
+  const auto &extra = r.get("evidence").get("raw").get("evidence_extra");
+  CHECK(extra.get("ncu_dirs") == json::Value::strings({"v3_ncu"}));
+  CHECK(extra.get("diff_from") == p.provenance().get("diff_from"));
+  CHECK(extra.get("diff_to") == p.provenance().get("diff_to"));
 }
 
 TEST_CASE("a strategy whose packet states no mechanism leaves a reported gap", "[distill]") {

@@ -4,6 +4,7 @@
 // pre-flight clean, and every .diff equal to git's own diff.
 #include <catch2/catch.hpp>
 
+#include "code/source_lexer.hpp"
 #include "example_trace.hpp"
 #include "git/repository.hpp"
 #include "scrub/scrubber.hpp"
@@ -77,15 +78,105 @@ TEST_CASE("example trace: recon, partition and packets match the goldens", "[pac
     ++diffs;
     auto packet = json::parse_file(f.parent_path() / (f.stem().string() + ".json"));
     const auto &prov = packet.get("provenance");
-    std::string from = prov.string_or("diff_from"), to = prov.string_or("diff_to");
+    std::string from = prov.get("diff_from").string_or("git_commit"), to = prov.get("diff_to").string_or("git_commit");
     REQUIRE(!to.empty());
     auto git = testing::run_in(p.trace, "git --no-pager diff " + from + ".." + to + " -- kernel.py");
     REQUIRE(git.rc == 0);
     CHECK(repo.diff_path(from, to, "kernel.py") == git.out);
-    scrub::Scrubber s;
+    scrub::Scrubber s(nullptr, prov.string_or("version"));
     CHECK(io::read_file(f) == s.code(git.out));
   }
   CHECK(diffs > 5);
+}
+
+namespace {
+
+json::Value packet_of(const Pipeline &p, const std::string &seg) {
+  return json::parse_file(p.ws / "packets" / (seg + ".json"));
+}
+std::string code_of(const Pipeline &p, const std::string &seg) {
+  auto f = p.ws / "packets" / (seg + ".diff");
+  return io::is_regular_file(f) ? io::read_file(f) : std::string();
+}
+bool changes_code(const std::string &diff) { return code::count_changes(code::lex_diff(diff)).changes_code(); }
+
+} // namespace
+
+TEST_CASE("example trace: a strategy's code is the change that bought its gain (issue 10)",
+          "[packet][example][issue10]") {
+  auto p = pipeline("example-issue10");
+  REQUIRE(p.run("otm-partition", "--quiet").rc == 0);
+  auto pk = p.run("otm-packet", "--quiet");
+  INFO(pk.err);
+  REQUIRE(pk.rc == 0);
+  std::map<std::string, json::Value> ladder;
+  for (auto &row : json::parse_lines_file(p.ws / "work" / "ladder.jsonl")) ladder[row.string_or("version")] = row;
+
+  SECTION("every strategy's diff runs from the version its gain is measured against") {
+    std::size_t strategies = 0;
+    for (const auto &seg : json::parse_lines_file(p.ws / "work" / "segments.jsonl")) {
+      if (seg.string_or("record_type") != "strategy") continue;
+      ++strategies;
+      std::string v = seg.string_or("version");
+      auto prov = packet_of(p, seg.string_or("seg_id")).get("provenance");
+      INFO(v);
+      CHECK(prov.get("diff_from").string_or("version") == ladder[v].string_or("best_before_version"));
+      CHECK(prov.get("diff_from").string_or("git_commit") ==
+            ladder[ladder[v].string_or("best_before_version")].string_or("sha"));
+      CHECK(prov.get("diff_to").string_or("version") == v);
+      // No comment-only diff where the trace holds a real change in the range.
+      auto git = testing::run_in(p.trace, "git --no-pager diff " + prov.get("diff_from").string_or("git_commit") +
+                                              ".." + prov.get("diff_to").string_or("git_commit") + " -- kernel.py");
+      CHECK(changes_code(code_of(p, seg.string_or("seg_id"))) == changes_code(git.out));
+    }
+    CHECK(strategies == 13);
+  }
+  SECTION("the warm-L2 step shows the tree reduction, not its comment") {
+    auto diff = code_of(p, "strategy-v13");
+    CHECK(packet_of(p, "strategy-v13").get("provenance").get("diff_from").string_or("version") == "v10");
+    CHECK(diff.find("+        m = tl.reduce(x, 0, _max_combine)") != std::string::npos);
+    CHECK(changes_code(diff));
+  }
+  SECTION("a step whose only difference from the best-so-far is a comment says so") {
+    auto pk10 = packet_of(p, "strategy-v10");
+    CHECK(pk10.get("provenance").get("diff_from").string_or("version") == "v7");
+    CHECK_FALSE(changes_code(code_of(p, "strategy-v10")));
+    CHECK(pk10.get("agent_facing").string_or("diff_shows").find("changes no executable line") != std::string::npos);
+  }
+  SECTION("the final step is measured against the best-so-far, not its rejected parent") {
+    auto pk28 = packet_of(p, "strategy-v28");
+    CHECK(pk28.get("provenance").get("diff_from").string_or("version") == "v25");
+    CHECK(code_of(p, "strategy-v28").find("(2 stages)") == std::string::npos);
+  }
+  SECTION("the ncu capture's root cause, not the nsys timeline of the same version") {
+    auto pk5 = packet_of(p, "strategy-v5");
+    const auto &af = pk5.get("agent_facing");
+    CHECK(af.get("profiler").string_or("tool") == "ncu");
+    CHECK(af.get("profiler").string_or("conclusion").rfind("the kernel is bandwidth-bound", 0) == 0);
+    CHECK(af.get("profiler").string_or("evidence").find("dram__throughput 87.1%") != std::string::npos);
+    CHECK(af.get("profiler").get("conclusion_is_from_the_kernel_under_test") == json::Value(true));
+    CHECK(pk5.get("provenance").string_or("report_dir") == "v5_ncu");
+  }
+  SECTION("the trace's own explanations reach the packet") {
+    auto pk5 = packet_of(p, "strategy-v5"), pk2 = packet_of(p, "strategy-v2"), pk25 = packet_of(p, "strategy-v25");
+    const auto &v5 = pk5.get("agent_facing").get("what_the_run_said");
+    CHECK(v5.string_or("expected_impact") == "removes the partial last wave on small M");
+    CHECK(v5.get("causal_sentences") ==
+          json::Value::strings({"Grid = number of SMs; each program strides over rows, so launch and tail effects "
+                                "shrink on the 512-row shape."}));
+    const auto &v2 = pk2.get("agent_facing").get("what_the_run_said");
+    REQUIRE(v2.get("directions_taken_up").size() == 1);
+    CHECK(v2.get("directions_taken_up").as_array()->at(0).string_or("rationale") ==
+          "the row is read from HBM three times; a single read should cut traffic by two thirds");
+    const auto &v25 = pk25.get("agent_facing");
+    CHECK(v25.get("what_the_run_said").get("directions_taken_up").size() == 1);
+    CHECK(v25.get("profiler").string_or("conclusion").rfind("# ncu capture this step", 0) == 0);
+  }
+  SECTION("scrubbing kept the PTX mnemonic") {
+    auto pk3 = packet_of(p, "strategy-v3");
+    const auto &v3 = pk3.get("agent_facing").get("what_the_run_said");
+    CHECK(v3.string_or("commit_body").find("emit ld.global.v4.b32;") != std::string::npos);
+  }
 }
 
 TEST_CASE("example trace against a copy of the live store", "[packet][example][shared]") {

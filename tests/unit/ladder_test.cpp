@@ -324,18 +324,24 @@ TEST_CASE("thresholds come from the configuration, not the code", "[ladder]") {
   std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("annotate appends four keys after the row's own", "[ladder]") {
+TEST_CASE("annotate appends five keys after the row's own", "[ladder]") {
   auto rows = ladder::self_test_rows();
   auto out = ladder::annotate(rows, ladder::select(rows, kSpec));
   REQUIRE(out.size() == rows.size());
   const auto &o = *out[1].as_object();
-  REQUIRE(o.size() == rows[1].size() + 4);
-  CHECK(o[o.size() - 4].first == "selection");
-  CHECK(o[o.size() - 3].first == "reason");
-  CHECK(o[o.size() - 2].first == "improve_pct");
-  CHECK(o[o.size() - 1].first == "best_before_us");
+  REQUIRE(o.size() == rows[1].size() + 5);
+  CHECK(o[o.size() - 5].first == "selection");
+  CHECK(o[o.size() - 4].first == "reason");
+  CHECK(o[o.size() - 3].first == "improve_pct");
+  CHECK(o[o.size() - 2].first == "best_before_us");
+  CHECK(o[o.size() - 1].first == "best_before_version");
   CHECK(json::to_line(out[1]).find(R"x("selection": "rejected", "reason": "under 1.5% (0.10%)", )x"
-                                   R"x("improve_pct": 0.1, "best_before_us": 100.0})x") != std::string::npos);
+                                   R"x("improve_pct": 0.1, "best_before_us": 100.0, "best_before_version": "v1"})x") !=
+        std::string::npos);
+  // The version holding the floor a gain is measured against: a floor moved
+  // by a version rejected only for a small gain counts (self-test v6 -> v7).
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    if (rows[i].string_or("version") == "v7") CHECK(out[i].string_or("best_before_version") == "v6");
   CHECK(json::to_line(out[0]).find(R"("selection": "baseline", "reason": null, "improve_pct": null, )") !=
         std::string::npos);
   CHECK(out[7].string_or("selection") == "deadend");

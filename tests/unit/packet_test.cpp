@@ -65,29 +65,32 @@ TEST_CASE("every diff is git's diff of the whole version change, scrubbed in com
     const auto &prov = p.packet.get("provenance");
     if (p.code_name.empty()) continue;
     ++diffs;
-    std::string from = prov.string_or("diff_from"), to = prov.string_or("diff_to");
+    std::string from = prov.get("diff_from").string_or("git_commit"), to = prov.get("diff_to").string_or("git_commit");
     std::string expected = t.git("diff " + from + ".." + to + " -- kernel.py");
     auto repo = git::Repository::open(t.trace);
     CHECK(repo.diff_path(from, to, "kernel.py") == expected);
-    scrub::Scrubber s;
+    scrub::Scrubber s(nullptr, prov.string_or("version"));
     CHECK(io::read_file(b.dir / p.code_name) == s.code(expected));
   }
   CHECK(diffs == 8); // strategies v1 v3 v4 v5, dead-ends v2 (x2) and v6, v1's pitfall
   // v3 was committed twice: its diff starts before the first commit.
   const auto &v3 = find(b, "strategy-v3");
-  CHECK(v3.packet.get("provenance").string_or("diff_from") == t.sha.at("v2"));
+  CHECK(v3.packet.get("provenance").get("diff_from").string_or("git_commit") == t.sha.at("v2"));
+  CHECK(v3.packet.get("provenance").get("diff_from").string_or("version") == "v2");
+  CHECK(v3.packet.get("provenance").get("diff_to").string_or("version") == "v3");
   CHECK(v3.code.find("+    m = tl.max(x)  # online max") != std::string::npos);
   CHECK(v3.code.find("+def mask(n):") != std::string::npos);
-  CHECK(v3.code.find("'''Mask for shape-1 shapes from an earlier step.'''") != std::string::npos);
+  // The packet's own version reads "this step" (issue 10).
+  CHECK(v3.code.find("'''Mask for shape-1 shapes from this step.'''") != std::string::npos);
   CHECK(v3.code.find("return n // 2") != std::string::npos);
   // v2's last commit restored the kernel: the diff shows the failed attempt.
   const auto &v2 = find(b, "anti-v2-01");
-  CHECK(v2.packet.get("provenance").string_or("diff_to") == t.sha.at("v2a"));
+  CHECK(v2.packet.get("provenance").get("diff_to").string_or("git_commit") == t.sha.at("v2a"));
   CHECK(v2.code.find("+STAGE = 2") != std::string::npos);
   CHECK(v2.code.find("kernel_opt_001") == std::string::npos);
   // The version id in a code comment is scrubbed too.
   const auto &v1 = find(b, "strategy-v1");
-  CHECK(v1.code.find("+    # an earlier step: 128-bit loads, see a local path") != std::string::npos);
+  CHECK(v1.code.find("+    # this step: 128-bit loads, see a local path") != std::string::npos);
 }
 
 TEST_CASE("reference kernels come from git objects", "[packet]") {
@@ -226,4 +229,59 @@ TEST_CASE("report conclusions and line-bounded caps", "[packet]") {
   CHECK(code == "aaaa\nbbbb\n");
   std::string small = "x\n";
   CHECK_FALSE(packet::cap_at_line(small, 2));
+}
+
+TEST_CASE("an anti-strategy shows the failed attempt, not a docstring-only revert (issue 10)", "[packet][issue10]") {
+  auto dir = testing::fresh_dir("packet-revert");
+  auto git = [&](const std::string &args) { return testing::sh("cd '" + dir.string() + "' && git " + args + " 2>&1"); };
+  git("init -q");
+  git("config user.email t@example.invalid");
+  git("config user.name tester");
+  git("config commit.gpgsign false");
+  std::map<std::string, std::string> sha;
+  auto commit = [&](const std::string &label, const std::string &subject, const std::string &kernel) {
+    testing::write(dir / "kernel.py", kernel);
+    git("add -A");
+    git("commit -q -m '" + subject + "'");
+    sha[label] = git("rev-parse HEAD").substr(0, 40);
+  };
+  std::string doc = "def k(x):\n    \"\"\"Row softmax.\n\n    Measured on the cold harness.\n    \"\"\"\n";
+  std::string v1 = doc + "    return x * 2\n";
+  commit("v0", "v0: baseline", doc + "    return x\n");
+  commit("v1", "v1: doubled (-10%)", v1);
+  commit("v2a", "v2: stage the row", doc + "    y = stage(x)\n    return y * 2\n");
+  std::string reverted = v1;
+  reverted.replace(reverted.find("cold"), 4, "warm");
+  commit("v2", "v2: reverted, staging was slower", reverted);
+  commit("v3", "v3: halved (-20%)", reverted + "HALF = True\n");
+
+  auto repo = git::Repository::open(dir);
+  packet::VersionCommits commits(repo);
+  json::Value anti = json::parse(R"({"record_type": "anti-strategy", "version": "v2"})");
+  anti.set("sha", sha["v2"]);
+  anti.set("parent", sha["v2a"]);
+  auto d = packet::version_diff(repo, commits, anti);
+  REQUIRE(d);
+  CHECK(d->range == packet::DiffRange::Attempt);
+  CHECK(d->executable);
+  CHECK(d->base == sha["v1"]);
+  CHECK(d->target == sha["v2a"]);
+  CHECK(d->text.find("+    y = stage(x)") != std::string::npos);
+  CHECK(d->text == git("--no-pager diff " + sha["v1"] + ".." + sha["v2a"] + " -- kernel.py"));
+
+  // A strategy's diff starts at the version its gain is measured against.
+  json::Value strat = json::parse(R"({"record_type": "strategy", "version": "v3"})");
+  strat.set("sha", sha["v3"]);
+  strat.set("parent", sha["v2"]);
+  json::Value against = json::Value::object();
+  against.set("version", "v1");
+  against.set("sha", sha["v1"]);
+  strat.set("measured_against", against);
+  auto s = packet::version_diff(repo, commits, strat);
+  REQUIRE(s);
+  CHECK(s->range == packet::DiffRange::MeasuredAgainst);
+  CHECK(s->base == sha["v1"]);
+  CHECK(s->text == git("--no-pager diff " + sha["v1"] + ".." + sha["v3"] + " -- kernel.py"));
+  CHECK(commits.version_of(sha["v2a"]) == "v2");
+  fs::remove_all(dir);
 }

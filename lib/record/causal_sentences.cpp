@@ -1,0 +1,54 @@
+#include "record/causal_sentences.hpp"
+
+#include "cli/exit_codes.hpp"
+#include "text/sentences.hpp"
+#include "text/utf8.hpp"
+
+namespace otm::record {
+
+namespace {
+
+std::string escaped(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    if (std::string_view("\\^$.|?*+()[]{}").find(c) != std::string_view::npos) out.push_back('\\');
+    out.push_back(c);
+  }
+  return out;
+}
+
+} // namespace
+
+CausalRule CausalRule::from_json(const json::Value &section, std::string_view where) {
+  auto bad = [&](const std::string &what) { return cli::UsageError(std::string(where) + ": causal_sentences" + what); };
+  if (!section.is_object()) throw bad(" must be an object");
+  const auto *markers = section.get("markers").as_array();
+  if (!markers) throw bad(".markers must be a list of strings");
+  CausalRule r;
+  std::string alternation;
+  for (const auto &m : *markers) {
+    const auto *s = m.as_string();
+    if (!s || text::strip(*s).empty()) throw bad(".markers must be a list of non-empty strings");
+    r.markers_.emplace_back(text::strip(*s));
+    alternation += (alternation.empty() ? "" : "|") + escaped(r.markers_.back());
+  }
+  auto min = section.get("min_chars").as_int();
+  if (!min || *min < 0) throw bad(".min_chars must be a non-negative integer");
+  r.min_chars_ = static_cast<std::size_t>(*min);
+  if (!alternation.empty()) r.regex_ = std::make_shared<const text::Regex>("(?i)\\b(?:" + alternation + ")\\b");
+  return r;
+}
+
+bool CausalRule::is_causal(std::string_view sentence) const {
+  return regex_ && text::code_points(text::strip(sentence)) >= min_chars_ && regex_->contains(sentence);
+}
+
+std::vector<std::string> CausalRule::causal_sentences(std::string_view text) const {
+  static const text::Regex spaces(R"(\s+)");
+  std::vector<std::string> out;
+  for (const auto &s : text::sentences(text))
+    if (is_causal(s)) out.push_back(spaces.replace(s, " "));
+  return out;
+}
+
+} // namespace otm::record

@@ -1,0 +1,48 @@
+// The causal-sentence rule: which sentences of a trace's own prose state why
+// a change works or fails ("…, so launch and tail effects shrink", "…
+// removes the partial last wave", "… because the tile no longer fits").
+// One rule, used by the packet builder (what_the_run_said.causal_sentences)
+// and by the drafter when it looks for a mechanism. What counts is data:
+// the `causal_sentences` section of data/otm-config.json (overridable with
+// --config / OTM_CONFIG):
+//   "markers":   words or phrases, matched whole-word and case-insensitively;
+//                a sentence containing one states a cause or an effect's reason
+//   "min_chars": shorter sentences (in code points) are too thin to quote
+// Sentences are text::sentences() of the text, verbatim except that a run of
+// whitespace (a commit body's hard line wrap) reads as one space.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "text/regex.hpp"
+#include "json/value.hpp"
+
+namespace otm::record {
+
+class CausalRule {
+public:
+  // No markers: no sentence is causal.
+  CausalRule() = default;
+  // From the configuration section; a missing or malformed section (not an
+  // object, markers not a list of non-empty strings, min_chars not a
+  // non-negative integer) throws cli::UsageError naming `where` and the key.
+  static CausalRule from_json(const json::Value &section, std::string_view where);
+
+  bool is_causal(std::string_view sentence) const;
+  // The causal sentences of `text`, in order (whitespace runs as one space).
+  std::vector<std::string> causal_sentences(std::string_view text) const;
+
+  const std::vector<std::string> &markers() const { return markers_; }
+  std::size_t min_chars() const { return min_chars_; }
+
+private:
+  std::vector<std::string> markers_;
+  std::size_t min_chars_ = 0;
+  std::shared_ptr<const text::Regex> regex_;
+};
+
+} // namespace otm::record
