@@ -22,9 +22,13 @@ int sh(const std::string &cmd) {
   return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
 }
 
-// A path join, not operator+ on a temporary: GCC 12 misreports the latter
-// (-Warray-bounds) for some lengths of the build directory name.
-std::string bin(const std::string &tool) { return (std::filesystem::path(OTM_BIN_DIR) / tool).string(); }
+// Built with append: GCC 12 reports a false -Warray-bounds on literal + "/" + string.
+std::string bin(const std::string &tool) {
+  std::string path(OTM_BIN_DIR);
+  path += '/';
+  path += tool;
+  return path;
+}
 
 std::string fixture_args(const GateFixture &f) {
   return " --workspace '" + f.workspace().string() + "' --trace '" + f.trace().string() + "' --live '" +
