@@ -22,7 +22,14 @@ int sh(const std::string &cmd) {
   return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
 }
 
-std::string bin(const std::string &tool) { return std::string(OTM_BIN_DIR) + "/" + tool; }
+// Built with append: GCC 12 warns falsely (-Warray-bounds) on
+// std::string(literal) + "/" + tool for some literal lengths.
+std::string bin(const std::string &tool) {
+  std::string out = OTM_BIN_DIR;
+  out += '/';
+  out += tool;
+  return out;
+}
 
 std::string fixture_args(const GateFixture &f) {
   return " --workspace '" + f.workspace().string() + "' --trace '" + f.trace().string() + "' --live '" +
