@@ -69,10 +69,12 @@ void write_all(int fd, std::string_view content, const fs::path &path) {
 }
 } // namespace
 
+bool flushed_per_file(FileClass cls) { return cls != FileClass::Scratch; }
+
 namespace {
-// Writes `content` to a fresh temporary file next to `path` (fsynced) and
-// returns its name; the caller renames it into place.
-std::string write_temp_sibling(const fs::path &path, std::string_view content) {
+// Writes `content` to a fresh temporary file next to `path` (fsynced when
+// `flush`) and returns its name; the caller renames it into place.
+std::string write_temp_sibling(const fs::path &path, std::string_view content, bool flush) {
   fs::path dir = path.parent_path();
   if (dir.empty()) dir = ".";
   std::error_code ec;
@@ -87,7 +89,7 @@ std::string write_temp_sibling(const fs::path &path, std::string_view content) {
   if (fd < 0) throw IoError(path.string() + ": cannot create temporary file (" + std::strerror(errno) + ")");
   try {
     write_all(fd, content, path);
-    if (::fchmod(fd, 0644) != 0 || ::fsync(fd) != 0)
+    if (::fchmod(fd, 0644) != 0 || (flush && ::fsync(fd) != 0))
       throw IoError(path.string() + ": cannot flush (" + std::strerror(errno) + ")");
   } catch (...) {
     ::close(fd);
@@ -116,18 +118,20 @@ void fsync_directory(const fs::path &dir) {
     throw IoError(dir.string() + ": cannot flush directory (" + std::strerror(err) + ")");
 }
 
-void write_file_atomic(const fs::path &path, std::string_view content) {
-  std::string tmp = write_temp_sibling(path, content);
+void write_file_atomic(const fs::path &path, std::string_view content, FileClass cls) {
+  bool flush = flushed_per_file(cls);
+  std::string tmp = write_temp_sibling(path, content, flush);
   if (::rename(tmp.c_str(), path.c_str()) != 0) {
     int err = errno;
     ::unlink(tmp.c_str());
     throw IoError(path.string() + ": cannot replace (" + std::strerror(err) + ")");
   }
-  fsync_directory(parent_or_dot(path));
+  if (flush) fsync_directory(parent_or_dot(path));
 }
 
-bool write_file_atomic_new(const fs::path &path, std::string_view content) {
-  std::string tmp = write_temp_sibling(path, content);
+bool write_file_atomic_new(const fs::path &path, std::string_view content, FileClass cls) {
+  bool flush = flushed_per_file(cls);
+  std::string tmp = write_temp_sibling(path, content, flush);
   // link(2) fails with EEXIST instead of replacing, unlike rename(2).
   int rc = ::link(tmp.c_str(), path.c_str());
   int err = errno;
@@ -136,18 +140,27 @@ bool write_file_atomic_new(const fs::path &path, std::string_view content) {
     if (err == EEXIST) return false;
     throw IoError(path.string() + ": cannot create (" + std::strerror(err) + ")");
   }
-  fsync_directory(parent_or_dot(path));
+  if (flush) fsync_directory(parent_or_dot(path));
   return true;
 }
 
-void write_output(const std::string &path_or_dash, std::string_view content) {
+void sync_file_system(const fs::path &path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw IoError(path.string() + ": cannot open to flush its file system (" + std::strerror(errno) + ")");
+  int rc = ::syncfs(fd);
+  int err = errno;
+  ::close(fd);
+  if (rc != 0) throw IoError(path.string() + ": cannot flush its file system (" + std::strerror(err) + ")");
+}
+
+void write_output(const std::string &path_or_dash, std::string_view content, FileClass cls) {
   if (path_or_dash == "-") {
     std::cout.write(content.data(), static_cast<std::streamsize>(content.size()));
     std::cout.flush();
     if (!std::cout) throw IoError("<stdout>: write failed");
     return;
   }
-  write_file_atomic(path_or_dash, content);
+  write_file_atomic(path_or_dash, content, cls);
 }
 
 bool is_regular_file(const fs::path &path) {

@@ -1,7 +1,9 @@
 // File system access with the guarantees the pipeline relies on: reads name
 // the file in their errors; writes are atomic (temp file in the same
-// directory, fsync, rename), so a failed or killed stage never leaves a
-// half-written output that a later stage would trust.
+// directory, then rename), so a failed or killed stage never leaves a
+// half-written output that a later stage would trust. How hard a write is
+// flushed to the disk depends on what the file is (FileClass; the policy and
+// what survives a crash or a power loss: docs/durability.md).
 #pragma once
 
 #include <filesystem>
@@ -23,20 +25,46 @@ std::string read_stdin();
 // "-" reads stdin, anything else the file.
 std::string read_input(const std::string &path_or_dash);
 
+// What a file is, which decides how it is written (docs/durability.md).
+enum class FileClass {
+  // Reproducible from the trace and the configuration: the workspace
+  // (work/, packets/, stamps), reports, the staging README, generated
+  // benchmark stores. Atomic, not flushed per file: a stage that wrote
+  // scratch files flushes them once, at its end (sync_file_system).
+  Scratch,
+  // Staged records and the staging index: an agent's work, reviewed by a
+  // person; not reproducible once written. Atomic and flushed.
+  Staging,
+  // The live store. Atomic and flushed.
+  Live,
+};
+
+// Whether writes of `cls` are flushed (file before the rename, directory
+// after it) before the write returns.
+bool flushed_per_file(FileClass cls);
+
 // Atomically replaces `path` with `content`, creating parent directories.
-// The file is fsynced before the rename and its directory after it, so the
-// new content survives a crash once this returns.
-void write_file_atomic(const std::filesystem::path &path, std::string_view content);
+// Staging and Live files are fsynced before the rename and their directory
+// after it, so the new content survives a power loss once this returns.
+// The default is the durable class: a caller must say a file is scratch.
+void write_file_atomic(const std::filesystem::path &path, std::string_view content,
+                       FileClass cls = FileClass::Live);
 
 // Like write_file_atomic, but never replaces an existing file: returns false
 // (writing nothing) when `path` already exists.
-bool write_file_atomic_new(const std::filesystem::path &path, std::string_view content);
+bool write_file_atomic_new(const std::filesystem::path &path, std::string_view content,
+                           FileClass cls = FileClass::Live);
+
+// The end of a stage that wrote scratch files: one flush (syncfs) of the
+// file system holding `path`, so everything the stage wrote survives a
+// power loss once it reports success. One call instead of a flush per file.
+void sync_file_system(const std::filesystem::path &path);
 
 // fsync of a directory, making renames and creations inside it durable.
 void fsync_directory(const std::filesystem::path &dir);
 
 // Writes to stdout for "-", atomically to the file otherwise.
-void write_output(const std::string &path_or_dash, std::string_view content);
+void write_output(const std::string &path_or_dash, std::string_view content, FileClass cls = FileClass::Live);
 
 bool is_regular_file(const std::filesystem::path &path);
 bool is_directory(const std::filesystem::path &path);

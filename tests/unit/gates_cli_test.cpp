@@ -22,13 +22,12 @@ int sh(const std::string &cmd) {
   return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
 }
 
-// Built with append: GCC 12 warns falsely (-Warray-bounds) on
-// std::string(literal) + "/" + tool for some literal lengths.
+// Built with append: GCC 12 reports a false -Warray-bounds on literal + "/" + string.
 std::string bin(const std::string &tool) {
-  std::string out = OTM_BIN_DIR;
-  out += '/';
-  out += tool;
-  return out;
+  std::string path(OTM_BIN_DIR);
+  path += '/';
+  path += tool;
+  return path;
 }
 
 std::string fixture_args(const GateFixture &f) {
