@@ -5,13 +5,11 @@
 
 #include "cli/exit_codes.hpp"
 #include "cli/options.hpp"
-#include "config/config.hpp"
 #include "config/settings.hpp"
 #include "distill/agent_driver.hpp"
 #include "distill/brief.hpp"
 #include "distill/gates_for_trace.hpp"
 #include "distill/packet_list.hpp"
-#include "gates/context.hpp"
 #include "io/file.hpp"
 #include "record/store_layout.hpp"
 #include "json/write.hpp"
@@ -46,12 +44,13 @@ int main(int argc, char **argv) {
         "record (or a refusal line) from its stdout, and runs the record-level and trace gates on it. On\n"
         "failure the agent runs again with the findings, up to R rounds. Writes only passing records to\n"
         "<store>/records/...; keeps refusals in <store>/reports/<slug>/refusals.jsonl and appends one line per\n"
-        "packet to <store>/reports/<slug>/distill-log.jsonl (or --log). A timeout, a crash or garbage output\n"
-        "fails that packet, never the run.\n\n"
+        "packet to <store>/reports/<slug>/distill-log.jsonl (or --log). A record the gates still refuse\n"
+        "after the last round, a timeout, a crash or garbage output fails that packet, never the run: it\n"
+        "becomes a line of the refusal ledger naming the gate and the field (or what the agent did).\n\n"
         "Refuses to decide: anything about the record's content (the agent writes it, the gates judge it);\n"
         "it never edits a record, and never keeps one that a gate refused.\n\n"
-        "Exit: 0 every packet was written or refused, 1 some packet failed (timeout, crash, garbage,\n"
-        "rejected by the gates; see the log), 2 cannot run (bad options, no trace, no live store).");
+        "Exit: 0 the run was made (every packet written, refused or failed, and logged), 2 cannot run\n"
+        "(bad options, no trace, no live store, or an agent that answered on no packet at all).");
     opts.value("agent-cmd", "CMD", "the agent, run as /bin/sh -c CMD (required)");
     opts.value("jobs", "N", "packets distilled in parallel (default 1)");
     opts.short_alias('j', "jobs");
@@ -74,11 +73,6 @@ int main(int argc, char **argv) {
     if (!cmd || cmd->empty()) throw cli::UsageError("--agent-cmd is required (the command that runs the agent)");
     auto packets = distill::expand_packet_args(opts.positionals());
     if (packets.empty()) throw cli::UsageError("no packets given (pass packet files or the packets/ directory)");
-    auto trace = settings.get(Setting::Trace);
-    if (!trace)
-      throw cli::UsageError("no trace: the provenance gate resolves commits in it (set RTM_TRACE or --trace)");
-    auto live = settings.get(Setting::Live);
-    if (!live) throw cli::UsageError("no live store: the store-overlap gate needs it (set RTM_LIVE or --live)");
     auto slug = opts.get_or("slug", "unset");
     if (auto why = record::unsafe_component_reason(slug); !why.empty())
       throw cli::UsageError("--slug '" + slug + "' " + why);
@@ -86,17 +80,7 @@ int main(int argc, char **argv) {
     workspace::StagingStore store{settings.get(Setting::Store)
                                       ? std::filesystem::absolute(*settings.get(Setting::Store))
                                       : workspace::default_store()};
-    auto cfg_file = settings.get(Setting::ConfigFile);
-    auto cfg = config::Config::load(cfg_file ? std::optional<std::filesystem::path>(*cfg_file) : std::nullopt);
-    distill::TraceGateInputs in;
-    in.store_root = store.root;
-    in.trace_repo = io::expand_user(*trace);
-    in.trace_label = settings.get(Setting::TraceLabel).value_or(in.trace_repo->filename().string());
-    in.live_root = io::expand_user(*live);
-    in.store_schema = distill::builtin_store_schema();
-    in.profile = distill::builtin_profile();
-    in.id_products = gates::target_products(cfg);
-    distill::TraceGates gates(in);
+    distill::TraceGates gates(distill::trace_gate_inputs(settings, store.root));
 
     distill::DriverOptions o;
     o.agent_cmd = *cmd;
@@ -107,14 +91,21 @@ int main(int argc, char **argv) {
     auto outcomes = distill::distill_packets(packets, o, gates);
     auto log = opts.get("log") ? std::filesystem::path(*opts.get("log")) : distill::distill_log_path(store, slug);
     auto lines = distill::commit_outcomes(outcomes, store, slug, log);
-    std::size_t failed = 0, written = 0;
+    std::size_t failed = 0, written = 0, agent_down = 0;
     for (std::size_t i = 0; i < outcomes.size(); ++i) {
       std::cout << json::to_line(lines[i]) << '\n';
       failed += outcomes[i].failed();
       written += outcomes[i].verdict == "written";
+      agent_down += outcomes[i].agent_never_answered();
     }
     std::cerr << "otm-distill: " << written << " written, " << outcomes.size() - written - failed << " refused, "
-              << failed << " failed; log " << log.string() << '\n';
-    return failed ? cli::kFailure : cli::kSuccess;
+              << failed << " failed (each one a line of reports/" << slug << "/refusals.jsonl); log " << log.string()
+              << '\n';
+    // One bad packet never sinks the run; an agent that answered no packet
+    // at all means the run could not be made.
+    if (agent_down == outcomes.size())
+      throw cli::UsageError("the agent gave no answer on any packet (" + outcomes.front().detail +
+                            "): check --agent-cmd");
+    return cli::kSuccess;
   });
 }

@@ -8,6 +8,7 @@
 #include "config/settings.hpp"
 #include "distill/draft_run.hpp"
 #include "distill/drafter.hpp"
+#include "distill/gates_for_trace.hpp"
 #include "distill/packet_list.hpp"
 #include "record/store_layout.hpp"
 #include "workspace/layout.hpp"
@@ -17,20 +18,26 @@ using namespace otm;
 
 int main(int argc, char **argv) {
   return cli::run_tool("otm-draft", [&] {
-    cli::Options opts(
-        "otm-draft", "Usage: otm-draft [--store DIR] [--slug SLUG] PACKET|DIR...\n"
-                     "       otm-draft --stdout PACKET\n\n"
-                     "Reads packets (<seg_id>.json and the sibling .diff/.py they name; a directory means\n"
-                     "every *.json in it) and drafts one record per packet by quoting only what the packet\n"
-                     "holds. Writes each record to <store>/records/<type>/<vendor>/<arch>/<dsl>/<family>/<id>.json,\n"
-                     "prints one JSONL line per packet on stdout ({\"seg_id\",\"written\",\"thin\"} or\n"
-                     "{\"seg_id\",\"refused\",\"why\"}), and keeps refusals in <store>/reports/<slug>/refusals.jsonl.\n"
-                     "With --stdout: one packet, the record (or the refusal line) on stdout, nothing written.\n\n"
-                     "Refuses to decide: any code, number, mechanism or condition the packet does not state;\n"
-                     "worth.rank (left provisional for otm-score); which of several prose dead-ends matters.\n\n"
-                     "Exit: 0 done (refusals are reported, not failures; with --stdout: a record),\n"
-                     "1 with --stdout: the packet was refused, 2 cannot run (bad packet, unwritable store).");
-    config::Settings::add_options(opts, {config::Setting::Store});
+    cli::Options opts("otm-draft",
+                      "Usage: otm-draft --trace DIR --live DIR [--store DIR] [--slug SLUG] PACKET|DIR...\n"
+                      "       otm-draft --stdout PACKET\n\n"
+                      "Reads packets (<seg_id>.json and the sibling .diff/.py they name; a directory means\n"
+                      "every *.json in it) and drafts one record per packet by quoting only what the packet\n"
+                      "holds. Runs every per-record gate on each draft in process (all but index and relations;\n"
+                      "the trace for provenance, the live store for store-overlap) and writes only the records\n"
+                      "that pass, to <store>/records/<type>/<vendor>/<arch>/<dsl>/<family>/<id>.json. Prints one\n"
+                      "JSONL line per packet on stdout ({\"seg_id\",\"written\",\"thin\"} or\n"
+                      "{\"seg_id\",\"refused\",\"why\"[,\"gate\"]}) and keeps refusals, a gate's among them, in\n"
+                      "<store>/reports/<slug>/refusals.jsonl.\n"
+                      "With --stdout: one packet, the ungated draft (or the refusal line) on stdout, nothing\n"
+                      "written (the agent protocol: otm-distill gates what it reads).\n\n"
+                      "Refuses to decide: any code, number, mechanism or condition the packet does not state;\n"
+                      "worth.rank (left provisional for otm-score); which of several prose dead-ends matters.\n\n"
+                      "Exit: 0 done (refusals, a gate's included, are reported, not failures; with --stdout: a\n"
+                      "record), 1 with --stdout: the packet was refused, 2 cannot run (bad packet, unwritable\n"
+                      "store, no trace or live store).");
+    config::Settings::add_options(opts, {config::Setting::Store, config::Setting::Trace, config::Setting::TraceLabel,
+                                         config::Setting::Live, config::Setting::ConfigFile});
     opts.value("slug", "SLUG", "reports/<SLUG>/ that holds the refusal ledger (default: unset)");
     opts.flag("stdout", "draft one packet to stdout instead of the staging store");
     if (!opts.parse(argc, argv)) return cli::kSuccess;
@@ -53,7 +60,7 @@ int main(int argc, char **argv) {
         }
         return cli::kSuccess;
       }
-      std::cout << json::to_line(distill::refusal_line(p, *d.refusal)) << '\n';
+      std::cout << json::to_line(distill::refusal_line(p, *d.refusal, "otm-draft")) << '\n';
       return cli::kFailure;
     }
     workspace::StagingStore store{settings.get(config::Setting::Store)
@@ -62,9 +69,11 @@ int main(int argc, char **argv) {
     auto slug = opts.get_or("slug", "unset");
     if (auto why = record::unsafe_component_reason(slug); !why.empty())
       throw cli::UsageError("--slug '" + slug + "' " + why);
-    auto res = distill::draft_into_store(packets, store, slug);
+    distill::TraceGates gates(distill::trace_gate_inputs(settings, store.root));
+    auto res = distill::draft_into_store(packets, store, slug, gates);
     for (const auto &line : res.lines) std::cout << json::to_line(line) << '\n';
-    std::cerr << "otm-draft: " << res.written << " record(s) written, " << res.refused << " packet(s) refused\n";
+    std::cerr << "otm-draft: " << res.written << " record(s) written, " << res.refused << " packet(s) refused (reports/"
+              << slug << "/refusals.jsonl)\n";
     return cli::kSuccess;
   });
 }

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <thread>
 
+#include "distill/refusal.hpp"
 #include "distill/staging.hpp"
 #include "io/file.hpp"
 #include "record/store_layout.hpp"
@@ -65,19 +66,11 @@ void collect_thin(const std::string &err, std::vector<std::string> &thin) {
   }
 }
 
-PacketOutcome distill_one(const std::filesystem::path &path, const DriverOptions &opt, const RecordGates &gates,
-                          const std::filesystem::path &scratch, const std::filesystem::path &brief_file) {
+PacketOutcome run_rounds(const Packet &packet, const DriverOptions &opt, const RecordGates &gates,
+                         const std::filesystem::path &scratch, const std::filesystem::path &brief_file) {
+  const auto &path = packet.path;
   PacketOutcome o;
   o.packet = path;
-  o.seg_id = path.stem().string();
-  Packet packet;
-  try {
-    packet = load_packet(path);
-  } catch (const std::exception &e) {
-    o.verdict = "agent-failed";
-    o.detail = std::string("packet cannot be read: ") + e.what();
-    return o;
-  }
   o.seg_id = packet.seg_id();
   std::string code_path = packet.code_name.empty()
                               ? std::string()
@@ -121,15 +114,10 @@ PacketOutcome distill_one(const std::filesystem::path &path, const DriverOptions
       parse_error = e.what();
     }
     if (out && out->get("refused").is_string()) {
-      json::Value line = json::Value::object();
-      line.set("seg_id", o.seg_id);
-      line.set("id", packet.target().get("id"));
-      line.set("record_type", packet.record_type());
-      line.set("refused", out->get("refused"));
-      line.set("why", out->get("why").is_string() ? out->get("why") : json::Value(""));
-      line.set("by", "agent");
-      add_unique(o.thin, *out->get("refused").as_string());
-      o.refusal = line;
+      std::string field = *out->get("refused").as_string();
+      const auto *why = out->get("why").as_string();
+      o.refusal = refusal_line(packet, {field, why ? *why : std::string(), ""}, "agent");
+      add_unique(o.thin, field);
       o.verdict = "refused";
       return o;
     }
@@ -162,6 +150,7 @@ PacketOutcome distill_one(const std::filesystem::path &path, const DriverOptions
     o.last_findings = findings;
     if (findings.empty()) {
       o.verdict = "written";
+      o.refusal.reset(); // an earlier round's refusal no longer holds
       o.record = std::move(out);
       o.relpath = relpath;
       return o;
@@ -169,7 +158,42 @@ PacketOutcome distill_one(const std::filesystem::path &path, const DriverOptions
     for (const auto &f : findings) add_unique(o.blocked_by, f.gate);
     o.verdict = "rejected";
     o.detail = std::to_string(findings.size()) + " gate finding(s) in round " + std::to_string(round);
+    o.refusal = refusal_line(packet, gate_refusal(*out, findings), "otm-distill");
   }
+  return o;
+}
+
+// The ledger line of a packet whose agent gave no usable answer.
+json::Value failure_line(const PacketOutcome &o, const Packet *packet) {
+  DraftRefusal r{"record",
+                 "the agent " + (o.verdict == "timeout" ? std::string("timed out") : o.verdict) +
+                     (o.detail.empty() ? "" : ": " + o.detail),
+                 ""};
+  if (packet) return refusal_line(*packet, r, "otm-distill");
+  json::Value v = json::Value::object();
+  v.set("seg_id", o.seg_id);
+  v.set("refused", r.field);
+  v.set("why", r.why);
+  v.set("by", "otm-distill");
+  return v;
+}
+
+PacketOutcome distill_one(const std::filesystem::path &path, const DriverOptions &opt, const RecordGates &gates,
+                          const std::filesystem::path &scratch, const std::filesystem::path &brief_file) {
+  Packet packet;
+  try {
+    packet = load_packet(path);
+  } catch (const std::exception &e) {
+    PacketOutcome o;
+    o.packet = path;
+    o.seg_id = path.stem().string();
+    o.verdict = "agent-failed";
+    o.detail = std::string("packet cannot be read: ") + e.what();
+    o.refusal = failure_line(o, nullptr);
+    return o;
+  }
+  auto o = run_rounds(packet, opt, gates, scratch, brief_file);
+  if (o.verdict != "written" && !o.refusal) o.refusal = failure_line(o, &packet);
   return o;
 }
 
@@ -210,6 +234,7 @@ std::vector<PacketOutcome> distill_packets(const std::vector<std::filesystem::pa
         outcomes[i].seg_id = packets[i].stem().string();
         outcomes[i].verdict = "agent-failed";
         outcomes[i].detail = e.what();
+        outcomes[i].refusal = failure_line(outcomes[i], nullptr);
       }
     }
   };

@@ -27,7 +27,9 @@ struct DriverOptions {
   std::string brief; // the text handed to the agent
 };
 
-// Final state of one packet.
+// Final state of one packet. Every state but `written` leaves a refusal
+// line (the agent's own, or one by otm-distill naming the gate and field
+// that refused the last record, or what the agent did).
 //   written      a record passed every gate (staged)
 //   refused      the agent printed a refusal line
 //   rejected     the last round's record still failed a gate
@@ -45,8 +47,9 @@ struct PacketOutcome {
   std::string detail;                 // how the last round ended
   std::optional<json::Value> record;  // the passing record
   std::string relpath;                // where it is filed ("records/...")
-  std::optional<json::Value> refusal; // the refusal line
+  std::optional<json::Value> refusal; // the refusal-ledger line of every packet that yields no record
   bool failed() const { return verdict != "written" && verdict != "refused"; }
+  bool agent_never_answered() const { return verdict == "timeout" || verdict == "agent-failed"; }
 };
 
 // The agent's standard input for one round (brief, packet, code, findings).

@@ -1,17 +1,27 @@
 #include "distill/draft_run.hpp"
 
 #include "distill/drafter.hpp"
+#include "distill/refusal.hpp"
 #include "distill/staging.hpp"
+#include "record/store_layout.hpp"
 
 namespace otm::distill {
 
 DraftRunResult draft_into_store(const std::vector<std::filesystem::path> &packets, const workspace::StagingStore &store,
-                                const std::string &slug) {
+                                const std::string &slug, const RecordGates &gates) {
   DraftRunResult res;
   std::vector<LedgerUpdate> updates;
   for (const auto &path : packets) {
     Packet p = load_packet(path);
     Draft d = draft_record(p);
+    if (d.record) {
+      auto relpath = (std::filesystem::path("records") / record::record_relpath(*d.record)).generic_string();
+      auto findings = gates.check(*d.record, relpath, p);
+      if (!findings.empty()) {
+        d.refusal = gate_refusal(*d.record, findings);
+        d.record.reset();
+      }
+    }
     if (d.record) {
       auto rel = stage_record(store, *d.record);
       json::Value line = json::Value::object();
@@ -22,8 +32,7 @@ DraftRunResult draft_into_store(const std::vector<std::filesystem::path> &packet
       updates.push_back({p.seg_id(), std::nullopt});
       ++res.written;
     } else {
-      json::Value line = refusal_line(p, *d.refusal);
-      line.set("by", "otm-draft");
+      json::Value line = refusal_line(p, *d.refusal, "otm-draft");
       res.lines.push_back(line);
       updates.push_back({p.seg_id(), line});
       ++res.refused;

@@ -1,11 +1,14 @@
-// otm-draft over a batch of packets: draft each, stage the records, keep
-// the refusal ledger, and report one JSONL line per packet.
+// otm-draft over a batch of packets: draft each, run every per-record gate
+// on the draft in process, stage what passes, keep the refusal ledger, and
+// report one JSONL line per packet. One bad record never sinks the batch:
+// a draft a gate refuses becomes a refusal naming the gate and the field.
 #pragma once
 
 #include <filesystem>
 #include <string>
 #include <vector>
 
+#include "distill/record_gates.hpp"
 #include "workspace/layout.hpp"
 #include "json/value.hpp"
 
@@ -16,9 +19,10 @@ struct DraftRunResult {
   std::size_t written = 0, refused = 0;
 };
 
-// Drafts every packet in order; writes records into `store` and updates
-// the refusal ledger of `slug` (refusal lines carry "by": "otm-draft").
+// Drafts every packet in order, gates each draft with `gates`, writes the
+// passing records into `store` and updates the refusal ledger of `slug`
+// (refusal lines carry "by": "otm-draft", and "gate" when a gate refused).
 DraftRunResult draft_into_store(const std::vector<std::filesystem::path> &packets, const workspace::StagingStore &store,
-                                const std::string &slug);
+                                const std::string &slug, const RecordGates &gates);
 
 } // namespace otm::distill

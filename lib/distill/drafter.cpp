@@ -21,7 +21,7 @@ struct Refused {
   DraftRefusal r;
 };
 
-[[noreturn]] void refuse(std::string field, std::string why) { throw Refused{{std::move(field), std::move(why)}}; }
+[[noreturn]] void refuse(std::string field, std::string why) { throw Refused{{std::move(field), std::move(why), ""}}; }
 
 std::string required_string(const Value &v, const std::string &field, const std::string &why) {
   const auto *s = v.as_string();
@@ -441,16 +441,6 @@ Draft draft_record(const Packet &packet) {
     out.thin.clear();
   }
   return out;
-}
-
-json::Value refusal_line(const Packet &packet, const DraftRefusal &refusal) {
-  Value v = Value::object();
-  v.set("seg_id", packet.seg_id());
-  v.set("id", packet.target().get("id"));
-  v.set("record_type", packet.record_type());
-  v.set("refused", refusal.field);
-  v.set("why", refusal.why);
-  return v;
 }
 
 } // namespace otm::distill

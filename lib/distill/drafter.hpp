@@ -9,14 +9,10 @@
 #include <vector>
 
 #include "distill/packet.hpp"
+#include "distill/refusal.hpp"
 #include "json/value.hpp"
 
 namespace otm::distill {
-
-struct DraftRefusal {
-  std::string field; // the record field the packet cannot support
-  std::string why;
-};
 
 struct Draft {
   std::optional<json::Value> record;
@@ -28,9 +24,5 @@ struct Draft {
 
 // Deterministic: the same packet gives the same record, byte for byte.
 Draft draft_record(const Packet &packet);
-
-// {"seg_id", "id", "record_type", "refused", "why"}: the refusal line
-// printed by otm-draft and kept in the refusal ledger.
-json::Value refusal_line(const Packet &packet, const DraftRefusal &refusal);
 
 } // namespace otm::distill

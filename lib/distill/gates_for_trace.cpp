@@ -1,20 +1,15 @@
 #include "distill/gates_for_trace.hpp"
 
+#include "cli/exit_codes.hpp"
+#include "config/config.hpp"
 #include "gates/admission.hpp"
 #include "gates/context.hpp"
+#include "gates/gates.hpp"
 #include "io/file.hpp"
 #include "schema/builtin_schemas.hpp"
 #include "json/parse.hpp"
 
 namespace otm::distill {
-
-const std::vector<std::string> &per_record_gate_names() {
-  static const std::vector<std::string> names = {
-      "schema",           "ids",          "anonymization", "raw-isolation", "self-contained", "no-cross-reference",
-      "established-fact", "profile",      "layout",        "verbatim",      "no-fabrication", "provenance",
-      "ncu-attribution",  "store-overlap"};
-  return names;
-}
 
 std::shared_ptr<const schema::Schema> builtin_store_schema() {
   return std::make_shared<const schema::Schema>(json::parse(schema::builtin_store_schema_text(), "built-in clean-1.3"),
@@ -26,7 +21,24 @@ std::shared_ptr<const schema::Schema> builtin_profile() {
                                                 "built-in opt-trace-1.0");
 }
 
-TraceGates::TraceGates(TraceGateInputs inputs) : in_(std::move(inputs)) {
+TraceGateInputs trace_gate_inputs(const config::Settings &settings, const std::filesystem::path &store_root) {
+  using config::Setting;
+  auto trace = settings.get(Setting::Trace);
+  if (!trace) throw cli::UsageError("no trace: the provenance gate resolves commits in it (set RTM_TRACE or --trace)");
+  auto live = settings.get(Setting::Live);
+  if (!live) throw cli::UsageError("no live store: the store-overlap gate needs it (set RTM_LIVE or --live)");
+  TraceGateInputs in;
+  in.store_root = store_root;
+  in.trace_repo = io::expand_user(*trace);
+  in.trace_label = settings.get(Setting::TraceLabel).value_or(in.trace_repo->filename().string());
+  in.live_root = io::expand_user(*live);
+  in.store_schema = builtin_store_schema();
+  in.profile = builtin_profile();
+  in.id_products = gates::target_products(config::Config::load(settings));
+  return in;
+}
+
+TraceGates::TraceGates(TraceGateInputs inputs) : in_(std::move(inputs)), names_(gates::per_record_gate_names()) {
   if (in_.live_root) {
     gates::Context live;
     gates::load_live(live, *in_.live_root);
@@ -64,10 +76,11 @@ std::vector<GateFinding> TraceGates::check(const json::Value &record, const std:
   std::vector<gates::Finding> found;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    found = gates::run_gates(ctx, per_record_gate_names());
+    found = gates::run_gates(ctx, names_);
   }
   std::vector<GateFinding> out;
-  for (const auto &f : found) out.push_back({f.gate, f.message + (f.token.empty() ? "" : " (" + f.token + ")")});
+  for (const auto &f : found)
+    out.push_back({f.gate, f.message + (f.token.empty() ? "" : " (" + f.token + ")"), f.token});
   return out;
 }
 

@@ -1,7 +1,8 @@
-// The gate runner otm-distill uses: lib/gates run in process on one record
-// and its packet, with the trace-side inputs the trace gates need. Every
-// gate except the two store-wide ones runs: `index` (written later by
-// otm-score) and `relations` (needs the whole record set).
+// The gate runner both distillers use (otm-draft and otm-distill): lib/gates
+// run in process on one record and its packet, with the trace-side inputs
+// the trace gates need. Every gate runs except the whole-store ones
+// (gates::per_record_gate_names: `index`, written later by otm-score, and
+// `relations`, which needs the whole record set).
 #pragma once
 
 #include <filesystem>
@@ -12,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "config/settings.hpp"
 #include "distill/record_gates.hpp"
 #include "schema/json_schema.hpp"
 
@@ -26,9 +28,6 @@ struct TraceGateInputs {
   std::vector<std::string> id_products;
 };
 
-// The gates run on one record: the sixteen minus index and relations.
-const std::vector<std::string> &per_record_gate_names();
-
 class TraceGates : public RecordGates {
 public:
   explicit TraceGates(TraceGateInputs inputs);
@@ -39,10 +38,18 @@ public:
 
 private:
   TraceGateInputs in_;
+  std::vector<std::string> names_; // gates::per_record_gate_names()
   std::set<std::string> live_ids_, live_keys_;
   bool have_live_ = false;
   mutable std::mutex mu_; // gates run one at a time (libgit2 and the validators are shared)
 };
+
+// The inputs from the run's settings: the trace (--trace / RTM_TRACE, for
+// provenance), its label, the live store (--live / RTM_LIVE, for
+// store-overlap) and the configuration (record-id products). A missing
+// trace or live store is a cli::UsageError naming the setting: the gates
+// that need them would otherwise fail every record.
+TraceGateInputs trace_gate_inputs(const config::Settings &settings, const std::filesystem::path &store_root);
 
 // The built-in store schema and profile (schema/), compiled.
 std::shared_ptr<const schema::Schema> builtin_store_schema();

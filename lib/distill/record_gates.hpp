@@ -13,8 +13,9 @@
 namespace otm::distill {
 
 struct GateFinding {
-  std::string gate;    // gate name, e.g. "no-fabrication"
-  std::string message; // what is wrong, as the gate says it
+  std::string gate;       // gate name, e.g. "no-fabrication"
+  std::string message;    // what is wrong, as the gate says it
+  std::string token = ""; // the offending text when the gate names one
 };
 
 class RecordGates {

@@ -37,11 +37,17 @@ struct GateInfo {
   GateKind kind;
   GateResult (*run)(const Context &);
   std::string summary; // one line for --help and reports
+  // Judges the record set as a whole (links between records, the index
+  // otm-score writes), so it cannot run on one record before staging.
+  bool whole_store = false;
 };
 
 // The sixteen, store gates first, in the reference's order.
 const std::vector<GateInfo> &all_gates();
 const GateInfo *find_gate(const std::string &name);
+// The gates that judge one record on its own (every gate but the
+// whole-store ones), in registry order: what a distiller runs before staging.
+std::vector<std::string> per_record_gate_names();
 
 // Runs one gate; an exception becomes a crashed result with one finding.
 GateResult run_gate(const GateInfo &gate, const Context &ctx);

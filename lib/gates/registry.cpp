@@ -9,8 +9,8 @@ const std::vector<GateInfo> &all_gates() {
       {"anonymization", GateKind::Store, gate_anonymization,
        "no paths, addresses, pages, private terms (and, for trace records, version ids or hashes)"},
       {"raw-isolation", GateKind::Store, gate_raw_isolation, "nothing engine-only or raw reaches the served record"},
-      {"relations", GateKind::Store, gate_relations, "every link names a record that exists"},
-      {"index", GateKind::Store, gate_index, "records/index.json agrees with the records"},
+      {"relations", GateKind::Store, gate_relations, "every link names a record that exists", true},
+      {"index", GateKind::Store, gate_index, "records/index.json agrees with the records", true},
       {"self-contained", GateKind::Store, gate_self_contained,
        "the payload stands on its own; gains are relative and consistent"},
       {"no-cross-reference", GateKind::Store, gate_no_cross_reference,
@@ -34,6 +34,13 @@ const GateInfo *find_gate(const std::string &name) {
   for (const auto &g : all_gates())
     if (g.name == name) return &g;
   return nullptr;
+}
+
+std::vector<std::string> per_record_gate_names() {
+  std::vector<std::string> out;
+  for (const auto &g : all_gates())
+    if (!g.whole_store) out.push_back(g.name);
+  return out;
 }
 
 GateResult run_gate(const GateInfo &gate, const Context &ctx) {

@@ -196,10 +196,12 @@ void refusals_section(std::ostringstream &os, const fs::path &staging_root, std:
     return;
   }
   os << rows.size()
-     << " packet(s) were refused and produced no record:\n\n| segment | type | refused | why |\n|---|---|---|---|\n";
+     << " packet(s) were refused and produced no record (a gate's name where a gate refused the draft):\n\n"
+        "| segment | type | gate | refused | why |\n|---|---|---|---|---|\n";
   for (const auto &r : rows)
     os << "| " << str_or_dash(r.get("seg_id")) << " | " << str_or_dash(r.get("record_type")) << " | "
-       << str_or_dash(r.get("refused")) << " | " << str_or_dash(r.get("why")) << " |\n";
+       << str_or_dash(r.get("gate")) << " | " << str_or_dash(r.get("refused")) << " | " << str_or_dash(r.get("why"))
+       << " |\n";
   os << "\n";
 }
 

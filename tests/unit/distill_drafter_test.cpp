@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "distill/draft_run.hpp"
 #include "distill/drafter.hpp"
 #include "distill/staging.hpp"
@@ -223,7 +225,8 @@ TEST_CASE("drafting into a store files records and keeps the refusal ledger", "[
   std::vector<fs::path> files;
   for (const auto &f : io::list_dir(packets))
     if (f.extension() == ".json") files.push_back(f);
-  auto res = distill::draft_into_store(files, store, "demo");
+  testsupport::InjectedNumberGateDouble gates;
+  auto res = distill::draft_into_store(files, store, "demo", gates);
   CHECK(res.written == 5);
   CHECK(res.refused == 2);
   CHECK(io::is_regular_file(store.records_dir() / "strategy/nvidia/blackwell/triton/fused-softmax/"
@@ -235,11 +238,80 @@ TEST_CASE("drafting into a store files records and keeps the refusal ledger", "[
   CHECK(lines[0].string_or("seg_id") == "anti-v4-02");
   CHECK(lines[1].string_or("refused") == "payload.attempted");
   // Re-running leaves the same ledger; a packet that now drafts leaves it.
-  distill::draft_into_store(files, store, "demo");
+  distill::draft_into_store(files, store, "demo", gates);
   CHECK(io::read_file(ledger) == first);
   distill::update_refusal_ledger(ledger, {{"anti-v4-02", std::nullopt}});
   CHECK(json::parse_lines_file(ledger).size() == 1);
   fs::remove_all(dir);
+}
+
+namespace {
+
+// TEST DOUBLE: refuses the record drafted from one packet (by id) under the
+// anonymization gate's name, naming a token of its technique tags, as the
+// real gate does for a version id in a derived slug.
+class RefuseOneGateDouble : public distill::RecordGates {
+public:
+  explicit RefuseOneGateDouble(std::string id) : id_(std::move(id)) {}
+  std::vector<distill::GateFinding> check(const json::Value &record, const std::string &,
+                                          const distill::Packet &) const override {
+    if (record.string_or("id") != id_) return {};
+    const auto &tags = record.get("retrieval").get("technique_tags");
+    const auto *first = tags.size() ? tags.as_array()->front().as_string() : nullptr;
+    std::string token = first ? *first : std::string();
+    return {{"anonymization", "dangling version id in an agent-facing layer", token}};
+  }
+
+private:
+  std::string id_;
+};
+
+} // namespace
+
+TEST_CASE("one record a gate refuses never sinks the batch: it becomes a refusal naming gate and field", "[distill]") {
+  auto dir = testsupport::fresh_dir("draft-gated");
+  auto packets = testsupport::copy_fixture_packets(dir / "packets");
+  workspace::StagingStore store{dir / "staging"};
+  std::vector<fs::path> files;
+  for (const auto &f : io::list_dir(packets))
+    if (f.extension() == ".json") files.push_back(f);
+  auto victim = fixture("strategy-v3").target().string_or("id");
+  RefuseOneGateDouble gates(victim);
+  auto res = distill::draft_into_store(files, store, "demo", gates);
+  CHECK(res.written == 4);
+  CHECK(res.refused == 3);
+  CHECK_FALSE(
+      io::is_regular_file(store.records_dir() / "strategy/nvidia/blackwell/triton/fused-softmax" / (victim + ".json")));
+  auto ledger = json::parse_lines_file(distill::refusal_ledger_path(store, "demo"));
+  auto it = std::find_if(ledger.begin(), ledger.end(),
+                         [](const json::Value &l) { return l.string_or("seg_id") == "strategy-v3"; });
+  REQUIRE(it != ledger.end());
+  CHECK(it->string_or("gate") == "anonymization");
+  CHECK(it->string_or("refused") == "retrieval.technique_tags[0]");
+  CHECK(it->string_or("by") == "otm-draft");
+  CHECK_THAT(it->string_or("why"), Catch::Contains("[anonymization] dangling version id"));
+  // The drafter's own refusals carry no gate.
+  for (const auto &l : ledger)
+    if (l.string_or("seg_id") != "strategy-v3") CHECK_FALSE(l.contains("gate"));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a gate finding names the record field it concerns", "[distill]") {
+  auto rec = drafted("strategy-v3");
+  auto field = [&](std::string gate, std::string message, std::string token = "") {
+    return distill::finding_field(rec, {std::move(gate), std::move(message), std::move(token)});
+  };
+  CHECK(field("schema", "schema: payload/trace/builds_on: required", "payload/trace/builds_on") ==
+        "payload.trace.builds_on");
+  CHECK(field("verbatim", "implementation.snippet: 1 line(s) are not lines of the packet's code", "x") ==
+        "payload.implementation.snippet");
+  CHECK(field("no-fabrication", "worth.gain.metrics[0].delta_pct: number 87.6 is not in the packet", "87.6") ==
+        "worth.gain.metrics[0].delta_pct");
+  auto change = rec.get("payload").string_or("change");
+  CHECK(field("anonymization", "dangling version id in an agent-facing layer", change.substr(0, 12)) ==
+        "payload.change");
+  CHECK(field("store-overlap", "id is already in the live store", "no.such.token.anywhere") == "id");
+  CHECK(field("self-contained", "something else") == "record");
 }
 
 TEST_CASE("unscrubbed packet fields are copied only when free of leak shapes", "[distill]") {

@@ -16,19 +16,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// TEST DOUBLE for the gate runner: it refuses exactly the number the fake
-// agents fabricate, under the no-fabrication gate's name. The real runner
-// (distill/gates_for_trace) is exercised elsewhere; this double only lets
-// the driver's rounds be tested without a trace.
-class InjectedNumberGateDouble : public distill::RecordGates {
-public:
-  std::vector<distill::GateFinding> check(const json::Value &record, const std::string &,
-                                          const distill::Packet &) const override {
-    if (json::to_line(record.get("payload")).find("87.6543") != std::string::npos)
-      return {{"no-fabrication", "payload.mechanism: 87.6543 is not in the packet"}};
-    return {};
-  }
-};
+using testsupport::InjectedNumberGateDouble;
 
 distill::DriverOptions options_for(const std::string &agent, unsigned rounds = 3) {
   distill::DriverOptions o;

@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -184,10 +185,14 @@ TEST_CASE("otm-distill and otm-draft write the same staging records", "[distill]
   TraceFixture t;
   std::string bin = OTM_BIN_DIR;
   auto draft_store = t.dir / "draft-staging";
-  REQUIRE(shell("'" + bin + "/otm-draft' --store '" + draft_store.string() + "' --slug demo '" +
-                (t.workspace / "packets").string() + "' > '" + (t.dir / "draft.out").string() + "' 2>/dev/null") == 0);
   std::string env = "OTM_BIN_DIR='" + bin + "' RTM_TRACE='" + t.trace.string() + "' RTM_LIVE='" + t.live.string() +
                     "' RTM_STORE='" + t.staging.string() + "' ";
+  REQUIRE(shell(env + "'" + bin + "/otm-draft' --store '" + draft_store.string() + "' --slug demo '" +
+                (t.workspace / "packets").string() + "' > '" + (t.dir / "draft.out").string() + "' 2>/dev/null") == 0);
+  // Staging without the trace or the live store cannot gate: cannot run.
+  CHECK(shell("env -u RTM_TRACE -u RTM_TRACE_NAME RTM_LIVE='" + t.live.string() + "' '" + bin +
+              "/otm-draft' --store '" + (t.dir / "x").string() + "' '" + (t.workspace / "packets").string() +
+              "' > /dev/null 2>&1") == 2);
   REQUIRE(shell(env + "'" + bin + "/otm-distill' -j 2 --slug demo --agent-cmd '" +
                 (testsupport::fake_agents() / "draft.sh").string() + "' '" + (t.workspace / "packets").string() +
                 "' > '" + (t.dir / "distill.out").string() + "' 2>/dev/null") == 0);
@@ -203,13 +208,34 @@ TEST_CASE("otm-distill and otm-draft write the same staging records", "[distill]
   auto log = json::parse_lines_file(t.staging / "reports/demo/distill-log.jsonl");
   CHECK(log.size() == 7);
 
-  // A hanging agent fails its packets (exit 1) but the run completes and logs them.
+  // An agent that answers on no packet at all: the run could not be made
+  // (exit 2), but it completes and logs the packet, and the ledger says why.
   CHECK(shell(env + "'" + bin + "/otm-distill' --timeout 1 --slug demo --agent-cmd '" +
               (testsupport::fake_agents() / "hang.sh").string() + "' '" +
-              (t.workspace / "packets" / "strategy-v3.json").string() + "' > /dev/null 2>&1") == 1);
+              (t.workspace / "packets" / "strategy-v3.json").string() + "' > /dev/null 2>&1") == 2);
   log = json::parse_lines_file(t.staging / "reports/demo/distill-log.jsonl");
   REQUIRE(log.size() == 8);
   CHECK(log.back().string_or("verdict") == "timeout");
+  auto ledger = json::parse_lines_file(t.staging / "reports/demo/refusals.jsonl");
+  auto timed_out = std::find_if(ledger.begin(), ledger.end(),
+                                [](const json::Value &l) { return l.string_or("seg_id") == "strategy-v3"; });
+  REQUIRE(timed_out != ledger.end());
+  CHECK_THAT(timed_out->string_or("why"), Catch::Contains("timed out"));
+  CHECK(timed_out->string_or("by") == "otm-distill");
+  // One packet whose record the gates keep refusing, among good ones: the
+  // others are staged, the run succeeds, the ledger names the gate.
+  auto broken_store = t.dir / "broken-staging";
+  CHECK(shell(env + "BREAK_SEG=strategy-v3 '" + bin + "/otm-distill' --max-rounds 2 --slug demo --store '" +
+              broken_store.string() + "' --agent-cmd '" + (testsupport::fake_agents() / "break-one.sh").string() +
+              "' '" + (t.workspace / "packets").string() + "' > /dev/null 2>&1") == 0);
+  ledger = json::parse_lines_file(broken_store / "reports/demo/refusals.jsonl");
+  auto broken = std::find_if(ledger.begin(), ledger.end(),
+                             [](const json::Value &l) { return l.string_or("seg_id") == "strategy-v3"; });
+  REQUIRE(broken != ledger.end());
+  CHECK(broken->string_or("gate") == "no-fabrication");
+  CHECK(broken->string_or("refused") == "payload.goal");
+  CHECK(ledger.size() == 3); // the two the drafter refuses, and the broken one
+  CHECK(store_files(broken_store).size() == 4);
   // No trace: cannot run.
   CHECK(shell("env -u RTM_TRACE -u RTM_TRACE_NAME '" + bin + "/otm-distill' --agent-cmd true '" +
               (t.workspace / "packets").string() + "' > /dev/null 2>&1") == 2);

@@ -9,6 +9,13 @@
 
 namespace otm::testsupport {
 
+std::vector<distill::GateFinding> InjectedNumberGateDouble::check(const json::Value &record, const std::string &,
+                                                                  const distill::Packet &) const {
+  if (json::to_line(record.get("payload")).find("87.6543") != std::string::npos)
+    return {{"no-fabrication", "payload.mechanism: 87.6543 is not in the packet", "87.6543"}};
+  return {};
+}
+
 namespace fs = std::filesystem;
 
 fs::path distill_fixtures() { return fs::path(OTM_SOURCE_DIR) / "testdata" / "distill" / "packets"; }

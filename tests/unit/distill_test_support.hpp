@@ -8,9 +8,21 @@
 #include <string>
 #include <vector>
 
+#include "distill/record_gates.hpp"
 #include "json/value.hpp"
 
 namespace otm::testsupport {
+
+// TEST DOUBLE for the gate runner: it refuses exactly the number the fake
+// agents fabricate (87.6543, anywhere in the payload), under the
+// no-fabrication gate's name. The real runner (distill/gates_for_trace) is
+// exercised elsewhere; this double lets the distillers be tested without a
+// trace.
+class InjectedNumberGateDouble : public distill::RecordGates {
+public:
+  std::vector<distill::GateFinding> check(const json::Value &record, const std::string &,
+                                          const distill::Packet &) const override;
+};
 
 std::filesystem::path distill_fixtures(); // testdata/distill/packets
 std::filesystem::path fake_agents();      // testdata/fake-agents

@@ -184,3 +184,66 @@ TEST_CASE("Makefile.pipeline refuses a missing TRACE with a clear message", "[pi
   CHECK_THAT(help.out, Catch::Contains("DISTILL_CMD") && Catch::Contains("admit"));
   fs::remove_all(d);
 }
+
+TEST_CASE("one broken record in a batch of good ones: the good are staged and admitted, it is refused with its gate",
+          "[pipeline][make]") {
+  Pipeline p("break-one");
+  auto live = p.root / "live";
+  fs::create_directories(live / "records");
+  // The fake agent drafts every packet honestly except strategy-v5, where it
+  // invents a number the no-fabrication gate refuses in every round.
+  std::string agent = std::string(OTM_SOURCE_DIR) + "/testdata/fake-agents/break-one.sh";
+  std::string env = "OTM_BIN_DIR='" + std::string(OTM_BIN_DIR) + "' BREAK_SEG=strategy-v5";
+  auto r = p.run("DISTILL_CMD='" + agent + "' LIVE='" + live.string() + "' admit", env);
+  INFO(r.out << r.err);
+  REQUIRE(r.rc == 0);
+  auto store = p.workspace / "staging";
+  auto ledger = io::read_file(store / "reports" / "001-example-fused-softmax-h4096" / "refusals.jsonl");
+  std::string broken;
+  for (std::size_t pos = 0; pos < ledger.size();) {
+    auto nl = ledger.find('\n', pos);
+    auto line = ledger.substr(pos, nl - pos);
+    if (line.find("\"strategy-v5\"") != std::string::npos) broken = line;
+    pos = nl == std::string::npos ? ledger.size() : nl + 1;
+  }
+  CHECK_THAT(broken,
+             Catch::Contains("\"gate\": \"no-fabrication\"") && Catch::Contains("\"refused\": \"payload.goal\""));
+  CHECK_THAT(io::read_file(store / "README.md"), Catch::Contains("| strategy-v5 | strategy | no-fabrication |"));
+  // The good records are staged and admitted; the broken one is nowhere.
+  std::size_t staged = 0, admitted = 0;
+  for (const auto &e : fs::recursive_directory_iterator(store / "records"))
+    if (e.is_regular_file() && e.path().extension() == ".json" && e.path().filename() != "index.json") ++staged;
+  for (const auto &e : fs::recursive_directory_iterator(live / "records"))
+    if (e.is_regular_file() && e.path().extension() == ".json" && e.path().filename() != "index.json") {
+      ++admitted;
+      CHECK(e.path().filename().string().find("persistent-grid") == std::string::npos);
+    }
+  CHECK(staged > 10);
+  CHECK(admitted == staged);
+  CHECK_THAT(r.out, Catch::Contains("packets refused") && Catch::Contains("store gates pass on the live store"));
+}
+
+TEST_CASE("a subject naming a PTX vector mnemonic (ld.global.nc.v4) never sinks the trace", "[pipeline][make]") {
+  Pipeline p("ptx-v4");
+  io::write_file_atomic(p.trace / "kernel.py", io::read_file(p.trace / "kernel.py") + "\nLOAD_CACHE = \".nc\"\n");
+  io::write_file_atomic(p.trace / "memory" / "v32.json",
+                        R"({"performance": {"latency_us_geomean": 21.0}, "correctness": {"status": "PASS"},
+                            "optimization": {"action_category": "memory",
+                              "action_description": "Row loads through ld.global.nc.v4 instead of ld.global."}})");
+  REQUIRE(run_in(p.trace, kGit + " add kernel.py memory/v32.json && " + kGit +
+                              " commit -qm 'v32: ld.global.nc.v4 loads for the row (-4.0%)'")
+              .rc == 0);
+  auto r = p.run();
+  INFO(r.out << r.err);
+  REQUIRE(r.rc == 0);
+  // Its record is staged (the id derived correctly) or refused with the gate
+  // that stopped it; every other record of the trace is staged either way.
+  auto ledger =
+      io::read_file(p.workspace / "staging" / "reports" / "001-example-fused-softmax-h4096" / "refusals.jsonl");
+  auto distilled = io::read_file(p.workspace / "work" / "distill.jsonl");
+  bool staged = distilled.find("{\"seg_id\": \"strategy-v32\", \"written\"") != std::string::npos;
+  bool refused_by_gate = ledger.find("\"strategy-v32\"") != std::string::npos &&
+                         ledger.find("\"gate\": \"anonymization\"") != std::string::npos;
+  CHECK((staged || refused_by_gate));
+  CHECK_THAT(r.out, Catch::Contains("all gates passed"));
+}

@@ -20,6 +20,8 @@ TEST_CASE("the staging README summarises records, gates, refusals and the live b
   io::write_file_atomic(
       staging / "reports" / "toy" / "refusals.jsonl",
       R"({"seg_id": "anti-v4-02", "id": "x", "record_type": "anti-strategy", "refused": "established_fact", "why": "no mechanism | none"})"
+      "\n"
+      R"({"seg_id": "strategy-v5", "id": "y", "record_type": "strategy", "refused": "payload.goal", "why": "[no-fabrication] 87.6 is not in the packet", "gate": "no-fabrication", "by": "otm-draft"})"
       "\n");
   admission::Outcome o;
   o.action = "confirm";
@@ -48,7 +50,10 @@ TEST_CASE("the staging README summarises records, gates, refusals and the live b
   CHECK_THAT(t, Catch::Contains("| a-s01 | strategy | promising | 0.5 | +12.50% | measured | v3 |"));
   CHECK_THAT(t, Catch::Contains("Tiers: cautionary=1, promising=1."));
   CHECK_THAT(t, Catch::Contains("**Not recorded.**"));
-  CHECK_THAT(t, Catch::Contains("| anti-v4-02 | anti-strategy | established_fact | no mechanism \\| none |"));
+  CHECK_THAT(t, Catch::Contains("| anti-v4-02 | anti-strategy | - | established_fact | no mechanism \\| none |"));
+  CHECK_THAT(
+      t, Catch::Contains("| strategy-v5 | strategy | no-fabrication | payload.goal | [no-fabrication] 87.6 is not in "
+                         "the packet |"));
   CHECK_THAT(t, Catch::Contains("Not yet submitted to the gate (1):\n  * `nvidia.b200.triton.toy-op.b-s01`"));
   CHECK_THAT(t, Catch::Contains(
                     "`nvidia.b200.triton.toy-op.a-s01`: confirm against `nvidia.b200.triton.seed-op.seed-00-s01`"));
