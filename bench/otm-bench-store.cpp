@@ -10,7 +10,7 @@ namespace {
 
 std::size_t number(const std::string &name, const std::string &text) {
   if (text.empty() || text.size() > 12 || text.find_first_not_of("0123456789") != std::string::npos)
-    throw otm::cli::UsageError("--" + name + " takes a non-negative integer, not '" + text + "'");
+    throw otm::Error(otm::ErrorKind::Usage, "--" + name + " takes a non-negative integer, not '" + text + "'");
   return std::stoull(text);
 }
 
@@ -30,8 +30,8 @@ int main(int argc, char **argv) {
     opts.value("records", "N", "number of records (required)");
     opts.value("seed", "S", "seed (default 1)");
     if (!opts.parse(argc, argv)) return 0;
-    if (opts.positionals().size() != 1) throw otm::cli::UsageError("give one OUTDIR");
-    if (!opts.get("records")) throw otm::cli::UsageError("--records N is required");
+    if (opts.positionals().size() != 1) throw otm::Error(otm::ErrorKind::Usage, "give one OUTDIR");
+    if (!opts.get("records")) throw otm::Error(otm::ErrorKind::Usage, "--records N is required");
     otm::bench::StoreSize size;
     size.records = number("records", *opts.get("records"));
     size.seed = number("seed", opts.get_or("seed", "1"));

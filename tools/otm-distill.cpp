@@ -28,7 +28,7 @@ unsigned positive(const cli::Options &opts, const std::string &name, unsigned fa
     if (used == v->size() && n > 0) return static_cast<unsigned>(n);
   } catch (const std::exception &) {
   }
-  throw cli::UsageError("--" + name + " '" + *v + "' must be a positive integer");
+  throw Error(ErrorKind::Usage, "--" + name + " '" + *v + "' must be a positive integer");
 }
 
 } // namespace
@@ -70,12 +70,14 @@ int main(int argc, char **argv) {
     auto settings = config::Settings::from_environment();
     settings.apply(opts);
     auto cmd = opts.get("agent-cmd");
-    if (!cmd || cmd->empty()) throw cli::UsageError("--agent-cmd is required (the command that runs the agent)");
+    if (!cmd || cmd->empty())
+      throw Error(ErrorKind::Usage, "--agent-cmd is required (the command that runs the agent)");
     auto packets = distill::expand_packet_args(opts.positionals());
-    if (packets.empty()) throw cli::UsageError("no packets given (pass packet files or the packets/ directory)");
+    if (packets.empty())
+      throw Error(ErrorKind::Usage, "no packets given (pass packet files or the packets/ directory)");
     auto slug = opts.get_or("slug", "unset");
     if (auto why = record::unsafe_component_reason(slug); !why.empty())
-      throw cli::UsageError("--slug '" + slug + "' " + why);
+      throw Error(ErrorKind::Usage, "--slug '" + slug + "' " + why);
 
     workspace::StagingStore store{settings.get(Setting::Store)
                                       ? std::filesystem::absolute(*settings.get(Setting::Store))
@@ -104,8 +106,8 @@ int main(int argc, char **argv) {
     // One bad packet never sinks the run; an agent that answered no packet
     // at all means the run could not be made.
     if (agent_down == outcomes.size())
-      throw cli::UsageError("the agent gave no answer on any packet (" + outcomes.front().detail +
-                            "): check --agent-cmd");
+      throw Error(ErrorKind::Usage,
+                  "the agent gave no answer on any packet (" + outcomes.front().detail + "): check --agent-cmd");
     return cli::kSuccess;
   });
 }

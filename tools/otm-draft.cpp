@@ -44,9 +44,10 @@ int main(int argc, char **argv) {
     auto settings = config::Settings::from_environment();
     settings.apply(opts);
     auto packets = distill::expand_packet_args(opts.positionals());
-    if (packets.empty()) throw cli::UsageError("no packets given (pass packet files or the packets/ directory)");
+    if (packets.empty())
+      throw Error(ErrorKind::Usage, "no packets given (pass packet files or the packets/ directory)");
     if (opts.is_set("stdout")) {
-      if (packets.size() != 1) throw cli::UsageError("--stdout drafts exactly one packet");
+      if (packets.size() != 1) throw Error(ErrorKind::Usage, "--stdout drafts exactly one packet");
       auto p = distill::load_packet(packets.front());
       auto d = distill::draft_record(p);
       if (d.record) {
@@ -68,7 +69,7 @@ int main(int argc, char **argv) {
                                       : workspace::default_store()};
     auto slug = opts.get_or("slug", "unset");
     if (auto why = record::unsafe_component_reason(slug); !why.empty())
-      throw cli::UsageError("--slug '" + slug + "' " + why);
+      throw Error(ErrorKind::Usage, "--slug '" + slug + "' " + why);
     distill::TraceGates gates(distill::trace_gate_inputs(settings, store.root));
     auto res = distill::draft_into_store(packets, store, slug, gates);
     for (const auto &line : res.lines) std::cout << json::to_line(line) << '\n';

@@ -1,4 +1,4 @@
 // otm-gate-established-fact: one gate over records (docs/tools/otm-gate.md).
-#include "gates/gate_cli.hpp"
+#include "cli/gate_tool.hpp"
 
-int main(int argc, char **argv) { return otm::gates::run_gate_tool("established-fact", argc, argv); }
+int main(int argc, char **argv) { return otm::cli::run_gate_tool("established-fact", argc, argv); }

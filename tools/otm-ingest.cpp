@@ -49,7 +49,8 @@ int main(int argc, char **argv) {
     opts.flag("quiet", "do not print the summary");
     if (!opts.parse(argc, argv)) return otm::cli::kSuccess;
     if (!opts.positionals().empty())
-      throw otm::cli::UsageError("unexpected argument '" + opts.positionals().front() + "' (the trace is --trace DIR)");
+      throw otm::Error(otm::ErrorKind::Usage,
+                       "unexpected argument '" + opts.positionals().front() + "' (the trace is --trace DIR)");
 
     auto settings = otm::config::Settings::from_environment();
     settings.apply(opts);

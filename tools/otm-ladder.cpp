@@ -59,7 +59,7 @@ int main(int argc, char **argv) {
     const auto thresholds = config::Config::load(override_file).ladder();
 
     if (opts.is_set("self-test")) {
-      if (!opts.positionals().empty()) throw cli::UsageError("--self-test takes no input file");
+      if (!opts.positionals().empty()) throw Error(ErrorKind::Usage, "--self-test takes no input file");
       auto rep = ladder::run_self_test(thresholds);
       std::cout << rep.header << "\n";
       for (const auto &p : rep.passed) std::cout << "  ok    " << p << "\n";
@@ -67,7 +67,7 @@ int main(int argc, char **argv) {
       std::cout << rep.passed.size() << " passed, " << rep.failed.size() << " failed\n";
       return rep.ok() ? cli::kSuccess : cli::kFailure;
     }
-    if (opts.positionals().size() > 1) throw cli::UsageError("expected at most one input file (see --help)");
+    if (opts.positionals().size() > 1) throw Error(ErrorKind::Usage, "expected at most one input file (see --help)");
     const std::string input = opts.positionals().empty() ? "-" : opts.positionals()[0];
     const std::string source = input == "-" ? "<stdin>" : input;
     auto rows = ladder::parse_version_rows(io::read_input(input), source);

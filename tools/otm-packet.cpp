@@ -10,9 +10,9 @@
 #include "git/repository.hpp"
 #include "io/file.hpp"
 #include "packet/build.hpp"
-#include "partition/inputs.hpp"
 #include "scrub/denylist.hpp"
 #include "trace/trace_location.hpp"
+#include "workspace/work_files.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
 
@@ -66,13 +66,13 @@ int main(int argc, char **argv) {
     opts.flag("quiet", "do not print the pre-flight report");
     if (!opts.parse(argc, argv)) return otm::cli::kSuccess;
     if (!opts.positionals().empty())
-      throw otm::cli::UsageError("unexpected argument '" + opts.positionals().front() + "'");
+      throw otm::Error(otm::ErrorKind::Usage, "unexpected argument '" + opts.positionals().front() + "'");
     otm::packet::Filters filters;
     filters.type = opts.get("type");
     filters.seg_ids = opts.all("seg");
     std::string limit = opts.get_or("limit", "0");
     if (limit.empty() || limit.find_first_not_of("0123456789") != std::string::npos || limit.size() > 9)
-      throw otm::cli::UsageError("--limit takes a non-negative integer, not '" + limit + "'");
+      throw otm::Error(otm::ErrorKind::Usage, "--limit takes a non-negative integer, not '" + limit + "'");
     filters.limit = std::stoul(limit);
 
     auto settings = otm::config::Settings::from_environment();
@@ -82,17 +82,18 @@ int main(int argc, char **argv) {
     const auto &ws = loc.workspace;
     std::string seg_path = opts.get_or("segments", ws.segments_file().string());
     if (seg_path != "-" && !otm::io::is_regular_file(seg_path))
-      throw otm::cli::UsageError(seg_path + ": missing; run otm-partition first");
+      throw otm::Error(otm::ErrorKind::UnreadableInput, seg_path + ": missing; run otm-partition first");
     std::vector<otm::json::Value> segments;
     otm::json::for_each_line(seg_path, [&](otm::json::Value v) { segments.push_back(std::move(v)); });
     if (!otm::io::is_regular_file(ws.versions_file()))
-      throw otm::cli::UsageError(ws.versions_file().string() + ": missing; run otm-ingest first");
+      throw otm::Error(otm::ErrorKind::UnreadableInput,
+                       ws.versions_file().string() + ": missing; run otm-ingest first");
     auto versions = otm::json::parse_lines_file(ws.versions_file());
     auto denylist = otm::scrub::Denylist::from_setting(settings.get(Setting::Denylist));
     auto repo = otm::git::Repository::open(loc.trace);
     otm::packet::VersionCommits commits(repo);
     otm::packet::Context ctx;
-    ctx.meta = otm::partition::read_meta(ws.meta_file()).get("meta");
+    ctx.meta = otm::workspace::read_meta(ws.meta_file()).get("meta");
     ctx.repo = &repo;
     ctx.commits = &commits;
     ctx.trace = loc.trace;

@@ -52,7 +52,7 @@ int main(int argc, char **argv) {
     opts.flag("quiet", "do not print the summary");
     if (!opts.parse(argc, argv)) return otm::cli::kSuccess;
     if (!opts.positionals().empty())
-      throw otm::cli::UsageError("unexpected argument '" + opts.positionals().front() + "'");
+      throw otm::Error(otm::ErrorKind::Usage, "unexpected argument '" + opts.positionals().front() + "'");
 
     auto settings = otm::config::Settings::from_environment();
     settings.apply(opts);

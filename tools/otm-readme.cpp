@@ -36,7 +36,8 @@ int main(int argc, char **argv) {
     opts.value("timestamp", "TEXT", "generation time to print (none by default, for reproducible output)");
     config::Settings::add_options(opts, {config::Setting::Store, config::Setting::Workspace});
     if (!opts.parse(argc, argv)) return 0;
-    if (!opts.positionals().empty()) throw cli::UsageError("otm-readme takes no positional arguments (see --help)");
+    if (!opts.positionals().empty())
+      throw Error(ErrorKind::Usage, "otm-readme takes no positional arguments (see --help)");
     auto settings = config::Settings::from_environment();
     settings.apply(opts);
     workspace::StagingStore store{settings.get(config::Setting::Store).value_or(workspace::default_store().string())};

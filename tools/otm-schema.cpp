@@ -32,14 +32,14 @@ int main(int argc, char **argv) {
     using Mode = otm::schema::SchemaCommand::Mode;
     if (opts.is_set("validate")) {
       cmd.mode = Mode::Validate;
-      if (cmd.records.empty()) throw otm::cli::UsageError("--validate needs record files");
+      if (cmd.records.empty()) throw otm::Error(otm::ErrorKind::Usage, "--validate needs record files");
     } else if (opts.is_set("show")) {
       cmd.mode = Mode::Show;
     } else if (opts.is_set("check")) {
       cmd.mode = Mode::Check;
     }
     if (cmd.mode != Mode::Validate && !cmd.records.empty())
-      throw otm::cli::UsageError("unexpected arguments (record files go with --validate)");
+      throw otm::Error(otm::ErrorKind::Usage, "unexpected arguments (record files go with --validate)");
     return otm::schema::run_schema_command(cmd, std::cout, std::cerr);
   });
 }

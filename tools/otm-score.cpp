@@ -33,7 +33,8 @@ int main(int argc, char **argv) {
     opts.flag("dry-run", "compute and report, write nothing");
     config::Settings::add_options(opts, {config::Setting::Store, config::Setting::ConfigFile});
     if (!opts.parse(argc, argv)) return 0;
-    if (!opts.positionals().empty()) throw cli::UsageError("otm-score takes no positional arguments (see --help)");
+    if (!opts.positionals().empty())
+      throw Error(ErrorKind::Usage, "otm-score takes no positional arguments (see --help)");
     auto settings = config::Settings::from_environment();
     settings.apply(opts);
     auto cfg = config::Config::load(settings.get(config::Setting::ConfigFile));

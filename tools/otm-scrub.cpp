@@ -46,7 +46,7 @@ int main(int argc, char **argv) {
       std::cout << r.passed.size() << " passed, " << r.failed.size() << " failed\n";
       return r.ok() ? otm::cli::kSuccess : otm::cli::kFailure;
     }
-    if (opts.positionals().size() > 1) throw otm::cli::UsageError("at most one input file");
+    if (opts.positionals().size() > 1) throw otm::Error(otm::ErrorKind::Usage, "at most one input file");
     auto settings = otm::config::Settings::from_environment();
     settings.apply(opts);
     auto denylist = otm::scrub::Denylist::from_setting(settings.get(Setting::Denylist));

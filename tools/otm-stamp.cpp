@@ -1,4 +1,4 @@
-// otm-stamp: content stamps for Makefile.pipeline (lib/pipeline/stamps.hpp).
+// otm-stamp: content stamps for Makefile.pipeline (lib/stages/pipeline/stamps.hpp).
 #include <iostream>
 
 #include "cli/exit_codes.hpp"
@@ -41,28 +41,28 @@ int main(int argc, char **argv) {
     otm::config::Settings::add_options(opts, {Setting::ConfigFile});
     if (!opts.parse(argc, argv)) return otm::cli::kSuccess;
     const auto &args = opts.positionals();
-    if (args.empty()) throw otm::cli::UsageError("missing mode 'trace' or 'config' (see --help)");
+    if (args.empty()) throw otm::Error(otm::ErrorKind::Usage, "missing mode 'trace' or 'config' (see --help)");
     std::string content;
     std::string file;
     if (args[0] == "trace") {
-      if (args.size() != 3) throw otm::cli::UsageError("usage: otm-stamp trace TRACE FILE");
+      if (args.size() != 3) throw otm::Error(otm::ErrorKind::Usage, "usage: otm-stamp trace TRACE FILE");
       content = otm::pipeline::trace_state(otm::io::expand_user(args[1]));
       file = args[2];
     } else if (args[0] == "config") {
-      if (args.size() < 3) throw otm::cli::UsageError("usage: otm-stamp config FILE SECTION...");
+      if (args.size() < 3) throw otm::Error(otm::ErrorKind::Usage, "usage: otm-stamp config FILE SECTION...");
       auto settings = otm::config::Settings::from_environment();
       settings.apply(opts);
       auto config = otm::config::Config::load(settings);
       content = otm::pipeline::config_state(config, settings, {args.begin() + 2, args.end()});
       file = args[1];
     } else if (args[0] == "slug") {
-      if (args.size() != 3) throw otm::cli::UsageError("usage: otm-stamp slug TRACE FILE");
+      if (args.size() != 3) throw otm::Error(otm::ErrorKind::Usage, "usage: otm-stamp slug TRACE FILE");
       auto trace = std::filesystem::absolute(otm::io::expand_user(args[1])).lexically_normal();
       if (!trace.has_filename()) trace = trace.parent_path();
       content = otm::trace::trace_slug(trace.filename().string()) + "\n";
       file = args[2];
     } else {
-      throw otm::cli::UsageError("unknown mode '" + args[0] + "' (expected 'trace', 'config' or 'slug')");
+      throw otm::Error(otm::ErrorKind::Usage, "unknown mode '" + args[0] + "' (expected 'trace', 'config' or 'slug')");
     }
     std::cout << (otm::pipeline::write_if_changed(file, content) ? "changed" : "unchanged") << '\n';
     return otm::cli::kSuccess;

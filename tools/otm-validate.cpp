@@ -26,7 +26,7 @@ int main(int argc, char **argv) {
     if (!opts.parse(argc, argv)) return 0;
     auto settings = otm::config::Settings::from_environment();
     settings.apply(opts);
-    if (opts.positionals().size() > 1) throw otm::cli::UsageError("one staging store directory at most");
+    if (opts.positionals().size() > 1) throw otm::Error(otm::ErrorKind::Usage, "one staging store directory at most");
     auto ctx = otm::gates::build_context(opts, settings, opts.positionals());
     otm::gates::ValidateOptions vo;
     vo.verbose = opts.is_set("verbose");

@@ -67,7 +67,7 @@ int main(int argc, char **argv) {
     };
     admission::GateReport rep;
     if (pos.size() == 2 && pos[0] == "match") {
-      if (opts.has("target")) throw cli::UsageError("match takes no --target");
+      if (opts.has("target")) throw Error(ErrorKind::Usage, "match takes no --target");
       rep = admission::run_match(pos[1], live, checks());
     } else if (pos.size() == 3 && pos[0] == "commit") {
       auto cfg = config::Config::load(settings.get(config::Setting::ConfigFile));
@@ -75,7 +75,7 @@ int main(int argc, char **argv) {
           pos[1], pos[2], live, opts.get("target"), admission::Timestamp::now(), checks(), cfg.builder_version()};
       rep = admission::run_commit(cmd);
     } else {
-      throw cli::UsageError("expected 'match RECORD' or 'commit ACTION RECORD' (see --help)");
+      throw Error(ErrorKind::Usage, "expected 'match RECORD' or 'commit ACTION RECORD' (see --help)");
     }
     std::cout << rep.out << std::flush;
     std::cerr << rep.err << std::flush;

@@ -56,7 +56,7 @@ TEST_CASE("16 concurrent inserts from separate processes all land and are indexe
   CHECK(store::load_records(live).size() == 20);
   CHECK(store_disagreements(live).empty());
   CHECK(store_gate_failures(live).empty());
-  for (int i = 0; i < 16; ++i) CHECK(admission::read_merged_marker(tmp.path / (nth_id("par", i) + ".json")));
+  for (int i = 0; i < 16; ++i) CHECK(store::read_merged_marker(tmp.path / (nth_id("par", i) + ".json")));
 }
 
 TEST_CASE("16 concurrent confirms of the same pair count once", "[admission][process]") {
@@ -74,7 +74,7 @@ TEST_CASE("16 concurrent confirms of the same pair count once", "[admission][pro
   CHECK(track.get("confirm_keys") == json::Value::strings({target + ":nvidia.b200.triton.toy-op.echo-s01"}));
   CHECK(store_disagreements(live).empty());
   CHECK(store_gate_failures(live).empty());
-  CHECK(admission::read_merged_marker(src)->get("merges").size() == 16);
+  CHECK(store::read_merged_marker(src)->get("merges").size() == 16);
 }
 
 TEST_CASE("a commit killed at random points never leaves the store inconsistent", "[admission][process]") {

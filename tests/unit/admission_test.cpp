@@ -6,7 +6,7 @@
 #include "admission/merged_marker.hpp"
 #include "admission/records_swap.hpp"
 #include "admission_fixtures.hpp"
-#include "cli/exit_codes.hpp"
+#include "error_kind.hpp"
 
 using namespace otm;
 using namespace otm::testing;
@@ -62,7 +62,7 @@ TEST_CASE("insert writes the record at its scope path, indexes it, and marks the
   CHECK(store_gate_failures(live).empty());
   // The staged record is untouched (still schema-valid); the ledger says what happened.
   CHECK(io::read_file(src) == before);
-  auto ledger = admission::read_merged_marker(src);
+  auto ledger = store::read_merged_marker(src);
   REQUIRE(ledger);
   CHECK(ledger->get("merges")[0].string_or("action") == "insert");
   // No generation is left behind.
@@ -82,7 +82,7 @@ TEST_CASE("insert refuses an id that exists in the index or anywhere on disk", "
                           Catch::Contains("records/strategy/nvidia/blackwell/triton/seed-op/") &&
                           Catch::Contains("commit confirm"));
   CHECK(snapshot(live) == before);
-  CHECK_FALSE(admission::read_merged_marker(tmp.path / "nvidia.b200.triton.seed-op.seed-01-s01.json"));
+  CHECK_FALSE(store::read_merged_marker(tmp.path / "nvidia.b200.triton.seed-op.seed-01-s01.json"));
   // A stray file with the id, unknown to the index, is found on disk.
   io::write_file_atomic(live / "records/strategy/elsewhere/nvidia.b200.triton.toy-op.stray-s01.json", "{}\n");
   auto rep2 = commit(live, "insert", stage(tmp.path, strategy_record("nvidia.b200.triton.toy-op.stray-s01")));
@@ -116,7 +116,7 @@ TEST_CASE("every path-escape attempt is refused before anything is written", "[a
       CHECK(rep.exit_code == 1);
       CHECK_THAT(rep.err, Catch::Contains("SCHEMA ERRORS") && Catch::Contains("layout:"));
       CHECK(snapshot(live) == before);
-      CHECK_FALSE(io::is_regular_file(admission::merged_marker_path(src)));
+      CHECK_FALSE(io::is_regular_file(store::merged_marker_path(src)));
     }
   }
   CHECK_FALSE(fs::exists(tmp.path / "x"));
@@ -198,16 +198,16 @@ TEST_CASE("confirm and conflict against a missing target refuse and do not mark 
     auto rep = commit(live, action, src, "nvidia.b200.triton.toy-op.nobody-s01");
     CHECK(rep.exit_code == 1);
     CHECK_THAT(rep.out, Catch::Contains("not marked merged"));
-    CHECK_FALSE(admission::read_merged_marker(src));
+    CHECK_FALSE(store::read_merged_marker(src));
     CHECK(snapshot(live) == before);
   }
-  CHECK_THROWS_AS(commit(live, "confirm", src), cli::UsageError);
+  CHECK_THROWS_MATCHES(commit(live, "confirm", src), Error, test::of_kind(ErrorKind::Usage));
   auto self = commit(live, "confirm", stage(tmp.path, strategy_record("nvidia.b200.triton.seed-op.seed-00-s01")),
                      "nvidia.b200.triton.seed-op.seed-00-s01");
   CHECK(self.exit_code == 1);
   CHECK_THAT(self.out, Catch::Contains("cannot confirm itself"));
   CHECK(snapshot(live) == before);
-  CHECK_THROWS_AS(commit(live, "merge", src), cli::UsageError);
+  CHECK_THROWS_MATCHES(commit(live, "merge", src), Error, test::of_kind(ErrorKind::Usage));
 }
 
 TEST_CASE("conflict files carry the schema's fields and never overwrite each other", "[admission]") {
@@ -235,7 +235,7 @@ TEST_CASE("conflict files carry the schema's fields and never overwrite each oth
   CHECK(doc.get("incoming_record") == incoming);
   CHECK_THAT(doc.string_or("conflict_reason"), Catch::Contains("type=strategy gain=?%"));
   CHECK(doc.get("resolution").is_null());
-  CHECK(admission::read_merged_marker(src)->get("merges").size() == 2);
+  CHECK(store::read_merged_marker(src)->get("merges").size() == 2);
   CHECK(store_disagreements(live).empty());
   CHECK(store_gate_failures(live).empty());
 }
@@ -323,7 +323,7 @@ TEST_CASE("an insert refuses to drop an unreadable or missing index", "[admissio
   CHECK_THROWS_WITH(commit(live, "insert", src), Catch::Contains("rebuild"));
   fs::remove(live / "records" / "index.json");
   CHECK_THROWS_WITH(commit(live, "insert", src), Catch::Contains("missing although records exist"));
-  CHECK_FALSE(admission::read_merged_marker(src));
+  CHECK_FALSE(store::read_merged_marker(src));
   // An empty store starts its index.
   fs::path empty = tmp.path / "empty";
   fs::create_directories(empty);
@@ -338,13 +338,13 @@ TEST_CASE("re-running an insert whose merged marker was lost succeeds without a 
   seed_live_store(live, 1);
   fs::path src = stage(tmp.path, strategy_record("nvidia.b200.triton.toy-op.twice-s01"));
   REQUIRE(commit(live, "insert", src).exit_code == 0);
-  fs::remove(admission::merged_marker_path(src));
+  fs::remove(store::merged_marker_path(src));
   auto before = snapshot(live);
   auto rep = commit(live, "insert", src);
   CHECK(rep.exit_code == 0);
   CHECK_THAT(rep.out, Catch::Contains("already present and identical"));
   CHECK(snapshot(live) == before);
-  CHECK(admission::read_merged_marker(src));
+  CHECK(store::read_merged_marker(src));
 }
 
 TEST_CASE("an anti-strategy without an established fact is refused with the gate's message", "[admission]") {

@@ -2,13 +2,14 @@
 
 #include <set>
 
-#include "cli/exit_codes.hpp"
 #include "config/config.hpp"
+#include "error_kind.hpp"
 #include "trace/hardware.hpp"
 #include "json/parse.hpp"
 
 using namespace otm::trace;
-using otm::cli::UsageError;
+using otm::Error;
+using otm::ErrorKind;
 using otm::json::parse;
 
 namespace {
@@ -62,11 +63,12 @@ TEST_CASE("configured target applies when the trace names none", "[hardware]") {
   CHECK(resolve_hardware({}, table(), c).product == "mi300x");
 }
 
-TEST_CASE("unresolvable hardware is a UsageError saying what to set", "[hardware]") {
+TEST_CASE("unresolvable hardware is a Refused error saying what to set", "[hardware]") {
   try {
     resolve_hardware({"MI300"}, table(), {});
-    FAIL("expected UsageError");
-  } catch (const UsageError &e) {
+    FAIL("expected an otm::Error");
+  } catch (const Error &e) {
+    CHECK(e.kind() == ErrorKind::Refused);
     std::string m = e.what();
     CHECK_THAT(m, Catch::Contains("RTM_ARCH") && Catch::Contains("--arch") && Catch::Contains("RTM_VENDOR") &&
                       Catch::Contains("RTM_PRODUCT") && Catch::Contains("spec.target_hardware") &&

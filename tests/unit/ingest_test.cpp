@@ -1,8 +1,8 @@
 #include <catch2/catch.hpp>
 
-#include "cli/exit_codes.hpp"
 #include "config/config.hpp"
 #include "config/settings.hpp"
+#include "error_kind.hpp"
 #include "trace/ingest.hpp"
 #include "trace_fixture.hpp"
 #include "json/parse.hpp"
@@ -169,7 +169,7 @@ TEST_CASE("ingest: configured DSL names what detection could not; invalid settin
   CHECK_THROWS_WITH(f.run(), Catch::Contains("RTM_DSL / --dsl is 'Triton'"));
   f.settings.unset(Setting::Dsl);
   f.settings.set(Setting::Vendor, "amd");
-  CHECK_THROWS_AS(f.run(), otm::cli::UsageError);
+  CHECK_THROWS_MATCHES(f.run(), otm::Error, otm::test::of_kind(otm::ErrorKind::Refused));
   f.settings.unset(Setting::Vendor);
   f.settings.unset(Setting::Arch);
   CHECK_THROWS_WITH(f.run(), Catch::Contains("RTM_ARCH"));

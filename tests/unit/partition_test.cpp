@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "cli/exit_codes.hpp"
+#include "error_kind.hpp"
 #include "packets_fixture.hpp"
 #include "partition/inputs.hpp"
 #include "partition/partition.hpp"
@@ -160,7 +160,7 @@ TEST_CASE("partition refuses duplicate ids and ids already live", "[partition]")
   auto in = partition::load_inputs(sources(t));
   auto dup = in;
   dup.rows.push_back(dup.rows[1]); // v1 twice
-  CHECK_THROWS_AS(partition::run(dup), cli::Refusal);
+  CHECK_THROWS_MATCHES(partition::run(dup), Error, test::of_kind(ErrorKind::NegativeVerdict));
   auto r = partition::run(in);
   auto clash = in;
   clash.live_ids.push_back(r.segments[2].string_or("id"));

@@ -2,7 +2,7 @@
 
 #include "admission/merged_marker.hpp"
 #include "admission_fixtures.hpp"
-#include "cli/exit_codes.hpp"
+#include "error_kind.hpp"
 #include "report/readme.hpp"
 
 using namespace otm;
@@ -74,7 +74,8 @@ TEST_CASE("the staging README summarises records, gates, refusals and the live b
 
 TEST_CASE("otm-readme refuses when there is nothing to summarise and warns on unreadable records", "[readme]") {
   TempDir tmp;
-  CHECK_THROWS_AS(report::make_readme({tmp.path, std::nullopt, std::nullopt, std::nullopt}), cli::Refusal);
+  CHECK_THROWS_MATCHES(report::make_readme({tmp.path, std::nullopt, std::nullopt, std::nullopt}), Error,
+                       test::of_kind(ErrorKind::NegativeVerdict));
   CHECK(run({bin("otm-readme"), "--store", tmp.path.string()}) == 1);
   io::write_file_atomic(tmp.path / "records" / "x" / "bad.json", "[1,");
   io::write_file_atomic(tmp.path / "records" / "x" / "ok.json",

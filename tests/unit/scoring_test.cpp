@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "admission_fixtures.hpp"
-#include "cli/exit_codes.hpp"
+#include "error_kind.hpp"
 #include "scoring/score_store.hpp"
 #include "scoring/staging_index.hpp"
 #include "scoring/worth_model.hpp"
@@ -121,7 +121,8 @@ TEST_CASE("otm-score rewrites changed ranks and writes the staging index", "[sco
 
 TEST_CASE("otm-score refuses an empty store and names broken files", "[scoring]") {
   TempDir tmp;
-  CHECK_THROWS_AS(scoring::score_staging({tmp.path, false, "v"}), cli::Refusal);
+  CHECK_THROWS_MATCHES(scoring::score_staging({tmp.path, false, "v"}), Error,
+                       test::of_kind(ErrorKind::NegativeVerdict));
   io::write_file_atomic(tmp.path / "records" / "strategy" / "bad.json", "{nope");
   io::write_file_atomic(tmp.path / "records" / "strategy" / "x.json",
                         json::to_pretty(strategy_record("nvidia.b200.triton.toy-op.x-s01")));

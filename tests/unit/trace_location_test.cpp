@@ -1,13 +1,14 @@
 #include <catch2/catch.hpp>
 
-#include "cli/exit_codes.hpp"
 #include "config/config.hpp"
 #include "config/settings.hpp"
+#include "error_kind.hpp"
 #include "trace/trace_location.hpp"
 #include "trace_fixture.hpp"
 
 using namespace otm::trace;
-using otm::cli::UsageError;
+using otm::Error;
+using otm::ErrorKind;
 using otm::config::Setting;
 
 TEST_CASE("trace slug of §8", "[trace_location]") {
@@ -55,11 +56,11 @@ TEST_CASE("locate_trace uses the registry with RTM_TRACE_ROOT", "[trace_location
   CHECK(loc.slug == "001-example-fused-softmax-h4096");
 }
 
-TEST_CASE("locate_trace refusals are UsageErrors with a one-line reason", "[trace_location]") {
+TEST_CASE("locate_trace refusals are Usage errors with a one-line reason", "[trace_location]") {
   otm::test::TempDir tmp;
   auto config = otm::config::Config::defaults();
   otm::config::Settings s;
-  CHECK_THROWS_AS(locate_trace(s, config), UsageError);
+  CHECK_THROWS_MATCHES(locate_trace(s, config), Error, otm::test::of_kind(ErrorKind::Usage));
   CHECK_THROWS_WITH(locate_trace(s, config), Catch::Contains("RTM_TRACE") && Catch::Contains("RTM_TRACE_NAME"));
   s.set(Setting::TraceName, "nope");
   CHECK_THROWS_WITH(locate_trace(s, config), Catch::Contains("'nope'") && Catch::Contains("example-fused-softmax"));

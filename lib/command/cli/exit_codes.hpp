@@ -4,26 +4,25 @@
 //      ids clash, a record is invalid
 //   2  could not run: bad usage, missing or unreadable input, a configuration
 //      the tool refuses to guess (e.g. unknown hardware)
+// This is the command layer: library code reports an otm::Error with a kind,
+// and run_tool, the one place that decides, turns the kind into the code.
 #pragma once
 
-#include <stdexcept>
+#include <functional>
 #include <string>
+
+#include "error/error.hpp"
 
 namespace otm::cli {
 
 enum ExitCode : int { kSuccess = 0, kFailure = 1, kCannotRun = 2 };
 
-// Thrown for anything that makes a run impossible; the message is printed as
-// "<tool>: <message>" and the process exits 2.
-class UsageError : public std::runtime_error {
-public:
-  using std::runtime_error::runtime_error;
-};
+// NegativeVerdict is 1; every other kind means the run could not be made (2).
+ExitCode exit_code(ErrorKind kind);
 
-// Thrown when the run completed but its verdict is negative (exit 1).
-class Refusal : public std::runtime_error {
-public:
-  using std::runtime_error::runtime_error;
-};
+// Runs a tool body, printing "<tool>: <message>" on stderr for an error and
+// returning its exit code (an exception that is not an otm::Error is an
+// internal error, exit 2). Every main() is `return run_tool(...)`.
+int run_tool(const std::string &tool, const std::function<int()> &body);
 
 } // namespace otm::cli

@@ -5,7 +5,7 @@
 #include "admission/merged_marker.hpp"
 #include "admission/records_swap.hpp"
 #include "admission/store_lock.hpp"
-#include "cli/exit_codes.hpp"
+#include "error/error.hpp"
 #include "io/file.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
@@ -22,7 +22,7 @@ json::Value read_record(const std::string &source) {
 
 void require_store_root(const std::filesystem::path &root) {
   if (root.empty())
-    throw cli::UsageError("no live store: pass --live DIR or set RTM_LIVE (the directory holding records/)");
+    throw Error(ErrorKind::Usage, "no live store: pass --live DIR or set RTM_LIVE (the directory holding records/)");
   if (!io::is_directory(root))
     throw io::IoError(root.string() + ": the live store root is not a directory (pass the directory holding records/)");
 }
@@ -47,9 +47,9 @@ GateReport run_match(const std::string &source, const std::filesystem::path &liv
 GateReport run_commit(const CommitCommand &cmd) {
   const std::string &a = cmd.action;
   if (a != "insert" && a != "confirm" && a != "conflict" && a != "auto")
-    throw cli::UsageError("unknown commit action '" + a + "' (insert, confirm, conflict or auto)");
+    throw Error(ErrorKind::Usage, "unknown commit action '" + a + "' (insert, confirm, conflict or auto)");
   if ((a == "confirm" || a == "conflict") && (!cmd.target || cmd.target->empty()))
-    throw cli::UsageError("commit " + a + " needs --target ID (the existing live record)");
+    throw Error(ErrorKind::Usage, "commit " + a + " needs --target ID (the existing live record)");
   require_store_root(cmd.live_root);
   json::Value rec = read_record(cmd.source);
 
@@ -83,7 +83,7 @@ GateReport run_commit(const CommitCommand &cmd) {
       rep.err += "note: the record came from stdin, so no source file was marked merged\n";
     } else {
       mark_merged(cmd.source, outcome, rec, cmd.when);
-      rep.out += "marked merged: " + merged_marker_path(cmd.source).string() + "\n";
+      rep.out += "marked merged: " + store::merged_marker_path(cmd.source).string() + "\n";
     }
   }
   return rep;

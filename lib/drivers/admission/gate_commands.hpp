@@ -34,7 +34,7 @@ struct CommitCommand {
 
 // Validates, takes the exclusive store lock, removes generations a killed
 // writer left, runs the action, and marks the source merged when the action
-// admitted it. Throws cli::UsageError for a bad action or a missing --target.
+// admitted it. Throws a Usage Error for a bad action or a missing --target.
 GateReport run_commit(const CommitCommand &cmd);
 
 } // namespace otm::admission

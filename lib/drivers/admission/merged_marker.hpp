@@ -3,21 +3,17 @@
 // a `merged_at` key, which the schema rejects. otm writes a sidecar
 // `<record file>.merged` next to it instead: a JSON ledger of every admission
 // action taken with this file. The record stays schema-valid; the sidecar is
-// not a *.json file, so no store reader mistakes it for a record.
+// not a *.json file, so no store reader mistakes it for a record. Its path
+// and reader are store/merged_marker.hpp (the staging README reads it too).
 #pragma once
 
 #include <filesystem>
-#include <optional>
 
 #include "admission/commit_types.hpp"
+#include "store/merged_marker.hpp"
 #include "json/value.hpp"
 
 namespace otm::admission {
-
-std::filesystem::path merged_marker_path(const std::filesystem::path &record_file);
-
-// The ledger, or nullopt when the record has never been merged.
-std::optional<json::Value> read_merged_marker(const std::filesystem::path &record_file);
 
 // Appends the outcome to the ledger (atomic rewrite).
 void mark_merged(const std::filesystem::path &record_file, const Outcome &outcome, const json::Value &record,

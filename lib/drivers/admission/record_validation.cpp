@@ -2,8 +2,8 @@
 
 #include <memory>
 
-#include "cli/exit_codes.hpp"
 #include "config/config.hpp"
+#include "error/error.hpp"
 #include "gates/admission.hpp"
 #include "gates/denylist.hpp"
 #include "record/store_layout.hpp"
@@ -43,7 +43,7 @@ RecordCheck default_store_checks(const std::filesystem::path &live_root, const s
       schema = std::make_shared<const schema::Schema>(
           json::parse(schema::builtin_store_schema_text(), "built-in clean-1.3 schema"), "built-in clean-1.3 schema");
   } catch (const schema::SchemaError &e) {
-    throw cli::UsageError(e.what());
+    throw Error(ErrorKind::UnreadableInput, e.what());
   }
   gates::AdmissionOptions options;
   if (denylist_file) options.denylist = gates::load_denylist(*denylist_file);

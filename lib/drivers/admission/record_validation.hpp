@@ -29,7 +29,7 @@ std::vector<std::string> validate_for_admission(const json::Value &record, const
 // else the live store's own (<live>/schema/kernel/schema.json or
 // <live>/../schema/kernel/schema.json), else the built-in clean-1.3; the
 // denylist is `denylist_file` (ATREX_WIKI_DENYLIST) if given; products for
-// the record-id pattern come from the configuration. Throws cli::UsageError
+// the record-id pattern come from the configuration. Throws an UnreadableInput Error
 // for a schema otm cannot evaluate, io::IoError for an unreadable file.
 RecordCheck default_store_checks(const std::filesystem::path &live_root = {},
                                  const std::optional<std::string> &schema_file = std::nullopt,

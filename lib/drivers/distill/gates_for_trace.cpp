@@ -1,7 +1,7 @@
 #include "distill/gates_for_trace.hpp"
 
-#include "cli/exit_codes.hpp"
 #include "config/config.hpp"
+#include "error/error.hpp"
 #include "gates/admission.hpp"
 #include "gates/context.hpp"
 #include "gates/gates.hpp"
@@ -24,9 +24,10 @@ std::shared_ptr<const schema::Schema> builtin_profile() {
 TraceGateInputs trace_gate_inputs(const config::Settings &settings, const std::filesystem::path &store_root) {
   using config::Setting;
   auto trace = settings.get(Setting::Trace);
-  if (!trace) throw cli::UsageError("no trace: the provenance gate resolves commits in it (set RTM_TRACE or --trace)");
+  if (!trace)
+    throw Error(ErrorKind::Usage, "no trace: the provenance gate resolves commits in it (set RTM_TRACE or --trace)");
   auto live = settings.get(Setting::Live);
-  if (!live) throw cli::UsageError("no live store: the store-overlap gate needs it (set RTM_LIVE or --live)");
+  if (!live) throw Error(ErrorKind::Usage, "no live store: the store-overlap gate needs it (set RTM_LIVE or --live)");
   TraceGateInputs in;
   in.store_root = store_root;
   in.trace_repo = io::expand_user(*trace);

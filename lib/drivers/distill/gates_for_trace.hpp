@@ -47,7 +47,7 @@ private:
 // The inputs from the run's settings: the trace (--trace / RTM_TRACE, for
 // provenance), its label, the live store (--live / RTM_LIVE, for
 // store-overlap) and the configuration (record-id products). A missing
-// trace or live store is a cli::UsageError naming the setting: the gates
+// trace or live store is a Usage Error naming the setting: the gates
 // that need them would otherwise fail every record.
 TraceGateInputs trace_gate_inputs(const config::Settings &settings, const std::filesystem::path &store_root);
 

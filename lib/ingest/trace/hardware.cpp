@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "cli/exit_codes.hpp"
+#include "error/error.hpp"
 #include "text/regex.hpp"
 
 namespace otm::trace {
@@ -90,18 +90,21 @@ std::vector<std::string> hardware_tokens(const json::Value &definition, const js
 
 void validate_configured(const ConfiguredTarget &c) {
   if (c.vendor && !contains(known_vendors(), *c.vendor))
-    throw cli::UsageError(c.vendor_source + " is '" + *c.vendor + "', not a vendor the store schema knows (" +
-                          joined(known_vendors()) + ")");
+    throw Error(ErrorKind::Refused, c.vendor_source + " is '" + *c.vendor + "', not a vendor the store schema knows (" +
+                                        joined(known_vendors()) + ")");
   if (c.arch && !contains(known_archs(), *c.arch))
-    throw cli::UsageError(c.arch_source + " is '" + *c.arch + "', not an architecture the store schema knows (" +
-                          joined(known_archs()) + ")");
+    throw Error(ErrorKind::Refused, c.arch_source + " is '" + *c.arch +
+                                        "', not an architecture the store schema knows (" + joined(known_archs()) +
+                                        ")");
   if (c.product && !c.product->empty() && !is_valid_product(*c.product))
-    throw cli::UsageError(c.product_source + " is '" + *c.product +
-                          "', which cannot be part of a record id (use lower-case letters, digits, '-' and '_', "
-                          "starting with a letter or digit)");
+    throw Error(ErrorKind::Refused,
+                c.product_source + " is '" + *c.product +
+                    "', which cannot be part of a record id (use lower-case letters, digits, '-' and '_', "
+                    "starting with a letter or digit)");
   if (c.vendor && c.arch && *c.vendor != "generic" && *c.arch != "generic" && vendor_of_arch(*c.arch) != *c.vendor)
-    throw cli::UsageError(c.vendor_source + " is '" + *c.vendor + "' but " + c.arch_source + " is '" + *c.arch +
-                          "', an architecture of " + vendor_of_arch(*c.arch) + "; set them consistently");
+    throw Error(ErrorKind::Refused, c.vendor_source + " is '" + *c.vendor + "' but " + c.arch_source + " is '" +
+                                        *c.arch + "', an architecture of " + vendor_of_arch(*c.arch) +
+                                        "; set them consistently");
 }
 
 HardwareTarget resolve_hardware(const std::vector<std::string> &tokens, const std::vector<config::TargetEntry> &table,
@@ -128,12 +131,13 @@ HardwareTarget resolve_hardware(const std::vector<std::string> &tokens, const st
   }
   std::string seen =
       tokens.empty() ? "no hardware tokens" : "tokens [" + joined(tokens) + "], none in the target table";
-  throw cli::UsageError(
+  throw Error(
+      ErrorKind::Refused,
       "cannot tell which hardware this trace ran on: solution.json spec.target_hardware and definition.json "
       "(target_hardware, gpu, hardware) give " +
-      seen + ", and no target is configured. Set RTM_ARCH (or --arch; one of " + joined(known_archs()) +
-      "), optionally RTM_VENDOR (--vendor) and RTM_PRODUCT (--product), or put a known token (e.g. b200, h100, "
-      "mi300x) in solution.json spec.target_hardware. Filing under a guessed architecture is refused.");
+          seen + ", and no target is configured. Set RTM_ARCH (or --arch; one of " + joined(known_archs()) +
+          "), optionally RTM_VENDOR (--vendor) and RTM_PRODUCT (--product), or put a known token (e.g. b200, h100, "
+          "mi300x) in solution.json spec.target_hardware. Filing under a guessed architecture is refused.");
 }
 
 } // namespace otm::trace

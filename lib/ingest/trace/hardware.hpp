@@ -42,7 +42,7 @@ struct ConfiguredTarget {
   std::string vendor_source, arch_source, product_source; // for messages
 };
 
-// Throws cli::UsageError naming the setting when a configured value is not
+// Throws a Refused Error naming the setting when a configured value is not
 // in the schema's enums, not a valid id component, or vendor and arch
 // disagree.
 void validate_configured(const ConfiguredTarget &configured);
@@ -51,7 +51,7 @@ struct HardwareTarget {
   std::string vendor, arch, product, arch_basis;
 };
 
-// Decides the target. Throws cli::UsageError (exit 2) saying exactly what
+// Decides the target. Throws a Refused Error saying exactly what
 // to set when neither the trace nor the configuration names one.
 HardwareTarget resolve_hardware(const std::vector<std::string> &tokens, const std::vector<config::TargetEntry> &table,
                                 const ConfiguredTarget &configured);

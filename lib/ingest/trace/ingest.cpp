@@ -5,7 +5,7 @@
 #include <map>
 #include <unordered_map>
 
-#include "cli/exit_codes.hpp"
+#include "error/error.hpp"
 #include "git/repository.hpp"
 #include "io/file.hpp"
 #include "text/pyformat.hpp"
@@ -109,8 +109,8 @@ IngestResult ingest(const TraceLocation &loc, const config::Config &config) {
   if (configured_dsl && std::find(known_dsls().begin(), known_dsls().end(), *configured_dsl) == known_dsls().end()) {
     std::string known;
     for (const auto &d : known_dsls()) known += (known.empty() ? "" : ", ") + d;
-    throw cli::UsageError(source_of(loc, Setting::Dsl, "RTM_DSL / --dsl", "dsl") + " is '" + *configured_dsl +
-                          "', not a DSL the store schema knows (" + known + ")");
+    throw Error(ErrorKind::Refused, source_of(loc, Setting::Dsl, "RTM_DSL / --dsl", "dsl") + " is '" + *configured_dsl +
+                                        "', not a DSL the store schema knows (" + known + ")");
   }
   json::Value definition = optional_object(trace / "definition.json", res.warnings);
   json::Value solution = optional_object(trace / "solution.json", res.warnings);

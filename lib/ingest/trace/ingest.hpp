@@ -21,10 +21,10 @@ struct IngestResult {
 };
 
 // The configured target: RTM_VENDOR/ARCH/PRODUCT, else the registry entry.
-// Validated (cli::UsageError on a value the schema does not allow).
+// Validated (a Refused Error on a value the schema does not allow).
 ConfiguredTarget configured_target(const TraceLocation &loc);
 
-// Reads the whole trace. Throws cli::UsageError when the hardware cannot be
+// Reads the whole trace. Throws a Refused Error when the hardware cannot be
 // resolved or a configured value is invalid (checked before the history is
 // read).
 IngestResult ingest(const TraceLocation &loc, const config::Config &config);

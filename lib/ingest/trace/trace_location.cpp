@@ -1,6 +1,6 @@
 #include "trace/trace_location.hpp"
 
-#include "cli/exit_codes.hpp"
+#include "error/error.hpp"
 #include "git/repository.hpp"
 #include "io/file.hpp"
 #include "text/regex.hpp"
@@ -47,9 +47,10 @@ TraceLocation locate_trace(const config::Settings &settings, const config::Confi
     if (!loc.registry) {
       std::string known;
       for (const auto &k : config.registry_names()) known += (known.empty() ? "" : ", ") + k;
-      throw cli::UsageError("RTM_TRACE_NAME / --trace-name '" + *name +
-                            "' is not in the trace registry (known: " + (known.empty() ? std::string("none") : known) +
-                            "); register it in a configuration override (docs/configuration.md)");
+      throw Error(ErrorKind::Usage,
+                  "RTM_TRACE_NAME / --trace-name '" + *name +
+                      "' is not in the trace registry (known: " + (known.empty() ? std::string("none") : known) +
+                      "); register it in a configuration override (docs/configuration.md)");
     }
   }
   fs::path trace;
@@ -59,19 +60,22 @@ TraceLocation locate_trace(const config::Settings &settings, const config::Confi
     fs::path root = io::expand_user(settings.get(Setting::TraceRoot).value_or("."));
     trace = root / loc.registry->path;
   } else {
-    throw cli::UsageError("no trace configured: set RTM_TRACE (or --trace DIR), or RTM_TRACE_NAME (--trace-name) "
-                          "with RTM_TRACE_ROOT (--trace-root)");
+    throw Error(ErrorKind::Usage,
+                "no trace configured: set RTM_TRACE (or --trace DIR), or RTM_TRACE_NAME (--trace-name) "
+                "with RTM_TRACE_ROOT (--trace-root)");
   }
   loc.trace = absolute_normal(trace);
   const std::string shown = loc.trace.string();
-  if (!io::is_directory(loc.trace)) throw cli::UsageError(shown + ": trace is not a directory");
+  if (!io::is_directory(loc.trace)) throw Error(ErrorKind::UnreadableInput, shown + ": trace is not a directory");
   if (!fs::exists(loc.trace / ".git"))
-    throw cli::UsageError(shown + ": not a git repository (no .git); a trace's verdicts live in its commit subjects");
+    throw Error(ErrorKind::UnreadableInput,
+                shown + ": not a git repository (no .git); a trace's verdicts live in its commit subjects");
   try {
     if (!git::Repository::open(loc.trace).head())
-      throw cli::UsageError(shown + ": the trace has no commits; commit its versions (subjects 'v<N>: ...') first");
+      throw Error(ErrorKind::UnreadableInput,
+                  shown + ": the trace has no commits; commit its versions (subjects 'v<N>: ...') first");
   } catch (const git::GitError &e) {
-    throw cli::UsageError(std::string(e.what()));
+    throw Error(ErrorKind::UnreadableInput, std::string(e.what()));
   }
 
   const std::string base = loc.trace.filename().string();

@@ -29,7 +29,7 @@ struct TraceLocation {
 std::string trace_slug(std::string_view base_name);
 
 // Resolves RTM_TRACE (~ expanded), else RTM_TRACE_ROOT/<registry path> for
-// RTM_TRACE_NAME. Throws cli::UsageError (exit 2) with a one-line reason
+// RTM_TRACE_NAME. Throws an Error (Usage or UnreadableInput) with a one-line reason
 // when no trace is configured, the registry key is unknown (listing the
 // known keys), the path is not a directory, has no .git, or has no commits.
 TraceLocation locate_trace(const config::Settings &settings, const config::Config &config);

@@ -1,6 +1,6 @@
 #include "config/config.hpp"
 
-#include "cli/exit_codes.hpp"
+#include "error/error.hpp"
 #include "json/parse.hpp"
 
 namespace otm::config {
@@ -23,10 +23,11 @@ Config Config::load(const std::optional<std::filesystem::path> &override_file) {
     try {
       over = json::parse_file(*override_file);
     } catch (const std::exception &e) {
-      throw cli::UsageError(std::string("configuration override: ") + e.what());
+      throw Error(ErrorKind::UnreadableInput, std::string("configuration override: ") + e.what());
     }
     if (!over.is_object())
-      throw cli::UsageError(override_file->string() + ": configuration override must be a JSON object");
+      throw Error(ErrorKind::UnreadableInput,
+                  override_file->string() + ": configuration override must be a JSON object");
     c.data_ = merge(c.data_, over);
     c.override_source_ = override_file->string();
   }
@@ -53,7 +54,7 @@ double number_at(const Config &c, const json::Value &obj, const char *key, doubl
   const json::Value *v = obj.find(key);
   if (!v) return fallback;
   auto n = v->as_number();
-  if (!n) throw cli::UsageError(where(c) + ": ladder." + key + " must be a number");
+  if (!n) throw Error(ErrorKind::UnreadableInput, where(c) + ": ladder." + key + " must be a number");
   return *n;
 }
 } // namespace
@@ -63,11 +64,11 @@ std::string Config::builder_version() const { return data_.string_or("builder_ve
 std::vector<TargetEntry> Config::target_table() const {
   std::vector<TargetEntry> out;
   const auto &t = data_.get("target_table");
-  if (!t.is_array()) throw cli::UsageError(where(*this) + ": target_table must be a list");
+  if (!t.is_array()) throw Error(ErrorKind::UnreadableInput, where(*this) + ": target_table must be a list");
   for (const auto &e : *t.as_array()) {
     TargetEntry te{e.string_or("key"), e.string_or("vendor"), e.string_or("arch"), e.string_or("product")};
     if (te.key.empty() || te.vendor.empty() || te.arch.empty())
-      throw cli::UsageError(where(*this) + ": every target_table entry needs key, vendor and arch");
+      throw Error(ErrorKind::UnreadableInput, where(*this) + ": every target_table entry needs key, vendor and arch");
     out.push_back(std::move(te));
   }
   return out;
@@ -76,7 +77,8 @@ std::vector<TargetEntry> Config::target_table() const {
 std::vector<std::string> Config::non_target_kernels() const {
   std::vector<std::string> out;
   const auto &t = data_.get("non_target_kernels");
-  if (!t.is_array()) throw cli::UsageError(where(*this) + ": non_target_kernels must be a list of strings");
+  if (!t.is_array())
+    throw Error(ErrorKind::UnreadableInput, where(*this) + ": non_target_kernels must be a list of strings");
   for (const auto &e : *t.as_array())
     if (auto s = e.as_string()) out.push_back(*s);
   return out;
@@ -86,15 +88,16 @@ LadderThresholds Config::ladder() const {
   LadderThresholds l;
   const auto &o = data_.get("ladder");
   if (o.is_null()) return l;
-  if (!o.is_object()) throw cli::UsageError(where(*this) + ": ladder must be an object");
+  if (!o.is_object()) throw Error(ErrorKind::UnreadableInput, where(*this) + ": ladder must be an object");
   l.milestone_pct = number_at(*this, o, "milestone_pct", l.milestone_pct);
   l.mega_pct = number_at(*this, o, "mega_pct", l.mega_pct);
   l.rebaseline_factor = number_at(*this, o, "rebaseline_factor", l.rebaseline_factor);
   l.final_tolerance = number_at(*this, o, "final_tolerance", l.final_tolerance);
   double d = number_at(*this, o, "deadend_min_chars", static_cast<double>(l.deadend_min_chars));
-  if (d < 0) throw cli::UsageError(where(*this) + ": ladder.deadend_min_chars must not be negative");
+  if (d < 0) throw Error(ErrorKind::UnreadableInput, where(*this) + ": ladder.deadend_min_chars must not be negative");
   l.deadend_min_chars = static_cast<std::size_t>(d);
-  if (l.rebaseline_factor <= 1.0) throw cli::UsageError(where(*this) + ": ladder.rebaseline_factor must exceed 1");
+  if (l.rebaseline_factor <= 1.0)
+    throw Error(ErrorKind::UnreadableInput, where(*this) + ": ladder.rebaseline_factor must exceed 1");
   return l;
 }
 

@@ -37,7 +37,7 @@ struct LadderThresholds {
 class Config {
 public:
   // Defaults merged with the override file, if any. A missing or malformed
-  // override file is a UsageError naming it.
+  // override file is an UnreadableInput Error naming it.
   static Config load(const std::optional<std::filesystem::path> &override_file);
   static Config defaults() { return load(std::nullopt); }
   // The override named by the settings (--config / OTM_CONFIG), if any.

@@ -1,6 +1,6 @@
 #include "record/causal_sentences.hpp"
 
-#include "cli/exit_codes.hpp"
+#include "error/error.hpp"
 #include "text/sentences.hpp"
 #include "text/utf8.hpp"
 
@@ -20,7 +20,9 @@ std::string escaped(std::string_view s) {
 } // namespace
 
 CausalRule CausalRule::from_json(const json::Value &section, std::string_view where) {
-  auto bad = [&](const std::string &what) { return cli::UsageError(std::string(where) + ": causal_sentences" + what); };
+  auto bad = [&](const std::string &what) {
+    return Error(ErrorKind::UnreadableInput, std::string(where) + ": causal_sentences" + what);
+  };
   if (!section.is_object()) throw bad(" must be an object");
   const auto *markers = section.get("markers").as_array();
   if (!markers) throw bad(".markers must be a list of strings");

@@ -29,7 +29,7 @@ public:
   CausalRule() = default;
   // From the configuration section; a missing or malformed section (not an
   // object, markers not a list of non-empty strings, min_chars not a
-  // non-negative integer) throws cli::UsageError naming `where` and the key.
+  // non-negative integer) throws an UnreadableInput Error naming `where` and the key.
   static CausalRule from_json(const json::Value &section, std::string_view where);
 
   bool is_causal(std::string_view sentence) const;

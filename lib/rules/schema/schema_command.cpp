@@ -1,6 +1,6 @@
 #include "schema/schema_command.hpp"
 
-#include "cli/exit_codes.hpp"
+#include "error/error.hpp"
 #include "io/file.hpp"
 #include "schema/builtin_schemas.hpp"
 #include "schema/json_schema.hpp"
@@ -15,7 +15,7 @@ namespace {
 
 json::Value read_json(const std::optional<std::string> &file, const char *builtin, const std::string &what) {
   if (!file) return json::parse(builtin, "built-in " + what);
-  if (!io::is_regular_file(*file)) throw cli::UsageError(*file + ": " + what + " not found");
+  if (!io::is_regular_file(*file)) throw Error(ErrorKind::UnreadableInput, *file + ": " + what + " not found");
   return json::parse_file(*file);
 }
 
@@ -27,7 +27,7 @@ int run_schema_command(const SchemaCommand &cmd, std::ostream &out, std::ostream
   try {
     patches = parse_patch_list(patches_doc, cmd.patches_file.value_or("built-in patch list"));
   } catch (const ProfileError &e) {
-    throw cli::UsageError(e.what());
+    throw Error(ErrorKind::UnreadableInput, e.what());
   }
   if (cmd.mode == SchemaCommand::Mode::Show) {
     out << patches.profile << ": " << patches.base << " + " << patches.patches.size() << " narrowing patches\n";
@@ -95,7 +95,7 @@ int run_schema_command(const SchemaCommand &cmd, std::ostream &out, std::ostream
     err << e.what() << "\n";
     return 1;
   }
-  if (!cmd.profile_file) throw cli::UsageError("generation needs --profile FILE (or - for stdout)");
+  if (!cmd.profile_file) throw Error(ErrorKind::Usage, "generation needs --profile FILE (or - for stdout)");
   io::write_output(*cmd.profile_file, json::to_pretty(profile));
   if (*cmd.profile_file != "-") {
     out << "wrote " << *cmd.profile_file << "\n";

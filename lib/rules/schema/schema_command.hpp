@@ -17,7 +17,7 @@ struct SchemaCommand {
   std::vector<std::string> records;        // validate
 };
 
-// Returns the exit code (0 / 1); throws cli::UsageError when an input is
+// Returns the exit code (0 / 1); throws an Error (Usage, UnreadableInput) when an input is
 // missing or unreadable.
 int run_schema_command(const SchemaCommand &cmd, std::ostream &out, std::ostream &err);
 

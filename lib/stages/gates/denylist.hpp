@@ -1,5 +1,5 @@
 // The gates' view of the private denylist: the compiled alternation of
-// scrub::Denylist (lib/scrub/denylist.hpp), the one reader of the file, so
+// scrub::Denylist (lib/rules/scrub/denylist.hpp), the one reader of the file, so
 // the scrubber and every gate agree on what a term is and how it matches.
 #pragma once
 

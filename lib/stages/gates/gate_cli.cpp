@@ -1,15 +1,12 @@
 #include "gates/gate_cli.hpp"
 
-#include <iostream>
-
-#include "cli/exit_codes.hpp"
+#include "error/error.hpp"
 #include "gates/denylist.hpp"
 #include "gates/gates.hpp"
 #include "io/file.hpp"
 #include "schema/builtin_schemas.hpp"
 #include "store/store_reader.hpp"
 #include "json/parse.hpp"
-#include "json/write.hpp"
 
 namespace otm::gates {
 
@@ -32,7 +29,7 @@ std::shared_ptr<const schema::Schema> load_schema(const std::optional<std::strin
     if (file) return std::make_shared<const schema::Schema>(schema::Schema::from_file(*file));
     return std::make_shared<const schema::Schema>(json::parse(builtin, name), name);
   } catch (const schema::SchemaError &e) {
-    throw cli::UsageError(e.what());
+    throw Error(ErrorKind::UnreadableInput, e.what());
   }
 }
 
@@ -45,8 +42,8 @@ Context build_context(const cli::Options &opts, const config::Settings &settings
   if (in.empty()) {
     auto store = settings.get(Setting::Store);
     if (!store)
-      throw cli::UsageError("no records given: pass a store directory, record files, or - for JSONL on stdin "
-                            "(or set --store / RTM_STORE)");
+      throw Error(ErrorKind::Usage, "no records given: pass a store directory, record files, or - for JSONL on stdin "
+                                    "(or set --store / RTM_STORE)");
     in.push_back(*store);
   }
   std::vector<std::filesystem::path> files;
@@ -56,8 +53,9 @@ Context build_context(const cli::Options &opts, const config::Settings &settings
       ctx.records.insert(ctx.records.end(), more.begin(), more.end());
     } else if (io::is_directory(arg)) {
       if (!io::is_directory(std::filesystem::path(arg) / "records"))
-        throw cli::UsageError(arg + ": not a store (no records/ directory); pass the directory that holds records/");
-      if (ctx.store_root) throw cli::UsageError("only one store directory per run");
+        throw Error(ErrorKind::Usage,
+                    arg + ": not a store (no records/ directory); pass the directory that holds records/");
+      if (ctx.store_root) throw Error(ErrorKind::Usage, "only one store directory per run");
       ctx.store_root = std::filesystem::absolute(arg).lexically_normal();
       auto more = records_from_store(*ctx.store_root);
       ctx.records.insert(ctx.records.end(), more.begin(), more.end());
@@ -101,38 +99,6 @@ Context build_context(const cli::Options &opts, const config::Settings &settings
   }
   if (auto label = settings.get(Setting::TraceLabel)) ctx.trace_label = *label;
   return ctx;
-}
-
-int run_gate_tool(const std::string &gate, int argc, char **argv) {
-  std::string tool = "otm-gate-" + gate;
-  return cli::run_tool(tool, [&] {
-    const auto *info = find_gate(gate);
-    if (!info) throw cli::UsageError("unknown gate " + gate);
-    cli::Options opts(tool, "Runs the " + gate + " gate: " + info->summary +
-                                ".\n\nReads records from a store directory (the one holding records/), record files, "
-                                "or JSONL on stdin (-). Writes one JSON line per failure on stdout (gate, record, "
-                                "file, message, token) and a one-line verdict on stderr. It decides only this gate; "
-                                "a gate that lacks its input (packets, trace, live store) fails rather than passing."
-                                "\n\nExit: 0 pass, 1 fail, 2 usage or unreadable input.\n\nUsage: " +
-                                tool + " [options] [STORE_DIR | RECORD.json ... | -]");
-    add_context_options(opts);
-    if (!opts.parse(argc, argv)) return 0;
-    auto settings = config::Settings::from_environment();
-    settings.apply(opts);
-    auto ctx = build_context(opts, settings, opts.positionals());
-    auto result = run_gate(*info, ctx);
-    std::string out;
-    for (const auto &f : result.findings) out += json::to_line(to_json(f)) + "\n";
-    std::cout << out << std::flush;
-    if (result.passed()) {
-      std::cerr << tool << ": PASS (" << ctx.records.size() << " records"
-                << (result.note.empty() ? "" : "; " + result.note) << ")\n";
-      return 0;
-    }
-    std::cerr << tool << ": FAIL (" << result.findings.size() << " finding(s)"
-              << (result.note.empty() ? "" : "; " + result.note) << ")\n";
-    return 1;
-  });
 }
 
 } // namespace otm::gates

@@ -17,12 +17,9 @@ namespace otm::gates {
 void add_context_options(cli::Options &opts);
 
 // Builds the context from `inputs` (positionals; when empty, the staging
-// store from --store / RTM_STORE). Throws cli::UsageError / io::IoError when
+// store from --store / RTM_STORE). Throws an Error (Usage, UnreadableInput, Io) when
 // an input cannot be read.
 Context build_context(const cli::Options &opts, const config::Settings &settings,
                       const std::vector<std::string> &inputs);
-
-// The whole body of one otm-gate-<name> executable.
-int run_gate_tool(const std::string &gate, int argc, char **argv);
 
 } // namespace otm::gates

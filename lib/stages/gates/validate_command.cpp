@@ -1,7 +1,7 @@
 #include "gates/validate_command.hpp"
 
 #include "cli/build_info.hpp"
-#include "cli/exit_codes.hpp"
+#include "error/error.hpp"
 #include "gates/injection.hpp"
 #include "gates/report.hpp"
 
@@ -10,7 +10,7 @@ namespace otm::gates {
 ValidateOutcome run_validate(const Context &ctx, const ValidateOptions &opts) {
   ValidateOutcome out;
   if (opts.format != "text" && opts.format != "jsonl" && opts.format != "sarif" && opts.format != "junit")
-    throw cli::UsageError("--format must be text, jsonl, sarif or junit, not '" + opts.format + "'");
+    throw Error(ErrorKind::Usage, "--format must be text, jsonl, sarif or junit, not '" + opts.format + "'");
   if (ctx.records.empty()) {
     out.summary = "no records in " + opts.store_label + ": nothing to validate";
     out.exit_code = 1;

@@ -3,7 +3,7 @@
 #include <map>
 #include <set>
 
-#include "cli/exit_codes.hpp"
+#include "error/error.hpp"
 #include "io/file.hpp"
 #include "record/id_format.hpp"
 #include "json/write.hpp"
@@ -41,7 +41,7 @@ BuildResult build_all(const std::vector<json::Value> &all_segments, const Filter
     std::string id = s.string_or("seg_id");
     // seg_id names files: nothing that could leave the packets directory.
     if (!record::is_valid_id(id) || id.find("..") != std::string::npos)
-      throw cli::UsageError("segment with an unusable seg_id '" + id + "'; re-run otm-partition");
+      throw Error(ErrorKind::UnreadableInput, "segment with an unusable seg_id '" + id + "'; re-run otm-partition");
     current.insert(id);
   }
   fs::create_directories(dir);

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <set>
 
-#include "cli/exit_codes.hpp"
+#include "error/error.hpp"
 #include "text/regex.hpp"
 #include "text/utf8.hpp"
 
@@ -47,7 +47,9 @@ std::string what_it_did(const json::Value &row) {
 } // namespace
 
 DirectionRule DirectionRule::from_json(const json::Value &section, std::string_view where) {
-  auto bad = [&](const char *what) { return cli::UsageError(std::string(where) + ": directions_taken_up" + what); };
+  auto bad = [&](const char *what) {
+    return Error(ErrorKind::UnreadableInput, std::string(where) + ": directions_taken_up" + what);
+  };
   if (!section.is_object()) throw bad(" must be an object");
   auto words = section.get("min_shared_words").as_int();
   auto share = section.get("min_share").as_number();

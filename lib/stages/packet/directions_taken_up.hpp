@@ -23,7 +23,7 @@ namespace otm::packet {
 struct DirectionRule {
   std::size_t min_shared_words = 0;
   double min_share = 1.1; // default: nothing is taken up
-  // Throws cli::UsageError naming `where` and the key when malformed.
+  // Throws an UnreadableInput Error naming `where` and the key when malformed.
   static DirectionRule from_json(const json::Value &section, std::string_view where);
 };
 

@@ -83,11 +83,6 @@ std::optional<KernelDiff> version_diff(const git::Repository &repo, const Versio
   return diff(base, *sha, anti ? DiffRange::Attempt : DiffRange::VersionChange);
 }
 
-bool trace_file_exists(const git::Repository &repo, const std::filesystem::path &trace, const std::string &path) {
-  if (auto head = repo.head(); head && repo.blob_id(*head, path)) return true;
-  return io::is_regular_file(trace / path);
-}
-
 std::string reference_kernel(const git::Repository &repo, const std::filesystem::path &trace,
                              const json::Value &segment) {
   std::string file = segment.string_or("kernel_file", "kernel.py");

@@ -61,7 +61,4 @@ std::optional<KernelDiff> version_diff(const git::Repository &repo, const Versio
 std::string reference_kernel(const git::Repository &repo, const std::filesystem::path &trace,
                              const json::Value &segment);
 
-// Whether `path` (relative to the trace) exists at HEAD or in the working tree.
-bool trace_file_exists(const git::Repository &repo, const std::filesystem::path &trace, const std::string &path);
-
 } // namespace otm::packet

@@ -15,16 +15,10 @@
 #include <string_view>
 #include <vector>
 
+#include "record/id_namespace.hpp"
 #include "json/value.hpp"
 
 namespace otm::partition {
-
-// <vendor>.<product>.<dsl>.<slug>.<technique>-xNN or
-// <vendor>.<product>.<dsl>.<family>.anti.<technique>-xNN.
-struct Namespace {
-  std::string operator_slug, workload_family;
-  bool contains(std::string_view id) const;
-};
 
 struct KnownId {
   std::string id, source_repo, version;
@@ -34,7 +28,7 @@ struct KnownId {
 // Ids of `entries` in `ns`, with the provenance of their records (opened
 // relative to `root`; empty when unreadable).
 std::vector<KnownId> known_ids(const std::filesystem::path &root, const std::vector<json::Value> &entries,
-                               const Namespace &ns, const std::string &store_name);
+                               const record::IdNamespace &ns, const std::string &store_name);
 
 class IdAllocator {
 public:

@@ -1,6 +1,7 @@
-// Reading what partition (and recon) consume: the ladder's annotated rows,
-// meta.json, profiles.jsonl, the live and staging stores, and the trace's
-// snapshot files. Errors name the file and the stage that writes it.
+// Reading what partition consumes: the ladder's annotated rows, meta.json,
+// profiles.jsonl, the live and staging stores, and the trace's snapshot
+// files (the readers it shares: workspace/work_files.hpp,
+// git/snapshot_probe.hpp). Errors name the file and the stage that writes it.
 #pragma once
 
 #include <filesystem>
@@ -23,16 +24,6 @@ struct Sources {
   std::optional<std::filesystem::path> previous; // the previous run's work/segments.jsonl, if any
   std::size_t prose_min_chars = 80;
 };
-
-// The ladder rows; every row must be an object with a string `version` and
-// a `selection` (otherwise the file is not otm-ladder output).
-std::vector<json::Value> read_ladder_rows(const std::string &path_or_dash);
-// The `meta` object of meta.json (a UsageError naming the file when absent).
-json::Value read_meta(const std::filesystem::path &meta_file);
-
-// Whether a trace-relative path exists at the trace's HEAD commit or in its
-// working tree; always false without a trace.
-std::function<bool(const std::string &)> snapshot_probe(const std::optional<std::filesystem::path> &trace);
 
 Inputs load_inputs(const Sources &src);
 

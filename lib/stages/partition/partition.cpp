@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <set>
 
-#include "cli/exit_codes.hpp"
+#include "error/error.hpp"
 #include "partition/pitfall.hpp"
 #include "partition/technique.hpp"
 #include "record/established_fact.hpp"
@@ -261,7 +261,7 @@ void reference_kernels(Builder &b, const Inputs &in, const std::vector<json::Val
 [[noreturn]] void refuse(const std::string &what, const std::vector<std::string> &ids, const std::string &fix) {
   std::string list;
   for (std::size_t i = 0; i < ids.size() && i < 5; ++i) list += (i ? ", " : "") + ids[i];
-  throw cli::Refusal(what + ": " + list + (ids.size() > 5 ? ", ..." : "") + "; " + fix);
+  throw Error(ErrorKind::NegativeVerdict, what + ": " + list + (ids.size() > 5 ? ", ..." : "") + "; " + fix);
 }
 
 } // namespace

@@ -42,7 +42,7 @@ struct Result {
   std::vector<std::string> other_sources;
 };
 
-// Builds the segments. Throws cli::Refusal naming up to five ids when an id
+// Builds the segments. Throws a NegativeVerdict Error naming up to five ids when an id
 // repeats within the run or already exists in the live store (and was not
 // handed back for the same source version).
 Result run(const Inputs &in);

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <fstream>
 
-#include "cli/exit_codes.hpp"
+#include "error/error.hpp"
 #include "git/repository.hpp"
 #include "io/file.hpp"
 #include "json/write.hpp"
@@ -69,7 +69,7 @@ std::string config_state(const config::Config &config, const config::Settings &s
       continue;
     }
     const json::Value *v = config.data().find(name);
-    if (!v) throw cli::UsageError("no configuration section '" + name + "' (see otm-stamp --help)");
+    if (!v) throw Error(ErrorKind::Usage, "no configuration section '" + name + "' (see otm-stamp --help)");
     out.set(name, *v);
   }
   return json::to_pretty(out);

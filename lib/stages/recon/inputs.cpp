@@ -1,24 +1,25 @@
 #include "recon/inputs.hpp"
 
-#include "cli/exit_codes.hpp"
+#include "error/error.hpp"
+#include "git/snapshot_probe.hpp"
 #include "io/file.hpp"
-#include "partition/inputs.hpp"
 #include "store/store_reader.hpp"
+#include "workspace/work_files.hpp"
 #include "json/parse.hpp"
 
 namespace otm::recon {
 
 Inputs load_inputs(const Sources &src, const config::Config &config) {
   Inputs in;
-  in.rows = partition::read_ladder_rows(src.ladder);
-  in.meta_file = partition::read_meta(src.meta);
+  in.rows = workspace::read_ladder_rows(src.ladder);
+  in.meta_file = workspace::read_meta(src.meta);
   if (!io::is_regular_file(src.profiles))
-    throw cli::UsageError(src.profiles.string() + ": missing; run otm-ingest first");
+    throw Error(ErrorKind::UnreadableInput, src.profiles.string() + ": missing; run otm-ingest first");
   in.profiles = json::parse_lines_file(src.profiles);
   if (src.live) {
     if (!io::is_directory(*src.live / "records"))
-      throw cli::UsageError(src.live->string() + ": not a store (no records/ directory); point --live at the "
-                                                 "directory that holds records/");
+      throw Error(ErrorKind::Usage, src.live->string() + ": not a store (no records/ directory); point --live at the "
+                                                         "directory that holds records/");
     in.live = src.live->string();
     in.live_entries = store::live_entries(*src.live);
     in.coverage =
@@ -26,7 +27,7 @@ Inputs load_inputs(const Sources &src, const config::Config &config) {
   }
   in.non_target_kernels = config.non_target_kernels();
   in.thresholds = config.ladder();
-  if (src.trace) in.snapshot_exists = partition::snapshot_probe(src.trace);
+  if (src.trace) in.snapshot_exists = git::snapshot_probe(src.trace);
   return in;
 }
 

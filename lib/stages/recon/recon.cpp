@@ -4,8 +4,8 @@
 #include <map>
 
 #include "ladder/ladder.hpp"
-#include "partition/id_allocation.hpp"
 #include "record/id_format.hpp"
+#include "record/id_namespace.hpp"
 #include "text/pyformat.hpp"
 #include "text/regex.hpp"
 #include "text/utf8.hpp"
@@ -305,7 +305,7 @@ void overlap_section(std::string &md, const Inputs &in) {
     md += "The namespace is empty: the live store holds no record of `" + slug + "`.\n\n";
   }
   std::vector<std::string> episodes, family_types;
-  partition::Namespace ns{slug, family};
+  record::IdNamespace ns{slug, family};
   std::map<char, long> maxima;
   for (const auto &e : in.live_entries) {
     const auto &scope = e.get("retrieval").get("scope");

@@ -24,7 +24,7 @@ struct Readme {
   std::vector<std::string> warnings; // unreadable files, for stderr
 };
 
-// Throws cli::Refusal when there are neither staged records nor work files.
+// Throws a NegativeVerdict Error when there are neither staged records nor work files.
 Readme make_readme(const ReadmeInputs &in);
 
 } // namespace otm::report

@@ -3,7 +3,7 @@
 #include <map>
 #include <sstream>
 
-#include "cli/exit_codes.hpp"
+#include "error/error.hpp"
 #include "io/file.hpp"
 #include "scoring/staging_index.hpp"
 #include "scoring/worth_model.hpp"
@@ -17,7 +17,8 @@ namespace otm::scoring {
 ScoreSummary score_staging(const ScoreOptions &opts) {
   workspace::StagingStore store{opts.staging_root};
   auto records = store::load_records(store.root);
-  if (records.empty()) throw cli::Refusal(store.records_dir().string() + ": no staged records; distil packets first");
+  if (records.empty())
+    throw Error(ErrorKind::NegativeVerdict, store.records_dir().string() + ": no staged records; distil packets first");
   std::string broken;
   for (const auto &r : records) {
     if (!r.parse_error.empty())

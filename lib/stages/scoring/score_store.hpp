@@ -19,7 +19,7 @@ struct ScoreSummary {
   std::string console; // the report printed on stdout
 };
 
-// Throws cli::Refusal when the staging store has no records, io::IoError
+// Throws a NegativeVerdict Error when the staging store has no records, io::IoError
 // naming every file that does not parse (nothing is written then).
 ScoreSummary score_staging(const ScoreOptions &opts);
 

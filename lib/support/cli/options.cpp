@@ -4,10 +4,8 @@
 #include <sstream>
 
 #include "cli/build_info.hpp"
-#include "cli/exit_codes.hpp"
-#include "io/file.hpp"
+#include "error/error.hpp"
 #include "text/regex.hpp"
-#include "json/parse.hpp"
 
 namespace otm::cli {
 
@@ -88,21 +86,22 @@ bool Options::parse(int argc, char **argv) {
       }
     } else {
       auto it = aliases_.find(arg[1]);
-      if (it == aliases_.end() || arg.size() != 2) throw UsageError("unknown option '" + arg + "' (see --help)");
+      if (it == aliases_.end() || arg.size() != 2)
+        throw Error(ErrorKind::Usage, "unknown option '" + arg + "' (see --help)");
       name = it->second;
     }
     const Spec *spec = find(name);
-    if (!spec) throw UsageError("unknown option '" + arg + "' (see --help)");
+    if (!spec) throw Error(ErrorKind::Usage, "unknown option '" + arg + "' (see --help)");
     if (!spec->takes_value) {
-      if (has_inline) throw UsageError("option --" + name + " takes no value");
+      if (has_inline) throw Error(ErrorKind::Usage, "option --" + name + " takes no value");
       values_[name].push_back("1");
       continue;
     }
     if (!has_inline) {
-      if (i + 1 >= argc) throw UsageError("option --" + name + " needs a value " + spec->meta);
+      if (i + 1 >= argc) throw Error(ErrorKind::Usage, "option --" + name + " needs a value " + spec->meta);
       value = argv[++i];
     }
-    if (!spec->repeatable && values_.count(name)) throw UsageError("option --" + name + " given twice");
+    if (!spec->repeatable && values_.count(name)) throw Error(ErrorKind::Usage, "option --" + name + " given twice");
     values_[name].push_back(value);
   }
   return true;
@@ -123,26 +122,5 @@ std::vector<std::string> Options::all(const std::string &name) const {
   return it == values_.end() ? std::vector<std::string>{} : it->second;
 }
 bool Options::is_set(const std::string &flag) const { return has(flag); }
-
-int run_tool(const std::string &tool, const std::function<int()> &body) {
-  try {
-    return body();
-  } catch (const UsageError &e) {
-    std::cerr << tool << ": " << e.what() << '\n';
-    return kCannotRun;
-  } catch (const Refusal &e) {
-    std::cerr << tool << ": " << e.what() << '\n';
-    return kFailure;
-  } catch (const json::ParseError &e) {
-    std::cerr << tool << ": " << e.what() << '\n';
-    return kCannotRun;
-  } catch (const io::IoError &e) {
-    std::cerr << tool << ": " << e.what() << '\n';
-    return kCannotRun;
-  } catch (const std::exception &e) {
-    std::cerr << tool << ": internal error: " << e.what() << '\n';
-    return kCannotRun;
-  }
-}
 
 } // namespace otm::cli

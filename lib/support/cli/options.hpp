@@ -1,9 +1,9 @@
 // A small long-option parser shared by all executables: --name VALUE,
 // --name=VALUE, boolean flags, repeatable options, positionals, and the
-// standard --help / --version. Unknown options are usage errors (exit 2).
+// standard --help / --version. Unknown options are usage errors
+// (ErrorKind::Usage).
 #pragma once
 
-#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -23,7 +23,7 @@ public:
   Options &short_alias(char c, const std::string &name);
 
   // Parses argv. Prints help / version and returns false when the caller
-  // should exit 0; throws UsageError on bad usage.
+  // should exit 0; throws Error (ErrorKind::Usage) on bad usage.
   bool parse(int argc, char **argv);
 
   bool has(const std::string &name) const;
@@ -48,9 +48,5 @@ private:
   std::vector<std::string> positionals_;
   const Spec *find(const std::string &name) const;
 };
-
-// Runs a tool body, mapping exceptions to the shared exit codes and printing
-// "<tool>: <message>" on stderr. Every main() is `return run_tool(...)`.
-int run_tool(const std::string &tool, const std::function<int()> &body);
 
 } // namespace otm::cli

@@ -7,16 +7,18 @@
 #pragma once
 
 #include <filesystem>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "error/error.hpp"
+
 namespace otm::io {
 
-class IoError : public std::runtime_error {
+// A file that cannot be read or written; the message names it.
+class IoError : public Error {
 public:
-  using std::runtime_error::runtime_error;
+  explicit IoError(const std::string &message) : Error(ErrorKind::Io, message) {}
 };
 
 std::string read_file(const std::filesystem::path &path);
@@ -47,8 +49,7 @@ bool flushed_per_file(FileClass cls);
 // Staging and Live files are fsynced before the rename and their directory
 // after it, so the new content survives a power loss once this returns.
 // The default is the durable class: a caller must say a file is scratch.
-void write_file_atomic(const std::filesystem::path &path, std::string_view content,
-                       FileClass cls = FileClass::Live);
+void write_file_atomic(const std::filesystem::path &path, std::string_view content, FileClass cls = FileClass::Live);
 
 // Like write_file_atomic, but never replaces an existing file: returns false
 // (writing nothing) when `path` already exists.

@@ -4,18 +4,19 @@
 
 #include <filesystem>
 #include <functional>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "error/error.hpp"
 #include "json/value.hpp"
 
 namespace otm::json {
 
-class ParseError : public std::runtime_error {
+// Input that is not valid JSON; the message names its source.
+class ParseError : public Error {
 public:
-  using std::runtime_error::runtime_error;
+  explicit ParseError(const std::string &message) : Error(ErrorKind::UnreadableInput, message) {}
 };
 
 // Parses one JSON text. Invalid JSON or invalid UTF-8 throws ParseError whose

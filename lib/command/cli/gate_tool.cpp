@@ -1,0 +1,46 @@
+#include "cli/gate_tool.hpp"
+
+#include <iostream>
+
+#include "cli/exit_codes.hpp"
+#include "cli/options.hpp"
+#include "config/settings.hpp"
+#include "gates/gate_cli.hpp"
+#include "gates/gates.hpp"
+#include "json/write.hpp"
+
+namespace otm::cli {
+
+int run_gate_tool(const std::string &gate, int argc, char **argv) {
+  std::string tool = "otm-gate-" + gate;
+  return run_tool(tool, [&] {
+    const auto *info = gates::find_gate(gate);
+    if (!info) throw Error(ErrorKind::Usage, "unknown gate " + gate);
+    Options opts(tool, "Runs the " + gate + " gate: " + info->summary +
+                           ".\n\nReads records from a store directory (the one holding records/), record files, "
+                           "or JSONL on stdin (-). Writes one JSON line per failure on stdout (gate, record, "
+                           "file, message, token) and a one-line verdict on stderr. It decides only this gate; "
+                           "a gate that lacks its input (packets, trace, live store) fails rather than passing."
+                           "\n\nExit: 0 pass, 1 fail, 2 usage or unreadable input.\n\nUsage: " +
+                           tool + " [options] [STORE_DIR | RECORD.json ... | -]");
+    gates::add_context_options(opts);
+    if (!opts.parse(argc, argv)) return 0;
+    auto settings = config::Settings::from_environment();
+    settings.apply(opts);
+    auto ctx = gates::build_context(opts, settings, opts.positionals());
+    auto result = gates::run_gate(*info, ctx);
+    std::string out;
+    for (const auto &f : result.findings) out += json::to_line(gates::to_json(f)) + "\n";
+    std::cout << out << std::flush;
+    if (result.passed()) {
+      std::cerr << tool << ": PASS (" << ctx.records.size() << " records"
+                << (result.note.empty() ? "" : "; " + result.note) << ")\n";
+      return 0;
+    }
+    std::cerr << tool << ": FAIL (" << result.findings.size() << " finding(s)"
+              << (result.note.empty() ? "" : "; " + result.note) << ")\n";
+    return 1;
+  });
+}
+
+} // namespace otm::cli

@@ -1,0 +1,30 @@
+#include <iostream>
+
+#include "cli/exit_codes.hpp"
+
+namespace otm::cli {
+
+ExitCode exit_code(ErrorKind kind) {
+  switch (kind) {
+  case ErrorKind::NegativeVerdict: return kFailure;
+  case ErrorKind::Usage:
+  case ErrorKind::UnreadableInput:
+  case ErrorKind::Io:
+  case ErrorKind::Refused: break;
+  }
+  return kCannotRun;
+}
+
+int run_tool(const std::string &tool, const std::function<int()> &body) {
+  try {
+    return body();
+  } catch (const Error &e) {
+    std::cerr << tool << ": " << e.what() << '\n';
+    return exit_code(e.kind());
+  } catch (const std::exception &e) {
+    std::cerr << tool << ": internal error: " << e.what() << '\n';
+    return kCannotRun;
+  }
+}
+
+} // namespace otm::cli

@@ -1,0 +1,38 @@
+#include <catch2/catch.hpp>
+
+#include <iostream>
+#include <sstream>
+#include <stdexcept>
+
+#include "cli/exit_codes.hpp"
+#include "io/file.hpp"
+#include "json/parse.hpp"
+
+using namespace otm;
+
+namespace {
+
+// Runs `body` under run_tool, capturing what it prints on stderr.
+std::pair<int, std::string> run_capturing(const std::function<int()> &body) {
+  std::ostringstream err;
+  auto *old = std::cerr.rdbuf(err.rdbuf());
+  int code = cli::run_tool("otm-x", body);
+  std::cerr.rdbuf(old);
+  return {code, err.str()};
+}
+
+} // namespace
+
+TEST_CASE("run_tool is where an error's kind becomes the exit code", "[cli]") {
+  CHECK(run_capturing([] { return 0; }) == std::pair<int, std::string>{0, ""});
+  CHECK(run_capturing([] { return 1; }).first == 1);
+  CHECK(run_capturing([]() -> int { throw Error(ErrorKind::NegativeVerdict, "ids clash"); }) ==
+        std::pair<int, std::string>{1, "otm-x: ids clash\n"});
+  for (auto kind : {ErrorKind::Usage, ErrorKind::UnreadableInput, ErrorKind::Io, ErrorKind::Refused})
+    CHECK(run_capturing([kind]() -> int { throw Error(kind, "no"); }) == std::pair<int, std::string>{2, "otm-x: no\n"});
+  CHECK(run_capturing([]() -> int { throw io::IoError("f: unreadable"); }) ==
+        std::pair<int, std::string>{2, "otm-x: f: unreadable\n"});
+  CHECK(run_capturing([]() -> int { return json::parse("{", "in.json").size() > 0; }).first == 2);
+  CHECK(run_capturing([]() -> int { throw std::logic_error("bug"); }) ==
+        std::pair<int, std::string>{2, "otm-x: internal error: bug\n"});
+}
