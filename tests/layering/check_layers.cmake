@@ -31,7 +31,7 @@ function(preprocess layer header out_ok out_log)
     list(APPEND flags "-I${d}")
   endforeach()
   file(WRITE "${scratch}/${layer}.cpp" "#include \"${header}\"\n")
-  execute_process(COMMAND "${CXX}" -std=c++20 -E -o /dev/null ${flags} "${scratch}/${layer}.cpp"
+  execute_process(COMMAND "${CXX}" -std=c++20 -E -fdirectives-only -o /dev/null ${flags} "${scratch}/${layer}.cpp"
                   RESULT_VARIABLE rc OUTPUT_VARIABLE log ERROR_VARIABLE log)
   if(rc EQUAL 0)
     set(${out_ok} TRUE PARENT_SCOPE)
