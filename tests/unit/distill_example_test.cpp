@@ -1,6 +1,6 @@
 // Acceptance on the bundled example trace: ingest → ladder → partition →
 // packet, then otm-draft over every packet. Every drafted record passes the
-// sixteen gates (otm-validate, once otm-score has written the index), no
+// seventeen gates (otm-validate, once otm-score has written the index), no
 // record holds a number or a snippet line its packet lacks (checked
 // independently of the gates), the refusals are kept, and otm-distill
 // driving otm-draft stages the same files.
@@ -72,8 +72,8 @@ TEST_CASE("example trace: every record otm-draft writes passes the gates", "[dis
   auto lines = json::parse_lines(draft.out);
   std::size_t written = 0, refused = 0;
   for (const auto &l : lines) (l.contains("written") ? written : refused)++;
-  CHECK(written == 17);
-  CHECK(refused == 12);
+  CHECK(written == 22);
+  CHECK(refused == 7);
   auto ledger = json::parse_lines_file(e.store / "reports" / kSlug / "refusals.jsonl");
   CHECK(ledger.size() == refused);
   for (const auto &l : ledger) {
@@ -95,7 +95,7 @@ TEST_CASE("example trace: every record otm-draft writes passes the gates", "[dis
     CHECK(testsupport::snippet_lines_absent_from_code(rec, code).empty());
   }
 
-  // The sixteen gates: before otm-score only `index` fails (records/index.json
+  // The seventeen gates: before otm-score only `index` fails (records/index.json
   // is otm-score's to write); after it, all pass.
   std::string validate_cmd = "--format jsonl --workspace '" + e.ws.string() + "' '" + e.store.string() + "'";
   auto before = e.run("otm-validate", validate_cmd);
@@ -124,7 +124,7 @@ TEST_CASE("example trace: otm-distill driving otm-draft stages otm-draft's recor
   INFO(distill.err);
   REQUIRE(distill.rc == 0);
   auto a = record_files(draft_store), b = record_files(e.store);
-  CHECK(a.size() == 17);
+  CHECK(a.size() == 22);
   CHECK(a == b);
   for (const auto &l : json::parse_lines(distill.out)) {
     INFO(json::to_line(l));
