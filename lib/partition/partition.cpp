@@ -179,6 +179,7 @@ std::set<std::string> deadends(Builder &b, const Inputs &in) {
         char buf[32];
         std::snprintf(buf, sizeof buf, "%02d", ++nn);
         s.set("seg_id", "anti-" + ver + "-" + buf);
+        s.set("measured_against", measured_against(row, in.rows));
         b.finish(s);
         produced.insert(ver);
       }
@@ -190,6 +191,7 @@ std::set<std::string> deadends(Builder &b, const Inputs &in) {
     b.flag(pre, all);
     json::Value s = anti(b, row, "deadend-prose", json::Value(), "agent", deadend_prose_technique(row), pre);
     s.set("seg_id", "anti-" + ver + "-01");
+    s.set("measured_against", measured_against(row, in.rows));
     b.finish(s);
     produced.insert(ver);
   }
