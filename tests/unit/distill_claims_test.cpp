@@ -8,16 +8,20 @@
 
 #include <algorithm>
 
+#include "cli/exit_codes.hpp"
+#include "config/config.hpp"
 #include "distill/diff_reading.hpp"
 #include "distill/drafter.hpp"
 #include "distill/snippet_choice.hpp"
 #include "distill_test_support.hpp"
 #include "gates/admission.hpp"
 #include "gates/gates.hpp"
+#include "io/file.hpp"
 #include "record/established_fact.hpp"
 #include "json/parse.hpp"
 
 using namespace otm;
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -355,4 +359,21 @@ TEST_CASE("otm-gate-substance fails a strategy whose snippet changes nothing tha
   anti.set("type", "anti-strategy");
   at(anti, {"payload", "implementation"}).set("snippet", "+# only a comment");
   CHECK(gates::gate_substance(gates::context_for_record(anti, "records/x.json")).passed());
+}
+
+TEST_CASE("the retrieval vocabulary is configuration a user can override", "[distill][claims]") {
+  auto dir = testsupport::fresh_dir("retrieval-terms");
+  auto file = dir / "override.json";
+  io::write_file_atomic(file, R"({"retrieval_terms": {"techniques": {"wide-tiles": ["BLOCK_SIZE \\d+ -> \\d+"]}}})");
+  auto rules = distill::DraftRules::from_config(config::Config::load(file));
+  auto d = distill::draft_record(strategy_with(kTuningDiff, "BLOCK_SIZE 64 -> 128 for the long rows."), rules);
+  REQUIRE(d.record);
+  auto tags = d.record->get("retrieval").get("technique_tags");
+  CHECK(std::count(tags.as_array()->begin(), tags.as_array()->end(), json::Value("wide-tiles")) == 1);
+  CHECK(std::count(tags.as_array()->begin(), tags.as_array()->end(), json::Value("block-size-tuning")) == 1);
+  io::write_file_atomic(file, R"({"retrieval_terms": {"symptoms": {"empty": []}}})");
+  CHECK_THROWS_AS(distill::DraftRules::from_config(config::Config::load(file)), cli::UsageError);
+  io::write_file_atomic(file, R"({"retrieval_terms": {"symptoms": {"bad": ["(unclosed"]}}})");
+  CHECK_THROWS_AS(distill::DraftRules::from_config(config::Config::load(file)), cli::UsageError);
+  fs::remove_all(dir);
 }
