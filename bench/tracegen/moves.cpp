@@ -111,8 +111,9 @@ Move Moves::warps(const KernelState &from) {
     m.after.warps = b;
     m.name = "MIN_BLOCKS";
     m.subject = "MIN_BLOCKS " + str(a) + " -> " + str(b) + " in __launch_bounds__";
-    m.change = "MIN_BLOCKS " + str(a) + " -> " + str(b) + " in __launch_bounds__ so the compiler caps registers for " +
-               str(b) + " resident blocks per SM.";
+    m.change = "MIN_BLOCKS " + str(a) + " -> " + str(b) +
+               " in __launch_bounds__ so the compiler caps the registers "
+               "for that many resident blocks per SM.";
     m.expected = "more resident blocks per SM";
     m.body = "Capping the registers for " + str(b) + " blocks per SM keeps " + str(b) +
              " rows in flight on every SM, so the row loads overlap.";
@@ -168,7 +169,9 @@ Move Moves::vec(const KernelState &from) {
   Move m;
   m.key = "vec";
   m.after = from;
+  // Runs widen their loads; narrowing again is rare.
   std::vector<unsigned> values = {1, 2, 4};
+  if (from.vec > 1 && !prose_.rng().chance(15)) values.erase(values.begin(), values.begin() + (from.vec == 4 ? 2 : 1));
   if (!python() && from.load_cache == "nc") values = {2, 4};
   if (!python() && from.load_cache == "ldg") values = {1};
   unsigned b = neighbour(prose_.rng(), values, from.vec), a = from.vec;
@@ -178,7 +181,8 @@ Move Moves::vec(const KernelState &from) {
   std::string bits = str(32 * b);
   m.expected = b > a ? "fewer load instructions per row" : "fewer registers per thread";
   m.cause = b > a ? "gains nothing because the rows are already coalesced and bandwidth-bound"
-                  : "cannot keep the memory pipe full because each thread issues " + str(b) + " loads per row";
+                  : "cannot keep the memory pipe full because each thread issues " +
+                        std::string(b == 1 ? "scalar loads" : "narrower loads");
   m.category = "vectorization";
   if (dsl_ == Dsl::Triton) {
     m.name = "multiple_of";

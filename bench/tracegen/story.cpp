@@ -480,7 +480,7 @@ private:
       e.set("error_type", "performance");
       e.set("error_message", m.subject + " was slower");
       e.set("root_cause", "the change " + cause);
-      e.set("fix_applied", "reverted to the previous setting");
+      e.set("fix_applied", "kept " + m.name + " at its previous value");
       e.set("lesson", "measure the register count before raising " + m.name);
       r.pitfalls.push_back(e);
     }

@@ -103,7 +103,8 @@ HunkStart guess_hunk_start(const std::vector<std::string_view> &side) {
       auto kind = classify_line(l, spans);
       bool embedded = std::any_of(spans.begin(), spans.end(), [](const Span &s) { return s.embedded; });
       bool looks_python = python.contains(l), looks_c = c_like.contains(l);
-      bool looks_prose = prose.contains(l) && !code_punct.contains(l);
+      // `from triton.experimental import gluon` reads as words but is code.
+      bool looks_prose = prose.contains(l) && !code_punct.contains(l) && !looks_python;
       if (kind == LineKind::Comment && looks_python && !looks_prose) ++score;
       if (kind == LineKind::Comment && !embedded && preprocessor.contains(l)) ++score;
       if (kind == LineKind::Code && !embedded && (looks_prose || looks_c)) ++score;

@@ -107,8 +107,14 @@ AntiFactResult anti_fact(const json::Value &af) {
     attempted = *change;
     if (const auto *pitfalls = af.get("pitfalls_recorded_here").as_array())
       for (const auto &p : *pitfalls) {
+        // The claim and its explanation are one account.
+        std::string account;
         for (const char *k : {"pitfall", "explanation"})
-          if (auto t = nonblank(p.get(k))) evidence.push_back({*t, std::string("pitfalls_recorded_here.") + k});
+          if (auto t = nonblank(p.get(k))) {
+            if (!account.empty()) account += account.ends_with(".") ? " " : ". ";
+            account += *t;
+          }
+        if (!account.empty()) evidence.push_back({account, "pitfalls_recorded_here"});
         if (auto t = nonblank(p.get("fix"))) {
           evidence.push_back({*t, "pitfalls_recorded_here.fix"});
           if (!fix) fix = t;
@@ -119,23 +125,27 @@ AntiFactResult anti_fact(const json::Value &af) {
     if (auto t = nonblank(said.get("commit_body"))) evidence.push_back({*t, "what_the_run_said.commit_body"});
     if (auto t = nonblank(said.get("gate_verdict"))) evidence.push_back({*t, "what_the_run_said.gate_verdict"});
   }
-  // A sentence that names a cause comes first; else, for a step that failed
-  // its correctness check, the one naming its accuracy failure most fully
+  // Source by source, in order (the curated pitfall before the commit's
+  // prose): a sentence that names a cause; else, for a step that failed its
+  // correctness check, the one naming its accuracy failure most fully
   // ("rounded before exp2 … 2 ulp … a 1e-6 tolerance" over "not
   // bit-compatible"), earliest on ties.
-  std::optional<SourcedText> cause, accuracy;
-  std::size_t best_accuracy = 0;
-  for (const auto &t : evidence)
+  std::optional<SourcedText> mechanism;
+  for (const auto &t : evidence) {
+    std::optional<SourcedText> accuracy;
+    std::size_t best_accuracy = 0;
     for (const auto &s : text::sentences(t.text)) {
-      if (cause || !record::states_mechanism(s, context)) continue;
+      if (!record::states_mechanism(s, context)) continue;
       if (record::mechanism_regex().contains(s)) {
-        cause = SourcedText{s, t.source};
-        continue;
+        mechanism = SourcedText{s, t.source};
+        break;
       }
       std::size_t n = record::accuracy_failure_regex().find_all(s).size();
       if (n > best_accuracy) best_accuracy = n, accuracy = SourcedText{s, t.source};
     }
-  auto mechanism = cause ? cause : accuracy;
+    if (!mechanism) mechanism = accuracy;
+    if (mechanism) break;
+  }
   if (!mechanism) {
     r.gap = FactGap{"payload.established_fact.mechanism",
                     "no sentence of the packet's account of the failure states a cause of at least 40 characters "
