@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <optional>
 #include <tuple>
 #include <vector>
 
@@ -56,27 +57,30 @@ HunkScore score_of(const HunkReading &h, const std::vector<ChangeName> &names) {
   return s;
 }
 
-// The body lines of one hunk to quote: all of them, or a window of
-// kMaxSnippetLines around the first running line that holds a name.
+// The body lines of one hunk to quote: from kContextLines before its first
+// running changed line to kContextLines after its last (comment, docstring
+// and version-stamp changes around them are context, not the change), cut
+// to kMaxSnippetLines around the first running line that holds a name.
 std::pair<std::size_t, std::size_t> window_of(const DiffReading &d, const HunkReading &h,
                                               const std::vector<ChangeName> &names) {
   std::size_t begin = h.body_begin, end = h.body_end;
   // Trailing empty strings come from the file's final newline, not the hunk.
   while (end > begin && d.lines[end - 1].empty()) --end;
-  if (end - begin <= kMaxSnippetLines) return {begin, end};
-  std::size_t anchor = h.first_change;
-  bool found = false;
+  std::optional<std::size_t> first, last, named;
   for (const auto &c : h.running) {
     if (c.dead) continue;
-    if (!found) anchor = c.line, found = true;
-    bool named = false;
-    for (const auto &n : names) named = named || holds_name(c.code, n.text);
-    if (named) {
-      anchor = c.line;
-      break;
-    }
+    if (!first) first = c.line;
+    last = c.line;
+    if (!named)
+      for (const auto &n : names)
+        if (holds_name(c.code, n.text)) named = c.line;
   }
-  begin = anchor > begin + kContextLines ? anchor - kContextLines : begin;
+  if (!first) return {begin, end};
+  begin = std::max(begin, *first > kContextLines ? *first - kContextLines : 0);
+  end = std::min(end, *last + kContextLines + 1);
+  if (end - begin <= kMaxSnippetLines) return {begin, end};
+  std::size_t anchor = named ? *named : *first;
+  begin = std::max(begin, anchor > kContextLines ? anchor - kContextLines : 0);
   return {begin, std::min(end, begin + kMaxSnippetLines)};
 }
 

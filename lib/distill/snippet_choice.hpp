@@ -24,9 +24,11 @@ namespace otm::distill {
 //   2. then, for each strong name the diff's running changes hold that no
 //      chosen hunk holds, the best hunk holding it, up to kMaxHunks in all.
 // One hunk is quoted without its "@@" header; several are quoted in file
-// order, each with its header. A hunk longer than kMaxSnippetLines is cut to
-// a window starting kContextLines before its first running line that holds a
-// name (else its first running line).
+// order, each with its header. Each is quoted from kContextLines before its
+// first running changed line to kContextLines after its last (a docstring or
+// comment change at its edge is not the change); longer than
+// kMaxSnippetLines, from kContextLines before its first running line that
+// holds a name.
 inline constexpr std::size_t kMaxSnippetLines = 60;
 inline constexpr std::size_t kContextLines = 3;
 inline constexpr std::size_t kMaxHunks = 3;
