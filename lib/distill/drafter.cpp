@@ -56,47 +56,13 @@ struct Context {
   Draft &out;
 };
 
-// The search terms of a record (retrieval_terms.hpp): technique tags, the
-// symptoms its packet names and one trigger sentence per symptom.
-struct Terms {
-  std::vector<std::string> tags, symptoms, triggers;
-  void tag(const std::string &t) {
-    if (!t.empty() && std::find(tags.begin(), tags.end(), t) == tags.end()) tags.push_back(t);
-  }
-  void trigger(const std::string &t) {
-    if (!t.empty() && triggers.size() < kMaxTriggers &&
-        std::find(triggers.begin(), triggers.end(), t) == triggers.end())
-      triggers.push_back(t);
-  }
-  static constexpr std::size_t kMaxTriggers = 4;
-};
-
-// Symptoms named by `texts`, each with the first sentence naming it as a
-// trigger (verbatim). Strings never carrying a leak shape are kept.
-void add_symptoms(Context &c, Terms &terms, const std::vector<std::string> &texts) {
-  for (const auto &t : texts) {
-    if (!leak_free(t)) continue;
-    for (const auto &sentence : text::sentences(t)) {
-      for (const auto &tag : c.rules.retrieval.symptoms.tags_in(sentence)) {
-        if (std::find(terms.symptoms.begin(), terms.symptoms.end(), tag) != terms.symptoms.end()) continue;
-        terms.symptoms.push_back(tag);
-        terms.trigger(sentence);
-      }
-    }
-  }
+RecordTerms terms_for(Context &c) {
+  RecordTerms t(c.rules.retrieval);
+  t.tag(tag_of(c.af.get("what_the_run_said").string_or("category_hint")));
+  return t;
 }
 
-void add_techniques(Context &c, Terms &terms, const std::string &text) {
-  terms.tag(tag_of(c.af.get("what_the_run_said").string_or("category_hint")));
-  for (const auto &t : c.rules.retrieval.techniques.tags_in(text)) terms.tag(t);
-}
-
-void set_terms(Value &record, const Terms &terms) {
-  auto *r = record.find("retrieval");
-  r->set("technique_tags", Value::strings(terms.tags));
-  r->set("triggers", Value::strings(terms.triggers));
-  r->find("signals")->set("symptoms", Value::strings(terms.symptoms));
-}
+void set_terms(Value &record, const RecordTerms &terms) { terms.write_to(*record.find("retrieval")); }
 
 std::vector<std::string> strings_at(const Value &list, const char *key = nullptr) {
   std::vector<std::string> out;
@@ -398,8 +364,8 @@ Value draft_strategy(Context &c) {
   if (applies.size()) p.set("applies_when", applies);
   r.set("payload", p);
 
-  Terms terms;
-  add_techniques(c, terms, change);
+  auto terms = terms_for(c);
+  terms.techniques_in(change);
   for (const auto &n : hunk->names)
     if (auto t = tag_of(n); t.size() >= 4) terms.tag(t);
   const auto &said = c.af.get("what_the_run_said");
@@ -410,7 +376,7 @@ Value draft_strategy(Context &c) {
   // describes the state after it, so it names no symptom of this record.
   if (mech->source != "profiler.conclusion") situation.push_back(mech->text);
   situation.push_back(change);
-  add_symptoms(c, terms, situation);
+  terms.symptoms_in(situation);
   set_terms(r, terms);
 
   bool measured = c.af.get("measurements").get("geomean_us").is_number();
@@ -490,10 +456,10 @@ Value draft_anti(Context &c) {
     }
   }
   r.set("payload", p);
-  Terms terms;
-  add_techniques(c, terms, fact.attempted);
+  auto terms = terms_for(c);
+  terms.techniques_in(fact.attempted);
   terms.trigger("before trying: " + fact.attempted);
-  add_symptoms(c, terms, {fact.mechanism.text, fact.attempted});
+  terms.symptoms_in({fact.mechanism.text, fact.attempted});
   set_terms(r, terms);
   Value ev = Value::object();
   ev.set("summary", summary_of(c, "inferred", "none", "the failure is stated by the run, not profiled"));
@@ -544,8 +510,8 @@ Value draft_reference(Context &c) {
     c.out.thin.push_back("payload.implementation.dispatch_snippet");
   p.set("implementation", impl);
   r.set("payload", p);
-  Terms terms;
-  add_techniques(c, terms, approach);
+  auto terms = terms_for(c);
+  terms.techniques_in(approach);
   terms.tag(tag_of(dsl));
   terms.trigger("a working " + dsl + " starting point for " +
                 (c.family.empty() ? std::string("this operator") : c.family) + " on " + c.gpu + " is needed");

@@ -1,7 +1,10 @@
 #include "distill/retrieval_terms.hpp"
 
+#include <algorithm>
+
 #include "cli/exit_codes.hpp"
 #include "record/leak_shapes.hpp"
+#include "text/sentences.hpp"
 #include "text/utf8.hpp"
 
 namespace otm::distill {
@@ -49,6 +52,42 @@ RetrievalTerms RetrievalTerms::from_json(const json::Value &section, std::string
   r.techniques = TermVocabulary::from_json(section.get("techniques"), where);
   r.symptoms = TermVocabulary::from_json(section.get("symptoms"), where);
   return r;
+}
+
+namespace {
+
+void add_unique(std::vector<std::string> &list, const std::string &item) {
+  if (!item.empty() && std::find(list.begin(), list.end(), item) == list.end()) list.push_back(item);
+}
+
+} // namespace
+
+void RecordTerms::tag(const std::string &t) { add_unique(tags_, t); }
+
+void RecordTerms::trigger(const std::string &t) {
+  if (triggers_.size() < kMaxTriggers) add_unique(triggers_, t);
+}
+
+void RecordTerms::techniques_in(std::string_view text) {
+  for (const auto &t : vocabulary_.techniques.tags_in(text)) tag(t);
+}
+
+void RecordTerms::symptoms_in(const std::vector<std::string> &texts) {
+  for (const auto &t : texts) {
+    if (!record::find_leaks(t, true).empty()) continue;
+    for (const auto &sentence : text::sentences(t))
+      for (const auto &s : vocabulary_.symptoms.tags_in(sentence)) {
+        if (std::find(symptoms_.begin(), symptoms_.end(), s) != symptoms_.end()) continue;
+        symptoms_.push_back(s);
+        trigger(sentence);
+      }
+  }
+}
+
+void RecordTerms::write_to(json::Value &retrieval) const {
+  retrieval.set("technique_tags", json::Value::strings(tags_));
+  retrieval.set("triggers", json::Value::strings(triggers_));
+  if (auto *signals = retrieval.find("signals")) signals->set("symptoms", json::Value::strings(symptoms_));
 }
 
 std::string tag_of(std::string_view text) {

@@ -45,6 +45,29 @@ struct RetrievalTerms {
   static RetrievalTerms from_json(const json::Value &section, std::string_view where);
 };
 
+// The retrieval terms of one record, gathered from its packet's texts:
+//   RecordTerms t(rules.retrieval);
+//   t.techniques_in(change);          // vocabulary techniques the text names
+//   t.tag(tag_of("launch_config"));   // a tag of its own
+//   t.symptoms_in({rationale, ...});  // symptoms, each with its first sentence as a trigger
+//   t.write_to(record["retrieval"]);  // technique_tags, triggers, signals.symptoms
+// Duplicates are dropped; texts holding a leak shape (record/leak_shapes)
+// are not searched for symptoms, so no trigger can carry one.
+class RecordTerms {
+public:
+  explicit RecordTerms(const RetrievalTerms &vocabulary) : vocabulary_(vocabulary) {}
+  void tag(const std::string &t);
+  void trigger(const std::string &t);
+  void techniques_in(std::string_view text);
+  void symptoms_in(const std::vector<std::string> &texts);
+  void write_to(json::Value &retrieval) const;
+  static constexpr std::size_t kMaxTriggers = 4;
+
+private:
+  const RetrievalTerms &vocabulary_;
+  std::vector<std::string> tags_, symptoms_, triggers_;
+};
+
 // A tag made from free text (a category hint, a parameter name): lower
 // case, runs of other characters as "-", at most 48 characters; "" when
 // nothing is left or the result holds a leak shape (a version id, a hash).
