@@ -13,6 +13,7 @@
 #include "example_trace.hpp"
 #include "io/file.hpp"
 #include "record/store_layout.hpp"
+#include "record_claims.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
 
@@ -82,6 +83,7 @@ TEST_CASE("example trace: every record otm-draft writes passes the gates", "[dis
   }
 
   // Independently of the gates: numbers and snippet lines come from the packet.
+  std::size_t named = 0;
   for (const auto &l : lines) {
     if (!l.contains("written")) continue;
     auto rec = json::parse_file(e.store / l.string_or("written"));
@@ -93,7 +95,28 @@ TEST_CASE("example trace: every record otm-draft writes passes the gates", "[dis
     INFO(l.string_or("seg_id"));
     CHECK(testsupport::numbers_absent_from_packet(rec, packet, code).empty());
     CHECK(testsupport::snippet_lines_absent_from_code(rec, code).empty());
+    // Issue 10: the claim, the code and the gain agree.
+    if (rec.string_or("type") == "strategy") {
+      auto check = testsupport::check_claims(rec, packet, code);
+      CHECK(check.problems == std::vector<std::string>{});
+      named += check.named.size();
+    }
   }
+  CHECK(named >= 4); // num_warps, cache_modifier, tl.reduce, max_contiguous, ...
+  // No change, no strategy: v10's change against the best-so-far v7 is a
+  // comment; v22's change text describes a function nothing calls.
+  std::map<std::string, json::Value> refusals;
+  for (const auto &l : ledger) refusals[l.string_or("seg_id")] = l;
+  CHECK_THAT(refusals["strategy-v10"].string_or("why"), Catch::StartsWith("no code change between v7 and v10"));
+  CHECK(refusals["strategy-v22"].string_or("refused") == "payload.change");
+  // Scrubbing kept the meaning: a capture's mention of its own version, a
+  // PTX mnemonic.
+  auto v25 = json::parse_file(e.ws / "packets" / "strategy-v25.json");
+  CHECK_THAT(v25.get("agent_facing").get("profiler").string_or("conclusion"),
+             Catch::StartsWith("# ncu capture this step"));
+  auto v3 = json::parse_file(e.ws / "packets" / "strategy-v3.json");
+  CHECK_THAT(v3.get("agent_facing").get("what_the_run_said").string_or("commit_body"),
+             Catch::Contains("ld.global.v4.b32"));
 
   // The seventeen gates: before otm-score only `index` fails (records/index.json
   // is otm-score's to write); after it, all pass.

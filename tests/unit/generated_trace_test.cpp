@@ -12,6 +12,7 @@
 #include "code/source_lexer.hpp"
 #include "example_trace.hpp"
 #include "io/file.hpp"
+#include "record_claims.hpp"
 #include "text/regex.hpp"
 #include "tracegen/trace_generator.hpp"
 #include "json/parse.hpp"
@@ -104,55 +105,6 @@ json::Value packet_of(const Mined &m, const json::Value &record, std::string *co
   throw std::runtime_error("no packet for " + record.string_or("id"));
 }
 
-// Code-like names of a change text: identifiers with `_` or a capital pair,
-// dotted names and mnemonics (independent of the drafter's own reading).
-std::set<std::string> code_names(const std::string &text) {
-  static const text::Regex token(R"(\.?[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*)");
-  std::set<std::string> out;
-  for (const auto &m : token.find_all(text)) {
-    std::string t(m[0]);
-    std::size_t upper = 0;
-    for (char c : t) upper += c >= 'A' && c <= 'Z';
-    if (t.find('_') != std::string::npos || t.find('.') != std::string::npos || upper >= 2) out.insert(t);
-  }
-  return out;
-}
-
-bool holds(const std::string &line, const std::string &name) {
-  for (auto pos = line.find(name); pos != std::string::npos; pos = line.find(name, pos + 1)) {
-    auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
-    bool before = pos == 0 || name[0] == '.' || !ident(line[pos - 1]);
-    bool after = pos + name.size() >= line.size() || !ident(line[pos + name.size()]);
-    if (before && after) return true;
-  }
-  return false;
-}
-
-// Every string of a JSON value, joined by spaces.
-void strings_in(const json::Value &v, std::string &out) {
-  if (const auto *s = v.as_string()) out += *s + " ";
-  if (const auto *a = v.as_array())
-    for (const auto &e : *a) strings_in(e, out);
-  if (const auto *o = v.as_object())
-    for (const auto &[k, e] : *o) strings_in(e, out);
-}
-
-// The changed lines of a diff (or snippet) that run, by the shared lexer.
-std::vector<std::string> running_changes(const std::string &diff) {
-  std::string text = diff.starts_with("diff ") || diff.starts_with("@@") ? diff : "@@ -1 +1 @@\n" + diff;
-  std::vector<std::string> out;
-  for (const auto &l : code::lex_diff(text))
-    if ((l.role == code::DiffLine::Role::Added || l.role == code::DiffLine::Role::Removed) &&
-        code::is_executable(l.kind))
-      out.emplace_back(l.text);
-  return out;
-}
-
-std::string squeeze(std::string s) {
-  static const text::Regex spaces(R"(\s+)");
-  return spaces.replace(s, " ");
-}
-
 } // namespace
 
 TEST_CASE("generated trace: the claim, the code and the gain of every staged record agree", "[generated]") {
@@ -164,31 +116,12 @@ TEST_CASE("generated trace: the claim, the code and the gain of every staged rec
     ++strategies;
     std::string code;
     auto p = packet_of(m, r, &code);
-    const auto &pl = r.get("payload");
-    INFO(r.string_or("id") << "\n" << json::to_pretty(pl));
-    // No change, no strategy: the packet's diff and the snippet change code that runs.
-    REQUIRE_FALSE(running_changes(code).empty());
-    auto snippet = running_changes(pl.get("implementation").string_or("snippet"));
-    CHECK_FALSE(snippet.empty());
-    // Every parameter the change text names and the diff changes is in the snippet's changed lines.
-    for (const auto &name : code_names(pl.string_or("change"))) {
-      bool in_diff = false, quoted = false;
-      for (const auto &l : running_changes(code)) in_diff = in_diff || holds(l, name);
-      for (const auto &l : snippet) quoted = quoted || holds(l, name);
-      if (!in_diff) continue;
-      INFO("named: " << name);
-      CHECK(quoted);
-      params.insert(name);
-      ++naming;
-    }
-    // A measured gain (every milestone but the final one, whose gain is not
-    // a step's) has a mechanism in the trace's own words; so does the rest.
-    measured += r.get("worth").get("gain").string_or("basis") == "measured";
-    auto mech = pl.string_or("mechanism");
-    REQUIRE_FALSE(mech.empty());
-    std::string said;
-    strings_in(p.get("agent_facing"), said);
-    CHECK_THAT(squeeze(said), Catch::Contains(squeeze(mech).substr(0, 40)));
+    auto check = testsupport::check_claims(r, p, code);
+    INFO(r.string_or("id") << "\n" << json::to_pretty(r.get("payload")));
+    CHECK(check.problems == std::vector<std::string>{});
+    naming += check.named.size();
+    params.insert(check.named.begin(), check.named.end());
+    measured += check.measured;
   }
   CHECK(strategies >= 10);
   CHECK(measured + 1 >= strategies);
