@@ -5,6 +5,7 @@
 
 #include "cli/exit_codes.hpp"
 #include "cli/options.hpp"
+#include "config/config.hpp"
 #include "config/settings.hpp"
 #include "distill/draft_run.hpp"
 #include "distill/drafter.hpp"
@@ -43,13 +44,14 @@ int main(int argc, char **argv) {
     if (!opts.parse(argc, argv)) return cli::kSuccess;
     auto settings = config::Settings::from_environment();
     settings.apply(opts);
+    auto rules = distill::DraftRules::from_config(config::Config::load(settings));
     auto packets = distill::expand_packet_args(opts.positionals());
     if (packets.empty())
       throw Error(ErrorKind::Usage, "no packets given (pass packet files or the packets/ directory)");
     if (opts.is_set("stdout")) {
       if (packets.size() != 1) throw Error(ErrorKind::Usage, "--stdout drafts exactly one packet");
       auto p = distill::load_packet(packets.front());
-      auto d = distill::draft_record(p);
+      auto d = distill::draft_record(p, rules);
       if (d.record) {
         std::cout << json::to_pretty(*d.record);
         // The thin-field report of the agent protocol (docs/distill-brief.md §9).
@@ -71,7 +73,7 @@ int main(int argc, char **argv) {
     if (auto why = record::unsafe_component_reason(slug); !why.empty())
       throw Error(ErrorKind::Usage, "--slug '" + slug + "' " + why);
     distill::TraceGates gates(distill::trace_gate_inputs(settings, store.root));
-    auto res = distill::draft_into_store(packets, store, slug, gates);
+    auto res = distill::draft_into_store(packets, store, slug, gates, rules);
     for (const auto &line : res.lines) std::cout << json::to_line(line) << '\n';
     std::cerr << "otm-draft: " << res.written << " record(s) written, " << res.refused << " packet(s) refused (reports/"
               << slug << "/refusals.jsonl)\n";

@@ -1,4 +1,4 @@
-// otm-validate: all sixteen gates over a staging store (docs/tools/otm-validate.md).
+// otm-validate: all seventeen gates over a staging store (docs/tools/otm-validate.md).
 #include <iostream>
 
 #include "cli/exit_codes.hpp"
@@ -11,16 +11,16 @@ int main(int argc, char **argv) {
   return otm::cli::run_tool("otm-validate", [&] {
     otm::cli::Options opts(
         "otm-validate",
-        "Runs the nine store gates and the seven trace gates over a staging store, or proves with "
-        "--injection-tests that each of the sixteen fires.\n\nReads the staging records (a store directory "
+        "Runs the nine store gates and the eight trace gates over a staging store, or proves with "
+        "--injection-tests that each of the seventeen fires.\n\nReads the staging records (a store directory "
         "argument, or --store / RTM_STORE), the workspace's packets and work/profiles.jsonl (--workspace), the "
         "trace (--trace) and the live store (--live). Writes the report on stdout and a one-line verdict on "
         "stderr; writes no file. It refuses to pass a record it cannot check: a gate missing its input fails.\n\n"
-        "Exit: 0 all gates pass / all sixteen fired; 1 a gate failed, a gate was not proven, or no records; "
+        "Exit: 0 all gates pass / all seventeen fired; 1 a gate failed, a gate was not proven, or no records; "
         "2 usage or unreadable input.\n\nUsage: otm-validate [options] [STORE_DIR]");
     otm::gates::add_context_options(opts);
     opts.flag("verbose", "list every finding (text format)")
-        .flag("skip-store-gates", "run only the seven trace gates")
+        .flag("skip-store-gates", "run only the eight trace gates")
         .flag("injection-tests", "mutate a copy of a staged record once per gate and check each gate fires")
         .value("format", "FORMAT", "text (default), jsonl, sarif (SARIF 2.1.0) or junit (JUnit XML)");
     if (!opts.parse(argc, argv)) return 0;

@@ -52,7 +52,7 @@ TEST_CASE("an agent that returns good records gets them staged in one round", "[
   CHECK(outcomes[0].rounds == 1);
   CHECK(outcomes[1].verdict == "written");
   CHECK(outcomes[2].verdict == "refused");
-  CHECK(outcomes[2].thin == std::vector<std::string>{"payload.attempted"});
+  CHECK(outcomes[2].thin == std::vector<std::string>{"payload.established_fact.mechanism"});
   workspace::StagingStore store{dir / "staging"};
   auto log = distill::distill_log_path(store, "demo");
   auto lines = distill::commit_outcomes(outcomes, store, "demo", log);

@@ -1,6 +1,6 @@
 // Acceptance on the bundled example trace: ingest → ladder → partition →
 // packet, then otm-draft over every packet. Every drafted record passes the
-// sixteen gates (otm-validate, once otm-score has written the index), no
+// seventeen gates (otm-validate, once otm-score has written the index), no
 // record holds a number or a snippet line its packet lacks (checked
 // independently of the gates), the refusals are kept, and otm-distill
 // driving otm-draft stages the same files.
@@ -13,6 +13,7 @@
 #include "example_trace.hpp"
 #include "io/file.hpp"
 #include "record/store_layout.hpp"
+#include "record_claims.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
 
@@ -72,8 +73,8 @@ TEST_CASE("example trace: every record otm-draft writes passes the gates", "[dis
   auto lines = json::parse_lines(draft.out);
   std::size_t written = 0, refused = 0;
   for (const auto &l : lines) (l.contains("written") ? written : refused)++;
-  CHECK(written == 17);
-  CHECK(refused == 12);
+  CHECK(written == 22);
+  CHECK(refused == 7);
   auto ledger = json::parse_lines_file(e.store / "reports" / kSlug / "refusals.jsonl");
   CHECK(ledger.size() == refused);
   for (const auto &l : ledger) {
@@ -82,6 +83,7 @@ TEST_CASE("example trace: every record otm-draft writes passes the gates", "[dis
   }
 
   // Independently of the gates: numbers and snippet lines come from the packet.
+  std::size_t named = 0;
   for (const auto &l : lines) {
     if (!l.contains("written")) continue;
     auto rec = json::parse_file(e.store / l.string_or("written"));
@@ -93,9 +95,30 @@ TEST_CASE("example trace: every record otm-draft writes passes the gates", "[dis
     INFO(l.string_or("seg_id"));
     CHECK(testsupport::numbers_absent_from_packet(rec, packet, code).empty());
     CHECK(testsupport::snippet_lines_absent_from_code(rec, code).empty());
+    // Issue 10: the claim, the code and the gain agree.
+    if (rec.string_or("type") == "strategy") {
+      auto check = testsupport::check_claims(rec, packet, code);
+      CHECK(check.problems == std::vector<std::string>{});
+      named += check.named.size();
+    }
   }
+  CHECK(named >= 4); // num_warps, cache_modifier, tl.reduce, max_contiguous, ...
+  // No change, no strategy: v10's change against the best-so-far v7 is a
+  // comment; v22's change text describes a function nothing calls.
+  std::map<std::string, json::Value> refusals;
+  for (const auto &l : ledger) refusals[l.string_or("seg_id")] = l;
+  CHECK_THAT(refusals["strategy-v10"].string_or("why"), Catch::StartsWith("no code change between v7 and v10"));
+  CHECK(refusals["strategy-v22"].string_or("refused") == "payload.change");
+  // Scrubbing kept the meaning: a capture's mention of its own version, a
+  // PTX mnemonic.
+  auto v25 = json::parse_file(e.ws / "packets" / "strategy-v25.json");
+  CHECK_THAT(v25.get("agent_facing").get("profiler").string_or("conclusion"),
+             Catch::StartsWith("# ncu capture this step"));
+  auto v3 = json::parse_file(e.ws / "packets" / "strategy-v3.json");
+  CHECK_THAT(v3.get("agent_facing").get("what_the_run_said").string_or("commit_body"),
+             Catch::Contains("ld.global.v4.b32"));
 
-  // The sixteen gates: before otm-score only `index` fails (records/index.json
+  // The seventeen gates: before otm-score only `index` fails (records/index.json
   // is otm-score's to write); after it, all pass.
   std::string validate_cmd = "--format jsonl --workspace '" + e.ws.string() + "' '" + e.store.string() + "'";
   auto before = e.run("otm-validate", validate_cmd);
@@ -124,7 +147,7 @@ TEST_CASE("example trace: otm-distill driving otm-draft stages otm-draft's recor
   INFO(distill.err);
   REQUIRE(distill.rc == 0);
   auto a = record_files(draft_store), b = record_files(e.store);
-  CHECK(a.size() == 17);
+  CHECK(a.size() == 22);
   CHECK(a == b);
   for (const auto &l : json::parse_lines(distill.out)) {
     INFO(json::to_line(l));

@@ -103,7 +103,7 @@ TEST_CASE("every record otm-draft writes passes the per-record gates", "[distill
     CHECK(findings.empty());
     if (findings.empty()) ++passed;
   }
-  CHECK(passed == 5);
+  CHECK(passed == 4);
 }
 
 TEST_CASE("the gate runner really runs the gates", "[distill][gates]") {
@@ -157,7 +157,7 @@ TEST_CASE("otm-distill with otm-draft as the agent stages otm-draft's records th
       CHECK(json::to_pretty(*out.record) == json::to_pretty(*d.record));
     }
   }
-  CHECK(written == 5);
+  CHECK(written == 4);
   o.agent_cmd = (testsupport::fake_agents() / "fabricate-then-fix.sh").string();
   auto fixed = distill::distill_packets({t.workspace / "packets" / "strategy-v3.json"}, o, gates);
   CHECK(fixed[0].verdict == "written");
@@ -197,14 +197,14 @@ TEST_CASE("otm-distill and otm-draft write the same staging records", "[distill]
                 (testsupport::fake_agents() / "draft.sh").string() + "' '" + (t.workspace / "packets").string() +
                 "' > '" + (t.dir / "distill.out").string() + "' 2>/dev/null") == 0);
   auto a = store_files(draft_store), b = store_files(t.staging);
-  CHECK(a.size() == 5);
+  CHECK(a.size() == 4);
   CHECK(a == b);
   // Both keep the same refusals, one ledger line per refused packet.
   auto la = json::parse_lines_file(draft_store / "reports/demo/refusals.jsonl");
   auto lb = json::parse_lines_file(t.staging / "reports/demo/refusals.jsonl");
-  REQUIRE(la.size() == 2);
-  REQUIRE(lb.size() == 2);
-  for (std::size_t i = 0; i < 2; ++i) CHECK(la[i].get("refused") == lb[i].get("refused"));
+  REQUIRE(la.size() == 3);
+  REQUIRE(lb.size() == 3);
+  for (std::size_t i = 0; i < 3; ++i) CHECK(la[i].get("refused") == lb[i].get("refused"));
   auto log = json::parse_lines_file(t.staging / "reports/demo/distill-log.jsonl");
   CHECK(log.size() == 7);
 
@@ -234,8 +234,8 @@ TEST_CASE("otm-distill and otm-draft write the same staging records", "[distill]
   REQUIRE(broken != ledger.end());
   CHECK(broken->string_or("gate") == "no-fabrication");
   CHECK(broken->string_or("refused") == "payload.goal");
-  CHECK(ledger.size() == 3); // the two the drafter refuses, and the broken one
-  CHECK(store_files(broken_store).size() == 4);
+  CHECK(ledger.size() == 4); // the three the drafter refuses, and the broken one
+  CHECK(store_files(broken_store).size() == 3);
   // No trace: cannot run.
   CHECK(shell("env -u RTM_TRACE -u RTM_TRACE_NAME '" + bin + "/otm-distill' --agent-cmd true '" +
               (t.workspace / "packets").string() + "' > /dev/null 2>&1") == 2);

@@ -64,7 +64,7 @@ fs::path shared_dir() {
 
 } // namespace
 
-TEST_CASE("otm-validate passes the fixture and proves all sixteen gates", "[cli][gates]") {
+TEST_CASE("otm-validate passes the fixture and proves all seventeen gates", "[cli][gates]") {
   GateFixture f;
   f.write_and_load();
   auto out = f.root / "out";
@@ -75,7 +75,7 @@ TEST_CASE("otm-validate passes the fixture and proves all sixteen gates", "[cli]
   auto text = io::read_file(out);
   std::size_t fired = 0;
   for (auto p = text.find(" FIRED "); p != std::string::npos; p = text.find(" FIRED ", p + 1)) ++fired;
-  CHECK(fired == 16);
+  CHECK(fired == 17);
 }
 
 TEST_CASE("otm-validate --format sarif carries SARIF 2.1.0's required fields", "[cli][gates]") {
@@ -90,7 +90,7 @@ TEST_CASE("otm-validate --format sarif carries SARIF 2.1.0's required fields", "
   REQUIRE(doc.get("runs").size() == 1);
   const auto &run = doc.get("runs")[0];
   CHECK(run.get("tool").get("driver").string_or("name") == "otm-validate");
-  CHECK(run.get("tool").get("driver").get("rules").size() == 16);
+  CHECK(run.get("tool").get("driver").get("rules").size() == 17);
   REQUIRE(run.get("results").size() >= 1);
   for (const auto &r : *run.get("results").as_array()) {
     CHECK(r.get("message").get("text").is_string());
@@ -111,7 +111,7 @@ TEST_CASE("otm-validate --format junit is well-formed with one testcase per gate
   std::size_t cases = 0, failures = 0;
   for (auto p = xml.find("<testcase "); p != std::string::npos; p = xml.find("<testcase ", p + 1)) ++cases;
   for (auto p = xml.find("<failure "); p != std::string::npos; p = xml.find("<failure ", p + 1)) ++failures;
-  CHECK(cases == 16);
+  CHECK(cases == 17);
   CHECK(failures == 1);
 }
 

@@ -171,4 +171,44 @@ TEST_CASE("lexer: a hunk that starts inside a docstring", "[lexer]") {
   CHECK(o[1].kind == LineKind::Code);
   CHECK(o[3].kind == LineKind::Comment);
   CHECK(o[4].kind == LineKind::Comment);
+  // A module docstring at the top of the file, then imports that read like
+  // words (`from triton.experimental import gluon`): still a docstring, then code.
+  std::string top = "@@ -1,8 +1,8 @@\n"
+                    " \"\"\"Row-wise layernorm over a [M, 2048] tensor (generated trace).\n"
+                    " \n"
+                    "-Tuning log: num_stages 4 -> 3, fewer tiles in flight\n"
+                    "+Tuning log: num_stages 3 -> 2, fewer tiles in flight\n"
+                    " \"\"\"\n"
+                    "-# revision 104\n"
+                    "+# revision 105\n"
+                    " import torch\n"
+                    " from triton.experimental import gluon\n"
+                    " from triton.experimental.gluon import language as gl\n";
+  auto t = code::lex_diff(top);
+  CHECK(t[3].kind == LineKind::Comment);
+  CHECK(t[4].kind == LineKind::Comment);
+  CHECK(t[8].kind == LineKind::Code);
+  CHECK(t[9].kind == LineKind::Code);
+  CHECK_FALSE(code::count_changes(t).changes_code());
+}
+
+TEST_CASE("lexer: a hunk wholly inside a load_inline source string", "[lexer]") {
+  // No triple quote in the hunk: its #define lines are C, not Python comments.
+  std::string diff = "@@ -15,7 +15,7 @@ cuda_src = r\"\"\"\n"
+                     " #define THREADS 128\n"
+                     " #define VEC 1\n"
+                     "-#define MIN_BLOCKS 1\n"
+                     "+#define MIN_BLOCKS 3\n"
+                     " #define N_COLS 8192\n"
+                     " \n"
+                     " // block-wide reduction\n"
+                     " __device__ float block_reduce(float v, float* partial, bool take_max) {\n";
+  auto lines = code::lex_diff(diff);
+  CHECK(lines[3].kind == LineKind::Code);
+  CHECK(lines[4].kind == LineKind::Code);
+  CHECK(lines[7].kind == LineKind::Comment);
+  CHECK(code::count_changes(lines).code == 2);
+  // A Python hunk of comments only stays comments.
+  auto py = code::lex_diff("@@ -4,3 +4,3 @@\n-# include the bias here\n+# include the bias later\n x = 1\n");
+  CHECK_FALSE(code::count_changes(py).changes_code());
 }

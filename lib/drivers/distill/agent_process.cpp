@@ -4,10 +4,10 @@
 #include <csignal>
 #include <cstring>
 #include <fcntl.h>
+#include <mutex>
 #include <poll.h>
 #include <spawn.h>
 #include <sys/wait.h>
-#include <mutex>
 #include <thread>
 #include <unistd.h>
 

@@ -8,12 +8,12 @@
 namespace otm::distill {
 
 DraftRunResult draft_into_store(const std::vector<std::filesystem::path> &packets, const workspace::StagingStore &store,
-                                const std::string &slug, const RecordGates &gates) {
+                                const std::string &slug, const RecordGates &gates, const DraftRules &rules) {
   DraftRunResult res;
   std::vector<LedgerUpdate> updates;
   for (const auto &path : packets) {
     Packet p = load_packet(path);
-    Draft d = draft_record(p);
+    Draft d = draft_record(p, rules);
     if (d.record) {
       auto relpath = (std::filesystem::path("records") / record::record_relpath(*d.record)).generic_string();
       auto findings = gates.check(*d.record, relpath, p);

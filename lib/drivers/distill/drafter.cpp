@@ -1,11 +1,16 @@
 #include "distill/drafter.hpp"
 
+#include <algorithm>
+
+#include "distill/diff_reading.hpp"
 #include "distill/mechanism_source.hpp"
 #include "distill/snippet_choice.hpp"
 #include "record/established_fact.hpp"
 #include "record/id_format.hpp"
 #include "record/leak_shapes.hpp"
 #include "record/store_layout.hpp"
+#include "text/regex.hpp"
+#include "text/sentences.hpp"
 #include "text/utf8.hpp"
 
 namespace otm::distill {
@@ -16,6 +21,9 @@ using json::Value;
 
 inline constexpr const char *kDiffFormat = "unified-diff (verbatim; '-' = before this step, '+' = after)";
 inline constexpr const char *kSourceFormat = "source (verbatim)";
+// A change that touches this many lines that run rewrites the kernel's
+// architecture (a port, a new decomposition), not one of its parts.
+inline constexpr std::size_t kArchitectureLines = 40;
 
 struct Refused {
   DraftRefusal r;
@@ -40,24 +48,36 @@ std::optional<std::string> text_of(const Value &v) {
 // strict as for every trace-derived layer: no version id, no 8-hex hash.
 bool leak_free(const std::string &s) { return record::find_leaks(s, true).empty(); }
 
-// The technique slug: the id's last dotted segment without its
-// discriminator (spec partition.md §7).
-std::string technique_of(const std::string &id) {
-  auto dot = id.rfind('.');
-  std::string last = dot == std::string::npos ? id : id.substr(dot + 1);
-  if (record::parse_discriminator(last)) {
-    auto dash = last.rfind('-');
-    if (dash != std::string::npos) last = last.substr(0, dash);
-  }
-  return last;
-}
-
 struct Context {
   const Packet &packet;
+  const DraftRules &rules;
   const Value &target, &af, &prov;
   std::string type, id, family, gpu, what;
   Draft &out;
 };
+
+RecordTerms terms_for(Context &c) {
+  RecordTerms t(c.rules.retrieval);
+  t.tag(tag_of(c.af.get("what_the_run_said").string_or("category_hint")));
+  return t;
+}
+
+void set_terms(Value &record, const RecordTerms &terms) { terms.write_to(*record.find("retrieval")); }
+
+std::vector<std::string> strings_at(const Value &list, const char *key = nullptr) {
+  std::vector<std::string> out;
+  if (const auto *a = list.as_array())
+    for (const auto &e : *a)
+      if (auto t = text_of(key ? e.get(key) : e)) out.push_back(*t);
+  return out;
+}
+
+// "between v7 and v10": the range the packet's diff holds.
+std::string range_of(const Value &prov) {
+  auto from = prov.get("diff_from").string_or("version"), to = prov.get("diff_to").string_or("version");
+  if (from.empty() || to.empty()) return "in the step's diff";
+  return "between " + from + " and " + to;
+}
 
 Value scope_of(Context &c) {
   const auto &scope = c.target.get("scope");
@@ -103,7 +123,7 @@ Value retrieval_of(Context &c) {
   r.set("scope", scope);
   r.set("generality", gen);
   r.set("signals", signals);
-  r.set("technique_tags", Value::strings({technique_of(c.id)}));
+  r.set("technique_tags", Value::array());
   r.set("triggers", Value::array());
   return r;
 }
@@ -240,9 +260,64 @@ Value strategy_gain(Context &c) {
   return g;
 }
 
+// The cost of applying a change, from the lines it changes that run (the
+// lexer's rule: comments, docstrings, blank lines and version stamps do not
+// count).
+Value cost_of(const DiffReading &diff) {
+  std::size_t running = diff.running_lines(), hunks = 0;
+  for (const auto &h : diff.hunks)
+    if (h.running_lines()) ++hunks;
+  Value cost = Value::object();
+  const char *scope = "kernel-rewrite", *risk = "med";
+  if (running <= 2 && hunks == 1)
+    scope = "one-line", risk = "low";
+  else if (running >= kArchitectureLines)
+    scope = "architecture", risk = "high";
+  cost.set("edit_scope", scope);
+  cost.set("risk", risk);
+  // No count in the text: a number the packet does not hold is a fabrication.
+  cost.set("risk_basis", "derived by otm-draft from how many changed lines run and in how many hunks (comments, "
+                         "docstrings, blank lines and version stamps not counted), not judged");
+  return cost;
+}
+
+// A function the diff adds and nothing calls that the change text describes
+// (a word of its name, four letters or more, is a word of the text).
+std::optional<std::string> described_dead_code(const DiffReading &diff, const std::string &change) {
+  static const text::Regex part("[A-Za-z][a-z0-9]{3,}|[A-Z0-9]{4,}");
+  for (const auto &name : diff.dead_definitions)
+    for (const auto &m : part.find_all(name)) {
+      text::Regex word("(?i)\\b" + std::string(m[0]) + "\\b");
+      if (word.contains(change)) return name;
+    }
+  return std::nullopt;
+}
+
 Value draft_strategy(Context &c) {
   std::string change = required_string(c.af.get("what_the_run_said").get("change"), "payload.change",
                                        "the run recorded no description of its change");
+  // No change, no strategy: the gain must be bought by code that runs.
+  std::optional<DiffReading> diff;
+  if (!c.packet.code.empty() && c.af.get("diff_file").is_string()) diff = read_diff(c.packet.code);
+  std::string range = range_of(c.prov);
+  if (!diff || diff->running_lines() == 0) {
+    if (diff && !diff->dead_definitions.empty())
+      refuse("payload.implementation.snippet", "no code change that runs " + range +
+                                                   ": the executable lines it adds "
+                                                   "define `" +
+                                                   diff->dead_definitions.front() + "`, which nothing calls");
+    refuse("payload.implementation.snippet",
+           "no code change " + range +
+               (diff ? ": the diff changes only comments, docstrings, blank lines or version stamps" : ""));
+  }
+  if (auto dead = described_dead_code(*diff, change))
+    refuse("payload.change", "the change text describes `" + *dead + "`, which the diff " + range +
+                                 " defines but never calls: the measured gain is not its");
+  auto mech = strategy_mechanism(c.af, c.rules.causal);
+  if (!mech)
+    refuse("payload.mechanism", "the packet states no reason for the gain: no causal sentence, expected impact, "
+                                "profiler conclusion of the kernel under test, rationale of a direction taken "
+                                "up, or causal change text");
   Value r = record_head(c);
   Value p = Value::object();
   p.set("goal", "Make " + (c.family.empty() ? std::string("this operator") : c.family) + " faster on " + c.gpu);
@@ -265,41 +340,50 @@ Value draft_strategy(Context &c) {
   trace.set("builds_on", builds_on);
   p.set("trace", trace);
   p.set("change", change);
-  auto mech = strategy_mechanism(c.af);
-  if (!mech) c.out.thin.push_back("payload.mechanism");
-  p.set("mechanism", mech ? mech->text : std::string());
+  p.set("mechanism", mech->text);
+  auto hunk = choose_diff_hunks(*diff, change);
   Value impl = Value::object();
-  Value cost = Value::object();
-  std::optional<DiffSnippet> hunk;
-  if (!c.packet.code.empty() && c.af.get("diff_file").is_string()) hunk = choose_diff_hunk(c.packet.code);
-  if (hunk) {
-    impl.set("format", kDiffFormat);
-    impl.set("snippet", hunk->text);
-    bool one_line = hunk->hunks == 1 && hunk->changed_lines <= 2;
-    cost.set("edit_scope", one_line ? "one-line" : "kernel-rewrite");
-    cost.set("risk", one_line ? "low" : "med");
-    cost.set("risk_basis", "derived by otm-draft from the size of the diff, not judged");
-  } else {
-    impl.set("format", "none");
-    c.out.thin.push_back("payload.implementation.snippet");
-    cost.set("edit_scope", "kernel-rewrite");
-    cost.set("risk", "med");
-    cost.set("risk_basis", "the packet carries no diff; otm-draft's default, not judged");
-  }
+  impl.set("format", kDiffFormat);
+  impl.set("snippet", hunk->text);
   p.set("implementation", impl);
-  p.set("cost", cost);
+  p.set("cost", cost_of(*diff));
   Value next = Value::array();
   if (const auto *dirs = c.af.get("open_directions").as_array())
     for (const auto &d : *dirs)
       if (auto t = text_of(d.get("direction"))) next.push_back(*t);
   if (!next.size()) c.out.thin.push_back("payload.next_steps");
   p.set("next_steps", next);
+  // The caveats the run recorded for this very step, verbatim.
+  Value applies = Value::array();
+  if (const auto *pits = c.af.get("pitfalls_recorded_here").as_array())
+    for (const auto &e : *pits)
+      if (auto t = text_of(e.get("pitfall"))) {
+        auto fix = text_of(e.get("fix"));
+        applies.push_back(fix ? *t + "; fix: " + *fix : *t);
+      }
+  if (applies.size()) p.set("applies_when", applies);
   r.set("payload", p);
+
+  auto terms = terms_for(c);
+  terms.techniques_in(change);
+  for (const auto &n : hunk->names)
+    if (auto t = tag_of(n); t.size() >= 4) terms.tag(t);
+  const auto &said = c.af.get("what_the_run_said");
+  std::vector<std::string> situation = strings_at(said.get("directions_taken_up"), "rationale");
+  for (const auto &s : strings_at(said.get("causal_sentences"))) situation.push_back(s);
+  if (auto t = text_of(said.get("expected_impact"))) situation.push_back(*t);
+  // What the run saw before the change: a report of the changed kernel
+  // describes the state after it, so it names no symptom of this record.
+  if (mech->source != "profiler.conclusion") situation.push_back(mech->text);
+  situation.push_back(change);
+  terms.symptoms_in(situation);
+  set_terms(r, terms);
+
   bool measured = c.af.get("measurements").get("geomean_us").is_number();
   bool cites_capture = c.prov.get("ncu_dirs").size() > 0;
-  const char *basis = mech && mech->source == "profiler.conclusion" && cites_capture ? "profiler"
-                      : measured                                                     ? "bench-only"
-                                                                                     : "none";
+  const char *basis = mech->source == "profiler.conclusion" && cites_capture ? "profiler"
+                      : measured                                             ? "bench-only"
+                                                                             : "none";
   Value ev = Value::object();
   ev.set("summary", summary_of(c, measured ? "measured" : "inferred", basis,
                                "no bottleneck class is claimed: otm-draft does not classify bottlenecks"));
@@ -312,6 +396,26 @@ Value draft_strategy(Context &c) {
   return r;
 }
 
+// "correctness FAIL (max_abs_err 0.0031, max_rel_err 0.0044)": what the
+// step's own correctness check observed, when it failed.
+std::optional<std::string> observed_failure(Context &c) {
+  if (auto gate = text_of(c.af.get("what_the_run_said").get("gate_verdict"))) return gate;
+  const auto &corr = c.af.get("measurements").get("correctness");
+  auto status = text_of(corr.get("status"));
+  if (!status || !fact_context(c.af).correctness_failed) return std::nullopt;
+  std::string errors;
+  for (const char *k : {"max_abs_err", "max_rel_err"})
+    if (corr.get(k).is_number()) {
+      if (!errors.empty()) errors += ", ";
+      errors += k;
+      errors += ' ';
+      errors += corr.get(k).python_str();
+    }
+  std::string out = "correctness " + *status;
+  if (!errors.empty()) out += " (" + errors + ")";
+  return out;
+}
+
 Value draft_anti(Context &c) {
   auto res = anti_fact(c.af);
   if (!res.fact) refuse(res.gap->field, res.gap->why);
@@ -321,9 +425,15 @@ Value draft_anti(Context &c) {
   p.set("goal", "Know which lever fails for " + (c.family.empty() ? std::string("this operator") : c.family) + " on " +
                     c.gpu + ", and why");
   p.set("problem", problem_of(c));
-  p.set("attempted", *text_of(c.af.get("the_failed_lever")));
+  p.set("attempted", fact.attempted);
   p.set("verdict", fact.verdict);
-  p.set("lesson", fact.mechanism.text);
+  // The transferable sentence: why it fails, and what the run did instead.
+  std::string lesson = fact.mechanism.text;
+  if (fact.fix) {
+    if (!lesson.ends_with(".") && !lesson.ends_with("!") && !lesson.ends_with("?")) lesson += '.';
+    lesson += " Instead: " + *fact.fix;
+  }
+  p.set("lesson", lesson);
   Value cond = Value::object();
   if (!fact.condition.sm_arch.empty()) cond.set("sm_arch", fact.condition.sm_arch);
   if (!fact.condition.shape_regime.empty()) cond.set("shape_regime", fact.condition.shape_regime);
@@ -333,9 +443,24 @@ Value draft_anti(Context &c) {
   ef.set("condition", cond);
   ef.set("mechanism", fact.mechanism.text);
   p.set("established_fact", ef);
-  if (auto observed = text_of(c.af.get("what_the_run_said").get("gate_verdict"))) p.set("observed", *observed);
-  if (auto fix = text_of(c.af.get("how_it_was_fixed"))) p.set("would_retry_if", *fix);
+  if (auto observed = observed_failure(c)) p.set("observed", *observed);
+  // The failed attempt's code, when the diff's running changes name the lever.
+  if (!c.packet.code.empty() && c.af.get("diff_file").is_string()) {
+    auto diff = read_diff(c.packet.code);
+    auto hunk = choose_diff_hunks(diff, fact.attempted);
+    if (hunk && !hunk->names.empty()) {
+      Value impl = Value::object();
+      impl.set("format", kDiffFormat);
+      impl.set("snippet", hunk->text);
+      p.set("implementation", impl);
+    }
+  }
   r.set("payload", p);
+  auto terms = terms_for(c);
+  terms.techniques_in(fact.attempted);
+  terms.trigger("before trying: " + fact.attempted);
+  terms.symptoms_in({fact.mechanism.text, fact.attempted});
+  set_terms(r, terms);
   Value ev = Value::object();
   ev.set("summary", summary_of(c, "inferred", "none", "the failure is stated by the run, not profiled"));
   ev.set("raw", raw_of(c, effect_of(c, false)));
@@ -355,7 +480,8 @@ Value draft_reference(Context &c) {
   if (!fn)
     refuse("payload.implementation.snippet",
            c.packet.code.empty() ? "the packet carries no kernel file"
-                                 : "the kernel file has no JIT- or kernel-decorated entry-point function");
+                                 : "the kernel file has no JIT- or kernel-decorated entry-point function and no "
+                                   "__global__ function");
   Value r = record_head(c);
   Value p = Value::object();
   std::string dsl = c.af.get("operator").string_or("dsl", "this DSL");
@@ -378,8 +504,18 @@ Value draft_reference(Context &c) {
   impl.set("format", kSourceFormat);
   impl.set("snippet", fn->text);
   impl.set("core_kernel_name", fn->name);
+  if (auto launch = choose_launch(c.packet.code, *fn))
+    impl.set("dispatch_snippet", *launch);
+  else
+    c.out.thin.push_back("payload.implementation.dispatch_snippet");
   p.set("implementation", impl);
   r.set("payload", p);
+  auto terms = terms_for(c);
+  terms.techniques_in(approach);
+  terms.tag(tag_of(dsl));
+  terms.trigger("a working " + dsl + " starting point for " +
+                (c.family.empty() ? std::string("this operator") : c.family) + " on " + c.gpu + " is needed");
+  set_terms(r, terms);
   bool measured = c.af.get("measurements").get("geomean_us").is_number();
   Value ev = Value::object();
   ev.set("summary", summary_of(c, measured ? "measured" : "inferred", measured ? "bench-only" : "none",
@@ -409,11 +545,23 @@ void check_placement(const Value &record, const Value &target) {
 
 } // namespace
 
-Draft draft_record(const Packet &packet) {
+DraftRules DraftRules::from_config(const config::Config &config) {
+  DraftRules r;
+  r.causal = record::CausalRule::from_json(config.data().get("causal_sentences"), config.source_name());
+  r.retrieval = RetrievalTerms::from_json(config.data().get("retrieval_terms"), config.source_name());
+  return r;
+}
+
+const DraftRules &DraftRules::defaults() {
+  static const DraftRules rules = from_config(config::Config::defaults());
+  return rules;
+}
+
+Draft draft_record(const Packet &packet, const DraftRules &rules) {
   Draft out;
   const auto &target = packet.target();
   const auto &af = packet.agent_facing();
-  Context c{packet, target, af, packet.provenance(), packet.record_type(), "", "", "", "", out};
+  Context c{packet, rules, target, af, packet.provenance(), packet.record_type(), "", "", "", "", out};
   try {
     if (c.type != "strategy" && c.type != "anti-strategy" && c.type != "reference-kernel")
       refuse("type", "record_type '" + c.type + "' is not one a trace can evidence");

@@ -8,8 +8,11 @@
 #include <string>
 #include <vector>
 
+#include "config/config.hpp"
 #include "distill/packet.hpp"
 #include "distill/refusal.hpp"
+#include "distill/retrieval_terms.hpp"
+#include "record/causal_sentences.hpp"
 #include "json/value.hpp"
 
 namespace otm::distill {
@@ -22,7 +25,20 @@ struct Draft {
   std::vector<std::string> thin;
 };
 
-// Deterministic: the same packet gives the same record, byte for byte.
-Draft draft_record(const Packet &packet);
+// The configuration the drafter reads: the causal-sentence rule (for a
+// mechanism stated in the change text itself) and the retrieval vocabulary.
+struct DraftRules {
+  record::CausalRule causal;
+  RetrievalTerms retrieval;
+  // From the configuration (defaults merged with the override); a malformed
+  // section is an otm::Error (kind Usage) naming it.
+  static DraftRules from_config(const config::Config &config);
+  // The built-in configuration's rules (built once).
+  static const DraftRules &defaults();
+};
+
+// Deterministic: the same packet and rules give the same record, byte for byte.
+Draft draft_record(const Packet &packet, const DraftRules &rules);
+inline Draft draft_record(const Packet &packet) { return draft_record(packet, DraftRules::defaults()); }
 
 } // namespace otm::distill

@@ -1,6 +1,6 @@
 #include "distill/mechanism_source.hpp"
 
-#include "record/established_fact.hpp"
+#include "ladder/noise.hpp"
 #include "text/regex.hpp"
 #include "text/sentences.hpp"
 #include "text/utf8.hpp"
@@ -15,107 +15,150 @@ std::optional<std::string> nonblank(const json::Value &v) {
   return std::string(text::strip(*s));
 }
 
-// The alternatives of the shared CONDITION regex, sorted into the four
-// fields of established_fact.condition. Tokens of its prose alternatives
-// ("when …", "only if …") fit no field and are not used.
-const text::Regex &arch_token() {
-  static const text::Regex r(R"((?i)^(?:sm_?\d{2,3}[a-z]?|gb?[12]\d{2}|[abh]\d{2,3}|rtx ?\d{4}|mi\d{3}x?|cdna\d|)"
-                             R"(rdna\d|gfx\d{3,4}|blackwell|hopper|ampere)$)");
-  return r;
-}
-const text::Regex &dtype_token() {
-  static const text::Regex r(R"((?i)^(?:bf16|fp16|fp8|fp6|fp4|fp32|fp64|tf32|int8|int4|e4m3|e5m2)$)");
-  return r;
-}
-const text::Regex &toolchain_token() {
-  static const text::Regex r(R"((?i)^(?:triton|cuda|cutlass|ptx|driver|rocm|hip) \d+$)");
-  return r;
-}
-const text::Regex &shape_token() {
-  static const text::Regex r(R"((?i)^(?:[MNK]\s*(?:<=|>=|[=<>≤≥])\s*\d+|(?:small|large|tiny)-[mnk])$)");
-  return r;
+// A report conclusion without its markdown heading lines ("# ncu capture
+// this step"), its other lines joined by single spaces.
+std::optional<std::string> without_headings(const std::string &report) {
+  std::string out;
+  std::size_t pos = 0;
+  while (pos <= report.size()) {
+    auto nl = report.find('\n', pos);
+    auto line = text::strip(std::string_view(report).substr(pos, (nl == std::string::npos ? report.size() : nl) - pos));
+    if (!line.empty() && !line.starts_with("#")) {
+      if (!out.empty()) out += ' ';
+      out.append(line);
+    }
+    if (nl == std::string::npos) break;
+    pos = nl + 1;
+  }
+  if (out.empty()) return std::nullopt;
+  return out;
 }
 
-const text::Regex &speculative() {
-  static const text::Regex r(R"((?i)\b(?:may|might|possibly|perhaps)\b)");
-  return r;
+// One lever: a single sentence without `;`, a comma outside brackets, or
+// "also" ("…; also tried a split-row reduction and num_stages=3").
+bool names_one_lever(const std::string &change) {
+  static const text::Regex also(R"((?i)\balso\b)");
+  if (text::sentences(change).size() != 1 || also.contains(change)) return false;
+  int depth = 0;
+  for (char ch : change) {
+    if (ch == '(' || ch == '[' || ch == '{') ++depth;
+    if ((ch == ')' || ch == ']' || ch == '}') && depth > 0) --depth;
+    if (depth == 0 && (ch == ';' || ch == ',')) return false;
+  }
+  return true;
+}
+
+std::string without_revert_marker(const std::string &subject) {
+  static const text::Regex marker(R"((?i)^\s*reverted\b[\s.:;,\x{2014}\x{2013}-]*)");
+  return marker.replace(subject, "");
 }
 
 } // namespace
 
-std::optional<SourcedText> strategy_mechanism(const json::Value &af) {
-  if (auto t = nonblank(af.get("what_the_run_said").get("expected_impact")))
-    return SourcedText{*t, "what_the_run_said.expected_impact"};
+std::optional<SourcedText> strategy_mechanism(const json::Value &af, const record::CausalRule &causal) {
+  const auto &said = af.get("what_the_run_said");
+  if (const auto *list = said.get("causal_sentences").as_array())
+    for (const auto &s : *list)
+      if (auto t = nonblank(s)) return SourcedText{*t, "what_the_run_said.causal_sentences"};
+  if (auto t = nonblank(said.get("expected_impact"))) return SourcedText{*t, "what_the_run_said.expected_impact"};
   // A report conclusion speaks for the kernel under test only when its
   // capture measured it; otherwise it may describe another kernel.
   const auto &prof = af.get("profiler");
   const auto *measured = prof.get("conclusion_is_from_the_kernel_under_test").as_bool();
   if (measured && *measured)
-    if (auto t = nonblank(prof.get("conclusion"))) return SourcedText{*t, "profiler.conclusion"};
+    if (auto t = nonblank(prof.get("conclusion")))
+      if (auto body = without_headings(*t)) return SourcedText{*body, "profiler.conclusion"};
+  if (const auto *list = said.get("directions_taken_up").as_array())
+    for (const auto &d : *list)
+      if (auto t = nonblank(d.get("rationale"))) return SourcedText{*t, "what_the_run_said.directions_taken_up"};
+  if (auto change = nonblank(said.get("change")))
+    for (const auto &s : causal.causal_sentences(*change)) return SourcedText{s, "what_the_run_said.change"};
   return std::nullopt;
 }
 
-bool is_causal_mechanism(const std::string &s) {
-  return text::code_points(text::strip(s)) >= record::kMinMechanismChars && record::mechanism_regex().contains(s) &&
-         !record::non_mechanism_regex().contains(s) && !speculative().contains(s);
-}
-
-Condition find_condition(const std::vector<SourcedText> &texts) {
-  Condition c;
-  for (const auto &t : texts) {
-    for (const auto &m : record::condition_regex().find_all(t.text)) {
-      std::string tok(m[0]);
-      if (c.sm_arch.empty() && arch_token().match(tok))
-        c.sm_arch = tok;
-      else if (c.dtype.empty() && dtype_token().match(tok))
-        c.dtype = tok;
-      else if (c.toolchain.empty() && toolchain_token().match(tok))
-        c.toolchain = tok;
-      else if (c.shape_regime.empty() && shape_token().match(tok))
-        c.shape_regime = tok;
-    }
-  }
-  return c;
-}
-
-std::vector<SourcedText> anti_evidence(const json::Value &af) {
-  std::vector<SourcedText> out;
-  if (auto t = nonblank(af.get("the_failed_lever"))) out.push_back({*t, "the_failed_lever"});
-  if (auto t = nonblank(af.get("how_it_was_fixed"))) out.push_back({*t, "how_it_was_fixed"});
-  return out;
+record::FactContext fact_context(const json::Value &af) {
+  const auto &m = af.get("measurements");
+  bool failed = ladder::correctness_failed(m.get("correctness").get("status")) ||
+                nonblank(af.get("what_the_run_said").get("gate_verdict")).has_value();
+  return record::make_fact_context(af.get("operator").string_or("dsl"), af.get("operator").get("fixed_axes"), failed);
 }
 
 AntiFactResult anti_fact(const json::Value &af) {
   static const text::Regex api(R"((?i)\b(?:unsupported|not supported|does not support|doesn't support|)"
                                R"(cannot express|can't express|not expressible)\b)");
-  static const text::Regex accuracy(R"((?i)\b(?:accuracy|tolerance|precision|correctness|mismatch\w*|incorrect|)"
-                                    R"(wrong results?|nan|numerical\w*|max_abs_err|max_rel_err)\b)");
   AntiFactResult r;
-  auto evidence = anti_evidence(af);
-  if (evidence.empty() || evidence.front().source != "the_failed_lever") {
-    r.gap = FactGap{"payload.attempted",
-                    "the packet isolates no failed lever (prose dead-end: choosing one lever among several is a "
-                    "judgement the extractive drafter does not make)"};
-    return r;
+  auto context = fact_context(af);
+  const auto &said = af.get("what_the_run_said");
+  std::vector<SourcedText> evidence;
+  std::optional<std::string> fix;
+  std::string attempted;
+  if (auto lever = nonblank(af.get("the_failed_lever"))) {
+    attempted = *lever;
+    evidence.push_back({*lever, "the_failed_lever"});
+    if ((fix = nonblank(af.get("how_it_was_fixed")))) evidence.push_back({*fix, "how_it_was_fixed"});
+  } else {
+    auto change = nonblank(said.get("change"));
+    if (!change || !names_one_lever(*change)) {
+      r.gap = FactGap{"payload.attempted",
+                      "the prose dead-end names several levers (or none) and the packet isolates none: choosing one "
+                      "is a judgement the extractive drafter does not make"};
+      return r;
+    }
+    attempted = *change;
+    if (const auto *pitfalls = af.get("pitfalls_recorded_here").as_array())
+      for (const auto &p : *pitfalls) {
+        // The claim and its explanation are one account.
+        std::string account;
+        for (const char *k : {"pitfall", "explanation"})
+          if (auto t = nonblank(p.get(k))) {
+            if (!account.empty()) account += account.ends_with(".") ? " " : ". ";
+            account += *t;
+          }
+        if (!account.empty()) evidence.push_back({account, "pitfalls_recorded_here"});
+        if (auto t = nonblank(p.get("fix"))) {
+          evidence.push_back({*t, "pitfalls_recorded_here.fix"});
+          if (!fix) fix = t;
+        }
+      }
+    if (auto t = nonblank(said.get("commit_subject")))
+      evidence.push_back({without_revert_marker(*t), "what_the_run_said.commit_subject"});
+    if (auto t = nonblank(said.get("commit_body"))) evidence.push_back({*t, "what_the_run_said.commit_body"});
+    if (auto t = nonblank(said.get("gate_verdict"))) evidence.push_back({*t, "what_the_run_said.gate_verdict"});
   }
+  // Source by source, in order (the curated pitfall before the commit's
+  // prose): a sentence that names a cause; else, for a step that failed its
+  // correctness check, the one naming its accuracy failure most fully
+  // ("rounded before exp2 … 2 ulp … a 1e-6 tolerance" over "not
+  // bit-compatible"), earliest on ties.
   std::optional<SourcedText> mechanism;
   for (const auto &t : evidence) {
-    for (const auto &s : text::sentences(t.text))
-      if (!mechanism && is_causal_mechanism(s)) mechanism = SourcedText{s, t.source};
+    std::optional<SourcedText> accuracy;
+    std::size_t best_accuracy = 0;
+    for (const auto &s : text::sentences(t.text)) {
+      if (!record::states_mechanism(s, context)) continue;
+      if (record::mechanism_regex().contains(s)) {
+        mechanism = SourcedText{s, t.source};
+        break;
+      }
+      std::size_t n = record::accuracy_failure_regex().find_all(s).size();
+      if (n > best_accuracy) best_accuracy = n, accuracy = SourcedText{s, t.source};
+    }
+    if (!mechanism) mechanism = accuracy;
+    if (mechanism) break;
   }
-  for (const auto &t : evidence)
-    if (!mechanism && is_causal_mechanism(t.text)) mechanism = t;
   if (!mechanism) {
     r.gap = FactGap{"payload.established_fact.mechanism",
-                    "no sentence of the failed lever or its fix states a cause of at least 40 characters that is "
-                    "not a measurement or a speculation"};
+                    "no sentence of the packet's account of the failure states a cause of at least 40 characters "
+                    "that is not a measurement or a speculation"};
     return r;
   }
-  auto condition_texts = evidence;
-  Condition c = find_condition(condition_texts);
+  std::vector<std::string> texts;
+  for (const auto &t : evidence) texts.push_back(t.text);
+  auto c = record::fact_condition(texts, context);
   if (c.empty()) {
     r.gap = FactGap{"payload.established_fact.condition",
-                    "the failed lever and its fix name no architecture, shape regime, dtype or toolchain"};
+                    "neither the failure's text nor the packet's toolchain and fixed axes name an architecture, "
+                    "shape regime, dtype or toolchain"};
     return r;
   }
   std::string all;
@@ -123,9 +166,10 @@ AntiFactResult anti_fact(const json::Value &af) {
   std::string verdict = "not-worth-it-here";
   if (api.contains(all))
     verdict = "api-limitation";
-  else if (accuracy.contains(all) || af.get("what_the_run_said").get("gate_verdict").truthy())
+  else if ((context.correctness_failed && record::accuracy_failure_regex().contains(all)) ||
+           record::accuracy_failure_regex().contains(mechanism->text))
     verdict = "accuracy-gate/ceiling";
-  r.fact = AntiFact{c, *mechanism, verdict};
+  r.fact = AntiFact{attempted, c, *mechanism, verdict, fix};
   return r;
 }
 

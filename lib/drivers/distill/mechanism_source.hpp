@@ -2,14 +2,18 @@
 // drafter writes a mechanism only where the packet states one, and an
 // anti-strategy only when the packet's own text yields a checkable
 // condition and a mechanism that meets the established-fact bar (spec
-// distill.md §4.2, wiki-gate.md §6). Nothing here paraphrases: every text
-// returned is a verbatim piece (a whole field or one sentence of it).
+// distill.md §4.2, wiki-gate.md §6; the rule itself is
+// record/established_fact.hpp, shared with partition and the gates).
+// Nothing here paraphrases: every text returned is a verbatim piece (a
+// whole field, one sentence of it, or a report's lines joined by spaces).
 #pragma once
 
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "record/causal_sentences.hpp"
+#include "record/established_fact.hpp"
 #include "json/value.hpp"
 
 namespace otm::distill {
@@ -19,51 +23,55 @@ struct SourcedText {
   std::string source; // the agent_facing path it was quoted from
 };
 
-// Strategy mechanism: the run's own expected impact
-// (what_the_run_said.expected_impact), else the profiler report conclusion
-// when it comes from a capture of the kernel under test
-// (profiler.conclusion_is_from_the_kernel_under_test). nullopt when the
-// packet states neither.
-std::optional<SourcedText> strategy_mechanism(const json::Value &agent_facing);
+// Strategy mechanism, the first the packet states, in this order:
+//   1. a causal sentence of the commit body (what_the_run_said.causal_sentences),
+//   2. the run's expected impact (what_the_run_said.expected_impact),
+//   3. the report conclusion of a capture of the kernel under test
+//      (profiler.conclusion_is_from_the_kernel_under_test), without its
+//      markdown heading lines,
+//   4. the rationale of an earlier open direction this step took up
+//      (what_the_run_said.directions_taken_up),
+//   5. a sentence of the change text itself that meets `causal`
+//      ("Streaming stores so the output row does not evict …").
+// nullopt when the packet states none.
+std::optional<SourcedText> strategy_mechanism(const json::Value &agent_facing, const record::CausalRule &causal);
 
-// True when `sentence` meets the established-fact bar for a mechanism: at
-// least 40 code points, names a cause (MECHANISM), is no hollow measurement
-// (NON_MECHANISM) and is not speculative (may / might / possibly / perhaps).
-bool is_causal_mechanism(const std::string &sentence);
-
-// The fields of established_fact.condition, each a verbatim token of the
-// packet text; all empty when the text names no checkable condition.
-struct Condition {
-  std::string sm_arch, shape_regime, dtype, toolchain;
-  bool empty() const { return sm_arch.empty() && shape_regime.empty() && dtype.empty() && toolchain.empty(); }
-};
-// The first architecture, shape-regime, dtype and toolchain token of the
-// texts, in order. The operator's own GPU and fixed axes are not searched:
-// where a run was measured is not a condition under which a lever fails.
-Condition find_condition(const std::vector<SourcedText> &texts);
+// The fact context of a packet (record::fact_context_of_packet): its DSL,
+// fixed axes, and whether its correctness status or quality gate failed.
+record::FactContext fact_context(const json::Value &agent_facing);
 
 struct AntiFact {
-  Condition condition;
+  std::string attempted;
+  record::FactCondition condition;
   SourcedText mechanism;
   std::string verdict;
+  std::optional<std::string> fix; // how the run fixed or avoided it, verbatim
 };
 // Why an anti-strategy cannot be drafted: the field and the reason.
 struct FactGap {
   std::string field;
   std::string why;
 };
-// The texts an anti-strategy's fact may come from, in order: the failed
-// lever, how it was fixed, the profiler conclusion.
-std::vector<SourcedText> anti_evidence(const json::Value &agent_facing);
-// The established fact of an anti-strategy packet, or the gap.
-// Verdict rule (documented in docs/distill-brief.md): api-limitation when
-// the evidence says the tool cannot express or does not support it;
-// accuracy-gate/ceiling when it names an accuracy/correctness failure or
-// the quality gate failed; else not-worth-it-here (the run reverted it).
 struct AntiFactResult {
   std::optional<AntiFact> fact;
   std::optional<FactGap> gap;
 };
+// The established fact of an anti-strategy packet, or the gap.
+//   * A packet that isolates one lever (the_failed_lever): attempted = the
+//     lever; the mechanism is the first sentence of the lever, then of its
+//     fix, that record::states_mechanism accepts.
+//   * A prose dead-end (no isolated lever) whose change text names one lever
+//     (one sentence, no `;`, no top-level `,`, no "also"): attempted = the
+//     change text; the mechanism is the first accepted sentence of the
+//     version's pitfalls (claim, explanation, fix), then of the commit
+//     subject (without a leading "reverted") and body. Several levers: no
+//     record (choosing one is a judgement).
+//   * Condition: record::fact_condition over the same texts and the packet's
+//     fact context.
+//   * Verdict: api-limitation when the evidence says the tool cannot express
+//     or does not support it; accuracy-gate/ceiling when the step failed its
+//     correctness check or quality gate and the evidence names an accuracy
+//     failure, or when the mechanism names one; else not-worth-it-here.
 AntiFactResult anti_fact(const json::Value &agent_facing);
 
 } // namespace otm::distill

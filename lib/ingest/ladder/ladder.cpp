@@ -79,6 +79,8 @@ private:
       if (auto why = noise_reason(row, false)) return reject(i, *why);
       if (text::code_points(text_of(row)) > t_.deadend_min_chars) {
         r_.judgements[i].selection = "deadend";
+        // The code the failed attempt was tried on: where its diff starts.
+        if (best_) r_.judgements[i].best_before_version = best_version_;
         r_.deadends.push_back({i, version(i)});
         return;
       }

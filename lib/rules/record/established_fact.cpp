@@ -12,8 +12,8 @@ const text::Regex &condition_regex() {
   static const text::Regex r(
       R"((?i)\b(?:sm_?\d{2,3}[a-z]?|gb?[12]\d{2}|[abh]\d{2,3}|rtx ?\d{4}|mi\d{3}x?|cdna\d|rdna\d|gfx\d{3,4}|)"
       R"(blackwell|hopper|ampere|[MNK]\s*(?:<=|>=|[=<>≤≥])\s*\d+|(?:small|large|tiny)-[mnk]|)"
-      R"(bf16|fp16|fp8|fp6|fp4|fp32|fp64|tf32|int8|int4|e4m3|e5m2|)"
-      R"(triton \d|cuda \d{2}|cutlass \d|ptx \d|driver \d|rocm \d|hip \d|)"
+      R"(bf16|fp16|fp8|fp6|fp4|fp32|fp64|tf32|int8|int4|e4m3|e5m2|bfloat16|float16|float32|)"
+      R"((?:triton|gluon|cutlass|cutedsl|flydsl|cuda|rocm|hip)(?: \d+)?|ptx \d|driver \d|)"
       R"(when [a-z]+|only (?:if|when|on)|for (?:all )?shapes? (?:with|where|below|above))\b)");
   return r;
 }
@@ -31,18 +31,119 @@ const text::Regex &non_mechanism_regex() {
 const text::Regex &mechanism_regex() {
   static const text::Regex r(
       R"((?i)\b(?:because|since|due to|caused by|the reason|as a result of|bound by|limited by|gated by|)"
-      R"(serializ\w*|contention|saturat\w*|spill\w*|occupancy|bank conflicts?|scoreboard\w*|m?barriers?|)"
-      R"(bandwidth[- ]bound|latency[- ]bound|compute[- ]bound|wave quantization|tail effects?|partial waves?|)"
-      R"(launch overhead|does not fit|exceeds?|exceeding|cannot|unsupported|not supported|requires?|requiring)\b)");
+      R"(seriali[sz]\w*|contention|saturat\w*|spill\w*|occupancy|bank conflicts?|scoreboard\w*|m?barriers?|)"
+      R"(bandwidth[- ]bound|latency[- ]bound|compute[- ]bound|wave quanti[sz]ation|tail effects?|partial waves?|)"
+      R"(launch overhead|does not fit|exceeds?|exceeding|cannot|unsupported|not supported|requires?|requiring|)"
+      R"(costs? more than|outweighs?)\b)");
   return r;
 }
 
-std::string fact_precheck(std::string_view text) {
+const text::Regex &accuracy_failure_regex() {
+  static const text::Regex r(
+      R"((?i)\b(?:accuracy|tolerance|precision|correctness|mismatch\w*|incorrect|wrong results?|nan|)"
+      R"(numerical\w*|max_abs_err|max_rel_err|rel_err|ulps?|rounding|round-off|bit-compatible|bit-exact)\b)");
+  return r;
+}
+
+const text::Regex &speculative_regex() {
+  static const text::Regex r(R"((?i)\b(?:may|might|possibly|perhaps)\b)");
+  return r;
+}
+
+namespace {
+
+// The alternatives of condition_regex, sorted into the four fields of
+// established_fact.condition. Its prose alternatives ("when …", "only if
+// …") fit no field.
+const text::Regex &arch_token() {
+  static const text::Regex r(R"((?i)^(?:sm_?\d{2,3}[a-z]?|gb?[12]\d{2}|[abh]\d{2,3}|rtx ?\d{4}|mi\d{3}x?|cdna\d|)"
+                             R"(rdna\d|gfx\d{3,4}|blackwell|hopper|ampere)$)");
+  return r;
+}
+const text::Regex &dtype_token() {
+  static const text::Regex r(
+      R"((?i)^(?:bf16|fp16|fp8|fp6|fp4|fp32|fp64|tf32|int8|int4|e4m3|e5m2|bfloat16|float16|float32|float8\w*)$)");
+  return r;
+}
+const text::Regex &toolchain_token() {
+  static const text::Regex r(
+      R"((?i)^(?:(?:triton|gluon|cutlass|cutedsl|flydsl|cuda|rocm|hip)(?: \d+)?|(?:ptx|driver) \d+)$)");
+  return r;
+}
+const text::Regex &shape_token() {
+  static const text::Regex r(R"((?i)^(?:[MNK]\s*(?:<=|>=|[=<>≤≥])\s*\d+|(?:small|large|tiny)-[mnk])$)");
+  return r;
+}
+
+bool is_number_text(std::string_view s) {
+  static const text::Regex r(R"(^-?\d+(?:\.\d+)?$)");
+  return r.match(s).has_value();
+}
+
+} // namespace
+
+FactContext make_fact_context(std::string toolchain, const json::Value &fixed_axes, bool correctness_failed) {
+  FactContext c;
+  c.toolchain = std::move(toolchain);
+  if (const auto *axes = fixed_axes.as_object())
+    for (const auto &[k, v] : *axes) {
+      if (v.is_string())
+        c.fixed_axes.emplace_back(k, *v.as_string());
+      else if (v.is_number() && !v.is_bool())
+        c.fixed_axes.emplace_back(k, v.python_str());
+    }
+  c.correctness_failed = correctness_failed;
+  return c;
+}
+
+FactCondition fact_condition(const std::vector<std::string> &texts, const FactContext &context) {
+  FactCondition c;
+  for (const auto &t : texts) {
+    for (const auto &m : condition_regex().find_all(t)) {
+      std::string tok(m[0]);
+      if (c.sm_arch.empty() && arch_token().match(tok))
+        c.sm_arch = tok;
+      else if (c.dtype.empty() && dtype_token().match(tok))
+        c.dtype = tok;
+      else if (c.toolchain.empty() && toolchain_token().match(tok))
+        c.toolchain = tok;
+      else if (c.shape_regime.empty() && shape_token().match(tok))
+        c.shape_regime = tok;
+    }
+  }
+  std::string tool = context.toolchain;
+  if (c.toolchain.empty() && !tool.empty() && text::to_lower(tool) != "any") c.toolchain = tool;
+  std::string shape;
+  for (const auto &[k, v] : context.fixed_axes) {
+    if (c.dtype.empty() && (text::to_lower(k) == "dtype" || dtype_token().match(v))) {
+      c.dtype = v;
+      continue;
+    }
+    if (!is_number_text(v)) continue;
+    if (!shape.empty()) shape += ", ";
+    shape += k;
+    shape += '=';
+    shape += v;
+  }
+  if (c.shape_regime.empty()) c.shape_regime = shape;
+  return c;
+}
+
+bool states_mechanism(std::string_view sentence, const FactContext &context) {
+  auto s = text::strip(sentence);
+  if (text::code_points(s) < kMinMechanismChars) return false;
+  if (non_mechanism_regex().contains(s) || speculative_regex().contains(s)) return false;
+  return mechanism_regex().contains(s) || (context.correctness_failed && accuracy_failure_regex().contains(s));
+}
+
+std::string fact_precheck(std::string_view text, const FactContext &context) {
   auto t = text::strip(text);
   if (t.empty() || text::code_points(t) < kMinClaimChars) return "too short to carry a claim";
-  bool mech = mechanism_regex().contains(text);
+  bool mech =
+      mechanism_regex().contains(text) || (context.correctness_failed && accuracy_failure_regex().contains(text));
   if (non_mechanism_regex().contains(text) && !mech) return "reports a measurement, names no cause";
-  if (!condition_regex().contains(text) && !mech) return "no checkable condition and no cause";
+  bool condition = condition_regex().contains(text) || !fact_condition({}, context).empty();
+  if (!condition && !mech) return "no checkable condition and no cause";
   return "ok";
 }
 

@@ -1,11 +1,16 @@
 // The established-fact rule for negative knowledge (spec wiki-gate.md §6,
-// partition.md §3): the regexes and the record check, in one place used by
-// partition's fact pre-check, the store's established-fact gate and the
-// admission gate, so triage and enforcement cannot disagree.
+// partition.md §3): the regexes, what counts as a condition and as a
+// mechanism, and the record check, in one place used by partition's fact
+// pre-check, the drafter, the store's established-fact gate and the
+// admission gate, so triage, drafting and enforcement cannot disagree.
+//
+// Spellings: every stem with a British/American pair matches both
+// (serialises/serializes, utilisation/utilization, behaviour/behavior).
 #pragma once
 
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "text/regex.hpp"
@@ -19,12 +24,50 @@ const text::Regex &condition_regex();
 const text::Regex &non_mechanism_regex();
 // Words that state a cause.
 const text::Regex &mechanism_regex();
+// Words that name an accuracy or correctness failure.
+const text::Regex &accuracy_failure_regex();
+// Speculative wording (may / might / possibly / perhaps): never a mechanism.
+const text::Regex &speculative_regex();
 
 inline constexpr std::size_t kMinMechanismChars = 40;
 inline constexpr std::size_t kMinClaimChars = 12;
 
-// partition.md §3: "ok" or the reason the text looks like no fact.
-std::string fact_precheck(std::string_view text);
+// What a trace always states about where its levers were tried. As in the
+// real store's records (whose every anti-strategy names its DSL as
+// `toolchain`), the run's toolchain and its fixed axes are conditions a
+// reader can check; the GPU the run happened on is not.
+struct FactContext {
+  std::string toolchain; // the step's DSL ("triton", "cuda", "gluon"); "" or "any": none
+  std::vector<std::pair<std::string, std::string>> fixed_axes; // ("N", "4096"), ("dtype", "bfloat16"), in trace order
+  bool correctness_failed = false; // the step failed its correctness check (or its quality gate)
+};
+// A context from a DSL, a fixed-axes object (a packet's operator.fixed_axes,
+// meta.json's constants: string and number values are kept) and whether
+// the step failed its correctness check.
+FactContext make_fact_context(std::string toolchain, const json::Value &fixed_axes, bool correctness_failed);
+
+// The four fields of established_fact.condition.
+struct FactCondition {
+  std::string sm_arch, shape_regime, dtype, toolchain;
+  bool empty() const { return sm_arch.empty() && shape_regime.empty() && dtype.empty() && toolchain.empty(); }
+};
+// The first architecture, shape-regime, dtype and toolchain token of the
+// texts (verbatim, in order); a field the texts leave empty is filled from
+// the context: toolchain = its DSL, shape_regime = its numeric fixed axes
+// ("N=4096"), dtype = its dtype axis. Empty when neither names one.
+FactCondition fact_condition(const std::vector<std::string> &texts, const FactContext &context);
+
+// Whether `sentence` states why a lever fails: at least 40 code points, no
+// hollow phrase, not speculative, and it names a cause (MECHANISM) - or,
+// when the step failed its correctness check, it names that accuracy
+// failure (an accuracy failure backed by the verdict is a fact).
+bool states_mechanism(std::string_view sentence, const FactContext &context);
+
+// partition.md §3: "ok" or the reason the text looks like no fact. The
+// context supplies a condition (its toolchain and fixed axes) and, when the
+// step failed its correctness check, lets an accuracy failure count as a
+// cause.
+std::string fact_precheck(std::string_view text, const FactContext &context = {});
 
 // The record-level rule (gates.md §2.9 / wiki-gate.md §2 step 1): problems
 // of an anti-strategy record; empty for a passing record or another type.

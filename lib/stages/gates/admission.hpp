@@ -35,7 +35,7 @@ std::vector<std::string> validate_record_for_admission(const json::Value &record
 Context context_for_record(json::Value record, const std::filesystem::path &file,
                            std::optional<PacketEntry> packet = std::nullopt);
 
-// Runs the named gates (all sixteen when `names` is empty) and returns every
+// Runs the named gates (all seventeen when `names` is empty) and returns every
 // finding, a crash included as a finding.
 std::vector<Finding> run_gates(const Context &ctx, const std::vector<std::string> &names = {});
 

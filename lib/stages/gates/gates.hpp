@@ -1,4 +1,4 @@
-// The sixteen gates (spec gates.md, with the fixes in docs/differences.md).
+// The seventeen gates (spec gates.md, with the fixes in docs/differences.md).
 // Each takes the whole context and returns its findings; none throws on bad
 // record content (a missing field is a finding, not a crash).
 #pragma once
@@ -30,6 +30,7 @@ GateResult gate_no_fabrication(const Context &ctx);
 GateResult gate_provenance(const Context &ctx);
 GateResult gate_ncu_attribution(const Context &ctx);
 GateResult gate_store_overlap(const Context &ctx);
+GateResult gate_substance(const Context &ctx); // issue 10: no change, no strategy
 
 enum class GateKind { Store, Trace };
 struct GateInfo {
@@ -42,7 +43,8 @@ struct GateInfo {
   bool whole_store = false;
 };
 
-// The sixteen, store gates first, in the reference's order.
+// The seventeen, store gates first, in the reference's order (substance, an
+// otm addition, last).
 const std::vector<GateInfo> &all_gates();
 const GateInfo *find_gate(const std::string &name);
 // The gates that judge one record on its own (every gate but the

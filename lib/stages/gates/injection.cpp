@@ -103,6 +103,11 @@ const std::vector<CaseSpec> &cases() {
          else
            ctx.live_ids.insert(r.string_or("id"));
        }},
+      {"substance/comment-only-snippet", "substance",
+       [](json::Value &r, PacketEntry *, Context &) {
+         r.set("type", "strategy");
+         obj(obj(r, "payload"), "implementation").set("snippet", " x = 1\n+# measured on the warm-L2 harness");
+       }},
   };
   return specs;
 }

@@ -1,4 +1,4 @@
-// Injection tests: proof that each of the sixteen gates fires on the error
+// Injection tests: proof that each of the seventeen gates fires on the error
 // it exists for. For each gate, a copy of a real staged record (and of its
 // packet, or of the live id set, where the error lives there) is mutated
 // once and only that gate is run on it. The gate must pass on the unmutated

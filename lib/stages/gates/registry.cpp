@@ -26,6 +26,7 @@ const std::vector<GateInfo> &all_gates() {
       {"ncu-attribution", GateKind::Trace, gate_ncu_attribution,
        "a profiler claim cites a usable capture of its packet"},
       {"store-overlap", GateKind::Trace, gate_store_overlap, "no id already in the live store"},
+      {"substance", GateKind::Trace, gate_substance, "a strategy's snippet changes at least one line that runs"},
   };
   return gates;
 }

@@ -1,4 +1,4 @@
-// otm-validate as a library call: all sixteen gates over a staging store
+// otm-validate as a library call: all seventeen gates over a staging store
 // (or --injection-tests), in the chosen report format.
 #pragma once
 

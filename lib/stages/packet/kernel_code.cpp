@@ -64,12 +64,17 @@ std::optional<KernelDiff> version_diff(const git::Repository &repo, const Versio
 
   const auto &mine = commits.of(segment.string_or("version"));
   // The base: the parent of the version's first commit (a re-committed
-  // version shows its whole change, not only its amendment).
+  // version shows its whole change, not only its amendment); for a
+  // dead-end, the best-so-far code its attempt was tried on, so a reverted
+  // neighbour's attempt never shows as part of this one.
   std::string base = segment.string_or("parent");
+  const auto *tried_on = segment.get("measured_against").get("sha").as_string();
+  bool from_best = !strategy && tried_on && !tried_on->empty();
   std::vector<std::string> targets{*sha};
   auto last = std::find_if(mine.begin(), mine.end(), [&](auto &c) { return c.sha == *sha; });
   if (last != mine.end()) {
     base = mine.front().parents.empty() ? "" : mine.front().parents.front();
+    if (from_best) base = *tried_on;
     for (auto it = std::make_reverse_iterator(last); it != mine.rend(); ++it) targets.push_back(it->sha);
   }
   bool anti = segment.string_or("record_type") == "anti-strategy";

@@ -47,11 +47,13 @@ struct KernelDiff {
 //    best-so-far before it): that commit to the version's last commit, even
 //    when kernel.py did not change (the range is still recorded).
 //  - Otherwise the whole version change, from the first parent of the
-//    version's FIRST commit: for an anti-strategy, to the version's latest
-//    commit whose diff changes executable code (the failed attempt, never a
-//    restoration that only rewrote a comment), else to the latest commit
-//    that changed kernel.py at all; for other segments, to the last commit,
-//    or when that leaves kernel.py as it was, to the latest that changed it.
+//    version's FIRST commit (for a dead-end whose segment names
+//    `measured_against.sha`: from that best-so-far commit, the code the
+//    attempt was tried on): for an anti-strategy, to the version's latest
+//    commit whose code differs from that base in an executable line (the
+//    failed attempt, never a restoration), else to the latest commit that
+//    changed kernel.py at all; for other segments, to the last commit, or
+//    when that leaves kernel.py as it was, to the latest that changed it.
 std::optional<KernelDiff> version_diff(const git::Repository &repo, const VersionCommits &commits,
                                        const json::Value &segment);
 

@@ -118,7 +118,11 @@ std::string diff_shows(const KernelDiff &d, const json::Value &seg) {
     if (!d.executable)
       what = "this step's change to the kernel source";
     else if (seg.string_or("seg_kind").starts_with("deadend"))
-      what = "the failed attempt: the code before this step against its latest commit that changed executable code";
+      what = seg.get("measured_against").get("sha").is_string()
+                 ? "the failed attempt: the best-so-far code it was tried on against this step's latest commit "
+                   "whose code differs from it in an executable line"
+                 : "the failed attempt: the code before this step against its latest commit that changed executable "
+                   "code";
     else
       what = "the change in which the recorded pitfall was met: the code before this step against its latest "
              "commit that changed executable code";

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "error/error.hpp"
+#include "ladder/noise.hpp"
 #include "partition/pitfall.hpp"
 #include "partition/technique.hpp"
 #include "record/established_fact.hpp"
@@ -151,6 +152,15 @@ json::Value anti(Builder &b, const json::Value &row, const std::string &kind, co
   return s;
 }
 
+// The fact pre-check's context for a version (record::FactContext): its
+// DSL, the trace's fixed axes, and whether it failed its correctness check
+// or quality gate.
+record::FactContext fact_context(const Inputs &in, const json::Value &row) {
+  return record::make_fact_context(row.string_or("dsl"), in.meta.get("constants"),
+                                   ladder::correctness_failed(row.get("correctness_status")) ||
+                                       ladder::gate_failed(row.get("gate_result")));
+}
+
 // Step 2; returns the versions that produced an anti-strategy segment.
 std::set<std::string> deadends(Builder &b, const Inputs &in) {
   std::set<std::string> produced;
@@ -163,12 +173,13 @@ std::set<std::string> deadends(Builder &b, const Inputs &in) {
       for (const auto &item : *items) {
         std::string t = item.is_string() ? *item.as_string() : item.python_str();
         if (text::code_points(t) < record::kMinClaimChars) continue;
-        std::string pre = record::fact_precheck(t);
+        std::string pre = record::fact_precheck(t, fact_context(in, row));
         b.flag(pre, t);
         json::Value s = anti(b, row, "deadend-item", t, "mechanical", deadend_item_technique(t), pre);
         char buf[32];
         std::snprintf(buf, sizeof buf, "%02d", ++nn);
         s.set("seg_id", "anti-" + ver + "-" + buf);
+        s.set("measured_against", measured_against(row, in.rows));
         b.finish(s);
         produced.insert(ver);
       }
@@ -176,10 +187,11 @@ std::set<std::string> deadends(Builder &b, const Inputs &in) {
     }
     std::string all = text_of(row);
     if (text::code_points(all) < in.prose_min_chars) continue;
-    std::string pre = record::fact_precheck(all);
+    std::string pre = record::fact_precheck(all, fact_context(in, row));
     b.flag(pre, all);
     json::Value s = anti(b, row, "deadend-prose", json::Value(), "agent", deadend_prose_technique(row), pre);
     s.set("seg_id", "anti-" + ver + "-01");
+    s.set("measured_against", measured_against(row, in.rows));
     b.finish(s);
     produced.insert(ver);
   }
@@ -201,7 +213,7 @@ void pitfalls(Builder &b, const Inputs &in, const std::set<std::string> &produce
       auto pt = pitfall_text(((*list)[i]));
       if (text::code_points(pt.text) < record::kMinClaimChars) continue;
       std::string checked = pt.fix ? pt.text + " " + *pt.fix : pt.text;
-      std::string pre = record::fact_precheck(checked);
+      std::string pre = record::fact_precheck(checked, fact_context(in, *row));
       b.flag(pre, pt.text);
       json::Value s = b.common(*row);
       char buf[32];

@@ -74,7 +74,9 @@ HunkStart guess_hunk_start(const std::vector<std::string_view> &side) {
   static const text::Regex python(
       R"(^\s*(?:(?:def|class|return|if|elif|else|for|while|import|from|with|try|except|raise|yield|assert|pass|)"
       R"(break|continue|lambda)\b|@\w)|^\s*[\w.\[\], ]+\s*(?:[-+*/%|&]|//)?=(?!=)|[(\[,:]\s*$)");
-  static const text::Regex c_like(R"([;{}]\s*$|^\s*(?:#include|#define|__global__|__device__|template\s*<))");
+  static const text::Regex c_like(R"([;{}]\s*$|^\s*(?:#include|#define|__global__|__device__|template\s*<|//))");
+  // A C preprocessor line, which Python would read as a comment.
+  static const text::Regex preprocessor(R"(^\s*#(?:include|define|pragma|ifdef|ifndef|endif|undef)\b)");
   static const text::Regex prose(R"(^\s*[A-Za-z][\w'-]*(?:,?\s+[\w'.,-]+){2,}[.!?]?\s*$)");
   static const text::Regex code_punct(R"([=(){}\[\]:;])");
   char quote = 0;
@@ -85,9 +87,14 @@ HunkStart guess_hunk_start(const std::vector<std::string_view> &side) {
     break;
   }
   HunkStart best;
-  if (!quote) return best;
+  // Without a triple quote the hunk may still lie wholly inside an embedded
+  // source string (a `#define` block of a load_inline source): only that
+  // and code are weighed.
+  bool quoted = quote != 0;
+  if (!quoted) quote = '"';
   std::size_t best_score = static_cast<std::size_t>(-1);
   for (int h = 0; h < 3; ++h) {
+    if (!quoted && h == 1) continue;
     SourceLexer lexer(Language::Python);
     if (h) lexer.assume_inside_string(h == 1, quote);
     std::size_t score = 0;
@@ -96,8 +103,10 @@ HunkStart guess_hunk_start(const std::vector<std::string_view> &side) {
       auto kind = classify_line(l, spans);
       bool embedded = std::any_of(spans.begin(), spans.end(), [](const Span &s) { return s.embedded; });
       bool looks_python = python.contains(l), looks_c = c_like.contains(l);
-      bool looks_prose = prose.contains(l) && !code_punct.contains(l);
+      // `from triton.experimental import gluon` reads as words but is code.
+      bool looks_prose = prose.contains(l) && !code_punct.contains(l) && !looks_python;
       if (kind == LineKind::Comment && looks_python && !looks_prose) ++score;
+      if (kind == LineKind::Comment && !embedded && preprocessor.contains(l)) ++score;
       if (kind == LineKind::Code && !embedded && (looks_prose || looks_c)) ++score;
       if (kind == LineKind::Code && embedded && looks_python && !looks_c) ++score;
     }

@@ -1,0 +1,181 @@
+#include "distill/diff_reading.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+
+#include "text/regex.hpp"
+#include "text/utf8.hpp"
+
+namespace otm::distill {
+
+namespace {
+
+bool is_ident(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+std::string code_text(const code::DiffLine &l) {
+  std::string out;
+  for (const auto &s : l.spans)
+    if (s.kind == code::SpanKind::Code || s.kind == code::SpanKind::String)
+      out += l.text.substr(s.begin, s.end - s.begin);
+  return out;
+}
+
+std::size_t indent_of(std::string_view s) {
+  std::size_t i = 0;
+  while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
+  return i;
+}
+
+bool is_change(const code::DiffLine &l) {
+  return l.role == code::DiffLine::Role::Added || l.role == code::DiffLine::Role::Removed;
+}
+
+// Words too common in prose, or Python keywords, to say which hunk a change
+// text is about.
+bool is_stopword(std::string_view lower) {
+  static const std::set<std::string, std::less<>> words = {
+      "with",    "from",    "into",   "onto",     "that",   "this",  "these",  "those",  "each",    "than",   "then",
+      "instead", "over",    "only",   "when",     "also",   "more",  "less",   "fewer",  "same",    "after",  "before",
+      "which",   "their",   "there",  "every",    "while",  "where", "does",   "done",   "make",    "made",   "uses",
+      "used",    "using",   "keep",   "keeps",    "kept",   "back",  "none",   "true",   "false",   "pass",   "else",
+      "elif",    "return",  "import", "class",    "lambda", "yield", "assert", "global", "async",   "await",  "raise",
+      "except",  "finally", "break",  "continue", "step",   "steps", "about",  "under",  "between", "without"};
+  return words.count(lower) != 0;
+}
+
+} // namespace
+
+std::size_t HunkReading::running_lines() const {
+  return static_cast<std::size_t>(std::count_if(running.begin(), running.end(), [](const auto &c) { return !c.dead; }));
+}
+
+std::size_t DiffReading::running_lines() const {
+  std::size_t n = 0;
+  for (const auto &h : hunks) n += h.running_lines();
+  return n;
+}
+
+DiffReading read_diff(std::string_view diff) {
+  static const text::Regex def(R"(^(\s*)(?:async\s+)?def\s+(\w+)\s*\()");
+  DiffReading r;
+  auto lexed = code::lex_diff(diff);
+  r.lines.reserve(lexed.size());
+  for (const auto &l : lexed) r.lines.push_back(l.text);
+  std::vector<std::string> code(lexed.size());
+  for (std::size_t i = 0; i < lexed.size(); ++i) code[i] = code_text(lexed[i]);
+
+  // Functions the diff adds (a `+def` line, its decorators and its more
+  // deeply indented added body) that no other line names.
+  std::vector<bool> dead(lexed.size(), false);
+  std::set<std::string> defined_before;
+  for (std::size_t i = 0; i < lexed.size(); ++i)
+    if (lexed[i].role == code::DiffLine::Role::Removed)
+      if (auto m = def.match(code[i])) defined_before.insert(std::string((*m)[2]));
+  for (std::size_t i = 0; i < lexed.size(); ++i) {
+    const auto &l = lexed[i];
+    if (l.role != code::DiffLine::Role::Added || l.kind != code::LineKind::Code) continue;
+    auto m = def.match(code[i]);
+    if (!m) continue;
+    std::string name((*m)[2]);
+    if (defined_before.count(name)) continue;
+    std::size_t indent = (*m)[1].size(), begin = i, end = i + 1;
+    while (begin > 0 && lexed[begin - 1].role == code::DiffLine::Role::Added &&
+           text::strip(code[begin - 1]).starts_with("@"))
+      --begin;
+    for (std::size_t k = i + 1; k < lexed.size() && lexed[k].role == code::DiffLine::Role::Added; ++k) {
+      auto body = lexed[k].text.substr(lexed[k].body);
+      if (text::strip(body).empty()) continue;
+      if (indent_of(body) <= indent) break;
+      end = k + 1;
+    }
+    bool referenced = false;
+    for (std::size_t k = 0; k < lexed.size() && !referenced; ++k)
+      if ((k < begin || k >= end) && lexed[k].role != code::DiffLine::Role::Header && holds_name(code[k], name))
+        referenced = true;
+    if (referenced) continue;
+    r.dead_definitions.push_back(name);
+    for (std::size_t k = begin; k < end; ++k) dead[k] = true;
+  }
+
+  for (std::size_t i = 0; i < lexed.size(); ++i) {
+    const auto &l = lexed[i];
+    if (l.role == code::DiffLine::Role::HunkHeader) {
+      if (!r.hunks.empty() && r.hunks.back().body_end == 0) r.hunks.back().body_end = i;
+      HunkReading h;
+      h.header = i;
+      h.body_begin = i + 1;
+      r.hunks.push_back(std::move(h));
+      continue;
+    }
+    if (r.hunks.empty() || r.hunks.back().body_end != 0) continue;
+    auto &h = r.hunks.back();
+    if (l.role == code::DiffLine::Role::Header) { // the next file's headers end the hunk
+      h.body_end = i;
+      continue;
+    }
+    if (!is_change(l)) continue;
+    if (h.changed++ == 0) h.first_change = i;
+    if (code::is_executable(l.kind)) h.running.push_back({i, code[i], l.role == code::DiffLine::Role::Added, dead[i]});
+  }
+  if (!r.hunks.empty() && r.hunks.back().body_end == 0) r.hunks.back().body_end = lexed.size();
+  return r;
+}
+
+std::vector<ChangeName> names_of(std::string_view change_text) {
+  static const text::Regex token(R"(\.?[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*)");
+  std::vector<ChangeName> out;
+  std::set<std::string> seen;
+  for (const auto &m : token.find_all(change_text)) {
+    std::string t(m[0]);
+    std::size_t upper = 0;
+    bool digit = false, inner_upper = false;
+    for (std::size_t i = 0; i < t.size(); ++i) {
+      unsigned char c = static_cast<unsigned char>(t[i]);
+      if (std::isupper(c)) {
+        ++upper;
+        if (i > 0 && std::islower(static_cast<unsigned char>(t[i - 1]))) inner_upper = true;
+      }
+      if (std::isdigit(c)) digit = true;
+    }
+    bool strong =
+        t.find('_') != std::string::npos || t.find('.') != std::string::npos || digit || upper >= 2 || inner_upper;
+    std::string lower = text::to_lower(t);
+    if (!strong && (t.size() < 4 || is_stopword(lower))) continue;
+    if (!seen.insert(strong ? t : lower).second) continue;
+    out.push_back({strong ? t : lower, strong});
+  }
+  return out;
+}
+
+bool holds_name(std::string_view code, std::string_view name) {
+  if (name.empty()) return false;
+  bool dotted = name.find('.') != std::string_view::npos;
+  bool exact =
+      dotted || name.find('_') != std::string_view::npos ||
+      std::any_of(name.begin(), name.end(), [](char c) { return std::isupper(static_cast<unsigned char>(c)); }) ||
+      std::any_of(name.begin(), name.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+  std::string hay = exact ? std::string(code) : text::to_lower(code);
+  std::string needle = exact ? std::string(name) : text::to_lower(name);
+  for (std::size_t pos = hay.find(needle); pos != std::string::npos; pos = hay.find(needle, pos + 1)) {
+    bool before_ok = pos == 0 || needle[0] == '.' || !is_ident(hay[pos - 1]);
+    std::size_t end = pos + needle.size();
+    bool after_ok = end >= hay.size() || !is_ident(hay[end]);
+    if (before_ok && after_ok) return true;
+  }
+  return false;
+}
+
+std::vector<ChangeName> named_in(const DiffReading &diff, std::string_view change_text) {
+  std::vector<ChangeName> out;
+  for (auto &n : names_of(change_text)) {
+    bool found = false;
+    for (const auto &h : diff.hunks)
+      for (const auto &c : h.running)
+        if (!c.dead && holds_name(c.code, n.text)) found = true;
+    if (found) out.push_back(std::move(n));
+  }
+  return out;
+}
+
+} // namespace otm::distill

@@ -1,0 +1,68 @@
+// A unified diff read for what it changes, as the drafter needs it: its
+// hunks, which changed lines run (the shared lexer decides: code::LineKind
+// Code, never a comment, docstring, blank line or version stamp), the text
+// of those lines without their comments, the names a change text shares
+// with them, and the functions the diff adds that nothing calls.
+//
+// Usage:
+//   auto d = read_diff(packet.code);
+//   d.running_lines()                  // 0: the diff changes nothing that runs
+//   named_in(d, change_text)           // the names of the change text the diff's running changes hold
+//   d.dead_definitions                 // `_loader_partition`: defined on added lines, referenced nowhere
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "code/source_lexer.hpp"
+
+namespace otm::distill {
+
+struct ChangedLine {
+  std::size_t line = 0; // index into DiffReading::lines
+  std::string code;     // the line's source without its comments (code and string spans)
+  bool added = false;
+  bool dead = false; // part of a definition the diff adds and never references
+};
+
+struct HunkReading {
+  std::size_t header = 0;                   // index of the "@@" line
+  std::size_t body_begin = 0, body_end = 0; // [begin, end) of its body lines
+  std::size_t first_change = 0;             // index of its first changed line
+  std::size_t changed = 0;                  // every '-'/'+' line, whatever it holds
+  std::vector<ChangedLine> running;         // changed executable lines, dead ones included
+  std::size_t running_lines() const;        // those that are not dead
+};
+
+struct DiffReading {
+  std::vector<std::string_view> lines; // the diff's lines, without newlines (views into the diff)
+  std::vector<HunkReading> hunks;
+  // Python functions defined on added lines that no other line of the diff
+  // names and no removed line defined: new code nothing calls.
+  std::vector<std::string> dead_definitions;
+  std::size_t running_lines() const; // changed executable lines that are not dead, whole diff
+};
+
+// `diff` must outlive the result (lines are views into it).
+DiffReading read_diff(std::string_view diff);
+
+// A name of a change text ("num_warps", "BLOCK_SIZE", "tl.reduce", ".cs",
+// "ld.global.nc.v4.f32", "persistent"): `strong` when it can only be an
+// identifier, a literal or a mnemonic (it holds `_`, `.` or a digit, or two
+// capitals); otherwise a plain word of at least four letters.
+struct ChangeName {
+  std::string text;
+  bool strong = false;
+};
+std::vector<ChangeName> names_of(std::string_view change_text);
+
+// Whether `code` (a line without comments) holds `name` as a whole token.
+bool holds_name(std::string_view code, std::string_view name);
+
+// The names of `change_text` that some running (not dead) changed line of
+// the diff holds, in the change text's order.
+std::vector<ChangeName> named_in(const DiffReading &diff, std::string_view change_text);
+
+} // namespace otm::distill

@@ -1,0 +1,379 @@
+// Issue 10: the claim, the code and the gain of a drafted record describe
+// the same change. The snippet quotes what the change text names; a change
+// that runs nothing is no strategy; a mechanism comes from the trace's own
+// words; negative knowledge meets one fair bar; retrieval fields carry what
+// a search would use. Built on the distill fixtures with edited texts and
+// code, so each rule is seen on its own.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+
+#include "error/error.hpp"
+#include "config/config.hpp"
+#include "distill/diff_reading.hpp"
+#include "distill/drafter.hpp"
+#include "distill/snippet_choice.hpp"
+#include "distill_test_support.hpp"
+#include "gates/admission.hpp"
+#include "gates/gates.hpp"
+#include "io/file.hpp"
+#include "record/established_fact.hpp"
+#include "json/parse.hpp"
+
+using namespace otm;
+namespace fs = std::filesystem;
+
+namespace {
+
+distill::Packet fixture(const std::string &seg) {
+  return distill::load_packet(testsupport::distill_fixtures() / (seg + ".json"));
+}
+
+json::Value &at(json::Value &v, std::initializer_list<const char *> path) {
+  json::Value *node = &v;
+  for (const char *k : path) {
+    if (!node->get(k).is_object()) node->set(k, json::Value::object());
+    node = node->find(k);
+  }
+  return *node;
+}
+
+// A diff of kernel.py whose first hunk changes only the docstring, a version
+// comment and an unrelated constant, whose second changes a comment only,
+// and whose third changes the launch (BLOCK_SIZE and num_warps).
+const char *kTuningDiff = R"(diff --git a/kernel.py b/kernel.py
+index 1111111..2222222 100644
+--- a/kernel.py
++++ b/kernel.py
+@@ -1,9 +1,9 @@
+ """RMSNorm over 8192-wide rows.
+ 
+-Tuning log: rows streamed once.
++Tuning log: wider blocks for the long rows.
+ """
+-# revision 41
++# revision 42
+ import triton
+-_WARMUP = 25
++_WARMUP = 30
+ 
+@@ -20,6 +20,7 @@ def rmsnorm_kernel(x_ptr, y_ptr, w_ptr, n_cols, eps, BLOCK_SIZE: tl.constexpr):
+     offs = tl.arange(0, BLOCK_SIZE)
+     x = tl.load(x_ptr + row * n_cols + offs, mask=offs < n_cols, other=0.0)
++    # the sum stays in fp32
+     ss = tl.sum(x * x, axis=0)
+     r = tl.rsqrt(ss / n_cols + eps)
+     tl.store(y_ptr + row * n_cols + offs, x * r, mask=offs < n_cols)
+@@ -40,5 +41,5 @@ def rmsnorm(x, w, eps):
+     y = torch.empty_like(x)
+     grid = (x.shape[0],)
+-    rmsnorm_kernel[grid](x, y, w, x.shape[1], eps, BLOCK_SIZE=64, num_warps=4)
++    rmsnorm_kernel[grid](x, y, w, x.shape[1], eps, BLOCK_SIZE=128, num_warps=8)
+     return y
+)";
+
+const char *kCommentOnlyDiff = R"(diff --git a/kernel.py b/kernel.py
+index 1111111..2222222 100644
+--- a/kernel.py
++++ b/kernel.py
+@@ -1,6 +1,7 @@
+ """Fused row softmax.
+ 
+-Step notes: the row stays in registers.
++Step notes: cache-blocked tiling, two halves per row.
+ """
++# cache-blocked tiling: two 2048-wide halves keep each tile in registers
+ KERNEL_VERSION = 10
+-KERNEL_VERSION = 9
+)";
+
+const char *kDeadCodeDiff = R"(diff --git a/kernel.py b/kernel.py
+index 1111111..2222222 100644
+--- a/kernel.py
++++ b/kernel.py
+@@ -20,6 +20,12 @@ def softmax_kernel(x_ptr, y_ptr, n_rows, BLOCK: gl.constexpr):
+         gl.store(y_ptr + row * BLOCK + cols, e * inv)
+ 
+ 
++@gluon.jit
++def _loader_partition(x_ptr, n_rows, BLOCK: gl.constexpr):
++    # producer warp: streams rows ahead of the compute warps
++    pass
++
++
+ def softmax(x):
+     y = torch.empty_like(x)
+-    softmax_kernel[grid](x, y, n_rows, BLOCK=4096, num_warps=4)
++    softmax_kernel[grid](x, y, n_rows, BLOCK=4096, num_warps=8)
+     return y
+)";
+
+distill::Packet strategy_with(const std::string &diff, const std::string &change) {
+  auto p = fixture("strategy-v3");
+  p.code = diff;
+  at(p.doc, {"agent_facing", "what_the_run_said"}).set("change", change);
+  json::Value from = json::Value::object(), to = json::Value::object();
+  from.set("version", "v7");
+  from.set("git_commit", std::string(40, 'a'));
+  to.set("version", "v10");
+  to.set("git_commit", std::string(40, 'b'));
+  at(p.doc, {"provenance"}).set("diff_from", from);
+  at(p.doc, {"provenance"}).set("diff_to", to);
+  return p;
+}
+
+std::string snippet_of(const distill::Draft &d) {
+  REQUIRE(d.record);
+  return d.record->get("payload").get("implementation").string_or("snippet");
+}
+
+} // namespace
+
+TEST_CASE("the snippet quotes the hunk that changes what the change text names", "[distill][claims]") {
+  auto diff = distill::read_diff(kTuningDiff);
+  REQUIRE(diff.hunks.size() == 3);
+  CHECK(diff.hunks[0].running_lines() == 2); // only the unrelated constant runs
+  CHECK(diff.hunks[1].running_lines() == 0); // a comment
+  CHECK(diff.hunks[2].running_lines() == 2);
+  auto s = distill::choose_diff_hunks(diff, "BLOCK_SIZE 64 -> 128 so each program covers a whole row.");
+  REQUIRE(s);
+  CHECK(s->hunks_quoted == 1);
+  CHECK_THAT(s->text, Catch::Contains("+    rmsnorm_kernel[grid](x, y, w, x.shape[1], eps, BLOCK_SIZE=128"));
+  CHECK_THAT(s->text, !Catch::Contains("Tuning log") && !Catch::Contains("_WARMUP"));
+  CHECK(s->names == std::vector<std::string>{"BLOCK_SIZE"});
+  // A comment-only hunk is never chosen, whatever it names.
+  auto c = distill::choose_diff_hunks(diff, "the sum stays in fp32");
+  REQUIRE(c);
+  CHECK_THAT(c->text, !Catch::Contains("# the sum stays in fp32"));
+}
+
+TEST_CASE("names the change text splits over two hunks are both quoted, with their headers", "[distill][claims]") {
+  auto diff = distill::read_diff(kTuningDiff);
+  auto s = distill::choose_diff_hunks(diff, "num_warps=4 -> 8 and a longer _WARMUP for the bench.");
+  REQUIRE(s);
+  CHECK(s->hunks_quoted == 2);
+  CHECK_THAT(s->text, Catch::StartsWith("@@ -1,9 +1,9 @@") && Catch::Contains("\n@@ -40,5 +41,5 @@"));
+  CHECK(s->names == std::vector<std::string>{"num_warps", "_WARMUP"});
+}
+
+TEST_CASE("a function the diff adds and nothing calls is no running change", "[distill][claims]") {
+  auto dead = distill::read_diff(kDeadCodeDiff);
+  CHECK(dead.dead_definitions == std::vector<std::string>{"_loader_partition"});
+  CHECK(dead.running_lines() == 2); // the num_warps line, both sides
+  std::string called = kDeadCodeDiff;
+  called.replace(called.find("+    softmax_kernel[grid]"), 4, "+    gl.warp_specialize(_loader_partition)\n+   ");
+  CHECK(distill::read_diff(called).dead_definitions.empty());
+
+  // The change text describes the dead function: the gain is not its.
+  auto d = distill::draft_record(
+      strategy_with(kDeadCodeDiff, "A producer warp partition streams the next row while the compute warps reduce."));
+  REQUIRE(d.refusal);
+  CHECK(d.refusal->field == "payload.change");
+  CHECK_THAT(d.refusal->why, Catch::Contains("`_loader_partition`") && Catch::Contains("between v7 and v10"));
+  // The same diff credited to what it really changes is a strategy.
+  auto ok = distill::draft_record(strategy_with(kDeadCodeDiff, "num_warps 4 -> 8 for the 4096-wide rows."));
+  CHECK_THAT(snippet_of(ok), Catch::Contains("+    softmax_kernel[grid](x, y, n_rows, BLOCK=4096, num_warps=8)"));
+}
+
+TEST_CASE("no change, no strategy: a diff that runs nothing new is refused with its range", "[distill][claims]") {
+  auto d = distill::draft_record(strategy_with(kCommentOnlyDiff, "Cache-blocked tiling of the row into two halves."));
+  REQUIRE(d.refusal);
+  CHECK(d.refusal->field == "payload.implementation.snippet");
+  CHECK_THAT(d.refusal->why, Catch::StartsWith("no code change between v7 and v10"));
+  auto none = strategy_with("", "Cache-blocked tiling of the row into two halves.");
+  none.doc.find("agent_facing")->set("diff_file", json::Value());
+  auto n = distill::draft_record(none);
+  REQUIRE(n.refusal);
+  CHECK(n.refusal->why == "no code change between v7 and v10");
+}
+
+TEST_CASE("a strategy's mechanism is the trace's own reason, in a fixed order", "[distill][claims]") {
+  auto p = strategy_with(kTuningDiff, "BLOCK_SIZE 64 -> 128 so each program covers a whole 8192-wide row.");
+  auto &said = at(p.doc, {"agent_facing", "what_the_run_said"});
+  auto &prof = at(p.doc, {"agent_facing", "profiler"});
+  prof.set("conclusion", "# ncu capture this step\n\nDRAM throughput 88% of peak.\nNo stall reason above 5%.");
+  json::Value up = json::Value::object();
+  up.set("direction", "wider blocks");
+  up.set("rationale", "half of the programs idle on the 8192-wide rows");
+  said.set("directions_taken_up", json::Value(json::Array{up}));
+  said.set("expected_impact", "one program per row instead of two");
+  said.set("causal_sentences", json::Value::strings({"Each row is one program now, so the partial sums stay put."}));
+  auto mech = [&]() { return distill::draft_record(p).record->get("payload").string_or("mechanism"); };
+  CHECK(mech() == "Each row is one program now, so the partial sums stay put.");
+  said.set("causal_sentences", json::Value::array());
+  CHECK(mech() == "one program per row instead of two");
+  said.set("expected_impact", json::Value());
+  CHECK(mech() == "DRAM throughput 88% of peak. No stall reason above 5%."); // headings dropped
+  prof.set("conclusion", json::Value());
+  CHECK(mech() == "half of the programs idle on the 8192-wide rows");
+  said.set("directions_taken_up", json::Value::array());
+  CHECK(mech() == "BLOCK_SIZE 64 -> 128 so each program covers a whole 8192-wide row.");
+}
+
+TEST_CASE("retrieval fields: tags from the category and the change, triggers from symptoms, cost from code",
+          "[distill][claims]") {
+  auto p = strategy_with(kTuningDiff, "BLOCK_SIZE 64 -> 128 and num_warps 4 -> 8 for the long rows.");
+  auto &said = at(p.doc, {"agent_facing", "what_the_run_said"});
+  said.set("category_hint", "launch_config");
+  said.set("causal_sentences",
+           json::Value::strings({"Half the SMs sat in a partial last wave, so wider blocks halve the grid."}));
+  auto d = distill::draft_record(p);
+  REQUIRE(d.record);
+  const auto &ret = d.record->get("retrieval");
+  auto tags = ret.get("technique_tags");
+  for (const char *t : {"launch-config", "num-warps-tuning", "block-size-tuning", "block-size", "num-warps"})
+    CHECK(std::count(tags.as_array()->begin(), tags.as_array()->end(), json::Value(t)) == 1);
+  CHECK(ret.get("signals").get("symptoms") == json::Value::strings({"partial-wave"}));
+  CHECK(ret.get("triggers") ==
+        json::Value::strings({"Half the SMs sat in a partial last wave, so wider blocks halve the grid."}));
+  // Two running lines in the launch hunk, two in the constant's; the
+  // docstring, comment and version-comment lines count for nothing.
+  const auto &cost = d.record->get("payload").get("cost");
+  CHECK(cost.string_or("edit_scope") == "kernel-rewrite");
+  auto one = strategy_with(kDeadCodeDiff, "num_warps 4 -> 8 for the 4096-wide rows.");
+  CHECK(distill::draft_record(one).record->get("payload").get("cost").string_or("edit_scope") == "one-line");
+}
+
+TEST_CASE("negative knowledge: one fair bar for drafter, pre-check and gate", "[distill][claims]") {
+  record::FactContext triton{"triton", {{"N", "4096"}, {"dtype", "bfloat16"}}, false};
+  // British spelling names a cause.
+  const char *british = "An unswizzled scratch of num_warps floats serialises the cross-warp max on every row.";
+  CHECK(record::states_mechanism(british, triton));
+  CHECK(record::states_mechanism("An unswizzled scratch of num_warps floats serializes the cross-warp max.", triton));
+  // The toolchain and fixed axes are the condition when the text names none.
+  auto c = record::fact_condition({british}, triton);
+  CHECK(c.toolchain == "triton");
+  CHECK(c.shape_regime == "N=4096");
+  CHECK(c.dtype == "bfloat16");
+  CHECK(record::fact_condition({"Slower on H100 in fp16."}, triton).sm_arch == "H100");
+  CHECK(record::fact_condition({"Slower on H100 in fp16."}, triton).dtype == "fp16");
+  CHECK(record::fact_condition({british}, {}).empty());
+  // An accuracy failure is a cause only when the correctness check failed.
+  const char *accuracy = "its relative error is about 1e-3 on large negative arguments, above the 1e-6 tolerance";
+  CHECK_FALSE(record::states_mechanism(accuracy, triton));
+  record::FactContext failed = triton;
+  failed.correctness_failed = true;
+  CHECK(record::states_mechanism(accuracy, failed));
+  // The pre-check gets the same context.
+  CHECK(record::fact_precheck("it was slower and we stopped there") == "no checkable condition and no cause");
+  CHECK(record::fact_precheck("it was slower and we stopped there", triton) == "ok");
+  CHECK(record::fact_precheck("flat within noise on every shape we tried", triton) ==
+        "reports a measurement, names no cause");
+  CHECK(record::fact_precheck("flat within noise, and the tolerance broke", failed) == "ok");
+}
+
+TEST_CASE("an accuracy failure with correctness FAIL is a fact with its verdict", "[distill][claims]") {
+  auto p = fixture("anti-v4-01");
+  auto &af = *p.doc.find("agent_facing");
+  af.set("the_failed_lever", "fast_expf fails the accuracy gate. its relative error is about 1e-3 on large negative "
+                             "arguments, three orders above the 1e-6 tolerance");
+  af.set("how_it_was_fixed", "revert to tl.exp");
+  auto pass = distill::draft_record(p);
+  REQUIRE(pass.refusal); // no cause while the check passed
+  at(af, {"measurements", "correctness"}).set("status", "FAIL");
+  at(af, {"measurements", "correctness"}).set("max_abs_err", 0.0031);
+  auto d = distill::draft_record(p);
+  REQUIRE(d.record);
+  const auto &pl = d.record->get("payload");
+  CHECK(pl.string_or("verdict") == "accuracy-gate/ceiling");
+  CHECK_THAT(pl.get("established_fact").string_or("mechanism"), Catch::StartsWith("its relative error"));
+  CHECK_THAT(pl.string_or("observed"), Catch::StartsWith("correctness FAIL (max_abs_err 0.0031"));
+}
+
+TEST_CASE("a prose dead-end with one lever and a stated cause is written up", "[distill][claims]") {
+  auto p = fixture("anti-v6-01");
+  auto &said = at(p.doc, {"agent_facing", "what_the_run_said"});
+  said.set("change", "Split into a stats kernel and a normalise kernel.");
+  said.set("commit_subject", "reverted. Tried a two-kernel split to overlap with the previous layer; the extra "
+                             "launch and the second read of the row cost more than the overlap saved");
+  auto d = distill::draft_record(p);
+  INFO((d.refusal ? d.refusal->why : ""));
+  REQUIRE(d.record);
+  const auto &pl = d.record->get("payload");
+  CHECK(pl.string_or("attempted") == "Split into a stats kernel and a normalise kernel.");
+  CHECK_THAT(pl.get("established_fact").string_or("mechanism"),
+             Catch::StartsWith("Tried a two-kernel split") && Catch::Contains("cost more than"));
+  CHECK(pl.get("established_fact").get("condition").string_or("toolchain") == "triton");
+  CHECK(d.record->get("retrieval").get("triggers")[0] ==
+        json::Value("before trying: Split into a stats kernel and a normalise kernel."));
+  // Several levers: choosing one is a judgement.
+  said.set("change", "Staged the row through shared memory; also tried a split-row reduction.");
+  auto several = distill::draft_record(p);
+  REQUIRE(several.refusal);
+  CHECK(several.refusal->field == "payload.attempted");
+}
+
+TEST_CASE("a reference kernel carries its launch configuration as whole lines", "[distill][claims]") {
+  auto p = fixture("refk-final");
+  p.code = "import triton\nN_COLS = 4096\nUNUSED = 3\n\n@triton.jit\ndef k(x_ptr, BLOCK: tl.constexpr):\n"
+           "    offs = tl.arange(0, BLOCK)\n    tl.store(x_ptr + offs, offs < N_COLS)\n\n\n"
+           "def launch(x):\n    grid = (x.shape[0],)\n    k[grid](x, BLOCK=N_COLS, num_warps=8)\n    return x\n";
+  auto d = distill::draft_record(p);
+  REQUIRE(d.record);
+  const auto &impl = d.record->get("payload").get("implementation");
+  CHECK(impl.string_or("dispatch_snippet") == "N_COLS = 4096\n\ndef launch(x):\n    grid = (x.shape[0],)\n"
+                                              "    k[grid](x, BLOCK=N_COLS, num_warps=8)\n    return x");
+  // CUDA held in a load_inline string: the __global__ function and the host
+  // function that launches it.
+  p.code = "from torch.utils.cpp_extension import load_inline\n"
+           "cuda_src = r\"\"\"\n"
+           "#define THREADS 256\n"
+           "__global__ void rms_kernel(const float* x, float* y, int n) {\n"
+           "    // one block per row\n"
+           "    int i = blockIdx.x * THREADS + threadIdx.x;\n"
+           "    if (i < n) { y[i] = x[i]; }\n"
+           "}\n"
+           "torch::Tensor rms(torch::Tensor x) {\n"
+           "    auto y = torch::empty_like(x);\n"
+           "    rms_kernel<<<x.size(0), THREADS>>>(x.data_ptr<float>(), y.data_ptr<float>(), x.numel());\n"
+           "    return y;\n"
+           "}\n"
+           "\"\"\"\n"
+           "ext = load_inline(name=\"rms\", cpp_sources=\"\", cuda_sources=cuda_src, functions=[\"rms\"])\n";
+  auto cu = distill::draft_record(p);
+  INFO((cu.refusal ? cu.refusal->why : ""));
+  REQUIRE(cu.record);
+  const auto &ci = cu.record->get("payload").get("implementation");
+  CHECK(ci.string_or("core_kernel_name") == "rms_kernel");
+  CHECK_THAT(ci.string_or("snippet"), Catch::StartsWith("__global__ void rms_kernel(") && Catch::EndsWith("}"));
+  CHECK_THAT(ci.string_or("dispatch_snippet"),
+             Catch::StartsWith("torch::Tensor rms(torch::Tensor x) {") && Catch::Contains("<<<x.size(0), THREADS>>>"));
+}
+
+TEST_CASE("otm-gate-substance fails a strategy whose snippet changes nothing that runs", "[gates][claims]") {
+  auto rec = *distill::draft_record(strategy_with(kTuningDiff, "BLOCK_SIZE 64 -> 128.")).record;
+  auto run = [&](const std::string &snippet) {
+    json::Value r = rec;
+    at(r, {"payload", "implementation"}).set("snippet", snippet);
+    auto ctx = gates::context_for_record(r, "records/x.json");
+    return gates::gate_substance(ctx);
+  };
+  CHECK(run(" x = 1\n-y = 2\n+y = 3").passed());
+  CHECK(run("@@ -1 +1 @@\n-# old\n+# new\n@@ -9 +9 @@\n-y = 2\n+y = 3").passed());
+  CHECK_FALSE(run(" x = 1\n+# measured on the warm-L2 harness").passed());
+  CHECK_FALSE(run(" \"\"\"Doc.\n-old words\n+new words\n \"\"\"").passed());
+  CHECK_FALSE(run("+KERNEL_VERSION = 12\n-KERNEL_VERSION = 11").passed());
+  CHECK_FALSE(run("").passed());
+  // Other record types are not its business.
+  json::Value anti = rec;
+  anti.set("type", "anti-strategy");
+  at(anti, {"payload", "implementation"}).set("snippet", "+# only a comment");
+  CHECK(gates::gate_substance(gates::context_for_record(anti, "records/x.json")).passed());
+}
+
+TEST_CASE("the retrieval vocabulary is configuration a user can override", "[distill][claims]") {
+  auto dir = testsupport::fresh_dir("retrieval-terms");
+  auto file = dir / "override.json";
+  io::write_file_atomic(file, R"({"retrieval_terms": {"techniques": {"wide-tiles": ["BLOCK_SIZE \\d+ -> \\d+"]}}})");
+  auto rules = distill::DraftRules::from_config(config::Config::load(file));
+  auto d = distill::draft_record(strategy_with(kTuningDiff, "BLOCK_SIZE 64 -> 128 for the long rows."), rules);
+  REQUIRE(d.record);
+  auto tags = d.record->get("retrieval").get("technique_tags");
+  CHECK(std::count(tags.as_array()->begin(), tags.as_array()->end(), json::Value("wide-tiles")) == 1);
+  CHECK(std::count(tags.as_array()->begin(), tags.as_array()->end(), json::Value("block-size-tuning")) == 1);
+  io::write_file_atomic(file, R"({"retrieval_terms": {"symptoms": {"empty": []}}})");
+  CHECK_THROWS_AS(distill::DraftRules::from_config(config::Config::load(file)), otm::Error);
+  io::write_file_atomic(file, R"({"retrieval_terms": {"symptoms": {"bad": ["(unclosed"]}}})");
+  CHECK_THROWS_AS(distill::DraftRules::from_config(config::Config::load(file)), otm::Error);
+  fs::remove_all(dir);
+}
