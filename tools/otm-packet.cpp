@@ -12,6 +12,7 @@
 #include "packet/build.hpp"
 #include "partition/inputs.hpp"
 #include "scrub/denylist.hpp"
+#include "trace/trace_files.hpp"
 #include "trace/trace_location.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
@@ -95,7 +96,8 @@ int main(int argc, char **argv) {
     ctx.meta = otm::partition::read_meta(ws.meta_file()).get("meta");
     ctx.repo = &repo;
     ctx.commits = &commits;
-    ctx.trace = loc.trace;
+    otm::trace::TraceFiles files(loc.trace, config.limits());
+    ctx.files = &files;
     ctx.denylist = &denylist;
     ctx.schema = config.data().string_or("store_schema", "clean-1.3");
     ctx.causal = otm::record::CausalRule::from_json(config.data().get("causal_sentences"), config.source_name());

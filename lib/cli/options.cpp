@@ -1,10 +1,12 @@
 #include "cli/options.hpp"
 
+#include <filesystem>
 #include <iostream>
 #include <sstream>
 
 #include "cli/build_info.hpp"
 #include "cli/exit_codes.hpp"
+#include "git/repository.hpp"
 #include "io/file.hpp"
 #include "text/regex.hpp"
 #include "json/parse.hpp"
@@ -138,6 +140,16 @@ int run_tool(const std::string &tool, const std::function<int()> &body) {
     return kCannotRun;
   } catch (const io::IoError &e) {
     std::cerr << tool << ": " << e.what() << '\n';
+    return kCannotRun;
+  } catch (const git::GitError &e) {
+    // A repository that cannot be read (not a repository, a shallow clone,
+    // missing objects): the message names it and the fix.
+    std::cerr << tool << ": " << e.what() << '\n';
+    return kCannotRun;
+  } catch (const std::filesystem::filesystem_error &e) {
+    // A directory that cannot be created (read-only, a file in the way).
+    std::cerr << tool << ": " << e.path1().string() << ": cannot be created or written (" << e.code().message()
+              << ")\n";
     return kCannotRun;
   } catch (const std::exception &e) {
     std::cerr << tool << ": internal error: " << e.what() << '\n';

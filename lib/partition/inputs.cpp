@@ -31,11 +31,12 @@ json::Value read_meta(const std::filesystem::path &meta_file) {
   return doc;
 }
 
-std::function<bool(const std::string &)> snapshot_probe(const std::optional<std::filesystem::path> &trace) {
+std::function<bool(const std::string &)> snapshot_probe(const std::optional<std::filesystem::path> &trace,
+                                                       const config::Limits &limits) {
   if (!trace) return [](const std::string &) { return false; };
   auto repo = std::make_shared<git::Repository>(git::Repository::open(*trace));
-  auto root = *trace;
-  return [repo, root](const std::string &path) { return packet::trace_file_exists(*repo, root, path); };
+  auto files = std::make_shared<trace::TraceFiles>(*trace, limits);
+  return [repo, files](const std::string &path) { return packet::trace_file_exists(*repo, *files, path); };
 }
 
 Inputs load_inputs(const Sources &src) {
@@ -67,7 +68,8 @@ Inputs load_inputs(const Sources &src) {
       // an unreadable previous run only loses its ids; it is overwritten below
     }
   }
-  in.snapshot_exists = snapshot_probe(src.trace);
+  in.snapshot_exists = snapshot_probe(src.trace, src.limits);
+  in.max_segments_per_version = src.limits.max_segments_per_version;
   in.prose_min_chars = src.prose_min_chars;
   return in;
 }

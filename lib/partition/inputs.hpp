@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "config/config.hpp"
 #include "partition/partition.hpp"
 #include "json/value.hpp"
 
@@ -22,6 +23,7 @@ struct Sources {
   std::optional<std::filesystem::path> trace;    // trace working tree (snapshot existence)
   std::optional<std::filesystem::path> previous; // the previous run's work/segments.jsonl, if any
   std::size_t prose_min_chars = 80;
+  config::Limits limits; // the trace reading policy's, and max_segments_per_version
 };
 
 // The ladder rows; every row must be an object with a string `version` and
@@ -32,7 +34,8 @@ json::Value read_meta(const std::filesystem::path &meta_file);
 
 // Whether a trace-relative path exists at the trace's HEAD commit or in its
 // working tree; always false without a trace.
-std::function<bool(const std::string &)> snapshot_probe(const std::optional<std::filesystem::path> &trace);
+std::function<bool(const std::string &)> snapshot_probe(const std::optional<std::filesystem::path> &trace,
+                                                       const config::Limits &limits);
 
 Inputs load_inputs(const Sources &src);
 

@@ -26,7 +26,7 @@ Inputs load_inputs(const Sources &src, const config::Config &config) {
   }
   in.non_target_kernels = config.non_target_kernels();
   in.thresholds = config.ladder();
-  if (src.trace) in.snapshot_exists = partition::snapshot_probe(src.trace);
+  if (src.trace) in.snapshot_exists = partition::snapshot_probe(src.trace, config.limits());
   return in;
 }
 
