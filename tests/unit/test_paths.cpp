@@ -30,7 +30,7 @@ std::optional<std::filesystem::path> real_store_dir() {
 
 bool real_store_required() {
   const char *set = std::getenv("OTM_REAL_STORE");
-  return env_or("OTM_REAL_STORE_REQUIRED", "") == "1" || (set && *set);
+  return env_or("OTM_REQUIRE_REAL_STORE", "") == "1" || (set && *set);
 }
 
 std::string real_store_missing() {

@@ -24,7 +24,7 @@ const std::string &source_dir();
 // ../shared/gpu-wiki beside the checkout; nullopt when neither exists.
 std::optional<std::filesystem::path> real_store_dir();
 // Whether a missing real store fails the tests instead of skipping them:
-// $OTM_REAL_STORE_REQUIRED=1 (CI sets it), or $OTM_REAL_STORE set but wrong.
+// $OTM_REQUIRE_REAL_STORE=1 (CI sets it), or $OTM_REAL_STORE set but wrong.
 bool real_store_required();
 // The one-line reason given when it is missing.
 std::string real_store_missing();
