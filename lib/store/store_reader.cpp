@@ -79,6 +79,16 @@ ParsedRecord parse_record(std::string_view text, const std::string &source, cons
   return out;
 }
 
+json::Value read_record(const fs::path &root, const std::string &relpath, const config::Limits &limits) {
+  io::Beneath store(root, "the store");
+  std::string shown = (root / relpath).string();
+  io::FileRead f = store.read(relpath, limits.max_file_bytes);
+  if (!f) throw json::ParseError(shown + ": not read: " + f.why);
+  auto parsed = parse_record(f.content, shown, limits);
+  if (!parsed.error.empty()) throw json::ParseError(parsed.error);
+  return std::move(parsed.record);
+}
+
 std::vector<StoredRecord> load_records(const fs::path &root, const config::Limits &limits) {
   std::vector<StoredRecord> out;
   std::error_code ec;

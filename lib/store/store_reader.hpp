@@ -33,6 +33,12 @@ struct ParsedRecord {
 };
 ParsedRecord parse_record(std::string_view text, const std::string &source, const config::Limits &limits);
 
+// The record at `relpath` (relative to the store root, as an index entry
+// names it), read under the same policy as load_records(). Throws
+// json::ParseError naming the file and why it was not read (a link out of
+// the store, not a regular file, too large, not a JSON object, too deep).
+json::Value read_record(const fs::path &root, const std::string &relpath, const config::Limits &limits = {});
+
 // Every *.json under <root>/records/ (recursive) except files named
 // index.json, sorted by relpath. A file that cannot be read or does not
 // parse_record() is kept with its error (so is a directory that cannot be
