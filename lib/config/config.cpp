@@ -116,6 +116,7 @@ Limits Config::limits() const {
   count("max_input_bytes", l.max_input_bytes);
   count("max_line_bytes", l.max_line_bytes);
   count("max_json_depth", l.max_json_depth);
+  count("max_text_bytes", l.max_text_bytes);
   count("max_subject_bytes", l.max_subject_bytes);
   count("max_message_bytes", l.max_message_bytes);
   count("max_name_bytes", l.max_name_bytes);

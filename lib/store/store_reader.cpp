@@ -9,18 +9,6 @@ namespace otm::store {
 
 namespace {
 
-// Nesting depth of `v`, counted no further than `limit` + 1.
-std::size_t depth(const json::Value &v, std::size_t limit) {
-  if (!v.is_array() && !v.is_object()) return 0;
-  if (limit == 0) return 1;
-  std::size_t deepest = 0;
-  if (const auto *a = v.as_array())
-    for (const auto &e : *a) deepest = std::max(deepest, depth(e, limit - 1));
-  if (const auto *o = v.as_object())
-    for (const auto &[_, e] : *o) deepest = std::max(deepest, depth(e, limit - 1));
-  return deepest + 1;
-}
-
 // Every *.json below `dir` (relative to the store root), depth first,
 // through the store's reading policy; what it cannot read is kept with its
 // reason, so gates report it.
@@ -71,7 +59,7 @@ ParsedRecord parse_record(std::string_view text, const std::string &source, cons
   if (!out.record.is_object()) {
     out.error = source + ": not a JSON object";
     out.record = json::Value();
-  } else if (depth(out.record, limits.max_json_depth) > limits.max_json_depth) {
+  } else if (json::nesting_depth(out.record, limits.max_json_depth) > limits.max_json_depth) {
     out.error = source + ": nested deeper than " + std::to_string(limits.max_json_depth) +
                 " levels (limits.max_json_depth)";
     out.record = json::Value();

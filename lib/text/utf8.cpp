@@ -107,6 +107,13 @@ std::string_view prefix_code_points(std::string_view s, std::size_t n) {
   return s;
 }
 
+std::string_view prefix_bytes(std::string_view s, std::size_t max_bytes) {
+  if (s.size() <= max_bytes) return s;
+  std::size_t cut = max_bytes;
+  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
+  return s.substr(0, cut);
+}
+
 std::string_view lstrip(std::string_view s) {
   std::size_t i = 0;
   while (i < s.size()) {

@@ -50,12 +50,10 @@ json::Value optional_object(const TraceFiles &files, const std::string &rel, std
 std::string bounded(std::string s, std::size_t max, const std::string &what, const std::string &sha,
                     const char *limit, std::vector<std::string> &warnings) {
   if (s.size() <= max) return s;
-  std::size_t cut = max;
-  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
+  std::string cut(text::prefix_bytes(s, max));
   warnings.push_back("commit " + sha.substr(0, 12) + ": " + what + " of " + std::to_string(s.size()) +
-                     " bytes cut to " + std::to_string(cut) + " (" + limit + ")");
-  s.resize(cut);
-  return s;
+                     " bytes cut to " + std::to_string(cut.size()) + " (" + limit + ")");
+  return cut;
 }
 
 std::optional<std::string> setting_or(const TraceLocation &loc, Setting s, const std::string &registry_value) {

@@ -152,16 +152,21 @@ json::Value step_record_fields(const std::string &file_name, const json::Value &
 }
 
 namespace {
-// Nesting depth of `v`, counted no further than `limit` + 1.
-std::size_t json_depth(const json::Value &v, std::size_t limit) {
-  if (!v.is_array() && !v.is_object()) return 0;
-  if (limit == 0) return 1; // deeper than asked about: stop counting
-  std::size_t deepest = 0;
-  if (const auto *a = v.as_array())
-    for (const auto &e : *a) deepest = std::max(deepest, json_depth(e, limit - 1));
-  if (const auto *o = v.as_object())
-    for (const auto &[_, e] : *o) deepest = std::max(deepest, json_depth(e, limit - 1));
-  return deepest + 1;
+// Cuts every string of `v` longer than `max` bytes at a code-point
+// boundary; returns how many it cut. A 100 MB action_description must not
+// cost every later stage half a minute.
+std::size_t cut_long_strings(json::Value &v, std::size_t max) {
+  if (const auto *s = v.as_string()) {
+    if (s->size() <= max) return 0;
+    v = json::Value(text::prefix_bytes(*s, max));
+    return 1;
+  }
+  std::size_t n = 0;
+  if (auto *a = v.as_array())
+    for (auto &e : *a) n += cut_long_strings(e, max);
+  if (auto *o = v.as_object())
+    for (auto &[_, e] : *o) n += cut_long_strings(e, max);
+  return n;
 }
 
 json::Value same_version(const std::string &dropped, const std::string &key, const std::string &kept) {
@@ -191,7 +196,7 @@ StepRecordRead read_step_record(const std::string &name, std::string_view bytes,
   } catch (const json::ParseError &) {
     return refuse("unparseable");
   }
-  if (json_depth(rec, limits.max_json_depth) > limits.max_json_depth)
+  if (json::nesting_depth(rec, limits.max_json_depth) > limits.max_json_depth)
     return refuse("nested deeper than " + std::to_string(limits.max_json_depth) + " levels (limits.max_json_depth)");
   std::string stem = name.substr(0, name.size() - 5);
   if (auto m = variant.match(stem)) {
@@ -205,7 +210,12 @@ StepRecordRead read_step_record(const std::string &name, std::string_view bytes,
   std::string key = text::to_lower(stem);
   if (!rec.is_object()) return refuse(std::string("not a JSON object (") + kind_name(rec) + ")");
   std::string problems, limited;
-  out.fields = step_record_fields(name, rec, problems, limits.max_pitfalls_per_version, limited);
+  if (std::size_t cut = cut_long_strings(rec, limits.max_text_bytes))
+    limited = std::to_string(cut) + " string(s) longer than " + std::to_string(limits.max_text_bytes) +
+              " bytes cut (limits.max_text_bytes)";
+  std::string pitfalls_cut;
+  out.fields = step_record_fields(name, rec, problems, limits.max_pitfalls_per_version, pitfalls_cut);
+  if (!pitfalls_cut.empty()) limited += (limited.empty() ? "" : "; ") + pitfalls_cut;
   out.key = key;
   if (!problems.empty() || !limited.empty()) {
     desc.set("version", key);

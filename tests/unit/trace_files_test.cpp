@@ -54,12 +54,13 @@ TEST_CASE("limits: defaults are the shipped data, overrides are checked", "[conf
   CHECK(shipped.max_input_bytes == compiled.max_input_bytes);
   CHECK(shipped.max_line_bytes == compiled.max_line_bytes);
   CHECK(shipped.max_json_depth == compiled.max_json_depth);
+  CHECK(shipped.max_text_bytes == compiled.max_text_bytes);
   CHECK(shipped.max_subject_bytes == compiled.max_subject_bytes);
   CHECK(shipped.max_message_bytes == compiled.max_message_bytes);
   CHECK(shipped.max_name_bytes == compiled.max_name_bytes);
   CHECK(shipped.max_pitfalls_per_version == compiled.max_pitfalls_per_version);
   CHECK(shipped.max_segments_per_version == compiled.max_segments_per_version);
-  CHECK(config::Config::defaults().data().get("limits").size() == 9); // every limit is in the data
+  CHECK(config::Config::defaults().data().get("limits").size() == 10); // every limit is in the data
 
   test::TempDir tmp;
   auto load = [&](const std::string &text) {
@@ -87,6 +88,10 @@ TEST_CASE("limits: a step record's nesting and pitfalls", "[trace][security]") {
   CHECK(many.fields.get("pitfalls").size() == 2);
   CHECK(many.variant.string_or("why") == "read within limits: pitfalls_and_fixes has 4 entries, the first 2 are "
                                          "read (limits.max_pitfalls_per_version)");
+  limits.max_text_bytes = 5;
+  auto cut = trace::read_step_record("v3.json", R"({"optimization": {"action_description": "tiled rows"}})", limits);
+  CHECK(cut.fields.string_or("action_description") == "tiled");
+  CHECK(cut.variant.string_or("why") == "read within limits: 1 string(s) longer than 5 bytes cut (limits.max_text_bytes)");
   auto huge = trace::read_step_record("v99999999999999999999.json", "{}", limits);
   CHECK(huge.key.empty());
   CHECK(huge.variant.string_or("why") == "version number 99999999999999999999 is past 2^63-1");
