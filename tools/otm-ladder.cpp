@@ -72,7 +72,8 @@ int main(int argc, char **argv) {
     if (opts.positionals().size() > 1) throw cli::UsageError("expected at most one input file (see --help)");
     const std::string input = opts.positionals().empty() ? "-" : opts.positionals()[0];
     const std::string source = input == "-" ? "<stdin>" : input;
-    auto rows = ladder::parse_version_rows(io::read_input(input, {limits.max_input_bytes, limits.max_line_bytes}), source);
+    auto rows =
+        ladder::parse_version_rows(io::read_input(input, {limits.max_input_bytes, limits.max_line_bytes}), source);
     auto result = ladder::select(rows, thresholds);
     std::string out;
     for (const auto &row : ladder::annotate(rows, result)) out += json::to_line(row) + "\n";

@@ -1,9 +1,9 @@
 #include "admission/actions.hpp"
-#include "store/store_reader.hpp"
 #include "admission/live_index.hpp"
 #include "admission/records_swap.hpp"
 #include "record/store_layout.hpp"
 #include "scoring/worth_model.hpp"
+#include "store/store_reader.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
 

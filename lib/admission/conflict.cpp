@@ -1,8 +1,8 @@
 #include "admission/actions.hpp"
-#include "store/store_reader.hpp"
 #include "admission/live_index.hpp"
 #include "io/file.hpp"
 #include "record/store_layout.hpp"
+#include "store/store_reader.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
 

@@ -1,6 +1,5 @@
 #include "admission/gate_commands.hpp"
 
-#include "store/store_reader.hpp"
 #include "admission/actions.hpp"
 #include "admission/match.hpp"
 #include "admission/merged_marker.hpp"
@@ -8,6 +7,7 @@
 #include "admission/store_lock.hpp"
 #include "cli/exit_codes.hpp"
 #include "io/file.hpp"
+#include "store/store_reader.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
 

@@ -30,7 +30,6 @@ enum class Refusal {
   Unreadable, // permission, I/O error, too many links
 };
 
-
 struct FileRead {
   Refusal refusal = Refusal::None;
   std::string content; // when refusal == None

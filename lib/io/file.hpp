@@ -28,7 +28,7 @@ std::string read_file(const std::filesystem::path &path, std::size_t max_bytes =
 // Bounds on a stage's input stream, so /dev/zero or a runaway pipe ends in a
 // message instead of an exhausted memory (data/otm-config.json `limits`).
 struct InputBounds {
-  std::size_t max_bytes = std::size_t(1) << 30;     // limits.max_input_bytes
+  std::size_t max_bytes = std::size_t(1) << 30;       // limits.max_input_bytes
   std::size_t max_line_bytes = std::size_t(64) << 20; // limits.max_line_bytes
 };
 // Reads all of standard input, within `bounds`.
@@ -59,8 +59,7 @@ bool flushed_per_file(FileClass cls);
 // Staging and Live files are fsynced before the rename and their directory
 // after it, so the new content survives a power loss once this returns.
 // The default is the durable class: a caller must say a file is scratch.
-void write_file_atomic(const std::filesystem::path &path, std::string_view content,
-                       FileClass cls = FileClass::Live);
+void write_file_atomic(const std::filesystem::path &path, std::string_view content, FileClass cls = FileClass::Live);
 
 // Like write_file_atomic, but never replaces an existing file: returns false
 // (writing nothing) when `path` already exists.

@@ -32,7 +32,7 @@ json::Value read_meta(const std::filesystem::path &meta_file) {
 }
 
 std::function<bool(const std::string &)> snapshot_probe(const std::optional<std::filesystem::path> &trace,
-                                                       const config::Limits &limits) {
+                                                        const config::Limits &limits) {
   if (!trace) return [](const std::string &) { return false; };
   auto repo = std::make_shared<git::Repository>(git::Repository::open(*trace));
   auto files = std::make_shared<trace::TraceFiles>(*trace, limits);

@@ -35,7 +35,7 @@ json::Value read_meta(const std::filesystem::path &meta_file);
 // Whether a trace-relative path exists at the trace's HEAD commit or in its
 // working tree; always false without a trace.
 std::function<bool(const std::string &)> snapshot_probe(const std::optional<std::filesystem::path> &trace,
-                                                       const config::Limits &limits);
+                                                        const config::Limits &limits);
 
 Inputs load_inputs(const Sources &src);
 

@@ -61,8 +61,8 @@ static std::string over_limit_text(const Result &r, const std::string &indent) {
     total += n;
     if (which.size() < 200) which += (which.empty() ? "" : ", ") + v + " (" + std::to_string(n) + ")";
   }
-  return indent + "not made: " + std::to_string(total) +
-         " segment(s) over limits.max_segments_per_version, of " + which + "\n";
+  return indent + "not made: " + std::to_string(total) + " segment(s) over limits.max_segments_per_version, of " +
+         which + "\n";
 }
 
 std::string report(const Inputs &in, const Result &r) {

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "store/store_reader.hpp"
 #include "record/store_layout.hpp"
+#include "store/store_reader.hpp"
 #include "json/parse.hpp"
 
 namespace otm::store {

@@ -36,7 +36,8 @@ void walk(const io::Beneath &store, const std::string &dir, const config::Limits
     r.path = store.root() / rel;
     io::FileRead f = store.read(rel, limits.max_file_bytes);
     if (!f) {
-      r.parse_error = rel + ": not read: " + f.why + (f.refusal == io::Refusal::TooLarge ? " (limits.max_file_bytes)" : "");
+      r.parse_error =
+          rel + ": not read: " + f.why + (f.refusal == io::Refusal::TooLarge ? " (limits.max_file_bytes)" : "");
     } else {
       auto parsed = parse_record(f.content, rel, limits);
       r.record = std::move(parsed.record);
@@ -60,8 +61,8 @@ ParsedRecord parse_record(std::string_view text, const std::string &source, cons
     out.error = source + ": not a JSON object";
     out.record = json::Value();
   } else if (json::nesting_depth(out.record, limits.max_json_depth) > limits.max_json_depth) {
-    out.error = source + ": nested deeper than " + std::to_string(limits.max_json_depth) +
-                " levels (limits.max_json_depth)";
+    out.error =
+        source + ": nested deeper than " + std::to_string(limits.max_json_depth) + " levels (limits.max_json_depth)";
     out.record = json::Value();
   }
   return out;

@@ -180,7 +180,9 @@ std::string slugify(std::string_view op_name) {
   for (auto &w : split_nonempty(text::to_lower(name), sep)) {
     // The slug becomes part of ids and paths: ASCII letters and digits only
     // (other characters are dropped; ingest warns when that happens).
-    std::erase_if(w, [](char c) { return static_cast<unsigned char>(c) >= 0x80 || !std::isalnum(static_cast<unsigned char>(c)); });
+    std::erase_if(w, [](char c) {
+      return static_cast<unsigned char>(c) >= 0x80 || !std::isalnum(static_cast<unsigned char>(c));
+    });
     if (w.empty() || digits.match(w)) continue;
     std::string a(abbreviation(w));
     if (is_stop_word(a)) continue;

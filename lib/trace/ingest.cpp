@@ -47,8 +47,8 @@ json::Value optional_object(const TraceFiles &files, const std::string &rel, std
 }
 
 // A commit message part cut to `max` bytes at a code-point boundary.
-std::string bounded(std::string s, std::size_t max, const std::string &what, const std::string &sha,
-                    const char *limit, std::vector<std::string> &warnings) {
+std::string bounded(std::string s, std::size_t max, const std::string &what, const std::string &sha, const char *limit,
+                    std::vector<std::string> &warnings) {
   if (s.size() <= max) return s;
   std::string cut(text::prefix_bytes(s, max));
   warnings.push_back("commit " + sha.substr(0, 12) + ": " + what + " of " + std::to_string(s.size()) +
@@ -272,7 +272,8 @@ IngestResult ingest(const TraceLocation &loc, const config::Config &config) {
   json::Value meta = json::Value::object();
   meta.set("operator_name", operator_name);
   const std::string operator_slug = slugify(normalised);
-  if (std::any_of(operator_name.begin(), operator_name.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; }))
+  if (std::any_of(operator_name.begin(), operator_name.end(),
+                  [](char c) { return static_cast<unsigned char>(c) >= 0x80; }))
     res.warnings.push_back("the operator name '" + operator_name +
                            "' has characters outside ASCII, which its slug (part of every record id) drops: '" +
                            operator_slug + "'" +

@@ -199,9 +199,7 @@ inline std::vector<std::string> store_gate_failures(const fs::path &root) {
   return out;
 }
 
-inline std::string bin(const std::string &tool) {
-  return (fs::path(otm::testing::bin_dir()) / tool).string();
-}
+inline std::string bin(const std::string &tool) { return (fs::path(otm::testing::bin_dir()) / tool).string(); }
 
 // Starts a process with stdout/stderr sent to /dev/null; returns its pid.
 inline pid_t spawn(const std::vector<std::string> &args) {

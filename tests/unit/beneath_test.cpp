@@ -42,8 +42,8 @@ TEST_CASE("Beneath reads only regular files beneath its root, either way", "[io]
     auto ok = b.read("memory/v1.json", 1000);
     REQUIRE(ok);
     CHECK(ok.content == "{\"a\": 1}");
-    CHECK(b.read("memory/inside.json", 1000).content == "{\"a\": 1}");     // a link that stays inside
-    CHECK(b.read("memory/up-and-in.json", 1000).content == "{\"a\": 1}");  // .. that stays inside
+    CHECK(b.read("memory/inside.json", 1000).content == "{\"a\": 1}");    // a link that stays inside
+    CHECK(b.read("memory/up-and-in.json", 1000).content == "{\"a\": 1}"); // .. that stays inside
     for (const char *out : {"absolute.txt", "relative-out.txt", "outdir/secret.txt", "../outside/secret.txt"}) {
       INFO(out);
       auto r = b.read(out, 1000);

@@ -72,7 +72,9 @@ inline bool update_golden() {
   return v && std::string(v) == "1";
 }
 
-inline fs::path golden_path(const std::string &rel) { return fs::path(otm::testing::source_dir()) / "testdata" / "golden" / rel; }
+inline fs::path golden_path(const std::string &rel) {
+  return fs::path(otm::testing::source_dir()) / "testdata" / "golden" / rel;
+}
 
 // Compares `actual` with the golden file, or rewrites it when updating.
 // Returns an empty string on match, else a message naming the file.

@@ -24,9 +24,7 @@ int sh(const std::string &cmd) {
   return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
 }
 
-std::string bin(const std::string &tool) {
-  return otm::testing::bin_dir() + "/" + tool;
-}
+std::string bin(const std::string &tool) { return otm::testing::bin_dir() + "/" + tool; }
 
 std::string fixture_args(const GateFixture &f) {
   return " --workspace '" + f.workspace().string() + "' --trace '" + f.trace().string() + "' --live '" +

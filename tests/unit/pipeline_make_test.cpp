@@ -128,7 +128,8 @@ TEST_CASE("a broken distiller fails the run at the gates and leaves no validated
   // record: the no-fabrication gate must stop the run.
   auto bin = p.root / "bin";
   fs::create_directories(bin);
-  for (const auto &e : fs::directory_iterator(otm::testing::bin_dir())) fs::create_symlink(e.path(), bin / e.path().filename());
+  for (const auto &e : fs::directory_iterator(otm::testing::bin_dir()))
+    fs::create_symlink(e.path(), bin / e.path().filename());
   fs::remove(bin / "otm-draft");
   io::write_file_atomic(bin / "otm-draft", "#!/bin/sh\n'" + otm::testing::bin_dir() +
                                                "/otm-draft' \"$@\" || exit $?\n"
@@ -136,9 +137,9 @@ TEST_CASE("a broken distiller fails the run at the gates and leaves no validated
                                                "  sed -i 's/\"goal\": \"/\"goal\": \"87.6543 /' \"$f\"\ndone\n");
   fs::permissions(bin / "otm-draft", fs::perms::owner_all);
   auto store = p.workspace / "staging" / "records";
-  auto r = run_in(p.root, "STAGE='" + store.string() + "' make --no-print-directory -f '" +
-                              otm::testing::source_dir() + "/Makefile.pipeline' TRACE='" + p.trace.string() +
-                              "' OTM_BIN='" + bin.string() + "' OTM_SCRATCH='" + p.scratch.string() + "'");
+  auto r = run_in(p.root, "STAGE='" + store.string() + "' make --no-print-directory -f '" + otm::testing::source_dir() +
+                              "/Makefile.pipeline' TRACE='" + p.trace.string() + "' OTM_BIN='" + bin.string() +
+                              "' OTM_SCRATCH='" + p.scratch.string() + "'");
   INFO(r.out << r.err);
   CHECK(r.rc != 0);
   CHECK_THAT(r.out + r.err, Catch::Contains("no-fabrication") && Catch::Contains("87.6543"));

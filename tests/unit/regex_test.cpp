@@ -80,7 +80,10 @@ TEST_CASE("deep or repetitive text never aborts a match (issue 13)", "[regex]") 
 
 TEST_CASE("invalid UTF-8 replacements are counted", "[utf8]") {
   std::size_t n = 0;
-  CHECK(otm::text::replace_invalid_utf8("a\xff\xfe" "b\xc3", &n) == "a\xEF\xBF\xBD\xEF\xBF\xBD" "b\xEF\xBF\xBD");
+  CHECK(otm::text::replace_invalid_utf8("a\xff\xfe"
+                                        "b\xc3",
+                                        &n) == "a\xEF\xBF\xBD\xEF\xBF\xBD"
+                                               "b\xEF\xBF\xBD");
   CHECK(n == 3);
   CHECK(otm::text::replace_invalid_utf8("µs", &n) == "µs");
   CHECK(n == 3);

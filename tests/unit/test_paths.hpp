@@ -35,11 +35,11 @@ std::string real_store_missing();
 // directory), or ends the test, reported by ctest as skipped (the line
 // matches the tests' SKIP_REGULAR_EXPRESSION), never as passed; fails it
 // when the store is required.
-#define OTM_REAL_STORE_OR_SKIP(var)                                                                                     \
+#define OTM_REAL_STORE_OR_SKIP(var)                                                                                    \
   const auto var##_found = ::otm::testing::real_store_dir();                                                           \
   if (!var##_found) {                                                                                                  \
     if (::otm::testing::real_store_required()) FAIL(::otm::testing::real_store_missing());                             \
-    std::cout << "OTM-SKIP: " << ::otm::testing::real_store_missing() << std::endl;                                     \
+    std::cout << "OTM-SKIP: " << ::otm::testing::real_store_missing() << std::endl;                                    \
     return;                                                                                                            \
   }                                                                                                                    \
   const std::filesystem::path var = *var##_found

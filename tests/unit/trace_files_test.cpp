@@ -91,7 +91,8 @@ TEST_CASE("limits: a step record's nesting and pitfalls", "[trace][security]") {
   limits.max_text_bytes = 5;
   auto cut = trace::read_step_record("v3.json", R"({"optimization": {"action_description": "tiled rows"}})", limits);
   CHECK(cut.fields.string_or("action_description") == "tiled");
-  CHECK(cut.variant.string_or("why") == "read within limits: 1 string(s) longer than 5 bytes cut (limits.max_text_bytes)");
+  CHECK(cut.variant.string_or("why") ==
+        "read within limits: 1 string(s) longer than 5 bytes cut (limits.max_text_bytes)");
   auto huge = trace::read_step_record("v99999999999999999999.json", "{}", limits);
   CHECK(huge.key.empty());
   CHECK(huge.variant.string_or("why") == "version number 99999999999999999999 is past 2^63-1");
@@ -111,11 +112,17 @@ TEST_CASE("slugs are ASCII, never empty, and keep distinct names apart", "[trace
   CHECK(trace::trace_slug("kernel_opt_001_example_fused_softmax_h4096") == "001-example-fused-softmax-h4096");
   CHECK(trace::trace_slug("my_trace") == "my-trace");
   std::set<std::string> seen;
-  for (const char *name : {"___", "...", "\xc3\xb1" "andu", "n\xcc\x83" "andu", "\xe6\xb3\xa8", "kernel_opt_2_\xe6\xb3\xa8"}) {
+  for (const char *name : {"___", "...",
+                           "\xc3\xb1"
+                           "andu",
+                           "n\xcc\x83"
+                           "andu",
+                           "\xe6\xb3\xa8", "kernel_opt_2_\xe6\xb3\xa8"}) {
     std::string slug = trace::trace_slug(name);
     INFO(name << " -> " << slug);
     CHECK_FALSE(slug.empty());
-    CHECK(std::all_of(slug.begin(), slug.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.'; }));
+    CHECK(std::all_of(slug.begin(), slug.end(),
+                      [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.'; }));
     CHECK(seen.insert(slug).second);
   }
 }
