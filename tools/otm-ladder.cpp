@@ -56,7 +56,9 @@ int main(int argc, char **argv) {
     settings.apply(opts);
     std::optional<std::filesystem::path> override_file;
     if (auto c = settings.get(config::Setting::ConfigFile)) override_file = *c;
-    const auto thresholds = config::Config::load(override_file).ladder();
+    const auto config = config::Config::load(override_file);
+    const auto thresholds = config.ladder();
+    const auto limits = config.limits();
 
     if (opts.is_set("self-test")) {
       if (!opts.positionals().empty()) throw Error(ErrorKind::Usage, "--self-test takes no input file");
@@ -70,7 +72,8 @@ int main(int argc, char **argv) {
     if (opts.positionals().size() > 1) throw Error(ErrorKind::Usage, "expected at most one input file (see --help)");
     const std::string input = opts.positionals().empty() ? "-" : opts.positionals()[0];
     const std::string source = input == "-" ? "<stdin>" : input;
-    auto rows = ladder::parse_version_rows(io::read_input(input), source);
+    auto rows =
+        ladder::parse_version_rows(io::read_input(input, {limits.max_input_bytes, limits.max_line_bytes}), source);
     auto result = ladder::select(rows, thresholds);
     std::string out;
     for (const auto &row : ladder::annotate(rows, result)) out += json::to_line(row) + "\n";

@@ -11,6 +11,7 @@
 #include "io/file.hpp"
 #include "packet/build.hpp"
 #include "scrub/denylist.hpp"
+#include "trace/trace_files.hpp"
 #include "trace/trace_location.hpp"
 #include "workspace/work_files.hpp"
 #include "json/parse.hpp"
@@ -96,7 +97,8 @@ int main(int argc, char **argv) {
     ctx.meta = otm::workspace::read_meta(ws.meta_file()).get("meta");
     ctx.repo = &repo;
     ctx.commits = &commits;
-    ctx.trace = loc.trace;
+    otm::trace::TraceFiles files(loc.trace, config.limits());
+    ctx.files = &files;
     ctx.denylist = &denylist;
     ctx.schema = config.data().string_or("store_schema", "clean-1.3");
     ctx.causal = otm::record::CausalRule::from_json(config.data().get("causal_sentences"), config.source_name());

@@ -69,6 +69,7 @@ int main(int argc, char **argv) {
     src.trace = loc.trace;
     src.previous = ws.segments_file();
     src.prose_min_chars = config.ladder().deadend_min_chars;
+    src.limits = config.limits();
     auto in = otm::partition::load_inputs(src);
     auto result = otm::partition::run(in);
 

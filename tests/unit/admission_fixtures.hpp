@@ -4,6 +4,8 @@
 // and index gates enforce).
 #pragma once
 
+#include "test_paths.hpp"
+
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
@@ -197,10 +199,7 @@ inline std::vector<std::string> store_gate_failures(const fs::path &root) {
   return out;
 }
 
-inline std::string bin(const std::string &tool) {
-  const char *dir = std::getenv("OTM_BIN_DIR");
-  return (fs::path(dir && *dir ? dir : OTM_BIN_DIR) / tool).string();
-}
+inline std::string bin(const std::string &tool) { return (fs::path(otm::testing::bin_dir()) / tool).string(); }
 
 // Starts a process with stdout/stderr sent to /dev/null; returns its pid.
 inline pid_t spawn(const std::vector<std::string> &args) {

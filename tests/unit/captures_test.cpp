@@ -3,6 +3,7 @@
 #include "config/config.hpp"
 #include "config/settings.hpp"
 #include "trace/captures.hpp"
+#include "trace/trace_files.hpp"
 #include "trace_fixture.hpp"
 #include "json/write.hpp"
 
@@ -38,7 +39,8 @@ TEST_CASE("capture rows of §4 in directory order", "[captures]") {
   otm::test::write_text(p / "v4-b" / "summary.txt", "no kernel line\n");
   otm::test::write_text(p / "notes" / "summary.txt", "Kernel: x\n");
   otm::test::write_text(p / "v5", "a file, not a capture");
-  auto rows = scan_captures(tmp.path(), {"distribution_elementwise_grid_stride_kernel"});
+  TraceFiles files(tmp.path(), otm::config::Limits{});
+  auto rows = scan_captures(files, {"distribution_elementwise_grid_stride_kernel"});
   REQUIRE(rows.size() == 3);
   CHECK(otm::json::to_line(rows[0]) ==
         R"({"dir": "V10", "version": "v10", "variant": null, "profiled_kernel": )"
@@ -50,5 +52,6 @@ TEST_CASE("capture rows of §4 in directory order", "[captures]") {
   CHECK(rows[2].get("profiled_kernel").is_null());
   CHECK(rows[2].string_or("variant") == "b");
   CHECK_FALSE(rows[2].get("ncu_usable").truthy());
-  CHECK(scan_captures(tmp.path() / "missing", {}).empty());
+  std::filesystem::create_directories(tmp.path() / "empty");
+  CHECK(scan_captures(TraceFiles(tmp.path() / "empty", otm::config::Limits{}), {}).empty());
 }

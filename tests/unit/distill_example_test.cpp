@@ -6,6 +6,8 @@
 // driving otm-draft stages the same files.
 #include <catch2/catch.hpp>
 
+#include "test_paths.hpp"
+
 #include <map>
 
 #include "distill/drafter.hpp"
@@ -40,7 +42,7 @@ Example example_workspace() {
   e.store = e.dir / "staging";
   e.live = e.dir / "live";
   fs::create_directories(e.live / "records");
-  e.env = "env -u RTM_TRACE_NAME -u ATREX_WIKI_DENYLIST -u OTM_CONFIG OTM_BIN_DIR='" + std::string(OTM_BIN_DIR) +
+  e.env = "env -u RTM_TRACE_NAME -u ATREX_WIKI_DENYLIST -u OTM_CONFIG OTM_BIN_DIR='" + otm::testing::bin_dir() +
           "' RTM_TRACE='" + e.trace.string() + "' RTM_WORKSPACE='" + e.ws.string() + "' RTM_STORE='" +
           e.store.string() + "' RTM_LIVE='" + e.live.string() + "'";
   for (auto [tool, args] : std::vector<std::pair<std::string, std::string>>{

@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include "test_paths.hpp"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -136,7 +138,7 @@ TEST_CASE("the gate runner really runs the gates", "[distill][gates]") {
 
 TEST_CASE("otm-distill with otm-draft as the agent stages otm-draft's records through the real gates",
           "[distill][gates]") {
-  ::setenv("OTM_BIN_DIR", OTM_BIN_DIR, 1);
+  ::setenv("OTM_BIN_DIR", otm::testing::bin_dir().c_str(), 1);
   TraceFixture t;
   auto gates = t.gates();
   distill::DriverOptions o;
@@ -183,7 +185,7 @@ std::map<std::string, std::string> store_files(const fs::path &root) {
 
 TEST_CASE("otm-distill and otm-draft write the same staging records", "[distill][tools]") {
   TraceFixture t;
-  std::string bin = OTM_BIN_DIR;
+  std::string bin = otm::testing::bin_dir();
   auto draft_store = t.dir / "draft-staging";
   std::string env = "OTM_BIN_DIR='" + bin + "' RTM_TRACE='" + t.trace.string() + "' RTM_LIVE='" + t.live.string() +
                     "' RTM_STORE='" + t.staging.string() + "' ";

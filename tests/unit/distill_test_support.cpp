@@ -1,5 +1,7 @@
 #include "distill_test_support.hpp"
 
+#include "test_paths.hpp"
+
 #include <cstdlib>
 #include <sstream>
 
@@ -18,8 +20,8 @@ std::vector<distill::GateFinding> InjectedNumberGateDouble::check(const json::Va
 
 namespace fs = std::filesystem;
 
-fs::path distill_fixtures() { return fs::path(OTM_SOURCE_DIR) / "testdata" / "distill" / "packets"; }
-fs::path fake_agents() { return fs::path(OTM_SOURCE_DIR) / "testdata" / "fake-agents"; }
+fs::path distill_fixtures() { return fs::path(otm::testing::source_dir()) / "testdata" / "distill" / "packets"; }
+fs::path fake_agents() { return fs::path(otm::testing::source_dir()) / "testdata" / "fake-agents"; }
 
 fs::path fresh_dir(const std::string &name) {
   std::string tmpl = (fs::temp_directory_path() / ("otm-test-" + name + "-XXXXXX")).string();

@@ -4,6 +4,8 @@
 // pre-flight clean, and every .diff equal to git's own diff.
 #include <catch2/catch.hpp>
 
+#include "test_paths.hpp"
+
 #include "code/source_lexer.hpp"
 #include "example_trace.hpp"
 #include "git/repository.hpp"
@@ -180,8 +182,8 @@ TEST_CASE("example trace: a strategy's code is the change that bought its gain (
 }
 
 TEST_CASE("example trace against a copy of the live store", "[packet][example][shared]") {
-  fs::path shared = fs::path(OTM_SHARED_DIR) / "gpu-wiki" / "kernel_wiki";
-  REQUIRE(fs::is_directory(shared / "records"));
+  OTM_REAL_STORE_OR_SKIP(wiki);
+  fs::path shared = wiki / "kernel_wiki";
   auto p = pipeline("example-live");
   auto live = p.dir / "live";
   fs::copy(shared, live, fs::copy_options::recursive);

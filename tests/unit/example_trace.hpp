@@ -4,6 +4,8 @@
 // any test file can include it.
 #pragma once
 
+#include "test_paths.hpp"
+
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -49,12 +51,12 @@ inline ProcessResult run_in(const fs::path &dir, const std::string &command) {
   return r;
 }
 
-inline std::string bin(const std::string &tool) { return "'" + std::string(OTM_BIN_DIR) + "/" + tool + "'"; }
+inline std::string bin(const std::string &tool) { return "'" + otm::testing::bin_dir() + "/" + tool + "'"; }
 
 // Builds the example trace (or a variant: no-memory, no-profiles,
 // no-hardware) under `outdir` and returns the trace directory.
 inline fs::path make_example_trace(const fs::path &outdir, const std::string &variant = "") {
-  std::string cmd = "'" + std::string(OTM_SOURCE_DIR) + "/scripts/make-example-trace' '" + outdir.string() + "'";
+  std::string cmd = "'" + otm::testing::source_dir() + "/scripts/make-example-trace' '" + outdir.string() + "'";
   if (!variant.empty()) cmd += " --variant " + variant;
   fs::create_directories(outdir);
   auto r = run_in(outdir, cmd);
@@ -70,7 +72,9 @@ inline bool update_golden() {
   return v && std::string(v) == "1";
 }
 
-inline fs::path golden_path(const std::string &rel) { return fs::path(OTM_SOURCE_DIR) / "testdata" / "golden" / rel; }
+inline fs::path golden_path(const std::string &rel) {
+  return fs::path(otm::testing::source_dir()) / "testdata" / "golden" / rel;
+}
 
 // Compares `actual` with the golden file, or rewrites it when updating.
 // Returns an empty string on match, else a message naming the file.

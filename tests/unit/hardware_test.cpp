@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include "test_paths.hpp"
+
 #include <set>
 
 #include "config/config.hpp"
@@ -100,7 +102,8 @@ TEST_CASE("configured values are validated against the schema enums", "[hardware
 }
 
 TEST_CASE("target table values and hardware enums conform to the store schema", "[hardware][shared]") {
-  auto schema = otm::json::parse_file(OTM_SHARED_DIR "/gpu-wiki/schema/kernel/schema.json");
+  OTM_REAL_STORE_OR_SKIP(wiki);
+  auto schema = otm::json::parse_file(wiki / "schema/kernel/schema.json");
   const auto &scope = schema.get("properties").get("retrieval").get("properties").get("scope").get("properties");
   auto as_set = [](const otm::json::Value &v) {
     std::set<std::string> s;

@@ -1,6 +1,8 @@
 // Process-level tests of otm-ladder: exit codes, streams, atomic -o output.
 #include <catch2/catch.hpp>
 
+#include "test_paths.hpp"
+
 #include <sys/wait.h>
 
 #include <cstdlib>
@@ -30,7 +32,7 @@ fs::path fresh_dir(const std::string &name) {
 
 Run run(const fs::path &dir, const std::string &args) {
   std::string cmd =
-      "cd '" + dir.string() + "' && '" + std::string(OTM_BIN_DIR) + "/otm-ladder' " + args + " >out.txt 2>err.txt";
+      "cd '" + dir.string() + "' && '" + otm::testing::bin_dir() + "/otm-ladder' " + args + " >out.txt 2>err.txt";
   int status = std::system(cmd.c_str());
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, io::read_file(dir / "out.txt"), io::read_file(dir / "err.txt")};
 }

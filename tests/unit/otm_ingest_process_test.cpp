@@ -2,6 +2,8 @@
 // and outputs of every refusal path.
 #include <catch2/catch.hpp>
 
+#include "test_paths.hpp"
+
 #include "trace_fixture.hpp"
 #include "json/parse.hpp"
 
@@ -14,7 +16,7 @@ namespace {
 std::string ingest_cmd(const std::string &args, const std::string &env = "") {
   const char *path = std::getenv("PATH");
   return "env -i PATH=" + shell_quote(path ? path : "/usr/bin:/bin") + " " + env + " " +
-         shell_quote(std::string(OTM_BIN_DIR) + "/otm-ingest") + " " + args;
+         shell_quote(otm::testing::bin_dir() + "/otm-ingest") + " " + args;
 }
 
 struct Proc {

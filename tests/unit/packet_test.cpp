@@ -38,7 +38,8 @@ Built build(const testing::SyntheticTrace &t, const scrub::Denylist *deny = null
   ctx.meta = t.meta_file.get("meta");
   ctx.repo = &repo;
   ctx.commits = &commits;
-  ctx.trace = t.trace;
+  trace::TraceFiles files(t.trace, config::Limits{});
+  ctx.files = &files;
   ctx.denylist = deny;
   b.dir = t.workspace / "packets";
   b.result =

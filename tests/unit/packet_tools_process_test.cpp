@@ -2,6 +2,8 @@
 // outputs, stdin/stdout pipes, the pre-flight refusal.
 #include <catch2/catch.hpp>
 
+#include "test_paths.hpp"
+
 #include "packets_fixture.hpp"
 
 using namespace otm;
@@ -16,7 +18,7 @@ struct Run {
 
 Run run(const testing::SyntheticTrace &t, const std::string &tool, const std::string &args,
         const std::string &env = "") {
-  std::string bin = std::string(OTM_BIN_DIR) + "/" + tool;
+  std::string bin = otm::testing::bin_dir() + "/" + tool;
   std::string cmd = "cd '" + t.root.string() + "' && env -u RTM_TRACE_NAME -u ATREX_WIKI_DENYLIST -u RTM_LIVE " +
                     "RTM_TRACE='" + t.trace.string() + "' RTM_WORKSPACE='" + t.workspace.string() + "' RTM_STORE='" +
                     t.store.string() + "' " + env + " '" + bin + "' " + args + " 2>'" + (t.root / "stderr").string() +

@@ -3,6 +3,8 @@
 // parallel determinism, and agreement with the stages run as a pipe.
 #include <catch2/catch.hpp>
 
+#include "test_paths.hpp"
+
 #include <algorithm>
 #include <map>
 
@@ -23,8 +25,8 @@ struct Pipeline {
     workspace = scratch / kExampleTraceName;
   }
   std::string make(const std::string &args = "", const std::string &env = "") const {
-    return env + " make --no-print-directory -f '" + std::string(OTM_SOURCE_DIR) + "/Makefile.pipeline' TRACE='" +
-           trace.string() + "' OTM_BIN='" + std::string(OTM_BIN_DIR) + "' OTM_SCRATCH='" + scratch.string() + "' " +
+    return env + " make --no-print-directory -f '" + otm::testing::source_dir() + "/Makefile.pipeline' TRACE='" +
+           trace.string() + "' OTM_BIN='" + otm::testing::bin_dir() + "' OTM_SCRATCH='" + scratch.string() + "' " +
            args;
   }
   ProcessResult run(const std::string &args = "", const std::string &env = "") const {
@@ -126,17 +128,18 @@ TEST_CASE("a broken distiller fails the run at the gates and leaves no validated
   // record: the no-fabrication gate must stop the run.
   auto bin = p.root / "bin";
   fs::create_directories(bin);
-  for (const auto &e : fs::directory_iterator(OTM_BIN_DIR)) fs::create_symlink(e.path(), bin / e.path().filename());
+  for (const auto &e : fs::directory_iterator(otm::testing::bin_dir()))
+    fs::create_symlink(e.path(), bin / e.path().filename());
   fs::remove(bin / "otm-draft");
-  io::write_file_atomic(bin / "otm-draft", "#!/bin/sh\n'" + std::string(OTM_BIN_DIR) +
+  io::write_file_atomic(bin / "otm-draft", "#!/bin/sh\n'" + otm::testing::bin_dir() +
                                                "/otm-draft' \"$@\" || exit $?\n"
                                                "for f in $(find \"$STAGE\" -name '*.json' ! -name index.json); do\n"
                                                "  sed -i 's/\"goal\": \"/\"goal\": \"87.6543 /' \"$f\"\ndone\n");
   fs::permissions(bin / "otm-draft", fs::perms::owner_all);
   auto store = p.workspace / "staging" / "records";
-  auto r = run_in(p.root, "STAGE='" + store.string() + "' make --no-print-directory -f '" +
-                              std::string(OTM_SOURCE_DIR) + "/Makefile.pipeline' TRACE='" + p.trace.string() +
-                              "' OTM_BIN='" + bin.string() + "' OTM_SCRATCH='" + p.scratch.string() + "'");
+  auto r = run_in(p.root, "STAGE='" + store.string() + "' make --no-print-directory -f '" + otm::testing::source_dir() +
+                              "/Makefile.pipeline' TRACE='" + p.trace.string() + "' OTM_BIN='" + bin.string() +
+                              "' OTM_SCRATCH='" + p.scratch.string() + "'");
   INFO(r.out << r.err);
   CHECK(r.rc != 0);
   CHECK_THAT(r.out + r.err, Catch::Contains("no-fabrication") && Catch::Contains("87.6543"));
@@ -175,11 +178,11 @@ TEST_CASE("the stages compose as pipes and agree with the Makefile's files", "[p
 
 TEST_CASE("Makefile.pipeline refuses a missing TRACE with a clear message", "[pipeline][make]") {
   auto d = fresh_temp_dir("make-notrace");
-  auto r = run_in(d, "make --no-print-directory -f '" + std::string(OTM_SOURCE_DIR) + "/Makefile.pipeline' OTM_BIN='" +
-                         std::string(OTM_BIN_DIR) + "'");
+  auto r = run_in(d, "make --no-print-directory -f '" + otm::testing::source_dir() + "/Makefile.pipeline' OTM_BIN='" +
+                         otm::testing::bin_dir() + "'");
   CHECK(r.rc != 0);
   CHECK_THAT(r.err, Catch::Contains("TRACE is not set"));
-  auto help = run_in(d, "make --no-print-directory -f '" + std::string(OTM_SOURCE_DIR) + "/Makefile.pipeline' help");
+  auto help = run_in(d, "make --no-print-directory -f '" + otm::testing::source_dir() + "/Makefile.pipeline' help");
   CHECK(help.rc == 0);
   CHECK_THAT(help.out, Catch::Contains("DISTILL_CMD") && Catch::Contains("admit"));
   fs::remove_all(d);
@@ -192,8 +195,8 @@ TEST_CASE("one broken record in a batch of good ones: the good are staged and ad
   fs::create_directories(live / "records");
   // The fake agent drafts every packet honestly except strategy-v5, where it
   // invents a number the no-fabrication gate refuses in every round.
-  std::string agent = std::string(OTM_SOURCE_DIR) + "/testdata/fake-agents/break-one.sh";
-  std::string env = "OTM_BIN_DIR='" + std::string(OTM_BIN_DIR) + "' BREAK_SEG=strategy-v5";
+  std::string agent = otm::testing::source_dir() + "/testdata/fake-agents/break-one.sh";
+  std::string env = "OTM_BIN_DIR='" + otm::testing::bin_dir() + "' BREAK_SEG=strategy-v5";
   auto r = p.run("DISTILL_CMD='" + agent + "' LIVE='" + live.string() + "' admit", env);
   INFO(r.out << r.err);
   REQUIRE(r.rc == 0);

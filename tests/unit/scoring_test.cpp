@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include "test_paths.hpp"
+
 #include "admission_fixtures.hpp"
 #include "error_kind.hpp"
 #include "scoring/score_store.hpp"
@@ -11,7 +13,8 @@ using namespace otm::testing;
 namespace fs = std::filesystem;
 
 TEST_CASE("the worth model reproduces every score and tier of the real store", "[scoring][shared]") {
-  fs::path root = fs::path(OTM_SHARED_DIR) / "gpu-wiki" / "kernel_wiki";
+  OTM_REAL_STORE_OR_SKIP(wiki);
+  fs::path root = wiki / "kernel_wiki";
   REQUIRE(io::is_regular_file(root / "records" / "index.json"));
   auto index = json::parse_file(root / "records" / "index.json");
   const auto *entries = index.get("records").as_array();

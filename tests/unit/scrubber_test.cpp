@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <sys/stat.h>
+
 #include <filesystem>
 #include <fstream>
 
@@ -136,8 +138,14 @@ TEST_CASE("denylist: file format, case-insensitive, longest first", "[scrub]") {
   REQUIRE(leaks.size() == 1);
   CHECK(leaks[0].label == "private denylist");
   CHECK(scrub::Denylist::from_setting(std::nullopt).empty());
-  CHECK(scrub::Denylist::from_setting((dir / "missing").string()).empty());
-  CHECK(scrub::Denylist::from_setting(dir.string()).empty()); // a directory is ignored
+  CHECK(scrub::Denylist::from_setting(std::string()).empty());
+  // A configured denylist that cannot be read refuses the run (issue 13):
+  // read as empty, it would let every private term through.
+  CHECK_THROWS_WITH(scrub::Denylist::from_setting((dir / "missing").string()),
+                    Catch::Contains("missing: cannot read") && Catch::Contains("ATREX_WIKI_DENYLIST"));
+  CHECK_THROWS_WITH(scrub::Denylist::from_setting(dir.string()), Catch::Contains("a directory, not a regular file"));
+  REQUIRE(mkfifo((dir / "fifo").c_str(), 0600) == 0);
+  CHECK_THROWS_WITH(scrub::Denylist::from_setting((dir / "fifo").string()), Catch::Contains("a FIFO"));
   std::filesystem::remove_all(dir);
 }
 

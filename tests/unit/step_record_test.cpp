@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "trace/step_record.hpp"
+#include "trace/trace_files.hpp"
 #include "trace_fixture.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
@@ -91,7 +92,8 @@ TEST_CASE("memory/ classification in file order", "[step_record]") {
   otm::test::write_text(mem / ".hidden.json", "{}");
   otm::test::write_text(mem / "v7.txt", "{}");
   std::filesystem::create_directories(mem / "v8.json");
-  auto scan = scan_memory(tmp.path());
+  TraceFiles files(tmp.path(), otm::config::Limits{});
+  auto scan = scan_memory(files);
   REQUIRE(scan.records.size() == 2);
   CHECK(scan.records.count("v2"));
   CHECK(scan.records.count("v6"));

@@ -1,3 +1,4 @@
+#include <filesystem>
 #include <iostream>
 
 #include "cli/exit_codes.hpp"
@@ -21,6 +22,11 @@ int run_tool(const std::string &tool, const std::function<int()> &body) {
   } catch (const Error &e) {
     std::cerr << tool << ": " << e.what() << '\n';
     return exit_code(e.kind());
+  } catch (const std::filesystem::filesystem_error &e) {
+    // A directory that cannot be created (read-only, a file in the way).
+    std::cerr << tool << ": " << e.path1().string() << ": cannot be created or written (" << e.code().message()
+              << ")\n";
+    return kCannotRun;
   } catch (const std::exception &e) {
     std::cerr << tool << ": internal error: " << e.what() << '\n';
     return kCannotRun;

@@ -3,6 +3,7 @@
 #include "admission/records_swap.hpp"
 #include "record/store_layout.hpp"
 #include "scoring/worth_model.hpp"
+#include "store/store_reader.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
 
@@ -47,7 +48,7 @@ Outcome confirm_record(const CommitRequest &req) {
   json::Value rec;
   try {
     file = record::inside(req.live_root, *rel);
-    rec = json::parse_file(file);
+    rec = store::read_record(req.live_root, *rel);
   } catch (const std::exception &e) {
     return refused("confirm: cannot read the target " + *rel + " (" + e.what() +
                    "); nothing was counted and the source is not marked merged");

@@ -2,6 +2,7 @@
 #include "admission/live_index.hpp"
 #include "io/file.hpp"
 #include "record/store_layout.hpp"
+#include "store/store_reader.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
 
@@ -31,7 +32,7 @@ Outcome flag_conflict(const CommitRequest &req) {
   auto rel = indexed_path(index, target);
   json::Value existing;
   try {
-    if (rel) existing = json::parse_file(record::inside(req.live_root, *rel));
+    if (rel) existing = store::read_record(req.live_root, *rel);
   } catch (const std::exception &) {
     existing = nullptr;
   }

@@ -7,6 +7,7 @@
 #include "admission/store_lock.hpp"
 #include "error/error.hpp"
 #include "io/file.hpp"
+#include "store/store_reader.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
 
@@ -17,7 +18,11 @@ namespace {
 json::Value read_record(const std::string &source) {
   if (source != "-" && !io::is_regular_file(source))
     throw io::IoError(source + ": no such record file (pass a record file, or - for stdin)");
-  return json::parse(io::read_input(source), source == "-" ? "<stdin>" : source);
+  // An incoming record is untrusted: bounded, an object, not nested too deep.
+  const std::string shown = source == "-" ? "<stdin>" : source;
+  auto parsed = store::parse_record(io::read_input(source), shown, config::Limits{});
+  if (!parsed.error.empty()) throw json::ParseError(parsed.error);
+  return std::move(parsed.record);
 }
 
 void require_store_root(const std::filesystem::path &root) {

@@ -3,6 +3,7 @@
 #include "admission/live_index.hpp"
 #include "admission/records_swap.hpp"
 #include "record/store_layout.hpp"
+#include "store/store_reader.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
 
@@ -11,7 +12,7 @@ namespace otm::admission {
 namespace {
 bool same_record_at(const std::filesystem::path &root, const std::string &relpath, const json::Value &record) {
   try {
-    return json::parse_file(record::inside(root, relpath)) == record;
+    return store::read_record(root, relpath) == record;
   } catch (const std::exception &) {
     return false;
   }

@@ -67,7 +67,7 @@ MatchResult find_candidates(const json::Value &incoming, const std::filesystem::
     if (rel.empty()) continue;
     json::Value rec;
     try {
-      rec = json::parse_file(record::inside(live_root, rel));
+      rec = store::read_record(live_root, rel);
     } catch (const std::exception &) {
       continue; // missing, unreadable, or a path that would leave the store
     }

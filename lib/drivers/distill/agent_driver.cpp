@@ -255,8 +255,9 @@ std::vector<json::Value> commit_outcomes(const std::vector<PacketOutcome> &outco
                                          const std::filesystem::path &log) {
   std::vector<json::Value> lines;
   std::vector<LedgerUpdate> updates;
+  io::WriteBatch batch; // all of the run's records and its ledger, or none
   for (const auto &o : outcomes) {
-    if (o.record) stage_record(store, *o.record);
+    if (o.record) stage_record(store, *o.record, &batch);
     if (o.verdict == "written") updates.push_back({o.seg_id, std::nullopt});
     if (o.refusal) updates.push_back({o.seg_id, *o.refusal});
     json::Value line = json::Value::object();
@@ -279,7 +280,8 @@ std::vector<json::Value> commit_outcomes(const std::vector<PacketOutcome> &outco
     line.set("detail", o.detail);
     lines.push_back(line);
   }
-  update_refusal_ledger(refusal_ledger_path(store, slug), updates);
+  update_refusal_ledger(refusal_ledger_path(store, slug), updates, &batch);
+  batch.commit();
   append_jsonl(log, lines);
   return lines;
 }

@@ -11,6 +11,9 @@ DraftRunResult draft_into_store(const std::vector<std::filesystem::path> &packet
                                 const std::string &slug, const RecordGates &gates, const DraftRules &rules) {
   DraftRunResult res;
   std::vector<LedgerUpdate> updates;
+  // The run's records and its ledger are staged together or not at all: a
+  // full disk half-way leaves the store as it was (docs/durability.md).
+  io::WriteBatch batch;
   for (const auto &path : packets) {
     Packet p = load_packet(path);
     Draft d = draft_record(p, rules);
@@ -23,7 +26,7 @@ DraftRunResult draft_into_store(const std::vector<std::filesystem::path> &packet
       }
     }
     if (d.record) {
-      auto rel = stage_record(store, *d.record);
+      auto rel = stage_record(store, *d.record, &batch);
       json::Value line = json::Value::object();
       line.set("seg_id", p.seg_id());
       line.set("written", rel.generic_string());
@@ -38,7 +41,8 @@ DraftRunResult draft_into_store(const std::vector<std::filesystem::path> &packet
       ++res.refused;
     }
   }
-  update_refusal_ledger(refusal_ledger_path(store, slug), updates);
+  update_refusal_ledger(refusal_ledger_path(store, slug), updates, &batch);
+  batch.commit();
   return res;
 }
 

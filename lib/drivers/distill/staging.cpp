@@ -25,10 +25,14 @@ std::string placement_problem(const json::Value &record, const Packet &packet) {
   return "";
 }
 
-std::filesystem::path stage_record(const workspace::StagingStore &store, const json::Value &record) {
+std::filesystem::path stage_record(const workspace::StagingStore &store, const json::Value &record,
+                                   io::WriteBatch *batch) {
   auto rel = record::record_relpath(record);
   auto path = record::inside(store.records_dir(), rel);
-  io::write_file_atomic(path, json::to_pretty(record));
+  if (batch)
+    batch->add(path, json::to_pretty(record));
+  else
+    io::write_file_atomic(path, json::to_pretty(record));
   return std::filesystem::path("records") / rel;
 }
 
@@ -36,7 +40,8 @@ std::filesystem::path refusal_ledger_path(const workspace::StagingStore &store, 
   return store.reports_dir(slug) / "refusals.jsonl";
 }
 
-void update_refusal_ledger(const std::filesystem::path &ledger, const std::vector<LedgerUpdate> &updates) {
+void update_refusal_ledger(const std::filesystem::path &ledger, const std::vector<LedgerUpdate> &updates,
+                           io::WriteBatch *batch) {
   std::map<std::string, json::Value> lines;
   if (io::is_regular_file(ledger))
     for (auto &v : json::parse_lines_file(ledger)) lines[v.string_or("seg_id")] = v;
@@ -48,7 +53,10 @@ void update_refusal_ledger(const std::filesystem::path &ledger, const std::vecto
   }
   std::string out;
   for (const auto &[seg, v] : lines) out += json::to_line(v) + "\n";
-  io::write_file_atomic(ledger, out);
+  if (batch)
+    batch->add(ledger, out);
+  else
+    io::write_file_atomic(ledger, out);
 }
 
 void append_jsonl(const std::filesystem::path &log, const std::vector<json::Value> &lines) {

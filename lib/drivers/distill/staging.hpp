@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "distill/packet.hpp"
+#include "io/file.hpp"
 #include "workspace/layout.hpp"
 #include "json/value.hpp"
 
@@ -22,8 +23,10 @@ std::string placement_problem(const json::Value &record, const Packet &packet);
 
 // Writes the record (pretty JSON) atomically to
 // <store>/records/<type>/<vendor>/<arch>/<dsl>/<family>/<id>.json and
-// returns its path relative to the store root.
-std::filesystem::path stage_record(const workspace::StagingStore &store, const json::Value &record);
+// returns its path relative to the store root. With `batch`, the write is
+// added to it (a run's records and ledger land together or not at all).
+std::filesystem::path stage_record(const workspace::StagingStore &store, const json::Value &record,
+                                   io::WriteBatch *batch = nullptr);
 
 // The refusal ledger: <store>/reports/<slug>/refusals.jsonl, one line per
 // refused packet ({"seg_id", "id", "record_type", "refused", "why",
@@ -36,7 +39,8 @@ struct LedgerUpdate {
   std::string seg_id;
   std::optional<json::Value> refusal; // nullopt: the packet no longer refuses
 };
-void update_refusal_ledger(const std::filesystem::path &ledger, const std::vector<LedgerUpdate> &updates);
+void update_refusal_ledger(const std::filesystem::path &ledger, const std::vector<LedgerUpdate> &updates,
+                           io::WriteBatch *batch = nullptr);
 
 // Appends JSONL lines to a log file (read, append, atomic replace).
 void append_jsonl(const std::filesystem::path &log, const std::vector<json::Value> &lines);

@@ -2,9 +2,10 @@
 
 #include <algorithm>
 
-#include "io/file.hpp"
 #include "text/regex.hpp"
 #include "text/utf8.hpp"
+#include "trace/trace_files.hpp"
+#include "trace/version_key.hpp"
 
 namespace otm::trace {
 
@@ -66,34 +67,39 @@ std::string capture_tool(std::string_view dir, std::string_view report) {
   return named(report.substr(0, report.find('\n')));
 }
 
-std::vector<json::Value> scan_captures(const fs::path &trace, const std::vector<std::string> &non_target) {
+std::vector<json::Value> scan_captures(const TraceFiles &files, const std::vector<std::string> &non_target) {
   static const text::Regex dir_name("(?i)^(v\\d+)(?:[_-](.+))?$");
   static const text::Regex kernel_line("(?m)^Kernel:\\s*(.+)$");
   std::vector<json::Value> rows;
-  for (const auto &dir : io::list_dir(trace / "profiles")) {
-    if (!io::is_directory(dir)) continue;
-    std::string name = dir.filename().string();
+  for (const auto &name : files.names("profiles")) {
+    const std::string dir = "profiles/" + name;
     auto m = dir_name.match(name);
     if (!m) continue;
-    json::Value profiled = nullptr;
-    bool has_summary = io::is_regular_file(dir / "summary.txt");
-    if (has_summary) {
-      std::string summary = text::replace_invalid_utf8(io::read_file(dir / "summary.txt"));
-      if (auto k = kernel_line.search(summary)) profiled = std::string(text::strip((*k)[1]));
+    if (!files.is_directory(dir)) {
+      files.is_file(dir, TraceFiles::Seen::Listed); // a skip unless a plain file (not a capture)
+      continue;
     }
+    if (auto problem = version_key_problem((*m)[1]); !problem.empty()) {
+      files.skip(dir + "/", problem);
+      continue;
+    }
+    json::Value profiled = nullptr;
+    auto summary = files.text(dir + "/summary.txt");
+    if (summary)
+      if (auto k = kernel_line.search(*summary)) profiled = std::string(text::strip((*k)[1]));
     const std::string *pk = profiled.as_string();
     bool usable = pk && !pk->empty() && std::find(non_target.begin(), non_target.end(), *pk) == non_target.end();
-    bool has_report = io::is_regular_file(dir / "REPORT.md");
+    auto report = files.text(dir + "/REPORT.md");
     json::Value row = json::Value::object();
     row.set("dir", name);
     row.set("version", text::to_lower((*m)[1]));
     row.set("variant", m->has(2) ? json::Value(std::string((*m)[2])) : json::Value());
     row.set("profiled_kernel", profiled);
     row.set("ncu_usable", usable);
-    row.set("has_summary", has_summary);
-    row.set("has_report", has_report);
-    row.set("has_metrics", io::is_regular_file(dir / "analysis" / "metrics_key_run.json"));
-    row.set("report_lines", has_report ? count_lines(text::replace_invalid_utf8(io::read_file(dir / "REPORT.md"))) : 0);
+    row.set("has_summary", summary.has_value());
+    row.set("has_report", report.has_value());
+    row.set("has_metrics", files.is_file(dir + "/analysis/metrics_key_run.json"));
+    row.set("report_lines", report ? count_lines(*report) : 0);
     rows.push_back(std::move(row));
   }
   return rows;

@@ -28,7 +28,10 @@ std::size_t count_lines(std::string_view text);
 // "" when neither names one. A profiler quote is attributed to this tool.
 std::string capture_tool(std::string_view dir, std::string_view report);
 
-// profiles.jsonl rows in directory-name order, keys in §9.2 order.
-std::vector<json::Value> scan_captures(const std::filesystem::path &trace, const std::vector<std::string> &non_target);
+class TraceFiles;
+// profiles.jsonl rows in directory-name order, keys in §9.2 order, read
+// under the trace reading policy (a capture directory that is a link out
+// of the trace is a skip, not a row).
+std::vector<json::Value> scan_captures(const TraceFiles &files, const std::vector<std::string> &non_target);
 
 } // namespace otm::trace

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <utility>
 
 #include "text/regex.hpp"
@@ -177,7 +178,12 @@ std::string slugify(std::string_view op_name) {
   static const Regex digits("^\\d+$");
   std::vector<std::string> words;
   for (auto &w : split_nonempty(text::to_lower(name), sep)) {
-    if (digits.match(w)) continue;
+    // The slug becomes part of ids and paths: ASCII letters and digits only
+    // (other characters are dropped; ingest warns when that happens).
+    std::erase_if(w, [](char c) {
+      return static_cast<unsigned char>(c) >= 0x80 || !std::isalnum(static_cast<unsigned char>(c));
+    });
+    if (w.empty() || digits.match(w)) continue;
     std::string a(abbreviation(w));
     if (is_stop_word(a)) continue;
     words.push_back(std::move(a));

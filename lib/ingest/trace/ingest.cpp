@@ -16,6 +16,8 @@
 #include "trace/families.hpp"
 #include "trace/step_record.hpp"
 #include "trace/subject_grammar.hpp"
+#include "trace/trace_files.hpp"
+#include "trace/version_key.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
 
@@ -29,24 +31,29 @@ namespace {
 constexpr const char *kDefaultHarness = "the trace's own benchmark harness";
 
 // An optional JSON input: missing, unreadable, invalid or not an object
-// reads as {} (spec §5); the latter three leave a warning.
-json::Value optional_object(const fs::path &file, std::vector<std::string> &warnings) {
-  if (!io::is_regular_file(file)) return json::Value::object();
+// reads as {} (spec §5); invalid or not an object leave a warning, a file
+// the reading policy refuses is a skip (meta.json skipped_files).
+json::Value optional_object(const TraceFiles &files, const std::string &rel, std::vector<std::string> &warnings) {
+  auto bytes = files.bytes(rel);
+  if (!bytes) return json::Value::object();
   try {
-    json::Value v = json::parse_file(file);
+    json::Value v = json::parse(*bytes, rel);
     if (v.is_object()) return v;
-    warnings.push_back(file.filename().string() + " is not a JSON object; read as {}");
+    warnings.push_back(rel + " is not a JSON object; read as {}");
   } catch (const std::exception &e) {
-    warnings.push_back(file.filename().string() + " could not be read (" + e.what() + "); read as {}");
+    warnings.push_back(rel + " could not be read (" + e.what() + "); read as {}");
   }
   return json::Value::object();
 }
 
-std::int64_t digits_value(const std::string &key) {
-  std::int64_t n = 0;
-  for (char c : key)
-    if (c >= '0' && c <= '9') n = n > (INT64_MAX - 9) / 10 ? INT64_MAX : n * 10 + (c - '0');
-  return n;
+// A commit message part cut to `max` bytes at a code-point boundary.
+std::string bounded(std::string s, std::size_t max, const std::string &what, const std::string &sha, const char *limit,
+                    std::vector<std::string> &warnings) {
+  if (s.size() <= max) return s;
+  std::string cut(text::prefix_bytes(s, max));
+  warnings.push_back("commit " + sha.substr(0, 12) + ": " + what + " of " + std::to_string(s.size()) +
+                     " bytes cut to " + std::to_string(cut.size()) + " (" + limit + ")");
+  return cut;
 }
 
 std::optional<std::string> setting_or(const TraceLocation &loc, Setting s, const std::string &registry_value) {
@@ -112,37 +119,57 @@ IngestResult ingest(const TraceLocation &loc, const config::Config &config) {
     throw Error(ErrorKind::Refused, source_of(loc, Setting::Dsl, "RTM_DSL / --dsl", "dsl") + " is '" + *configured_dsl +
                                         "', not a DSL the store schema knows (" + known + ")");
   }
-  json::Value definition = optional_object(trace / "definition.json", res.warnings);
-  json::Value solution = optional_object(trace / "solution.json", res.warnings);
+  TraceFiles files(trace, config.limits());
+  const config::Limits &limits = files.limits();
+  json::Value definition = optional_object(files, "definition.json", res.warnings);
+  json::Value solution = optional_object(files, "solution.json", res.warnings);
+  const json::Value &name_v = definition.get("name");
+  std::string operator_name = name_v.is_string() && !name_v.as_string()->empty()
+                                  ? *name_v.as_string()
+                                  : files.valid_utf8(trace.filename().string(), "the trace directory's name");
+  if (operator_name.size() > limits.max_name_bytes)
+    throw Error(ErrorKind::UnreadableInput, (name_v.is_string() ? "definition.json: the operator name (\"name\")"
+                                              : "the trace directory's name (the operator name)") +
+                          std::string(" is ") + std::to_string(operator_name.size()) +
+                          " bytes, over limits.max_name_bytes (" + std::to_string(limits.max_name_bytes) +
+                          "); shorten it, or raise the limit in a configuration override");
   std::vector<std::string> tokens = hardware_tokens(definition, solution);
   HardwareTarget target = resolve_hardware(tokens, config.target_table(), configured);
 
   // The working-tree reads (step records, captures) overlap the git reads;
   // they share nothing but thread-safe compiled regexes.
   auto non_target = non_target_kernels(loc.settings, config);
-  auto files = std::async(std::launch::async, [&trace, non_target] {
-    return std::make_pair(scan_memory(trace), scan_captures(trace, non_target));
+  auto scans = std::async(std::launch::async, [&files, non_target] {
+    return std::make_pair(scan_memory(files), scan_captures(files, non_target));
   });
 
-  // History: the last commit of a version in topological order wins.
+  // History: the last commit of a version in topological order wins. Commit
+  // text is untrusted like any file: valid UTF-8, within the limits.
   git::Repository repo = git::Repository::open(trace);
   std::vector<git::Commit> commits = repo.commits_oldest_first();
   static const text::Regex version_prefix("(?i)^(v\\d+)\\s*:");
   std::map<std::string, std::size_t> last_commit; // version key → index into commits
   json::Value non_version = json::Value::array();
   for (std::size_t i = 0; i < commits.size(); ++i) {
-    if (auto m = version_prefix.match(commits[i].subject)) {
+    git::Commit &c = commits[i];
+    const std::string source = "commit " + c.sha.substr(0, 12);
+    c.subject = bounded(files.valid_utf8(c.subject, source + " subject"), limits.max_subject_bytes, "subject", c.sha,
+                        "limits.max_subject_bytes", res.warnings);
+    c.body = bounded(files.valid_utf8(c.body, source + " body"), limits.max_message_bytes, "body", c.sha,
+                     "limits.max_message_bytes", res.warnings);
+    auto m = version_prefix.match(c.subject);
+    if (m && version_number((*m)[1])) {
       last_commit[text::to_lower((*m)[1])] = i;
-    } else {
-      non_version.push_back(std::string(text::prefix_code_points(commits[i].subject, 90)));
+      continue;
     }
+    if (m)
+      res.warnings.push_back(source + " is not read as a version: " + version_key_problem((*m)[1]) + " (subject '" +
+                             std::string(text::prefix_code_points(c.subject, 60)) + "')");
+    non_version.push_back(std::string(text::prefix_code_points(c.subject, 90)));
   }
 
-  std::string final_dsl;
-  if (io::is_regular_file(trace / "kernel.py"))
-    final_dsl = detect_dsl(text::replace_invalid_utf8(io::read_file(trace / "kernel.py")));
-  else
-    final_dsl = detect_dsl("");
+  // Raw bytes, as for the committed kernels below.
+  std::string final_dsl = detect_dsl(files.bytes("kernel.py").value_or(""));
   std::string dsl_default = configured_dsl ? *configured_dsl : final_dsl;
 
   // Each committed version's DSL, from kernel.py in its commit. The second
@@ -164,13 +191,15 @@ IngestResult ingest(const TraceLocation &loc, const config::Config &config) {
     commit_dsl.emplace(committed[k].first, std::move(dsls[k]));
   }
 
-  auto [memory, profiles] = files.get();
+  auto [memory, profiles] = scans.get();
   res.profiles = std::move(profiles);
 
   std::vector<std::pair<std::int64_t, std::string>> order;
-  for (const auto &[k, _] : last_commit) order.emplace_back(digits_value(k), k);
+  // Every key here passed version_number (commit subjects above, memory/
+  // files in read_step_record).
+  for (const auto &[k, _] : last_commit) order.emplace_back(*version_number(k), k);
   for (const auto &[k, _] : memory.records)
-    if (!last_commit.count(k)) order.emplace_back(digits_value(k), k);
+    if (!last_commit.count(k)) order.emplace_back(*version_number(k), k);
   std::sort(order.begin(), order.end());
 
   std::map<std::string, std::vector<const json::Value *>> captures_of;
@@ -214,9 +243,6 @@ IngestResult ingest(const TraceLocation &loc, const config::Config &config) {
   }
 
   // Metadata.
-  const json::Value &name_v = definition.get("name");
-  std::string operator_name =
-      name_v.is_string() && !name_v.as_string()->empty() ? *name_v.as_string() : trace.filename().string();
   std::string normalised = normalise(operator_name);
   json::Value constants = json::Value::object(), var_axes = json::Value::array();
   if (const auto *axes = definition.get("axes").as_object()) {
@@ -227,10 +253,8 @@ IngestResult ingest(const TraceLocation &loc, const config::Config &config) {
     }
   }
   std::size_t n_shapes = 0;
-  if (io::is_regular_file(trace / "workload.jsonl")) {
-    std::string_view w;
-    std::string text_ = io::read_file(trace / "workload.jsonl");
-    w = text_;
+  if (auto workload = files.bytes("workload.jsonl")) {
+    std::string_view w = *workload;
     while (!w.empty()) {
       auto nl = w.find('\n');
       if (!text::strip(w.substr(0, nl)).empty()) ++n_shapes;
@@ -247,7 +271,14 @@ IngestResult ingest(const TraceLocation &loc, const config::Config &config) {
   };
   json::Value meta = json::Value::object();
   meta.set("operator_name", operator_name);
-  meta.set("operator_slug", slugify(normalised));
+  const std::string operator_slug = slugify(normalised);
+  if (std::any_of(operator_name.begin(), operator_name.end(),
+                  [](char c) { return static_cast<unsigned char>(c) >= 0x80; }))
+    res.warnings.push_back("the operator name '" + operator_name +
+                           "' has characters outside ASCII, which its slug (part of every record id) drops: '" +
+                           operator_slug + "'" +
+                           (operator_slug == "unknown" ? "; give definition.json an ASCII \"name\"" : ""));
+  meta.set("operator_slug", operator_slug);
   meta.set("workload_family", family_of(normalised));
   meta.set("description", definition.get("description"));
   meta.set("constants", constants);
@@ -269,6 +300,16 @@ IngestResult ingest(const TraceLocation &loc, const config::Config &config) {
   res.meta.set("meta", meta);
   res.meta.set("memory_variants", memory.variants);
   res.meta.set("non_version_commits", non_version);
+  // What the reading policy did not read, and what it had to repair
+  // (docs/security.md): never silent.
+  const json::Value skipped = files.skipped_json();
+  res.meta.set("skipped_files", skipped);
+  res.meta.set("invalid_utf8", files.invalid_utf8_json());
+  res.meta.set("warnings", json::Value::strings(res.warnings));
+  for (const auto &e : *skipped.as_array())
+    res.warnings.push_back("skipped " + e.string_or("file") + ": " + e.string_or("why"));
+  if (auto n = files.replaced_count())
+    res.warnings.push_back(std::to_string(n) + " invalid UTF-8 byte(s) replaced by U+FFFD (meta.json invalid_utf8)");
   return res;
 }
 

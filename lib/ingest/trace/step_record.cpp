@@ -1,8 +1,11 @@
 #include "trace/step_record.hpp"
 
-#include "io/file.hpp"
+#include <algorithm>
+
 #include "text/regex.hpp"
 #include "text/utf8.hpp"
+#include "trace/trace_files.hpp"
+#include "trace/version_key.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
 
@@ -93,7 +96,8 @@ json::Value normalise_pitfall(const json::Value &entry) {
   return out;
 }
 
-json::Value step_record_fields(const std::string &file_name, const json::Value &rec, std::string &problems) {
+json::Value step_record_fields(const std::string &file_name, const json::Value &rec, std::string &problems,
+                               std::size_t max_pitfalls, std::string &limited) {
   Reader r{problems};
   const json::Value &perf = r.section(rec, "performance");
   const json::Value &corr = r.section(rec, "correctness");
@@ -132,7 +136,14 @@ json::Value step_record_fields(const std::string &file_name, const json::Value &
   row.set("open_directions", r.typed(rec.get("open_directions"), "open_directions", true));
   json::Value pitfalls = json::Value::array();
   const json::Value raw_pitfalls = r.typed(rec.get("pitfalls_and_fixes"), "pitfalls_and_fixes", true);
-  for (const auto &p : *raw_pitfalls.as_array()) pitfalls.push_back(normalise_pitfall(p));
+  for (const auto &p : *raw_pitfalls.as_array()) {
+    if (pitfalls.size() == max_pitfalls) {
+      limited = "pitfalls_and_fixes has " + std::to_string(raw_pitfalls.size()) + " entries, the first " +
+                std::to_string(max_pitfalls) + " are read (limits.max_pitfalls_per_version)";
+      break;
+    }
+    pitfalls.push_back(normalise_pitfall(p));
+  }
   row.set("pitfalls", pitfalls);
   row.set("search_log", r.typed(rec.get("search_log"), "search_log", true));
   row.set("profile_evidence", r.typed(rec.get("profile_evidence"), "profile_evidence", false));
@@ -140,63 +151,110 @@ json::Value step_record_fields(const std::string &file_name, const json::Value &
   return row;
 }
 
-MemoryScan scan_memory(const std::filesystem::path &trace) {
+namespace {
+// Cuts every string of `v` longer than `max` bytes at a code-point
+// boundary; returns how many it cut. A 100 MB action_description must not
+// cost every later stage half a minute.
+std::size_t cut_long_strings(json::Value &v, std::size_t max) {
+  if (const auto *s = v.as_string()) {
+    if (s->size() <= max) return 0;
+    v = json::Value(text::prefix_bytes(*s, max));
+    return 1;
+  }
+  std::size_t n = 0;
+  if (auto *a = v.as_array())
+    for (auto &e : *a) n += cut_long_strings(e, max);
+  if (auto *o = v.as_object())
+    for (auto &[_, e] : *o) n += cut_long_strings(e, max);
+  return n;
+}
+
+json::Value same_version(const std::string &dropped, const std::string &key, const std::string &kept) {
+  json::Value d = json::Value::object();
+  d.set("file", dropped);
+  d.set("version", key);
+  d.set("why", "another file of the same version (" + kept + ", the name differs only in case) is read instead");
+  return d;
+}
+} // namespace
+
+StepRecordRead read_step_record(const std::string &name, std::string_view bytes, const config::Limits &limits) {
   static const text::Regex variant("(?i)^(v\\d+)([_-].+)$");
   static const text::Regex version("(?i)v\\d+");
+  StepRecordRead out;
+  json::Value desc = json::Value::object();
+  desc.set("file", name);
+  auto refuse = [&](const std::string &why) {
+    desc.set("why", why);
+    out.variant = std::move(desc);
+    return out;
+  };
+  if (!text::is_valid_utf8(bytes)) return refuse("invalid UTF-8");
+  json::Value rec;
+  try {
+    rec = json::parse(bytes, name);
+  } catch (const json::ParseError &) {
+    return refuse("unparseable");
+  }
+  if (json::nesting_depth(rec, limits.max_json_depth) > limits.max_json_depth)
+    return refuse("nested deeper than " + std::to_string(limits.max_json_depth) + " levels (limits.max_json_depth)");
+  std::string stem = name.substr(0, name.size() - 5);
+  if (auto m = variant.match(stem)) {
+    desc.set("base", text::to_lower((*m)[1]));
+    desc.set("suffix", std::string(text::lstrip_chars((*m)[2], "_-")));
+    out.variant = std::move(desc);
+    return out;
+  }
+  if (!version.fullmatch(stem)) return refuse("not a version name");
+  if (auto problem = version_key_problem(stem); !problem.empty()) return refuse(problem);
+  std::string key = text::to_lower(stem);
+  if (!rec.is_object()) return refuse(std::string("not a JSON object (") + kind_name(rec) + ")");
+  std::string problems, limited;
+  if (std::size_t cut = cut_long_strings(rec, limits.max_text_bytes))
+    limited = std::to_string(cut) + " string(s) longer than " + std::to_string(limits.max_text_bytes) +
+              " bytes cut (limits.max_text_bytes)";
+  std::string pitfalls_cut;
+  out.fields = step_record_fields(name, rec, problems, limits.max_pitfalls_per_version, pitfalls_cut);
+  if (!pitfalls_cut.empty()) limited += (limited.empty() ? "" : "; ") + pitfalls_cut;
+  out.key = key;
+  if (!problems.empty() || !limited.empty()) {
+    desc.set("version", key);
+    std::string why = problems.empty() ? "" : "read with defaults: " + problems;
+    if (!limited.empty()) why += (why.empty() ? "" : "; ") + std::string("read within limits: ") + limited;
+    desc.set("why", why);
+    out.variant = std::move(desc);
+  }
+  return out;
+}
+
+MemoryScan scan_memory(const TraceFiles &files) {
   MemoryScan scan;
-  for (const auto &path : io::list_dir(trace / "memory")) {
-    std::string name = path.filename().string();
-    // As the glob memory/*.json: no hidden files; directories are skipped.
-    if (name.size() <= 5 || name[0] == '.' || !name.ends_with(".json") || !io::is_regular_file(path)) continue;
-    json::Value desc = json::Value::object();
-    desc.set("file", name);
-    std::string bytes;
-    try {
-      bytes = io::read_file(path);
-    } catch (const io::IoError &) {
-      desc.set("why", "unreadable");
-      scan.variants.push_back(desc);
+  std::vector<std::pair<std::string, StepRecordRead>> reads;
+  for (const auto &name : files.names("memory")) {
+    // As the glob memory/*.json: no hidden files. Anything else the glob
+    // matches that is not a regular file (a directory, a FIFO, a link out of
+    // the trace) is a skip of the reading policy, listed in meta.json.
+    if (name.size() <= 5 || name[0] == '.' || !name.ends_with(".json")) continue;
+    const std::string rel = "memory/" + name;
+    auto bytes = files.bytes(rel, TraceFiles::Seen::Listed);
+    if (!bytes) continue; // a skip of the reading policy (meta.json skipped_files)
+    reads.emplace_back(name, read_step_record(name, *bytes, files.limits()));
+  }
+  // Two names of one version (V0.json, v0.json) must not replace each other
+  // silently: the producer's spelling (lower case) is read, else the first.
+  std::map<std::string, std::string> reader;
+  for (const auto &[name, r] : reads) {
+    if (r.key.empty()) continue;
+    auto [it, fresh] = reader.emplace(r.key, name);
+    if (!fresh && it->second != r.key + ".json" && name == r.key + ".json") it->second = name;
+  }
+  for (auto &[name, r] : reads) {
+    if (!r.key.empty() && reader.at(r.key) != name) {
+      scan.variants.push_back(same_version(name, r.key, reader.at(r.key)));
       continue;
     }
-    if (!text::is_valid_utf8(bytes)) {
-      desc.set("why", "invalid UTF-8");
-      scan.variants.push_back(desc);
-      continue;
-    }
-    json::Value rec;
-    try {
-      rec = json::parse(bytes, name);
-    } catch (const json::ParseError &) {
-      desc.set("why", "unparseable");
-      scan.variants.push_back(desc);
-      continue;
-    }
-    std::string stem = name.substr(0, name.size() - 5);
-    if (auto m = variant.match(stem)) {
-      desc.set("base", text::to_lower((*m)[1]));
-      desc.set("suffix", std::string(text::lstrip_chars((*m)[2], "_-")));
-      scan.variants.push_back(desc);
-      continue;
-    }
-    if (!version.fullmatch(stem)) {
-      desc.set("why", "not a version name");
-      scan.variants.push_back(desc);
-      continue;
-    }
-    std::string key = text::to_lower(stem);
-    if (!rec.is_object()) {
-      desc.set("why", std::string("not a JSON object (") + kind_name(rec) + ")");
-      scan.variants.push_back(desc);
-      continue;
-    }
-    std::string problems;
-    json::Value fields = step_record_fields(name, rec, problems);
-    if (!problems.empty()) {
-      desc.set("version", key);
-      desc.set("why", "read with defaults: " + problems);
-      scan.variants.push_back(desc);
-    }
-    scan.records[key] = std::move(fields);
+    if (!r.key.empty()) scan.records[r.key] = std::move(r.fields);
+    if (!r.variant.is_null()) scan.variants.push_back(std::move(r.variant));
   }
   return scan;
 }

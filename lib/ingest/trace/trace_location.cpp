@@ -1,9 +1,12 @@
 #include "trace/trace_location.hpp"
 
+#include <cctype>
+
 #include "error/error.hpp"
 #include "git/repository.hpp"
 #include "io/file.hpp"
 #include "text/regex.hpp"
+#include "text/sha256.hpp"
 #include "text/utf8.hpp"
 
 namespace otm::trace {
@@ -12,18 +15,32 @@ namespace fs = std::filesystem;
 using config::Setting;
 
 std::string trace_slug(std::string_view base_name) {
-  static const text::Regex campaign("^kernel_opt_(\\d+)_(.+)");
-  if (auto m = campaign.match(base_name)) {
-    std::string rest((*m)[2]);
-    for (auto &c : rest)
-      if (c == '_') c = '-';
-    return std::string((*m)[1]) + "-" + rest;
-  }
+  static const text::Regex campaign("^kernel_opt_([0-9]+)_(.+)");
   static const text::Regex other("[^\\w.-]+");
-  std::string s(text::strip_chars(other.replace(base_name, "-"), "-_."));
-  for (auto &c : s)
-    if (c == '_') c = '-';
-  return s;
+  std::string s;
+  if (auto m = campaign.match(base_name)) {
+    s = std::string((*m)[1]) + "-" + std::string((*m)[2]);
+  } else {
+    s = std::string(text::strip_chars(other.replace(base_name, "-"), "-_."));
+  }
+  // A slug names directories and make targets: ASCII only. A name with
+  // other characters, or one that leaves nothing (`___`, `...`), gets a
+  // hash of the whole name, so two such traces never share a workspace.
+  bool lossy = false;
+  std::string ascii;
+  for (char c : s) {
+    auto u = static_cast<unsigned char>(c);
+    if (u >= 0x80 || !(std::isalnum(u) || c == '.' || c == '-' || c == '_')) {
+      lossy = true;
+      if (ascii.empty() || ascii.back() != '-') ascii += '-';
+    } else {
+      ascii += c == '_' ? '-' : c;
+    }
+  }
+  ascii = std::string(text::strip_chars(ascii, "-."));
+  if (!lossy && !ascii.empty()) return ascii;
+  std::string tag = text::sha256_hex(base_name).substr(0, 8);
+  return ascii.empty() ? "trace-" + tag : ascii + "-" + tag;
 }
 
 namespace {
@@ -80,8 +97,8 @@ TraceLocation locate_trace(const config::Settings &settings, const config::Confi
 
   const std::string base = loc.trace.filename().string();
   loc.slug = trace_slug(base);
-  if (loc.slug.empty()) loc.slug = "unset";
-  loc.label = settings.get(Setting::TraceLabel).value_or(base);
+  // The label is copied into records: valid UTF-8 like all trace text.
+  loc.label = settings.get(Setting::TraceLabel).value_or(text::replace_invalid_utf8(base));
   auto ws = settings.get(Setting::Workspace);
   loc.workspace.root = ws ? absolute_normal(io::expand_user(*ws)) : workspace::default_workspace(loc.slug);
   auto st = settings.get(Setting::Store);

@@ -26,6 +26,10 @@ struct TraceLocation {
 
 // trace-format.md §8: kernel_opt_<n>_<rest> → <n>-<rest with '-'>;
 // otherwise non-[\w.-] runs → '-', trimmed of '-', '_', '.', '_' → '-'.
+// Always ASCII and never empty (docs/differences.md): characters outside
+// [A-Za-z0-9._-] become '-' and the first 8 hex digits of the name's SHA-256
+// are appended ("trace-<hash>" when nothing is left), so distinct names
+// that would collapse (`___` and `...`, `ñandú` and `ñandu`) stay apart.
 std::string trace_slug(std::string_view base_name);
 
 // Resolves RTM_TRACE (~ expanded), else RTM_TRACE_ROOT/<registry path> for

@@ -36,6 +36,7 @@ Config Config::load(const std::optional<std::filesystem::path> &override_file) {
   (void)c.target_table();
   (void)c.ladder();
   (void)c.non_target_kernels();
+  (void)c.limits();
   return c;
 }
 
@@ -98,6 +99,32 @@ LadderThresholds Config::ladder() const {
   l.deadend_min_chars = static_cast<std::size_t>(d);
   if (l.rebaseline_factor <= 1.0)
     throw Error(ErrorKind::UnreadableInput, where(*this) + ": ladder.rebaseline_factor must exceed 1");
+  return l;
+}
+
+Limits Config::limits() const {
+  Limits l;
+  const auto &o = data_.get("limits");
+  if (o.is_null()) return l;
+  if (!o.is_object()) throw Error(ErrorKind::Usage, where(*this) + ": limits must be an object");
+  auto count = [&](const char *key, std::size_t &field) {
+    const json::Value *v = o.find(key);
+    if (!v) return;
+    auto n = v->as_number();
+    if (!v->is_number() || !n || *n < 1 || *n > 9.0e15 || *n != static_cast<double>(static_cast<long long>(*n)))
+      throw Error(ErrorKind::Usage, where(*this) + ": limits." + key + " must be a positive integer");
+    field = static_cast<std::size_t>(*n);
+  };
+  count("max_file_bytes", l.max_file_bytes);
+  count("max_input_bytes", l.max_input_bytes);
+  count("max_line_bytes", l.max_line_bytes);
+  count("max_json_depth", l.max_json_depth);
+  count("max_text_bytes", l.max_text_bytes);
+  count("max_subject_bytes", l.max_subject_bytes);
+  count("max_message_bytes", l.max_message_bytes);
+  count("max_name_bytes", l.max_name_bytes);
+  count("max_pitfalls_per_version", l.max_pitfalls_per_version);
+  count("max_segments_per_version", l.max_segments_per_version);
   return l;
 }
 

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "config/limits.hpp"
 #include "config/settings.hpp"
 #include "json/value.hpp"
 
@@ -48,6 +49,7 @@ public:
   std::vector<TargetEntry> target_table() const;
   std::vector<std::string> non_target_kernels() const;
   LadderThresholds ladder() const;
+  Limits limits() const;
   std::optional<RegistryEntry> registry_entry(const std::string &name) const;
   std::vector<std::string> registry_names() const;
   // Where the override came from, for messages ("" when defaults only).

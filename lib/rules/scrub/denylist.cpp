@@ -45,7 +45,16 @@ Denylist Denylist::from_terms(std::vector<std::string> terms) {
 }
 
 Denylist Denylist::load(const std::filesystem::path &file) {
-  std::string content = text::replace_invalid_utf8(io::read_file(file));
+  std::string content;
+  try {
+    content = text::replace_invalid_utf8(io::read_file(file));
+  } catch (const io::IoError &e) {
+    // A denylist that silently reads as empty lets every private term
+    // through: refuse the run instead (exit 2).
+    throw io::IoError(std::string(e.what()) +
+                      "; the private denylist (--denylist / ATREX_WIKI_DENYLIST) must be a readable file: fix the "
+                      "path or unset it");
+  }
   std::vector<std::string> terms;
   std::size_t pos = 0;
   while (pos <= content.size()) {
@@ -61,9 +70,7 @@ Denylist Denylist::load(const std::filesystem::path &file) {
 
 Denylist Denylist::from_setting(const std::optional<std::string> &path) {
   if (!path || path->empty()) return {};
-  auto p = io::expand_user(*path);
-  if (!io::is_regular_file(p)) return {};
-  return load(p);
+  return load(io::expand_user(*path));
 }
 
 } // namespace otm::scrub

@@ -20,10 +20,12 @@ public:
   // Terms as given; sorted longest first (stable), blanks dropped.
   static Denylist from_terms(std::vector<std::string> terms);
   // Each line trimmed; blank lines skipped; a line whose trimmed text starts
-  // with '#' is a comment. Throws io::IoError naming the file when unreadable.
+  // with '#' is a comment. Throws io::IoError naming the file when it is
+  // missing, not a regular file (a directory, a FIFO) or unreadable.
   static Denylist load(const std::filesystem::path &file);
-  // The file named by `path` when it is set and a regular file (the
-  // reference ignores anything else); an empty denylist otherwise.
+  // The file named by `path` (~ expanded) when it is set: load(), so a
+  // configured denylist that cannot be read refuses the run (the reference
+  // silently ignores it); an empty denylist when unset or empty.
   static Denylist from_setting(const std::optional<std::string> &path);
 
   bool empty() const { return terms_.empty(); }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "record/store_layout.hpp"
+#include "store/store_reader.hpp"
 #include "json/parse.hpp"
 
 namespace otm::store {
@@ -24,7 +25,7 @@ json::Value open_entry(const std::filesystem::path &root, const json::Value &ent
   const auto *path = entry.get("path").as_string();
   if (!path || path->empty()) return {};
   try {
-    return json::parse_file(record::inside(root, *path));
+    return read_record(root, *path);
   } catch (const std::exception &) {
     return {}; // a broken or escaping path is reported by the store gates, not here
   }

@@ -2,49 +2,113 @@
 
 #include <algorithm>
 
+#include "io/beneath.hpp"
 #include "json/parse.hpp"
 
 namespace otm::store {
 
-std::vector<StoredRecord> load_records(const fs::path &root) {
-  std::vector<StoredRecord> out;
-  fs::path dir = root / "records";
-  std::error_code ec;
-  if (!fs::is_directory(dir, ec)) return out;
-  for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-    if (!it->is_regular_file(ec) || it->path().extension() != ".json" || it->path().filename() == "index.json")
+namespace {
+
+// Every *.json below `dir` (relative to the store root), depth first,
+// through the store's reading policy; what it cannot read is kept with its
+// reason, so gates report it.
+void walk(const io::Beneath &store, const std::string &dir, const config::Limits &limits,
+          std::vector<StoredRecord> &out, std::size_t nesting) {
+  io::DirList list = store.list(dir);
+  if (!list) {
+    if (list.refusal != io::Refusal::Missing || !dir.ends_with("records"))
+      out.push_back({dir + "/", store.root() / dir, json::Value(), "not read: " + list.why});
+    return;
+  }
+  for (const auto &e : list.entries) {
+    std::string rel = dir + "/" + e.name;
+    if (e.type == io::EntryType::Directory) {
+      // Deeper than any layout (records/<type>/<vendor>/<arch>/<dsl>/<family>/).
+      if (nesting >= 16)
+        out.push_back({rel + "/", store.root() / rel, json::Value(), "not read: directories nested too deep"});
+      else
+        walk(store, rel, limits, out, nesting + 1);
       continue;
+    }
+    if (!e.name.ends_with(".json") || e.name == "index.json") continue;
     StoredRecord r;
-    r.path = it->path();
-    r.relpath = it->path().lexically_relative(root).generic_string();
-    try {
-      r.record = json::parse_file(it->path());
-    } catch (const std::exception &e) {
-      r.parse_error = e.what();
+    r.relpath = rel;
+    r.path = store.root() / rel;
+    io::FileRead f = store.read(rel, limits.max_file_bytes);
+    if (!f) {
+      r.parse_error =
+          rel + ": not read: " + f.why + (f.refusal == io::Refusal::TooLarge ? " (limits.max_file_bytes)" : "");
+    } else {
+      auto parsed = parse_record(f.content, rel, limits);
+      r.record = std::move(parsed.record);
+      r.parse_error = std::move(parsed.error);
     }
     out.push_back(std::move(r));
   }
+}
+
+} // namespace
+
+ParsedRecord parse_record(std::string_view text, const std::string &source, const config::Limits &limits) {
+  ParsedRecord out;
+  try {
+    out.record = json::parse(text, source);
+  } catch (const json::ParseError &e) {
+    out.error = e.what();
+    return out;
+  }
+  if (!out.record.is_object()) {
+    out.error = source + ": not a JSON object";
+    out.record = json::Value();
+  } else if (json::nesting_depth(out.record, limits.max_json_depth) > limits.max_json_depth) {
+    out.error =
+        source + ": nested deeper than " + std::to_string(limits.max_json_depth) + " levels (limits.max_json_depth)";
+    out.record = json::Value();
+  }
+  return out;
+}
+
+json::Value read_record(const fs::path &root, const std::string &relpath, const config::Limits &limits) {
+  io::Beneath store(root, "the store");
+  std::string shown = (root / relpath).string();
+  io::FileRead f = store.read(relpath, limits.max_file_bytes);
+  if (!f) throw json::ParseError(shown + ": not read: " + f.why);
+  auto parsed = parse_record(f.content, shown, limits);
+  if (!parsed.error.empty()) throw json::ParseError(parsed.error);
+  return std::move(parsed.record);
+}
+
+std::vector<StoredRecord> load_records(const fs::path &root, const config::Limits &limits) {
+  std::vector<StoredRecord> out;
+  std::error_code ec;
+  if (!fs::is_directory(root / "records", ec)) return out;
+  io::Beneath store(root, "the store");
+  walk(store, "records", limits, out, 0);
   std::sort(out.begin(), out.end(), [](const StoredRecord &a, const StoredRecord &b) { return a.relpath < b.relpath; });
   return out;
 }
 
-std::optional<json::Value> load_index(const fs::path &root) {
-  fs::path p = root / "records" / "index.json";
+std::optional<json::Value> load_index(const fs::path &root, const config::Limits &limits) {
   std::error_code ec;
-  if (!fs::is_regular_file(p, ec)) return std::nullopt;
-  return json::parse_file(p);
+  if (!fs::is_directory(root, ec)) return std::nullopt;
+  io::Beneath store(root, "the store");
+  io::FileRead f = store.read("records/index.json", limits.max_file_bytes);
+  if (f.refusal == io::Refusal::Missing) return std::nullopt;
+  std::string shown = (root / "records" / "index.json").string();
+  if (!f) throw json::ParseError(shown + ": not read: " + f.why);
+  return json::parse(f.content, shown);
 }
 
-std::vector<json::Value> live_entries(const fs::path &root) {
+std::vector<json::Value> live_entries(const fs::path &root, const config::Limits &limits) {
   std::vector<json::Value> out;
   try {
-    if (auto index = load_index(root)) {
+    if (auto index = load_index(root, limits)) {
       if (const auto *list = index->get("records").as_array()) return *list;
     }
   } catch (const json::ParseError &) {
     // fall through to the walk: an unreadable index must not hide the records
   }
-  for (const auto &r : load_records(root)) {
+  for (const auto &r : load_records(root, limits)) {
     if (!r.parse_error.empty()) continue;
     json::Value e = json::Value::object();
     e.set("id", r.record.get("id"));

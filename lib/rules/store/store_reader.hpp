@@ -1,6 +1,9 @@
 // Reading a store (staging or live): a directory holding records/ with
 // records/<type>/.../<id>.json and records/index.json. Shared by the gates,
-// recon, partition and the admission gate.
+// recon, partition and the admission gate. A record is untrusted input: the
+// store is read beneath its root (io::Beneath: a record file that is a link
+// out of the store is not read), regular files only, within the limits
+// (docs/security.md).
 #pragma once
 
 #include <filesystem>
@@ -8,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "config/limits.hpp"
 #include "json/value.hpp"
 
 namespace otm::store {
@@ -18,21 +22,36 @@ struct StoredRecord {
   std::string relpath;     // relative to the store root, "/" separators ("records/strategy/...")
   fs::path path;           // absolute or as given
   json::Value record;      // null when the file does not parse
-  std::string parse_error; // non-empty when the file does not parse
+  std::string parse_error; // non-empty when the file was not read or does not parse
 };
 
+// One record's text parsed: a JSON object within limits.max_json_depth, or
+// an error naming `source` (invalid JSON, not an object, nested too deep).
+struct ParsedRecord {
+  json::Value record; // null when `error` is set
+  std::string error;
+};
+ParsedRecord parse_record(std::string_view text, const std::string &source, const config::Limits &limits);
+
+// The record at `relpath` (relative to the store root, as an index entry
+// names it), read under the same policy as load_records(). Throws
+// json::ParseError naming the file and why it was not read (a link out of
+// the store, not a regular file, too large, not a JSON object, too deep).
+json::Value read_record(const fs::path &root, const std::string &relpath, const config::Limits &limits = {});
+
 // Every *.json under <root>/records/ (recursive) except files named
-// index.json, sorted by relpath. A file that does not parse is kept with its
-// error, so gates can report it instead of crashing.
-std::vector<StoredRecord> load_records(const fs::path &root);
+// index.json, sorted by relpath. A file that cannot be read or does not
+// parse_record() is kept with its error (so is a directory that cannot be
+// listed), so gates report it instead of passing it over.
+std::vector<StoredRecord> load_records(const fs::path &root, const config::Limits &limits = {});
 
 // The index file <root>/records/index.json, or nullopt when absent. Throws
-// json::ParseError when present but broken.
-std::optional<json::Value> load_index(const fs::path &root);
+// json::ParseError when present but broken or refused by the reading policy.
+std::optional<json::Value> load_index(const fs::path &root, const config::Limits &limits = {});
 
 // The live store's entries (spec partition.md §6): the `records` list of the
 // index; when the index is missing or unreadable, entries built by walking
 // records/ (id, type, episode_key, path, retrieval).
-std::vector<json::Value> live_entries(const fs::path &root);
+std::vector<json::Value> live_entries(const fs::path &root, const config::Limits &limits = {});
 
 } // namespace otm::store

@@ -44,29 +44,35 @@ PacketLookup find_packet(const Context &ctx, const json::Value &record) {
   return out;
 }
 
-std::vector<RecordEntry> records_from_store(const fs::path &store_root) {
+std::vector<RecordEntry> records_from_store(const fs::path &store_root, const config::Limits &limits) {
   std::vector<RecordEntry> out;
-  for (auto &r : store::load_records(store_root))
+  for (auto &r : store::load_records(store_root, limits))
     out.push_back({r.relpath, r.path, std::move(r.record), r.parse_error});
   return out;
 }
 
-std::vector<RecordEntry> records_from_files(const std::vector<fs::path> &files) {
+std::vector<RecordEntry> records_from_files(const std::vector<fs::path> &files, const config::Limits &limits) {
   std::vector<RecordEntry> out;
   for (const auto &f : files) {
     if (!io::is_regular_file(f)) throw io::IoError(f.string() + ": no such record file");
     RecordEntry e{f.generic_string(), f, {}, ""};
-    try {
-      e.record = json::parse_file(f);
-    } catch (const json::ParseError &err) {
-      e.parse_error = err.what();
-    }
+    auto parsed = store::parse_record(io::read_file(f, limits.max_file_bytes), f.string(), limits);
+    e.record = std::move(parsed.record);
+    e.parse_error = std::move(parsed.error);
     out.push_back(std::move(e));
   }
   return out;
 }
 
-std::vector<RecordEntry> records_from_jsonl(const std::string &text, const std::string &source) {
+std::vector<Finding> unreadable_records(const std::string &gate, const Context &ctx) {
+  std::vector<Finding> out;
+  for (const auto &r : ctx.records)
+    if (!r.parse_error.empty()) out.push_back({gate, "", r.file, "cannot be checked: " + r.parse_error, ""});
+  return out;
+}
+
+std::vector<RecordEntry> records_from_jsonl(const std::string &text, const std::string &source,
+                                            const config::Limits &limits) {
   std::vector<RecordEntry> out;
   std::size_t line = 0, pos = 0;
   while (pos <= text.size()) {
@@ -75,11 +81,9 @@ std::vector<RecordEntry> records_from_jsonl(const std::string &text, const std::
     ++line;
     if (row.find_first_not_of(" \t\r") != std::string_view::npos) {
       RecordEntry e{source + ":" + std::to_string(line), {}, {}, ""};
-      try {
-        e.record = json::parse(row, e.file);
-      } catch (const json::ParseError &err) {
-        e.parse_error = err.what();
-      }
+      auto parsed = store::parse_record(row, e.file, limits);
+      e.record = std::move(parsed.record);
+      e.parse_error = std::move(parsed.error);
       out.push_back(std::move(e));
     }
     if (nl == std::string::npos) break;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "config/config.hpp"
+#include "gates/finding.hpp"
 #include "schema/json_schema.hpp"
 #include "text/regex.hpp"
 #include "json/value.hpp"
@@ -68,9 +69,16 @@ struct PacketLookup {
 PacketLookup find_packet(const Context &ctx, const json::Value &record);
 
 // Loaders. Each names the file in its errors (io::IoError / json::ParseError).
-std::vector<RecordEntry> records_from_store(const fs::path &store_root);
-std::vector<RecordEntry> records_from_files(const std::vector<fs::path> &files);
-std::vector<RecordEntry> records_from_jsonl(const std::string &text, const std::string &source);
+// A record that cannot be read, is not valid JSON, is not an object or is
+// nested deeper than the limit is an entry with `parse_error` set: never
+// dropped, so every gate can fail on it (unreadable_records).
+std::vector<RecordEntry> records_from_store(const fs::path &store_root, const config::Limits &limits = {});
+std::vector<RecordEntry> records_from_files(const std::vector<fs::path> &files, const config::Limits &limits = {});
+std::vector<RecordEntry> records_from_jsonl(const std::string &text, const std::string &source,
+                                            const config::Limits &limits = {});
+// One finding of `gate` per record entry it could not check (parse_error):
+// a gate fails closed on input it cannot parse, it never passes it.
+std::vector<Finding> unreadable_records(const std::string &gate, const Context &ctx);
 std::vector<PacketEntry> load_packets(const fs::path &workspace);
 // One packet file with its sibling .diff / .py (throws json::ParseError).
 PacketEntry load_packet(const fs::path &packet_json);

@@ -12,8 +12,8 @@
 
 namespace otm::gates {
 
-// Null when there are no terms. A path that is not a regular file is
-// ignored, as the reference does (returns null).
+// Null when there are no terms. A path that cannot be read throws
+// io::IoError naming it (scrub::Denylist::from_setting).
 std::shared_ptr<const text::Regex> load_denylist(const std::filesystem::path &path);
 std::shared_ptr<const text::Regex> denylist_regex(const std::vector<std::string> &terms);
 

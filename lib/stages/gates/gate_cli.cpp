@@ -46,10 +46,13 @@ Context build_context(const cli::Options &opts, const config::Settings &settings
                                     "(or set --store / RTM_STORE)");
     in.push_back(*store);
   }
+  auto config = config::Config::load(settings.get(Setting::ConfigFile));
+  const config::Limits limits = config.limits();
+  io::InputBounds bounds{limits.max_input_bytes, limits.max_line_bytes};
   std::vector<std::filesystem::path> files;
   for (const auto &arg : in) {
     if (arg == "-") {
-      auto more = records_from_jsonl(io::read_stdin(), "<stdin>");
+      auto more = records_from_jsonl(io::read_stdin(bounds), "<stdin>", limits);
       ctx.records.insert(ctx.records.end(), more.begin(), more.end());
     } else if (io::is_directory(arg)) {
       if (!io::is_directory(std::filesystem::path(arg) / "records"))
@@ -57,10 +60,10 @@ Context build_context(const cli::Options &opts, const config::Settings &settings
                     arg + ": not a store (no records/ directory); pass the directory that holds records/");
       if (ctx.store_root) throw Error(ErrorKind::Usage, "only one store directory per run");
       ctx.store_root = std::filesystem::absolute(arg).lexically_normal();
-      auto more = records_from_store(*ctx.store_root);
+      auto more = records_from_store(*ctx.store_root, limits);
       ctx.records.insert(ctx.records.end(), more.begin(), more.end());
       try {
-        ctx.index = store::load_index(*ctx.store_root);
+        ctx.index = store::load_index(*ctx.store_root, limits);
       } catch (const json::ParseError &) {
         ctx.index_unreadable = true;
       }
@@ -68,10 +71,9 @@ Context build_context(const cli::Options &opts, const config::Settings &settings
       files.emplace_back(arg);
     }
   }
-  auto more = records_from_files(files);
+  auto more = records_from_files(files, limits);
   ctx.records.insert(ctx.records.end(), more.begin(), more.end());
 
-  auto config = config::Config::load(settings.get(Setting::ConfigFile));
   ctx.id_products = target_products(config);
   auto schema_file = opts.get("schema");
   if (auto live = settings.get(Setting::Live)) {

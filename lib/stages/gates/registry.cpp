@@ -1,5 +1,7 @@
 #include "gates/gates.hpp"
 
+#include <algorithm>
+
 namespace otm::gates {
 
 const std::vector<GateInfo> &all_gates() {
@@ -46,7 +48,15 @@ std::vector<std::string> per_record_gate_names() {
 
 GateResult run_gate(const GateInfo &gate, const Context &ctx) {
   try {
-    return gate.run(ctx);
+    GateResult r = gate.run(ctx);
+    // Fail closed: a record the gate could not read is a finding of every
+    // gate, once per file (the schema and layout gates report it themselves).
+    for (auto &f : unreadable_records(gate.name, ctx)) {
+      bool reported = std::any_of(r.findings.begin(), r.findings.end(),
+                                  [&](const Finding &g) { return g.file == f.file && g.gate == f.gate; });
+      if (!reported) r.findings.push_back(std::move(f));
+    }
+    return r;
   } catch (const std::exception &e) {
     GateResult r;
     r.crashed = true;

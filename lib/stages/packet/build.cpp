@@ -46,19 +46,28 @@ BuildResult build_all(const std::vector<json::Value> &all_segments, const Filter
   }
   fs::create_directories(dir);
   std::set<std::string> written;
+  // All packets or none: a segment that cannot be built, or a disk that
+  // fills half-way, leaves the previous set for the next stage, never part
+  // of a new one (the error names the segment).
+  io::WriteBatch batch;
   for (const auto &seg : select(all_segments, filters)) {
     auto it = rows.find(seg.string_or("version"));
     auto up = taken_up.find(seg.string_or("version"));
-    Built b = build_packet(seg, it == rows.end() ? json::null_value() : *it->second, ctx,
-                           up == taken_up.end() ? std::vector<json::Value>{} : up->second);
-    io::write_file_atomic(dir / (b.seg_id + ".json"), json::to_pretty(b.packet));
-    written.insert(b.seg_id + ".json");
-    if (!b.code_name.empty()) {
-      io::write_file_atomic(dir / b.code_name, b.code);
-      written.insert(b.code_name);
+    Built b;
+    try {
+      b = build_packet(seg, it == rows.end() ? json::null_value() : *it->second, ctx,
+                       up == taken_up.end() ? std::vector<json::Value>{} : up->second);
+      batch.add(dir / (b.seg_id + ".json"), json::to_pretty(b.packet));
+      if (!b.code_name.empty()) batch.add(dir / b.code_name, b.code);
+    } catch (const std::exception &e) {
+      throw io::IoError("segment " + seg.string_or("seg_id") + " (version " + seg.string_or("version") +
+                        "): " + e.what() + "; no packet was written");
     }
+    written.insert(b.seg_id + ".json");
+    if (!b.code_name.empty()) written.insert(b.code_name);
     r.packets.push_back(std::move(b));
   }
+  batch.commit();
   std::set<std::string> rebuilt;
   for (const auto &b : r.packets) rebuilt.insert(b.seg_id);
   for (const auto &path : io::list_dir(dir)) {

@@ -1,7 +1,6 @@
 #include "packet/kernel_code.hpp"
 
 #include "code/source_lexer.hpp"
-#include "io/file.hpp"
 #include "text/regex.hpp"
 #include "text/utf8.hpp"
 
@@ -88,15 +87,13 @@ std::optional<KernelDiff> version_diff(const git::Repository &repo, const Versio
   return diff(base, *sha, anti ? DiffRange::Attempt : DiffRange::VersionChange);
 }
 
-std::string reference_kernel(const git::Repository &repo, const std::filesystem::path &trace,
-                             const json::Value &segment) {
+std::string reference_kernel(const git::Repository &repo, const trace::TraceFiles &files, const json::Value &segment) {
   std::string file = segment.string_or("kernel_file", "kernel.py");
   const auto *sha = segment.get("sha").as_string();
   if (file == "kernel.py" && sha && !sha->empty()) return repo.read_at(*sha, file).value_or("");
   if (auto head = repo.head())
     if (auto content = repo.read_at(*head, file)) return *content;
-  if (!io::is_regular_file(trace / file)) return {};
-  return text::replace_invalid_utf8(io::read_file(trace / file));
+  return files.text(file).value_or("");
 }
 
 } // namespace otm::packet

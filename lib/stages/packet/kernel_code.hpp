@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "git/repository.hpp"
+#include "trace/trace_files.hpp"
 #include "json/value.hpp"
 
 namespace otm::packet {
@@ -60,7 +61,7 @@ std::optional<KernelDiff> version_diff(const git::Repository &repo, const Versio
 // A reference kernel: kernel.py at the segment's commit; a snapshot
 // (versions/kernel_<ver>.py) from the HEAD commit, falling back to the
 // working tree only when HEAD does not track it. Empty when absent.
-std::string reference_kernel(const git::Repository &repo, const std::filesystem::path &trace,
-                             const json::Value &segment);
+// The working tree is read under the trace reading policy.
+std::string reference_kernel(const git::Repository &repo, const trace::TraceFiles &files, const json::Value &segment);
 
 } // namespace otm::packet

@@ -194,7 +194,7 @@ Built build_packet(const json::Value &seg, const json::Value &row, const Context
         if (d.is_string()) out.push_back(*d.as_string());
     return out;
   };
-  conclusion = report_conclusion(ctx.trace, strings(seg.get("report_dirs")), strings(seg.get("ncu_dirs")));
+  conclusion = report_conclusion(*ctx.files, strings(seg.get("report_dirs")), strings(seg.get("ncu_dirs")));
   json::Value conclusion_text = conclusion ? scrubbed(s, conclusion->text) : json::Value();
   // Only the entries kept (first 5 objects) are scrubbed, so labels never
   // skip numbers that appear nowhere.
@@ -248,7 +248,7 @@ Built build_packet(const json::Value &seg, const json::Value &row, const Context
   std::size_t cap = kMaxDiffChars;
   std::string ext;
   if (type == "reference-kernel") {
-    out.code = reference_kernel(*ctx.repo, ctx.trace, seg);
+    out.code = reference_kernel(*ctx.repo, *ctx.files, seg);
     cap = kMaxKernelChars;
     ext = ".py";
   } else if (ctx.repo && ctx.commits) {

@@ -46,7 +46,7 @@ struct Context {
   json::Value meta;                          // the "meta" object of work/meta.json
   const git::Repository *repo = nullptr;     // the trace
   const VersionCommits *commits = nullptr;   // its commits by version
-  std::filesystem::path trace;               // its working tree (REPORT.md files)
+  const trace::TraceFiles *files = nullptr;  // its working tree (REPORT.md files, snapshots)
   const scrub::Denylist *denylist = nullptr; // may be null
   std::string schema = "clean-1.3";
   record::CausalRule causal; // what_the_run_said.causal_sentences (default: none)

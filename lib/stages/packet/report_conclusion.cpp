@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "io/file.hpp"
 #include "text/regex.hpp"
 #include "text/utf8.hpp"
 #include "trace/captures.hpp"
@@ -56,7 +55,7 @@ std::optional<std::string> conclusion_of(std::string_view report) {
 
 std::optional<std::string> evidence_of(std::string_view report) { return anchored(evidence_anchor(), report); }
 
-std::optional<Conclusion> report_conclusion(const std::filesystem::path &trace, const std::vector<std::string> &dirs,
+std::optional<Conclusion> report_conclusion(const trace::TraceFiles &files, const std::vector<std::string> &dirs,
                                             const std::vector<std::string> &preferred) {
   std::vector<std::pair<std::string, bool>> order;
   for (const auto &p : preferred)
@@ -64,9 +63,9 @@ std::optional<Conclusion> report_conclusion(const std::filesystem::path &trace, 
   for (const auto &d : dirs)
     if (std::find(preferred.begin(), preferred.end(), d) == preferred.end()) order.emplace_back(d, false);
   for (const auto &[dir, is_preferred] : order) {
-    auto file = trace / "profiles" / dir / "REPORT.md";
-    if (!io::is_regular_file(file)) continue;
-    auto report = text::replace_invalid_utf8(io::read_file(file));
+    auto text = files.text("profiles/" + dir + "/REPORT.md");
+    if (!text) continue;
+    const std::string &report = *text;
     auto c = conclusion_of(report);
     if (!c) continue;
     Conclusion out{*c, dir, trace::capture_tool(dir, report), evidence_of(report), is_preferred};

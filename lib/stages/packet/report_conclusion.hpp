@@ -12,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include "trace/trace_files.hpp"
+
 namespace otm::packet {
 
 // The conclusion of one report's text, or nullopt when it yields none.
@@ -29,7 +31,8 @@ struct Conclusion {
 };
 // Tries profiles/<dir>/REPORT.md for each dir of `preferred` that is in
 // `dirs` (in `preferred`'s order), then for the other dirs in order.
-std::optional<Conclusion> report_conclusion(const std::filesystem::path &trace, const std::vector<std::string> &dirs,
+// The reports are read under the trace reading policy.
+std::optional<Conclusion> report_conclusion(const trace::TraceFiles &files, const std::vector<std::string> &dirs,
                                             const std::vector<std::string> &preferred = {});
 
 } // namespace otm::packet

@@ -1,6 +1,6 @@
 #include "partition/inputs.hpp"
 
-#include "git/snapshot_probe.hpp"
+#include "trace/snapshot_probe.hpp"
 #include "io/file.hpp"
 #include "store/store_reader.hpp"
 #include "workspace/work_files.hpp"
@@ -37,7 +37,8 @@ Inputs load_inputs(const Sources &src) {
       // an unreadable previous run only loses its ids; it is overwritten below
     }
   }
-  in.snapshot_exists = git::snapshot_probe(src.trace);
+  in.snapshot_exists = trace::snapshot_probe(src.trace, src.limits);
+  in.max_segments_per_version = src.limits.max_segments_per_version;
   in.prose_min_chars = src.prose_min_chars;
   return in;
 }

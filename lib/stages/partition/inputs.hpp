@@ -1,7 +1,7 @@
 // Reading what partition consumes: the ladder's annotated rows, meta.json,
 // profiles.jsonl, the live and staging stores, and the trace's snapshot
 // files (the readers it shares: workspace/work_files.hpp,
-// git/snapshot_probe.hpp). Errors name the file and the stage that writes it.
+// trace/snapshot_probe.hpp). Errors name the file and the stage that writes it.
 #pragma once
 
 #include <filesystem>
@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "config/config.hpp"
 #include "partition/partition.hpp"
 #include "json/value.hpp"
 
@@ -23,6 +24,7 @@ struct Sources {
   std::optional<std::filesystem::path> trace;    // trace working tree (snapshot existence)
   std::optional<std::filesystem::path> previous; // the previous run's work/segments.jsonl, if any
   std::size_t prose_min_chars = 80;
+  config::Limits limits; // the trace reading policy's, and max_segments_per_version
 };
 
 Inputs load_inputs(const Sources &src);

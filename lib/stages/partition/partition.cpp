@@ -55,6 +55,10 @@ public:
   }
 
   void finish(json::Value &seg) {
+    if (++per_version_[seg.string_or("version")] > in_.max_segments_per_version) {
+      ++r_.over_limit[seg.string_or("version")];
+      return;
+    }
     auto p = parts(seg, seg.string_or("record_type"), seg.string_or("technique"),
                    static_cast<int>(seg.get("disc").as_int().value_or(0)));
     seg.set("id", record::make_id(p));
@@ -87,6 +91,7 @@ private:
 
 public:
   IdAllocator alloc_;
+  std::map<std::string, std::size_t> per_version_;
 
 private:
   std::string slug_, family_;

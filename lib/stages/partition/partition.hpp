@@ -5,6 +5,7 @@
 // threshold reaches partition through the ladder.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <string>
@@ -27,6 +28,7 @@ struct Inputs {
   // Whether versions/kernel_<ver>.py exists in the trace.
   std::function<bool(const std::string &path)> snapshot_exists;
   std::size_t prose_min_chars = 80;
+  std::size_t max_segments_per_version = SIZE_MAX; // limits.max_segments_per_version
 };
 
 struct Flag {
@@ -40,6 +42,9 @@ struct Result {
   std::vector<Flag> flagged;
   bool comparable = true;
   std::vector<std::string> other_sources;
+  // Segments not made because their version already had
+  // limits.max_segments_per_version of them: version → how many.
+  std::map<std::string, std::size_t> over_limit;
 };
 
 // Builds the segments. Throws a NegativeVerdict Error naming up to five ids when an id

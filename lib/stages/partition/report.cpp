@@ -51,6 +51,20 @@ std::size_t count_type(const Result &r, const std::string &type) {
 
 } // namespace
 
+// Versions that had more segments than limits.max_segments_per_version:
+// one line naming them, or "".
+static std::string over_limit_text(const Result &r, const std::string &indent) {
+  if (r.over_limit.empty()) return "";
+  std::size_t total = 0;
+  std::string which;
+  for (const auto &[v, n] : r.over_limit) {
+    total += n;
+    if (which.size() < 200) which += (which.empty() ? "" : ", ") + v + " (" + std::to_string(n) + ")";
+  }
+  return indent + "not made: " + std::to_string(total) + " segment(s) over limits.max_segments_per_version, of " +
+         which + "\n";
+}
+
 std::string report(const Inputs &in, const Result &r) {
   std::string md;
   md += "# Partition: " + in.meta.string_or("operator_name", in.meta.string_or("operator_slug")) + "\n\n";
@@ -60,6 +74,7 @@ std::string report(const Inputs &in, const Result &r) {
   for (auto [type, marker] : {std::pair{"strategy", "s"}, {"anti-strategy", "t"}, {"reference-kernel", "r"}})
     md += "| " + std::string(type) + " | " + std::to_string(count_type(r, type)) + " | `" + marker + "` |\n";
   md += "| **total** | **" + std::to_string(r.segments.size()) + "** | |\n\n";
+  if (!r.over_limit.empty()) md += over_limit_text(r, "**Limit:** ") + "\n";
   md += "Ids have the shape `<vendor>.<product>.<dsl>.<slug|family.anti>.<technique>-<marker><NN>`, numbered above "
         "other traces' maxima in the live and staging stores for this operator: " +
         seeds_text(r.seeds) + ".";
@@ -163,6 +178,7 @@ std::string console_summary(const Result &r, const std::string &segments_path) {
   out += "\n";
   for (std::size_t i = 0; i < r.flagged.size() && i < 3; ++i)
     out += "    e.g. [" + r.flagged[i].reason + "] " + r.flagged[i].text + "\n";
+  out += over_limit_text(r, "  ");
   out += std::string("  gain.comparable: ") + (r.comparable ? "True" : "False") + "\n";
   out += "  seeds: " + seeds_text(r.seeds) + "; ids kept: " + std::to_string(r.reused.size()) + "\n";
   return out;

@@ -46,8 +46,15 @@ std::string trace_state(const fs::path &trace) {
       it.disable_recursion_pending();
       continue;
     }
-    if (!it->is_regular_file(ec)) continue;
     auto rel = it->path().lexically_relative(trace).generic_string();
+    // A link is stamped by its target, never followed: the trace is
+    // untrusted, and a link out of it must not make otm read (or wait on)
+    // what it points at (docs/security.md). Ingest does not follow it either.
+    if (it->is_symlink(ec)) {
+      lines.push_back(rel + "\tlink\t" + fs::read_symlink(it->path(), ec).string());
+      continue;
+    }
+    if (!it->is_regular_file(ec)) continue;
     lines.push_back(rel + "\t" + std::to_string(it->file_size(ec)) + "\t" + content_hash(it->path()));
   }
   if (ec) throw io::IoError(trace.string() + ": cannot list (" + ec.message() + ")");

@@ -1,7 +1,7 @@
 #include "recon/inputs.hpp"
 
 #include "error/error.hpp"
-#include "git/snapshot_probe.hpp"
+#include "trace/snapshot_probe.hpp"
 #include "io/file.hpp"
 #include "store/store_reader.hpp"
 #include "workspace/work_files.hpp"
@@ -27,7 +27,7 @@ Inputs load_inputs(const Sources &src, const config::Config &config) {
   }
   in.non_target_kernels = config.non_target_kernels();
   in.thresholds = config.ladder();
-  if (src.trace) in.snapshot_exists = git::snapshot_probe(src.trace);
+  if (src.trace) in.snapshot_exists = trace::snapshot_probe(src.trace, config.limits());
   return in;
 }
 

@@ -2,6 +2,8 @@
 
 #include <git2.h>
 
+#include "io/file.hpp"
+
 #include <cstdio>
 #include <mutex>
 
@@ -88,6 +90,31 @@ void split_message(const std::string &msg, std::string &subject, std::string &bo
   body = msg.substr(b);
 }
 
+// The commits listed in <gitdir>/shallow: where a shallow clone's history
+// was cut ("1a2b3c4d5e6f, ..."; at most three named).
+std::string shallow_boundary(git_repository *repo) {
+  std::string text;
+  try {
+    text = io::read_file(std::filesystem::path(git_repository_commondir(repo)) / "shallow", 1 << 20);
+  } catch (const io::IoError &) {
+    return "an unknown commit";
+  }
+  std::string out;
+  std::size_t n = 0, pos = 0;
+  while (pos < text.size()) {
+    auto nl = text.find('\n', pos);
+    std::string line = text.substr(pos, nl == std::string::npos ? std::string::npos : nl - pos);
+    if (!line.empty()) {
+      if (n < 3) out += (n ? ", " : "") + line.substr(0, 12);
+      ++n;
+    }
+    if (nl == std::string::npos) break;
+    pos = nl + 1;
+  }
+  if (n > 3) out += " and " + std::to_string(n - 3) + " more";
+  return out.empty() ? "an unknown commit" : out;
+}
+
 } // namespace
 
 struct Repository::Impl {
@@ -126,14 +153,25 @@ std::optional<std::string> Repository::head() const {
 std::vector<Commit> Repository::commits_oldest_first() const {
   std::vector<Commit> out;
   if (!head()) return out;
+  // A shallow clone's history ends at a cut: the versions before it are
+  // gone and the verdicts after it would be judged against the wrong
+  // floor. Refuse, naming the cut (libgit2 1.5 cannot walk it anyway).
+  if (git_repository_is_shallow(impl_->repo) == 1) {
+    throw GitError(impl_->path.string() + ": a shallow clone (history cut at " + shallow_boundary(impl_->repo) + ")" +
+                   "; its history before the cut is missing. Fetch the whole history (git fetch --unshallow) "
+                   "and run again");
+  }
   WalkPtr walk;
   if (git_revwalk_new(walk.out(), impl_->repo) != 0) throw GitError(impl_->path.string() + ": " + last_error());
   git_revwalk_sorting(walk.get(), GIT_SORT_TOPOLOGICAL | GIT_SORT_TIME | GIT_SORT_REVERSE);
   if (git_revwalk_push_head(walk.get()) != 0) throw GitError(impl_->path.string() + ": " + last_error());
   git_oid oid;
-  while (git_revwalk_next(&oid, walk.get()) == 0) {
+  int rc;
+  while ((rc = git_revwalk_next(&oid, walk.get())) == 0) {
     CommitPtr c;
-    if (git_commit_lookup(c.out(), impl_->repo, &oid) != 0) throw GitError(impl_->path.string() + ": " + last_error());
+    if (git_commit_lookup(c.out(), impl_->repo, &oid) != 0)
+      throw GitError(impl_->path.string() + ": history is incomplete: commit " + hex(&oid) + " cannot be read (" +
+                     last_error() + "); repair the repository (git fsck) or fetch the missing objects");
     Commit row;
     row.sha = hex(&oid);
     for (unsigned i = 0; i < git_commit_parentcount(c.get()); ++i)
@@ -143,6 +181,12 @@ std::vector<Commit> Repository::commits_oldest_first() const {
     split_message(msg ? msg : "", row.subject, row.body);
     out.push_back(std::move(row));
   }
+  // The walk ends with GIT_ITEROVER; anything else is a commit it could not
+  // load (a deleted or never-fetched object), which must not pass for the
+  // beginning of the history.
+  if (rc != GIT_ITEROVER)
+    throw GitError(impl_->path.string() + ": history is incomplete after " + std::to_string(out.size()) +
+                   " commits: " + last_error() + "; repair the repository (git fsck) or fetch the missing objects");
   return out;
 }
 

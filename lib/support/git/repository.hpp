@@ -12,11 +12,15 @@
 #include <string_view>
 #include <vector>
 
+#include "error/error.hpp"
+
 namespace otm::git {
 
-class GitError : public std::runtime_error {
+// A repository that cannot be read (not a repository, a shallow clone,
+// missing objects): the input is unreadable, and the message names the fix.
+class GitError : public Error {
 public:
-  using std::runtime_error::runtime_error;
+  explicit GitError(const std::string &message) : Error(ErrorKind::UnreadableInput, message) {}
 };
 
 struct Commit {

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -17,40 +18,83 @@
 namespace otm::io {
 namespace fs = std::filesystem;
 
-// POSIX reads into a buffer sized by fstat: ingest reads thousands of
-// small step records, and stream buffering doubled the copying.
-std::string read_file(const fs::path &path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) throw IoError(path.string() + ": cannot read (" + std::strerror(errno) + ")");
-  struct stat st {};
+namespace {
+
+const char *kind_of(mode_t mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISSOCK(mode)) return "a socket";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  return "not a regular file";
+}
+
+// Reads fd to its end, refusing more than bounds.max_bytes or a line longer
+// than bounds.max_line_bytes; `name` is what errors call the input.
+std::string read_bounded(int fd, const std::string &name, const InputBounds &bounds, std::size_t reserve) {
   std::string out;
-  if (::fstat(fd, &st) == 0 && st.st_size > 0) out.reserve(static_cast<std::size_t>(st.st_size));
+  out.reserve(std::min(reserve, bounds.max_bytes));
   char buf[65536];
+  std::size_t line_len = 0, line_no = 1;
   while (true) {
     ssize_t n = ::read(fd, buf, sizeof buf);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      int err = errno;
-      ::close(fd);
-      std::string msg = path.string();
-      msg.append(": read error (").append(std::strerror(err)).append(")");
-      throw IoError(msg);
-    }
+    if (n < 0) throw IoError(name + ": read error (" + std::strerror(errno) + ")");
     if (n == 0) break;
+    for (ssize_t i = 0; i < n; ++i) {
+      if (buf[i] == '\n') {
+        line_len = 0;
+        ++line_no;
+      } else if (++line_len > bounds.max_line_bytes) {
+        throw IoError(name + ": line " + std::to_string(line_no) + " is longer than " +
+                      std::to_string(bounds.max_line_bytes) + " bytes (limits.max_line_bytes); not a JSONL input?");
+      }
+    }
+    if (out.size() + static_cast<std::size_t>(n) > bounds.max_bytes)
+      throw IoError(name + ": more than " + std::to_string(bounds.max_bytes) + " bytes (limits.max_input_bytes)");
     out.append(buf, static_cast<std::size_t>(n));
   }
-  ::close(fd);
   return out;
 }
 
-std::string read_stdin() {
-  std::ostringstream ss;
-  ss << std::cin.rdbuf();
-  return ss.str();
+struct FdCloser {
+  int fd;
+  ~FdCloser() { ::close(fd); }
+};
+
+} // namespace
+
+// POSIX reads into a buffer sized by fstat: ingest reads thousands of
+// small step records, and stream buffering doubled the copying. O_NONBLOCK
+// makes opening a FIFO return at once, so fstat can refuse it.
+std::string read_file(const fs::path &path, std::size_t max_bytes) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+  if (fd < 0) throw IoError(path.string() + ": cannot read (" + std::strerror(errno) + ")");
+  FdCloser closer{fd};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) throw IoError(path.string() + ": cannot read (" + std::strerror(errno) + ")");
+  if (!S_ISREG(st.st_mode)) throw IoError(path.string() + ": " + kind_of(st.st_mode) + ", not a regular file");
+  if (static_cast<unsigned long long>(st.st_size) > max_bytes)
+    throw IoError(path.string() + ": " + std::to_string(st.st_size) + " bytes, over the limit of " +
+                  std::to_string(max_bytes));
+  InputBounds bounds;
+  bounds.max_bytes = max_bytes;
+  bounds.max_line_bytes = SIZE_MAX;
+  return read_bounded(fd, path.string(), bounds, static_cast<std::size_t>(st.st_size));
 }
 
-std::string read_input(const std::string &path_or_dash) {
-  return path_or_dash == "-" ? read_stdin() : read_file(path_or_dash);
+std::string read_stdin(const InputBounds &bounds) { return read_bounded(STDIN_FILENO, "<stdin>", bounds, 0); }
+
+std::string read_input(const std::string &path_or_dash, const InputBounds &bounds) {
+  if (path_or_dash == "-") return read_stdin(bounds);
+  int fd = ::open(path_or_dash.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) throw IoError(path_or_dash + ": cannot read (" + std::strerror(errno) + ")");
+  FdCloser closer{fd};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) throw IoError(path_or_dash + ": cannot read (" + std::strerror(errno) + ")");
+  if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode))
+    throw IoError(path_or_dash + ": " + kind_of(st.st_mode) + ", not a file or a pipe");
+  return read_bounded(fd, path_or_dash, bounds, S_ISREG(st.st_mode) ? static_cast<std::size_t>(st.st_size) : 0);
 }
 
 namespace {
@@ -142,6 +186,37 @@ bool write_file_atomic_new(const fs::path &path, std::string_view content, FileC
   }
   if (flush) fsync_directory(parent_or_dot(path));
   return true;
+}
+
+void WriteBatch::add(const fs::path &path, std::string_view content, FileClass cls) {
+  durable_ = durable_ || flushed_per_file(cls);
+  pending_.emplace_back(write_temp_sibling(path, content, flushed_per_file(cls)), path);
+}
+
+void WriteBatch::commit() {
+  for (std::size_t i = 0; i < pending_.size(); ++i) {
+    const auto &[tmp, path] = pending_[i];
+    if (::rename(tmp.c_str(), path.c_str()) != 0) {
+      int err = errno;
+      // The renames before this one are done; the rest are dropped.
+      pending_.erase(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(i) + 1);
+      ::unlink(tmp.c_str());
+      throw IoError(path.string() + ": cannot replace (" + std::strerror(err) + ")");
+    }
+  }
+  if (durable_) {
+    std::vector<fs::path> dirs;
+    for (const auto &[_, path] : pending_) dirs.push_back(parent_or_dot(path));
+    std::sort(dirs.begin(), dirs.end());
+    dirs.erase(std::unique(dirs.begin(), dirs.end()), dirs.end());
+    pending_.clear();
+    for (const auto &d : dirs) fsync_directory(d);
+  }
+  pending_.clear();
+}
+
+WriteBatch::~WriteBatch() {
+  for (const auto &[tmp, _] : pending_) ::unlink(tmp.c_str());
 }
 
 void sync_file_system(const fs::path &path) {

@@ -21,11 +21,23 @@ public:
   explicit IoError(const std::string &message) : Error(ErrorKind::Io, message) {}
 };
 
-std::string read_file(const std::filesystem::path &path);
-// Reads all of standard input.
-std::string read_stdin();
-// "-" reads stdin, anything else the file.
-std::string read_input(const std::string &path_or_dash);
+// A file a user named (a configuration override, a denylist, a schema, a
+// record): it must be a regular file (a FIFO or a device is refused at once,
+// never waited on) of at most `max_bytes`. Throws IoError naming the file.
+inline constexpr std::size_t kMaxNamedFileBytes = std::size_t(1) << 30;
+std::string read_file(const std::filesystem::path &path, std::size_t max_bytes = kMaxNamedFileBytes);
+
+// Bounds on a stage's input stream, so /dev/zero or a runaway pipe ends in a
+// message instead of an exhausted memory (data/otm-config.json `limits`).
+struct InputBounds {
+  std::size_t max_bytes = std::size_t(1) << 30;       // limits.max_input_bytes
+  std::size_t max_line_bytes = std::size_t(64) << 20; // limits.max_line_bytes
+};
+// Reads all of standard input, within `bounds`.
+std::string read_stdin(const InputBounds &bounds = {});
+// "-" reads stdin, anything else the file, which may also be a pipe (a
+// directory or a device is refused); within `bounds`.
+std::string read_input(const std::string &path_or_dash, const InputBounds &bounds = {});
 
 // What a file is, which decides how it is written (docs/durability.md).
 enum class FileClass {
@@ -55,6 +67,27 @@ void write_file_atomic(const std::filesystem::path &path, std::string_view conte
 // (writing nothing) when `path` already exists.
 bool write_file_atomic_new(const std::filesystem::path &path, std::string_view content,
                            FileClass cls = FileClass::Live);
+
+// Files written all or nothing, for a stage whose outputs are one set (a
+// stage's packets, a draft run's records and ledger): add() writes each to a
+// temporary sibling, flushed as its class says; commit() renames them all
+// into place, which needs no space, so a full disk or a failure half-way
+// through leaves the old set, never part of a new one. An uncommitted batch
+// removes its temporaries when destroyed.
+class WriteBatch {
+public:
+  WriteBatch() = default;
+  ~WriteBatch();
+  WriteBatch(const WriteBatch &) = delete;
+  WriteBatch &operator=(const WriteBatch &) = delete;
+  void add(const std::filesystem::path &path, std::string_view content, FileClass cls = FileClass::Live);
+  void commit();
+  std::size_t size() const { return pending_.size(); }
+
+private:
+  std::vector<std::pair<std::string, std::filesystem::path>> pending_; // temporary, target
+  bool durable_ = false;
+};
 
 // The end of a stage that wrote scratch files: one flush (syncfs) of the
 // file system holding `path`, so everything the stage wrote survives a

@@ -1,5 +1,7 @@
 #include "json/value.hpp"
 
+#include <algorithm>
+
 #include "json/float_repr.hpp"
 
 namespace otm::json {
@@ -121,6 +123,17 @@ std::string Value::python_str() const {
   case Kind::String: return std::get<std::string>(v_);
   default: return "";
   }
+}
+
+std::size_t nesting_depth(const Value &v, std::size_t limit) {
+  if (!v.is_array() && !v.is_object()) return 0;
+  if (limit == 0) return 1;
+  std::size_t deepest = 0;
+  if (const auto *a = v.as_array())
+    for (const auto &e : *a) deepest = std::max(deepest, nesting_depth(e, limit - 1));
+  if (const auto *o = v.as_object())
+    for (const auto &[_, e] : *o) deepest = std::max(deepest, nesting_depth(e, limit - 1));
+  return deepest + 1;
 }
 
 } // namespace otm::json

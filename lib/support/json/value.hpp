@@ -99,4 +99,8 @@ private:
 
 const Value &null_value();
 
+// Nesting depth of `v` (a scalar 0, [] or {} 1, ...), counted no further
+// than `limit` + 1, so checking a limit costs at most the part within it.
+std::size_t nesting_depth(const Value &v, std::size_t limit);
+
 } // namespace otm::json

@@ -2,6 +2,8 @@
 
 #include <pcre2.h>
 
+#include "text/utf8.hpp"
+
 namespace otm::text {
 
 struct Regex::Impl {
@@ -29,6 +31,52 @@ Regex::Regex(std::string_view pattern) : pattern_(pattern), impl_(std::make_uniq
   pcre2_jit_compile(impl_->code, PCRE2_JIT_COMPLETE);
 }
 
+namespace {
+
+// Matching resources of one thread: a JIT stack that grows up to 16 MiB
+// (PCRE2's default is 32 KiB on the machine stack, which a 4,000-deep path
+// or 12,000 repeated tokens exhaust), and for the interpreter, which the
+// match falls back to when even that is too small, a heap limit of 1 GiB
+// (default 20 MiB). A regex must never abort a stage on odd input.
+struct MatchResources {
+  pcre2_jit_stack *jit_stack = nullptr;
+  pcre2_match_context *jit = nullptr;
+  pcre2_match_context *interpreter = nullptr;
+  MatchResources() {
+    jit_stack = pcre2_jit_stack_create(32 * 1024, 16 * 1024 * 1024, nullptr);
+    jit = pcre2_match_context_create(nullptr);
+    if (jit && jit_stack) pcre2_jit_stack_assign(jit, nullptr, jit_stack);
+    interpreter = pcre2_match_context_create(nullptr);
+    if (interpreter) pcre2_set_heap_limit(interpreter, 1024 * 1024); // KiB
+  }
+  ~MatchResources() {
+    pcre2_match_context_free(interpreter);
+    pcre2_match_context_free(jit);
+    pcre2_jit_stack_free(jit_stack);
+  }
+  MatchResources(const MatchResources &) = delete;
+  MatchResources &operator=(const MatchResources &) = delete;
+};
+
+MatchResources &match_resources() {
+  thread_local MatchResources r;
+  return r;
+}
+
+// pcre2_match with the thread's JIT stack; on a JIT stack overflow, the
+// same match by the interpreter (same answers, heap instead of stack).
+int match_bounded(const pcre2_code *code, std::string_view subject, std::size_t start, uint32_t opts,
+                  pcre2_match_data *md) {
+  MatchResources &res = match_resources();
+  auto subj = reinterpret_cast<PCRE2_SPTR>(subject.data());
+  int rc = pcre2_match(code, subj, subject.size(), start, opts, md, res.jit);
+  if (rc == PCRE2_ERROR_JIT_STACKLIMIT)
+    rc = pcre2_match(code, subj, subject.size(), start, opts | PCRE2_NO_JIT, md, res.interpreter);
+  return rc;
+}
+
+} // namespace
+
 Regex::~Regex() = default;
 Regex::Regex(Regex &&) noexcept = default;
 Regex &Regex::operator=(Regex &&) noexcept = default;
@@ -38,14 +86,14 @@ std::optional<Match> Regex::run(std::string_view subject, std::size_t start, Anc
   uint32_t opts = 0;
   if (anchor != Anchor::None) opts |= PCRE2_ANCHORED;
   if (anchor == Anchor::Both) opts |= PCRE2_ENDANCHORED;
-  int rc =
-      pcre2_match(impl_->code, reinterpret_cast<PCRE2_SPTR>(subject.data()), subject.size(), start, opts, md, nullptr);
+  int rc = match_bounded(impl_->code, subject, start, opts, md);
   if (rc < 0) {
     pcre2_match_data_free(md);
     if (rc == PCRE2_ERROR_NOMATCH) return std::nullopt;
     PCRE2_UCHAR msg[256];
     pcre2_get_error_message(rc, msg, sizeof msg);
-    throw RegexError("matching /" + pattern_ + "/ failed: " + reinterpret_cast<const char *>(msg));
+    throw RegexError("matching /" + std::string(prefix_code_points(pattern_, 80)) + "/ against " +
+                     std::to_string(subject.size()) + " bytes of text failed: " + reinterpret_cast<const char *>(msg));
   }
   uint32_t count = pcre2_get_ovector_count(md);
   PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);

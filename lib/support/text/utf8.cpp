@@ -71,7 +71,7 @@ bool is_py_space(char32_t c) {
 // surrogates), an order of magnitude faster on kernel sources.
 bool is_valid_utf8(std::string_view s) { return simdjson::validate_utf8(s.data(), s.size()); }
 
-std::string replace_invalid_utf8(std::string_view s) {
+std::string replace_invalid_utf8(std::string_view s, std::size_t *replaced) {
   if (is_valid_utf8(s)) return std::string(s);
   std::string out;
   out.reserve(s.size());
@@ -79,6 +79,7 @@ std::string replace_invalid_utf8(std::string_view s) {
     auto n = seq_len(s, i);
     if (!n) {
       out += "\xEF\xBF\xBD";
+      if (replaced) ++*replaced;
       ++i;
     } else {
       out.append(s.substr(i, n));
@@ -104,6 +105,13 @@ std::string_view prefix_code_points(std::string_view s, std::size_t n) {
     }
   }
   return s;
+}
+
+std::string_view prefix_bytes(std::string_view s, std::size_t max_bytes) {
+  if (s.size() <= max_bytes) return s;
+  std::size_t cut = max_bytes;
+  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
+  return s.substr(0, cut);
 }
 
 std::string_view lstrip(std::string_view s) {

@@ -7,11 +7,15 @@
 namespace otm::text {
 
 bool is_valid_utf8(std::string_view s);
-// Replaces each invalid sequence with U+FFFD (Python's errors="replace").
-std::string replace_invalid_utf8(std::string_view s);
+// Replaces each invalid sequence with U+FFFD (Python's errors="replace");
+// adds the number of replacements to *replaced when given.
+std::string replace_invalid_utf8(std::string_view s, std::size_t *replaced = nullptr);
 std::size_t code_points(std::string_view s);
 // The first n code points (Python s[:n]).
 std::string_view prefix_code_points(std::string_view s, std::size_t n);
+// The longest prefix of at most `max_bytes` bytes that does not split a
+// code point (how a limit cuts text).
+std::string_view prefix_bytes(std::string_view s, std::size_t max_bytes);
 
 // Python str.strip()/lstrip()/rstrip() with no argument (whitespace), and
 // with a set of ASCII characters.

@@ -1,0 +1,23 @@
+#include "trace/version_key.hpp"
+
+namespace otm::trace {
+
+std::optional<std::int64_t> version_number(std::string_view key) {
+  if (key.size() < 2 || (key[0] != 'v' && key[0] != 'V')) return std::nullopt;
+  std::int64_t n = 0;
+  for (char c : key.substr(1)) {
+    if (c < '0' || c > '9') return std::nullopt;
+    if (n > (INT64_MAX - (c - '0')) / 10) return std::nullopt;
+    n = n * 10 + (c - '0');
+  }
+  return n;
+}
+
+std::string version_key_problem(std::string_view key) {
+  if (version_number(key)) return "";
+  for (char c : key.substr(key.empty() ? 0 : 1))
+    if (c < '0' || c > '9') return "version number '" + std::string(key.substr(1)) + "' is not ASCII digits";
+  return "version number " + std::string(key.substr(1)) + " is past 2^63-1";
+}
+
+} // namespace otm::trace

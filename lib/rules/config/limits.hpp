@@ -1,0 +1,27 @@
+// The resource limits as a plain value, so the readers of untrusted input
+// (lib/io, lib/store, lib/trace) can take them without the configuration
+// loader. The defaults here are the shipped data/otm-config.json `limits`
+// (Config::limits() reads the merged configuration; a test checks that the
+// two agree).
+#pragma once
+
+#include <cstddef>
+
+namespace otm::config {
+
+// Each is enforced where the input is read, with a message that names the
+// limit and the file (docs/configuration.md, docs/security.md).
+struct Limits {
+  std::size_t max_file_bytes = 32u << 20;   // one file read from a trace or a store
+  std::size_t max_input_bytes = 1u << 30;   // one stage input (a JSONL file, stdin)
+  std::size_t max_line_bytes = 64u << 20;   // one JSONL line
+  std::size_t max_json_depth = 64;          // nesting of a step record or a record
+  std::size_t max_text_bytes = 64u << 10;   // one string of a step record (longer: cut, noted)
+  std::size_t max_subject_bytes = 4096;     // a commit subject (longer: cut, warned)
+  std::size_t max_message_bytes = 1u << 20; // a commit body (longer: cut, warned)
+  std::size_t max_name_bytes = 200;         // the operator name (definition.json name)
+  std::size_t max_pitfalls_per_version = 64;
+  std::size_t max_segments_per_version = 64;
+};
+
+} // namespace otm::config

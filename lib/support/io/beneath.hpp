@@ -1,0 +1,94 @@
+// Reading untrusted directory trees (a trace's working tree, a store's
+// records/): every path is resolved beneath one root, a symbolic link is
+// followed only while it stays beneath it, only regular files are read, and
+// only up to a size bound. A FIFO or a device never blocks the reader (opened
+// non-blocking, refused by fstat). A file that cannot be read this way is a
+// value with a kind and a reason, never an exception: the caller decides
+// whether it is a skip to list or a refusal (docs/security.md).
+//
+// Resolution uses openat2(RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS) where the
+// kernel has it; elsewhere a component-by-component walk with O_NOFOLLOW
+// that resolves each symbolic link itself (readlinkat) against the same
+// rule, so both give the same answers.
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace otm::io {
+
+enum class Refusal {
+  None,
+  Missing,     // no such file (or a dangling link)
+  OutsideRoot, // an absolute link, or a link or ".." leading out of the root
+  NotRegular,  // a directory, FIFO, socket or device where a file was wanted
+  NotDirectory,
+  TooLarge,   // larger than the bound
+  Unreadable, // permission, I/O error, too many links
+};
+
+struct FileRead {
+  Refusal refusal = Refusal::None;
+  std::string content; // when refusal == None
+  std::string why;     // the reason when refused ("a FIFO, not a regular file",
+                       // "a symbolic link or path leading out of the trace")
+  explicit operator bool() const { return refusal == Refusal::None; }
+};
+
+enum class EntryType { Regular, Directory, Symlink, Other };
+struct DirEntry {
+  std::string name;
+  EntryType type;
+};
+
+struct DirList {
+  Refusal refusal = Refusal::None;
+  std::vector<DirEntry> entries; // sorted by name (byte order); no "." or ".."
+  std::string why;
+  explicit operator bool() const { return refusal == Refusal::None; }
+};
+
+class Beneath {
+public:
+  // How paths are resolved: openat2 when the kernel has it (Auto), or
+  // always the portable walk (for tests of the fallback).
+  enum class Method { Auto, Walk };
+
+  // Opens `root` (which the caller trusts: it may itself be a link). Throws
+  // IoError naming it when it is not a readable directory. `what` names the
+  // root in reasons ("the trace", "the store").
+  explicit Beneath(const std::filesystem::path &root, std::string what = "the root", Method method = Method::Auto);
+  ~Beneath();
+  Beneath(Beneath &&) noexcept;
+  Beneath &operator=(Beneath &&) noexcept;
+  Beneath(const Beneath &) = delete;
+  Beneath &operator=(const Beneath &) = delete;
+
+  const std::filesystem::path &root() const { return root_; }
+
+  // The regular file `rel` ("memory/v3.json"), at most `max_bytes` long.
+  FileRead read(const std::string &rel, std::size_t max_bytes) const;
+  // The directory `rel` ("" = the root itself).
+  DirList list(const std::string &rel) const;
+  // What `rel` resolves to without reading it: None for a regular file,
+  // NotRegular for a directory etc.; Missing, OutsideRoot, ...
+  Refusal probe_file(const std::string &rel) const;
+  bool is_directory(const std::string &rel) const;
+
+  // Whether openat2 is in use (false when the kernel lacks it, or Walk).
+  bool uses_openat2() const { return openat2_; }
+
+private:
+  // An open descriptor for `rel` (O_PATH when `path_only`), or the refusal.
+  int open_beneath(const std::string &rel, int flags, Refusal &refusal) const;
+  int walk(const std::string &rel, int flags, Refusal &refusal) const;
+  std::filesystem::path root_;
+  std::string what_;
+  int root_fd_ = -1;
+  bool openat2_ = false;
+};
+
+} // namespace otm::io

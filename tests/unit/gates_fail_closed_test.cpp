@@ -1,0 +1,28 @@
+// Every gate fails closed (issue 13): a record it cannot parse is a finding
+// of that gate, never a pass, whatever the gate checks.
+#include <catch2/catch.hpp>
+
+#include "gates/gates.hpp"
+#include "schema/builtin_schemas.hpp"
+#include "json/parse.hpp"
+
+using namespace otm;
+
+TEST_CASE("no gate passes input it cannot parse", "[gates][security]") {
+  for (std::string input : {std::string("{\"id\": \"a\", \"type\""), std::string("\x01\xff garbage\n[1, 2]\n\"s\""),
+                            std::string("{\n  \"id\": \"pretty-printed\"\n}")}) {
+    gates::Context ctx;
+    ctx.records = gates::records_from_jsonl(input, "<stdin>");
+    ctx.store_schema = std::make_shared<const schema::Schema>(json::parse(schema::builtin_store_schema_text()), "s");
+    ctx.profile = std::make_shared<const schema::Schema>(json::parse(schema::builtin_profile_text()), "p");
+    REQUIRE_FALSE(ctx.records.empty());
+    for (const auto &g : gates::all_gates()) {
+      INFO(g.name << " on " << input);
+      auto r = gates::run_gate(g, ctx);
+      CHECK_FALSE(r.passed());
+      bool names_line = std::any_of(r.findings.begin(), r.findings.end(),
+                                    [](const gates::Finding &f) { return f.file.starts_with("<stdin>:"); });
+      CHECK((names_line || r.note == "cannot run"));
+    }
+  }
+}
