@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
 #include "ladder/ladder.hpp"
 #include "ladder/noise.hpp"
@@ -183,7 +184,10 @@ std::string ladder_svg(const LadderPicture &pic) {
   const double step = n ? plot_w / static_cast<double>(n) : plot_w;
   const double band_y = kTop + kPlotHeight + kBandGap;
   const double width = kLeft + plot_w + 24 + kLegendWidth;
-  const double height = band_y + kBandHeight + kBottom;
+  // Tall enough for the legend: a line per category drawn, plus two.
+  std::set<std::string> categories;
+  for (const auto &r : rows) categories.insert(mark_category(r).key);
+  const double height = std::max(band_y + kBandHeight + kBottom, kTop + 28 + 19.0 * (categories.size() + 2) + 12);
   auto x_of = [&](std::size_t i) { return kLeft + step * (static_cast<double>(i) + 0.5); };
 
   double lo = 0, hi = 0;
