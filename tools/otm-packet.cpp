@@ -91,16 +91,8 @@ int main(int argc, char **argv) {
     auto denylist = otm::scrub::Denylist::from_setting(settings.get(Setting::Denylist));
     auto repo = otm::git::Repository::open(loc.trace);
     otm::packet::VersionCommits commits(repo);
-    otm::packet::Context ctx;
-    ctx.meta = otm::partition::read_meta(ws.meta_file()).get("meta");
-    ctx.repo = &repo;
-    ctx.commits = &commits;
-    ctx.trace = loc.trace;
-    ctx.denylist = &denylist;
-    ctx.schema = config.data().string_or("store_schema", "clean-1.3");
-    ctx.causal = otm::record::CausalRule::from_json(config.data().get("causal_sentences"), config.source_name());
-    ctx.directions =
-        otm::packet::DirectionRule::from_json(config.data().get("directions_taken_up"), config.source_name());
+    auto ctx = otm::packet::make_context(otm::partition::read_meta(ws.meta_file()).get("meta"), repo, commits,
+                                         loc.trace, &denylist, config);
     auto result = otm::packet::build_all(segments, filters, versions, ctx, ws.packets_dir());
     for (const auto &p : result.packets)
       std::cout << otm::json::to_line(otm::packet::summary_line(p, ws.packets_dir())) << "\n";

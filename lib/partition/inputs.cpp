@@ -43,6 +43,11 @@ Inputs load_inputs(const Sources &src) {
   in.rows = read_ladder_rows(src.ladder);
   in.meta = read_meta(src.meta).get("meta");
   if (io::is_regular_file(src.profiles)) in.profiles = json::parse_lines_file(src.profiles);
+  add_store_inputs(in, src);
+  return in;
+}
+
+void add_store_inputs(Inputs &in, const Sources &src) {
   Namespace ns{in.meta.string_or("operator_slug"), in.meta.string_or("workload_family")};
   if (src.live) {
     auto entries = store::live_entries(*src.live);
@@ -69,7 +74,6 @@ Inputs load_inputs(const Sources &src) {
   }
   in.snapshot_exists = snapshot_probe(src.trace);
   in.prose_min_chars = src.prose_min_chars;
-  return in;
 }
 
 } // namespace otm::partition
