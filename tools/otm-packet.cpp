@@ -93,7 +93,8 @@ int main(int argc, char **argv) {
     otm::packet::VersionCommits commits(repo);
     auto ctx = otm::packet::make_context(otm::partition::read_meta(ws.meta_file()).get("meta"), repo, commits,
                                          loc.trace, &denylist, config);
-    auto result = otm::packet::build_all(segments, filters, versions, ctx, ws.packets_dir());
+    otm::cli::Progress progress("otm-packet", "packets", otm::packet::select(segments, filters).size());
+    auto result = otm::packet::build_all(segments, filters, versions, ctx, ws.packets_dir(), progress.fn());
     for (const auto &p : result.packets)
       std::cout << otm::json::to_line(otm::packet::summary_line(p, ws.packets_dir())) << "\n";
     std::cout.flush();

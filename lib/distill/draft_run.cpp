@@ -8,7 +8,7 @@
 namespace otm::distill {
 
 DraftRunResult draft_into_store(const std::vector<std::filesystem::path> &packets, const workspace::StagingStore &store,
-                                const std::string &slug, const RecordGates &gates) {
+                                const std::string &slug, const RecordGates &gates, const cli::ProgressFn &progress) {
   DraftRunResult res;
   std::vector<LedgerUpdate> updates;
   for (const auto &path : packets) {
@@ -37,6 +37,7 @@ DraftRunResult draft_into_store(const std::vector<std::filesystem::path> &packet
       updates.push_back({p.seg_id(), line});
       ++res.refused;
     }
+    if (progress) progress(p.seg_id());
   }
   update_refusal_ledger(refusal_ledger_path(store, slug), updates);
   return res;

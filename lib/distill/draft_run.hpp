@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/progress.hpp"
 #include "distill/record_gates.hpp"
 #include "workspace/layout.hpp"
 #include "json/value.hpp"
@@ -23,6 +24,7 @@ struct DraftRunResult {
 // passing records into `store` and updates the refusal ledger of `slug`
 // (refusal lines carry "by": "otm-draft", and "gate" when a gate refused).
 DraftRunResult draft_into_store(const std::vector<std::filesystem::path> &packets, const workspace::StagingStore &store,
-                                const std::string &slug, const RecordGates &gates);
+                                const std::string &slug, const RecordGates &gates,
+                                const cli::ProgressFn &progress = {});
 
 } // namespace otm::distill

@@ -45,7 +45,8 @@ Context make_context(const json::Value &meta, const git::Repository &repo, const
 }
 
 BuildResult build_all(const std::vector<json::Value> &all_segments, const Filters &filters,
-                      const std::vector<json::Value> &version_rows, const Context &ctx, const fs::path &dir) {
+                      const std::vector<json::Value> &version_rows, const Context &ctx, const fs::path &dir,
+                      const cli::ProgressFn &progress) {
   BuildResult r;
   std::map<std::string, const json::Value *> rows;
   for (const auto &row : version_rows) rows.emplace(row.string_or("version"), &row);
@@ -71,6 +72,7 @@ BuildResult build_all(const std::vector<json::Value> &all_segments, const Filter
       io::write_file_atomic(dir / b.code_name, b.code);
       written.insert(b.code_name);
     }
+    if (progress) progress(b.seg_id);
     r.packets.push_back(std::move(b));
   }
   std::set<std::string> rebuilt;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/progress.hpp"
 #include "config/config.hpp"
 #include "packet/packet.hpp"
 #include "json/value.hpp"
@@ -43,7 +44,7 @@ struct BuildResult {
 // build did not produce, are removed.
 BuildResult build_all(const std::vector<json::Value> &all_segments, const Filters &filters,
                       const std::vector<json::Value> &version_rows, const Context &ctx,
-                      const std::filesystem::path &dir);
+                      const std::filesystem::path &dir, const cli::ProgressFn &progress = {});
 
 // One segment's packet, in memory: its version row looked up by `version`
 // and the directions it took up, exactly as build_all builds it.

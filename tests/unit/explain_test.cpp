@@ -6,6 +6,7 @@
 // snippet line, a trace whose step record changed — are named, exit 1.
 #include <catch2/catch.hpp>
 
+#include <map>
 #include <regex>
 
 #include "example_trace.hpp"
@@ -80,6 +81,7 @@ TEST_CASE("otm-explain explains every staged record from the trace alone", "[exp
   auto lines = json::parse_lines(out.out);
   REQUIRE(lines.size() == records.size());
   std::size_t numbers = 0, code_lines = 0, derived = 0;
+  std::map<std::string, std::vector<std::string>> files; // commit:path -> lines, git's own copy
   for (const auto &e : lines) {
     INFO(e.string_or("id"));
     CHECK(e.get("unexplained").size() == 0);
@@ -102,7 +104,9 @@ TEST_CASE("otm-explain explains every staged record from the trace alone", "[exp
       std::string commit = role == "removed" ? l.string_or("old_commit") : l.string_or("new_commit");
       auto n = (role == "removed" ? l.get("old_line") : l.get("new_line")).as_int();
       REQUIRE(n);
-      auto file = git_lines(s->trace, commit, l.string_or("file"));
+      auto key = commit + ":" + l.string_or("file");
+      if (!files.count(key)) files[key] = git_lines(s->trace, commit, l.string_or("file"));
+      const auto &file = files[key];
       REQUIRE(static_cast<std::size_t>(*n) <= file.size());
       std::string want = role == "file" ? l.string_or("text") : strip_marker(l.string_or("text"));
       auto squeeze = [](std::string x) {
@@ -155,7 +159,10 @@ TEST_CASE("otm-explain names what cannot be re-derived and exits 1", "[explain]"
     io::write_file_atomic(in, json::to_line(r) + "\n");
     return run_in(s->root, s->explain("--format json - < '" + in.string() + "'"));
   };
-  SECTION("a number that is not in the trace") {
+  // One pipeline, four records that cannot be re-derived (SECTIONs would
+  // rerun the pipeline for each).
+  {
+    INFO("a number that is not in the trace");
     auto r = record;
     auto gain = r.get("worth").get("gain");
     gain.set("pct", 5.55);
@@ -168,7 +175,8 @@ TEST_CASE("otm-explain names what cannot be re-derived and exits 1", "[explain]"
     CHECK_THAT(json::to_line(e.get("unexplained")),
                Catch::Contains("worth.gain.pct: 5.55 not in the packet rebuilt from the trace"));
   }
-  SECTION("a commit that does not resolve") {
+  {
+    INFO("a commit that does not resolve");
     auto r = record;
     auto ev = r.get("evidence");
     auto raw = ev.get("raw");
@@ -181,7 +189,8 @@ TEST_CASE("otm-explain names what cannot be re-derived and exits 1", "[explain]"
     CHECK(!e.get("provenance").get("resolves").truthy());
     CHECK_THAT(json::to_line(e.get("unexplained")), Catch::Contains("does not resolve in the trace"));
   }
-  SECTION("an edited snippet line") {
+  {
+    INFO("an edited snippet line");
     auto r = record;
     auto payload = r.get("payload");
     auto impl = payload.get("implementation");
@@ -192,7 +201,8 @@ TEST_CASE("otm-explain names what cannot be re-derived and exits 1", "[explain]"
     CHECK(out.rc == 1);
     CHECK_THAT(out.out, Catch::Contains("not a line of the rebuilt packet's code"));
   }
-  SECTION("a step record changed after the record was staged") {
+  {
+    INFO("a step record changed after the record was staged");
     auto mem = s->trace / "memory" / "v5.json";
     auto text = io::read_file(mem);
     auto at = text.find("41.9");
