@@ -54,10 +54,10 @@ int main(int argc, char **argv) {
   return otm::cli::run_tool("otm-explain", [&] {
     using otm::config::Setting;
     otm::cli::Options opts("otm-explain", kHelp);
-    otm::config::Settings::add_options(
-        opts, {Setting::Trace, Setting::TraceName, Setting::TraceRoot, Setting::TraceLabel, Setting::Workspace,
-               Setting::Store, Setting::Live, Setting::Vendor, Setting::Arch, Setting::Product, Setting::Harness,
-               Setting::Denylist, Setting::ConfigFile});
+    otm::config::Settings::add_options(opts, {Setting::Trace, Setting::TraceName, Setting::TraceRoot,
+                                              Setting::TraceLabel, Setting::Workspace, Setting::Store, Setting::Live,
+                                              Setting::Vendor, Setting::Arch, Setting::Product, Setting::Harness,
+                                              Setting::Denylist, Setting::ConfigFile});
     opts.value("format", "FORMAT", "text (default) or json (one object per record per line)");
     if (!opts.parse(argc, argv)) return otm::cli::kSuccess;
     std::string format = opts.get_or("format", "text");
@@ -75,8 +75,7 @@ int main(int argc, char **argv) {
     auto records = otm::explain::resolve_records(opts.positionals(), staging, live);
     if (records.empty()) throw otm::cli::UsageError("no record on standard input");
 
-    auto model = otm::explain::TraceModel::load(settings, config,
-                                                records.front().record.get("retrieval").get("scope"));
+    auto model = otm::explain::TraceModel::load(settings, config, records.front().record.get("retrieval").get("scope"));
     bool complete = true;
     for (const auto &r : records) {
       auto e = otm::explain::explain_record(r.record, r.file, model, workspace);

@@ -51,7 +51,8 @@ int main(int argc, char **argv) {
     opts.value("ladder", "FILE", "otm-ladder output; '-' for stdin (default <workspace>/work/ladder.jsonl)");
     opts.value("output", "FILE", "where the report goes; '-' for stdout (default <store>/reports/<slug>/recon.md)");
     opts.short_alias('o', "output");
-    opts.value("picture", "FILE", "where the ladder picture goes; '' for none (default <store>/reports/<slug>/ladder.svg)");
+    opts.value("picture", "FILE",
+               "where the ladder picture goes; '' for none (default <store>/reports/<slug>/ladder.svg)");
     opts.flag("quiet", "do not print the summary");
     if (!opts.parse(argc, argv)) return otm::cli::kSuccess;
     if (!opts.positionals().empty())
@@ -75,10 +76,11 @@ int main(int argc, char **argv) {
     std::string picture = opts.get_or("picture", (reports / "ladder.svg").string());
     if (!picture.empty()) {
       auto meta = in.meta_file.get("meta");
-      otm::io::write_file_atomic(picture, otm::report::ladder_svg({meta.string_or("operator_name"), in.rows,
-                                                                    config.ladder()}));
+      otm::io::write_file_atomic(picture,
+                                 otm::report::ladder_svg({meta.string_or("operator_name"), in.rows, config.ladder()}));
       // Beside the report, a relative link; elsewhere the path as given.
-      bool beside = out != "-" && std::filesystem::path(out).parent_path() == std::filesystem::path(picture).parent_path();
+      bool beside =
+          out != "-" && std::filesystem::path(out).parent_path() == std::filesystem::path(picture).parent_path();
       in.picture_link = beside ? std::filesystem::path(picture).filename().string() : picture;
     }
     std::string md = otm::recon::report(in);

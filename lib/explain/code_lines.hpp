@@ -16,10 +16,10 @@
 namespace otm::explain {
 
 struct CodeFile {
-  std::string text;        // the packet's code (scrubbed in comments only)
-  bool is_diff = false;    // a unified diff of `path`, else the whole file
-  std::string old_commit;  // diff: the range's base ("" for a root commit)
-  std::string new_commit;  // diff: its end; a kernel file: the commit it was read at ("" = working tree)
+  std::string text;       // the packet's code (scrubbed in comments only)
+  bool is_diff = false;   // a unified diff of `path`, else the whole file
+  std::string old_commit; // diff: the range's base ("" for a root commit)
+  std::string new_commit; // diff: its end; a kernel file: the commit it was read at ("" = working tree)
   std::string path = "kernel.py";
 };
 

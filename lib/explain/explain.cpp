@@ -77,16 +77,16 @@ LadderDecision decision_of(const json::Value &row, const config::LadderThreshold
   std::string vs = "the best-so-far " + num(best) + " us (" + row.string_or("best_before_version") + ")";
   std::string measured = num(geo) + " us (" + geomean_origin(row) + ")";
   if (d.selection == "baseline") {
-    d.text = "baseline: the first version with a usable geomean and a commit, " + measured +
-             "; it sets the best-so-far";
+    d.text =
+        "baseline: the first version with a usable geomean and a commit, " + measured + "; it sets the best-so-far";
   } else if (d.selection == "milestone" || d.selection == "mega") {
-    d.text = d.selection + ": " + measured + " is " + num(imp) + "% below " + vs + "; " + num(imp) + "% >= milestone_pct " +
-             text::fixed(t.milestone_pct, 1) + "%" +
+    d.text = d.selection + ": " + measured + " is " + num(imp) + "% below " + vs + "; " + num(imp) +
+             "% >= milestone_pct " + text::fixed(t.milestone_pct, 1) + "%" +
              (d.selection == "mega" ? " and >= mega_pct " + text::fixed(t.mega_pct, 1) + "%"
                                     : " and < mega_pct " + text::fixed(t.mega_pct, 1) + "%");
   } else if (d.selection == "final") {
-    d.text = "final: " + measured + " holds the floor (the best-so-far after the run, " + num(row.get("best_after_us")) +
-             " us, x final_tolerance " + text::fixed(t.final_tolerance, 4) +
+    d.text = "final: " + measured + " holds the floor (the best-so-far after the run, " +
+             num(row.get("best_after_us")) + " us, x final_tolerance " + text::fixed(t.final_tolerance, 4) +
              "), the latest version that does; judged on its own: " + (d.reason.empty() ? "accepted" : d.reason);
   } else if (d.selection == "deadend") {
     d.text = "dead-end: reverted, and its text is longer than deadend_min_chars (" +
@@ -110,10 +110,10 @@ std::string improve_derivation(const TraceModel &m, const json::Value &row, std:
   if (std::fabs(recomputed - *imp) > 1e-9)
     problem = "the ladder's improvement " + num(row.get("improve_pct")) + " does not follow from its geomeans";
   return "(best_before - geomean) / best_before x 100 = (" + num(row.get("best_before_us")) + " - " +
-         num(row.get("geomean_us")) + ") / " + num(row.get("best_before_us")) + " x 100 = " +
-         text::fixed(recomputed, 2) + " (rounded to 2 places); " + num(row.get("best_before_us")) + " us is " +
-         row.string_or("best_before_version") + "'s geomean (" + (before ? geomean_origin(*before) : "?") + "), " +
-         num(row.get("geomean_us")) + " us is " + row.string_or("version") + "'s (" + geomean_origin(row) +
+         num(row.get("geomean_us")) + ") / " + num(row.get("best_before_us")) +
+         " x 100 = " + text::fixed(recomputed, 2) + " (rounded to 2 places); " + num(row.get("best_before_us")) +
+         " us is " + row.string_or("best_before_version") + "'s geomean (" + (before ? geomean_origin(*before) : "?") +
+         "), " + num(row.get("geomean_us")) + " us is " + row.string_or("version") + "'s (" + geomean_origin(row) +
          "); the best-so-far ratchet of lib/ladder";
 }
 
@@ -235,8 +235,8 @@ private:
   }
 };
 
-void explain_code(const json::Value &record, const json::Value &seg, const packet::Built &built,
-                  const TraceModel &m, Explanation &e) {
+void explain_code(const json::Value &record, const json::Value &seg, const packet::Built &built, const TraceModel &m,
+                  Explanation &e) {
   auto quotes = gates::quoted_code(record);
   if (quotes.empty()) return;
   const auto &prov = built.packet.get("provenance");
@@ -257,8 +257,8 @@ void explain_code(const json::Value &record, const json::Value &seg, const packe
                           e.diff_range);
       else if (!cited || *cited != rebuilt)
         e.unexplained.push_back(std::string("evidence.raw.evidence_extra.") + end + " (" +
-                                (cited ? short_sha(*cited) : std::string("null")) +
-                                ") is not the rebuilt diff's (" + short_sha(rebuilt) + ")");
+                                (cited ? short_sha(*cited) : std::string("null")) + ") is not the rebuilt diff's (" +
+                                short_sha(rebuilt) + ")");
     }
   } else {
     code.path = seg.string_or("kernel_file", "kernel.py");
@@ -280,14 +280,15 @@ void compare_with_workspace(const std::filesystem::path &ws, const packet::Built
     auto disk = json::parse_file(file);
     std::string differs;
     for (const char *k : {"target", "agent_facing", "provenance"})
-      if (json::to_line(disk.get(k)) != json::to_line(built.packet.get(k))) differs += (differs.empty() ? "" : ", ") + std::string(k);
+      if (json::to_line(disk.get(k)) != json::to_line(built.packet.get(k)))
+        differs += (differs.empty() ? "" : ", ") + std::string(k);
     auto code_file = ws / "packets" / built.code_name;
     if (!built.code_name.empty() && (!io::is_regular_file(code_file) || io::read_file(code_file) != built.code))
       differs += (differs.empty() ? "" : ", ") + built.code_name;
-    e.notes.push_back(differs.empty() ? "the workspace's packet " + file.string() + " is the one rebuilt from the trace"
-                                      : "the workspace's packet " + file.string() +
-                                            " differs from the one rebuilt from the trace (" + differs +
-                                            "): the trace changed since it was built; this explanation follows the trace");
+    e.notes.push_back(
+        differs.empty() ? "the workspace's packet " + file.string() + " is the one rebuilt from the trace"
+                        : "the workspace's packet " + file.string() + " differs from the one rebuilt from the trace (" +
+                              differs + "): the trace changed since it was built; this explanation follows the trace");
   } catch (const std::exception &ex) {
     e.notes.push_back("the workspace's packet " + file.string() + " is unreadable (" + ex.what() + ")");
   }

@@ -30,22 +30,22 @@ struct NumberOrigin {
 };
 
 struct CodeLine {
-  std::string field;         // "payload.implementation.snippet"
-  std::size_t line = 0;      // 1-based line of the snippet
-  std::string text;          // the snippet line
-  std::optional<std::size_t> hunk;       // 0-based hunk of the diff (diffs only)
-  std::string hunk_header;               // "@@ -12,7 +12,9 @@"
-  char role = ' ';                       // '+', '-', ' ' (diff) or 'k' (a whole kernel file)
-  std::string old_commit, new_commit;    // the commit pair (old empty for a kernel file)
-  std::string file = "kernel.py";        // the file in the trace
+  std::string field;                             // "payload.implementation.snippet"
+  std::size_t line = 0;                          // 1-based line of the snippet
+  std::string text;                              // the snippet line
+  std::optional<std::size_t> hunk;               // 0-based hunk of the diff (diffs only)
+  std::string hunk_header;                       // "@@ -12,7 +12,9 @@"
+  char role = ' ';                               // '+', '-', ' ' (diff) or 'k' (a whole kernel file)
+  std::string old_commit, new_commit;            // the commit pair (old empty for a kernel file)
+  std::string file = "kernel.py";                // the file in the trace
   std::optional<std::size_t> old_line, new_line; // line numbers in that file at each commit
-  std::string problem;                   // "" when the line was found and verified
+  std::string problem;                           // "" when the line was found and verified
   bool explained() const { return problem.empty(); }
 };
 
 struct Provenance {
   std::string label, version, commit, subject, date, verdict;
-  bool resolves = false;  // the commit is an object of the trace
+  bool resolves = false;   // the commit is an object of the trace
   bool in_history = false; // ...and reachable from HEAD as a commit of `version`
   std::string trace_label; // the trace's own label
 };

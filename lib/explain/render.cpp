@@ -17,8 +17,9 @@ std::string position(const CodeLine &l) {
   };
   if (l.role == '+') return s + "added: " + at(l.new_line, l.new_commit);
   if (l.role == '-') return s + "removed: " + at(l.old_line, l.old_commit);
-  if (l.role == ' ') return s + "context: " + at(l.old_line, l.old_commit) + " = line " + std::to_string(*l.new_line) +
-                            " at " + short_sha(l.new_commit);
+  if (l.role == ' ')
+    return s + "context: " + at(l.old_line, l.old_commit) + " = line " + std::to_string(*l.new_line) + " at " +
+           short_sha(l.new_commit);
   return at(l.new_line, l.new_commit);
 }
 
@@ -28,7 +29,9 @@ std::string clip(const std::string &line) {
   return std::string(head) + (head.size() < line.size() ? "..." : "");
 }
 
-json::Value opt(const std::optional<std::size_t> &n) { return n ? json::Value(static_cast<std::int64_t>(*n)) : json::Value(); }
+json::Value opt(const std::optional<std::size_t> &n) {
+  return n ? json::Value(static_cast<std::int64_t>(*n)) : json::Value();
+}
 json::Value or_null(const std::string &s) { return s.empty() ? json::Value() : json::Value(s); }
 
 } // namespace
@@ -132,7 +135,10 @@ json::Value to_json(const Explanation &e) {
     j.set("explained", l.explained());
     j.set("hunk", opt(l.hunk));
     j.set("hunk_header", or_null(l.hunk_header));
-    j.set("role", l.role == 'k' ? std::string("file") : l.role == '+' ? "added" : l.role == '-' ? "removed" : "context");
+    j.set("role", l.role == 'k'   ? std::string("file")
+                  : l.role == '+' ? "added"
+                  : l.role == '-' ? "removed"
+                                  : "context");
     j.set("file", l.file);
     j.set("old_commit", or_null(l.old_commit));
     j.set("new_commit", or_null(l.new_commit));

@@ -91,8 +91,8 @@ void report_sources(const SourceContext &c, bool evidence, std::vector<Source> &
     std::size_t stop = nl == std::string::npos ? report.size() : nl;
     auto stripped = text::strip(std::string_view(report).substr(pos, stop - pos));
     if (stop >= at && !stripped.empty())
-      out.push_back({"capture-report", "profiles/" + dir + "/REPORT.md", "line " + std::to_string(line),
-                     std::string(stripped)});
+      out.push_back(
+          {"capture-report", "profiles/" + dir + "/REPORT.md", "line " + std::to_string(line), std::string(stripped)});
     if (nl == std::string::npos) break;
     pos = nl + 1;
     ++line;
@@ -175,7 +175,8 @@ std::vector<Source> sources_of(const std::string &path, const SourceContext &c) 
   } else if (starts(p, "measurements.correctness.max_rel_err")) {
     step_sources(m, row, "max_rel_err", out);
   } else if (starts(p, "measurements.improve_pct_vs_best_so_far")) {
-    out.push_back({"ladder", "", "the ladder's improvement over the best-so-far", text_of_value(row ? row->get("improve_pct") : json::Value())});
+    out.push_back({"ladder", "", "the ladder's improvement over the best-so-far",
+                   text_of_value(row ? row->get("improve_pct") : json::Value())});
   } else if (starts(p, "profiler.conclusion")) {
     report_sources(c, false, out);
   } else if (starts(p, "profiler.evidence")) {

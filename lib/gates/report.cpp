@@ -1,7 +1,7 @@
 #include "gates/report.hpp"
 
-#include "json/write.hpp"
 #include "text/markup.hpp"
+#include "json/write.hpp"
 
 namespace otm::gates {
 
@@ -25,7 +25,6 @@ std::string describe(const Finding &f) {
   if (!f.token.empty()) s += " [" + f.token + "]";
   return s;
 }
-
 
 } // namespace
 

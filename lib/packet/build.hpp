@@ -26,8 +26,7 @@ struct Filters {
 // of work/meta.json), the trace's repository and commits (which must
 // outlive the context), and the configuration's schema and rules.
 Context make_context(const json::Value &meta, const git::Repository &repo, const VersionCommits &commits,
-                     const std::filesystem::path &trace, const scrub::Denylist *denylist,
-                     const config::Config &config);
+                     const std::filesystem::path &trace, const scrub::Denylist *denylist, const config::Config &config);
 
 // --type, then --seg, then --limit, in that order.
 std::vector<json::Value> select(const std::vector<json::Value> &segments, const Filters &f);

@@ -77,8 +77,8 @@ std::optional<double> positive(const json::Value &v) {
 // A marker of `st` centred at (x, y), with classes `cls` and a hover title.
 std::string marker(const Style &st, const std::string &cls, double x, double y, const std::string &title) {
   const double r = st.size;
-  std::string attrs = " class=\"" + cls + "\" stroke=\"" + st.stroke + "\" fill=\"" + st.fill +
-                      "\" stroke-width=\"" + (std::string(st.fill) == "none" ? "1.8" : "1.2") + "\"";
+  std::string attrs = " class=\"" + cls + "\" stroke=\"" + st.stroke + "\" fill=\"" + st.fill + "\" stroke-width=\"" +
+                      (std::string(st.fill) == "none" ? "1.8" : "1.2") + "\"";
   std::string shape(st.shape), body;
   auto pts = [&](std::initializer_list<std::pair<double, double>> p) {
     std::string s;
@@ -179,8 +179,8 @@ std::string ladder_svg(const LadderPicture &pic) {
   const auto &rows = pic.rows;
   const std::size_t n = rows.size();
   const double pitch = n ? std::clamp(kMinPlotWidth / static_cast<double>(n), kMinPitch, kMaxPitch) : kMaxPitch;
-  const double plot_w = std::clamp(pitch * static_cast<double>(std::max<std::size_t>(n, 1)), kMinPlotWidth,
-                                   kMaxPlotWidth);
+  const double plot_w =
+      std::clamp(pitch * static_cast<double>(std::max<std::size_t>(n, 1)), kMinPlotWidth, kMaxPlotWidth);
   const double step = n ? plot_w / static_cast<double>(n) : plot_w;
   const double band_y = kTop + kPlotHeight + kBandGap;
   const double width = kLeft + plot_w + 24 + kLegendWidth;
@@ -213,7 +213,8 @@ std::string ladder_svg(const LadderPicture &pic) {
   s += "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n";
   s += "<text x=\"" + num(kLeft) + "\" y=\"24\" font-size=\"16\" font-weight=\"bold\">" + xml_escape(title) +
        "</text>\n";
-  s += "<text x=\"" + num(kLeft) + "\" y=\"42\" fill=\"#444444\">geomean latency per version (log scale); a milestone "
+  s += "<text x=\"" + num(kLeft) +
+       "\" y=\"42\" fill=\"#444444\">geomean latency per version (log scale); a milestone "
        "beats the best-so-far by at least " +
        fixed(pic.thresholds.milestone_pct, 1) + "%, a mega by " + fixed(pic.thresholds.mega_pct, 1) + "%</text>\n";
 
@@ -227,8 +228,8 @@ std::string ladder_svg(const LadderPicture &pic) {
       double y = y_of(v);
       s += "<line x1=\"" + num(kLeft) + "\" y1=\"" + num(y) + "\" x2=\"" + num(kLeft + plot_w) + "\" y2=\"" + num(y) +
            "\"/>\n";
-      tick_text += "<text x=\"" + num(kLeft - 6) + "\" y=\"" + num(y + 4) + "\" text-anchor=\"end\">" +
-                   tick_label(v) + "</text>\n";
+      tick_text += "<text x=\"" + num(kLeft - 6) + "\" y=\"" + num(y + 4) + "\" text-anchor=\"end\">" + tick_label(v) +
+                   "</text>\n";
     }
   s += "</g>\n";
   s += "<g class=\"ticks\" fill=\"#333333\">\n" + tick_text + "</g>\n";
@@ -239,9 +240,8 @@ std::string ladder_svg(const LadderPicture &pic) {
          "\" text-anchor=\"middle\" fill=\"#a01c1c\">no version has a usable geomean</text>\n";
 
   // The no-measurement band.
-  s += "<rect class=\"no-measurement-band\" x=\"" + num(kLeft) + "\" y=\"" + num(band_y) + "\" width=\"" +
-       num(plot_w) + "\" height=\"" + num(kBandHeight) + "\" fill=\"#f3f3f3\" stroke=\"#bbbbbb\" " +
-       "stroke-dasharray=\"4,3\"/>\n";
+  s += "<rect class=\"no-measurement-band\" x=\"" + num(kLeft) + "\" y=\"" + num(band_y) + "\" width=\"" + num(plot_w) +
+       "\" height=\"" + num(kBandHeight) + "\" fill=\"#f3f3f3\" stroke=\"#bbbbbb\" " + "stroke-dasharray=\"4,3\"/>\n";
   s += "<text x=\"" + num(kLeft - 6) + "\" y=\"" + num(band_y + kBandHeight / 2 + 4) +
        "\" text-anchor=\"end\" fill=\"#555555\" font-size=\"10\">no meas.</text>\n";
 
@@ -251,8 +251,8 @@ std::string ladder_svg(const LadderPicture &pic) {
   for (std::size_t i = 0; i < n; ++i) {
     if (i % every != 0 && i + 1 != n) continue;
     double x = x_of(i), y = band_y + kBandHeight + 14;
-    s += "<text x=\"" + num(x) + "\" y=\"" + num(y) + "\" text-anchor=\"end\" transform=\"rotate(-40 " + num(x) +
-         " " + num(y) + ")\">" + xml_escape(rows[i].string_or("version")) + "</text>\n";
+    s += "<text x=\"" + num(x) + "\" y=\"" + num(y) + "\" text-anchor=\"end\" transform=\"rotate(-40 " + num(x) + " " +
+         num(y) + ")\">" + xml_escape(rows[i].string_or("version")) + "</text>\n";
   }
   s += "</g>\n";
   s += "<text x=\"" + num(kLeft + plot_w / 2) + "\" y=\"" + num(height - 8) +

@@ -50,7 +50,8 @@ void leaves(const json::Value &v, const std::string &path, std::vector<std::pair
     for (const auto &e : *a) scalars = scalars && !e.is_object() && !e.is_array();
     if (scalars) {
       std::string joined;
-      for (const auto &e : *a) joined += (joined.empty() ? "" : " | ") + (e.is_string() ? *e.as_string() : e.python_str());
+      for (const auto &e : *a)
+        joined += (joined.empty() ? "" : " | ") + (e.is_string() ? *e.as_string() : e.python_str());
       out.emplace_back(path, joined);
     } else {
       for (std::size_t i = 0; i < a->size(); ++i) leaves((*a)[i], path + "[" + std::to_string(i) + "]", out);
@@ -112,12 +113,15 @@ std::string code_block(const json::Value &record, const gates::PacketEntry *pack
     auto nl = code.find('\n', pos);
     std::string_view line(code.data() + pos, (nl == std::string::npos ? code.size() : nl) - pos);
     std::string cls;
-    if (line.starts_with("@@")) cls = "hunk";
+    if (line.starts_with("@@"))
+      cls = "hunk";
     else if (line.starts_with("diff --git") || line.starts_with("index ") || line.starts_with("--- ") ||
              line.starts_with("+++ "))
       cls = "hdr";
-    else if (line.starts_with("+")) cls = "add";
-    else if (line.starts_with("-")) cls = "del";
+    else if (line.starts_with("+"))
+      cls = "add";
+    else if (line.starts_with("-"))
+      cls = "del";
     bool is_quoted = cls != "hunk" && cls != "hdr" &&
                      (quoted.count(gates::collapse_whitespace(line)) ||
                       (!line.empty() && quoted.count(gates::collapse_whitespace(line.substr(1)))));
@@ -215,8 +219,9 @@ std::string review_page(const PageInputs &in) {
   std::string store = ctx.store_root ? ctx.store_root->string() : "<records>";
   std::map<std::string, std::size_t> types;
   for (const auto &r : ctx.records) ++types[r.record.string_or("type", "unparseable")];
-  std::string s = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>otm review: " +
-                  xml_escape(store) + "</title>\n<style>" + kStyle + "</style>\n</head>\n<body>\n";
+  std::string s =
+      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>otm review: " + xml_escape(store) +
+      "</title>\n<style>" + kStyle + "</style>\n</head>\n<body>\n";
   s += "<h1>Review of a staging store</h1>\n<p class=\"muted\">" + xml_escape(store) +
        " &mdash; written by otm-review; nothing here is in the live store until otm-wiki-gate admits it.</p>\n";
   std::string counts;
@@ -227,10 +232,13 @@ std::string review_page(const PageInputs &in) {
   s += "<table class=\"summary\" id=\"gates\">\n<tr><th>gate</th><th>verdict</th><th>note</th></tr>\n";
   for (const auto &g : in.gates) {
     std::string state = g.result.crashed || g.result.note == "cannot run" ? "not-run"
-                        : g.result.passed()                              ? "pass"
+                        : g.result.passed()                               ? "pass"
                                                                           : "fail";
-    std::string label = state == "pass" ? "PASS" : state == "fail" ? "FAIL (" + std::to_string(g.result.findings.size()) + ")" : "NOT RUN";
-    std::string note = state == "not-run" && !g.result.findings.empty() ? g.result.findings.front().message : g.result.note;
+    std::string label = state == "pass"   ? "PASS"
+                        : state == "fail" ? "FAIL (" + std::to_string(g.result.findings.size()) + ")"
+                                          : "NOT RUN";
+    std::string note =
+        state == "not-run" && !g.result.findings.empty() ? g.result.findings.front().message : g.result.note;
     s += "<tr data-gate=\"" + xml_escape(g.gate->name) + "\" data-verdict=\"" + state + "\"><td>" +
          xml_escape(g.gate->name) + "</td><td class=\"" + state + "\">" + label + "</td><td>" + xml_escape(note) +
          "</td></tr>\n";

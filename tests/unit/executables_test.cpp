@@ -39,7 +39,8 @@ TEST_CASE("every executable: --help, --version and an unknown option", "[cli][ex
   // The build holds every tools/otm-*.cpp (and the benchmark's generator).
   std::set<std::string> have(exes.begin(), exes.end());
   for (const auto &src : io::list_dir(fs::path(OTM_SOURCE_DIR) / "tools"))
-    if (src.extension() == ".cpp" && src.filename().string().rfind("otm-", 0) == 0) CHECK(have.count(src.stem().string()));
+    if (src.extension() == ".cpp" && src.filename().string().rfind("otm-", 0) == 0)
+      CHECK(have.count(src.stem().string()));
   CHECK(have.count("otm-bench-store"));
   REQUIRE(exes.size() >= 30);
   auto dir = fresh_temp_dir("executables");
@@ -95,7 +96,7 @@ TEST_CASE("man_page: sections from the help text", "[cli][man]") {
   CHECK(page.find(".SH SYNOPSIS\n.nf\n[\\-\\-flag] FILE\notm\\-demo \\-\\-other\n.fi\n") == std::string::npos);
   CHECK(page.find("otm\\-demo [\\-\\-flag] FILE\notm\\-demo \\-\\-other\n") != std::string::npos);
   CHECK(page.find(".nf\nTable:\n  a   one\n  b   two\n.fi\n") != std::string::npos); // laid out as written
-  CHECK(page.find("\\&.dot and back\\eslash \\-x\n") != std::string::npos);     // roff-safe
+  CHECK(page.find("\\&.dot and back\\eslash \\-x\n") != std::string::npos);          // roff-safe
   CHECK(page.find(".SH \"EXIT STATUS\"\n.PP\nExit status: 0 ok; 2 cannot run.\n") != std::string::npos);
   CHECK(page.find(".TP\n\\fB\\-o,\\fR \\fB\\-\\-output\\fR \\fIFILE\\fR\nwhere\n") != std::string::npos);
   CHECK(page.find(".TP\n\\fB\\-\\-flag\\fR\na flag\n") != std::string::npos);

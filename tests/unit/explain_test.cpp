@@ -43,10 +43,10 @@ std::unique_ptr<Staged> staged(const std::string &tag) {
   s->trace = make_example_trace(s->root / "traces");
   s->store = s->root / "store";
   auto ws = s->root / "scratch" / kExampleTraceName;
-  auto r = run_in(s->root, "make --no-print-directory -f '" + std::string(OTM_SOURCE_DIR) +
-                               "/Makefile.pipeline' TRACE='" + s->trace.string() + "' OTM_BIN='" + OTM_BIN_DIR +
-                               "' OTM_SCRATCH='" + (s->root / "scratch").string() + "' STORE='" + s->store.string() +
-                               "'");
+  auto r =
+      run_in(s->root, "make --no-print-directory -f '" + std::string(OTM_SOURCE_DIR) + "/Makefile.pipeline' TRACE='" +
+                          s->trace.string() + "' OTM_BIN='" + OTM_BIN_DIR + "' OTM_SCRATCH='" +
+                          (s->root / "scratch").string() + "' STORE='" + s->store.string() + "'");
   if (r.rc != 0) throw std::runtime_error("pipeline failed: " + r.out + r.err);
   fs::remove_all(ws);
   return s;
@@ -134,8 +134,7 @@ TEST_CASE("otm-explain: a strategy's gain is derived from the two geomeans and t
   CHECK_THAT(out.out, Catch::Contains("milestone: 41.9 us (memory/v5.json performance.latency_us_geomean) is 4.12% "
                                       "below the best-so-far 43.7 us (v3); 4.12% >= milestone_pct 1.5%"));
   // The gain: the two geomeans, their versions and the formula.
-  CHECK_THAT(out.out, Catch::Contains("worth.gain.pct: 4.12") &&
-                          Catch::Contains("(43.7 - 41.9) / 43.7 x 100 = 4.12") &&
+  CHECK_THAT(out.out, Catch::Contains("worth.gain.pct: 4.12") && Catch::Contains("(43.7 - 41.9) / 43.7 x 100 = 4.12") &&
                           Catch::Contains("43.7 us is v3's geomean (memory/v3.json performance.latency_us_geomean)"));
   // A step-record number, with its file and JSON path.
   CHECK_THAT(out.out, Catch::Contains("worth.gain.correctness.max_diff: 1.9e-06  <- memory/v5.json "

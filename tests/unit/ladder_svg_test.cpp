@@ -54,7 +54,7 @@ TEST_CASE("ladder picture: one marker per version, each judged, with a legend", 
   CHECK(count(svg, "class=\"mark milestone") == 1);
   CHECK(count(svg, "class=\"mark deadend") == 1);
   CHECK(count(svg, "class=\"mark rejected-harness-re-baselining") == 1);
-  CHECK(count(svg, "class=\"mark rejected-under-threshold") == 2);   // v2, v5
+  CHECK(count(svg, "class=\"mark rejected-under-threshold") == 2);    // v2, v5
   CHECK(count(svg, "class=\"mark rejected-declares-no-change") == 1); // v6
   CHECK(count(svg, "class=\"mark rejected-infrastructure") == 1);     // v9
   // Every category drawn is in the legend, with its count.
