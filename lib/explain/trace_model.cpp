@@ -57,7 +57,12 @@ TraceModel TraceModel::load(config::Settings settings, const config::Config &con
   src.trace = m.loc_.trace;
   src.prose_min_chars = config.ladder().deadend_min_chars;
   partition::add_store_inputs(in, src);
-  m.segments_ = partition::run(in).segments;
+  try {
+    m.segments_ = partition::run(in).segments;
+  } catch (const cli::Refusal &e) {
+    // Not a verdict on the record: the trace cannot be cut against these stores.
+    throw cli::UsageError(std::string("cannot rebuild the trace's segments against the given stores: ") + e.what());
+  }
 
   m.repo_ = std::make_unique<git::Repository>(git::Repository::open(m.loc_.trace));
   m.commits_ = std::make_unique<packet::VersionCommits>(*m.repo_);

@@ -75,8 +75,9 @@ std::optional<double> positive(const json::Value &v) {
 }
 
 // A marker of `st` centred at (x, y), with classes `cls` and a hover title.
-std::string marker(const Style &st, const std::string &cls, double x, double y, const std::string &title) {
-  const double r = st.size;
+std::string marker(const Style &st, const std::string &cls, double x, double y, const std::string &title,
+                   double scale = 1.0) {
+  const double r = st.size * scale;
   std::string attrs = " class=\"" + cls + "\" stroke=\"" + st.stroke + "\" fill=\"" + st.fill + "\" stroke-width=\"" +
                       (std::string(st.fill) == "none" ? "1.8" : "1.2") + "\"";
   std::string shape(st.shape), body;
@@ -189,6 +190,8 @@ std::string ladder_svg(const LadderPicture &pic) {
   for (const auto &r : rows) categories.insert(mark_category(r).key);
   const double height = std::max(band_y + kBandHeight + kBottom, kTop + 28 + 19.0 * (categories.size() + 2) + 12);
   auto x_of = [&](std::size_t i) { return kLeft + step * (static_cast<double>(i) + 0.5); };
+  // Markers shrink on a crowded axis so neighbours and the ratchet stay visible.
+  const double mark_scale = std::clamp(step / 14.0, 0.55, 1.0);
 
   double lo = 0, hi = 0;
   bool any = false;
@@ -293,7 +296,8 @@ std::string ladder_svg(const LadderPicture &pic) {
     double x = x_of(i);
     double y = geo ? y_of(*geo) : band_y + kBandHeight / 2;
     if (!geo) ++unmeasured;
-    s += marker(style_of(cat.key), "mark " + cat.key + (geo ? "" : " unmeasured"), x, y, describe(row, cat));
+    s +=
+        marker(style_of(cat.key), "mark " + cat.key + (geo ? "" : " unmeasured"), x, y, describe(row, cat), mark_scale);
     std::string sel = row.string_or("selection");
     if (geo && (sel == "mega" || sel == "final")) {
       std::string text = sel == "final" ? "final " + fixed(*geo, 1) + " us"

@@ -103,3 +103,26 @@ TEST_CASE("ladder picture: no measured version at all still draws, and says so",
   CHECK(svg.find("nan") == std::string::npos);
   CHECK(svg.find("inf") == std::string::npos);
 }
+
+TEST_CASE("ladder picture: hundreds of versions stay one bounded picture", "[ladder][svg]") {
+  std::vector<json::Value> rows;
+  double g = 900;
+  for (int n = 1; n <= 400; ++n) {
+    json::Value r = json::Value::object();
+    r.set("version", "v" + std::to_string(n));
+    r.set("n", n);
+    r.set("has_commit", true);
+    r.set("sha", std::string(40, 'a'));
+    r.set("subject", "v" + std::to_string(n) + ": step");
+    g *= n % 3 ? 0.99 : 1.01;
+    r.set("geomean_us", g);
+    rows.push_back(r);
+  }
+  auto svg = picture(rows);
+  CHECK(count(svg, "class=\"mark ") == 400);
+  std::smatch m;
+  REQUIRE(std::regex_search(svg, m, std::regex(R"re(<svg [^>]*width="([0-9.]+)")re")));
+  CHECK(std::stod(m.str(1)) <= 78 + 1500 + 24 + 300);
+  // Version labels thinned out so they never overlap (at most one per 30 units).
+  CHECK(count(svg, "rotate(-40") < 60);
+}
