@@ -69,85 +69,87 @@ std::string strip_marker(const std::string &s) { return s.empty() ? s : s.substr
 
 } // namespace
 
-TEST_CASE("otm-explain explains every staged record from the trace alone", "[explain]") {
+// One pipeline for every check (it dominates the test's time, more so under
+// the sanitizers).
+TEST_CASE("otm-explain on the example trace, its workspace deleted", "[explain]") {
   auto s = staged("all");
-  auto records = s->records();
-  REQUIRE(records.size() >= 10);
-  std::string args = "--format json";
-  for (const auto &r : records) args += " '" + r.string() + "'";
-  auto out = run_in(s->root, s->explain(args));
-  INFO(out.err << out.out.substr(0, 4000));
-  REQUIRE(out.rc == 0);
-  auto lines = json::parse_lines(out.out);
-  REQUIRE(lines.size() == records.size());
-  std::size_t numbers = 0, code_lines = 0, derived = 0;
-  std::map<std::string, std::vector<std::string>> files; // commit:path -> lines, git's own copy
-  for (const auto &e : lines) {
-    INFO(e.string_or("id"));
-    CHECK(e.get("unexplained").size() == 0);
-    CHECK(e.get("provenance").get("resolves").truthy());
-    CHECK(e.get("provenance").get("commit_of_version").truthy());
-    CHECK(!e.get("provenance").string_or("subject").empty());
-    CHECK(!e.string_or("segment").empty());
-    CHECK(!e.get("ladder").string_or("decision").empty());
-    for (const auto &n : *e.get("numbers").as_array()) {
-      ++numbers;
-      CHECK(n.get("explained").truthy());
-      CHECK(!n.get("source").string_or("locator").empty());
-      if (!n.get("derivation").is_null()) ++derived;
+  {
+    INFO("every staged record is explained from the trace alone");
+    auto records = s->records();
+    REQUIRE(records.size() >= 10);
+    std::string args = "--format json";
+    for (const auto &r : records) args += " '" + r.string() + "'";
+    auto out = run_in(s->root, s->explain(args));
+    INFO(out.err << out.out.substr(0, 4000));
+    REQUIRE(out.rc == 0);
+    auto lines = json::parse_lines(out.out);
+    REQUIRE(lines.size() == records.size());
+    std::size_t numbers = 0, code_lines = 0, derived = 0;
+    std::map<std::string, std::vector<std::string>> files; // commit:path -> lines, git's own copy
+    for (const auto &e : lines) {
+      INFO(e.string_or("id"));
+      CHECK(e.get("unexplained").size() == 0);
+      CHECK(e.get("provenance").get("resolves").truthy());
+      CHECK(e.get("provenance").get("commit_of_version").truthy());
+      CHECK(!e.get("provenance").string_or("subject").empty());
+      CHECK(!e.string_or("segment").empty());
+      CHECK(!e.get("ladder").string_or("decision").empty());
+      for (const auto &n : *e.get("numbers").as_array()) {
+        ++numbers;
+        CHECK(n.get("explained").truthy());
+        CHECK(!n.get("source").string_or("locator").empty());
+        if (!n.get("derivation").is_null()) ++derived;
+      }
+      // Every located code line is the line git holds at that commit.
+      for (const auto &l : *e.get("code_lines").as_array()) {
+        ++code_lines;
+        REQUIRE(l.get("explained").truthy());
+        std::string role = l.string_or("role");
+        std::string commit = role == "removed" ? l.string_or("old_commit") : l.string_or("new_commit");
+        auto n = (role == "removed" ? l.get("old_line") : l.get("new_line")).as_int();
+        REQUIRE(n);
+        auto key = commit + ":" + l.string_or("file");
+        if (!files.count(key)) files[key] = git_lines(s->trace, commit, l.string_or("file"));
+        const auto &file = files[key];
+        REQUIRE(static_cast<std::size_t>(*n) <= file.size());
+        std::string want = role == "file" ? l.string_or("text") : strip_marker(l.string_or("text"));
+        auto squeeze = [](std::string x) {
+          x = std::regex_replace(x, std::regex("[ \t]+"), " ");
+          return std::regex_replace(x, std::regex("^ | $"), "");
+        };
+        CHECK(squeeze(file[*n - 1]) == squeeze(want));
+      }
     }
-    // Every located code line is the line git holds at that commit.
-    for (const auto &l : *e.get("code_lines").as_array()) {
-      ++code_lines;
-      REQUIRE(l.get("explained").truthy());
-      std::string role = l.string_or("role");
-      std::string commit = role == "removed" ? l.string_or("old_commit") : l.string_or("new_commit");
-      auto n = (role == "removed" ? l.get("old_line") : l.get("new_line")).as_int();
-      REQUIRE(n);
-      auto key = commit + ":" + l.string_or("file");
-      if (!files.count(key)) files[key] = git_lines(s->trace, commit, l.string_or("file"));
-      const auto &file = files[key];
-      REQUIRE(static_cast<std::size_t>(*n) <= file.size());
-      std::string want = role == "file" ? l.string_or("text") : strip_marker(l.string_or("text"));
-      auto squeeze = [](std::string x) {
-        x = std::regex_replace(x, std::regex("[ \t]+"), " ");
-        return std::regex_replace(x, std::regex("^ | $"), "");
-      };
-      CHECK(squeeze(file[*n - 1]) == squeeze(want));
-    }
+    CHECK(numbers > 40);
+    CHECK(code_lines > 100);
+    CHECK(derived > 10);
   }
-  CHECK(numbers > 40);
-  CHECK(code_lines > 100);
-  CHECK(derived > 10);
-}
-
-TEST_CASE("otm-explain: a strategy's gain is derived from the two geomeans and the ladder's threshold", "[explain]") {
-  auto s = staged("gain");
-  auto out = run_in(s->root, s->explain("nvidia.b200.triton.fused-softmax-h4096.persistent-grid-one-program-per-sm-"
-                                        "striding-over-s03"));
-  INFO(out.err);
-  REQUIRE(out.rc == 0);
-  // Provenance, with the commit subject and verdict.
-  CHECK_THAT(out.out, Catch::Contains("v5, commit 00df8fe34e10 \"v5: persistent grid") &&
-                          Catch::Contains("kept; resolves in the trace"));
-  // The ladder decision: the floor before it and the threshold.
-  CHECK_THAT(out.out, Catch::Contains("milestone: 41.9 us (memory/v5.json performance.latency_us_geomean) is 4.12% "
-                                      "below the best-so-far 43.7 us (v3); 4.12% >= milestone_pct 1.5%"));
-  // The gain: the two geomeans, their versions and the formula.
-  CHECK_THAT(out.out, Catch::Contains("worth.gain.pct: 4.12") && Catch::Contains("(43.7 - 41.9) / 43.7 x 100 = 4.12") &&
-                          Catch::Contains("43.7 us is v3's geomean (memory/v3.json performance.latency_us_geomean)"));
-  // A step-record number, with its file and JSON path.
-  CHECK_THAT(out.out, Catch::Contains("worth.gain.correctness.max_diff: 1.9e-06  <- memory/v5.json "
-                                      "correctness.max_abs_err"));
-  CHECK_THAT(out.out, Catch::Contains("payload.next_steps[0]: 512  <- memory/v5.json open_directions[0].direction"));
-  // A snippet line: the commit pair, the hunk and kernel.py's line.
-  CHECK_THAT(out.out, Catch::Contains("v3 (d5cc276c27ec) .. v5 (00df8fe34e10)") &&
-                          Catch::Contains("hunk 1 @@ -7,27 +7,29 @@, added: kernel.py line 10 at 00df8fe34e10"));
-  CHECK_THAT(out.out, Catch::Contains("unexplained: nothing"));
-}
-
-TEST_CASE("otm-explain names what cannot be re-derived and exits 1", "[explain]") {
-  auto s = staged("tampered");
+  {
+    INFO("a strategy's gain is derived from the two geomeans and the ladder's threshold");
+    auto out = run_in(s->root, s->explain("nvidia.b200.triton.fused-softmax-h4096.persistent-grid-one-program-per-sm-"
+                                          "striding-over-s03"));
+    INFO(out.err);
+    REQUIRE(out.rc == 0);
+    // Provenance, with the commit subject and verdict.
+    CHECK_THAT(out.out, Catch::Contains("v5, commit 00df8fe34e10 \"v5: persistent grid") &&
+                            Catch::Contains("kept; resolves in the trace"));
+    // The ladder decision: the floor before it and the threshold.
+    CHECK_THAT(out.out, Catch::Contains("milestone: 41.9 us (memory/v5.json performance.latency_us_geomean) is 4.12% "
+                                        "below the best-so-far 43.7 us (v3); 4.12% >= milestone_pct 1.5%"));
+    // The gain: the two geomeans, their versions and the formula.
+    CHECK_THAT(out.out, Catch::Contains("worth.gain.pct: 4.12") &&
+                            Catch::Contains("(43.7 - 41.9) / 43.7 x 100 = 4.12") &&
+                            Catch::Contains("43.7 us is v3's geomean (memory/v3.json performance.latency_us_geomean)"));
+    // A step-record number, with its file and JSON path.
+    CHECK_THAT(out.out, Catch::Contains("worth.gain.correctness.max_diff: 1.9e-06  <- memory/v5.json "
+                                        "correctness.max_abs_err"));
+    CHECK_THAT(out.out, Catch::Contains("payload.next_steps[0]: 512  <- memory/v5.json open_directions[0].direction"));
+    // A snippet line: the commit pair, the hunk and kernel.py's line.
+    CHECK_THAT(out.out, Catch::Contains("v3 (d5cc276c27ec) .. v5 (00df8fe34e10)") &&
+                            Catch::Contains("hunk 1 @@ -7,27 +7,29 @@, added: kernel.py line 10 at 00df8fe34e10"));
+    CHECK_THAT(out.out, Catch::Contains("unexplained: nothing"));
+  }
+  // What cannot be re-derived is named, exit 1.
   fs::path file;
   for (const auto &r : s->records())
     if (r.filename().string().find("persistent-grid") != std::string::npos) file = r;
