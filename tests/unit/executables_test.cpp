@@ -3,7 +3,7 @@
 // the tool reads and writes; --version exits 0 naming the tool and otm's
 // version; an unknown option exits 2 with a message on stderr. And each has
 // a manual page generated from that same --help, installed by
-// `cmake --install` with the executables.
+// `cmake --install` (component `man`, part of a plain install).
 #include <catch2/catch.hpp>
 
 #include <regex>
@@ -45,7 +45,9 @@ TEST_CASE("every executable: --help, --version, an unknown option, its manual pa
   CHECK(have.count("otm-bench-store"));
   REQUIRE(exes.size() >= 30);
   auto dir = fresh_temp_dir("executables");
-  auto installed = run_in(dir, "cmake --install '" + std::string(OTM_BUILD_DIR) + "' --prefix '" +
+  // The man component only: the executables' own install rule is older
+  // than this test, and copying a sanitizer build's binaries costs a gigabyte.
+  auto installed = run_in(dir, "cmake --install '" + std::string(OTM_BUILD_DIR) + "' --component man --prefix '" +
                                    (dir / "prefix").string() + "' >/dev/null");
   REQUIRE(installed.rc == 0);
   for (const auto &exe : exes) {
@@ -68,9 +70,8 @@ TEST_CASE("every executable: --help, --version, an unknown option, its manual pa
     REQUIRE(io::is_regular_file(built));
     std::string line = version.out.substr(0, version.out.find('\n'));
     CHECK(io::read_file(built) == cli::man_page(exe, help.out, line));
-    if (exe == "otm-bench-store") continue; // benchmark tooling: never installed
-    CHECK(io::is_regular_file(dir / "prefix" / "bin" / exe));
-    CHECK(io::is_regular_file(dir / "prefix" / "share" / "man" / "man1" / (exe + ".1")));
+    bool installed_tool = exe != "otm-bench-store"; // benchmark tooling: never installed
+    CHECK(io::is_regular_file(dir / "prefix" / "share" / "man" / "man1" / (exe + ".1")) == installed_tool);
   }
   fs::remove_all(dir);
 }
