@@ -90,7 +90,8 @@ int main(int argc, char **argv) {
     o.max_rounds = positive(opts, "max-rounds", 3);
     o.limits.timeout = std::chrono::seconds(positive(opts, "timeout", 600));
     o.brief = opts.get("brief") ? io::read_file(*opts.get("brief")) : std::string(distill::distill_brief_text());
-    auto outcomes = distill::distill_packets(packets, o, gates);
+    cli::Progress progress("otm-distill", "packets", packets.size());
+    auto outcomes = distill::distill_packets(packets, o, gates, progress.fn());
     auto log = opts.get("log") ? std::filesystem::path(*opts.get("log")) : distill::distill_log_path(store, slug);
     auto lines = distill::commit_outcomes(outcomes, store, slug, log);
     std::size_t failed = 0, written = 0, agent_down = 0;

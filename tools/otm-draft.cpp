@@ -73,7 +73,8 @@ int main(int argc, char **argv) {
     if (auto why = record::unsafe_component_reason(slug); !why.empty())
       throw Error(ErrorKind::Usage, "--slug '" + slug + "' " + why);
     distill::TraceGates gates(distill::trace_gate_inputs(settings, store.root));
-    auto res = distill::draft_into_store(packets, store, slug, gates, rules);
+    cli::Progress progress("otm-draft", "packets", packets.size());
+    auto res = distill::draft_into_store(packets, store, slug, gates, rules, progress.fn());
     for (const auto &line : res.lines) std::cout << json::to_line(line) << '\n';
     std::cerr << "otm-draft: " << res.written << " record(s) written, " << res.refused << " packet(s) refused (reports/"
               << slug << "/refusals.jsonl)\n";

@@ -93,18 +93,11 @@ int main(int argc, char **argv) {
     auto denylist = otm::scrub::Denylist::from_setting(settings.get(Setting::Denylist));
     auto repo = otm::git::Repository::open(loc.trace);
     otm::packet::VersionCommits commits(repo);
-    otm::packet::Context ctx;
-    ctx.meta = otm::workspace::read_meta(ws.meta_file()).get("meta");
-    ctx.repo = &repo;
-    ctx.commits = &commits;
     otm::trace::TraceFiles files(loc.trace, config.limits());
-    ctx.files = &files;
-    ctx.denylist = &denylist;
-    ctx.schema = config.data().string_or("store_schema", "clean-1.3");
-    ctx.causal = otm::record::CausalRule::from_json(config.data().get("causal_sentences"), config.source_name());
-    ctx.directions =
-        otm::packet::DirectionRule::from_json(config.data().get("directions_taken_up"), config.source_name());
-    auto result = otm::packet::build_all(segments, filters, versions, ctx, ws.packets_dir());
+    auto ctx = otm::packet::make_context(otm::workspace::read_meta(ws.meta_file()).get("meta"), repo, commits, files,
+                                         &denylist, config);
+    otm::cli::Progress progress("otm-packet", "packets", otm::packet::select(segments, filters).size());
+    auto result = otm::packet::build_all(segments, filters, versions, ctx, ws.packets_dir(), progress.fn());
     for (const auto &p : result.packets)
       std::cout << otm::json::to_line(otm::packet::summary_line(p, ws.packets_dir())) << "\n";
     std::cout.flush();

@@ -10,6 +10,7 @@
 #include "io/file.hpp"
 #include "recon/inputs.hpp"
 #include "recon/recon.hpp"
+#include "report/ladder_svg.hpp"
 #include "trace/trace_location.hpp"
 
 namespace {
@@ -25,8 +26,12 @@ trace.
 Writes <store>/reports/<slug>/recon.md (or --output FILE, '-' for stdout):
 what the trace is, how many versions have citable numbers, how many
 captures are usable, the dead-end grammar counts, and what the live store
-already holds for this operator (by source trace) and its family. A summary
-goes to stderr.
+already holds for this operator (by source trace) and its family; and
+<store>/reports/<slug>/ladder.svg (or --picture FILE; --picture '' for
+none), the ladder as a picture: geomean latency per version on a log
+scale, the best-so-far ratchet, milestones, megas, the final, dead-ends
+and every rejected version marked by reason, linked from recon.md. A
+summary goes to stderr.
 
 Refuses to decide anything: it only counts.
 
@@ -46,6 +51,8 @@ int main(int argc, char **argv) {
     opts.value("ladder", "FILE", "otm-ladder output; '-' for stdin (default <workspace>/work/ladder.jsonl)");
     opts.value("output", "FILE", "where the report goes; '-' for stdout (default <store>/reports/<slug>/recon.md)");
     opts.short_alias('o', "output");
+    opts.value("picture", "FILE",
+               "where the ladder picture goes; '' for none (default <store>/reports/<slug>/ladder.svg)");
     opts.flag("quiet", "do not print the summary");
     if (!opts.parse(argc, argv)) return otm::cli::kSuccess;
     if (!opts.positionals().empty())
@@ -64,8 +71,19 @@ int main(int argc, char **argv) {
     if (auto live = settings.get(Setting::Live)) src.live = otm::io::expand_user(*live);
     src.trace = loc.trace;
     auto in = otm::recon::load_inputs(src, config);
+    const auto reports = loc.store.reports_dir(loc.slug);
+    std::string out = opts.get_or("output", (reports / "recon.md").string());
+    std::string picture = opts.get_or("picture", (reports / "ladder.svg").string());
+    if (!picture.empty()) {
+      auto meta = in.meta_file.get("meta");
+      otm::io::write_file_atomic(picture,
+                                 otm::report::ladder_svg({meta.string_or("operator_name"), in.rows, config.ladder()}));
+      // Beside the report, a relative link; elsewhere the path as given.
+      bool beside =
+          out != "-" && std::filesystem::path(out).parent_path() == std::filesystem::path(picture).parent_path();
+      in.picture_link = beside ? std::filesystem::path(picture).filename().string() : picture;
+    }
     std::string md = otm::recon::report(in);
-    std::string out = opts.get_or("output", (loc.store.reports_dir(loc.slug) / "recon.md").string());
     otm::io::write_output(out, md);
     if (!opts.is_set("quiet"))
       std::cerr << otm::recon::console_summary(in, out == "-" ? "stdout" : out, std::count(md.begin(), md.end(), '\n'));

@@ -5,6 +5,7 @@
 #include "cli/options.hpp"
 #include "config/settings.hpp"
 #include "gates/gate_cli.hpp"
+#include "gates/gates.hpp"
 #include "gates/validate_command.hpp"
 
 int main(int argc, char **argv) {
@@ -34,6 +35,11 @@ int main(int argc, char **argv) {
     vo.injection_tests = opts.is_set("injection-tests");
     vo.format = opts.get_or("format", "text");
     vo.store_label = ctx.store_root ? ctx.store_root->string() : "<records>";
+    std::size_t gates_to_run = 0;
+    for (const auto &g : otm::gates::all_gates())
+      gates_to_run += !(vo.skip_store_gates && g.kind == otm::gates::GateKind::Store);
+    otm::cli::Progress progress("otm-validate", "gates", gates_to_run);
+    vo.progress = progress.fn();
     auto outcome = otm::gates::run_validate(ctx, vo);
     std::cout << outcome.report << std::flush;
     std::cerr << "otm-validate: " << outcome.summary << "\n";

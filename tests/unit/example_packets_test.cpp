@@ -59,6 +59,7 @@ TEST_CASE("example trace: recon, partition and packets match the goldens", "[pac
 
   auto reports = p.store / "reports" / kSlug;
   CHECK(testing::check_golden("example/recon.md", io::read_file(reports / "recon.md")) == "");
+  CHECK(testing::check_golden("example/ladder.svg", io::read_file(reports / "ladder.svg")) == "");
   CHECK(testing::check_golden("example/partition.md", io::read_file(reports / "partition.md")) == "");
   CHECK(testing::check_golden("example/segments.jsonl", io::read_file(p.ws / "work" / "segments.jsonl")) == "");
   std::string listing;

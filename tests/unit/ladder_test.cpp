@@ -324,20 +324,24 @@ TEST_CASE("thresholds come from the configuration, not the code", "[ladder]") {
   std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("annotate appends five keys after the row's own", "[ladder]") {
+TEST_CASE("annotate appends six keys after the row's own", "[ladder]") {
   auto rows = ladder::self_test_rows();
   auto out = ladder::annotate(rows, ladder::select(rows, kSpec));
   REQUIRE(out.size() == rows.size());
   const auto &o = *out[1].as_object();
-  REQUIRE(o.size() == rows[1].size() + 5);
-  CHECK(o[o.size() - 5].first == "selection");
-  CHECK(o[o.size() - 4].first == "reason");
-  CHECK(o[o.size() - 3].first == "improve_pct");
-  CHECK(o[o.size() - 2].first == "best_before_us");
-  CHECK(o[o.size() - 1].first == "best_before_version");
+  REQUIRE(o.size() == rows[1].size() + 6);
+  CHECK(o[o.size() - 6].first == "selection");
+  CHECK(o[o.size() - 5].first == "reason");
+  CHECK(o[o.size() - 4].first == "improve_pct");
+  CHECK(o[o.size() - 3].first == "best_before_us");
+  CHECK(o[o.size() - 2].first == "best_before_version");
+  CHECK(o[o.size() - 1].first == "best_after_us");
   CHECK(json::to_line(out[1]).find(R"x("selection": "rejected", "reason": "under 1.5% (0.10%)", )x"
-                                   R"x("improve_pct": 0.1, "best_before_us": 100.0, "best_before_version": "v1"})x") !=
-        std::string::npos);
+                                   R"x("improve_pct": 0.1, "best_before_us": 100.0, "best_before_version": "v1", )x"
+                                   R"x("best_after_us": 99.9})x") != std::string::npos);
+  // The floor after each row: a re-baselined row leaves it, a small gain moves it.
+  CHECK(out[0].get("best_after_us") == Value(100.0));
+  CHECK(out[3].get("best_after_us") == Value(75.0));
   // The version holding the floor a gain is measured against: a floor moved
   // by a version rejected only for a small gain counts (self-test v6 -> v7).
   for (std::size_t i = 0; i < rows.size(); ++i)

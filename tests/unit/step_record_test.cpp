@@ -104,3 +104,37 @@ TEST_CASE("memory/ classification in file order", "[step_record]") {
       R"j("not a JSON object (a list)"}, {"file": "v5.json", "why": "invalid UTF-8"}, {"file": "v6.json", )j"
       R"j("version": "v6", "why": "read with defaults: performance.latency_us_by_shape is a string, not an object"}])j");
 }
+
+TEST_CASE("step_record_path names where every row field is read from", "[step_record]") {
+  // Every field set to a distinct value: the path must lead to that value.
+  auto raw = parse(R"({"performance": {"latency_us_geomean": 59.1, "latency_us_by_shape": {"a": 1.5},
+      "latency_us_arith_mean": 60, "speedup_vs_ref_geomean": 2.5}, "correctness": {"status": "PASS",
+      "max_abs_err": 0.001, "max_rel_err": 0.002}, "quality_gate": {"result": "OK", "failure_reason": "r"},
+      "optimization": {"action_category": "tiling", "action_description": "d", "expected_impact": "e"},
+      "git_commit_hash": "abc", "open_directions": [{"direction": "x"}], "search_log": [1],
+      "pitfalls_and_fixes": [{"pitfall": "p", "explanation": "q", "fix": "f"}], "profile_evidence": {"k": 1}})");
+  std::string problems;
+  auto row = step_record_fields("v1.json", raw, problems);
+  REQUIRE(problems.empty());
+  std::size_t checked = 0;
+  for (const auto &[field, value] : *row.as_object()) {
+    std::string path = step_record_path(field, row);
+    if (field == "memory_file" || field == "geomean_source") {
+      CHECK(path.empty());
+      continue;
+    }
+    INFO(field << " -> " << path);
+    REQUIRE(!path.empty());
+    const otm::json::Value *at = &raw;
+    for (std::size_t pos = 0; pos <= path.size();) {
+      auto dot = path.find('.', pos);
+      at = &at->get(path.substr(pos, dot == std::string::npos ? std::string::npos : dot - pos));
+      pos = dot == std::string::npos ? path.size() + 1 : dot + 1;
+    }
+    CHECK(to_line(*at) == to_line(value));
+    ++checked;
+  }
+  CHECK(checked == row.size() - 2);
+  CHECK(step_record_path("geomean_us", row) == "performance.latency_us_geomean");
+  CHECK(step_record_path("no_such_field").empty());
+}

@@ -219,7 +219,8 @@ std::string agent_input(const std::string &brief, const Packet &packet, const st
 }
 
 std::vector<PacketOutcome> distill_packets(const std::vector<std::filesystem::path> &packets,
-                                           const DriverOptions &options, const RecordGates &gates) {
+                                           const DriverOptions &options, const RecordGates &gates,
+                                           const cli::ProgressFn &progress) {
   ScratchDir scratch;
   auto brief_file = scratch.path() / "distill-brief.md";
   io::write_file_atomic(brief_file, options.brief);
@@ -236,6 +237,7 @@ std::vector<PacketOutcome> distill_packets(const std::vector<std::filesystem::pa
         outcomes[i].detail = e.what();
         outcomes[i].refusal = failure_line(outcomes[i], nullptr);
       }
+      if (progress) progress(outcomes[i].seg_id);
     }
   };
   unsigned n = std::max(1u, std::min<unsigned>(options.jobs, static_cast<unsigned>(packets.size())));

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/progress.hpp"
 #include "distill/agent_process.hpp"
 #include "distill/record_gates.hpp"
 #include "workspace/layout.hpp"
@@ -59,7 +60,8 @@ std::string agent_input(const std::string &brief, const Packet &packet, const st
 // Runs every packet (a packet that cannot be loaded is an agent-failed
 // outcome naming the error). Writes nothing to the store.
 std::vector<PacketOutcome> distill_packets(const std::vector<std::filesystem::path> &packets,
-                                           const DriverOptions &options, const RecordGates &gates);
+                                           const DriverOptions &options, const RecordGates &gates,
+                                           const cli::ProgressFn &progress = {});
 
 // Stages the passing records, updates the refusal ledger of `slug`, and
 // appends one line per packet to `log`. Returns the log lines.

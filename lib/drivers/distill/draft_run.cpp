@@ -8,7 +8,8 @@
 namespace otm::distill {
 
 DraftRunResult draft_into_store(const std::vector<std::filesystem::path> &packets, const workspace::StagingStore &store,
-                                const std::string &slug, const RecordGates &gates, const DraftRules &rules) {
+                                const std::string &slug, const RecordGates &gates, const DraftRules &rules,
+                                const cli::ProgressFn &progress) {
   DraftRunResult res;
   std::vector<LedgerUpdate> updates;
   // The run's records and its ledger are staged together or not at all: a
@@ -40,6 +41,7 @@ DraftRunResult draft_into_store(const std::vector<std::filesystem::path> &packet
       updates.push_back({p.seg_id(), line});
       ++res.refused;
     }
+    if (progress) progress(p.seg_id());
   }
   update_refusal_ledger(refusal_ledger_path(store, slug), updates, &batch);
   batch.commit();

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/progress.hpp"
 #include "distill/drafter.hpp"
 #include "distill/record_gates.hpp"
 #include "workspace/layout.hpp"
@@ -25,6 +26,7 @@ struct DraftRunResult {
 // (refusal lines carry "by": "otm-draft", and "gate" when a gate refused).
 DraftRunResult draft_into_store(const std::vector<std::filesystem::path> &packets, const workspace::StagingStore &store,
                                 const std::string &slug, const RecordGates &gates,
-                                const DraftRules &rules = DraftRules::defaults());
+                                const DraftRules &rules = DraftRules::defaults(),
+                                const cli::ProgressFn &progress = {});
 
 } // namespace otm::distill

@@ -42,7 +42,10 @@ public:
   }
 
   Result run() {
-    for (std::size_t i = 0; i < rows_.size(); ++i) visit(i);
+    for (std::size_t i = 0; i < rows_.size(); ++i) {
+      visit(i);
+      r_.judgements[i].best_after_us = best_;
+    }
     pick_final();
     r_.best = best_;
     return std::move(r_);
@@ -157,6 +160,7 @@ std::vector<json::Value> annotate(const std::vector<json::Value> &rows, const Re
     row.set("improve_pct", j.improve_pct);
     row.set("best_before_us", j.best_before_us);
     row.set("best_before_version", j.best_before_version);
+    row.set("best_after_us", j.best_after_us);
     out.push_back(std::move(row));
   }
   return out;

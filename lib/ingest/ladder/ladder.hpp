@@ -50,6 +50,9 @@ struct Judgement {
   // The version holding that floor: the step a gain is measured against,
   // whose code a strategy's diff starts from (docs/differences.md).
   std::optional<std::string> best_before_version;
+  // The floor after this row was judged (null before the first baseline):
+  // the ratchet's state, which the ladder picture draws as its step line.
+  std::optional<double> best_after_us;
 };
 
 struct Result {
@@ -65,7 +68,8 @@ struct Result {
 Result select(const std::vector<json::Value> &rows, const config::LadderThresholds &t);
 
 // The input rows with `selection`, `reason`, `improve_pct`,
-// `best_before_us` and `best_before_version` appended (see docs/tools/otm-ladder.md).
+// `best_before_us`, `best_before_version` and `best_after_us` appended (see
+// docs/tools/otm-ladder.md).
 std::vector<json::Value> annotate(const std::vector<json::Value> &rows, const Result &r);
 
 // A milestone row as partition uses it: the version row plus `kind` and

@@ -151,6 +151,35 @@ json::Value step_record_fields(const std::string &file_name, const json::Value &
   return row;
 }
 
+std::string step_record_path(std::string_view field, const json::Value &row) {
+  // In step_record_fields' order.
+  static const std::pair<std::string_view, std::string_view> kPaths[] = {
+      {"by_shape", "performance.latency_us_by_shape"},
+      {"arith_mean_us", "performance.latency_us_arith_mean"},
+      {"speedup_vs_ref", "performance.speedup_vs_ref_geomean"},
+      {"correctness_status", "correctness.status"},
+      {"max_abs_err", "correctness.max_abs_err"},
+      {"max_rel_err", "correctness.max_rel_err"},
+      {"gate_result", "quality_gate.result"},
+      {"gate_failure", "quality_gate.failure_reason"},
+      {"action_category", "optimization.action_category"},
+      {"action_description", "optimization.action_description"},
+      {"expected_impact", "optimization.expected_impact"},
+      {"git_commit_hash", "git_commit_hash"},
+      {"open_directions", "open_directions"},
+      {"pitfalls", "pitfalls_and_fixes"},
+      {"search_log", "search_log"},
+      {"profile_evidence", "profile_evidence"},
+  };
+  if (field == "geomean_us") {
+    std::string source = row.string_or("geomean_source");
+    return source.empty() ? std::string() : "performance." + source;
+  }
+  for (const auto &[f, path] : kPaths)
+    if (f == field) return std::string(path);
+  return "";
+}
+
 namespace {
 // Cuts every string of `v` longer than `max` bytes at a code-point
 // boundary; returns how many it cut. A 100 MB action_description must not

@@ -29,6 +29,13 @@ inline json::Value step_record_fields(const std::string &file_name, const json::
   return step_record_fields(file_name, record, problems, SIZE_MAX, limited);
 }
 
+// Where in a step record a version-row field is read from, as a dotted JSON
+// path ("performance.latency_us_by_shape"); for `geomean_us` the path its
+// row's `geomean_source` names. Empty for fields that are not read from the
+// step record (memory_file, geomean_source) or unknown names. The table
+// beside step_record_fields is checked against it by a test, field by field.
+std::string step_record_path(std::string_view row_field, const json::Value &row = json::null_value());
+
 // One file of memory/ read: the version it measures (`key`, "" when it is
 // not admitted) with its §3.1 fields, and its memory_variants descriptor
 // when it has one (a variant, a refusal, or a version read with defaults

@@ -4,42 +4,12 @@
 // the reference's comment intended.
 #include "gates/gates.hpp"
 
-#include <cmath>
-#include <cstdio>
 #include <set>
 
+#include "gates/record_numbers.hpp"
 #include "gates/record_text.hpp"
-#include "text/regex.hpp"
-#include "json/write.hpp"
 
 namespace otm::gates {
-
-namespace {
-
-std::string percent_g(double x) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%g", x);
-  return buf;
-}
-
-void magnitudes(std::string_view text, std::set<std::string> &out) {
-  static const text::Regex number(R"((?<![A-Za-z0-9_.])-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?(?![A-Za-z_]))");
-  for (const auto &m : number.find_all(text)) {
-    std::string s(m[0]);
-    double x = std::fabs(std::strtod(s.c_str(), nullptr));
-    if (!std::isfinite(x)) continue;
-    out.insert(percent_g(x));
-    if (x == std::floor(x) && x < 1e18) out.insert(std::to_string(static_cast<long long>(x)));
-  }
-}
-
-std::string scalar_text(const json::Value &v) {
-  if (v.is_string()) return *v.as_string();
-  if (v.is_number()) return v.python_str();
-  return "";
-}
-
-} // namespace
 
 GateResult gate_no_fabrication(const Context &ctx) {
   const std::string g = "no-fabrication";
@@ -59,21 +29,15 @@ GateResult gate_no_fabrication(const Context &ctx) {
       continue;
     }
     ++audited;
-    std::set<std::string> pool;
-    magnitudes(json::to_line(lookup.packet->packet.get("agent_facing")), pool);
-    magnitudes(lookup.packet->code_text, pool);
-    magnitudes(json::to_line(lookup.packet->packet.get("target")), pool);
+    std::set<std::string> pool = packet_numbers(lookup.packet->packet, lookup.packet->code_text);
     auto audit = [&](const std::string &path, const json::Value &v, bool in_code) {
       if (in_code || v.is_bool()) return;
       std::set<std::string> mine;
-      magnitudes(scalar_text(v), mine);
+      number_keys(audited_text(v), mine);
       for (const auto &n : mine)
         if (!pool.count(n)) out.findings.push_back(finding(g, r, path + ": number " + n + " is not in the packet", n));
     };
-    walk_scalars(r.record.get("worth").get("gain"), "worth.gain", false, audit);
-    walk_scalars(r.record.get("evidence").get("summary"), "evidence.summary", false, audit);
-    walk_scalars(r.record.get("payload"), "payload", false, audit);
-    walk_scalars(r.record.get("retrieval").get("signals").get("metrics"), "retrieval.signals.metrics", false, audit);
+    for (const auto &section : audited_sections()) walk_scalars(at_path(r.record, section), section, false, audit);
   }
   out.note = std::to_string(audited) + " record(s) audited against their packets";
   return out;

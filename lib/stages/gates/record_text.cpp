@@ -1,5 +1,7 @@
 #include "gates/record_text.hpp"
 
+#include "text/utf8.hpp"
+
 namespace otm::gates {
 
 bool is_code_key(std::string_view key) {
@@ -17,6 +19,34 @@ void walk_scalars(const json::Value &v, const std::string &path, bool in_code,
   } else {
     fn(path, v, in_code);
   }
+}
+
+std::vector<std::pair<std::string, std::string>> quoted_code(const json::Value &record) {
+  std::vector<std::pair<std::string, std::string>> quotes;
+  const auto &payload = record.get("payload");
+  const auto &impl = payload.get("implementation");
+  for (const char *k : {"snippet", "dispatch_snippet"})
+    if (const auto *s = impl.get(k).as_string(); s && !text::strip(*s).empty())
+      quotes.emplace_back(std::string("implementation.") + k, *s);
+  const auto &attempted = payload.get("attempted_code");
+  const auto *a = attempted.is_string() ? attempted.as_string() : attempted.get("snippet").as_string();
+  if (a && !text::strip(*a).empty()) quotes.emplace_back("attempted_code", *a);
+  return quotes;
+}
+
+std::string collapse_whitespace(std::string_view s) {
+  std::string out;
+  bool space = false;
+  for (char c : s) {
+    if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+      space = true;
+      continue;
+    }
+    if (space && !out.empty()) out += ' ';
+    space = false;
+    out += c;
+  }
+  return out;
 }
 
 std::string record_id_or(const json::Value &record, std::string_view fallback) {

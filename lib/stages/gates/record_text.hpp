@@ -6,6 +6,8 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "json/value.hpp"
 
@@ -18,6 +20,15 @@ bool is_code_key(std::string_view key);
 // key order); `in_code` is true below a code key.
 void walk_scalars(const json::Value &v, const std::string &path, bool in_code,
                   const std::function<void(const std::string &, const json::Value &, bool)> &fn);
+
+// The code a record quotes, as (field, text) with fields relative to the
+// payload: implementation.snippet, implementation.dispatch_snippet and
+// attempted_code (a string or its `snippet`), the non-blank ones.
+std::vector<std::pair<std::string, std::string>> quoted_code(const json::Value &record);
+
+// A code line as the verbatim gate compares it: runs of blanks (space, tab,
+// CR, FF, VT) collapsed to one space, leading and trailing ones dropped.
+std::string collapse_whitespace(std::string_view line);
 
 // The record's id or "?" for messages.
 std::string record_id_or(const json::Value &record, std::string_view fallback = "");

@@ -1,8 +1,11 @@
 #include "gates/report.hpp"
 
+#include "text/markup.hpp"
 #include "json/write.hpp"
 
 namespace otm::gates {
+
+using text::xml_escape;
 
 namespace {
 
@@ -21,26 +24,6 @@ std::string describe(const Finding &f) {
   s += f.message;
   if (!f.token.empty()) s += " [" + f.token + "]";
   return s;
-}
-
-std::string xml_escape(const std::string &s) {
-  std::string out;
-  for (unsigned char c : s) {
-    switch (c) {
-    case '&': out += "&amp;"; break;
-    case '<': out += "&lt;"; break;
-    case '>': out += "&gt;"; break;
-    case '"': out += "&quot;"; break;
-    case '\'': out += "&apos;"; break;
-    default:
-      // XML 1.0 forbids most control characters even as references.
-      if (c < 0x20 && c != '\t' && c != '\n' && c != '\r')
-        out += "?";
-      else
-        out += static_cast<char>(c);
-    }
-  }
-  return out;
 }
 
 } // namespace

@@ -33,6 +33,7 @@ ValidateOutcome run_validate(const Context &ctx, const ValidateOptions &opts) {
   for (const auto &g : all_gates()) {
     if (opts.skip_store_gates && g.kind == GateKind::Store) continue;
     report.runs.push_back({&g, run_gate(g, ctx)});
+    if (opts.progress) opts.progress(g.name);
   }
   if (opts.format == "text")
     out.report = format_text(report, opts.verbose);

@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "cli/progress.hpp"
 #include "gates/context.hpp"
 
 namespace otm::gates {
@@ -14,6 +15,7 @@ struct ValidateOptions {
   bool injection_tests = false;
   std::string format = "text"; // text | jsonl | sarif | junit
   std::string store_label;     // shown in reports
+  cli::ProgressFn progress;    // called after each gate ran
 };
 
 struct ValidateOutcome {

@@ -8,26 +8,14 @@
 
 #include <set>
 
+#include "gates/record_text.hpp"
 #include "text/utf8.hpp"
 
 namespace otm::gates {
 
 namespace {
 
-std::string norm(std::string_view s) {
-  std::string out;
-  bool space = false;
-  for (char c : s) {
-    if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
-      space = true;
-      continue;
-    }
-    if (space && !out.empty()) out += ' ';
-    space = false;
-    out += c;
-  }
-  return out;
-}
+std::string norm(std::string_view s) { return collapse_whitespace(s); }
 
 std::vector<std::string_view> lines_of(std::string_view text) {
   std::vector<std::string_view> out;
@@ -65,15 +53,7 @@ GateResult gate_verbatim(const Context &ctx) {
   std::size_t checked = 0;
   for (const auto &r : ctx.records) {
     if (!r.parse_error.empty()) continue;
-    const auto &payload = r.record.get("payload");
-    std::vector<std::pair<std::string, std::string>> quotes; // (field, text)
-    const auto &impl = payload.get("implementation");
-    for (const char *k : {"snippet", "dispatch_snippet"})
-      if (const auto *s = impl.get(k).as_string(); s && !text::strip(*s).empty())
-        quotes.emplace_back(std::string("implementation.") + k, *s);
-    const auto &attempted = payload.get("attempted_code");
-    const auto *a = attempted.is_string() ? attempted.as_string() : attempted.get("snippet").as_string();
-    if (a && !text::strip(*a).empty()) quotes.emplace_back("attempted_code", *a);
+    auto quotes = quoted_code(r.record);
     if (quotes.empty()) continue;
     auto lookup = find_packet(ctx, r.record);
     if (!lookup.packet) {

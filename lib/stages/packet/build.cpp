@@ -30,8 +30,23 @@ std::vector<json::Value> select(const std::vector<json::Value> &segments, const 
   return out;
 }
 
+Context make_context(const json::Value &meta, const git::Repository &repo, const VersionCommits &commits,
+                     const trace::TraceFiles &files, const scrub::Denylist *denylist, const config::Config &config) {
+  Context ctx;
+  ctx.meta = meta;
+  ctx.repo = &repo;
+  ctx.commits = &commits;
+  ctx.files = &files;
+  ctx.denylist = denylist;
+  ctx.schema = config.data().string_or("store_schema", "clean-1.3");
+  ctx.causal = record::CausalRule::from_json(config.data().get("causal_sentences"), config.source_name());
+  ctx.directions = DirectionRule::from_json(config.data().get("directions_taken_up"), config.source_name());
+  return ctx;
+}
+
 BuildResult build_all(const std::vector<json::Value> &all_segments, const Filters &filters,
-                      const std::vector<json::Value> &version_rows, const Context &ctx, const fs::path &dir) {
+                      const std::vector<json::Value> &version_rows, const Context &ctx, const fs::path &dir,
+                      const cli::ProgressFn &progress) {
   BuildResult r;
   std::map<std::string, const json::Value *> rows;
   for (const auto &row : version_rows) rows.emplace(row.string_or("version"), &row);
@@ -65,6 +80,7 @@ BuildResult build_all(const std::vector<json::Value> &all_segments, const Filter
     }
     written.insert(b.seg_id + ".json");
     if (!b.code_name.empty()) written.insert(b.code_name);
+    if (progress) progress(b.seg_id);
     r.packets.push_back(std::move(b));
   }
   batch.commit();
@@ -80,6 +96,19 @@ BuildResult build_all(const std::vector<json::Value> &all_segments, const Filter
     r.removed.push_back(name);
   }
   return r;
+}
+
+Built build_one(const json::Value &seg, const std::vector<json::Value> &version_rows, const Context &ctx) {
+  const std::string version = seg.string_or("version");
+  const json::Value *row = &json::null_value();
+  for (const auto &r : version_rows)
+    if (r.string_or("version") == version) {
+      row = &r; // the first, as build_all's lookup
+      break;
+    }
+  auto taken_up = directions_taken_up(version_rows, ctx.directions);
+  auto up = taken_up.find(version);
+  return build_packet(seg, *row, ctx, up == taken_up.end() ? std::vector<json::Value>{} : up->second);
 }
 
 json::Value summary_line(const Built &b, const fs::path &dir) {

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "cli/progress.hpp"
+#include "config/config.hpp"
 #include "packet/packet.hpp"
 #include "json/value.hpp"
 
@@ -19,6 +21,14 @@ struct Filters {
   std::vector<std::string> seg_ids; // --seg (repeatable)
   std::size_t limit = 0;            // --limit (0: none)
 };
+
+// The context packets of one trace are built in: `meta` (the "meta" object
+// of work/meta.json), the trace's repository and commits (which must
+// outlive the context), its working tree read under the reading policy
+// (`files`, which must outlive it too), and the configuration's schema and
+// rules.
+Context make_context(const json::Value &meta, const git::Repository &repo, const VersionCommits &commits,
+                     const trace::TraceFiles &files, const scrub::Denylist *denylist, const config::Config &config);
 
 // --type, then --seg, then --limit, in that order.
 std::vector<json::Value> select(const std::vector<json::Value> &segments, const Filters &f);
@@ -35,7 +45,11 @@ struct BuildResult {
 // build did not produce, are removed.
 BuildResult build_all(const std::vector<json::Value> &all_segments, const Filters &filters,
                       const std::vector<json::Value> &version_rows, const Context &ctx,
-                      const std::filesystem::path &dir);
+                      const std::filesystem::path &dir, const cli::ProgressFn &progress = {});
+
+// One segment's packet, in memory: its version row looked up by `version`
+// and the directions it took up, exactly as build_all builds it.
+Built build_one(const json::Value &segment, const std::vector<json::Value> &version_rows, const Context &ctx);
 
 // One stdout JSONL line per packet.
 json::Value summary_line(const Built &b, const std::filesystem::path &dir);

@@ -13,6 +13,11 @@ Inputs load_inputs(const Sources &src) {
   in.rows = workspace::read_ladder_rows(src.ladder);
   in.meta = workspace::read_meta(src.meta).get("meta");
   if (io::is_regular_file(src.profiles)) in.profiles = json::parse_lines_file(src.profiles);
+  add_store_inputs(in, src);
+  return in;
+}
+
+void add_store_inputs(Inputs &in, const Sources &src) {
   record::IdNamespace ns{in.meta.string_or("operator_slug"), in.meta.string_or("workload_family")};
   if (src.live) {
     auto entries = store::live_entries(*src.live);
@@ -40,7 +45,6 @@ Inputs load_inputs(const Sources &src) {
   in.snapshot_exists = trace::snapshot_probe(src.trace, src.limits);
   in.max_segments_per_version = src.limits.max_segments_per_version;
   in.prose_min_chars = src.prose_min_chars;
-  return in;
 }
 
 } // namespace otm::partition

@@ -29,4 +29,17 @@ struct Sources {
 
 Inputs load_inputs(const Sources &src);
 
+// What load_inputs adds to rows, meta and profiles already in hand: the
+// known ids of the live and staging stores and the previous run, the live
+// coverage, the snapshot probe, the segment limit and the prose minimum
+// (src.ladder, .meta and .profiles are not read). For callers that rebuilt
+// the rows in memory.
+void add_store_inputs(Inputs &in, const Sources &src);
+
+// What load_inputs adds to rows, meta and profiles already in hand: the
+// known ids of the live and staging stores and the previous run, the live
+// coverage, the snapshot probe and the prose minimum (src.ladder, .meta and
+// .profiles are not read). For callers that rebuilt the rows in memory.
+void add_store_inputs(Inputs &in, const Sources &src);
+
 } // namespace otm::partition

@@ -159,6 +159,9 @@ void ladder_section(std::string &md, const Inputs &in, const Sel &sel) {
     prev = *x;
   }
   md += "## The performance ladder\n\n";
+  if (!in.picture_link.empty())
+    md += "![The ladder: geomean latency per version, the best-so-far ratchet and how each version was judged](" +
+          in.picture_link + ")\n\n";
   md += plural(improved, "step", "steps") + " improved on the previous measured version and " +
         std::to_string(regressed) +
         " regressed; step-to-step deltas are noise-prone, so only the best-so-far "

@@ -25,6 +25,9 @@ struct Inputs {
   config::LadderThresholds thresholds;
   // Whether versions/kernel_<ver>.py exists in the trace (null: unknown).
   std::function<bool(const std::string &path)> snapshot_exists;
+  // Where the ladder picture (report/ladder_svg.hpp) is, as the report
+  // should link it; empty: none was written.
+  std::string picture_link;
 };
 
 std::string report(const Inputs &in);

@@ -179,6 +179,23 @@ void gate_section(std::ostringstream &os, const std::optional<fs::path> &report,
   }
 }
 
+// Links to what shows a run at a glance: each trace's ladder picture
+// (otm-recon) and the review page (otm-review), where present.
+void pictures_section(std::ostringstream &os, const fs::path &staging_root) {
+  std::vector<std::string> links;
+  for (const auto &dir : io::list_dir(staging_root / "reports"))
+    if (io::is_regular_file(dir / "ladder.svg")) {
+      std::string rel = "reports/" + dir.filename().string() + "/ladder.svg";
+      links.push_back("the ladder of `" + dir.filename().string() + "`: [" + rel + "](" + rel + ")");
+    }
+  if (io::is_regular_file(staging_root / "review.html"))
+    links.push_back("every record with its gate verdicts and quoted code: [review.html](review.html)");
+  if (links.empty()) return;
+  os << "At a glance: ";
+  for (std::size_t i = 0; i < links.size(); ++i) os << (i ? "; " : "") << links[i];
+  os << ".\n\n";
+}
+
 void refusals_section(std::ostringstream &os, const fs::path &staging_root, std::vector<std::string> &warnings) {
   os << "## Refusals from distillation\n\n";
   std::vector<json::Value> rows;
@@ -265,6 +282,7 @@ Readme make_readme(const ReadmeInputs &in) {
      << "; do not edit.\n\n"
      << "> **Nothing here is served.** The admission gate (`otm-wiki-gate match`, a decision, then "
         "`otm-wiki-gate commit`) is the only way into the live store.\n\n";
+  pictures_section(os, in.staging_root);
   if (work.meta) trace_section(os, work);
   records_section(os, recs);
   bool gates_passed = false;

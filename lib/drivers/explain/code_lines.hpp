@@ -1,0 +1,29 @@
+// Where each line of a record's quoted code comes from: for a diff, the
+// hunk (code::lex_diff), its role and the line numbers in kernel.py at
+// either end of the diff's commit range (from the hunk headers); for a
+// whole kernel file, its line. Lines are compared as the verbatim gate
+// compares them (gates::collapse_whitespace, a diff line with or without its
+// marker), and every position is checked against the file as git holds it
+// at that commit.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "explain/explanation.hpp"
+#include "git/repository.hpp"
+
+namespace otm::explain {
+
+struct CodeFile {
+  std::string text;       // the packet's code (scrubbed in comments only)
+  bool is_diff = false;   // a unified diff of `path`, else the whole file
+  std::string old_commit; // diff: the range's base ("" for a root commit)
+  std::string new_commit; // diff: its end; a kernel file: the commit it was read at ("" = working tree)
+  std::string path = "kernel.py";
+};
+
+std::vector<CodeLine> locate_code_lines(const std::string &field, const std::string &quote, const CodeFile &code,
+                                        const git::Repository &repo);
+
+} // namespace otm::explain

@@ -1,0 +1,340 @@
+#include "explain/explain.hpp"
+
+#include <cmath>
+#include <set>
+
+#include "explain/code_lines.hpp"
+#include "explain/sources.hpp"
+#include "gates/record_numbers.hpp"
+#include "gates/record_text.hpp"
+#include "io/file.hpp"
+#include "text/pyformat.hpp"
+#include "trace/step_record.hpp"
+#include "json/parse.hpp"
+#include "json/write.hpp"
+
+namespace otm::explain {
+
+namespace {
+
+std::string short_sha(const std::string &sha) { return sha.substr(0, 12); }
+std::string num(const json::Value &v) { return v.is_null() ? "null" : v.python_str(); }
+
+// "memory/v5.json performance.latency_us_geomean" for a row's geomean.
+std::string geomean_origin(const json::Value &row) {
+  std::string path = trace::step_record_path("geomean_us", row);
+  if (path.empty()) return "no step record";
+  return "memory/" + row.string_or("memory_file") + " " + path;
+}
+
+Provenance provenance_of(const json::Value &record, const TraceModel &m, std::vector<std::string> &unexplained) {
+  Provenance p;
+  const auto &raw = record.get("evidence").get("raw");
+  p.label = raw.string_or("source_repo");
+  p.version = raw.string_or("version");
+  p.commit = raw.string_or("git_commit");
+  p.trace_label = m.location().label;
+  if (p.label != p.trace_label)
+    unexplained.push_back("evidence.raw.source_repo '" + p.label + "' is not this trace (" + p.trace_label + ")");
+  const json::Value *row = m.row(p.version);
+  if (!row) {
+    unexplained.push_back("evidence.raw.version '" + p.version + "' is not a version of the trace");
+  } else {
+    p.verdict = !row->get("has_commit").truthy() ? "no commit" : row->get("reverted").truthy() ? "reverted" : "kept";
+  }
+  if (p.commit.empty()) {
+    unexplained.push_back("evidence.raw.git_commit is missing");
+    return p;
+  }
+  try {
+    p.resolves = p.commit.size() == 40 && m.repo().has_commit(p.commit);
+  } catch (const std::exception &) {
+    p.resolves = false;
+  }
+  for (const auto &c : m.commits().of(p.version))
+    if (c.sha == p.commit) {
+      p.in_history = true;
+      p.subject = c.subject;
+      p.date = c.author_date;
+    }
+  if (!p.resolves)
+    unexplained.push_back("evidence.raw.git_commit " + p.commit + " does not resolve in the trace");
+  else if (!p.in_history) {
+    std::string owner = m.commits().version_of(p.commit);
+    unexplained.push_back("evidence.raw.git_commit " + short_sha(p.commit) +
+                          (owner.empty() ? std::string(" is not a commit of the trace's history")
+                                         : " is a commit of " + owner + ", not of " + p.version));
+  }
+  return p;
+}
+
+LadderDecision decision_of(const json::Value &row, const config::LadderThresholds &t) {
+  LadderDecision d;
+  d.version = row.string_or("version");
+  d.selection = row.string_or("selection");
+  d.reason = row.string_or("reason");
+  const auto geo = row.get("geomean_us"), best = row.get("best_before_us"), imp = row.get("improve_pct");
+  std::string vs = "the best-so-far " + num(best) + " us (" + row.string_or("best_before_version") + ")";
+  std::string measured = num(geo) + " us (" + geomean_origin(row) + ")";
+  if (d.selection == "baseline") {
+    d.text =
+        "baseline: the first version with a usable geomean and a commit, " + measured + "; it sets the best-so-far";
+  } else if (d.selection == "milestone" || d.selection == "mega") {
+    d.text = d.selection + ": " + measured + " is " + num(imp) + "% below " + vs + "; " + num(imp) +
+             "% >= milestone_pct " + text::fixed(t.milestone_pct, 1) + "%" +
+             (d.selection == "mega" ? " and >= mega_pct " + text::fixed(t.mega_pct, 1) + "%"
+                                    : " and < mega_pct " + text::fixed(t.mega_pct, 1) + "%");
+  } else if (d.selection == "final") {
+    d.text = "final: " + measured + " holds the floor (the best-so-far after the run, " +
+             num(row.get("best_after_us")) + " us, x final_tolerance " + text::fixed(t.final_tolerance, 4) +
+             "), the latest version that does; judged on its own: " + (d.reason.empty() ? "accepted" : d.reason);
+  } else if (d.selection == "deadend") {
+    d.text = "dead-end: reverted, and its text is longer than deadend_min_chars (" +
+             std::to_string(t.deadend_min_chars) + "), so its failed lever is mined";
+  } else {
+    d.text = "rejected: " + d.reason + (best.is_null() ? "" : "; compared with " + vs);
+  }
+  return d;
+}
+
+// How the ladder's improvement follows from the two geomeans.
+std::string improve_derivation(const TraceModel &m, const json::Value &row, std::string &problem) {
+  auto g = row.get("geomean_us").as_number(), b = row.get("best_before_us").as_number();
+  auto imp = row.get("improve_pct").as_number();
+  if (!g || !b || !imp || *b == 0) {
+    problem = "the ladder compared " + row.string_or("version") + " with no best-so-far: nothing to derive";
+    return "";
+  }
+  const json::Value *before = m.row(row.string_or("best_before_version"));
+  double recomputed = text::round_to((*b - *g) / *b * 100.0, 2);
+  if (std::fabs(recomputed - *imp) > 1e-9)
+    problem = "the ladder's improvement " + num(row.get("improve_pct")) + " does not follow from its geomeans";
+  return "(best_before - geomean) / best_before x 100 = (" + num(row.get("best_before_us")) + " - " +
+         num(row.get("geomean_us")) + ") / " + num(row.get("best_before_us")) +
+         " x 100 = " + text::fixed(recomputed, 2) + " (rounded to 2 places); " + num(row.get("best_before_us")) +
+         " us is " + row.string_or("best_before_version") + "'s geomean (" + (before ? geomean_origin(*before) : "?") +
+         "), " + num(row.get("geomean_us")) + " us is " + row.string_or("version") + "'s (" + geomean_origin(row) +
+         "); the best-so-far ratchet of lib/ladder";
+}
+
+std::string one_line(std::string s) {
+  for (char &c : s)
+    if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+  return s;
+}
+
+// The source text around the first number of `text` sharing a key with `keys`.
+std::string excerpt(const std::string &text, const std::vector<std::string> &keys) {
+  for (const auto &t : gates::number_tokens(text))
+    for (const auto &k : t.keys)
+      if (std::find(keys.begin(), keys.end(), k) != keys.end()) {
+        std::size_t from = t.offset > 50 ? t.offset - 50 : 0;
+        std::size_t to = std::min(text.size(), t.offset + t.text.size() + 50);
+        while (from > 0 && (static_cast<unsigned char>(text[from]) & 0xC0) == 0x80) --from;
+        while (to < text.size() && (static_cast<unsigned char>(text[to]) & 0xC0) == 0x80) ++to;
+        return (from ? "..." : "") + one_line(text.substr(from, to - from)) + (to < text.size() ? "..." : "");
+      }
+  return "";
+}
+
+bool shares_key(const std::string &text, const std::vector<std::string> &keys) {
+  std::set<std::string> have;
+  gates::number_keys(text, have);
+  for (const auto &k : keys)
+    if (have.count(k)) return true;
+  return false;
+}
+
+struct PacketScalar {
+  std::string path, text;
+};
+
+class NumberExplainer {
+public:
+  NumberExplainer(const TraceModel &m, const json::Value &segment, const packet::Built &built)
+      : m_(m), seg_(segment), built_(built), ctx_{m, segment, built.packet} {
+    for (const char *layer : gates::kPacketNumberLayers)
+      gates::walk_scalars(built.packet.get(layer), layer, false, [&](const std::string &p, const json::Value &v, bool) {
+        if (v.is_string() || v.is_number()) scalars_.push_back({p, text_of_value(v)});
+      });
+  }
+
+  NumberOrigin explain(const std::string &field, const std::string &value_text, const gates::NumberToken &tok,
+                       bool numeric) const {
+    NumberOrigin o;
+    o.field = field;
+    o.number = tok.text;
+    const PacketScalar *pick = choose(value_text, tok, numeric);
+    if (!pick) return from_code(o, tok);
+    o.packet_path = pick->path;
+    auto sources = sources_of(pick->path, ctx_);
+    for (const auto &s : sources) {
+      if (s.kind == "otm") continue;
+      if (!shares_key(s.text, tok.keys)) continue;
+      o.source = s;
+      o.quote = excerpt(s.text, tok.keys);
+      if (s.kind == "ladder") o.derivation = improve_derivation(m_, *m_.row(seg_.string_or("version")), o.problem);
+      if (s.kind == "workload") o.derivation = "counted by otm-ingest: the non-blank lines of workload.jsonl";
+      return o;
+    }
+    if (!sources.empty() && sources.front().kind == "otm")
+      o.problem = "only in otm's own text (" + pick->path + "), not in the trace";
+    else if (sources.empty())
+      o.problem = "in the packet's " + pick->path + ", whose trace source is gone";
+    else
+      o.problem = "in the packet's " + pick->path + " but not in its trace source (" + sources.front().file + " " +
+                  sources.front().locator + ")";
+    return o;
+  }
+
+private:
+  const TraceModel &m_;
+  const json::Value &seg_;
+  const packet::Built &built_;
+  SourceContext ctx_;
+  std::vector<PacketScalar> scalars_;
+
+  // The packet field a number was taken from: one holding the widest run of
+  // the record's text around the number; for a bare numeric value, the
+  // measurements first.
+  const PacketScalar *choose(const std::string &value_text, const gates::NumberToken &tok, bool numeric) const {
+    std::vector<const PacketScalar *> with;
+    for (const auto &s : scalars_)
+      if (shares_key(s.text, tok.keys)) with.push_back(&s);
+    if (with.empty()) return nullptr;
+    for (std::size_t w : {40, 24, 12}) {
+      if (numeric) break;
+      std::size_t from = tok.offset > w ? tok.offset - w : 0;
+      std::string window = value_text.substr(from, std::min(value_text.size() - from, tok.text.size() + 2 * w));
+      for (const auto *s : with)
+        if (s->text.find(window) != std::string::npos) return s;
+    }
+    for (const auto *s : with)
+      if (s->path.rfind("agent_facing.measurements.", 0) == 0) return s;
+    return with.front();
+  }
+
+  NumberOrigin &from_code(NumberOrigin &o, const gates::NumberToken &tok) const {
+    std::size_t n = 0, pos = 0;
+    const std::string &code = built_.code;
+    while (pos < code.size()) {
+      auto nl = code.find('\n', pos);
+      std::string line = code.substr(pos, (nl == std::string::npos ? code.size() : nl) - pos);
+      ++n;
+      if (shares_key(line, tok.keys)) {
+        o.packet_path = built_.code_name;
+        o.source = Source{"code", built_.code_name, "line " + std::to_string(n) + " of the packet's code", line};
+        o.quote = one_line(line);
+        return o;
+      }
+      if (nl == std::string::npos) break;
+      pos = nl + 1;
+    }
+    o.problem = "not in the packet rebuilt from the trace";
+    return o;
+  }
+};
+
+void explain_code(const json::Value &record, const json::Value &seg, const packet::Built &built, const TraceModel &m,
+                  Explanation &e) {
+  auto quotes = gates::quoted_code(record);
+  if (quotes.empty()) return;
+  const auto &prov = built.packet.get("provenance");
+  CodeFile code;
+  code.text = built.code;
+  code.is_diff = built.code_name.ends_with(".diff");
+  if (code.is_diff) {
+    code.old_commit = prov.get("diff_from").string_or("git_commit");
+    code.new_commit = prov.get("diff_to").string_or("git_commit");
+    e.diff_range = prov.get("diff_from").string_or("version", "root") + " (" + short_sha(code.old_commit) + ") .. " +
+                   prov.get("diff_to").string_or("version") + " (" + short_sha(code.new_commit) + ")";
+    const auto &extra = record.get("evidence").get("raw").get("evidence_extra");
+    for (const char *end : {"diff_from", "diff_to"}) {
+      const auto *cited = extra.get(end).get("git_commit").as_string();
+      std::string rebuilt = prov.get(end).string_or("git_commit");
+      if (!extra.get(end).is_object())
+        e.notes.push_back(std::string("the record does not name its ") + end + "; the rebuilt range is " +
+                          e.diff_range);
+      else if (!cited || *cited != rebuilt)
+        e.unexplained.push_back(std::string("evidence.raw.evidence_extra.") + end + " (" +
+                                (cited ? short_sha(*cited) : std::string("null")) + ") is not the rebuilt diff's (" +
+                                short_sha(rebuilt) + ")");
+    }
+  } else {
+    code.path = seg.string_or("kernel_file", "kernel.py");
+    code.new_commit = code.path == "kernel.py" ? seg.string_or("sha") : m.repo().head().value_or("");
+    e.diff_range = code.path + " at " + short_sha(code.new_commit);
+  }
+  for (const auto &[field, quote] : quotes)
+    for (auto &l : locate_code_lines("payload." + field, quote, code, m.repo())) {
+      if (!l.explained())
+        e.unexplained.push_back("payload." + field + " line " + std::to_string(l.line) + ": " + l.problem);
+      e.code_lines.push_back(std::move(l));
+    }
+}
+
+void compare_with_workspace(const std::filesystem::path &ws, const packet::Built &built, Explanation &e) {
+  auto file = ws / "packets" / (built.seg_id + ".json");
+  if (!io::is_regular_file(file)) return;
+  try {
+    auto disk = json::parse_file(file);
+    std::string differs;
+    for (const char *k : {"target", "agent_facing", "provenance"})
+      if (json::to_line(disk.get(k)) != json::to_line(built.packet.get(k)))
+        differs += (differs.empty() ? "" : ", ") + std::string(k);
+    auto code_file = ws / "packets" / built.code_name;
+    if (!built.code_name.empty() && (!io::is_regular_file(code_file) || io::read_file(code_file) != built.code))
+      differs += (differs.empty() ? "" : ", ") + built.code_name;
+    e.notes.push_back(
+        differs.empty() ? "the workspace's packet " + file.string() + " is the one rebuilt from the trace"
+                        : "the workspace's packet " + file.string() + " differs from the one rebuilt from the trace (" +
+                              differs + "): the trace changed since it was built; this explanation follows the trace");
+  } catch (const std::exception &ex) {
+    e.notes.push_back("the workspace's packet " + file.string() + " is unreadable (" + ex.what() + ")");
+  }
+}
+
+} // namespace
+
+std::vector<std::string> explained_sections() {
+  auto s = gates::audited_sections();
+  s.push_back("evidence.raw.effect");
+  return s;
+}
+
+Explanation explain_record(const json::Value &record, const std::string &record_file, const TraceModel &m,
+                           const std::optional<std::filesystem::path> &workspace) {
+  Explanation e;
+  e.record_file = record_file;
+  e.id = record.string_or("id");
+  e.type = record.string_or("type");
+  if (!m.hardware_note().empty()) e.notes.push_back(m.hardware_note());
+  e.provenance = provenance_of(record, m, e.unexplained);
+  const json::Value *seg = m.segment_for(record);
+  if (const json::Value *row = m.row(e.provenance.version)) e.ladder = decision_of(*row, m.config().ladder());
+  if (!seg) {
+    e.unexplained.push_back("no segment of the trace rebuilt by otm yields a " + e.type + " record of " +
+                            e.provenance.version + ": its numbers and code cannot be re-derived");
+    return e;
+  }
+  e.segment = seg->string_or("seg_id");
+  packet::Built built = m.packet_for(*seg);
+  if (workspace) compare_with_workspace(*workspace, built, e);
+
+  NumberExplainer numbers(m, *seg, built);
+  for (const auto &section : explained_sections())
+    gates::walk_scalars(gates::at_path(record, section), section, false,
+                        [&](const std::string &path, const json::Value &v, bool in_code) {
+                          if (in_code || v.is_bool()) return;
+                          std::string text = gates::audited_text(v);
+                          for (const auto &tok : gates::number_tokens(text)) {
+                            auto o = numbers.explain(path, text, tok, v.is_number());
+                            if (!o.explained()) e.unexplained.push_back(path + ": " + o.number + " " + o.problem);
+                            e.numbers.push_back(std::move(o));
+                          }
+                        });
+  explain_code(record, *seg, built, m, e);
+  return e;
+}
+
+} // namespace otm::explain

@@ -1,0 +1,105 @@
+#include "explain/trace_model.hpp"
+
+#include "error/error.hpp"
+#include "io/file.hpp"
+#include "partition/inputs.hpp"
+#include "partition/partition.hpp"
+
+namespace otm::explain {
+
+using config::Setting;
+
+namespace {
+
+// The id without its "-<marker><NN>" discriminator.
+std::string id_stem(const std::string &id) {
+  auto dash = id.rfind('-');
+  if (dash == std::string::npos || dash + 2 >= id.size()) return id;
+  for (std::size_t i = dash + 2; i < id.size(); ++i)
+    if (id[i] < '0' || id[i] > '9') return id;
+  return id.substr(0, dash);
+}
+
+} // namespace
+
+TraceModel TraceModel::load(config::Settings settings, const config::Config &config,
+                            const json::Value &fallback_scope) {
+  TraceModel m;
+  m.config_ = config;
+  m.loc_ = trace::locate_trace(settings, config);
+  try {
+    m.ingest_ = trace::ingest(m.loc_, config);
+  } catch (const Error &e) {
+    // The trace may simply not state its hardware: a record says what it
+    // was filed under, which is enough to rebuild its packet (and said).
+    const auto *vendor = fallback_scope.get("vendor").as_string();
+    const auto *arch = fallback_scope.get("arch").as_string();
+    if (e.kind() != ErrorKind::Refused || settings.get(Setting::Arch) || !vendor || !arch) throw;
+    settings.set(Setting::Vendor, *vendor);
+    settings.set(Setting::Arch, *arch);
+    if (const auto *product = fallback_scope.get("product").as_string()) settings.set(Setting::Product, *product);
+    m.loc_ = trace::locate_trace(settings, config);
+    m.ingest_ = trace::ingest(m.loc_, config);
+    m.hardware_note_ = "the trace does not state its hardware: vendor/arch/product taken from the record's "
+                       "retrieval.scope (" +
+                       *vendor + "/" + *arch + ")";
+  }
+  auto result = ladder::select(m.ingest_.versions, config.ladder());
+  m.rows_ = ladder::annotate(m.ingest_.versions, result);
+
+  partition::Inputs in;
+  in.rows = m.rows_;
+  in.meta = m.meta();
+  in.profiles = m.ingest_.profiles;
+  partition::Sources src;
+  if (auto live = settings.get(Setting::Live)) src.live = io::expand_user(*live);
+  if (io::is_directory(m.loc_.store.records_dir())) src.staging = m.loc_.store.root;
+  src.trace = m.loc_.trace;
+  src.limits = config.limits();
+  src.prose_min_chars = config.ladder().deadend_min_chars;
+  partition::add_store_inputs(in, src);
+  try {
+    m.segments_ = partition::run(in).segments;
+  } catch (const Error &e) {
+    // Not a verdict on the record: the trace cannot be cut against these stores.
+    if (e.kind() != ErrorKind::NegativeVerdict) throw;
+    throw Error(ErrorKind::Usage,
+                std::string("cannot rebuild the trace's segments against the given stores: ") + e.what());
+  }
+
+  m.repo_ = std::make_unique<git::Repository>(git::Repository::open(m.loc_.trace));
+  m.commits_ = std::make_unique<packet::VersionCommits>(*m.repo_);
+  m.files_ = std::make_unique<trace::TraceFiles>(m.loc_.trace, config.limits());
+  m.denylist_ = std::make_unique<scrub::Denylist>(scrub::Denylist::from_setting(settings.get(Setting::Denylist)));
+  return m;
+}
+
+const json::Value *TraceModel::row(const std::string &version) const {
+  for (const auto &r : rows_)
+    if (r.string_or("version") == version) return &r;
+  return nullptr;
+}
+
+const json::Value *TraceModel::segment_for(const json::Value &record) const {
+  const std::string id = record.string_or("id"), type = record.string_or("type");
+  const std::string version = record.get("evidence").get("raw").string_or("version");
+  for (const auto &s : segments_)
+    if (!id.empty() && s.string_or("id") == id) return &s;
+  const json::Value *by_stem = nullptr, *only = nullptr;
+  std::size_t candidates = 0;
+  for (const auto &s : segments_) {
+    if (s.string_or("record_type") != type || s.string_or("version") != version) continue;
+    ++candidates;
+    only = &s;
+    if (id_stem(s.string_or("id")) == id_stem(id)) by_stem = &s;
+  }
+  if (by_stem) return by_stem;
+  return candidates == 1 ? only : nullptr;
+}
+
+packet::Built TraceModel::packet_for(const json::Value &segment) const {
+  auto ctx = packet::make_context(meta(), *repo_, *commits_, *files_, denylist_.get(), config_);
+  return packet::build_one(segment, ingest_.versions, ctx);
+}
+
+} // namespace otm::explain

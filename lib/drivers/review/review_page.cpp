@@ -1,0 +1,256 @@
+#include "review/review_page.hpp"
+
+#include <map>
+#include <set>
+
+#include "gates/record_text.hpp"
+#include "io/file.hpp"
+#include "text/markup.hpp"
+#include "text/utf8.hpp"
+#include "json/parse.hpp"
+#include "json/write.hpp"
+
+namespace otm::review {
+
+namespace fs = std::filesystem;
+using text::xml_escape;
+
+namespace {
+
+const char *kStyle = R"(
+body { font-family: "DejaVu Sans", Verdana, sans-serif; margin: 24px; color: #222; background: #fff; max-width: 1280px; }
+h1 { font-size: 22px; margin-bottom: 4px; } h2 { font-size: 17px; margin: 0 0 6px 0; word-break: break-all; }
+h3 { font-size: 14px; margin: 14px 0 4px 0; }
+.muted { color: #666; } .summary td, .summary th { padding: 2px 10px; text-align: left; }
+table { border-collapse: collapse; font-size: 13px; } td, th { border-bottom: 1px solid #e4e4e4; vertical-align: top; padding: 3px 8px; }
+th { background: #f3f3f3; }
+.record { border: 1px solid #ccc; border-radius: 6px; padding: 12px 16px; margin: 18px 0; }
+.badge { display: inline-block; padding: 1px 8px; border-radius: 10px; font-size: 12px; background: #e8eef8; margin-right: 6px; }
+.chip { display: inline-block; font-size: 11px; padding: 1px 7px; margin: 2px 3px 2px 0; border-radius: 3px; border: 1px solid; }
+.chip.pass { color: #1b7f3b; background: #eef8f0; } .chip.fail { color: #b3261e; background: #fdeceb; }
+.chip.not-run { color: #8a6d00; background: #fdf6dc; } ul.findings { font-size: 13px; color: #b3261e; }
+.pass { color: #1b7f3b; font-weight: bold; } .fail { color: #b3261e; font-weight: bold; } .not-run { color: #8a6d00; font-weight: bold; }
+.fields td:first-child { color: #555; white-space: nowrap; font-family: monospace; }
+pre.diff { font-size: 12px; background: #fafafa; border: 1px solid #e0e0e0; padding: 6px; overflow-x: auto; line-height: 1.35; }
+pre.diff span { display: block; white-space: pre; }
+.add { background: #e6f6e8; } .del { background: #fbe9e9; } .hunk { color: #6a4fb0; } .hdr { color: #888; }
+.quoted { outline: 2px solid #f2c01e; background: #fff5cc; }
+figure { margin: 12px 0; overflow-x: auto; } figcaption { font-size: 12px; color: #555; }
+details summary { cursor: pointer; color: #1f4e99; font-size: 13px; }
+)";
+
+// Leaves of `v` as (dotted path, text), skipping code keys.
+void leaves(const json::Value &v, const std::string &path, std::vector<std::pair<std::string, std::string>> &out) {
+  if (const auto *o = v.as_object()) {
+    for (const auto &[k, child] : *o)
+      if (!gates::is_code_key(k)) leaves(child, path.empty() ? k : path + "." + k, out);
+  } else if (const auto *a = v.as_array()) {
+    if (a->empty()) return;
+    bool scalars = true;
+    for (const auto &e : *a) scalars = scalars && !e.is_object() && !e.is_array();
+    if (scalars) {
+      std::string joined;
+      for (const auto &e : *a)
+        joined += (joined.empty() ? "" : " | ") + (e.is_string() ? *e.as_string() : e.python_str());
+      out.emplace_back(path, joined);
+    } else {
+      for (std::size_t i = 0; i < a->size(); ++i) leaves((*a)[i], path + "[" + std::to_string(i) + "]", out);
+    }
+  } else if (!v.is_null()) {
+    out.emplace_back(path, v.is_string() ? *v.as_string() : v.python_str());
+  }
+}
+
+std::string fields_table(const json::Value &record) {
+  std::vector<std::pair<std::string, std::string>> rows;
+  for (const char *k : {"payload", "worth", "evidence"}) leaves(record.get(k), k, rows);
+  std::string s = "<table class=\"fields\">\n";
+  for (const auto &[path, value] : rows)
+    s += "<tr><td>" + xml_escape(path) + "</td><td>" + xml_escape(value) + "</td></tr>\n";
+  return s + "</table>\n";
+}
+
+// One chip per gate (green pass, red fail, amber not run), the findings
+// of failed gates listed under them.
+std::string verdicts_table(const std::vector<GateOutcome> &gates, const gates::RecordEntry &r) {
+  std::string chips, findings;
+  for (const auto &g : gates) {
+    Verdict v = verdict_for(g, r);
+    std::string label = v.state == "pass" ? "PASS" : v.state == "fail" ? "FAIL" : "NOT RUN";
+    chips += "<span class=\"chip " + v.state + "\" data-gate=\"" + xml_escape(g.gate->name) + "\" data-verdict=\"" +
+             v.state + "\" title=\"" + label + "\">" + xml_escape(g.gate->name) + " " + label + "</span>\n";
+    if (v.state != "pass")
+      for (const auto &m : v.messages)
+        findings += "<li><b>" + xml_escape(g.gate->name) + "</b>: " + xml_escape(m) + "</li>\n";
+  }
+  return "<div class=\"verdicts\">\n" + chips + "</div>\n" +
+         (findings.empty() ? std::string() : "<ul class=\"findings\">\n" + findings + "</ul>\n");
+}
+
+// The packet's code with every line the record quotes highlighted.
+std::string code_block(const json::Value &record, const gates::PacketEntry *packet) {
+  std::set<std::string> quoted;
+  for (const auto &[field, text] : gates::quoted_code(record)) {
+    std::size_t pos = 0;
+    while (pos <= text.size()) {
+      auto nl = text.find('\n', pos);
+      std::string_view line(text.data() + pos, (nl == std::string::npos ? text.size() : nl) - pos);
+      if (auto n = gates::collapse_whitespace(line); !n.empty()) quoted.insert(n);
+      if (nl == std::string::npos) break;
+      pos = nl + 1;
+    }
+  }
+  if (!packet || packet->code_text.empty()) {
+    if (quoted.empty()) return "<p class=\"muted\">No code: the record quotes none and no packet carries any.</p>\n";
+    return "<p class=\"muted\">No packet in the workspace carries this record's code; the lines it quotes:</p>\n"
+           "<pre class=\"diff\">" +
+           xml_escape(gates::quoted_code(record).front().second) + "</pre>\n";
+  }
+  const std::string &code = packet->code_text;
+  std::string s = "<pre class=\"diff\">";
+  std::size_t pos = 0, marked = 0;
+  while (pos < code.size()) {
+    auto nl = code.find('\n', pos);
+    std::string_view line(code.data() + pos, (nl == std::string::npos ? code.size() : nl) - pos);
+    std::string cls;
+    if (line.starts_with("@@"))
+      cls = "hunk";
+    else if (line.starts_with("diff --git") || line.starts_with("index ") || line.starts_with("--- ") ||
+             line.starts_with("+++ "))
+      cls = "hdr";
+    else if (line.starts_with("+"))
+      cls = "add";
+    else if (line.starts_with("-"))
+      cls = "del";
+    bool is_quoted = cls != "hunk" && cls != "hdr" &&
+                     (quoted.count(gates::collapse_whitespace(line)) ||
+                      (!line.empty() && quoted.count(gates::collapse_whitespace(line.substr(1)))));
+    if (is_quoted) ++marked, cls += cls.empty() ? "quoted" : " quoted";
+    s += "<span" + (cls.empty() ? std::string() : " class=\"" + cls + "\"") + ">" + xml_escape(line) + "</span>";
+    if (nl == std::string::npos) break;
+    pos = nl + 1;
+  }
+  return "<p class=\"muted\">" + xml_escape(packet->file) + " &mdash; " + std::to_string(marked) +
+         " line(s) quoted by the record are highlighted.</p>\n" + s + "</pre>\n";
+}
+
+std::string record_section(const gates::RecordEntry &r, std::size_t n, const PageInputs &in) {
+  std::string id = r.id().empty() ? r.file : r.id();
+  std::string s = "<section class=\"record\" id=\"record-" + std::to_string(n) + "\" data-record-id=\"" +
+                  xml_escape(id) + "\">\n<h2>" + xml_escape(id) + "</h2>\n";
+  if (!r.parse_error.empty())
+    return s + "<p class=\"fail\">Does not parse: " + xml_escape(r.parse_error) + "</p>\n" +
+           verdicts_table(in.gates, r) + "</section>\n";
+  const auto &rec = r.record;
+  const auto &rank = rec.get("worth").get("rank");
+  s += "<p><span class=\"badge\">" + xml_escape(rec.string_or("type")) + "</span><span class=\"badge\">tier " +
+       xml_escape(rank.string_or("tier", "?")) + "</span><span class=\"badge\">score " +
+       xml_escape(rank.get("score").is_null() ? "?" : rank.get("score").python_str()) +
+       "</span><span class=\"muted\">" + xml_escape(r.file) + "</span></p>\n";
+  s += "<h3>Gate verdicts</h3>\n" + verdicts_table(in.gates, r);
+  s += "<h3>Fields</h3>\n" + fields_table(rec);
+  s += "<h3>Code</h3>\n" + code_block(rec, gates::find_packet(*in.context, rec).packet);
+  s += "<details><summary>The record as stored (JSON)</summary><pre>" + xml_escape(json::to_pretty(rec)) +
+       "</pre></details>\n";
+  return s + "</section>\n";
+}
+
+std::string refusals_section(const fs::path &store) {
+  std::vector<json::Value> rows;
+  for (const auto &dir : io::list_dir(store / "reports")) {
+    fs::path ledger = dir / "refusals.jsonl";
+    if (!io::is_regular_file(ledger)) continue;
+    try {
+      for (auto &row : json::parse_lines_file(ledger)) rows.push_back(std::move(row));
+    } catch (const std::exception &e) {
+      return "<p class=\"fail\">" + xml_escape(ledger.string()) + " is unreadable: " + xml_escape(e.what()) + "</p>\n";
+    }
+  }
+  std::string s = "<section id=\"refusals\">\n<h2>Refused packets (" + std::to_string(rows.size()) + ")</h2>\n";
+  if (rows.empty()) return s + "<p class=\"muted\">No refusal ledger records a refused packet.</p>\n</section>\n";
+  s += "<table>\n<tr><th>segment</th><th>type</th><th>gate</th><th>refused field</th><th>why</th></tr>\n";
+  for (const auto &r : rows)
+    s += "<tr class=\"refusal\" data-seg-id=\"" + xml_escape(r.string_or("seg_id")) + "\"><td>" +
+         xml_escape(r.string_or("seg_id")) + "</td><td>" + xml_escape(r.string_or("record_type")) + "</td><td>" +
+         xml_escape(r.string_or("gate", "-")) + "</td><td>" + xml_escape(r.string_or("refused", "-")) + "</td><td>" +
+         xml_escape(r.string_or("why")) + "</td></tr>\n";
+  return s + "</table>\n</section>\n";
+}
+
+std::string ladders_section(const fs::path &store) {
+  std::string s;
+  for (const auto &dir : io::list_dir(store / "reports")) {
+    fs::path svg = dir / "ladder.svg";
+    if (!io::is_regular_file(svg)) continue;
+    std::string text = io::read_file(svg);
+    if (text.starts_with("<?xml")) text = text.substr(text.find('\n') + 1);
+    s += "<figure class=\"ladder\" data-slug=\"" + xml_escape(dir.filename().string()) + "\">\n" + text +
+         "<figcaption>reports/" + xml_escape(dir.filename().string()) + "/ladder.svg</figcaption>\n</figure>\n";
+  }
+  if (s.empty()) s = "<p class=\"muted\">No ladder picture (reports/&lt;slug&gt;/ladder.svg): run otm-recon.</p>\n";
+  return "<section id=\"ladder\">\n<h2>The ladder</h2>\n" + s + "</section>\n";
+}
+
+} // namespace
+
+std::vector<GateOutcome> run_all_gates(const gates::Context &ctx) {
+  std::vector<GateOutcome> out;
+  for (const auto &g : gates::all_gates()) out.push_back({&g, gates::run_gate(g, ctx)});
+  return out;
+}
+
+Verdict verdict_for(const GateOutcome &g, const gates::RecordEntry &r) {
+  Verdict v{"pass", {}};
+  if (g.result.crashed || g.result.note == "cannot run") {
+    v.state = "not-run";
+    for (const auto &f : g.result.findings) v.messages.push_back(f.message);
+    return v;
+  }
+  for (const auto &f : g.result.findings)
+    if ((!f.file.empty() && f.file == r.file) || (f.file.empty() && !f.record.empty() && f.record == r.id())) {
+      v.state = "fail";
+      v.messages.push_back(f.message + (f.token.empty() ? "" : " [" + f.token + "]"));
+    }
+  return v;
+}
+
+std::string review_page(const PageInputs &in) {
+  const gates::Context &ctx = *in.context;
+  std::string store = ctx.store_root ? ctx.store_root->string() : "<records>";
+  std::map<std::string, std::size_t> types;
+  for (const auto &r : ctx.records) ++types[r.record.string_or("type", "unparseable")];
+  std::string s =
+      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>otm review: " + xml_escape(store) +
+      "</title>\n<style>" + kStyle + "</style>\n</head>\n<body>\n";
+  s += "<h1>Review of a staging store</h1>\n<p class=\"muted\">" + xml_escape(store) +
+       " &mdash; written by otm-review; nothing here is in the live store until otm-wiki-gate admits it.</p>\n";
+  std::string counts;
+  for (const auto &[t, n] : types) counts += (counts.empty() ? "" : ", ") + std::to_string(n) + " " + t;
+  s += "<p id=\"counts\">" + std::to_string(ctx.records.size()) + " record(s)" +
+       (counts.empty() ? "" : ": " + xml_escape(counts)) + "</p>\n";
+  // The gates at a glance.
+  s += "<table class=\"summary\" id=\"gates\">\n<tr><th>gate</th><th>verdict</th><th>note</th></tr>\n";
+  for (const auto &g : in.gates) {
+    std::string state = g.result.crashed || g.result.note == "cannot run" ? "not-run"
+                        : g.result.passed()                               ? "pass"
+                                                                          : "fail";
+    std::string label = state == "pass"   ? "PASS"
+                        : state == "fail" ? "FAIL (" + std::to_string(g.result.findings.size()) + ")"
+                                          : "NOT RUN";
+    std::string note =
+        state == "not-run" && !g.result.findings.empty() ? g.result.findings.front().message : g.result.note;
+    s += "<tr data-gate=\"" + xml_escape(g.gate->name) + "\" data-verdict=\"" + state + "\"><td>" +
+         xml_escape(g.gate->name) + "</td><td class=\"" + state + "\">" + label + "</td><td>" + xml_escape(note) +
+         "</td></tr>\n";
+  }
+  s += "</table>\n";
+  if (ctx.store_root) s += ladders_section(*ctx.store_root);
+  s += "<section id=\"records\">\n<h2>Records</h2>\n";
+  for (std::size_t i = 0; i < ctx.records.size(); ++i) s += record_section(ctx.records[i], i + 1, in);
+  s += "</section>\n";
+  if (ctx.store_root) s += refusals_section(*ctx.store_root);
+  s += "</body>\n</html>\n";
+  return s;
+}
+
+} // namespace otm::review

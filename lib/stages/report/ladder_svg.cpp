@@ -1,0 +1,344 @@
+#include "report/ladder_svg.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "ladder/ladder.hpp"
+#include "ladder/noise.hpp"
+#include "text/markup.hpp"
+#include "text/pyformat.hpp"
+
+namespace otm::report {
+
+namespace {
+
+using text::fixed;
+using text::xml_escape;
+
+// Geometry, in SVG user units (pixels at 100%).
+constexpr double kLeft = 78, kTop = 58, kPlotHeight = 300, kBandGap = 34, kBandHeight = 26, kBottom = 64;
+constexpr double kLegendWidth = 300, kMinPitch = 10, kMaxPitch = 34, kMinPlotWidth = 520, kMaxPlotWidth = 1500;
+
+struct Style {
+  const char *shape; // square, circle, diamond, star, cross, up, down
+  const char *stroke, *fill;
+  double size;
+};
+
+// One style per category key; rejected groups not listed share "rejected-other".
+const std::map<std::string, Style> &styles() {
+  static const std::map<std::string, Style> s = {
+      {"baseline", {"square", "#1f4e99", "#1f4e99", 5.5}},
+      {"milestone", {"circle", "#1b7f3b", "#2ca02c", 5.5}},
+      {"mega", {"diamond", "#0b5a25", "#2ca02c", 9}},
+      {"final", {"star", "#8a6d00", "#f2c01e", 10}},
+      {"deadend", {"cross", "#c0262d", "none", 5.5}},
+      {"rejected-harness-re-baselining", {"up", "#d9700b", "none", 7}},
+      {"rejected-unexplained-win", {"down", "#7b4fb0", "none", 7}},
+      {"rejected-under-threshold", {"circle", "#808080", "none", 4.5}},
+      {"rejected-declares-no-change", {"diamond", "#808080", "none", 6}},
+      {"rejected-incorrect", {"square", "#a01c1c", "none", 5}},
+      {"rejected-gate-fail", {"square", "#a01c1c", "none", 5}},
+      {"rejected-other", {"circle", "#8c564b", "none", 4.5}},
+  };
+  return s;
+}
+
+const Style &style_of(const std::string &key) {
+  auto it = styles().find(key);
+  return it == styles().end() ? styles().at("rejected-other") : it->second;
+}
+
+std::string slug(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    bool alnum = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a'), alnum = true;
+    if (alnum)
+      out += c;
+    else if (!out.empty() && out.back() != '-')
+      out += '-';
+  }
+  while (!out.empty() && out.back() == '-') out.pop_back();
+  return out;
+}
+
+std::string num(double x) { return fixed(x, 1); }
+
+// A latency that can sit on a log axis: a finite positive number.
+std::optional<double> positive(const json::Value &v) {
+  auto x = v.as_number();
+  if (!x || !std::isfinite(*x) || *x <= 0) return std::nullopt;
+  return x;
+}
+
+// A marker of `st` centred at (x, y), with classes `cls` and a hover title.
+std::string marker(const Style &st, const std::string &cls, double x, double y, const std::string &title,
+                   double scale = 1.0) {
+  const double r = st.size * scale;
+  std::string attrs = " class=\"" + cls + "\" stroke=\"" + st.stroke + "\" fill=\"" + st.fill + "\" stroke-width=\"" +
+                      (std::string(st.fill) == "none" ? "1.8" : "1.2") + "\"";
+  std::string shape(st.shape), body;
+  auto pts = [&](std::initializer_list<std::pair<double, double>> p) {
+    std::string s;
+    for (auto [dx, dy] : p) {
+      if (!s.empty()) s += ' ';
+      s += num(x + dx * r);
+      s += ',';
+      s += num(y + dy * r);
+    }
+    return s;
+  };
+  if (shape == "square") {
+    body = "<rect x=\"" + num(x - r) + "\" y=\"" + num(y - r) + "\" width=\"" + num(2 * r) + "\" height=\"" +
+           num(2 * r) + "\"" + attrs + ">";
+    return body + "<title>" + xml_escape(title) + "</title></rect>\n";
+  }
+  if (shape == "circle") {
+    body = "<circle cx=\"" + num(x) + "\" cy=\"" + num(y) + "\" r=\"" + num(r) + "\"" + attrs + ">";
+    return body + "<title>" + xml_escape(title) + "</title></circle>\n";
+  }
+  std::string points;
+  if (shape == "diamond") points = pts({{0, -1}, {1, 0}, {0, 1}, {-1, 0}});
+  if (shape == "up") points = pts({{0, -1}, {0.95, 0.75}, {-0.95, 0.75}});
+  if (shape == "down") points = pts({{0, 1}, {0.95, -0.75}, {-0.95, -0.75}});
+  if (shape == "star")
+    points = pts({{0, -1},
+                  {0.24, -0.33},
+                  {0.95, -0.31},
+                  {0.38, 0.12},
+                  {0.59, 0.81},
+                  {0, 0.4},
+                  {-0.59, 0.81},
+                  {-0.38, 0.12},
+                  {-0.95, -0.31},
+                  {-0.24, -0.33}});
+  if (shape == "cross") {
+    std::string d = "M" + num(x - r) + "," + num(y - r) + " L" + num(x + r) + "," + num(y + r) + " M" + num(x + r) +
+                    "," + num(y - r) + " L" + num(x - r) + "," + num(y + r);
+    return "<path d=\"" + d + "\"" + attrs + " stroke-linecap=\"round\"><title>" + xml_escape(title) +
+           "</title></path>\n";
+  }
+  return "<polygon points=\"" + points + "\"" + attrs + "><title>" + xml_escape(title) + "</title></polygon>\n";
+}
+
+// Tick values of a log axis over [lo, hi]: 1-2-5 per decade, or every
+// mantissa when that gives fewer than three.
+std::vector<double> log_ticks(double lo, double hi) {
+  std::vector<double> out;
+  for (const auto &mantissas : {std::vector<int>{1, 2, 5}, std::vector<int>{1, 2, 3, 4, 5, 6, 7, 8, 9}}) {
+    out.clear();
+    for (int e = static_cast<int>(std::floor(std::log10(lo))); e <= static_cast<int>(std::ceil(std::log10(hi))); ++e)
+      for (int m : mantissas) {
+        double v = m * std::pow(10.0, e);
+        if (v >= lo && v <= hi) out.push_back(v);
+      }
+    if (out.size() >= 3) break;
+  }
+  return out;
+}
+
+std::string tick_label(double v) {
+  if (v >= 1) return fixed(v, 0);
+  if (v >= 0.1) return fixed(v, 1);
+  if (v >= 0.01) return fixed(v, 2);
+  return fixed(v, 3);
+}
+
+std::string describe(const json::Value &row, const MarkCategory &cat) {
+  std::string t = row.string_or("version") + ": " + cat.label;
+  if (auto geo = ladder::usable_geomean(row))
+    t += ", " + fixed(*geo, 2) + " us";
+  else
+    t += ", no measurement";
+  if (auto imp = row.get("improve_pct").as_number())
+    t += "; " + fixed(*imp, 2) + "% vs best-so-far " + fixed(row.get("best_before_us").as_number().value_or(0), 2) +
+         " us (" + row.string_or("best_before_version") + ")";
+  const auto *reason = row.get("reason").as_string();
+  if (reason && row.string_or("selection") != "rejected") t += "; " + *reason;
+  if (const auto *s = row.get("subject").as_string()) t += "\n" + *s;
+  return t;
+}
+
+} // namespace
+
+MarkCategory mark_category(const json::Value &row) {
+  std::string sel = row.string_or("selection");
+  if (sel == "baseline" || sel == "milestone" || sel == "mega" || sel == "final" || sel == "deadend")
+    return {sel, sel == "deadend" ? "dead-end (reverted, mined)" : sel};
+  std::string group = ladder::reason_group(row.string_or("reason"));
+  if (group.empty()) group = "no reason given";
+  // Every reason keeps its own key (and legend entry); reasons without a
+  // style of their own share the "rejected-other" look.
+  std::string key = group.rfind("under ", 0) == 0 ? "rejected-under-threshold" : "rejected-" + slug(group);
+  return {key, "rejected: " + group};
+}
+
+std::string ladder_svg(const LadderPicture &pic) {
+  const auto &rows = pic.rows;
+  const std::size_t n = rows.size();
+  const double pitch = n ? std::clamp(kMinPlotWidth / static_cast<double>(n), kMinPitch, kMaxPitch) : kMaxPitch;
+  const double plot_w =
+      std::clamp(pitch * static_cast<double>(std::max<std::size_t>(n, 1)), kMinPlotWidth, kMaxPlotWidth);
+  const double step = n ? plot_w / static_cast<double>(n) : plot_w;
+  const double band_y = kTop + kPlotHeight + kBandGap;
+  const double width = kLeft + plot_w + 24 + kLegendWidth;
+  // Tall enough for the legend: a line per category drawn, plus two.
+  std::set<std::string> categories;
+  for (const auto &r : rows) categories.insert(mark_category(r).key);
+  const double height = std::max(band_y + kBandHeight + kBottom, kTop + 28 + 19.0 * (categories.size() + 2) + 12);
+  auto x_of = [&](std::size_t i) { return kLeft + step * (static_cast<double>(i) + 0.5); };
+  // Markers shrink on a crowded axis so neighbours and the ratchet stay visible.
+  const double mark_scale = std::clamp(step / 14.0, 0.55, 1.0);
+
+  double lo = 0, hi = 0;
+  bool any = false;
+  for (const auto &r : rows)
+    for (auto g : {ladder::usable_geomean(r), positive(r.get("best_after_us"))})
+      if (g) {
+        lo = any ? std::min(lo, *g) : *g;
+        hi = any ? std::max(hi, *g) : *g;
+        any = true;
+      }
+  if (any) lo /= 1.25, hi *= 1.25;
+  const double llo = any ? std::log10(lo) : 0, lhi = any ? std::log10(hi) : 1;
+  auto y_of = [&](double v) { return kTop + kPlotHeight * (lhi - std::log10(v)) / (lhi - llo); };
+
+  std::string s;
+  s += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  s += "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"" + num(width) + "\" height=\"" +
+       num(height) + "\" viewBox=\"0 0 " + num(width) + " " + num(height) +
+       "\" font-family=\"DejaVu Sans, Verdana, sans-serif\" font-size=\"12\" role=\"img\">\n";
+  std::string title = "Ladder of " + (pic.title.empty() ? std::string("the trace") : pic.title);
+  s += "<title>" + xml_escape(title) + ": geomean latency per version</title>\n";
+  s += "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n";
+  s += "<text x=\"" + num(kLeft) + "\" y=\"24\" font-size=\"16\" font-weight=\"bold\">" + xml_escape(title) +
+       "</text>\n";
+  s += "<text x=\"" + num(kLeft) +
+       "\" y=\"42\" fill=\"#444444\">geomean latency per version (log scale); a milestone "
+       "beats the best-so-far by at least " +
+       fixed(pic.thresholds.milestone_pct, 1) + "%, a mega by " + fixed(pic.thresholds.mega_pct, 1) + "%</text>\n";
+
+  // Axes and grid.
+  s += "<g class=\"axes\" stroke=\"#cccccc\" stroke-width=\"1\">\n";
+  s += "<rect x=\"" + num(kLeft) + "\" y=\"" + num(kTop) + "\" width=\"" + num(plot_w) + "\" height=\"" +
+       num(kPlotHeight) + "\" fill=\"#fbfbfb\" stroke=\"#999999\"/>\n";
+  std::string tick_text;
+  if (any)
+    for (double v : log_ticks(lo, hi)) {
+      double y = y_of(v);
+      s += "<line x1=\"" + num(kLeft) + "\" y1=\"" + num(y) + "\" x2=\"" + num(kLeft + plot_w) + "\" y2=\"" + num(y) +
+           "\"/>\n";
+      tick_text += "<text x=\"" + num(kLeft - 6) + "\" y=\"" + num(y + 4) + "\" text-anchor=\"end\">" + tick_label(v) +
+                   "</text>\n";
+    }
+  s += "</g>\n";
+  s += "<g class=\"ticks\" fill=\"#333333\">\n" + tick_text + "</g>\n";
+  s += "<text transform=\"translate(20," + num(kTop + kPlotHeight / 2) +
+       ") rotate(-90)\" text-anchor=\"middle\" fill=\"#333333\">geomean latency (us, log)</text>\n";
+  if (!any)
+    s += "<text x=\"" + num(kLeft + plot_w / 2) + "\" y=\"" + num(kTop + kPlotHeight / 2) +
+         "\" text-anchor=\"middle\" fill=\"#a01c1c\">no version has a usable geomean</text>\n";
+
+  // The no-measurement band.
+  s += "<rect class=\"no-measurement-band\" x=\"" + num(kLeft) + "\" y=\"" + num(band_y) + "\" width=\"" + num(plot_w) +
+       "\" height=\"" + num(kBandHeight) + "\" fill=\"#f3f3f3\" stroke=\"#bbbbbb\" " + "stroke-dasharray=\"4,3\"/>\n";
+  s += "<text x=\"" + num(kLeft - 6) + "\" y=\"" + num(band_y + kBandHeight / 2 + 4) +
+       "\" text-anchor=\"end\" fill=\"#555555\" font-size=\"10\">no meas.</text>\n";
+
+  // Version labels: every k-th so they stay at least 30 units apart.
+  const std::size_t every = std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil(30.0 / step)));
+  s += "<g class=\"versions\" fill=\"#333333\" font-size=\"10\">\n";
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i % every != 0 && i + 1 != n) continue;
+    double x = x_of(i), y = band_y + kBandHeight + 14;
+    s += "<text x=\"" + num(x) + "\" y=\"" + num(y) + "\" text-anchor=\"end\" transform=\"rotate(-40 " + num(x) + " " +
+         num(y) + ")\">" + xml_escape(rows[i].string_or("version")) + "</text>\n";
+  }
+  s += "</g>\n";
+  s += "<text x=\"" + num(kLeft + plot_w / 2) + "\" y=\"" + num(height - 8) +
+       "\" text-anchor=\"middle\" fill=\"#333333\">version, in trace order</text>\n";
+
+  // The ratchet: the floor after each row, as a step line.
+  std::string path;
+  std::optional<double> floor;
+  for (std::size_t i = 0; i < n; ++i) {
+    auto after = positive(rows[i].get("best_after_us"));
+    if (!after) continue;
+    double x = x_of(i);
+    if (!floor)
+      path += "M" + num(x) + "," + num(y_of(*after));
+    else if (*after != *floor)
+      path += " H" + num(x) + " V" + num(y_of(*after));
+    floor = after;
+  }
+  if (floor) path += " H" + num(kLeft + plot_w);
+  if (!path.empty())
+    s += "<path class=\"ratchet\" d=\"" + path +
+         "\" fill=\"none\" stroke=\"#1b7f3b\" stroke-width=\"2\" stroke-opacity=\"0.55\"/>\n";
+
+  // The markers, with counts per category for the legend.
+  std::vector<std::pair<MarkCategory, std::size_t>> seen;
+  std::size_t unmeasured = 0;
+  s += "<g class=\"marks\">\n";
+  std::string labels;
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto &row = rows[i];
+    MarkCategory cat = mark_category(row);
+    auto it = std::find_if(seen.begin(), seen.end(), [&](const auto &p) { return p.first.key == cat.key; });
+    if (it == seen.end())
+      seen.emplace_back(cat, 1);
+    else
+      ++it->second;
+    auto geo = ladder::usable_geomean(row);
+    double x = x_of(i);
+    double y = geo ? y_of(*geo) : band_y + kBandHeight / 2;
+    if (!geo) ++unmeasured;
+    s +=
+        marker(style_of(cat.key), "mark " + cat.key + (geo ? "" : " unmeasured"), x, y, describe(row, cat), mark_scale);
+    std::string sel = row.string_or("selection");
+    if (geo && (sel == "mega" || sel == "final")) {
+      std::string text = sel == "final" ? "final " + fixed(*geo, 1) + " us"
+                                        : "-" + fixed(row.get("improve_pct").as_number().value_or(0), 1) + "%";
+      labels += "<text x=\"" + num(x + 9) + "\" y=\"" + num(y - 9) + "\" fill=\"" + style_of(sel).stroke +
+                "\" font-size=\"11\" font-weight=\"bold\">" + xml_escape(text) + "</text>\n";
+    }
+  }
+  s += "</g>\n<g class=\"labels\">\n" + labels + "</g>\n";
+
+  // Legend, in a fixed order of categories (those present), then the line
+  // and the band.
+  std::vector<std::string> order = {"baseline", "milestone", "mega", "final", "deadend"};
+  std::stable_sort(seen.begin(), seen.end(), [&](const auto &a, const auto &b) {
+    auto rank = [&](const std::string &k) {
+      auto it = std::find(order.begin(), order.end(), k);
+      return static_cast<std::size_t>(it - order.begin());
+    };
+    return rank(a.first.key) < rank(b.first.key);
+  });
+  const double lx = kLeft + plot_w + 24;
+  double ly = kTop + 8;
+  s += "<g class=\"legend\">\n<text x=\"" + num(lx) + "\" y=\"" + num(ly) +
+       "\" font-weight=\"bold\">How the ladder judged each version</text>\n";
+  ly += 20;
+  for (const auto &[cat, count] : seen) {
+    s += marker(style_of(cat.key), "legend-mark " + cat.key, lx + 8, ly - 4, cat.label);
+    s += "<text x=\"" + num(lx + 22) + "\" y=\"" + num(ly) + "\">" + xml_escape(cat.label) + " (" +
+         std::to_string(count) + ")</text>\n";
+    ly += 19;
+  }
+  s += "<path d=\"M" + num(lx) + "," + num(ly - 4) + " H" + num(lx + 16) +
+       "\" stroke=\"#1b7f3b\" stroke-width=\"2\" stroke-opacity=\"0.55\"/>\n";
+  s += "<text x=\"" + num(lx + 22) + "\" y=\"" + num(ly) + "\">best-so-far (the ratchet)</text>\n";
+  ly += 19;
+  s += "<rect x=\"" + num(lx) + "\" y=\"" + num(ly - 11) +
+       "\" width=\"16\" height=\"10\" fill=\"#f3f3f3\" stroke=\"#bbbbbb\" stroke-dasharray=\"3,2\"/>\n";
+  s += "<text x=\"" + num(lx + 22) + "\" y=\"" + num(ly) + "\">no measurement (" + std::to_string(unmeasured) +
+       "): not drawn as zero</text>\n";
+  s += "</g>\n</svg>\n";
+  return s;
+}
+
+} // namespace otm::report

@@ -1,0 +1,95 @@
+// Every executable of the build answers the command-line contract all otm
+// tools share (docs/exit-codes.md): --help exits 0 on stdout and names what
+// the tool reads and writes; --version exits 0 naming the tool and otm's
+// version; an unknown option exits 2 with a message on stderr. And each has
+// a manual page generated from that same --help, installed by
+// `cmake --install` (component `man`, part of a plain install).
+#include <catch2/catch.hpp>
+
+#include <regex>
+#include <set>
+
+#include "cli/build_info.hpp"
+#include "cli/man_page.hpp"
+#include "example_trace.hpp"
+#include "io/file.hpp"
+
+using namespace otm;
+using namespace otm::testing;
+
+namespace {
+
+// Every otm-* executable in the build's bin directory.
+std::vector<std::string> executables() {
+  std::vector<std::string> out;
+  for (const auto &p : io::list_dir(OTM_BIN_DIR))
+    if (p.filename().string().rfind("otm-", 0) == 0) out.push_back(p.filename().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+bool names_word(const std::string &text, const std::string &word) {
+  return std::regex_search(text, std::regex("\\b" + word + "\\b", std::regex::icase));
+}
+
+} // namespace
+
+// One pass over the executables (each run costs a sanitizer start-up).
+TEST_CASE("every executable: --help, --version, an unknown option, its manual page", "[cli][executables][man]") {
+  auto exes = executables();
+  // The build holds every tools/otm-*.cpp (and the benchmark tools).
+  std::set<std::string> have(exes.begin(), exes.end());
+  for (const auto &src : io::list_dir(fs::path(OTM_SOURCE_DIR) / "tools"))
+    if (src.extension() == ".cpp" && src.filename().string().rfind("otm-", 0) == 0)
+      CHECK(have.count(src.stem().string()));
+  CHECK(have.count("otm-bench-store"));
+  CHECK(have.count("otm-make-trace"));
+  REQUIRE(exes.size() >= 30);
+  auto dir = fresh_temp_dir("executables");
+  // The man component only: the executables' own install rule is older
+  // than this test, and copying a sanitizer build's binaries costs a gigabyte.
+  auto installed = run_in(dir, "cmake --install '" + std::string(OTM_BUILD_DIR) + "' --component man --prefix '" +
+                                   (dir / "prefix").string() + "' >/dev/null");
+  REQUIRE(installed.rc == 0);
+  for (const auto &exe : exes) {
+    INFO(exe);
+    auto help = run_in(dir, bin(exe) + " --help");
+    CHECK(help.rc == 0);
+    CHECK(help.err.empty());
+    CHECK(names_word(help.out, "usage"));
+    CHECK(names_word(help.out, "reads"));
+    CHECK(names_word(help.out, "writes"));
+    auto version = run_in(dir, bin(exe) + " --version");
+    CHECK(version.rc == 0);
+    CHECK(version.out.rfind(exe + " (otm) " + cli::project_version(), 0) == 0);
+    auto bad = run_in(dir, bin(exe) + " --no-such-option-xyz </dev/null");
+    CHECK(bad.rc == 2);
+    CHECK(bad.out.empty());
+    CHECK_THAT(bad.err, Catch::Contains(exe) && Catch::Contains("--no-such-option-xyz"));
+    // The manual page is exactly what the generator makes of today's --help.
+    auto built = fs::path(OTM_BUILD_DIR) / "man" / "man1" / (exe + ".1");
+    REQUIRE(io::is_regular_file(built));
+    std::string line = version.out.substr(0, version.out.find('\n'));
+    CHECK(io::read_file(built) == cli::man_page(exe, help.out, line));
+    bool installed_tool = exe != "otm-bench-store" && exe != "otm-make-trace"; // benchmark tooling: never installed
+    CHECK(io::is_regular_file(dir / "prefix" / "share" / "man" / "man1" / (exe + ".1")) == installed_tool);
+  }
+  fs::remove_all(dir);
+}
+
+TEST_CASE("man_page: sections from the help text", "[cli][man]") {
+  std::string help = "usage: otm-demo [--flag] FILE\n       otm-demo --other\n\nReads FILE. Writes a demo.\n\n"
+                     "Table:\n  a   one\n  b   two\n\n.dot and back\\slash -x\n\nExit status: 0 ok; 2 cannot run.\n\n"
+                     "Options:\n  --flag                      a flag\n  -o, --output FILE           where\n"
+                     "  -h, --help                  show this help and exit\n";
+  auto page = cli::man_page("otm-demo", help, "otm-demo (otm) 0.1.0");
+  CHECK(page.find(".TH \"OTM-DEMO\" \"1\" \"\" \"otm\\-demo (otm) 0.1.0\" \"otm manual\"\n") != std::string::npos);
+  CHECK(page.find(".SH NAME\notm\\-demo \\- Reads FILE\n") != std::string::npos);
+  CHECK(page.find(".SH SYNOPSIS\n.nf\n[\\-\\-flag] FILE\notm\\-demo \\-\\-other\n.fi\n") == std::string::npos);
+  CHECK(page.find("otm\\-demo [\\-\\-flag] FILE\notm\\-demo \\-\\-other\n") != std::string::npos);
+  CHECK(page.find(".nf\nTable:\n  a   one\n  b   two\n.fi\n") != std::string::npos); // laid out as written
+  CHECK(page.find("\\&.dot and back\\eslash \\-x\n") != std::string::npos);          // roff-safe
+  CHECK(page.find(".SH \"EXIT STATUS\"\n.PP\nExit status: 0 ok; 2 cannot run.\n") != std::string::npos);
+  CHECK(page.find(".TP\n\\fB\\-o,\\fR \\fB\\-\\-output\\fR \\fIFILE\\fR\nwhere\n") != std::string::npos);
+  CHECK(page.find(".TP\n\\fB\\-\\-flag\\fR\na flag\n") != std::string::npos);
+}
