@@ -66,7 +66,8 @@ int main(int argc, char **argv) {
     auto in = otm::recon::load_inputs(src, config);
     std::string md = otm::recon::report(in);
     std::string out = opts.get_or("output", (loc.store.reports_dir(loc.slug) / "recon.md").string());
-    otm::io::write_output(out, md);
+    otm::io::write_output(out, md, otm::io::FileClass::Scratch);
+    if (out != "-") otm::io::sync_file_system(out);
     if (!opts.is_set("quiet"))
       std::cerr << otm::recon::console_summary(in, out == "-" ? "stdout" : out, std::count(md.begin(), md.end(), '\n'));
     return otm::cli::kSuccess;

@@ -39,6 +39,9 @@ struct PacketEntry {
 struct Context {
   std::vector<RecordEntry> records;
   std::optional<fs::path> store_root; // staging store directory (holds records/)
+  // Set when the records of store_root were left on disk for the one-pass
+  // store gates to stream (gates/store_gates.hpp); `records` then lacks them.
+  bool store_records_streamed = false;
   std::optional<json::Value> index;   // records/index.json when present
   bool index_unreadable = false;      // present but broken
   std::shared_ptr<const schema::Schema> store_schema;

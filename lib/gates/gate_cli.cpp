@@ -39,7 +39,7 @@ std::shared_ptr<const schema::Schema> load_schema(const std::optional<std::strin
 } // namespace
 
 Context build_context(const cli::Options &opts, const config::Settings &settings,
-                      const std::vector<std::string> &inputs) {
+                      const std::vector<std::string> &inputs, bool stream_store) {
   Context ctx;
   std::vector<std::string> in = inputs;
   if (in.empty()) {
@@ -59,8 +59,12 @@ Context build_context(const cli::Options &opts, const config::Settings &settings
         throw cli::UsageError(arg + ": not a store (no records/ directory); pass the directory that holds records/");
       if (ctx.store_root) throw cli::UsageError("only one store directory per run");
       ctx.store_root = std::filesystem::absolute(arg).lexically_normal();
-      auto more = records_from_store(*ctx.store_root);
-      ctx.records.insert(ctx.records.end(), more.begin(), more.end());
+      if (stream_store && in.size() == 1) {
+        ctx.store_records_streamed = true;
+      } else {
+        auto more = records_from_store(*ctx.store_root);
+        ctx.records.insert(ctx.records.end(), more.begin(), more.end());
+      }
       try {
         ctx.index = store::load_index(*ctx.store_root);
       } catch (const json::ParseError &) {

@@ -9,6 +9,7 @@
 
 #include "gates/context.hpp"
 #include "gates/finding.hpp"
+#include "gates/record_pass.hpp"
 
 namespace otm::gates {
 
@@ -22,6 +23,17 @@ GateResult gate_index(const Context &ctx);
 GateResult gate_self_contained(const Context &ctx);
 GateResult gate_no_cross_reference(const Context &ctx);
 GateResult gate_established_fact(const Context &ctx);
+// The store gates as passes over records (gates/record_pass.hpp); each
+// gate_* above is its pass over ctx.records.
+std::unique_ptr<RecordPass> schema_pass(const Context &ctx);
+std::unique_ptr<RecordPass> ids_pass(const Context &ctx);
+std::unique_ptr<RecordPass> anonymization_pass(const Context &ctx);
+std::unique_ptr<RecordPass> raw_isolation_pass(const Context &ctx);
+std::unique_ptr<RecordPass> relations_pass(const Context &ctx);
+std::unique_ptr<RecordPass> index_pass(const Context &ctx);
+std::unique_ptr<RecordPass> self_contained_pass(const Context &ctx);
+std::unique_ptr<RecordPass> no_cross_reference_pass(const Context &ctx);
+std::unique_ptr<RecordPass> established_fact_pass(const Context &ctx);
 // Trace gates: need the workspace, the trace or the live store.
 GateResult gate_profile(const Context &ctx);
 GateResult gate_layout(const Context &ctx);
@@ -40,6 +52,9 @@ struct GateInfo {
   // Judges the record set as a whole (links between records, the index
   // otm-score writes), so it cannot run on one record before staging.
   bool whole_store = false;
+  // The gate as a pass over records, for the one-pass store gates; null
+  // for a gate that has none (record_pass.hpp adapts it).
+  PassFactory pass = nullptr;
 };
 
 // The sixteen, store gates first, in the reference's order.

@@ -50,6 +50,15 @@ bool flushed_per_file(FileClass cls);
 void write_file_atomic(const std::filesystem::path &path, std::string_view content,
                        FileClass cls = FileClass::Live);
 
+// write_file_atomic unless `path` already holds exactly `content` (then
+// nothing is written and its time stamps stay). For outputs rebuilt in bulk
+// whose staleness is not judged by their own time stamps (packets/): a
+// rerun that changes nothing creates no inode, and ext4 then has none of
+// the thousands of freed ones to step over on the next run.
+// Returns whether it wrote.
+bool write_file_if_changed(const std::filesystem::path &path, std::string_view content,
+                           FileClass cls = FileClass::Live);
+
 // Like write_file_atomic, but never replaces an existing file: returns false
 // (writing nothing) when `path` already exists.
 bool write_file_atomic_new(const std::filesystem::path &path, std::string_view content,

@@ -1,7 +1,14 @@
 #include "packet/build.hpp"
 
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdio>
 #include <map>
+#include <mutex>
 #include <set>
+#include <thread>
+#include <unordered_map>
 
 #include "cli/exit_codes.hpp"
 #include "io/file.hpp"
@@ -18,22 +25,57 @@ bool BuildResult::clean() const {
   return true;
 }
 
-std::vector<json::Value> select(const std::vector<json::Value> &segments, const Filters &f) {
-  std::vector<json::Value> out;
+namespace {
+
+// The selected segments, in order, without copying them.
+std::vector<const json::Value *> chosen(const std::vector<json::Value> &segments, const Filters &f) {
+  std::vector<const json::Value *> out;
   std::set<std::string> wanted(f.seg_ids.begin(), f.seg_ids.end());
   for (const auto &s : segments) {
     if (f.type && s.string_or("record_type") != *f.type) continue;
     if (!wanted.empty() && !wanted.count(s.string_or("seg_id"))) continue;
     if (f.limit && out.size() >= f.limit) break;
-    out.push_back(s);
+    out.push_back(&s);
   }
+  return out;
+}
+
+// Below this many packets a second thread (and repository handle) costs
+// more than it saves.
+constexpr std::size_t kParallelFrom = 64;
+
+// A progress line on a terminal, rewritten in place; nothing otherwise.
+class Progress {
+public:
+  explicit Progress(std::size_t total) : total_(total), on_(isatty(STDERR_FILENO) && total >= kParallelFrom) {}
+  void step() {
+    std::size_t n = ++done_;
+    if (!on_ || (n % 50 != 0 && n != total_)) return;
+    std::lock_guard<std::mutex> lock(m_);
+    std::fprintf(stderr, "\rotm-packet: %zu/%zu packets", n, total_);
+    if (n == total_) std::fputc('\n', stderr);
+    std::fflush(stderr);
+  }
+
+private:
+  std::size_t total_;
+  bool on_;
+  std::atomic<std::size_t> done_{0};
+  std::mutex m_;
+};
+
+} // namespace
+
+std::vector<json::Value> select(const std::vector<json::Value> &segments, const Filters &f) {
+  std::vector<json::Value> out;
+  for (const auto *s : chosen(segments, f)) out.push_back(*s);
   return out;
 }
 
 BuildResult build_all(const std::vector<json::Value> &all_segments, const Filters &filters,
                       const std::vector<json::Value> &version_rows, const Context &ctx, const fs::path &dir) {
   BuildResult r;
-  std::map<std::string, const json::Value *> rows;
+  std::unordered_map<std::string, const json::Value *> rows;
   for (const auto &row : version_rows) rows.emplace(row.string_or("version"), &row);
   auto taken_up = directions_taken_up(version_rows, ctx.directions);
   std::set<std::string> current;
@@ -45,19 +87,56 @@ BuildResult build_all(const std::vector<json::Value> &all_segments, const Filter
     current.insert(id);
   }
   fs::create_directories(dir);
-  std::set<std::string> written;
-  for (const auto &seg : select(all_segments, filters)) {
-    auto it = rows.find(seg.string_or("version"));
-    auto up = taken_up.find(seg.string_or("version"));
-    Built b = build_packet(seg, it == rows.end() ? json::null_value() : *it->second, ctx,
-                           up == taken_up.end() ? std::vector<json::Value>{} : up->second);
-    io::write_file_atomic(dir / (b.seg_id + ".json"), json::to_pretty(b.packet));
-    written.insert(b.seg_id + ".json");
-    if (!b.code_name.empty()) {
-      io::write_file_atomic(dir / b.code_name, b.code);
-      written.insert(b.code_name);
+  auto segs = chosen(all_segments, filters);
+  DiffCache diffs;
+  Context run_ctx = ctx;
+  if (!run_ctx.diffs) run_ctx.diffs = &diffs;
+  static const std::vector<json::Value> none;
+  std::vector<std::optional<Built>> built(segs.size());
+  Progress progress(segs.size());
+  // Packets are independent: built and written on two threads (each with
+  // its own repository handle), kept in segment order.
+  auto work = [&](const Context &c, std::size_t first, std::size_t step) {
+    for (std::size_t i = first; i < segs.size(); i += step) {
+      const auto &seg = *segs[i];
+      auto it = rows.find(seg.string_or("version"));
+      auto up = taken_up.find(seg.string_or("version"));
+      Built b = build_packet(seg, it == rows.end() ? json::null_value() : *it->second, c,
+                             up == taken_up.end() ? none : up->second);
+      io::write_file_if_changed(dir / (b.seg_id + ".json"), json::to_pretty(b.packet), io::FileClass::Scratch);
+      if (!b.code_name.empty()) io::write_file_if_changed(dir / b.code_name, b.code, io::FileClass::Scratch);
+      built[i] = std::move(b);
+      progress.step();
     }
-    r.packets.push_back(std::move(b));
+  };
+  if (segs.size() >= kParallelFrom && ctx.repo) {
+    auto repo = ctx.repo->reopen();
+    Context second = run_ctx;
+    second.repo = &repo;
+    std::exception_ptr failure;
+    std::thread helper([&] {
+      try {
+        work(second, 1, 2);
+      } catch (...) {
+        failure = std::current_exception();
+      }
+    });
+    try {
+      work(run_ctx, 0, 2);
+    } catch (...) {
+      helper.join();
+      throw;
+    }
+    helper.join();
+    if (failure) std::rethrow_exception(failure);
+  } else {
+    work(run_ctx, 0, 1);
+  }
+  std::set<std::string> written;
+  for (auto &b : built) {
+    written.insert(b->seg_id + ".json");
+    if (!b->code_name.empty()) written.insert(b->code_name);
+    r.packets.push_back(std::move(*b));
   }
   std::set<std::string> rebuilt;
   for (const auto &b : r.packets) rebuilt.insert(b.seg_id);
@@ -70,6 +149,8 @@ BuildResult build_all(const std::vector<json::Value> &all_segments, const Filter
     fs::remove(path);
     r.removed.push_back(name);
   }
+  // One flush for the whole stage (docs/durability.md).
+  io::sync_file_system(dir);
   return r;
 }
 

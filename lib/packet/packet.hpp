@@ -51,6 +51,7 @@ struct Context {
   std::string schema = "clean-1.3";
   record::CausalRule causal; // what_the_run_said.causal_sentences (default: none)
   DirectionRule directions;  // what_the_run_said.directions_taken_up (default: none)
+  DiffCache *diffs = nullptr; // shared by the packets of one run; may be null
 };
 
 struct Built {

@@ -6,7 +6,7 @@
 
 namespace otm::store {
 
-std::vector<StoredRecord> load_records(const fs::path &root) {
+std::vector<StoredRecord> record_files(const fs::path &root) {
   std::vector<StoredRecord> out;
   fs::path dir = root / "records";
   std::error_code ec;
@@ -17,14 +17,23 @@ std::vector<StoredRecord> load_records(const fs::path &root) {
     StoredRecord r;
     r.path = it->path();
     r.relpath = it->path().lexically_relative(root).generic_string();
-    try {
-      r.record = json::parse_file(it->path());
-    } catch (const std::exception &e) {
-      r.parse_error = e.what();
-    }
     out.push_back(std::move(r));
   }
   std::sort(out.begin(), out.end(), [](const StoredRecord &a, const StoredRecord &b) { return a.relpath < b.relpath; });
+  return out;
+}
+
+void read_record(StoredRecord &r) {
+  try {
+    r.record = json::parse_file(r.path);
+  } catch (const std::exception &e) {
+    r.parse_error = e.what();
+  }
+}
+
+std::vector<StoredRecord> load_records(const fs::path &root) {
+  auto out = record_files(root);
+  for (auto &r : out) read_record(r);
   return out;
 }
 

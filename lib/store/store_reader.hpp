@@ -26,6 +26,12 @@ struct StoredRecord {
 // error, so gates can report it instead of crashing.
 std::vector<StoredRecord> load_records(const fs::path &root);
 
+// The same files without reading them (relpath and path set, no record):
+// what a reader that streams records walks, holding one at a time.
+std::vector<StoredRecord> record_files(const fs::path &root);
+// Reads and parses one of them (parse_error set instead of throwing).
+void read_record(StoredRecord &r);
+
 // The index file <root>/records/index.json, or nullopt when absent. Throws
 // json::ParseError when present but broken.
 std::optional<json::Value> load_index(const fs::path &root);

@@ -1,0 +1,93 @@
+#include "gates/store_gates.hpp"
+
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
+
+#include "store/store_reader.hpp"
+
+namespace otm::gates {
+
+namespace {
+
+// Records read ahead by the reader thread: enough to keep the passes busy,
+// few enough that memory stays flat whatever the store's size.
+constexpr std::size_t kReadAhead = 32;
+
+class ReadAhead {
+public:
+  explicit ReadAhead(std::vector<store::StoredRecord> files) : files_(std::move(files)) {
+    worker_ = std::thread([this] { run(); });
+  }
+  ~ReadAhead() {
+    {
+      std::lock_guard<std::mutex> lock(m_);
+      stop_ = true;
+    }
+    cv_.notify_all();
+    worker_.join();
+  }
+  // The next record in order, or nullopt after the last.
+  std::optional<RecordEntry> next() {
+    std::unique_lock<std::mutex> lock(m_);
+    cv_.wait(lock, [&] { return !ready_.empty() || done_; });
+    if (ready_.empty()) return std::nullopt;
+    RecordEntry e = std::move(ready_.front());
+    ready_.pop_front();
+    cv_.notify_all();
+    return e;
+  }
+
+private:
+  void run() {
+    for (auto &f : files_) {
+      store::read_record(f);
+      RecordEntry e{f.relpath, f.path, std::move(f.record), std::move(f.parse_error)};
+      std::unique_lock<std::mutex> lock(m_);
+      cv_.wait(lock, [&] { return ready_.size() < kReadAhead || stop_; });
+      if (stop_) return;
+      ready_.push_back(std::move(e));
+      cv_.notify_all();
+    }
+    std::lock_guard<std::mutex> lock(m_);
+    done_ = true;
+    cv_.notify_all();
+  }
+
+  std::vector<store::StoredRecord> files_;
+  std::mutex m_;
+  std::condition_variable cv_;
+  std::deque<RecordEntry> ready_;
+  bool done_ = false, stop_ = false;
+  std::thread worker_;
+};
+
+} // namespace
+
+std::vector<const GateInfo *> store_gates() {
+  std::vector<const GateInfo *> out;
+  for (const auto &g : all_gates())
+    if (g.kind == GateKind::Store) out.push_back(&g);
+  return out;
+}
+
+PassRun run_passes(const std::vector<const GateInfo *> &gates, const Context &ctx,
+                   const std::optional<std::filesystem::path> &stream_from) {
+  std::vector<std::unique_ptr<RecordPass>> passes;
+  for (const auto *g : gates) passes.push_back(pass_for(*g, ctx));
+  PassRun out;
+  auto feed = [&](const RecordEntry &r) {
+    ++out.records;
+    for (auto &p : passes) p->record(r);
+  };
+  for (const auto &r : ctx.records) feed(r);
+  if (stream_from) {
+    ReadAhead reader(store::record_files(*stream_from));
+    while (auto r = reader.next()) feed(*r);
+  }
+  for (std::size_t i = 0; i < gates.size(); ++i) out.runs.push_back({gates[i], passes[i]->finish()});
+  return out;
+}
+
+} // namespace otm::gates
