@@ -45,3 +45,23 @@ measure() {
 
 # median of the numbers on stdin
 median() { sort -g | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else printf "%.3f\n", (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+
+# median_run N CMD...: runs CMD N times, prints "wall_median cpu_median" (s).
+median_run() {
+  local n=$1 i w c walls="" cpus=""
+  shift
+  for i in $(seq "$n"); do
+    read -r w c < <(measure "$@")
+    walls+="$w"$'\n'
+    cpus+="$c"$'\n'
+  done
+  echo "$(printf '%s' "$walls" | median) $(printf '%s' "$cpus" | median)"
+}
+
+# ratio A B: A / B with two decimals
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2fx", a / b; else print "n/a" }'; }
+
+# The machine, for the record of a run.
+machine() {
+  echo "machine: $(nproc) cores, $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo), load $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%Y-%m-%dT%H:%MZ)"
+}
