@@ -25,8 +25,10 @@ struct PassRun {
 
 // Runs `gates` as passes over ctx.records and then, when `stream_from` names
 // a store root, over each record file of that store (store::record_files
-// order, the order records_from_store gives), read on a second thread while
-// the passes judge the previous one.
+// order, the order records_from_store gives), read ahead on a thread of its
+// own. The first gate (the schema gate among the store gates) runs on a
+// second worker thread beside the others; every pass sees every record in
+// order.
 PassRun run_passes(const std::vector<const GateInfo *> &gates, const Context &ctx,
                    const std::optional<std::filesystem::path> &stream_from = std::nullopt);
 
