@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "store/pending_commit.hpp"
 #include "json/parse.hpp"
 
 namespace otm::store {
@@ -19,13 +20,25 @@ std::vector<StoredRecord> record_files(const fs::path &root) {
     r.relpath = it->path().lexically_relative(root).generic_string();
     out.push_back(std::move(r));
   }
+  // A commit under way: its new files are not there yet, its replaced ones
+  // still read as before.
+  auto view = pending_view(root);
+  if (!view.empty()) {
+    std::erase_if(out, [&](StoredRecord &r) {
+      auto it = view.find(r.relpath);
+      if (it == view.end()) return false;
+      if (!it->second) return true;
+      r.bytes_before_commit = it->second;
+      return false;
+    });
+  }
   std::sort(out.begin(), out.end(), [](const StoredRecord &a, const StoredRecord &b) { return a.relpath < b.relpath; });
   return out;
 }
 
 void read_record(StoredRecord &r) {
   try {
-    r.record = json::parse_file(r.path);
+    r.record = r.bytes_before_commit ? json::parse(*r.bytes_before_commit, r.path.string()) : json::parse_file(r.path);
   } catch (const std::exception &e) {
     r.parse_error = e.what();
   }

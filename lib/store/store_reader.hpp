@@ -19,11 +19,15 @@ struct StoredRecord {
   fs::path path;           // absolute or as given
   json::Value record;      // null when the file does not parse
   std::string parse_error; // non-empty when the file does not parse
+  // The bytes to read instead of the file: its content before a commit
+  // that is still under way (store/pending_commit.hpp).
+  std::optional<std::string> bytes_before_commit;
 };
 
 // Every *.json under <root>/records/ (recursive) except files named
 // index.json, sorted by relpath. A file that does not parse is kept with its
-// error, so gates can report it instead of crashing.
+// error, so gates can report it instead of crashing. While a live-store
+// commit is under way, the records are those of before it (pending_view).
 std::vector<StoredRecord> load_records(const fs::path &root);
 
 // The same files without reading them (relpath and path set, no record):
