@@ -52,7 +52,7 @@ Outcome insert_record(const CommitRequest &req) {
 
   StoreCommit swap(req.live_root);
   swap.write(rel_in_records, json::to_pretty(rec));
-  swap.write("index.json", json::to_pretty(index_with_entry(index, live_index_entry(rec, rel))));
+  swap.write("index.json", json::to_pretty(index_with_entry(std::move(index), live_index_entry(rec, rel))));
   swap.commit();
   out.message = "inserted \u2192 " + rel;
   out.mark_merged = true;

@@ -88,8 +88,8 @@ void StoreCommit::commit() {
     auto target = record::inside(records, writes_[i].first);
     std::optional<std::string> old;
     if (io::is_regular_file(target)) old = io::read_file(target);
-    pending.files.push_back({"records/" + writes_[i].first.generic_string(), text::sha256_hex(writes_[i].second),
-                             std::move(old)});
+    pending.files.push_back(
+        {"records/" + writes_[i].first.generic_string(), text::sha256_hex(writes_[i].second), std::move(old)});
   }
   io::write_file_atomic(store::pending_commit_file(root_), json::to_line(store::to_json(pending)) + "\n",
                         io::FileClass::Live);

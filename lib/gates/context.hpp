@@ -42,8 +42,8 @@ struct Context {
   // Set when the records of store_root were left on disk for the one-pass
   // store gates to stream (gates/store_gates.hpp); `records` then lacks them.
   bool store_records_streamed = false;
-  std::optional<json::Value> index;   // records/index.json when present
-  bool index_unreadable = false;      // present but broken
+  std::optional<json::Value> index; // records/index.json when present
+  bool index_unreadable = false;    // present but broken
   std::shared_ptr<const schema::Schema> store_schema;
   std::shared_ptr<const schema::Schema> profile;
   std::shared_ptr<const text::Regex> denylist; // private substrings, null when none

@@ -14,9 +14,8 @@ std::unique_ptr<RecordPass> established_fact_pass(const Context &) {
     for (auto &p : record::established_fact_problems(r.record))
       out.findings.push_back(finding("established-fact", r, p));
   };
-  return make_pass(body, [anti](GateResult &out) {
-    out.note = std::to_string(*anti) + " anti-strategy record(s) checked";
-  });
+  return make_pass(body,
+                   [anti](GateResult &out) { out.note = std::to_string(*anti) + " anti-strategy record(s) checked"; });
 }
 
 GateResult gate_established_fact(const Context &ctx) { return over_records(established_fact_pass(ctx), ctx); }

@@ -24,8 +24,7 @@ public:
     std::size_t segments = 1;
     for (char c : *id) segments += c == '.';
     if (segments < 5)
-      out_.findings.push_back(
-          finding("ids", r, "id has " + std::to_string(segments) + " segments, fewer than 5", *id));
+      out_.findings.push_back(finding("ids", r, "id has " + std::to_string(segments) + " segments, fewer than 5", *id));
   }
   GateResult finish() override { return std::move(out_); }
 

@@ -21,8 +21,9 @@ public:
     if (ctx.index_unreadable) {
       cannot_ = cannot_run(g, "records/index.json does not parse; rebuild it with otm-score");
     } else if (!ctx.index) {
-      cannot_ = cannot_run(g, ctx.store_root ? "records/index.json is missing; build it with otm-score before validating"
-                                             : "the index gate needs a store directory (records/index.json)");
+      cannot_ =
+          cannot_run(g, ctx.store_root ? "records/index.json is missing; build it with otm-score before validating"
+                                       : "the index gate needs a store directory (records/index.json)");
     }
     if (cannot_) return;
     const auto &index = *ctx.index;

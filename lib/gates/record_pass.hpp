@@ -48,7 +48,8 @@ private:
   GateResult out_;
 };
 template <typename Body, typename Done = void (*)(GateResult &)>
-std::unique_ptr<RecordPass> make_pass(Body body, Done done = [](GateResult &) {}) {
+std::unique_ptr<RecordPass> make_pass(
+    Body body, Done done = [](GateResult &) {}) {
   return std::make_unique<FunctionPass<Body, Done>>(std::move(body), std::move(done));
 }
 

@@ -4,13 +4,14 @@ namespace otm::gates {
 
 const std::vector<GateInfo> &all_gates() {
   static const std::vector<GateInfo> gates = {
-      {"schema", GateKind::Store, gate_schema, "every record validates against the store schema (clean-1.3)", false, schema_pass},
+      {"schema", GateKind::Store, gate_schema, "every record validates against the store schema (clean-1.3)", false,
+       schema_pass},
       {"ids", GateKind::Store, gate_ids, "ids are unique, name their file, and have five segments", false, ids_pass},
       {"anonymization", GateKind::Store, gate_anonymization,
        "no paths, addresses, pages, private terms (and, for trace records, version ids or hashes)", false,
        anonymization_pass},
-      {"raw-isolation", GateKind::Store, gate_raw_isolation, "nothing engine-only or raw reaches the served record", false,
-       raw_isolation_pass},
+      {"raw-isolation", GateKind::Store, gate_raw_isolation, "nothing engine-only or raw reaches the served record",
+       false, raw_isolation_pass},
       {"relations", GateKind::Store, gate_relations, "every link names a record that exists", true, relations_pass},
       {"index", GateKind::Store, gate_index, "records/index.json agrees with the records", true, index_pass},
       {"self-contained", GateKind::Store, gate_self_contained,

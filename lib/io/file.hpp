@@ -47,8 +47,7 @@ bool flushed_per_file(FileClass cls);
 // Staging and Live files are fsynced before the rename and their directory
 // after it, so the new content survives a power loss once this returns.
 // The default is the durable class: a caller must say a file is scratch.
-void write_file_atomic(const std::filesystem::path &path, std::string_view content,
-                       FileClass cls = FileClass::Live);
+void write_file_atomic(const std::filesystem::path &path, std::string_view content, FileClass cls = FileClass::Live);
 
 // write_file_atomic unless `path` already holds exactly `content` (then
 // nothing is written and its time stamps stay). For outputs rebuilt in bulk

@@ -131,8 +131,8 @@ TEST_CASE("a symbolic link on the way to a file it writes stops the commit", "[a
   seed_live_store(live, 1);
   fs::create_directories(tmp.path / "elsewhere");
   fs::create_directories(live / "records" / "strategy" / "nvidia" / "blackwell" / "triton");
-  fs::create_directory_symlink(tmp.path / "elsewhere", live / "records" / "strategy" / "nvidia" / "blackwell" /
-                                                           "triton" / "toy-op");
+  fs::create_directory_symlink(tmp.path / "elsewhere",
+                               live / "records" / "strategy" / "nvidia" / "blackwell" / "triton" / "toy-op");
   auto rep_fn = [&] {
     return commit(live, "insert", stage(tmp.path, strategy_record("nvidia.b200.triton.toy-op.l-s01")));
   };

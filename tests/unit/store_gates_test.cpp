@@ -13,8 +13,8 @@
 #include "gates/store_gates.hpp"
 #include "io/file.hpp"
 #include "schema/builtin_schemas.hpp"
-#include "storegen/store_generator.hpp"
 #include "store/store_reader.hpp"
+#include "storegen/store_generator.hpp"
 #include "trace_fixture.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
@@ -86,7 +86,7 @@ void inject_defects(const fs::path &root) {
   edit(0, [](json::Value &r) { r.set("x_injected", true); });                                     // schema
   edit(1, [](json::Value &r) { r.set("id", "injected.id"); });                                    // ids (and index)
   edit(2, [](json::Value &r) { member(r, "payload").set("goal", "notes in /home/injected/x"); }); // anonymization
-  edit(3, [](json::Value &r) {                                                                     // raw-isolation
+  edit(3, [](json::Value &r) {                                                                    // raw-isolation
     json::Value raw = json::Value::object();
     raw.set("source_repo", "injected");
     member(member(r, "evidence"), "summary").set("raw", raw);
@@ -99,7 +99,7 @@ void inject_defects(const fs::path &root) {
     rank.set("score", rank.get("score").as_number().value_or(0.0) > 0.5 ? 0.1 : 0.9);
   });
   edit(6, [](json::Value &r) { member(r, "payload").set("goal", "   "); }); // self-contained
-  edit(7, [](json::Value &r) {                                           // no-cross-reference
+  edit(7, [](json::Value &r) {                                              // no-cross-reference
     member(r, "payload").set("goal", "as in nvidia.any.cuda.gemm.injected-s01");
   });
   edit(8, [](json::Value &r) { // established-fact
