@@ -137,36 +137,33 @@ std::vector<Match> Regex::find_all(std::string_view subject) const {
   return out;
 }
 
-std::string Regex::replace(std::string_view subject, const std::function<std::string(const Match &)> &fn) const {
+namespace {
+// re.sub's loop: the text between matches copied, `put` appends each
+// match's replacement.
+std::string substitute(const Regex &re, std::string_view subject,
+                       const std::function<void(const Match &, std::string &)> &put) {
   std::string out;
   std::size_t last = 0;
   bool any = false;
-  for_each_match(subject, [&](const Match &m) {
+  re.for_each_match(subject, [&](const Match &m) {
     if (!any) out.reserve(subject.size());
     any = true;
     out.append(subject.substr(last, m.begin - last));
-    out += fn(m);
+    put(m, out);
     last = m.end;
   });
   if (!any) return std::string(subject);
   out.append(subject.substr(last));
   return out;
 }
+} // namespace
+
+std::string Regex::replace(std::string_view subject, const std::function<std::string(const Match &)> &fn) const {
+  return substitute(*this, subject, [&](const Match &m, std::string &out) { out += fn(m); });
+}
 
 std::string Regex::replace(std::string_view subject, std::string_view replacement) const {
-  std::string out;
-  std::size_t last = 0;
-  bool any = false;
-  for_each_match(subject, [&](const Match &m) {
-    if (!any) out.reserve(subject.size());
-    any = true;
-    out.append(subject.substr(last, m.begin - last));
-    out.append(replacement);
-    last = m.end;
-  });
-  if (!any) return std::string(subject);
-  out.append(subject.substr(last));
-  return out;
+  return substitute(*this, subject, [&](const Match &, std::string &out) { out.append(replacement); });
 }
 
 std::pair<std::string_view, std::optional<std::string_view>> Regex::split_once(std::string_view subject) const {
