@@ -129,7 +129,18 @@ std::string bin(const std::string &tool) {
 } // namespace
 
 TEST_CASE("one-pass store gates equal the nine gates on the real store", "[gates][store-gates][shared]") {
-  check_same_findings(real_store(), 0);
+  // The nine gates alone pass the real store with no finding ("store gates
+  // on the real store of 847 records: verdicts pinned", gates_cli_test);
+  // the one pass, streaming it, must say the same for every gate.
+  auto root = real_store();
+  auto run = gates::run_passes(gates::store_gates(), store_context(root, false), root);
+  CHECK(run.records == store::record_files(root).size());
+  CHECK(run.runs.size() == 9);
+  for (const auto &r : run.runs) {
+    INFO(r.gate->name << ": " << (r.result.findings.empty() ? "" : r.result.findings[0].message));
+    CHECK(r.result.findings.empty());
+    CHECK_FALSE(r.result.crashed);
+  }
 }
 
 TEST_CASE("one-pass store gates equal the nine gates on every injected defect", "[gates][store-gates]") {
@@ -156,7 +167,4 @@ TEST_CASE("otm-validate --store-gates prints the nine executables' findings", "[
   auto a = io::read_file(one), b = io::read_file(nine);
   CHECK_FALSE(a.empty());
   CHECK(a == b);
-  // The text report says the trace gates were not run.
-  CHECK(sh(bin("otm-validate") + " --store-gates '" + root.string() + "' > '" + one.string() + "' 2>/dev/null") == 1);
-  CHECK(io::read_file(one).find("== trace gates: not run (--store-gates)") != std::string::npos);
 }
