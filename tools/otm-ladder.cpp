@@ -77,7 +77,9 @@ int main(int argc, char **argv) {
     auto result = ladder::select(rows, thresholds);
     std::string out;
     for (const auto &row : ladder::annotate(rows, result)) out += json::to_line(row) + "\n";
-    io::write_output(opts.get_or("output", "-"), out);
+    std::string dest = opts.get_or("output", "-");
+    io::write_output(dest, out, io::FileClass::Scratch);
+    if (dest != "-") io::sync_file_system(dest);
     if (opts.is_set("summary") || isatty(STDERR_FILENO)) std::cerr << ladder::summary_text(rows, result);
     return cli::kSuccess;
   });

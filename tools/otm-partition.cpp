@@ -76,9 +76,10 @@ int main(int argc, char **argv) {
     std::string out = opts.get_or("output", ws.segments_file().string());
     std::string text;
     for (const auto &s : result.segments) text += otm::json::to_line(s) + "\n";
-    otm::io::write_output(out, text);
+    otm::io::write_output(out, text, otm::io::FileClass::Scratch);
     auto report = loc.store.reports_dir(loc.slug) / "partition.md";
-    otm::io::write_file_atomic(report, otm::partition::report(in, result));
+    otm::io::write_file_atomic(report, otm::partition::report(in, result), otm::io::FileClass::Scratch);
+    otm::io::sync_file_system(report);
     if (!opts.is_set("quiet"))
       std::cerr << otm::partition::console_summary(result, out == "-" ? "stdout" : out) << "report: " << report.string()
                 << "\n";

@@ -49,7 +49,8 @@ int main(int argc, char **argv) {
     auto readme = report::make_readme(in);
     for (const auto &w : readme.warnings) std::cerr << "otm-readme: warning: " << w << '\n';
     std::string dest = opts.get_or("output", store.readme_file().string());
-    io::write_output(dest, readme.text);
+    io::write_output(dest, readme.text, io::FileClass::Scratch);
+    if (dest != "-") io::sync_file_system(dest);
     if (dest != "-") std::cout << "wrote " << dest << '\n';
     return 0;
   });

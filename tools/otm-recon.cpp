@@ -77,14 +77,17 @@ int main(int argc, char **argv) {
     if (!picture.empty()) {
       auto meta = in.meta_file.get("meta");
       otm::io::write_file_atomic(picture,
-                                 otm::report::ladder_svg({meta.string_or("operator_name"), in.rows, config.ladder()}));
+                                 otm::report::ladder_svg({meta.string_or("operator_name"), in.rows, config.ladder()}),
+                                 otm::io::FileClass::Scratch);
       // Beside the report, a relative link; elsewhere the path as given.
       bool beside =
           out != "-" && std::filesystem::path(out).parent_path() == std::filesystem::path(picture).parent_path();
       in.picture_link = beside ? std::filesystem::path(picture).filename().string() : picture;
     }
     std::string md = otm::recon::report(in);
-    otm::io::write_output(out, md);
+    otm::io::write_output(out, md, otm::io::FileClass::Scratch);
+    if (out != "-") otm::io::sync_file_system(out);
+    else if (!picture.empty()) otm::io::sync_file_system(picture);
     if (!opts.is_set("quiet"))
       std::cerr << otm::recon::console_summary(in, out == "-" ? "stdout" : out, std::count(md.begin(), md.end(), '\n'));
     return otm::cli::kSuccess;

@@ -15,24 +15,27 @@ int main(int argc, char **argv) {
         "Runs the nine store gates and the eight trace gates over a staging store, or proves with "
         "--injection-tests that each of the seventeen fires.\n\nReads the staging records (a store directory "
         "argument, or --store / RTM_STORE), the workspace's packets and work/profiles.jsonl (--workspace), the "
-        "trace (--trace) and the live store (--live). Writes the report on stdout and a one-line verdict on "
+        "trace (--trace) and the live store (--live). --store-gates runs the nine store gates alone in one pass over "
+        "a store (the check of a live store after admission). Writes the report on stdout and a one-line verdict on "
         "stderr; writes no file. It refuses to pass a record it cannot check: a gate missing its input fails.\n\n"
         "Exit: 0 all gates pass / all seventeen fired; 1 a gate failed, a gate was not proven, or no records; "
         "2 usage or unreadable input.\n\nUsage: otm-validate [options] [STORE_DIR]");
     otm::gates::add_context_options(opts);
     opts.flag("verbose", "list every finding (text format)")
         .flag("skip-store-gates", "run only the eight trace gates")
+        .flag("store-gates", "run only the nine store gates, in one pass that reads each record once")
         .flag("injection-tests", "mutate a copy of a staged record once per gate and check each gate fires")
         .value("format", "FORMAT", "text (default), jsonl, sarif (SARIF 2.1.0) or junit (JUnit XML)");
     if (!opts.parse(argc, argv)) return 0;
     auto settings = otm::config::Settings::from_environment();
     settings.apply(opts);
     if (opts.positionals().size() > 1) throw otm::Error(otm::ErrorKind::Usage, "one staging store directory at most");
-    auto ctx = otm::gates::build_context(opts, settings, opts.positionals());
+    auto ctx = otm::gates::build_context(opts, settings, opts.positionals(), opts.is_set("store-gates"));
     otm::gates::ValidateOptions vo;
     vo.verbose = opts.is_set("verbose");
     vo.skip_store_gates = opts.is_set("skip-store-gates");
     vo.injection_tests = opts.is_set("injection-tests");
+    vo.only_store_gates = opts.is_set("store-gates");
     vo.format = opts.get_or("format", "text");
     vo.store_label = ctx.store_root ? ctx.store_root->string() : "<records>";
     std::size_t gates_to_run = 0;

@@ -4,9 +4,11 @@
 #include "admission/gate_commands.hpp"
 #include "admission/match.hpp"
 #include "admission/merged_marker.hpp"
-#include "admission/records_swap.hpp"
+#include "admission/store_commit.hpp"
 #include "admission_fixtures.hpp"
 #include "error_kind.hpp"
+#include "store/pending_commit.hpp"
+#include "text/sha256.hpp"
 
 using namespace otm;
 using namespace otm::testing;
@@ -123,12 +125,14 @@ TEST_CASE("every path-escape attempt is refused before anything is written", "[a
   CHECK_FALSE(fs::exists(tmp.path / "outside.json"));
 }
 
-TEST_CASE("a symbolic link inside records/ stops the commit", "[admission]") {
+TEST_CASE("a symbolic link on the way to a file it writes stops the commit", "[admission]") {
   TempDir tmp;
   fs::path live = tmp.path / "live";
   seed_live_store(live, 1);
   fs::create_directories(tmp.path / "elsewhere");
-  fs::create_directory_symlink(tmp.path / "elsewhere", live / "records" / "anti-strategy");
+  fs::create_directories(live / "records" / "strategy" / "nvidia" / "blackwell" / "triton");
+  fs::create_directory_symlink(tmp.path / "elsewhere",
+                               live / "records" / "strategy" / "nvidia" / "blackwell" / "triton" / "toy-op");
   auto rep_fn = [&] {
     return commit(live, "insert", stage(tmp.path, strategy_record("nvidia.b200.triton.toy-op.l-s01")));
   };
@@ -358,4 +362,58 @@ TEST_CASE("an anti-strategy without an established fact is refused with the gate
   CHECK(rep.exit_code == 1);
   CHECK_THAT(rep.err, Catch::Contains("SCHEMA ERRORS") && Catch::Contains("established-fact: "));
   CHECK(snapshot(live) == before);
+}
+
+TEST_CASE("a commit stopped before its index reads as not made, and the next writer rolls it back", "[admission]") {
+  TempDir tmp;
+  fs::path live = tmp.path / "live";
+  seed_live_store(live, 2);
+  auto before = snapshot(live);
+  std::string seed = "records/strategy/nvidia/blackwell/triton/seed-op/nvidia.b200.triton.seed-op.seed-00-s01.json";
+  std::string fresh = "records/strategy/nvidia/blackwell/triton/toy-op/nvidia.b200.triton.toy-op.cut-s01.json";
+  std::string old_seed = io::read_file(live / seed);
+  // What a writer killed after its record files and before its index
+  // leaves: the description, a new file, a rewritten one, the old index.
+  store::PendingCommit pending;
+  std::string new_seed = old_seed + " ";
+  std::string new_file = json::to_pretty(strategy_record("nvidia.b200.triton.toy-op.cut-s01"));
+  pending.files.push_back({seed, text::sha256_hex(new_seed), old_seed});
+  pending.files.push_back({fresh, text::sha256_hex(new_file), std::nullopt});
+  pending.index_sha256 = text::sha256_hex("the index it never wrote");
+  io::write_file_atomic(store::pending_commit_file(live), json::to_line(store::to_json(pending)));
+  io::write_file_atomic(live / seed, new_seed);
+  io::write_file_atomic(live / fresh, new_file);
+  // Readers see the store as it was: the index and the files agree.
+  CHECK(store_disagreements(live).empty());
+  CHECK(store::load_records(live).size() == 2);
+  CHECK(store_gate_failures(live).empty());
+  // The next commit rolls it back first, then does its own work.
+  REQUIRE(commit(live, "insert", stage(tmp.path, strategy_record("nvidia.b200.triton.toy-op.next-s01"))).exit_code ==
+          0);
+  CHECK_FALSE(fs::exists(store::pending_commit_file(live)));
+  CHECK_FALSE(fs::exists(live / fresh));
+  CHECK(io::read_file(live / seed) == old_seed);
+  CHECK(store::load_records(live).size() == 3);
+  CHECK(store_disagreements(live).empty());
+  CHECK(snapshot(live) != before);
+}
+
+TEST_CASE("a commit that reached its index reads as made", "[admission]") {
+  TempDir tmp;
+  fs::path live = tmp.path / "live";
+  seed_live_store(live, 1);
+  REQUIRE(commit(live, "insert", stage(tmp.path, strategy_record("nvidia.b200.triton.toy-op.done-s01"))).exit_code ==
+          0);
+  // A description left after the index was written (killed before removing it).
+  std::string fresh = "records/strategy/nvidia/blackwell/triton/toy-op/nvidia.b200.triton.toy-op.done-s01.json";
+  store::PendingCommit pending;
+  pending.files.push_back({fresh, text::sha256_hex(io::read_file(live / fresh)), std::nullopt});
+  pending.index_sha256 = text::sha256_hex(io::read_file(live / "records" / "index.json"));
+  io::write_file_atomic(store::pending_commit_file(live), json::to_line(store::to_json(pending)));
+  CHECK(store::load_records(live).size() == 2);
+  CHECK(store_disagreements(live).empty());
+  admission::recover_interrupted_commit(live);
+  CHECK_FALSE(fs::exists(store::pending_commit_file(live)));
+  CHECK(fs::exists(live / fresh));
+  CHECK(store_disagreements(live).empty());
 }

@@ -1,6 +1,6 @@
 // The admission gate's actions (spec wiki-gate.md §4 and the auto policy).
 // Each runs with the store's exclusive lock held by the caller (commit.hpp)
-// and changes records/ only through RecordsSwap, so it either happens
+// and changes records/ only through StoreCommit, so it either happens
 // completely or not at all.
 #pragma once
 

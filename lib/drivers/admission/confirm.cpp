@@ -1,6 +1,6 @@
 #include "admission/actions.hpp"
 #include "admission/live_index.hpp"
-#include "admission/records_swap.hpp"
+#include "admission/store_commit.hpp"
 #include "record/store_layout.hpp"
 #include "scoring/worth_model.hpp"
 #include "store/store_reader.hpp"
@@ -92,7 +92,7 @@ Outcome confirm_record(const CommitRequest &req) {
     rec.set("worth", worth);
   }
 
-  RecordsSwap swap(req.live_root);
+  StoreCommit swap(req.live_root);
   swap.write(under_records(*rel), json::to_pretty(rec));
   if (rerank) {
     json::Value entries = index.get("records");

@@ -3,7 +3,7 @@
 #include "admission/actions.hpp"
 #include "admission/match.hpp"
 #include "admission/merged_marker.hpp"
-#include "admission/records_swap.hpp"
+#include "admission/store_commit.hpp"
 #include "admission/store_lock.hpp"
 #include "error/error.hpp"
 #include "io/file.hpp"
@@ -68,7 +68,7 @@ GateReport run_commit(const CommitCommand &cmd) {
   }
 
   StoreLock lock(cmd.live_root, StoreLock::Mode::Exclusive);
-  remove_leftover_generations(cmd.live_root);
+  recover_interrupted_commit(cmd.live_root);
   CommitRequest req{cmd.live_root, rec, cmd.target, cmd.when, cmd.builder_version};
   std::string action = a;
   if (a == "auto") {

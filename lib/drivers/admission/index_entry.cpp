@@ -81,21 +81,31 @@ json::Value live_index_entry(const json::Value &r, const std::string &relpath) {
   return e;
 }
 
-json::Value index_with_entry(const json::Value &index, json::Value entry) {
-  json::Value out = index;
+json::Value index_with_entry(json::Value index, json::Value entry) {
+  json::Value out = std::move(index);
   if (!out.is_object()) {
     out = json::Value::object();
     out.set("schema", "clean-1.3");
     out.set("generated_by", "otm-wiki-gate");
     out.set("builder_version", "1.1");
   }
+  // The entries are moved, never copied (an index of thousands of entries),
+  // and an already sorted list takes the new entry at its place.
   json::Array entries;
-  if (const auto *list = out.get("records").as_array()) entries = *list;
+  if (auto *records = out.find("records"); records && records->is_array()) entries = std::move(*records->as_array());
+  auto id_of = [](const json::Value &e) {
+    const auto *s = e.get("id").as_string();
+    return s ? std::string_view(*s) : std::string_view();
+  };
+  auto by_id = [&](const json::Value &a, const json::Value &b) { return id_of(a) < id_of(b); };
   std::string id = entry.string_or("id");
-  std::erase_if(entries, [&](const json::Value &e) { return e.string_or("id") == id; });
-  entries.push_back(std::move(entry));
-  std::stable_sort(entries.begin(), entries.end(),
-                   [](const json::Value &a, const json::Value &b) { return a.string_or("id") < b.string_or("id"); });
+  std::erase_if(entries, [&](const json::Value &e) { return id_of(e) == id; });
+  if (std::is_sorted(entries.begin(), entries.end(), by_id)) {
+    entries.insert(std::upper_bound(entries.begin(), entries.end(), entry, by_id), std::move(entry));
+  } else {
+    entries.push_back(std::move(entry));
+    std::stable_sort(entries.begin(), entries.end(), by_id);
+  }
   out.set("count", static_cast<long long>(entries.size()));
   out.set("records", json::Value(std::move(entries)));
   return out;

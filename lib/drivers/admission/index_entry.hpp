@@ -15,6 +15,7 @@ json::Value live_index_entry(const json::Value &record, const std::string &relpa
 // The index with `entry` added or replacing the entry of the same id, entries
 // sorted by id, `count` updated; other top-level keys kept. An absent index
 // (`index` null) starts the reindex tool's document.
-json::Value index_with_entry(const json::Value &index, json::Value entry);
+// Taken by value: a caller that moves its index in pays for no copy of it.
+json::Value index_with_entry(json::Value index, json::Value entry);
 
 } // namespace otm::admission

@@ -1,7 +1,7 @@
 #include "admission/actions.hpp"
 #include "admission/index_entry.hpp"
 #include "admission/live_index.hpp"
-#include "admission/records_swap.hpp"
+#include "admission/store_commit.hpp"
 #include "record/store_layout.hpp"
 #include "store/store_reader.hpp"
 #include "json/parse.hpp"
@@ -51,9 +51,9 @@ Outcome insert_record(const CommitRequest &req) {
     return out;
   }
 
-  RecordsSwap swap(req.live_root);
+  StoreCommit swap(req.live_root);
   swap.write(rel_in_records, json::to_pretty(rec));
-  swap.write("index.json", json::to_pretty(index_with_entry(index, live_index_entry(rec, rel))));
+  swap.write("index.json", json::to_pretty(index_with_entry(std::move(index), live_index_entry(rec, rel))));
   swap.commit();
   out.message = "inserted \u2192 " + rel;
   out.mark_merged = true;

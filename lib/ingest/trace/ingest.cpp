@@ -375,9 +375,12 @@ void write_ingest(const TraceLocation &loc, const IngestResult &r, const std::st
   const auto &ws = loc.workspace;
   fs::create_directories(ws.work_dir());
   fs::create_directories(ws.packets_dir());
-  io::write_output(versions_out.empty() ? ws.versions_file().string() : versions_out, jsonl(r.versions));
-  io::write_file_atomic(ws.profiles_file(), jsonl(r.profiles));
-  io::write_file_atomic(ws.meta_file(), json::to_pretty(r.meta));
+  // Scratch files (docs/durability.md): atomic, flushed once at the end.
+  io::write_output(versions_out.empty() ? ws.versions_file().string() : versions_out, jsonl(r.versions),
+                   io::FileClass::Scratch);
+  io::write_file_atomic(ws.profiles_file(), jsonl(r.profiles), io::FileClass::Scratch);
+  io::write_file_atomic(ws.meta_file(), json::to_pretty(r.meta), io::FileClass::Scratch);
+  io::sync_file_system(ws.work_dir());
 }
 
 } // namespace otm::trace

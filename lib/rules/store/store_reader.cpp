@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "io/beneath.hpp"
+#include "store/pending_commit.hpp"
 #include "json/parse.hpp"
 
 namespace otm::store {
@@ -10,14 +11,13 @@ namespace otm::store {
 namespace {
 
 // Every *.json below `dir` (relative to the store root), depth first,
-// through the store's reading policy; what it cannot read is kept with its
-// reason, so gates report it.
-void walk(const io::Beneath &store, const std::string &dir, const config::Limits &limits,
-          std::vector<StoredRecord> &out, std::size_t nesting) {
+// through the store's reading policy; a directory it cannot list is kept
+// with its reason, so gates report it.
+void walk(const io::Beneath &store, const std::string &dir, std::vector<StoredRecord> &out, std::size_t nesting) {
   io::DirList list = store.list(dir);
   if (!list) {
     if (list.refusal != io::Refusal::Missing || !dir.ends_with("records"))
-      out.push_back({dir + "/", store.root() / dir, json::Value(), "not read: " + list.why});
+      out.push_back({dir + "/", store.root() / dir, json::Value(), "not read: " + list.why, std::nullopt});
     return;
   }
   for (const auto &e : list.entries) {
@@ -25,26 +25,37 @@ void walk(const io::Beneath &store, const std::string &dir, const config::Limits
     if (e.type == io::EntryType::Directory) {
       // Deeper than any layout (records/<type>/<vendor>/<arch>/<dsl>/<family>/).
       if (nesting >= 16)
-        out.push_back({rel + "/", store.root() / rel, json::Value(), "not read: directories nested too deep"});
+        out.push_back(
+            {rel + "/", store.root() / rel, json::Value(), "not read: directories nested too deep", std::nullopt});
       else
-        walk(store, rel, limits, out, nesting + 1);
+        walk(store, rel, out, nesting + 1);
       continue;
     }
     if (!e.name.ends_with(".json") || e.name == "index.json") continue;
     StoredRecord r;
     r.relpath = rel;
     r.path = store.root() / rel;
-    io::FileRead f = store.read(rel, limits.max_file_bytes);
-    if (!f) {
-      r.parse_error =
-          rel + ": not read: " + f.why + (f.refusal == io::Refusal::TooLarge ? " (limits.max_file_bytes)" : "");
-    } else {
-      auto parsed = parse_record(f.content, rel, limits);
-      r.record = std::move(parsed.record);
-      r.parse_error = std::move(parsed.error);
-    }
     out.push_back(std::move(r));
   }
+}
+
+void read_into(const io::Beneath &store, StoredRecord &r, const config::Limits &limits) {
+  if (!r.parse_error.empty()) return;
+  std::string content;
+  if (r.bytes_before_commit) {
+    content = *r.bytes_before_commit;
+  } else {
+    io::FileRead f = store.read(r.relpath, limits.max_file_bytes);
+    if (!f) {
+      r.parse_error =
+          r.relpath + ": not read: " + f.why + (f.refusal == io::Refusal::TooLarge ? " (limits.max_file_bytes)" : "");
+      return;
+    }
+    content = std::move(f.content);
+  }
+  auto parsed = parse_record(content, r.relpath, limits);
+  r.record = std::move(parsed.record);
+  r.parse_error = std::move(parsed.error);
 }
 
 } // namespace
@@ -78,13 +89,37 @@ json::Value read_record(const fs::path &root, const std::string &relpath, const 
   return std::move(parsed.record);
 }
 
-std::vector<StoredRecord> load_records(const fs::path &root, const config::Limits &limits) {
+std::vector<StoredRecord> record_files(const fs::path &root) {
   std::vector<StoredRecord> out;
   std::error_code ec;
   if (!fs::is_directory(root / "records", ec)) return out;
   io::Beneath store(root, "the store");
-  walk(store, "records", limits, out, 0);
+  walk(store, "records", out, 0);
+  // A commit under way: its new files are not there yet, its replaced ones
+  // still read as before.
+  auto view = pending_view(root);
+  if (!view.empty()) {
+    std::erase_if(out, [&](StoredRecord &r) {
+      auto it = view.find(r.relpath);
+      if (it == view.end()) return false;
+      if (!it->second) return true;
+      r.bytes_before_commit = it->second;
+      return false;
+    });
+  }
   std::sort(out.begin(), out.end(), [](const StoredRecord &a, const StoredRecord &b) { return a.relpath < b.relpath; });
+  return out;
+}
+
+void read_record(const fs::path &root, StoredRecord &r, const config::Limits &limits) {
+  read_into(io::Beneath(root, "the store"), r, limits);
+}
+
+std::vector<StoredRecord> load_records(const fs::path &root, const config::Limits &limits) {
+  auto out = record_files(root);
+  if (out.empty()) return out;
+  io::Beneath store(root, "the store");
+  for (auto &r : out) read_into(store, r, limits);
   return out;
 }
 

@@ -23,6 +23,9 @@ struct StoredRecord {
   fs::path path;           // absolute or as given
   json::Value record;      // null when the file does not parse
   std::string parse_error; // non-empty when the file was not read or does not parse
+  // The bytes to read instead of the file: its content before a commit
+  // that is still under way (store/pending_commit.hpp).
+  std::optional<std::string> bytes_before_commit;
 };
 
 // One record's text parsed: a JSON object within limits.max_json_depth, or
@@ -42,8 +45,18 @@ json::Value read_record(const fs::path &root, const std::string &relpath, const 
 // Every *.json under <root>/records/ (recursive) except files named
 // index.json, sorted by relpath. A file that cannot be read or does not
 // parse_record() is kept with its error (so is a directory that cannot be
-// listed), so gates report it instead of passing it over.
+// listed), so gates report it instead of passing it over. While a
+// live-store commit is under way, the records are those of before it
+// (pending_view).
 std::vector<StoredRecord> load_records(const fs::path &root, const config::Limits &limits = {});
+
+// The same files without reading them (relpath and path set, no record; a
+// directory that cannot be listed already carries its error): what a reader
+// that streams records walks, holding one at a time.
+std::vector<StoredRecord> record_files(const fs::path &root);
+// Reads and parses one of them under the reading policy (parse_error set
+// instead of throwing; nothing read when it is already set).
+void read_record(const fs::path &root, StoredRecord &r, const config::Limits &limits = {});
 
 // The index file <root>/records/index.json, or nullopt when absent. Throws
 // json::ParseError when present but broken or refused by the reading policy.

@@ -35,11 +35,10 @@ bool is_trace_derived(const json::Value &record) {
   return record.get("evidence").get("raw").get("git_commit").truthy();
 }
 
-GateResult gate_anonymization(const Context &ctx) {
-  GateResult out;
-  std::size_t total = 0;
-  for (const auto &r : ctx.records) {
-    if (!r.parse_error.empty()) continue;
+std::unique_ptr<RecordPass> anonymization_pass(const Context &ctx) {
+  auto total = std::make_shared<std::size_t>(0);
+  auto body = [&ctx, total](const RecordEntry &r, GateResult &out) {
+    if (!r.parse_error.empty()) return;
     std::string prose, comments;
     auto collect = [&](const std::string &, const json::Value &v, bool in_code) {
       const auto *s = v.as_string();
@@ -57,10 +56,13 @@ GateResult gate_anonymization(const Context &ctx) {
     for (auto &l : record::find_leaks(comments, false, ctx.denylist.get())) leaks.push_back(std::move(l));
     for (const auto &l : leaks)
       out.findings.push_back(finding("anonymization", r, "dangling " + l.label + " in an agent-facing layer", l.token));
-    total += leaks.size();
-  }
-  out.note = std::to_string(total) + " leak(s)" + (ctx.denylist ? "; private denylist applied" : "; no denylist");
-  return out;
+    *total += leaks.size();
+  };
+  return make_pass(body, [&ctx, total](GateResult &out) {
+    out.note = std::to_string(*total) + " leak(s)" + (ctx.denylist ? "; private denylist applied" : "; no denylist");
+  });
 }
+
+GateResult gate_anonymization(const Context &ctx) { return over_records(anonymization_pass(ctx), ctx); }
 
 } // namespace otm::gates

@@ -64,10 +64,14 @@ std::vector<RecordEntry> records_from_files(const std::vector<fs::path> &files, 
   return out;
 }
 
+Finding unreadable_finding(const std::string &gate, const RecordEntry &r) {
+  return {gate, "", r.file, "cannot be checked: " + r.parse_error, ""};
+}
+
 std::vector<Finding> unreadable_records(const std::string &gate, const Context &ctx) {
   std::vector<Finding> out;
   for (const auto &r : ctx.records)
-    if (!r.parse_error.empty()) out.push_back({gate, "", r.file, "cannot be checked: " + r.parse_error, ""});
+    if (!r.parse_error.empty()) out.push_back(unreadable_finding(gate, r));
   return out;
 }
 

@@ -40,8 +40,12 @@ struct PacketEntry {
 struct Context {
   std::vector<RecordEntry> records;
   std::optional<fs::path> store_root; // staging store directory (holds records/)
-  std::optional<json::Value> index;   // records/index.json when present
-  bool index_unreadable = false;      // present but broken
+  // Set when the records of store_root were left on disk for the one-pass
+  // store gates to stream (gates/store_gates.hpp); `records` then lacks them.
+  bool store_records_streamed = false;
+  config::Limits limits; // the reading policy's, for records read later (streamed ones)
+  std::optional<json::Value> index; // records/index.json when present
+  bool index_unreadable = false;    // present but broken
   std::shared_ptr<const schema::Schema> store_schema;
   std::shared_ptr<const schema::Schema> profile;
   std::shared_ptr<const text::Regex> denylist; // private substrings, null when none
@@ -79,6 +83,8 @@ std::vector<RecordEntry> records_from_jsonl(const std::string &text, const std::
 // One finding of `gate` per record entry it could not check (parse_error):
 // a gate fails closed on input it cannot parse, it never passes it.
 std::vector<Finding> unreadable_records(const std::string &gate, const Context &ctx);
+// That finding for one entry (whose parse_error is set).
+Finding unreadable_finding(const std::string &gate, const RecordEntry &r);
 std::vector<PacketEntry> load_packets(const fs::path &workspace);
 // One packet file with its sibling .diff / .py (throws json::ParseError).
 PacketEntry load_packet(const fs::path &packet_json);

@@ -6,17 +6,18 @@
 
 namespace otm::gates {
 
-GateResult gate_established_fact(const Context &ctx) {
-  GateResult out;
-  std::size_t anti = 0;
-  for (const auto &r : ctx.records) {
-    if (!r.parse_error.empty()) continue;
-    if (r.record.string_or("type") == "anti-strategy") ++anti;
+std::unique_ptr<RecordPass> established_fact_pass(const Context &) {
+  auto anti = std::make_shared<std::size_t>(0);
+  auto body = [anti](const RecordEntry &r, GateResult &out) {
+    if (!r.parse_error.empty()) return;
+    if (r.record.string_or("type") == "anti-strategy") ++*anti;
     for (auto &p : record::established_fact_problems(r.record))
       out.findings.push_back(finding("established-fact", r, p));
-  }
-  out.note = std::to_string(anti) + " anti-strategy record(s) checked";
-  return out;
+  };
+  return make_pass(body,
+                   [anti](GateResult &out) { out.note = std::to_string(*anti) + " anti-strategy record(s) checked"; });
 }
+
+GateResult gate_established_fact(const Context &ctx) { return over_records(established_fact_pass(ctx), ctx); }
 
 } // namespace otm::gates

@@ -36,7 +36,7 @@ std::shared_ptr<const schema::Schema> load_schema(const std::optional<std::strin
 } // namespace
 
 Context build_context(const cli::Options &opts, const config::Settings &settings,
-                      const std::vector<std::string> &inputs) {
+                      const std::vector<std::string> &inputs, bool stream_store) {
   Context ctx;
   std::vector<std::string> in = inputs;
   if (in.empty()) {
@@ -48,6 +48,7 @@ Context build_context(const cli::Options &opts, const config::Settings &settings
   }
   auto config = config::Config::load(settings.get(Setting::ConfigFile));
   const config::Limits limits = config.limits();
+  ctx.limits = limits;
   io::InputBounds bounds{limits.max_input_bytes, limits.max_line_bytes};
   std::vector<std::filesystem::path> files;
   for (const auto &arg : in) {
@@ -60,8 +61,12 @@ Context build_context(const cli::Options &opts, const config::Settings &settings
                     arg + ": not a store (no records/ directory); pass the directory that holds records/");
       if (ctx.store_root) throw Error(ErrorKind::Usage, "only one store directory per run");
       ctx.store_root = std::filesystem::absolute(arg).lexically_normal();
-      auto more = records_from_store(*ctx.store_root, limits);
-      ctx.records.insert(ctx.records.end(), more.begin(), more.end());
+      if (stream_store && in.size() == 1) {
+        ctx.store_records_streamed = true;
+      } else {
+        auto more = records_from_store(*ctx.store_root, limits);
+        ctx.records.insert(ctx.records.end(), more.begin(), more.end());
+      }
       try {
         ctx.index = store::load_index(*ctx.store_root, limits);
       } catch (const json::ParseError &) {

@@ -18,8 +18,10 @@ void add_context_options(cli::Options &opts);
 
 // Builds the context from `inputs` (positionals; when empty, the staging
 // store from --store / RTM_STORE). Throws an Error (Usage, UnreadableInput, Io) when
-// an input cannot be read.
+// an input cannot be read. With `stream_store`, a store directory that is
+// the only input is not loaded (store_records_streamed): run_passes reads
+// its records one at a time.
 Context build_context(const cli::Options &opts, const config::Settings &settings,
-                      const std::vector<std::string> &inputs);
+                      const std::vector<std::string> &inputs, bool stream_store = false);
 
 } // namespace otm::gates

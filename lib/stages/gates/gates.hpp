@@ -9,6 +9,7 @@
 
 #include "gates/context.hpp"
 #include "gates/finding.hpp"
+#include "gates/record_pass.hpp"
 
 namespace otm::gates {
 
@@ -22,6 +23,17 @@ GateResult gate_index(const Context &ctx);
 GateResult gate_self_contained(const Context &ctx);
 GateResult gate_no_cross_reference(const Context &ctx);
 GateResult gate_established_fact(const Context &ctx);
+// The store gates as passes over records (gates/record_pass.hpp); each
+// gate_* above is its pass over ctx.records.
+std::unique_ptr<RecordPass> schema_pass(const Context &ctx);
+std::unique_ptr<RecordPass> ids_pass(const Context &ctx);
+std::unique_ptr<RecordPass> anonymization_pass(const Context &ctx);
+std::unique_ptr<RecordPass> raw_isolation_pass(const Context &ctx);
+std::unique_ptr<RecordPass> relations_pass(const Context &ctx);
+std::unique_ptr<RecordPass> index_pass(const Context &ctx);
+std::unique_ptr<RecordPass> self_contained_pass(const Context &ctx);
+std::unique_ptr<RecordPass> no_cross_reference_pass(const Context &ctx);
+std::unique_ptr<RecordPass> established_fact_pass(const Context &ctx);
 // Trace gates: need the workspace, the trace or the live store.
 GateResult gate_profile(const Context &ctx);
 GateResult gate_layout(const Context &ctx);
@@ -41,6 +53,9 @@ struct GateInfo {
   // Judges the record set as a whole (links between records, the index
   // otm-score writes), so it cannot run on one record before staging.
   bool whole_store = false;
+  // The gate as a pass over records, for the one-pass store gates; null
+  // for a gate that has none (record_pass.hpp adapts it).
+  PassFactory pass = nullptr;
 };
 
 // The seventeen, store gates first, in the reference's order (substance, an
@@ -52,7 +67,16 @@ const GateInfo *find_gate(const std::string &name);
 std::vector<std::string> per_record_gate_names();
 
 // Runs one gate; an exception becomes a crashed result with one finding.
+// Fails closed: a record the gate could not read is a finding of every gate,
+// once per file, after the gate's own (add_unreadable).
 GateResult run_gate(const GateInfo &gate, const Context &ctx);
+// run_gate without the fail-closed findings, for a pass that sees records
+// one at a time and adds them at its end.
+GateResult run_gate_function(const GateInfo &gate, const Context &ctx);
+// Adds each of `unreadable` (unreadable_records) whose file the gate has not
+// reported itself (the schema and layout gates do) to a result that did not
+// crash.
+void add_unreadable(std::vector<Finding> unreadable, GateResult &r);
 
 // A record mined from a trace (it cites a commit): held to the strict leak
 // shapes and to the trace gates.

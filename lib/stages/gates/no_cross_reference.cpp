@@ -40,13 +40,14 @@ std::string escape_alt(const std::vector<std::string> &names) {
 
 } // namespace
 
-GateResult gate_no_cross_reference(const Context &ctx) {
+std::unique_ptr<RecordPass> no_cross_reference_pass(const Context &ctx) {
   static const text::Regex repo_path(R"(\b[\w][\w/-]*\.md\b|(?:docs|records)/[\w./-]+)");
   std::vector<std::string> products = ctx.id_products.empty() ? std::vector<std::string>{"any"} : ctx.id_products;
-  text::Regex record_id(R"(\b(?:nvidia|amd|generic)\.(?:)" + escape_alt(products) + R"()\.[a-z0-9-]+\.[a-z0-9-]+\.)");
-  GateResult out;
-  for (const auto &r : ctx.records) {
-    if (!r.parse_error.empty()) continue;
+  // Compiled once per pass, not per record.
+  auto record_id = std::make_shared<const text::Regex>(R"(\b(?:nvidia|amd|generic)\.(?:)" + escape_alt(products) +
+                                                       R"()\.[a-z0-9-]+\.[a-z0-9-]+\.)");
+  return make_pass([record_id](const RecordEntry &r, GateResult &out) {
+    if (!r.parse_error.empty()) return;
     const auto &payload = r.record.get("payload");
     json::Value doc = json::Value::object();
     doc.set("payload", blank_code(payload, false));
@@ -55,14 +56,15 @@ GateResult gate_no_cross_reference(const Context &ctx) {
     std::string text = json::to_line(doc);
     for (const auto &m : repo_path.find_all(text))
       out.findings.push_back(finding("no-cross-reference", r, "names a repository path", std::string(m[0])));
-    for (const auto &m : record_id.find_all(text))
+    for (const auto &m : record_id->find_all(text))
       out.findings.push_back(finding("no-cross-reference", r, "names another record by id", std::string(m[0])));
     for (const char *k : {"source_text", "source_truncated"})
       if (payload.get("implementation").contains(k))
         out.findings.push_back(
             finding("no-cross-reference", r, std::string("serve-time field implementation.") + k + " is stored", k));
-  }
-  return out;
+  });
 }
+
+GateResult gate_no_cross_reference(const Context &ctx) { return over_records(no_cross_reference_pass(ctx), ctx); }
 
 } // namespace otm::gates

@@ -60,18 +60,17 @@ bool occurs_as_token(const std::string &hay, const std::string &needle) {
 
 } // namespace
 
-GateResult gate_raw_isolation(const Context &ctx) {
-  GateResult out;
-  for (const auto &r : ctx.records) {
-    if (!r.parse_error.empty()) continue;
+std::unique_ptr<RecordPass> raw_isolation_pass(const Context &) {
+  return make_pass([](const RecordEntry &r, GateResult &out) {
+    if (!r.parse_error.empty()) return;
     const auto &rec = r.record;
     if (!rec.get("worth").get("rank").is_object()) {
       out.findings.push_back(finding("raw-isolation", r, "worth.rank is missing: the served projection has no rank"));
-      continue;
+      return;
     }
     if (!rec.get("evidence").get("summary").is_object()) {
       out.findings.push_back(finding("raw-isolation", r, "evidence.summary is missing: nothing to serve as evidence"));
-      continue;
+      return;
     }
     if (!rec.get("worth").contains("gain"))
       out.findings.push_back(finding("raw-isolation", r, "served worth keys are not exactly {gain, rank}", "gain"));
@@ -97,8 +96,9 @@ GateResult gate_raw_isolation(const Context &ctx) {
         if (const auto *s = p.as_string(); s && !s->empty() && occurs_as_token(text, *s))
           out.findings.push_back(
               finding("raw-isolation", r, "evidence.raw.file_paths entry leaks into the served record", *s));
-  }
-  return out;
+  });
 }
+
+GateResult gate_raw_isolation(const Context &ctx) { return over_records(raw_isolation_pass(ctx), ctx); }
 
 } // namespace otm::gates

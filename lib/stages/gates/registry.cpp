@@ -6,19 +6,22 @@ namespace otm::gates {
 
 const std::vector<GateInfo> &all_gates() {
   static const std::vector<GateInfo> gates = {
-      {"schema", GateKind::Store, gate_schema, "every record validates against the store schema (clean-1.3)"},
-      {"ids", GateKind::Store, gate_ids, "ids are unique, name their file, and have five segments"},
+      {"schema", GateKind::Store, gate_schema, "every record validates against the store schema (clean-1.3)", false,
+       schema_pass},
+      {"ids", GateKind::Store, gate_ids, "ids are unique, name their file, and have five segments", false, ids_pass},
       {"anonymization", GateKind::Store, gate_anonymization,
-       "no paths, addresses, pages, private terms (and, for trace records, version ids or hashes)"},
-      {"raw-isolation", GateKind::Store, gate_raw_isolation, "nothing engine-only or raw reaches the served record"},
-      {"relations", GateKind::Store, gate_relations, "every link names a record that exists", true},
-      {"index", GateKind::Store, gate_index, "records/index.json agrees with the records", true},
+       "no paths, addresses, pages, private terms (and, for trace records, version ids or hashes)", false,
+       anonymization_pass},
+      {"raw-isolation", GateKind::Store, gate_raw_isolation, "nothing engine-only or raw reaches the served record",
+       false, raw_isolation_pass},
+      {"relations", GateKind::Store, gate_relations, "every link names a record that exists", true, relations_pass},
+      {"index", GateKind::Store, gate_index, "records/index.json agrees with the records", true, index_pass},
       {"self-contained", GateKind::Store, gate_self_contained,
-       "the payload stands on its own; gains are relative and consistent"},
+       "the payload stands on its own; gains are relative and consistent", false, self_contained_pass},
       {"no-cross-reference", GateKind::Store, gate_no_cross_reference,
-       "the payload names no repository path or other record"},
+       "the payload names no repository path or other record", false, no_cross_reference_pass},
       {"established-fact", GateKind::Store, gate_established_fact,
-       "an anti-strategy states a condition and a causal mechanism"},
+       "an anti-strategy states a condition and a causal mechanism", false, established_fact_pass},
       {"profile", GateKind::Trace, gate_profile, "every record validates against the opt-trace-1.0 profile"},
       {"layout", GateKind::Trace, gate_layout, "each record file sits where its type and scope place it"},
       {"verbatim", GateKind::Trace, gate_verbatim, "quoted code is whole lines of the packet's code"},
@@ -46,17 +49,26 @@ std::vector<std::string> per_record_gate_names() {
   return out;
 }
 
+void add_unreadable(std::vector<Finding> unreadable, GateResult &r) {
+  if (r.crashed) return;
+  std::vector<Finding> missing;
+  for (auto &f : unreadable) {
+    bool reported = std::any_of(r.findings.begin(), r.findings.end(),
+                                [&](const Finding &g) { return g.file == f.file && g.gate == f.gate; });
+    if (!reported) missing.push_back(std::move(f));
+  }
+  for (auto &f : missing) r.findings.push_back(std::move(f));
+}
+
 GateResult run_gate(const GateInfo &gate, const Context &ctx) {
+  GateResult r = run_gate_function(gate, ctx);
+  add_unreadable(unreadable_records(gate.name, ctx), r);
+  return r;
+}
+
+GateResult run_gate_function(const GateInfo &gate, const Context &ctx) {
   try {
-    GateResult r = gate.run(ctx);
-    // Fail closed: a record the gate could not read is a finding of every
-    // gate, once per file (the schema and layout gates report it themselves).
-    for (auto &f : unreadable_records(gate.name, ctx)) {
-      bool reported = std::any_of(r.findings.begin(), r.findings.end(),
-                                  [&](const Finding &g) { return g.file == f.file && g.gate == f.gate; });
-      if (!reported) r.findings.push_back(std::move(f));
-    }
-    return r;
+    return gate.run(ctx);
   } catch (const std::exception &e) {
     GateResult r;
     r.crashed = true;

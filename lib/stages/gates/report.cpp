@@ -43,6 +43,10 @@ std::string format_text(const ValidationReport &r, bool verbose) {
       out += "== store gates: skipped (--skip-store-gates)\n\n";
       continue;
     }
+    if (kind == GateKind::Trace && r.trace_gates_skipped) {
+      out += "== trace gates: not run (--store-gates)\n\n";
+      continue;
+    }
     out += kind == GateKind::Store ? "== store gates\n" : "== trace gates\n";
     for (const auto &run : r.runs) {
       if (run.gate->kind != kind) continue;

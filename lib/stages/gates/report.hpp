@@ -21,6 +21,7 @@ struct ValidationReport {
   std::size_t records = 0, packets = 0;
   std::vector<GateRun> runs; // in all_gates() order; skipped store gates absent
   bool store_gates_skipped = false;
+  bool trace_gates_skipped = false; // --store-gates
   std::size_t failed_groups() const;
   bool passed() const { return failed_groups() == 0; }
 };

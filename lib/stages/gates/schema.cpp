@@ -4,28 +4,47 @@
 namespace otm::gates {
 
 namespace {
-GateResult validate_all(const std::string &gate, const Context &ctx, const schema::Schema *schema,
-                        const std::string &what) {
-  if (!schema) return cannot_run(gate, "no " + what + " loaded");
-  GateResult out;
-  std::size_t ok = 0;
-  for (const auto &r : ctx.records) {
+
+class SchemaPass : public RecordPass {
+public:
+  SchemaPass(std::string gate, const schema::Schema *schema, std::string what)
+      : gate_(std::move(gate)), schema_(schema), what_(std::move(what)) {}
+  void record(const RecordEntry &r) override {
+    ++seen_;
+    if (!schema_) return;
     if (!r.parse_error.empty()) {
-      out.findings.push_back(finding(gate, r, "does not parse: " + r.parse_error));
-      continue;
+      out_.findings.push_back(finding(gate_, r, "does not parse: " + r.parse_error));
+      return;
     }
-    auto errors = schema->validate(r.record);
-    if (errors.empty()) ++ok;
+    auto errors = schema_->validate(r.record);
+    if (errors.empty()) ++ok_;
     for (const auto &e : errors)
-      out.findings.push_back(finding(gate, r, what + ": " + e.path + ": " + e.message, e.path));
+      out_.findings.push_back(finding(gate_, r, what_ + ": " + e.path + ": " + e.message, e.path));
   }
-  out.note = std::to_string(ok) + " of " + std::to_string(ctx.records.size()) + " records satisfy " + what;
-  return out;
-}
+  GateResult finish() override {
+    if (!schema_) return cannot_run(gate_, "no " + what_ + " loaded");
+    out_.note = std::to_string(ok_) + " of " + std::to_string(seen_) + " records satisfy " + what_;
+    return std::move(out_);
+  }
+
+private:
+  std::string gate_;
+  const schema::Schema *schema_;
+  std::string what_;
+  GateResult out_;
+  std::size_t ok_ = 0, seen_ = 0;
+};
+
 } // namespace
 
-GateResult gate_schema(const Context &ctx) { return validate_all("schema", ctx, ctx.store_schema.get(), "schema"); }
+std::unique_ptr<RecordPass> schema_pass(const Context &ctx) {
+  return std::make_unique<SchemaPass>("schema", ctx.store_schema.get(), "schema");
+}
 
-GateResult gate_profile(const Context &ctx) { return validate_all("profile", ctx, ctx.profile.get(), "profile"); }
+GateResult gate_schema(const Context &ctx) { return over_records(schema_pass(ctx), ctx); }
+
+GateResult gate_profile(const Context &ctx) {
+  return over_records(std::make_unique<SchemaPass>("profile", ctx.profile.get(), "profile"), ctx);
+}
 
 } // namespace otm::gates

@@ -41,10 +41,9 @@ void check_metric(const std::string &where, const json::Value &m,
 
 } // namespace
 
-GateResult gate_self_contained(const Context &ctx) {
-  GateResult out;
-  for (const auto &r : ctx.records) {
-    if (!r.parse_error.empty()) continue;
+std::unique_ptr<RecordPass> self_contained_pass(const Context &) {
+  return make_pass([](const RecordEntry &r, GateResult &out) {
+    if (!r.parse_error.empty()) return;
     auto fail = [&](std::string msg, std::string token) {
       out.findings.push_back(finding("self-contained", r, std::move(msg), std::move(token)));
     };
@@ -102,8 +101,9 @@ GateResult gate_self_contained(const Context &ctx) {
       if (!snippet.empty() && (snippet[0] == '-' || snippet[0] == '+') && format.rfind("unified-diff", 0) != 0)
         fail("snippet is a diff but implementation.format is not unified-diff", format);
     }
-  }
-  return out;
+  });
 }
+
+GateResult gate_self_contained(const Context &ctx) { return over_records(self_contained_pass(ctx), ctx); }
 
 } // namespace otm::gates

@@ -12,6 +12,7 @@ namespace otm::gates {
 struct ValidateOptions {
   bool verbose = false;
   bool skip_store_gates = false;
+  bool only_store_gates = false; // --store-gates: the store gates in one pass (gates/store_gates.hpp)
   bool injection_tests = false;
   std::string format = "text"; // text | jsonl | sarif | junit
   std::string store_label;     // shown in reports

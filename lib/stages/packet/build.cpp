@@ -1,7 +1,10 @@
 #include "packet/build.hpp"
 
 #include <map>
+#include <optional>
 #include <set>
+#include <thread>
+#include <unordered_map>
 
 #include "error/error.hpp"
 #include "io/file.hpp"
@@ -18,15 +21,30 @@ bool BuildResult::clean() const {
   return true;
 }
 
-std::vector<json::Value> select(const std::vector<json::Value> &segments, const Filters &f) {
-  std::vector<json::Value> out;
+namespace {
+
+// The selected segments, in order, without copying them.
+std::vector<const json::Value *> chosen(const std::vector<json::Value> &segments, const Filters &f) {
+  std::vector<const json::Value *> out;
   std::set<std::string> wanted(f.seg_ids.begin(), f.seg_ids.end());
   for (const auto &s : segments) {
     if (f.type && s.string_or("record_type") != *f.type) continue;
     if (!wanted.empty() && !wanted.count(s.string_or("seg_id"))) continue;
     if (f.limit && out.size() >= f.limit) break;
-    out.push_back(s);
+    out.push_back(&s);
   }
+  return out;
+}
+
+// Below this many packets a second thread (and repository handle) costs
+// more than it saves.
+constexpr std::size_t kParallelFrom = 64;
+
+} // namespace
+
+std::vector<json::Value> select(const std::vector<json::Value> &segments, const Filters &f) {
+  std::vector<json::Value> out;
+  for (const auto *s : chosen(segments, f)) out.push_back(*s);
   return out;
 }
 
@@ -48,7 +66,7 @@ BuildResult build_all(const std::vector<json::Value> &all_segments, const Filter
                       const std::vector<json::Value> &version_rows, const Context &ctx, const fs::path &dir,
                       const cli::ProgressFn &progress) {
   BuildResult r;
-  std::map<std::string, const json::Value *> rows;
+  std::unordered_map<std::string, const json::Value *> rows;
   for (const auto &row : version_rows) rows.emplace(row.string_or("version"), &row);
   auto taken_up = directions_taken_up(version_rows, ctx.directions);
   std::set<std::string> current;
@@ -60,30 +78,70 @@ BuildResult build_all(const std::vector<json::Value> &all_segments, const Filter
     current.insert(id);
   }
   fs::create_directories(dir);
-  std::set<std::string> written;
-  // All packets or none: a segment that cannot be built, or a disk that
-  // fills half-way, leaves the previous set for the next stage, never part
-  // of a new one (the error names the segment).
-  io::WriteBatch batch;
-  for (const auto &seg : select(all_segments, filters)) {
-    auto it = rows.find(seg.string_or("version"));
-    auto up = taken_up.find(seg.string_or("version"));
-    Built b;
-    try {
-      b = build_packet(seg, it == rows.end() ? json::null_value() : *it->second, ctx,
-                       up == taken_up.end() ? std::vector<json::Value>{} : up->second);
-      batch.add(dir / (b.seg_id + ".json"), json::to_pretty(b.packet));
-      if (!b.code_name.empty()) batch.add(dir / b.code_name, b.code);
-    } catch (const std::exception &e) {
-      throw io::IoError("segment " + seg.string_or("seg_id") + " (version " + seg.string_or("version") +
-                        "): " + e.what() + "; no packet was written");
+  auto segs = chosen(all_segments, filters);
+  DiffCache diffs;
+  Context run_ctx = ctx;
+  if (!run_ctx.diffs) run_ctx.diffs = &diffs;
+  static const std::vector<json::Value> none;
+  std::vector<std::optional<Built>> built(segs.size());
+  // Packets are independent: built on two threads (each with its own
+  // repository handle), kept in segment order. A segment that cannot be
+  // built stops the stage naming it.
+  auto work = [&](const Context &c, std::size_t first, std::size_t step) {
+    for (std::size_t i = first; i < segs.size(); i += step) {
+      const auto &seg = *segs[i];
+      auto it = rows.find(seg.string_or("version"));
+      auto up = taken_up.find(seg.string_or("version"));
+      try {
+        built[i] = build_packet(seg, it == rows.end() ? json::null_value() : *it->second, c,
+                                up == taken_up.end() ? none : up->second);
+      } catch (const std::exception &e) {
+        throw io::IoError("segment " + seg.string_or("seg_id") + " (version " + seg.string_or("version") +
+                          "): " + e.what() + "; no packet was written");
+      }
+      if (progress) progress(built[i]->seg_id);
     }
-    written.insert(b.seg_id + ".json");
-    if (!b.code_name.empty()) written.insert(b.code_name);
-    if (progress) progress(b.seg_id);
-    r.packets.push_back(std::move(b));
+  };
+  if (segs.size() >= kParallelFrom && ctx.repo) {
+    auto repo = ctx.repo->reopen();
+    Context second = run_ctx;
+    second.repo = &repo;
+    std::exception_ptr failure;
+    std::thread helper([&] {
+      try {
+        work(second, 1, 2);
+      } catch (...) {
+        failure = std::current_exception();
+      }
+    });
+    try {
+      work(run_ctx, 0, 2);
+    } catch (...) {
+      helper.join();
+      throw;
+    }
+    helper.join();
+    if (failure) std::rethrow_exception(failure);
+  } else {
+    work(run_ctx, 0, 1);
   }
-  batch.commit();
+  // All packets or none: a disk that fills half-way leaves the previous set
+  // for the next stage, never part of a new one. A packet whose file already
+  // holds its bytes is left alone (no new inode on a rerun).
+  io::WriteBatch batch;
+  std::set<std::string> written;
+  try {
+    for (auto &b : built) {
+      batch.add_if_changed(dir / (b->seg_id + ".json"), json::to_pretty(b->packet), io::FileClass::Scratch);
+      if (!b->code_name.empty()) batch.add_if_changed(dir / b->code_name, b->code, io::FileClass::Scratch);
+      written.insert(b->seg_id + ".json");
+      if (!b->code_name.empty()) written.insert(b->code_name);
+      r.packets.push_back(std::move(*b));
+    }
+    batch.commit();
+  } catch (const io::IoError &e) {
+    throw io::IoError(std::string(e.what()) + "; no packet was written");
+  }
   std::set<std::string> rebuilt;
   for (const auto &b : r.packets) rebuilt.insert(b.seg_id);
   for (const auto &path : io::list_dir(dir)) {
@@ -95,6 +153,8 @@ BuildResult build_all(const std::vector<json::Value> &all_segments, const Filter
     fs::remove(path);
     r.removed.push_back(name);
   }
+  // One flush for the whole stage (docs/durability.md).
+  io::sync_file_system(dir);
   return r;
 }
 

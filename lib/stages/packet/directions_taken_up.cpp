@@ -1,6 +1,8 @@
 #include "packet/directions_taken_up.hpp"
 
 #include <algorithm>
+#include <map>
+#include <optional>
 #include <set>
 
 #include "error/error.hpp"
@@ -68,23 +70,80 @@ bool takes_up(std::string_view direction, std::string_view step_text, const Dire
          static_cast<double>(shared) >= rule.min_share * static_cast<double>(wanted.size());
 }
 
+namespace {
+
+// The steps' words, indexed: each word with the rows (ascending) whose step
+// text has it. Built once per run, so finding the step that takes up a
+// direction costs a few lookups instead of re-reading every later step
+// (quadratic in the trace's length).
+class StepWords {
+public:
+  explicit StepWords(const std::vector<json::Value> &rows) {
+    std::map<std::string, std::vector<std::size_t>> by_word;
+    for (std::size_t j = 0; j < rows.size(); ++j)
+      for (auto &w : content_words(what_it_did(rows[j]))) by_word[std::move(w)].push_back(j);
+    words_.assign(std::make_move_iterator(by_word.begin()), std::make_move_iterator(by_word.end()));
+  }
+
+  // Rows (ascending) whose step text takes up `direction` (takes_up()).
+  std::vector<std::size_t> takers(std::string_view direction, const DirectionRule &rule) const {
+    auto wanted = content_words(direction);
+    std::vector<std::size_t> out;
+    if (wanted.empty()) return out;
+    std::map<std::size_t, std::size_t> shared; // row -> wanted words it has
+    for (const auto &w : wanted) {
+      std::set<std::size_t> rows;
+      auto add = [&](const std::vector<std::size_t> &r) { rows.insert(r.begin(), r.end()); };
+      // same_word: equal; or the shorter (>= 4 letters) a prefix of the longer.
+      if (const auto *exact = find(w)) add(*exact);
+      if (w.size() >= 4) {
+        for (std::size_t n = 4; n < w.size(); ++n)
+          if (const auto *shorter = find(w.substr(0, n))) add(*shorter);
+        for (auto it = std::upper_bound(words_.begin(), words_.end(), w,
+                                        [](const std::string &a, const Entry &e) { return a < e.first; });
+             it != words_.end() && it->first.starts_with(w); ++it)
+          add(it->second);
+      }
+      for (auto r : rows) ++shared[r];
+    }
+    for (const auto &[row, n] : shared)
+      if (n >= rule.min_shared_words && static_cast<double>(n) >= rule.min_share * static_cast<double>(wanted.size()))
+        out.push_back(row);
+    return out;
+  }
+
+private:
+  using Entry = std::pair<std::string, std::vector<std::size_t>>;
+  const std::vector<std::size_t> *find(const std::string &w) const {
+    auto it = std::lower_bound(words_.begin(), words_.end(), w,
+                               [](const Entry &e, const std::string &a) { return e.first < a; });
+    return it != words_.end() && it->first == w ? &it->second : nullptr;
+  }
+  std::vector<Entry> words_; // sorted by word
+};
+
+} // namespace
+
 std::map<std::string, std::vector<json::Value>> directions_taken_up(const std::vector<json::Value> &rows,
                                                                     const DirectionRule &rule) {
   std::map<std::string, std::vector<json::Value>> out;
+  std::optional<StepWords> steps;
+  std::map<std::string, std::vector<std::size_t>> takers; // per distinct direction text
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const auto *list = rows[i].get("open_directions").as_array();
     if (!list) continue;
     for (const auto &d : *list) {
       if (!d.is_object() || str(d.get("direction")).empty()) continue;
-      for (std::size_t j = i + 1; j < rows.size(); ++j) {
-        std::string step = what_it_did(rows[j]);
-        if (!takes_up(str(d.get("direction")), step, rule)) continue;
-        json::Value e = json::Value::object();
-        e.set("direction", d.get("direction"));
-        e.set("rationale", d.get("rationale"));
-        out[rows[j].string_or("version")].push_back(std::move(e));
-        break;
-      }
+      if (!steps) steps.emplace(rows);
+      std::string direction = str(d.get("direction"));
+      auto it = takers.find(direction);
+      if (it == takers.end()) it = takers.emplace(direction, steps->takers(direction, rule)).first;
+      auto j = std::upper_bound(it->second.begin(), it->second.end(), i);
+      if (j == it->second.end()) continue;
+      json::Value e = json::Value::object();
+      e.set("direction", d.get("direction"));
+      e.set("rationale", d.get("rationale"));
+      out[rows[*j].string_or("version")].push_back(std::move(e));
     }
   }
   return out;

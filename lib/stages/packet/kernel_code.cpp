@@ -22,39 +22,52 @@ VersionCommits::VersionCommits(const git::Repository &repo) {
   for (auto &c : repo.commits_oldest_first()) {
     auto key = version_key(c.subject);
     if (!key) continue;
-    auto it = std::find_if(by_version_.begin(), by_version_.end(), [&](auto &p) { return p.first == *key; });
-    if (it == by_version_.end()) {
-      by_version_.emplace_back(*key, std::vector<git::Commit>{});
-      it = by_version_.end() - 1;
-    }
-    it->second.push_back(std::move(c));
+    auto [it, fresh] = version_index_.emplace(*key, by_version_.size());
+    if (fresh) by_version_.emplace_back(*key, std::vector<git::Commit>{});
+    version_of_sha_.emplace(c.sha, *key);
+    by_version_[it->second].second.push_back(std::move(c));
   }
 }
 
 const std::vector<git::Commit> &VersionCommits::of(const std::string &version) const {
   static const std::vector<git::Commit> none;
-  for (const auto &[key, commits] : by_version_)
-    if (key == version) return commits;
-  return none;
+  auto it = version_index_.find(version);
+  return it == version_index_.end() ? none : by_version_[it->second].second;
 }
 
 std::string VersionCommits::version_of(const std::string &sha) const {
-  for (const auto &[key, commits] : by_version_)
-    for (const auto &c : commits)
-      if (c.sha == sha) return key;
-  return {};
+  auto it = version_of_sha_.find(sha);
+  return it == version_of_sha_.end() ? std::string() : it->second;
+}
+
+std::optional<DiffCache::Entry> DiffCache::find(const std::string &base, const std::string &target) const {
+  std::lock_guard<std::mutex> lock(m_);
+  auto it = entries_.find({base, target});
+  if (it == entries_.end()) return std::nullopt;
+  return it->second;
+}
+
+void DiffCache::put(const std::string &base, const std::string &target, Entry e) {
+  std::lock_guard<std::mutex> lock(m_);
+  entries_.emplace(std::make_pair(base, target), std::move(e));
 }
 
 std::optional<KernelDiff> version_diff(const git::Repository &repo, const VersionCommits &commits,
-                                       const json::Value &segment) {
+                                       const json::Value &segment, DiffCache *cache) {
   const auto *sha = segment.get("sha").as_string();
   if (!sha || sha->empty()) return std::nullopt;
   auto diff = [&](const std::string &base, const std::string &target, DiffRange range) {
     KernelDiff d{base, target, {}, range, false};
+    if (auto hit = cache ? cache->find(base, target) : std::nullopt) {
+      d.text = std::move(hit->text);
+      d.executable = hit->executable;
+      return d;
+    }
     auto base_blob = base.empty() ? std::nullopt : repo.blob_id(base, "kernel.py");
     if (repo.blob_id(target, "kernel.py") != base_blob) d.text = repo.diff_path(base, target, "kernel.py");
     if (text::strip(d.text).empty()) d.text.clear();
     d.executable = code::count_changes(code::lex_diff(d.text)).changes_code();
+    if (cache) cache->put(base, target, {d.text, d.executable});
     return d;
   };
   bool strategy = segment.string_or("record_type") == "strategy";

@@ -4,8 +4,11 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "git/repository.hpp"
@@ -26,6 +29,8 @@ public:
 
 private:
   std::vector<std::pair<std::string, std::vector<git::Commit>>> by_version_;
+  std::unordered_map<std::string, std::size_t> version_index_; // key -> by_version_ position
+  std::unordered_map<std::string, std::string> version_of_sha_;
 };
 
 // Which range a packet's diff holds (docs/differences.md, "Packets").
@@ -43,6 +48,24 @@ struct KernelDiff {
   bool executable = false; // `text` changes an executable line (code/source_lexer.hpp)
 };
 
+// kernel.py diffs already computed in this run, by (base, target): a pair
+// several segments share (a version's dead end and its pitfall, a strategy
+// and the segment measured against it) is diffed once. Safe to share
+// between threads.
+class DiffCache {
+public:
+  struct Entry {
+    std::string text;
+    bool executable = false;
+  };
+  std::optional<Entry> find(const std::string &base, const std::string &target) const;
+  void put(const std::string &base, const std::string &target, Entry e);
+
+private:
+  mutable std::mutex m_;
+  std::map<std::pair<std::string, std::string>, Entry> entries_;
+};
+
 // The change a record's code shows, nullopt without a commit.
 //  - A strategy whose segment names `measured_against.sha` (the ladder's
 //    best-so-far before it): that commit to the version's last commit, even
@@ -56,7 +79,7 @@ struct KernelDiff {
 //    changed kernel.py at all; for other segments, to the last commit, or
 //    when that leaves kernel.py as it was, to the latest that changed it.
 std::optional<KernelDiff> version_diff(const git::Repository &repo, const VersionCommits &commits,
-                                       const json::Value &segment);
+                                       const json::Value &segment, DiffCache *cache = nullptr);
 
 // A reference kernel: kernel.py at the segment's commit; a snapshot
 // (versions/kernel_<ver>.py) from the HEAD commit, falling back to the

@@ -252,7 +252,7 @@ Built build_packet(const json::Value &seg, const json::Value &row, const Context
     cap = kMaxKernelChars;
     ext = ".py";
   } else if (ctx.repo && ctx.commits) {
-    diff = version_diff(*ctx.repo, *ctx.commits, seg);
+    diff = version_diff(*ctx.repo, *ctx.commits, seg, ctx.diffs);
     if (diff) out.code = diff->text;
     ext = ".diff";
   }

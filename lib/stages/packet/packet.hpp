@@ -49,8 +49,9 @@ struct Context {
   const trace::TraceFiles *files = nullptr;  // its working tree (REPORT.md files, snapshots)
   const scrub::Denylist *denylist = nullptr; // may be null
   std::string schema = "clean-1.3";
-  record::CausalRule causal; // what_the_run_said.causal_sentences (default: none)
-  DirectionRule directions;  // what_the_run_said.directions_taken_up (default: none)
+  record::CausalRule causal;  // what_the_run_said.causal_sentences (default: none)
+  DirectionRule directions;   // what_the_run_said.directions_taken_up (default: none)
+  DiffCache *diffs = nullptr; // shared by the packets of one run; may be null
 };
 
 struct Built {

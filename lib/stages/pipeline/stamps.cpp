@@ -90,7 +90,8 @@ bool write_if_changed(const fs::path &path, const std::string &content) {
       // unreadable: rewrite it
     }
   }
-  io::write_file_atomic(path, content);
+  io::write_file_atomic(path, content, io::FileClass::Scratch);
+  io::sync_file_system(path);
   return true;
 }
 

@@ -144,6 +144,8 @@ Repository Repository::open(const std::filesystem::path &path) {
   return r;
 }
 
+const std::filesystem::path &Repository::path() const { return impl_->path; }
+
 std::optional<std::string> Repository::head() const {
   git_oid oid;
   if (git_reference_name_to_id(&oid, impl_->repo, "HEAD") != 0) return std::nullopt;

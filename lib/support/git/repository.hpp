@@ -37,6 +37,10 @@ public:
   // itself; does not search parent directories. Throws GitError naming the
   // path when it is not a repository.
   static Repository open(const std::filesystem::path &path);
+  // Another handle to the same repository, for another thread (a handle is
+  // never shared between threads).
+  Repository reopen() const { return open(path()); }
+  const std::filesystem::path &path() const;
   ~Repository();
   Repository(Repository &&) noexcept;
   Repository &operator=(Repository &&) noexcept;

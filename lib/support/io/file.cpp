@@ -173,6 +173,37 @@ void write_file_atomic(const fs::path &path, std::string_view content, FileClass
   if (flush) fsync_directory(parent_or_dot(path));
 }
 
+namespace {
+// Whether `path` is a regular file holding exactly `content`.
+bool holds_exactly(const fs::path &path, std::string_view content) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  if (fd >= 0) {
+    struct stat st {};
+    bool same = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && static_cast<std::size_t>(st.st_size) == content.size();
+    if (same) {
+      std::string have(content.size(), '\0');
+      std::size_t got = 0;
+      while (got < have.size()) {
+        ssize_t n = ::read(fd, have.data() + got, have.size() - got);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        got += static_cast<std::size_t>(n);
+      }
+      same = got == have.size() && have == content;
+    }
+    ::close(fd);
+    return same;
+  }
+  return false;
+}
+} // namespace
+
+bool write_file_if_changed(const fs::path &path, std::string_view content, FileClass cls) {
+  if (holds_exactly(path, content)) return false;
+  write_file_atomic(path, content, cls);
+  return true;
+}
+
 bool write_file_atomic_new(const fs::path &path, std::string_view content, FileClass cls) {
   bool flush = flushed_per_file(cls);
   std::string tmp = write_temp_sibling(path, content, flush);
@@ -191,6 +222,12 @@ bool write_file_atomic_new(const fs::path &path, std::string_view content, FileC
 void WriteBatch::add(const fs::path &path, std::string_view content, FileClass cls) {
   durable_ = durable_ || flushed_per_file(cls);
   pending_.emplace_back(write_temp_sibling(path, content, flushed_per_file(cls)), path);
+}
+
+bool WriteBatch::add_if_changed(const fs::path &path, std::string_view content, FileClass cls) {
+  if (holds_exactly(path, content)) return false;
+  add(path, content, cls);
+  return true;
 }
 
 void WriteBatch::commit() {

@@ -63,6 +63,15 @@ bool flushed_per_file(FileClass cls);
 // The default is the durable class: a caller must say a file is scratch.
 void write_file_atomic(const std::filesystem::path &path, std::string_view content, FileClass cls = FileClass::Live);
 
+// write_file_atomic unless `path` already holds exactly `content` (then
+// nothing is written and its time stamps stay). For outputs rebuilt in bulk
+// whose staleness is not judged by their own time stamps (packets/): a
+// rerun that changes nothing creates no inode, and ext4 then has none of
+// the thousands of freed ones to step over on the next run.
+// Returns whether it wrote.
+bool write_file_if_changed(const std::filesystem::path &path, std::string_view content,
+                           FileClass cls = FileClass::Live);
+
 // Like write_file_atomic, but never replaces an existing file: returns false
 // (writing nothing) when `path` already exists.
 bool write_file_atomic_new(const std::filesystem::path &path, std::string_view content,
@@ -81,6 +90,9 @@ public:
   WriteBatch(const WriteBatch &) = delete;
   WriteBatch &operator=(const WriteBatch &) = delete;
   void add(const std::filesystem::path &path, std::string_view content, FileClass cls = FileClass::Live);
+  // add() unless `path` already holds exactly `content` (as
+  // write_file_if_changed); returns whether it was added.
+  bool add_if_changed(const std::filesystem::path &path, std::string_view content, FileClass cls = FileClass::Live);
   void commit();
   std::size_t size() const { return pending_.size(); }
 

@@ -2,16 +2,45 @@
 
 #include <pcre2.h>
 
+#include <algorithm>
+
 #include "text/utf8.hpp"
 
 namespace otm::text {
 
 struct Regex::Impl {
   pcre2_code *code = nullptr;
+  uint32_t capture_count = 0;
+  bool jit = false; // JIT-compiled: PCRE2 then skips the UTF check (MATCH_INVALID_UTF)
   ~Impl() {
     if (code) pcre2_code_free(code);
   }
 };
+
+namespace {
+
+// One match-data buffer per thread, grown to the largest capture count seen:
+// pcre2_match_data_create_from_pattern per call was a malloc and a free per
+// match.
+pcre2_match_data *thread_match_data(uint32_t pairs) {
+  struct Holder {
+    pcre2_match_data *md = nullptr;
+    uint32_t pairs = 0;
+    ~Holder() {
+      if (md) pcre2_match_data_free(md);
+    }
+  };
+  thread_local Holder h;
+  if (!h.md || h.pairs < pairs) {
+    if (h.md) pcre2_match_data_free(h.md);
+    h.pairs = std::max<uint32_t>(pairs, 16);
+    h.md = pcre2_match_data_create(h.pairs, nullptr);
+    if (!h.md) throw RegexError("cannot allocate regex match data");
+  }
+  return h.md;
+}
+
+} // namespace
 
 Regex::Regex(std::string_view pattern) : pattern_(pattern), impl_(std::make_unique<Impl>()) {
   int err = 0;
@@ -27,8 +56,9 @@ Regex::Regex(std::string_view pattern) : pattern_(pattern), impl_(std::make_uniq
     throw RegexError("bad regular expression /" + pattern_ + "/ at offset " + std::to_string(offset) + ": " +
                      reinterpret_cast<const char *>(msg));
   }
+  pcre2_pattern_info(impl_->code, PCRE2_INFO_CAPTURECOUNT, &impl_->capture_count);
   // JIT is an optimisation only; without it the interpreter gives the same answers.
-  pcre2_jit_compile(impl_->code, PCRE2_JIT_COMPLETE);
+  impl_->jit = pcre2_jit_compile(impl_->code, PCRE2_JIT_COMPLETE) == 0;
 }
 
 namespace {
@@ -81,33 +111,37 @@ Regex::~Regex() = default;
 Regex::Regex(Regex &&) noexcept = default;
 Regex &Regex::operator=(Regex &&) noexcept = default;
 
-std::optional<Match> Regex::run(std::string_view subject, std::size_t start, Anchor anchor) const {
-  pcre2_match_data *md = pcre2_match_data_create_from_pattern(impl_->code, nullptr);
+bool Regex::run_into(std::string_view subject, std::size_t start, Anchor anchor, bool valid_utf, Match &m) const {
+  pcre2_match_data *md = thread_match_data(impl_->capture_count + 1);
   uint32_t opts = 0;
   if (anchor != Anchor::None) opts |= PCRE2_ANCHORED;
   if (anchor == Anchor::Both) opts |= PCRE2_ENDANCHORED;
+  // The interpreter re-validates the whole subject on every call; a caller
+  // that checked it once says so. (JIT code with MATCH_INVALID_UTF checks
+  // nothing either way.)
+  if (valid_utf && !impl_->jit) opts |= PCRE2_NO_UTF_CHECK;
   int rc = match_bounded(impl_->code, subject, start, opts, md);
   if (rc < 0) {
-    pcre2_match_data_free(md);
-    if (rc == PCRE2_ERROR_NOMATCH) return std::nullopt;
+    if (rc == PCRE2_ERROR_NOMATCH) return false;
     PCRE2_UCHAR msg[256];
     pcre2_get_error_message(rc, msg, sizeof msg);
     throw RegexError("matching /" + std::string(prefix_code_points(pattern_, 80)) + "/ against " +
                      std::to_string(subject.size()) + " bytes of text failed: " + reinterpret_cast<const char *>(msg));
   }
-  uint32_t count = pcre2_get_ovector_count(md);
-  PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
-  Match m;
-  uint32_t capture_count = 0;
-  pcre2_pattern_info(impl_->code, PCRE2_INFO_CAPTURECOUNT, &capture_count);
-  m.groups.resize(capture_count + 1);
-  for (uint32_t i = 0; i < count && i <= capture_count; ++i) {
+  const PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
+  m.groups.assign(impl_->capture_count + 1, std::nullopt);
+  for (uint32_t i = 0; i <= impl_->capture_count; ++i) {
     if (ov[2 * i] == PCRE2_UNSET) continue;
     m.groups[i] = subject.substr(ov[2 * i], ov[2 * i + 1] - ov[2 * i]);
   }
   m.begin = ov[0];
   m.end = ov[1];
-  pcre2_match_data_free(md);
+  return true;
+}
+
+std::optional<Match> Regex::run(std::string_view subject, std::size_t start, Anchor anchor) const {
+  Match m;
+  if (!run_into(subject, start, anchor, false, m)) return std::nullopt;
   return m;
 }
 
@@ -126,14 +160,14 @@ std::size_t next_char(std::string_view s, std::size_t i) {
 }
 } // namespace
 
-std::vector<Match> Regex::find_all(std::string_view subject) const {
-  std::vector<Match> out;
+void Regex::for_each_match(std::string_view subject, const std::function<void(const Match &)> &fn) const {
+  bool valid = impl_->jit || is_valid_utf8(subject);
+  Match m;
   std::size_t pos = 0;
   while (pos <= subject.size()) {
-    auto m = search(subject, pos);
-    if (!m) break;
-    std::size_t b = m->begin, e = m->end;
-    out.push_back(std::move(*m));
+    if (!run_into(subject, pos, Anchor::None, valid, m)) break;
+    std::size_t b = m.begin, e = m.end;
+    fn(m);
     if (e == b) {
       if (e >= subject.size()) break;
       pos = next_char(subject, e);
@@ -141,24 +175,41 @@ std::vector<Match> Regex::find_all(std::string_view subject) const {
       pos = e;
     }
   }
+}
+
+std::vector<Match> Regex::find_all(std::string_view subject) const {
+  std::vector<Match> out;
+  for_each_match(subject, [&](const Match &m) { out.push_back(m); });
   return out;
 }
 
-std::string Regex::replace(std::string_view subject, const std::function<std::string(const Match &)> &fn) const {
+namespace {
+// re.sub's loop: the text between matches copied, `put` appends each
+// match's replacement.
+std::string substitute(const Regex &re, std::string_view subject,
+                       const std::function<void(const Match &, std::string &)> &put) {
   std::string out;
   std::size_t last = 0;
-  for (const auto &m : find_all(subject)) {
+  bool any = false;
+  re.for_each_match(subject, [&](const Match &m) {
+    if (!any) out.reserve(subject.size());
+    any = true;
     out.append(subject.substr(last, m.begin - last));
-    out += fn(m);
+    put(m, out);
     last = m.end;
-  }
+  });
+  if (!any) return std::string(subject);
   out.append(subject.substr(last));
   return out;
 }
+} // namespace
+
+std::string Regex::replace(std::string_view subject, const std::function<std::string(const Match &)> &fn) const {
+  return substitute(*this, subject, [&](const Match &m, std::string &out) { out += fn(m); });
+}
 
 std::string Regex::replace(std::string_view subject, std::string_view replacement) const {
-  std::string r(replacement);
-  return replace(subject, [&](const Match &) { return r; });
+  return substitute(*this, subject, [&](const Match &, std::string &out) { out.append(replacement); });
 }
 
 std::pair<std::string_view, std::optional<std::string_view>> Regex::split_once(std::string_view subject) const {

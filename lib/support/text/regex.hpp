@@ -1,7 +1,9 @@
 // PCRE2 wrapper with the dialect the spec's patterns are written in: UTF and
 // UCP (Unicode-aware \w \d \s \b, like Python 3's re on str), newline = LF,
 // JIT-compiled where available. A Regex is compiled once and is safe to use
-// from several threads (match data is per call).
+// from several threads. The fast path: match data is one buffer per thread
+// (no allocation per call), and the scans over one subject (find_all,
+// for_each_match, replace) check its UTF-8 once, not once per match.
 #pragma once
 
 #include <functional>
@@ -50,6 +52,9 @@ public:
   std::optional<Match> fullmatch(std::string_view subject) const;
   // re.finditer: all non-overlapping matches, left to right
   std::vector<Match> find_all(std::string_view subject) const;
+  // The same matches without collecting them: `fn` sees each in turn (the
+  // Match is reused between calls; copy what must outlive the call).
+  void for_each_match(std::string_view subject, const std::function<void(const Match &)> &fn) const;
   // re.sub with a literal replacement (no backreferences).
   std::string replace(std::string_view subject, std::string_view replacement) const;
   // re.sub with a callback.
@@ -61,6 +66,9 @@ public:
 private:
   enum class Anchor { None, Start, Both };
   std::optional<Match> run(std::string_view subject, std::size_t start, Anchor anchor) const;
+  // One match into `m` (groups resized and overwritten); false when none.
+  // `valid_utf` says the caller has checked the subject is UTF-8.
+  bool run_into(std::string_view subject, std::size_t start, Anchor anchor, bool valid_utf, Match &m) const;
   std::string pattern_;
   struct Impl;
   std::unique_ptr<Impl> impl_;

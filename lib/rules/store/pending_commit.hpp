@@ -1,0 +1,49 @@
+// A live-store commit under way (docs/admission.md, "All or nothing"). The
+// writer describes the commit in <root>/.otm-commit before it touches
+// records/: the record files it will replace, with their old bytes (none
+// for a new file) and the hash of each new file, and the hash of the new
+// records/index.json, which it writes last. The file disappears when the
+// commit is done. Until records/index.json is the new one, a reader takes
+// the store as it was (pending_view): the files already replaced read as
+// their old bytes, new files as absent. So the index and the record files
+// never disagree, whenever the writer stops; the next writer rolls a
+// commit that did not reach its index back for good.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "json/value.hpp"
+
+namespace otm::store {
+
+namespace fs = std::filesystem;
+
+struct PendingFile {
+  std::string relpath;                  // relative to the store root ("records/...")
+  std::string new_sha256;               // of the bytes being written
+  std::optional<std::string> old_bytes; // nullopt: the file did not exist
+};
+
+struct PendingCommit {
+  std::vector<PendingFile> files; // record files, written before the index
+  std::string index_sha256;       // of the new records/index.json
+};
+
+fs::path pending_commit_file(const fs::path &root);
+
+json::Value to_json(const PendingCommit &c);
+// The pending commit of `root`, if any. Throws io::IoError when the file
+// exists but cannot be read as one (it is written atomically, so that is
+// damage, not a torn write).
+std::optional<PendingCommit> read_pending_commit(const fs::path &root);
+
+// What a reader must take instead of the files on disk: relpath -> the old
+// bytes (nullopt: the file must read as absent). Empty when there is no
+// pending commit or it reached its index.
+std::map<std::string, std::optional<std::string>> pending_view(const fs::path &root);
+
+} // namespace otm::store
