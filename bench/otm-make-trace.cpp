@@ -15,7 +15,8 @@ namespace {
 std::uint64_t number(const std::string &name, const std::string &text, std::uint64_t max) {
   if (text.empty() || text.size() > 12 || text.find_first_not_of("0123456789") != std::string::npos ||
       std::stoull(text) > max)
-    throw Error(ErrorKind::Usage, "--" + name + " takes an integer up to " + std::to_string(max) + ", not '" + text + "'");
+    throw Error(ErrorKind::Usage,
+                "--" + name + " takes an integer up to " + std::to_string(max) + ", not '" + text + "'");
   return std::stoull(text);
 }
 
@@ -91,7 +92,7 @@ int main(int argc, char **argv) {
     std::filesystem::path outdir = opts.positionals()[0];
     if (std::filesystem::exists(outdir / tracegen::trace_dir_name(o)))
       throw Error(ErrorKind::Usage, (outdir / tracegen::trace_dir_name(o)).string() +
-                            " already exists; remove it or choose another OUTDIR");
+                                        " already exists; remove it or choose another OUTDIR");
     tracegen::GeneratedTrace g;
     try {
       g = tracegen::generate_trace(outdir, o);

@@ -1,4 +1,4 @@
-// The admission path derivation (lib/record/store_layout): for any record,
+// The admission path derivation (lib/rules/record/store_layout): for any record,
 // the derived path is refused (LayoutError) or lies strictly inside the
 // store, one file below records/<type>/<vendor>/<arch>/<dsl>/<family>/.
 #include <string>

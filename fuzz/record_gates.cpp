@@ -1,4 +1,4 @@
-// The store gates on records read from JSONL (lib/gates): any input is read
+// The store gates on records read from JSONL (lib/stages/gates): any input is read
 // without throwing, no gate crashes, and the gates fail closed: when a line
 // cannot be parsed as a record, every gate fails.
 #include <string>

@@ -1,4 +1,4 @@
-// The scrubber (lib/scrub): prose and code scrubbing of any text never
+// The scrubber (lib/rules/scrub): prose and code scrubbing of any text never
 // throws, keeps valid UTF-8 valid, and leaves no denylisted term behind.
 #include <string_view>
 

@@ -1,4 +1,4 @@
-// The step-record reader (lib/trace/step_record): any bytes as a memory/
+// The step-record reader (lib/ingest/trace/step_record): any bytes as a memory/
 // file become either a version's fields or a descriptor with a reason;
 // never an exception, never invalid UTF-8, never more pitfalls than the
 // limit.

@@ -1,4 +1,4 @@
-// The commit-message grammar (lib/trace/subject_grammar): any subject and
+// The commit-message grammar (lib/ingest/trace/subject_grammar): any subject and
 // body parse without throwing, and what they yield is text of the input.
 #include <string_view>
 

@@ -63,7 +63,8 @@ int main(int argc, char **argv) {
     std::string format = opts.get_or("format", "text");
     if (format != "text" && format != "json")
       throw otm::Error(otm::ErrorKind::Usage, "--format takes text or json, not '" + format + "'");
-    if (opts.positionals().empty()) throw otm::Error(otm::ErrorKind::Usage, "no RECORD given (a file, an id, or '-'; see --help)");
+    if (opts.positionals().empty())
+      throw otm::Error(otm::ErrorKind::Usage, "no RECORD given (a file, an id, or '-'; see --help)");
 
     auto settings = otm::config::Settings::from_environment();
     settings.apply(opts);

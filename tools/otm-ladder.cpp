@@ -1,6 +1,6 @@
 // otm-ladder: the best-so-far ratchet over work/versions.jsonl (spec
 // ladder.md). Reads version rows, writes them back annotated with the
-// selection; all logic is in lib/ladder.
+// selection; all logic is in lib/ingest/ladder.
 #include <unistd.h>
 
 #include <iostream>

@@ -86,8 +86,10 @@ int main(int argc, char **argv) {
     }
     std::string md = otm::recon::report(in);
     otm::io::write_output(out, md, otm::io::FileClass::Scratch);
-    if (out != "-") otm::io::sync_file_system(out);
-    else if (!picture.empty()) otm::io::sync_file_system(picture);
+    if (out != "-")
+      otm::io::sync_file_system(out);
+    else if (!picture.empty())
+      otm::io::sync_file_system(picture);
     if (!opts.is_set("quiet"))
       std::cerr << otm::recon::console_summary(in, out == "-" ? "stdout" : out, std::count(md.begin(), md.end(), '\n'));
     return otm::cli::kSuccess;

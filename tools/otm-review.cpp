@@ -45,7 +45,8 @@ int main(int argc, char **argv) {
     auto settings = otm::config::Settings::from_environment();
     settings.apply(opts);
     auto ctx = otm::gates::build_context(opts, settings, opts.positionals());
-    if (!ctx.store_root) throw otm::Error(otm::ErrorKind::Usage, "otm-review takes a store directory (the one holding records/)");
+    if (!ctx.store_root)
+      throw otm::Error(otm::ErrorKind::Usage, "otm-review takes a store directory (the one holding records/)");
     otm::review::PageInputs in;
     in.context = &ctx;
     in.gates = otm::review::run_all_gates(ctx);

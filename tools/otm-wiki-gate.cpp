@@ -15,7 +15,7 @@ static const char *kHelp = R"(usage: otm-wiki-gate match RECORD [--live DIR]
 The admission gate: the only writer of the live store (the directory holding
 records/ and records/index.json, given by --live or RTM_LIVE).
 
-Reads RECORD (a file, or - for stdin), validates it with lib/gates (schema:
+Reads RECORD (a file, or - for stdin), validates it with lib/stages/gates (schema:
 --schema, else the live store's own, else the built-in clean-1.3; established
 fact; anonymization with the --denylist; raw-isolation; self-contained;
 no-cross-reference) and checks that its type/scope/id make a safe store

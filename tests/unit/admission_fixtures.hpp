@@ -176,7 +176,7 @@ inline std::vector<std::string> store_disagreements(const fs::path &root) {
   return out;
 }
 
-// Failures of the nine store gates (lib/gates, as otm-validate runs them)
+// Failures of the nine store gates (lib/stages/gates, as otm-validate runs them)
 // over the store at `root`, each as "<gate>: <file>: <message>".
 inline std::vector<std::string> store_gate_failures(const fs::path &root) {
   gates::Context ctx;

@@ -8,12 +8,12 @@
 
 #include <algorithm>
 
-#include "error/error.hpp"
 #include "config/config.hpp"
 #include "distill/diff_reading.hpp"
 #include "distill/drafter.hpp"
 #include "distill/snippet_choice.hpp"
 #include "distill_test_support.hpp"
+#include "error/error.hpp"
 #include "gates/admission.hpp"
 #include "gates/gates.hpp"
 #include "io/file.hpp"

@@ -1,13 +1,13 @@
 #include <catch2/catch.hpp>
 
 #include "error_kind.hpp"
-#include "test_paths.hpp"
 #include "packets_fixture.hpp"
 #include "partition/inputs.hpp"
 #include "partition/partition.hpp"
 #include "partition/pitfall.hpp"
 #include "partition/technique.hpp"
 #include "record/leak_shapes.hpp"
+#include "test_paths.hpp"
 
 using namespace otm;
 

@@ -26,7 +26,6 @@ struct DraftRunResult {
 // (refusal lines carry "by": "otm-draft", and "gate" when a gate refused).
 DraftRunResult draft_into_store(const std::vector<std::filesystem::path> &packets, const workspace::StagingStore &store,
                                 const std::string &slug, const RecordGates &gates,
-                                const DraftRules &rules = DraftRules::defaults(),
-                                const cli::ProgressFn &progress = {});
+                                const DraftRules &rules = DraftRules::defaults(), const cli::ProgressFn &progress = {});
 
 } // namespace otm::distill

@@ -1,4 +1,4 @@
-// The gate runner both distillers use (otm-draft and otm-distill): lib/gates
+// The gate runner both distillers use (otm-draft and otm-distill): lib/stages/gates
 // run in process on one record and its packet, with the trace-side inputs
 // the trace gates need. Every gate runs except the whole-store ones
 // (gates::per_record_gate_names: `index`, written later by otm-score, and

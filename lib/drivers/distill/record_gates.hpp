@@ -1,6 +1,6 @@
 // What otm-distill asks of the gates: run the record-level store gates and
 // the trace gates on ONE record against its packet, in process. The driver
-// depends only on this interface; the implementation over lib/gates lives
+// depends only on this interface; the implementation over lib/stages/gates lives
 // in gates_for_trace.{hpp,cpp}, so no gate is ever implemented twice.
 #pragma once
 

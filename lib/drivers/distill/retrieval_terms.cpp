@@ -10,7 +10,9 @@
 namespace otm::distill {
 
 TermVocabulary TermVocabulary::from_json(const json::Value &terms, std::string_view where) {
-  auto bad = [&](const std::string &what) { return Error(ErrorKind::Usage, std::string(where) + ": retrieval_terms" + what); };
+  auto bad = [&](const std::string &what) {
+    return Error(ErrorKind::Usage, std::string(where) + ": retrieval_terms" + what);
+  };
   const auto *obj = terms.as_object();
   if (!obj) throw bad(" must hold objects of tag -> list of patterns");
   TermVocabulary v;

@@ -114,7 +114,7 @@ std::string improve_derivation(const TraceModel &m, const json::Value &row, std:
          " x 100 = " + text::fixed(recomputed, 2) + " (rounded to 2 places); " + num(row.get("best_before_us")) +
          " us is " + row.string_or("best_before_version") + "'s geomean (" + (before ? geomean_origin(*before) : "?") +
          "), " + num(row.get("geomean_us")) + " us is " + row.string_or("version") + "'s (" + geomean_origin(row) +
-         "); the best-so-far ratchet of lib/ladder";
+         "); the best-so-far ratchet of lib/ingest/ladder";
 }
 
 std::string one_line(std::string s) {

@@ -43,7 +43,7 @@ std::vector<InputRecord> resolve_records(const std::vector<std::string> &args, c
     for (const auto &root : {staging, live})
       if (root) where += (where.empty() ? "" : " or ") + root->string();
     throw Error(ErrorKind::Usage, "'" + arg + "' is neither a record file nor an id in " +
-                          (where.empty() ? std::string("a store (give --store or --live)") : where));
+                                      (where.empty() ? std::string("a store (give --store or --live)") : where));
   }
   return out;
 }

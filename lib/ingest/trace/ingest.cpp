@@ -129,10 +129,11 @@ IngestResult ingest(const TraceLocation &loc, const config::Config &config) {
                                   : files.valid_utf8(trace.filename().string(), "the trace directory's name");
   if (operator_name.size() > limits.max_name_bytes)
     throw Error(ErrorKind::UnreadableInput, (name_v.is_string() ? "definition.json: the operator name (\"name\")"
-                                              : "the trace directory's name (the operator name)") +
-                          std::string(" is ") + std::to_string(operator_name.size()) +
-                          " bytes, over limits.max_name_bytes (" + std::to_string(limits.max_name_bytes) +
-                          "); shorten it, or raise the limit in a configuration override");
+                                                                : "the trace directory's name (the operator name)") +
+                                                std::string(" is ") + std::to_string(operator_name.size()) +
+                                                " bytes, over limits.max_name_bytes (" +
+                                                std::to_string(limits.max_name_bytes) +
+                                                "); shorten it, or raise the limit in a configuration override");
   std::vector<std::string> tokens = hardware_tokens(definition, solution);
   HardwareTarget target = resolve_hardware(tokens, config.target_table(), configured);
 

@@ -1,5 +1,5 @@
 // The resource limits as a plain value, so the readers of untrusted input
-// (lib/io, lib/store, lib/trace) can take them without the configuration
+// (lib/support/io, lib/rules/store, lib/ingest/trace) can take them without the configuration
 // loader. The defaults here are the shipped data/otm-config.json `limits`
 // (Config::limits() reads the merged configuration; a test checks that the
 // two agree).

@@ -43,7 +43,7 @@ struct Context {
   // Set when the records of store_root were left on disk for the one-pass
   // store gates to stream (gates/store_gates.hpp); `records` then lacks them.
   bool store_records_streamed = false;
-  config::Limits limits; // the reading policy's, for records read later (streamed ones)
+  config::Limits limits;            // the reading policy's, for records read later (streamed ones)
   std::optional<json::Value> index; // records/index.json when present
   bool index_unreadable = false;    // present but broken
   std::shared_ptr<const schema::Schema> store_schema;

@@ -1,8 +1,8 @@
 #include "partition/inputs.hpp"
 
-#include "trace/snapshot_probe.hpp"
 #include "io/file.hpp"
 #include "store/store_reader.hpp"
+#include "trace/snapshot_probe.hpp"
 #include "workspace/work_files.hpp"
 #include "json/parse.hpp"
 

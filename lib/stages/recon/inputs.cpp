@@ -1,9 +1,9 @@
 #include "recon/inputs.hpp"
 
 #include "error/error.hpp"
-#include "trace/snapshot_probe.hpp"
 #include "io/file.hpp"
 #include "store/store_reader.hpp"
+#include "trace/snapshot_probe.hpp"
 #include "workspace/work_files.hpp"
 #include "json/parse.hpp"
 

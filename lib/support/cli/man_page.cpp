@@ -145,8 +145,8 @@ std::string man_page(std::string_view tool, std::string_view help, std::string_v
     if (laid_out) out += ".fi\n";
   };
 
-  std::string out =
-      ".\\\" Generated from `" + std::string(tool) + " --help` by otm's build (lib/cli/man_page.hpp); do not edit.\n";
+  std::string out = ".\\\" Generated from `" + std::string(tool) +
+                    " --help` by otm's build (lib/support/cli/man_page.hpp); do not edit.\n";
   out += ".TH \"" + upper(tool) + "\" \"1\" \"\" \"" + roff(version_line) + "\" \"otm manual\"\n";
   out += ".SH NAME\n" + roff(tool) + " \\- " + roff(name_line) + "\n";
   out += ".SH SYNOPSIS\n.nf\n";
