@@ -16,7 +16,7 @@ Reads the staging store (STORE, or --store / RTM_STORE): its records, the
 refusal ledgers reports/*/refusals.jsonl and the ladder pictures
 reports/*/ladder.svg (otm-recon); with --workspace the packets (the code
 each record quotes from) and work/profiles.jsonl; with --trace and --live
-what the trace gates need. It runs all sixteen gates itself, as
+what the trace gates need. It runs all seventeen gates itself, as
 otm-validate does; a gate lacking its input is shown as not run.
 
 Writes one static HTML page, <store>/review.html (or --output FILE, '-' for

@@ -8,6 +8,10 @@
 #   review_page.sh BIN_DIR SOURCE_DIR
 set -euo pipefail
 bin=$1 src=$2
+case "$bin$src" in *' '*)
+  echo "review_page: skipped: Makefile.pipeline cannot run from a path with a space ($src)"
+  exit 77 ;;
+esac
 browser=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$browser" ]; then
   echo "review_page: chromium is not installed (scripts/bootstrap --test installs it): skipped"

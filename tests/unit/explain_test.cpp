@@ -11,6 +11,7 @@
 
 #include "example_trace.hpp"
 #include "io/file.hpp"
+#include "test_paths.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
 
@@ -72,6 +73,7 @@ std::string strip_marker(const std::string &s) { return s.empty() ? s : s.substr
 // One pipeline for every check (it dominates the test's time, more so under
 // the sanitizers).
 TEST_CASE("otm-explain on the example trace, its workspace deleted", "[explain]") {
+  OTM_MAKE_OR_SKIP();
   auto s = staged("all");
   {
     INFO("every staged record is explained from the trace alone");

@@ -13,6 +13,7 @@
 #include "example_trace.hpp"
 #include "io/file.hpp"
 #include "record_claims.hpp"
+#include "test_paths.hpp"
 #include "text/regex.hpp"
 #include "tracegen/trace_generator.hpp"
 #include "json/parse.hpp"
@@ -168,6 +169,7 @@ TEST_CASE("generated trace: scrubbing keeps the meaning of mnemonics, self-refer
 
 TEST_CASE("generated CUDA trace with PTX mnemonics and British spelling is admitted into a copy of the real store",
           "[generated][pipeline][shared]") {
+  OTM_MAKE_OR_SKIP();
   auto dir = fresh_temp_dir("generated-cuda-admit");
   tracegen::TraceOptions o;
   o.versions = 24;

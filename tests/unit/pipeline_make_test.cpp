@@ -63,6 +63,7 @@ const std::string kGit =
 } // namespace
 
 TEST_CASE("Makefile.pipeline runs the whole job and a second run does nothing", "[pipeline][make]") {
+  OTM_MAKE_OR_SKIP();
   Pipeline p("rerun");
   auto first = p.run();
   INFO(first.out << first.err);
@@ -80,6 +81,7 @@ TEST_CASE("Makefile.pipeline runs the whole job and a second run does nothing", 
 }
 
 TEST_CASE("a new commit in the trace reruns ingest and everything downstream", "[pipeline][make]") {
+  OTM_MAKE_OR_SKIP();
   Pipeline p("commit");
   REQUIRE(p.run().rc == 0);
   auto versions_before = io::read_file(p.workspace / "work" / "versions.jsonl");
@@ -106,6 +108,7 @@ TEST_CASE("a new commit in the trace reruns ingest and everything downstream", "
 }
 
 TEST_CASE("a changed ladder threshold reruns ladder and downstream, not ingest", "[pipeline][make]") {
+  OTM_MAKE_OR_SKIP();
   Pipeline p("threshold");
   auto override_file = p.root / "override.json";
   io::write_file_atomic(override_file, R"({"ladder": {"milestone_pct": 1.5}})");
@@ -123,6 +126,7 @@ TEST_CASE("a changed ladder threshold reruns ladder and downstream, not ingest",
 }
 
 TEST_CASE("a broken distiller fails the run at the gates and leaves no validated stamp", "[pipeline][make]") {
+  OTM_MAKE_OR_SKIP();
   Pipeline p("broken");
   // A distiller that drafts honestly and then invents a number in every
   // record: the no-fabrication gate must stop the run.
@@ -149,6 +153,7 @@ TEST_CASE("a broken distiller fails the run at the gates and leaves no validated
 }
 
 TEST_CASE("make -j4 and make -j1 produce byte-identical outputs", "[pipeline][make]") {
+  OTM_MAKE_OR_SKIP();
   Pipeline p("parallel");
   REQUIRE(p.run("-j1").rc == 0);
   auto serial = outputs(p.workspace);
@@ -164,6 +169,7 @@ TEST_CASE("make -j4 and make -j1 produce byte-identical outputs", "[pipeline][ma
 }
 
 TEST_CASE("the stages compose as pipes and agree with the Makefile's files", "[pipeline][make]") {
+  OTM_MAKE_OR_SKIP();
   Pipeline p("pipes");
   REQUIRE(p.run().rc == 0);
   auto pipe_ws = p.root / "pipe-ws";
@@ -177,6 +183,7 @@ TEST_CASE("the stages compose as pipes and agree with the Makefile's files", "[p
 }
 
 TEST_CASE("Makefile.pipeline refuses a missing TRACE with a clear message", "[pipeline][make]") {
+  OTM_MAKE_OR_SKIP();
   auto d = fresh_temp_dir("make-notrace");
   auto r = run_in(d, "make --no-print-directory -f '" + otm::testing::source_dir() + "/Makefile.pipeline' OTM_BIN='" +
                          otm::testing::bin_dir() + "'");
@@ -188,8 +195,26 @@ TEST_CASE("Makefile.pipeline refuses a missing TRACE with a clear message", "[pi
   fs::remove_all(d);
 }
 
+TEST_CASE("Makefile.pipeline refuses paths with a space, naming them, instead of failing obscurely",
+          "[pipeline][make]") {
+  OTM_MAKE_OR_SKIP();
+  auto d = fresh_temp_dir("make-space");
+  fs::create_directories(d / "my checkout");
+  fs::copy_file(fs::path(otm::testing::source_dir()) / "Makefile.pipeline", d / "my checkout" / "Makefile.pipeline");
+  auto r = run_in(d / "my checkout", "make --no-print-directory -f Makefile.pipeline TRACE=example OTM_BIN='" +
+                                         otm::testing::bin_dir() + "'");
+  CHECK(r.rc == 2);
+  CHECK_THAT(r.err, Catch::Contains("holds a space") && Catch::Contains("my checkout"));
+  auto t = run_in(d, "make --no-print-directory -f '" + otm::testing::source_dir() + "/Makefile.pipeline' OTM_BIN='" +
+                         otm::testing::bin_dir() + "' TRACE='" + (d / "my checkout").string() + "'");
+  CHECK(t.rc == 2);
+  CHECK_THAT(t.err, Catch::Contains("TRACE") && Catch::Contains("holds a space"));
+  fs::remove_all(d);
+}
+
 TEST_CASE("one broken record in a batch of good ones: the good are staged and admitted, it is refused with its gate",
           "[pipeline][make]") {
+  OTM_MAKE_OR_SKIP();
   Pipeline p("break-one");
   auto live = p.root / "live";
   fs::create_directories(live / "records");
@@ -227,6 +252,7 @@ TEST_CASE("one broken record in a batch of good ones: the good are staged and ad
 }
 
 TEST_CASE("a subject naming a PTX vector mnemonic (ld.global.nc.v4) never sinks the trace", "[pipeline][make]") {
+  OTM_MAKE_OR_SKIP();
   Pipeline p("ptx-v4");
   io::write_file_atomic(p.trace / "kernel.py", io::read_file(p.trace / "kernel.py") + "\nLOAD_CACHE = \".nc\"\n");
   io::write_file_atomic(p.trace / "memory" / "v32.json",

@@ -38,4 +38,11 @@ std::string real_store_missing() {
          " (no kernel_wiki/records/): set OTM_REAL_STORE to a gpu-wiki checkout to run this test";
 }
 
+std::string make_unusable() {
+  for (const auto *dir : {&source_dir(), &bin_dir()})
+    if (dir->find(' ') != std::string::npos)
+      return "Makefile.pipeline cannot run from '" + *dir + "': make splits paths at spaces";
+  return "";
+}
+
 } // namespace otm::testing

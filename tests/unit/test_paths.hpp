@@ -29,6 +29,11 @@ bool real_store_required();
 // The one-line reason given when it is missing.
 std::string real_store_missing();
 
+// Why Makefile.pipeline cannot run from this build ("" when it can): make
+// splits paths at spaces, so a checkout or build directory whose path holds
+// one is refused by the Makefile (README.md, "Paths with spaces").
+std::string make_unusable();
+
 } // namespace otm::testing
 
 // In a test that compares with the real store: declares `var` (the gpu-wiki
@@ -43,3 +48,11 @@ std::string real_store_missing();
     return;                                                                                                            \
   }                                                                                                                    \
   const std::filesystem::path var = *var##_found
+
+// In a test that runs Makefile.pipeline: ends the test, reported by ctest as
+// skipped with the reason, when make cannot run from this checkout.
+#define OTM_MAKE_OR_SKIP()                                                                                             \
+  if (const std::string why = ::otm::testing::make_unusable(); !why.empty()) {                                         \
+    std::cout << "OTM-SKIP: " << why << std::endl;                                                                     \
+    return;                                                                                                            \
+  }
