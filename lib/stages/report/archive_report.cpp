@@ -168,8 +168,9 @@ std::string archive_table(const std::vector<ArchiveRow> &rows) {
     cell(seconds, 7);
     os << '\n';
   };
-  line("trace", "status", {"versions", "milestones", "staged", "pkt-refused", "admitted", "confirmed", "conflicts",
-                           "refused", "gate-failures"},
+  line("trace", "status",
+       {"versions", "milestones", "staged", "pkt-refused", "admitted", "confirmed", "conflicts", "refused",
+        "gate-failures"},
        "seconds");
   ArchiveRow total;
   std::size_t failed = 0;
@@ -177,7 +178,10 @@ std::string archive_table(const std::vector<ArchiveRow> &rows) {
   for (const auto &r : rows) {
     char secs[32];
     std::snprintf(secs, sizeof secs, "%.1f", r.seconds);
-    line(r.trace, r.failed ? "FAILED" : r.ran ? "admitted" : "unchanged",
+    line(r.trace,
+         r.failed ? "FAILED"
+         : r.ran  ? "admitted"
+                  : "unchanged",
          {n(r.versions), n(r.milestones), n(r.staged), n(r.packets_refused), n(r.admitted), n(r.confirmed),
           n(r.conflicts), n(r.refused), n(r.gate_failures)},
          secs);

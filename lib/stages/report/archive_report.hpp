@@ -13,22 +13,22 @@
 namespace otm::report {
 
 struct ArchiveRow {
-  std::string trace;         // the trace directory's name
-  bool failed = true;        // its per-trace make failed, or left no run record
-  int exit_code = -1;        // the per-trace make's exit status (-1: no run record)
-  std::string failure;       // the first diagnostic of its log, when it failed
-  std::size_t versions = 0;  // ladder rows
-  std::size_t milestones = 0; // milestone, mega and final selections (the baseline excluded)
-  std::size_t staged = 0;    // records in the staging store
+  std::string trace;               // the trace directory's name
+  bool failed = true;              // its per-trace make failed, or left no run record
+  int exit_code = -1;              // the per-trace make's exit status (-1: no run record)
+  std::string failure;             // the first diagnostic of its log, when it failed
+  std::size_t versions = 0;        // ladder rows
+  std::size_t milestones = 0;      // milestone, mega and final selections (the baseline excluded)
+  std::size_t staged = 0;          // records in the staging store
   std::size_t packets_refused = 0; // refusal-ledger rows: packets that yielded no record
-  std::size_t admitted = 0;  // staged records inserted into the live store (by their .merged ledgers)
-  std::size_t confirmed = 0; // ... that confirmed a live record
-  std::size_t conflicts = 0; // ... queued as a conflict
-  std::size_t refused = 0;   // ... refused by the admission gate (work/admit-refused.txt)
-  std::size_t gate_failures = 0; // failing gates of the staging validation + live-store findings after admission
-  double seconds = 0;        // wall time of its per-trace make in this run
-  bool ran = false;          // whether it admitted in this run (false: nothing was stale)
-  std::filesystem::path log; // the per-trace make's output
+  std::size_t admitted = 0;        // staged records inserted into the live store (by their .merged ledgers)
+  std::size_t confirmed = 0;       // ... that confirmed a live record
+  std::size_t conflicts = 0;       // ... queued as a conflict
+  std::size_t refused = 0;         // ... refused by the admission gate (work/admit-refused.txt)
+  std::size_t gate_failures = 0;   // failing gates of the staging validation + live-store findings after admission
+  double seconds = 0;              // wall time of its per-trace make in this run
+  bool ran = false;                // whether it admitted in this run (false: nothing was stale)
+  std::filesystem::path log;       // the per-trace make's output
 };
 
 // The row of the trace directory `trace_name` under the archive's scratch
