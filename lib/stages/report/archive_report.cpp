@@ -131,20 +131,40 @@ ArchiveRow read_archive_row(const fs::path &scratch, const std::string &trace_na
   return row;
 }
 
+namespace {
+
+// The counted columns, in table order: the JSON key, the table header, the
+// field. One list for the report, the table and its totals.
+struct Column {
+  const char *key, *header;
+  std::size_t ArchiveRow::*field;
+};
+const Column kColumns[] = {
+    {"versions", "versions", &ArchiveRow::versions},
+    {"milestones", "milestones", &ArchiveRow::milestones},
+    {"staged", "staged", &ArchiveRow::staged},
+    {"packets_refused", "pkt-refused", &ArchiveRow::packets_refused},
+    {"admitted", "admitted", &ArchiveRow::admitted},
+    {"confirmed", "confirmed", &ArchiveRow::confirmed},
+    {"conflicts", "conflicts", &ArchiveRow::conflicts},
+    {"refused", "refused", &ArchiveRow::refused},
+    {"gate_failures", "gate-failures", &ArchiveRow::gate_failures},
+};
+
+std::string seconds_text(double s) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f", s);
+  return buf;
+}
+
+} // namespace
+
 json::Value archive_row_json(const ArchiveRow &r) {
   auto v = json::Value::object();
   v.set("trace", r.trace);
   v.set("status", r.failed ? "failed" : "ok");
   v.set("exit", r.exit_code);
-  v.set("versions", r.versions);
-  v.set("milestones", r.milestones);
-  v.set("staged", r.staged);
-  v.set("packets_refused", r.packets_refused);
-  v.set("admitted", r.admitted);
-  v.set("confirmed", r.confirmed);
-  v.set("conflicts", r.conflicts);
-  v.set("refused", r.refused);
-  v.set("gate_failures", r.gate_failures);
+  for (const auto &c : kColumns) v.set(c.key, r.*c.field);
   v.set("seconds", r.seconds);
   v.set("ran", r.ran);
   if (!r.failure.empty()) v.set("failure", r.failure);
@@ -156,47 +176,31 @@ std::string archive_table(const std::vector<ArchiveRow> &rows) {
   std::size_t width = 5;
   for (const auto &r : rows) width = std::max(width, r.trace.size());
   std::ostringstream os;
-  auto cell = [&](const std::string &s, std::size_t w) {
-    os << std::string(w > s.size() ? w - s.size() : 0, ' ') << s << ' ';
-  };
-  auto line = [&](const std::string &trace, const std::string &status, const std::vector<std::string> &cells,
+  auto pad = [&](const std::string &s, std::size_t w) { os << std::string(w > s.size() ? w - s.size() : 0, ' '); };
+  auto line = [&](const std::string &trace, const std::string &status, const ArchiveRow *counts,
                   const std::string &seconds) {
-    os << trace << std::string(width - trace.size() + 1, ' ') << status
-       << std::string(status.size() < 10 ? 10 - status.size() : 1, ' ');
-    static const std::size_t widths[] = {8, 10, 6, 11, 8, 9, 9, 7, 13};
-    for (std::size_t i = 0; i < cells.size(); ++i) cell(cells[i], widths[i]);
-    cell(seconds, 7);
-    os << '\n';
+    os << trace;
+    pad(trace, width + 1);
+    os << status;
+    pad(status, 11);
+    for (const auto &c : kColumns) {
+      std::string cell = counts ? std::to_string(counts->*c.field) : c.header;
+      pad(cell, std::string(c.header).size() + 1);
+      os << cell;
+    }
+    pad(seconds, 8);
+    os << seconds << '\n';
   };
-  line("trace", "status",
-       {"versions", "milestones", "staged", "pkt-refused", "admitted", "confirmed", "conflicts", "refused",
-        "gate-failures"},
-       "seconds");
+  line("trace", "status", nullptr, "seconds");
   ArchiveRow total;
   std::size_t failed = 0;
-  auto n = [](std::size_t v) { return std::to_string(v); };
   for (const auto &r : rows) {
-    char secs[32];
-    std::snprintf(secs, sizeof secs, "%.1f", r.seconds);
-    line(r.trace,
-         r.failed ? "FAILED"
-         : r.ran  ? "admitted"
-                  : "unchanged",
-         {n(r.versions), n(r.milestones), n(r.staged), n(r.packets_refused), n(r.admitted), n(r.confirmed),
-          n(r.conflicts), n(r.refused), n(r.gate_failures)},
-         secs);
+    line(r.trace, r.failed ? "FAILED" : r.ran ? "admitted" : "unchanged", &r, seconds_text(r.seconds));
     failed += r.failed;
-    total.versions += r.versions, total.milestones += r.milestones, total.staged += r.staged;
-    total.packets_refused += r.packets_refused, total.admitted += r.admitted, total.confirmed += r.confirmed;
-    total.conflicts += r.conflicts, total.refused += r.refused, total.gate_failures += r.gate_failures;
+    for (const auto &c : kColumns) total.*c.field += r.*c.field;
     total.seconds += r.seconds;
   }
-  char secs[32];
-  std::snprintf(secs, sizeof secs, "%.1f", total.seconds);
-  line("total", failed ? std::to_string(failed) + " failed" : "ok",
-       {n(total.versions), n(total.milestones), n(total.staged), n(total.packets_refused), n(total.admitted),
-        n(total.confirmed), n(total.conflicts), n(total.refused), n(total.gate_failures)},
-       secs);
+  line("total", failed ? std::to_string(failed) + " failed" : "ok", &total, seconds_text(total.seconds));
   for (const auto &r : rows)
     if (r.failed) os << r.trace << ": FAILED: " << r.failure << " (log: " << r.log.string() << ")\n";
   return os.str();
