@@ -29,8 +29,15 @@ int main(int argc, char **argv) {
         .flag("skip-store-gates", "run only the eight trace gates")
         .flag("store-gates", "run only the nine store gates, in one pass that reads each record once")
         .flag("injection-tests", "mutate a copy of a staged record once per gate and check each gate fires")
-        .value("format", "FORMAT", "text (default), jsonl, sarif (SARIF 2.1.0) or junit (JUnit XML)");
+        .value("format", "FORMAT", "text (default), jsonl, sarif (SARIF 2.1.0) or junit (JUnit XML)")
+        .value("list-gates", "SET",
+               "print the names of a set of gates from the registry, one per line, and exit: all, store, trace, "
+               "record (judge one record alone) or admission (run on an incoming record)");
     if (!opts.parse(argc, argv)) return 0;
+    if (auto set = opts.get("list-gates")) {
+      for (const auto &name : otm::gates::gate_names(*set)) std::cout << name << "\n";
+      return 0;
+    }
     auto settings = otm::config::Settings::from_environment();
     settings.apply(opts);
     if (opts.positionals().size() > 1) throw otm::Error(otm::ErrorKind::Usage, "one staging store directory at most");

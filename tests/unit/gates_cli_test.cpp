@@ -2,10 +2,13 @@
 
 #include "test_paths.hpp"
 
+#include <unistd.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <vector>
 
+#include "gates/gates.hpp"
 #include "gates_fixture.hpp"
 #include "io/file.hpp"
 #include "schema/canonical.hpp"
@@ -183,4 +186,16 @@ TEST_CASE("store gates on the real store of 847 records: verdicts pinned", "[sha
   CHECK(sh(bin("otm-gate-layout") + " '" + store.string() + "' > '" + out.string() + "' 2>/dev/null") == 1);
   CHECK(json::parse_lines_file(out).size() == 651);
   fs::remove(out);
+}
+
+TEST_CASE("otm-validate --list-gates prints the registry's sets", "[cli][gates]") {
+  auto dir = std::filesystem::temp_directory_path() / ("otm-list-gates-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  auto out = dir / "store.txt";
+  REQUIRE(sh(bin("otm-validate") + " --list-gates=store > '" + out.string() + "'") == 0);
+  std::string want;
+  for (const auto &name : otm::gates::gate_names("store")) want += name + "\n";
+  CHECK(otm::io::read_file(out) == want);
+  CHECK(sh(bin("otm-validate") + " --list-gates=nine > /dev/null 2>&1") == 2);
+  std::filesystem::remove_all(dir);
 }

@@ -3,6 +3,7 @@
 #include <functional>
 #include <set>
 
+#include "error/error.hpp"
 #include "gates/admission.hpp"
 #include "gates/denylist.hpp"
 #include "gates/gates.hpp"
@@ -241,4 +242,20 @@ TEST_CASE("the drafter's in-process check: one record and its packet", "[gates]"
   REQUIRE(findings.size() == 1);
   CHECK(findings[0].gate == "no-fabrication");
   CHECK(findings[0].token == "41.25");
+}
+
+TEST_CASE("the registry is the one list of gates: sets by name, admission's subset, unknown names", "[gates]") {
+  auto store = gates::gate_names("store"), trace = gates::gate_names("trace"), all = gates::gate_names("all");
+  CHECK(store.size() == 9);
+  CHECK(store.size() + trace.size() == all.size());
+  CHECK(all.size() == gates::all_gates().size());
+  CHECK(gates::gate_names("record") == gates::per_record_gate_names());
+  // What the admission gate runs on an incoming record beside the schema and
+  // the established-fact rule: the record-alone store gates that need no
+  // index, no links and no packet.
+  CHECK(gates::gate_names("admission") ==
+        std::vector<std::string>{"anonymization", "raw-isolation", "self-contained", "no-cross-reference"});
+  CHECK(&gates::gate_named("substance") == gates::find_gate("substance"));
+  CHECK_THROWS_AS(gates::gate_named("no-such-gate"), otm::Error);
+  CHECK_THROWS_AS(gates::gate_names("nine"), otm::Error);
 }

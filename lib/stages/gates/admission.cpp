@@ -22,8 +22,9 @@ std::vector<std::string> validate_record_for_admission(const json::Value &record
   ctx.records.push_back(std::move(entry));
   ctx.denylist = options.denylist;
   ctx.id_products = options.id_products.empty() ? target_products(config::Config::defaults()) : options.id_products;
-  for (const char *name : {"anonymization", "raw-isolation", "self-contained", "no-cross-reference"}) {
-    auto result = run_gate(*find_gate(name), ctx);
+  for (const auto &g : all_gates()) {
+    if (!g.at_admission) continue;
+    auto result = run_gate(g, ctx);
     for (const auto &f : result.findings)
       out.push_back(f.gate + ": " + f.message + (f.token.empty() ? "" : " (" + f.token + ")"));
   }

@@ -56,12 +56,23 @@ struct GateInfo {
   // The gate as a pass over records, for the one-pass store gates; null
   // for a gate that has none (record_pass.hpp adapts it).
   PassFactory pass = nullptr;
+  // Run by the admission gate on an incoming record before it touches the
+  // live store (validate_record_for_admission), beside the schema and the
+  // established-fact rule.
+  bool at_admission = false;
 };
 
 // The seventeen, store gates first, in the reference's order (substance, an
 // otm addition, last).
 const std::vector<GateInfo> &all_gates();
 const GateInfo *find_gate(const std::string &name);
+// The registry's gate of that name; an unknown name is a programming error
+// (an otm::Error naming it), never a null to dereference.
+const GateInfo &gate_named(const std::string &name);
+// The names of a set of gates, in registry order: "store", "trace",
+// "record" (per_record_gate_names) or "admission" (at_admission); the
+// registry is the one list (otm-validate --list-gates prints these).
+std::vector<std::string> gate_names(const std::string &set);
 // The gates that judge one record on its own (every gate but the
 // whole-store ones), in registry order: what a distiller runs before staging.
 std::vector<std::string> per_record_gate_names();

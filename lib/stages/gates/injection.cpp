@@ -154,7 +154,7 @@ std::vector<InjectionCase> run_injection_tests(const Context &full) {
   ctx.index.reset();
   for (const auto &spec : cases()) {
     InjectionCase ic{spec.name, spec.gate, InjectionStatus::NoSuitableRecord, "", "no record parses"};
-    const auto &gate = *find_gate(spec.gate);
+    const auto &gate = gate_named(spec.gate);
     for (const auto &entry : full.records) {
       if (!entry.parse_error.empty() || !entry.record.is_object()) continue;
       Context base = single(ctx, full.index, entry);

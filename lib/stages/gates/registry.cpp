@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "error/error.hpp"
+
 namespace otm::gates {
 
 const std::vector<GateInfo> &all_gates() {
@@ -11,15 +13,15 @@ const std::vector<GateInfo> &all_gates() {
       {"ids", GateKind::Store, gate_ids, "ids are unique, name their file, and have five segments", false, ids_pass},
       {"anonymization", GateKind::Store, gate_anonymization,
        "no paths, addresses, pages, private terms (and, for trace records, version ids or hashes)", false,
-       anonymization_pass},
+       anonymization_pass, true},
       {"raw-isolation", GateKind::Store, gate_raw_isolation, "nothing engine-only or raw reaches the served record",
-       false, raw_isolation_pass},
+       false, raw_isolation_pass, true},
       {"relations", GateKind::Store, gate_relations, "every link names a record that exists", true, relations_pass},
       {"index", GateKind::Store, gate_index, "records/index.json agrees with the records", true, index_pass},
       {"self-contained", GateKind::Store, gate_self_contained,
-       "the payload stands on its own; gains are relative and consistent", false, self_contained_pass},
+       "the payload stands on its own; gains are relative and consistent", false, self_contained_pass, true},
       {"no-cross-reference", GateKind::Store, gate_no_cross_reference,
-       "the payload names no repository path or other record", false, no_cross_reference_pass},
+       "the payload names no repository path or other record", false, no_cross_reference_pass, true},
       {"established-fact", GateKind::Store, gate_established_fact,
        "an anti-strategy states a condition and a causal mechanism", false, established_fact_pass},
       {"profile", GateKind::Trace, gate_profile, "every record validates against the opt-trace-1.0 profile"},
@@ -40,6 +42,26 @@ const GateInfo *find_gate(const std::string &name) {
   for (const auto &g : all_gates())
     if (g.name == name) return &g;
   return nullptr;
+}
+
+const GateInfo &gate_named(const std::string &name) {
+  if (const auto *g = find_gate(name)) return *g;
+  throw Error(ErrorKind::Usage, "no gate named '" + name + "' in the registry (otm-validate --list-gates=store)");
+}
+
+std::vector<std::string> gate_names(const std::string &set) {
+  if (set == "record") return per_record_gate_names();
+  std::vector<std::string> out;
+  for (const auto &g : all_gates()) {
+    bool in = set == "store"       ? g.kind == GateKind::Store
+              : set == "trace"     ? g.kind == GateKind::Trace
+              : set == "admission" ? g.at_admission
+                                   : set == "all";
+    if (in) out.push_back(g.name);
+  }
+  if (out.empty() && set != "admission")
+    throw Error(ErrorKind::Usage, "--list-gates takes all, store, trace, record or admission, not '" + set + "'");
+  return out;
 }
 
 std::vector<std::string> per_record_gate_names() {

@@ -1,73 +1,29 @@
 #include "text/sha256.hpp"
 
+#include <mbedtls/sha256.h>
+#include <mbedtls/version.h>
+
 #include <array>
-#include <cstdint>
+#include <stdexcept>
 
 namespace otm::text {
-namespace {
-
-constexpr std::array<std::uint32_t, 64> kK = {
-    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
-    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
-    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
-    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
-
-std::uint32_t rotr(std::uint32_t x, int n) { return (x >> n) | (x << (32 - n)); }
-
-void compress(std::array<std::uint32_t, 8> &h, const unsigned char *block) {
-  std::array<std::uint32_t, 64> w{};
-  for (int i = 0; i < 16; ++i)
-    w[i] = (std::uint32_t(block[4 * i]) << 24) | (std::uint32_t(block[4 * i + 1]) << 16) |
-           (std::uint32_t(block[4 * i + 2]) << 8) | std::uint32_t(block[4 * i + 3]);
-  for (int i = 16; i < 64; ++i) {
-    std::uint32_t s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3);
-    std::uint32_t s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10);
-    w[i] = w[i - 16] + s0 + w[i - 7] + s1;
-  }
-  auto a = h;
-  for (int i = 0; i < 64; ++i) {
-    std::uint32_t S1 = rotr(a[4], 6) ^ rotr(a[4], 11) ^ rotr(a[4], 25);
-    std::uint32_t ch = (a[4] & a[5]) ^ (~a[4] & a[6]);
-    std::uint32_t t1 = a[7] + S1 + ch + kK[i] + w[i];
-    std::uint32_t S0 = rotr(a[0], 2) ^ rotr(a[0], 13) ^ rotr(a[0], 22);
-    std::uint32_t maj = (a[0] & a[1]) ^ (a[0] & a[2]) ^ (a[1] & a[2]);
-    std::uint32_t t2 = S0 + maj;
-    a[7] = a[6];
-    a[6] = a[5];
-    a[5] = a[4];
-    a[4] = a[3] + t1;
-    a[3] = a[2];
-    a[2] = a[1];
-    a[1] = a[0];
-    a[0] = t1 + t2;
-  }
-  for (int i = 0; i < 8; ++i) h[i] += a[i];
-}
-
-} // namespace
 
 std::string sha256_hex(std::string_view data) {
-  std::array<std::uint32_t, 8> h = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-                                    0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
-  std::string msg(data);
-  std::uint64_t bits = static_cast<std::uint64_t>(data.size()) * 8;
-  msg.push_back(static_cast<char>(0x80));
-  while (msg.size() % 64 != 56) msg.push_back('\0');
-  for (int i = 7; i >= 0; --i) msg.push_back(static_cast<char>((bits >> (8 * i)) & 0xff));
-  for (std::size_t off = 0; off < msg.size(); off += 64)
-    compress(h, reinterpret_cast<const unsigned char *>(msg.data() + off));
-  static const char *hex = "0123456789abcdef";
+  std::array<unsigned char, 32> digest{};
+  const auto *in = reinterpret_cast<const unsigned char *>(data.data());
+#if MBEDTLS_VERSION_MAJOR >= 3
+  int rc = mbedtls_sha256(in, data.size(), digest.data(), 0);
+#else
+  int rc = mbedtls_sha256_ret(in, data.size(), digest.data(), 0);
+#endif
+  if (rc != 0) throw std::runtime_error("SHA-256 failed (mbedcrypto error " + std::to_string(rc) + ")");
+  static constexpr char kHex[] = "0123456789abcdef";
   std::string out;
-  for (auto word : h)
-    for (int i = 3; i >= 0; --i) {
-      unsigned byte = (word >> (8 * i)) & 0xff;
-      out.push_back(hex[byte >> 4]);
-      out.push_back(hex[byte & 15]);
-    }
+  out.reserve(64);
+  for (unsigned char b : digest) {
+    out.push_back(kHex[b >> 4]);
+    out.push_back(kHex[b & 0xF]);
+  }
   return out;
 }
 

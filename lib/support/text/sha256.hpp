@@ -1,5 +1,6 @@
-// SHA-256 (FIPS 180-4), for recording which base schema a profile was
-// generated from. Small and self-contained so no crypto library is needed.
+// SHA-256 (FIPS 180-4): the admission journal's file hashes, the profile's
+// base-schema digest, the slug's tag. From mbedcrypto, which libgit2
+// already brings (docs/dependencies.md).
 #pragma once
 
 #include <string>
