@@ -77,7 +77,7 @@ TEST_CASE("archive mode: parallel traces into one live store, the broken one rep
   };
   // Small traces (the CI budget), every DSL, the four degradations that
   // still name their hardware.
-  const std::vector<Spec> specs = {
+  std::vector<Spec> specs = {
       {"rmsnorm", Dsl::Triton, 24, Variant::Full},      {"softmax", Dsl::Cuda, 16, Variant::Full},
       {"silu", Dsl::Gluon, 14, Variant::Full},          {"layernorm", Dsl::Triton, 14, Variant::NoMemory},
       {"gelu", Dsl::Cuda, 14, Variant::BrokenJson},     {"logsumexp", Dsl::Triton, 14, Variant::NoProfiles},
@@ -85,14 +85,33 @@ TEST_CASE("archive mode: parallel traces into one live store, the broken one rep
       {"add_relu", Dsl::Cuda, 14, Variant::NoProfiles}, {"softmax", Dsl::Triton, 14, Variant::NoMemory},
       {"rmsnorm", Dsl::Cuda, 14, Variant::Full},
   };
+  // Which of them run (by index; a trace's number and seed follow its index,
+  // so a trace is the same in every build), and the one a new commit touches
+  // (one whose restaging still stages a record: a trace all of whose records
+  // are already live is refused whole by the store-overlap gate, and the
+  // pipeline then fails at score; see docs/scale-out.md).
+  std::vector<std::size_t> chosen;
+  for (std::size_t i = 0; i < specs.size(); ++i) chosen.push_back(i);
+  const std::size_t touched_index = 2;
+#ifdef OTM_SANITIZED_BUILD
+  // Under the sanitizers (a Debug build, about fifteen times slower: one
+  // admission into the real store takes a second, its store gates fourteen)
+  // the same run on two of the traces (the first one shortened) and the
+  // broken one; the Release build runs all twelve.
+  chosen = {0, touched_index};
+  specs[0].versions = 12;
+#endif
   std::vector<std::string> names;
-  unsigned number = 931;
-  for (const auto &s : specs) {
+  std::string touched;
+  for (auto i : chosen) {
+    const auto &s = specs[i];
+    const unsigned number = 931 + static_cast<unsigned>(i);
     tracegen::TraceOptions o;
     o.op = s.op, o.dsl = s.dsl, o.versions = s.versions, o.variant = s.variant;
-    o.seed = number, o.number = number++;
-    o.spelling = number % 2 ? tracegen::Spelling::British : tracegen::Spelling::American;
+    o.seed = number, o.number = number;
+    o.spelling = (number + 1) % 2 ? tracegen::Spelling::British : tracegen::Spelling::American;
     names.push_back(tracegen::generate_trace(traces, o).dir.filename().string());
+    if (i == touched_index) touched = names.back();
   }
   // A trace whose .git is not a repository: its per-trace make cannot run.
   fs::create_directories(traces / kBroken / ".git");
@@ -117,7 +136,7 @@ TEST_CASE("archive mode: parallel traces into one live store, the broken one rep
     const auto &r = rows.at(n);
     CHECK(r.string_or("status") == "ok");
     CHECK(ran(r));
-    CHECK(count(r, "versions") >= 14);
+    CHECK(count(r, "versions") >= 12);
     CHECK(count(r, "staged") >= 1);
     // Every staged record was accepted by the admission gate.
     CHECK(count(r, "admitted") + count(r, "confirmed") + count(r, "conflicts") == count(r, "staged"));
@@ -148,7 +167,6 @@ TEST_CASE("archive mode: parallel traces into one live store, the broken one rep
     if (name != kBroken) CHECK_FALSE(ran(r));
 
   // A new commit in one trace reruns that trace alone.
-  const auto &touched = names[2];
   const std::string git = "GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1 GIT_AUTHOR_NAME=t "
                           "GIT_AUTHOR_EMAIL=t@t.invalid GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@t.invalid git";
   io::write_file_atomic(traces / touched / "notes" / "archive.md", "a note added after the first archive run\n");
@@ -161,6 +179,8 @@ TEST_CASE("archive mode: parallel traces into one live store, the broken one rep
   CHECK(traces_that_ran_a_stage(third.out) == std::set<std::string>{touched});
   auto after = report_rows(scratch / "archive-report.jsonl");
   for (const auto &n : names) CHECK(ran(after.at(n)) == (n == touched));
-  CHECK(run_in(dir, bin("otm-validate") + " --store-gates '" + live.string() + "'").rc == 0);
+  // Its admission ran the store gates on the live store again, and they passed.
+  CHECK(after.at(touched).string_or("status") == "ok");
+  CHECK(count(after.at(touched), "gate_failures") == 0);
   fs::remove_all(dir);
 }
