@@ -1,5 +1,8 @@
 // otm-validate: all seventeen gates over a staging store (docs/tools/otm-validate.md).
 #include <iostream>
+#include <optional>
+
+#include "admission/store_lock.hpp"
 
 #include "cli/exit_codes.hpp"
 #include "cli/options.hpp"
@@ -16,7 +19,8 @@ int main(int argc, char **argv) {
         "--injection-tests that each of the seventeen fires.\n\nReads the staging records (a store directory "
         "argument, or --store / RTM_STORE), the workspace's packets and work/profiles.jsonl (--workspace), the "
         "trace (--trace) and the live store (--live). --store-gates runs the nine store gates alone in one pass over "
-        "a store (the check of a live store after admission). Writes the report on stdout and a one-line verdict on "
+        "a store (the check of a live store after admission), holding the store's shared admission lock so a "
+        "concurrent admission waits and the pass sees one state. Writes the report on stdout and a one-line verdict on "
         "stderr; writes no file. It refuses to pass a record it cannot check: a gate missing its input fails.\n\n"
         "Exit: 0 all gates pass / all seventeen fired; 1 a gate failed, a gate was not proven, or no records; "
         "2 usage or unreadable input.\n\nUsage: otm-validate [options] [STORE_DIR]");
@@ -37,6 +41,15 @@ int main(int argc, char **argv) {
     auto settings = otm::config::Settings::from_environment();
     settings.apply(opts);
     if (opts.positionals().size() > 1) throw otm::Error(otm::ErrorKind::Usage, "one staging store directory at most");
+    // A live store being admitted into meanwhile (archive mode: parallel
+    // traces) is read under its shared lock, so the index and the records
+    // come from one state: a commit that completes between reading the index
+    // and reading a record would otherwise show a mismatch that never existed.
+    std::optional<otm::admission::StoreLock> lock;
+    if (opts.is_set("store-gates")) {
+      auto root = opts.positionals().empty() ? settings.get(otm::config::Setting::Store) : opts.positionals()[0];
+      if (root && std::filesystem::is_directory(*root)) lock.emplace(*root, otm::admission::StoreLock::Mode::Shared);
+    }
     auto ctx = otm::gates::build_context(opts, settings, opts.positionals(), opts.is_set("store-gates"));
     otm::gates::ValidateOptions vo;
     vo.verbose = opts.is_set("verbose");

@@ -1,4 +1,5 @@
 #include "report/readme.hpp"
+#include "report/gate_report.hpp"
 
 #include <algorithm>
 #include <map>
@@ -158,18 +159,10 @@ void gate_section(std::ostringstream &os, const std::optional<fs::path> &report,
           "gates. Run `otm-validate` and pass its saved output with `--gate-report`.\n\n";
     return;
   }
-  // otm-validate's text report: "== store gates" / "== trace gates" headers,
-  // one "  <gate> <status> <note>" line per gate, findings indented deeper,
-  // and a final verdict line.
-  static const text::Regex gate_line(R"(^(?:==|  [a-z][a-z-]* +(?:PASS|FAIL|SKIP)))");
-  std::vector<std::string> lines;
-  std::string verdict;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) {
-    if (line.starts_with("ALL GATES PASS") || line.starts_with("GATES FAILED")) verdict = line;
-    if (gate_line.contains(line)) lines.push_back(line);
-  }
-  gates_passed = verdict.find("ALL GATES PASS") != std::string::npos;
+  auto parsed = read_gate_report(text);
+  const auto &lines = parsed.lines;
+  const auto &verdict = parsed.verdict;
+  gates_passed = parsed.passed();
   os << "Verdict from `" << report->filename().string() << "`: **"
      << (verdict.empty() ? std::string("no verdict line found (the report is incomplete)") : verdict) << "**\n\n";
   if (!lines.empty()) {

@@ -1,0 +1,44 @@
+// Archive mode's table (`make -f Makefile.pipeline archive`): one row per
+// trace, read from what the per-trace pipeline already wrote into its
+// workspace and staging store, plus the run record the archive recipe
+// writes beside them. Reads only; decides nothing about the records.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "json/value.hpp"
+
+namespace otm::report {
+
+struct ArchiveRow {
+  std::string trace;               // the trace directory's name
+  bool failed = true;              // its per-trace make failed, or left no run record
+  int exit_code = -1;              // the per-trace make's exit status (-1: no run record)
+  std::string failure;             // the first diagnostic of its log, when it failed
+  std::size_t versions = 0;        // ladder rows
+  std::size_t milestones = 0;      // milestone, mega and final selections (the baseline excluded)
+  std::size_t staged = 0;          // records in the staging store
+  std::size_t packets_refused = 0; // refusal-ledger rows: packets that yielded no record
+  std::size_t admitted = 0;        // staged records inserted into the live store (by their .merged ledgers)
+  std::size_t confirmed = 0;       // ... that confirmed a live record
+  std::size_t conflicts = 0;       // ... queued as a conflict
+  std::size_t refused = 0;         // ... refused by the admission gate (work/admit-refused.txt)
+  std::size_t gate_failures = 0;   // failing gates of the staging validation + live-store findings after admission
+  double seconds = 0;              // wall time of its per-trace make in this run
+  bool ran = false;                // whether it admitted in this run (false: nothing was stale)
+  std::filesystem::path log;       // the per-trace make's output
+};
+
+// The row of the trace directory `trace_name` under the archive's scratch
+// root (workspace/layout.hpp: archive_workspace). A trace with no run record
+// is a failed row saying so; unreadable work files are reported, never
+// thrown, so one broken trace cannot hide the others.
+ArchiveRow read_archive_row(const std::filesystem::path &scratch, const std::string &trace_name);
+
+json::Value archive_row_json(const ArchiveRow &row);
+// The fixed-width table with a header and a totals line.
+std::string archive_table(const std::vector<ArchiveRow> &rows);
+
+} // namespace otm::report

@@ -1,0 +1,67 @@
+// otm-archive-report: archive mode's per-trace table and archive-report.jsonl.
+#include <iostream>
+
+#include "cli/exit_codes.hpp"
+#include "cli/options.hpp"
+#include "io/file.hpp"
+#include "report/archive_report.hpp"
+#include "workspace/layout.hpp"
+#include "json/write.hpp"
+
+using namespace otm;
+
+static const char *kHelp =
+    R"(usage: otm-archive-report --scratch DIR [--report FILE|-] TRACE...
+
+The closing step of `make -f Makefile.pipeline archive`: one row per trace
+(its directory name, or its path), read from what its per-trace pipeline
+wrote into <scratch>/<trace name>/.
+
+Reads:  per trace, under <scratch>/<trace name>/: work/archive-run.txt (the
+        per-trace make's exit status and duration, written by the archive
+        recipe), work/archive.log, work/ladder.jsonl, work/validate.txt,
+        work/admit-refused.txt, work/live-gates.jsonl, .stamps/admitted, and
+        the staging store's records with their .merged ledgers and
+        reports/*/refusals.jsonl.
+Writes: the table on stdout (status, versions, milestones, staged, packets
+        refused, admitted, confirmed, conflicts, refused by the admission
+        gate, gate failures, seconds), and one JSON object per trace to
+        --report (default <scratch>/archive-report.jsonl; - for stdout
+        instead of the table), replaced atomically.
+Refuses to decide: anything about a record; a trace without a run record is
+        reported failed, never skipped.
+
+Exit: 0 every trace succeeded; 1 at least one failed (named in the table);
+2 bad arguments or an unwritable report.
+)";
+
+int main(int argc, char **argv) {
+  return cli::run_tool("otm-archive-report", [&] {
+    cli::Options opts("otm-archive-report", kHelp);
+    opts.value("scratch", "DIR", "the archive's scratch root (OTM_SCRATCH of the make run)");
+    opts.value("report", "FILE", "where to write the JSONL report (default <scratch>/archive-report.jsonl)");
+    if (!opts.parse(argc, argv)) return 0;
+    auto scratch = opts.get("scratch");
+    if (!scratch) throw Error(ErrorKind::Usage, "--scratch DIR is required (the archive's OTM_SCRATCH)");
+    if (opts.positionals().empty())
+      throw Error(ErrorKind::Usage, "name at least one trace (its directory name or path; see --help)");
+    std::vector<report::ArchiveRow> rows;
+    std::string jsonl;
+    bool failed = false;
+    for (const auto &t : opts.positionals()) {
+      auto name = std::filesystem::path(t).filename().string();
+      if (name.empty()) name = std::filesystem::path(t).parent_path().filename().string();
+      rows.push_back(report::read_archive_row(*scratch, name));
+      jsonl += json::to_line(report::archive_row_json(rows.back())) + "\n";
+      failed = failed || rows.back().failed;
+    }
+    auto dest = opts.get_or("report", workspace::archive_report_file(*scratch).string());
+    if (dest == "-") {
+      std::cout << jsonl;
+    } else {
+      io::write_file_atomic(dest, jsonl, io::FileClass::Scratch);
+      std::cout << report::archive_table(rows) << "report: " << dest << '\n';
+    }
+    return static_cast<int>(failed ? cli::kFailure : cli::kSuccess);
+  });
+}
