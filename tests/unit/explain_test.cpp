@@ -45,8 +45,8 @@ std::unique_ptr<Staged> staged(const std::string &tag) {
   s->store = s->root / "store";
   auto ws = s->root / "scratch" / kExampleTraceName;
   auto r =
-      run_in(s->root, "make --no-print-directory -f '" + std::string(OTM_SOURCE_DIR) + "/Makefile.pipeline' TRACE='" +
-                          s->trace.string() + "' OTM_BIN='" + OTM_BIN_DIR + "' OTM_SCRATCH='" +
+      run_in(s->root, "make --no-print-directory -f '" + otm::testing::source_dir() + "/Makefile.pipeline' TRACE='" +
+                          s->trace.string() + "' OTM_BIN='" + otm::testing::bin_dir() + "' OTM_SCRATCH='" +
                           (s->root / "scratch").string() + "' STORE='" + s->store.string() + "'");
   if (r.rc != 0) throw std::runtime_error("pipeline failed: " + r.out + r.err);
   fs::remove_all(ws);

@@ -170,6 +170,7 @@ TEST_CASE("generated trace: scrubbing keeps the meaning of mnemonics, self-refer
 TEST_CASE("generated CUDA trace with PTX mnemonics and British spelling is admitted into a copy of the real store",
           "[generated][pipeline][shared]") {
   OTM_MAKE_OR_SKIP();
+  OTM_REAL_STORE_OR_SKIP(wiki);
   auto dir = fresh_temp_dir("generated-cuda-admit");
   tracegen::TraceOptions o;
   o.versions = 24;
@@ -184,9 +185,9 @@ TEST_CASE("generated CUDA trace with PTX mnemonics and British spelling is admit
   REQUIRE_THAT(io::read_file(g.dir / "kernel.py"),
                Catch::Contains("load_inline(") && Catch::Contains("asm volatile(\"ld.global.nc.v"));
   auto live = dir / "live";
-  fs::copy(fs::path(OTM_SHARED_DIR) / "gpu-wiki" / "kernel_wiki", live, fs::copy_options::recursive);
-  auto r = run_in(dir, "make --no-print-directory -f '" + std::string(OTM_SOURCE_DIR) + "/Makefile.pipeline' TRACE='" +
-                           g.dir.string() + "' OTM_BIN='" + std::string(OTM_BIN_DIR) + "' OTM_SCRATCH='" +
+  fs::copy(wiki / "kernel_wiki", live, fs::copy_options::recursive);
+  auto r = run_in(dir, "make --no-print-directory -f '" + otm::testing::source_dir() + "/Makefile.pipeline' TRACE='" +
+                           g.dir.string() + "' OTM_BIN='" + otm::testing::bin_dir() + "' OTM_SCRATCH='" +
                            (dir / "scratch").string() + "' LIVE='" + live.string() + "' admit");
   INFO(r.out << r.err);
   REQUIRE(r.rc == 0);

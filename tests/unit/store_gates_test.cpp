@@ -4,6 +4,8 @@
 // (otm-validate --store-gates --format jsonl against the nine otm-gate-*).
 #include <catch2/catch.hpp>
 
+#include "test_paths.hpp"
+
 #include <sys/wait.h>
 
 #include <cstdlib>
@@ -109,22 +111,12 @@ void inject_defects(const fs::path &root) {
   io::write_file_atomic(files[9].path, "{\"id\": \"truncated", io::FileClass::Scratch); // parse error
 }
 
-fs::path real_store() {
-  const char *env = std::getenv("OTM_REAL_STORE");
-  fs::path p = env && *env ? fs::path(env) : fs::path(OTM_SHARED_DIR "/gpu-wiki/kernel_wiki");
-  REQUIRE(fs::is_directory(p / "records")); // fail, never skip, when the real store is missing
-  return p;
-}
-
 int sh(const std::string &cmd) {
   int rc = std::system(cmd.c_str());
   return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
 }
 
-std::string bin(const std::string &tool) {
-  const char *dir = std::getenv("OTM_BIN_DIR");
-  return std::string(dir && *dir ? dir : OTM_BIN_DIR) + "/" + tool;
-}
+std::string bin(const std::string &tool) { return otm::testing::bin_dir() + "/" + tool; }
 
 } // namespace
 
@@ -132,7 +124,8 @@ TEST_CASE("one-pass store gates equal the nine gates on the real store", "[gates
   // The nine gates alone pass the real store with no finding ("store gates
   // on the real store of 847 records: verdicts pinned", gates_cli_test);
   // the one pass, streaming it, must say the same for every gate.
-  auto root = real_store();
+  OTM_REAL_STORE_OR_SKIP(wiki);
+  const fs::path root = wiki / "kernel_wiki";
   auto run = gates::run_passes(gates::store_gates(), store_context(root, false), root);
   CHECK(run.records == store::record_files(root).size());
   CHECK(run.runs.size() == gates::store_gates().size());
