@@ -6,6 +6,7 @@
 #include "code/source_lexer.hpp"
 #include "gates/record_text.hpp"
 #include "io/file.hpp"
+#include "text/lines.hpp"
 #include "text/utf8.hpp"
 
 namespace otm::explain {
@@ -13,18 +14,6 @@ namespace otm::explain {
 namespace {
 
 using code::DiffLine;
-
-std::vector<std::string_view> lines_of(std::string_view text) {
-  std::vector<std::string_view> out;
-  std::size_t pos = 0;
-  while (pos <= text.size()) {
-    auto nl = text.find('\n', pos);
-    out.push_back(text.substr(pos, (nl == std::string_view::npos ? text.size() : nl) - pos));
-    if (nl == std::string_view::npos) break;
-    pos = nl + 1;
-  }
-  return out;
-}
 
 // One line of the packet's code with its position in the trace's file.
 struct Located {
@@ -117,7 +106,7 @@ public:
       }
       std::vector<std::string> lines;
       if (content)
-        for (auto l : lines_of(*content)) lines.emplace_back(l);
+        for (auto l : text::split_lines(*content)) lines.emplace_back(l);
       it = cache_.emplace(commit, std::move(lines)).first;
     }
     if (n == 0 || n > it->second.size()) return std::nullopt;
@@ -138,7 +127,7 @@ std::vector<CodeLine> locate_code_lines(const std::string &field, const std::str
   auto located = locate_all(code);
   FileLines files(repo, code.path);
   std::size_t cursor = 0, number = 0;
-  for (auto s : lines_of(quote)) {
+  for (auto s : text::split_lines(quote)) {
     ++number;
     if (text::strip(s).empty()) continue;
     CodeLine c;

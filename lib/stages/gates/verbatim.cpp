@@ -9,6 +9,7 @@
 #include <set>
 
 #include "gates/record_text.hpp"
+#include "text/lines.hpp"
 #include "text/utf8.hpp"
 
 namespace otm::gates {
@@ -17,23 +18,11 @@ namespace {
 
 std::string norm(std::string_view s) { return collapse_whitespace(s); }
 
-std::vector<std::string_view> lines_of(std::string_view text) {
-  std::vector<std::string_view> out;
-  std::size_t pos = 0;
-  while (pos <= text.size()) {
-    auto nl = text.find('\n', pos);
-    out.push_back(text.substr(pos, (nl == std::string_view::npos ? text.size() : nl) - pos));
-    if (nl == std::string_view::npos) break;
-    pos = nl + 1;
-  }
-  return out;
-}
-
 bool is_marker(char c) { return c == '+' || c == '-' || c == ' '; }
 
 std::set<std::string> code_lines(const std::string &code) {
   std::set<std::string> out;
-  for (auto line : lines_of(code)) {
+  for (auto line : text::split_lines(code)) {
     auto n = norm(line);
     if (!n.empty()) out.insert(n);
     if (!line.empty() && is_marker(line[0])) {
@@ -72,7 +61,7 @@ GateResult gate_verbatim(const Context &ctx) {
     for (const auto &[field, quote] : quotes) {
       std::size_t missing = 0;
       std::string first;
-      for (auto line : lines_of(quote)) {
+      for (auto line : text::split_lines(quote)) {
         auto n = norm(line);
         if (n.empty()) continue;
         bool found = haystack.count(n) || (is_marker(line[0]) && haystack.count(norm(line.substr(1))));

@@ -153,25 +153,25 @@ int Beneath::walk(const std::string &rel, int flags, Refusal &refusal) const {
     refusal = Refusal::OutsideRoot;
     return -1;
   }
-  std::deque<std::string> todo = components(rel);
+  std::deque<std::string> pending = components(rel);
   std::vector<Fd> dirs;
   dirs.emplace_back(::fcntl(root_fd_, F_DUPFD_CLOEXEC, 0));
   int links = 0;
-  if (todo.empty()) {
+  if (pending.empty()) {
     int fd = ::openat(root_fd_, ".", flags);
     refusal = fd < 0 ? from_errno(errno) : Refusal::None;
     return fd;
   }
-  while (!todo.empty()) {
-    std::string c = std::move(todo.front());
-    todo.pop_front();
+  while (!pending.empty()) {
+    std::string c = std::move(pending.front());
+    pending.pop_front();
     if (c == "..") {
       if (dirs.size() == 1) {
         refusal = Refusal::OutsideRoot;
         return -1;
       }
       dirs.pop_back();
-      if (todo.empty()) {
+      if (pending.empty()) {
         int fd = ::openat(dirs.back().fd, ".", flags);
         refusal = fd < 0 ? from_errno(errno) : Refusal::None;
         return fd;
@@ -201,15 +201,15 @@ int Beneath::walk(const std::string &rel, int flags, Refusal &refusal) const {
         return -1;
       }
       auto parts = components(target);
-      todo.insert(todo.begin(), parts.begin(), parts.end());
-      if (todo.empty()) { // a link to "." names the directory it is in
+      pending.insert(pending.begin(), parts.begin(), parts.end());
+      if (pending.empty()) { // a link to "." names the directory it is in
         int fd = ::openat(cur, ".", flags);
         refusal = fd < 0 ? from_errno(errno) : Refusal::None;
         return fd;
       }
       continue;
     }
-    if (todo.empty()) {
+    if (pending.empty()) {
       int fd;
       do {
         fd = ::openat(cur, c.c_str(), flags | O_NOFOLLOW);
