@@ -10,7 +10,7 @@
 
 using namespace otm;
 
-static const char *kHelp = R"(usage: otm-score [--store DIR] [--dry-run]
+static const char *kHelp = R"(usage: otm-score [--store DIR] [--dry-run] [--allow-empty]
 
 Ranks every staged record with the live store's own worth model (prior,
 feedback band, confidence, usage bonus, tiers; no recency decay, since no
@@ -23,14 +23,19 @@ Writes: worth.rank (score, tier, formula, builder_version) of each record
 Refuses to decide: a record's worth from anything but its worth.track
         (a distiller never scores its own record).
 
-Exit: 0 success; 1 no staged records; 2 a record file does not parse or
-another input problem (nothing written).
+With --allow-empty, a staging store without records (every packet refused,
+e.g. already live) is a result: an empty index is written and the exit is 0
+(Makefile.pipeline passes it; by default, none is exit 1, "distil first").
+
+Exit: 0 success; 1 no staged records (without --allow-empty); 2 a record
+file does not parse or another input problem (nothing written).
 )";
 
 int main(int argc, char **argv) {
   return cli::run_tool("otm-score", [&] {
     cli::Options opts("otm-score", kHelp);
     opts.flag("dry-run", "compute and report, write nothing");
+    opts.flag("allow-empty", "no staged records is a result (an empty index), not exit 1");
     config::Settings::add_options(opts, {config::Setting::Store, config::Setting::ConfigFile});
     if (!opts.parse(argc, argv)) return 0;
     if (!opts.positionals().empty())
@@ -41,6 +46,7 @@ int main(int argc, char **argv) {
     scoring::ScoreOptions so;
     so.staging_root = settings.get(config::Setting::Store).value_or(workspace::default_store().string());
     so.dry_run = opts.is_set("dry-run");
+    so.allow_empty = opts.is_set("allow-empty");
     so.builder_version = cfg.builder_version();
     auto sum = scoring::score_staging(so);
     std::cout << sum.console << std::flush;

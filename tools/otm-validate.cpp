@@ -22,13 +22,17 @@ int main(int argc, char **argv) {
         "a store (the check of a live store after admission), holding the store's shared admission lock so a "
         "concurrent admission waits and the pass sees one state. Writes the report on stdout and a one-line verdict on "
         "stderr; writes no file. It refuses to pass a record it cannot check: a gate missing its input fails.\n\n"
-        "Exit: 0 all gates pass / all seventeen fired; 1 a gate failed, a gate was not proven, or no records; "
+        "With --allow-empty a store without records passes with nothing to check (the staging store of a trace whose "
+        "every packet was refused, e.g. already live: Makefile.pipeline passes it).\n\n"
+        "Exit: 0 all gates pass / all seventeen fired; 1 a gate failed, a gate was not proven, or no records (without "
+        "--allow-empty); "
         "2 usage or unreadable input.\n\nUsage: otm-validate [options] [STORE_DIR]");
     otm::gates::add_context_options(opts);
     opts.flag("verbose", "list every finding (text format)")
         .flag("skip-store-gates", "run only the eight trace gates")
         .flag("store-gates", "run only the nine store gates, in one pass that reads each record once")
         .flag("injection-tests", "mutate a copy of a staged record once per gate and check each gate fires")
+        .flag("allow-empty", "a store without records passes with nothing to check, instead of exit 1")
         .value("format", "FORMAT", "text (default), jsonl, sarif (SARIF 2.1.0) or junit (JUnit XML)")
         .value("list-gates", "SET",
                "print the names of a set of gates from the registry, one per line, and exit: all, store, trace, "
@@ -55,6 +59,7 @@ int main(int argc, char **argv) {
     vo.verbose = opts.is_set("verbose");
     vo.skip_store_gates = opts.is_set("skip-store-gates");
     vo.injection_tests = opts.is_set("injection-tests");
+    vo.allow_empty = opts.is_set("allow-empty");
     vo.only_store_gates = opts.is_set("store-gates");
     vo.format = opts.get_or("format", "text");
     vo.store_label = ctx.store_root ? ctx.store_root->string() : "<records>";

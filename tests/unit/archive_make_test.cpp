@@ -89,8 +89,8 @@ TEST_CASE("archive mode: parallel traces into one live store, the broken one rep
   // Which of them run (by index; a trace's number and seed follow its index,
   // so a trace is the same in every build), and the one a new commit touches
   // (one whose restaging still stages a record: a trace all of whose records
-  // are already live is refused whole by the store-overlap gate, and the
-  // pipeline then fails at score; see docs/scale-out.md).
+  // are already live is refused whole by the store-overlap gate and reads
+  // "nothing new", the case of the next test).
   std::vector<std::size_t> chosen;
   for (std::size_t i = 0; i < specs.size(); ++i) chosen.push_back(i);
   const std::size_t touched_index = 2;
@@ -183,5 +183,49 @@ TEST_CASE("archive mode: parallel traces into one live store, the broken one rep
   // Its admission ran the store gates on the live store again, and they passed.
   CHECK(after.at(touched).string_or("status") == "ok");
   CHECK(count(after.at(touched), "gate_failures") == 0);
+  fs::remove_all(dir);
+}
+
+// A changed trace whose records are all live already (its own earlier
+// admissions) is refused whole by the store-overlap gate and stages nothing:
+// that is a success with nothing to admit ("nothing new"), not a failure at
+// score. One small trace into an empty live store: cheap, no real store.
+TEST_CASE("archive mode: a rerun whose records are all live already is 'nothing new', not failed",
+          "[archive][pipeline][make]") {
+  OTM_MAKE_OR_SKIP();
+  auto dir = fresh_temp_dir("archive-nothing-new");
+  auto traces = dir / "traces", scratch = dir / "scratch", live = dir / "live";
+  io::write_file_atomic(live / "records" / "index.json",
+                        "{\n \"schema\": \"clean-1.3\",\n \"count\": 0,\n \"records\": []\n}\n");
+  tracegen::TraceOptions o;
+  o.op = "rmsnorm", o.dsl = tracegen::Dsl::Triton, o.versions = 14, o.seed = 971, o.number = 971;
+  auto trace = tracegen::generate_trace(traces, o).dir;
+  auto name = trace.filename().string();
+  std::string make = "make --no-print-directory -f '" + source_dir() + "/Makefile.pipeline' OTM_BIN='" + bin_dir() +
+                     "' OTM_SCRATCH='" + scratch.string() + "' TRACES_DIR='" + traces.string() + "' LIVE='" +
+                     live.string() + "' archive";
+  auto first = run_in(dir, make);
+  INFO(first.out << first.err);
+  REQUIRE(first.rc == 0);
+  auto row = report_rows(scratch / "archive-report.jsonl").at(name);
+  REQUIRE(count(row, "admitted") >= 1);
+
+  const std::string git = "GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1 GIT_AUTHOR_NAME=t "
+                          "GIT_AUTHOR_EMAIL=t@t.invalid GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@t.invalid git";
+  io::write_file_atomic(trace / "notes" / "later.md", "a note added after the first archive run\n");
+  REQUIRE(run_in(trace, git + " add notes/later.md && " + git + " commit -qm 'notes: later'").rc == 0);
+  auto index_before = io::read_file(live / "records" / "index.json");
+  auto again = run_in(dir, make);
+  INFO(again.out << again.err);
+  CHECK(again.rc == 0);
+  CHECK_THAT(again.out, Catch::Contains(name + ": otm: nothing new: 0 records staged"));
+  CHECK_THAT(again.out, !Catch::Contains("FAILED"));
+  row = report_rows(scratch / "archive-report.jsonl").at(name);
+  CHECK(row.string_or("status") == "ok");
+  CHECK(row.string_or("outcome") == "nothing new");
+  CHECK(ran(row));
+  CHECK(count(row, "staged") == 0);
+  CHECK(count(row, "packets_refused") >= 1);
+  CHECK(io::read_file(live / "records" / "index.json") == index_before);
   fs::remove_all(dir);
 }

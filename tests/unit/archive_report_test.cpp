@@ -62,3 +62,27 @@ TEST_CASE("archive report: a failed trace names its diagnostic; no run record is
              Catch::Contains("2 failed") && Catch::Contains("t1: FAILED: otm-ingest"));
   fs::remove_all(scratch);
 }
+
+TEST_CASE("archive report: a trace restaged with nothing left to stage reads 'nothing new', not failed",
+          "[archive][report]") {
+  auto scratch = fresh_temp_dir("archive-report-nothing-new");
+  auto ws = workspace::archive_workspace(scratch, "t1");
+  // What the pipeline leaves when every packet was refused (already live):
+  // an empty staging index, the refusals, the admitted stamp of this run.
+  io::write_file_atomic(ws.root / "staging" / "records" / "index.json", R"({"count": 0, "records": []})");
+  io::write_file_atomic(ws.root / "staging" / "reports" / "001-x" / "refusals.jsonl", "{}\n{}\n{}\n");
+  io::write_file_atomic(ws.validate_report_file(), "NOTHING TO VALIDATE: no records in staging: nothing to validate\n");
+  io::write_file_atomic(ws.archive_run_file(), "exit 0\nmilliseconds 900\nstarted_ns 0\n");
+  io::write_file_atomic(ws.admitted_stamp(), "");
+  auto row = report::read_archive_row(scratch, "t1");
+  CHECK_FALSE(row.failed);
+  CHECK(row.ran);
+  CHECK(row.staged == 0);
+  CHECK(row.packets_refused == 3);
+  CHECK(row.gate_failures == 0);
+  CHECK(report::archive_outcome(row) == "nothing new");
+  CHECK(report::archive_row_json(row).string_or("outcome") == "nothing new");
+  CHECK_THAT(report::archive_table({row}),
+             Catch::Contains("t1 ") && Catch::Contains("nothing new") && !Catch::Contains("FAILED"));
+  fs::remove_all(scratch);
+}

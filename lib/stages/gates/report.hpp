@@ -26,6 +26,10 @@ struct ValidationReport {
   bool passed() const { return failed_groups() == 0; }
 };
 
+// The text report's verdict for a store without records when that is allowed
+// (otm-validate --allow-empty); report/gate_report.cpp reads it back.
+inline constexpr const char *kNothingToValidate = "NOTHING TO VALIDATE";
+
 std::string format_text(const ValidationReport &r, bool verbose);
 std::string format_jsonl(const ValidationReport &r);
 std::string format_sarif(const ValidationReport &r, const std::string &tool_version);

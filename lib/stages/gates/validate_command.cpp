@@ -40,7 +40,9 @@ ValidateOutcome run_validate(const Context &ctx, const ValidateOptions &opts) {
                                   "--skip-store-gates or --injection-tests");
   auto no_records = [&] {
     out.summary = "no records in " + opts.store_label + ": nothing to validate";
-    out.exit_code = 1;
+    out.exit_code = opts.allow_empty ? 0 : 1;
+    if (opts.allow_empty && opts.format == "text")
+      out.report = std::string(kNothingToValidate) + ": " + out.summary + "\n";
     return out;
   };
   ValidationReport report;

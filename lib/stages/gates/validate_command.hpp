@@ -14,6 +14,9 @@ struct ValidateOptions {
   bool skip_store_gates = false;
   bool only_store_gates = false; // --store-gates: the store gates in one pass (gates/store_gates.hpp)
   bool injection_tests = false;
+  // No records is a pass with nothing checked (the staging store of a trace
+  // whose every packet was refused, e.g. already live), not exit 1.
+  bool allow_empty = false;
   std::string format = "text"; // text | jsonl | sarif | junit
   std::string store_label;     // shown in reports
   cli::ProgressFn progress;    // called after each gate ran
@@ -26,7 +29,7 @@ struct ValidateOutcome {
 };
 
 // Exit code 1 when a gate group failed, an injection case was not proven, or
-// there are no records.
+// there are no records (0 with allow_empty; the text report is then the kNothingToValidate line).
 ValidateOutcome run_validate(const Context &ctx, const ValidateOptions &opts);
 
 } // namespace otm::gates

@@ -159,10 +159,17 @@ std::string seconds_text(double s) {
 
 } // namespace
 
+std::string archive_outcome(const ArchiveRow &r) {
+  if (r.failed) return "FAILED";
+  if (!r.ran) return "unchanged";
+  return r.staged == 0 ? "nothing new" : "admitted";
+}
+
 json::Value archive_row_json(const ArchiveRow &r) {
   auto v = json::Value::object();
   v.set("trace", r.trace);
   v.set("status", r.failed ? "failed" : "ok");
+  v.set("outcome", r.failed ? std::string("failed") : archive_outcome(r));
   v.set("exit", r.exit_code);
   for (const auto &c : kColumns) v.set(c.key, r.*c.field);
   v.set("seconds", r.seconds);
@@ -195,7 +202,7 @@ std::string archive_table(const std::vector<ArchiveRow> &rows) {
   ArchiveRow total;
   std::size_t failed = 0;
   for (const auto &r : rows) {
-    line(r.trace, r.failed ? "FAILED" : r.ran ? "admitted" : "unchanged", &r, seconds_text(r.seconds));
+    line(r.trace, archive_outcome(r), &r, seconds_text(r.seconds));
     failed += r.failed;
     for (const auto &c : kColumns) total.*c.field += r.*c.field;
     total.seconds += r.seconds;

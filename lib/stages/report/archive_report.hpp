@@ -37,7 +37,14 @@ struct ArchiveRow {
 // thrown, so one broken trace cannot hide the others.
 ArchiveRow read_archive_row(const std::filesystem::path &scratch, const std::string &trace_name);
 
+// What the run did with the trace: "FAILED"; "admitted" (it was (re)staged
+// and its staged records offered); "nothing new" (it was restaged, but every
+// packet was refused, e.g. already live: nothing to admit, a success);
+// "unchanged" (nothing was stale).
+std::string archive_outcome(const ArchiveRow &row);
+
 json::Value archive_row_json(const ArchiveRow &row);
+
 // The fixed-width table with a header and a totals line.
 std::string archive_table(const std::vector<ArchiveRow> &rows);
 

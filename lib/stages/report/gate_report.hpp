@@ -10,7 +10,8 @@ namespace otm::report {
 
 struct GateReport {
   std::vector<std::string> lines; // the "== ..." headers and one "  <gate> PASS|FAIL|SKIP ..." line per gate
-  std::string verdict;            // the "ALL GATES PASS ..." or "GATES FAILED ..." line, empty when missing
+  std::string verdict;            // the "ALL GATES PASS ...", "GATES FAILED ..." or "NOTHING TO VALIDATE ..."
+                                  // line (gates/report.hpp), empty when missing
   std::size_t failed = 0;         // gate lines that say FAIL
   bool passed() const { return verdict.starts_with("ALL GATES PASS"); }
 };

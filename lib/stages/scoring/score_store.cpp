@@ -17,7 +17,7 @@ namespace otm::scoring {
 ScoreSummary score_staging(const ScoreOptions &opts) {
   workspace::StagingStore store{opts.staging_root};
   auto records = store::load_records(store.root);
-  if (records.empty())
+  if (records.empty() && !opts.allow_empty)
     throw Error(ErrorKind::NegativeVerdict, store.records_dir().string() + ": no staged records; distil packets first");
   std::string broken;
   for (const auto &r : records) {
@@ -61,6 +61,7 @@ ScoreSummary score_staging(const ScoreOptions &opts) {
     io::write_file_atomic(store.index_file(), json::to_pretty(staging_index(std::move(entries), opts.builder_version)));
   }
   std::ostringstream os;
+  if (records.empty()) os << "nothing staged: every packet was refused (listed in the staging store's refusals)\n";
   os << sum.records << " records, " << sum.rescored << (opts.dry_run ? " would be rescored" : " rescored") << "\n";
   os << "scores:";
   for (const auto &[k, n] : score_hist) os << " " << k << "=" << n;

@@ -12,6 +12,10 @@ struct ScoreOptions {
   std::filesystem::path staging_root;
   bool dry_run = false;
   std::string builder_version = "opt-trace-0.1";
+  // --allow-empty: no staged records is a result (every packet was refused,
+  // e.g. already live), not an error: an empty index is written. The spec's
+  // default (exit 1, "distil first") stays for a store never distilled into.
+  bool allow_empty = false;
 };
 
 struct ScoreSummary {
@@ -19,7 +23,8 @@ struct ScoreSummary {
   std::string console; // the report printed on stdout
 };
 
-// Throws a NegativeVerdict Error when the staging store has no records, io::IoError
+// Throws a NegativeVerdict Error when the staging store has no records (unless
+// allow_empty), io::IoError
 // naming every file that does not parse (nothing is written then).
 ScoreSummary score_staging(const ScoreOptions &opts);
 
