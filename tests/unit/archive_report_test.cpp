@@ -6,6 +6,7 @@
 #include "io/file.hpp"
 #include "report/archive_report.hpp"
 #include "workspace/layout.hpp"
+#include "json/write.hpp"
 
 using namespace otm;
 using namespace otm::testing;
@@ -85,4 +86,39 @@ TEST_CASE("archive report: a trace restaged with nothing left to stage reads 'no
   CHECK_THAT(report::archive_table({row}),
              Catch::Contains("t1 ") && Catch::Contains("nothing new") && !Catch::Contains("FAILED"));
   fs::remove_all(scratch);
+}
+
+TEST_CASE("archive report: rows collected from runs made elsewhere (Slurm tasks); a missing one is failed",
+          "[archive][report][slurm]") {
+  auto dir = fresh_temp_dir("archive-report-collected");
+  report::ArchiveRow made;
+  made.trace = "t1", made.failed = false, made.exit_code = 0, made.versions = 12, made.milestones = 3;
+  made.staged = 5, made.packets_refused = 2, made.admitted = 4, made.confirmed = 1, made.seconds = 3.25;
+  made.ran = true, made.log = "/node/scratch/t1/work/archive.log";
+  io::write_file_atomic(dir / "t1.jsonl", json::to_line(report::archive_row_json(made)) + "\n");
+  io::write_file_atomic(dir / "t1.log", "otm: ingest\n");
+  auto row = report::read_collected_row(dir, "t1");
+  CHECK_FALSE(row.failed);
+  CHECK(row.versions == 12);
+  CHECK(row.milestones == 3);
+  CHECK(row.staged == 5);
+  CHECK(row.packets_refused == 2);
+  CHECK(row.admitted == 4);
+  CHECK(row.confirmed == 1);
+  CHECK(row.seconds == Approx(3.25));
+  CHECK(row.ran);
+  CHECK(row.log == dir / "t1.log"); // the collected log, not the node's scratch
+  CHECK(report::archive_row_json(row) == report::archive_row_json([&] {
+          auto m = made;
+          m.log = dir / "t1.log";
+          return m;
+        }()));
+  auto missing = report::read_collected_row(dir, "t2");
+  CHECK(missing.failed);
+  CHECK_THAT(missing.failure, Catch::Contains("no result") && Catch::Contains("did not finish"));
+  io::write_file_atomic(dir / "t3.jsonl", "{not json\n");
+  auto broken = report::read_collected_row(dir, "t3");
+  CHECK(broken.failed);
+  CHECK_THAT(broken.failure, Catch::Contains("unreadable result"));
+  fs::remove_all(dir);
 }

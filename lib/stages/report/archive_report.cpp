@@ -1,7 +1,9 @@
 #include "report/archive_report.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <optional>
 #include <sstream>
 
 #include "io/file.hpp"
@@ -177,6 +179,37 @@ json::Value archive_row_json(const ArchiveRow &r) {
   if (!r.failure.empty()) v.set("failure", r.failure);
   v.set("log", r.log.string());
   return v;
+}
+
+ArchiveRow read_collected_row(const fs::path &collected, const std::string &trace_name) {
+  ArchiveRow row;
+  row.trace = trace_name;
+  auto file = collected / (trace_name + ".jsonl");
+  auto log = collected / (trace_name + ".log");
+  row.log = io::is_regular_file(log) ? log : file;
+  std::optional<json::Value> found;
+  try {
+    if (io::is_regular_file(file))
+      for (auto &v : json::parse_lines_file(file))
+        if (v.string_or("trace") == trace_name) found = std::move(v);
+  } catch (const std::exception &e) {
+    row.failure = "unreadable result " + file.string() + ": " + e.what();
+    return row;
+  }
+  if (!found) {
+    row.failure = "no result " + file.string() + " (its task did not finish: see its Slurm output)";
+    return row;
+  }
+  const auto &v = *found;
+  row.failed = v.string_or("status") != "ok";
+  row.exit_code = static_cast<int>(v.get("exit").as_int().value_or(-1));
+  for (const auto &c : kColumns)
+    row.*c.field = static_cast<std::size_t>(std::max<std::int64_t>(0, v.get(c.key).as_int().value_or(0)));
+  row.seconds = v.get("seconds").as_number().value_or(0);
+  row.ran = v.get("ran").truthy();
+  row.failure = v.string_or("failure");
+  if (!io::is_regular_file(log) && !v.string_or("log").empty()) row.log = v.string_or("log");
+  return row;
 }
 
 std::string archive_table(const std::vector<ArchiveRow> &rows) {

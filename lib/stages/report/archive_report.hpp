@@ -45,6 +45,13 @@ std::string archive_outcome(const ArchiveRow &row);
 
 json::Value archive_row_json(const ArchiveRow &row);
 
+// Rows of per-trace runs made elsewhere (scripts/otm-slurm-archive: one
+// array task per trace, each on its own node's scratch, each writing its
+// archive-report row into a shared directory): the row of `trace_name` from
+// <collected>/<trace_name>.jsonl (archive_row_json's keys), with its log
+// <collected>/<trace_name>.log when present. A missing or unreadable row is
+// a failed row saying so (the task did not finish), never skipped.
+ArchiveRow read_collected_row(const std::filesystem::path &collected, const std::string &trace_name);
 // The fixed-width table with a header and a totals line.
 std::string archive_table(const std::vector<ArchiveRow> &rows);
 
