@@ -25,12 +25,21 @@ export SLURM_CONF=$slurm_dir/slurm.conf
 
 # Whatever happens, the jobs are cancelled and the three daemons stopped
 # (by the pids in their pid files: only what this test started).
-stop_pid_file() {
-  local pid
-  pid=$(cat "$1" 2>/dev/null) || return 0
-  kill "$pid" 2>/dev/null || return 0
-  for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.1; done
-  kill -9 "$pid" 2>/dev/null || true
+# All three are asked to stop at once (each takes a second or more), then
+# waited for, and killed after 10 s.
+stop_daemons() {
+  local f pid pids=()
+  for f in "$@"; do
+    pid=$(cat "$f" 2>/dev/null) || continue
+    kill "$pid" 2>/dev/null && pids+=("$pid")
+  done
+  for _ in $(seq 100); do
+    for pid in "${pids[@]}"; do
+      if kill -0 "$pid" 2>/dev/null; then sleep 0.1; continue 2; fi
+    done
+    return 0
+  done
+  for pid in "${pids[@]}"; do kill -9 "$pid" 2>/dev/null || true; done
 }
 cleanup() {
   local rc=$?
@@ -38,9 +47,7 @@ cleanup() {
     scancel --quiet --user="$(id -un)" 2>/dev/null || true
     for _ in $(seq 50); do [ -z "$(squeue -h 2>/dev/null)" ] && break; sleep 0.2; done
   fi
-  stop_pid_file "$slurm_dir/slurmd.pid"
-  stop_pid_file "$slurm_dir/slurmctld.pid"
-  stop_pid_file "$slurm_dir/munge/munged.pid"
+  stop_daemons "$slurm_dir/slurmd.pid" "$slurm_dir/slurmctld.pid" "$slurm_dir/munge/munged.pid"
   if [ "$rc" -ne 0 ] && [ "$rc" -ne 77 ]; then
     for f in "$slurm_dir"/log/*.log "$tmp"/results/slurm/*.out; do
       [ -f "$f" ] && { echo "--- $f (last lines)"; tail -20 "$f"; }
@@ -186,5 +193,5 @@ file_paths=$(cd "$tmp/check" && find records -name '*.json' ! -name index.json |
 
 ms() { echo $((($2 - $1) / 1000000)); }
 say "ok: $inserted records admitted ($confirmed confirmed, $conflicts conflicts) by 6 array tasks into the remote," \
-  "$commits commits; Slurm up in $(ms "$started" "$up") ms, inputs in $(ms "$up" "$ready") ms," \
+  "$commits commits; traces and Slurm up in $(ms "$started" "$up") ms, the seed store in $(ms "$up" "$ready") ms," \
   "the array and its table in $(ms "$ready" "$done_at") ms, total $(ms "$started" "$(date +%s%N)") ms"
