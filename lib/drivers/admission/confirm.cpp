@@ -105,6 +105,8 @@ Outcome confirm_record(const CommitRequest &req) {
     swap.write("index.json", json::to_pretty(index));
   }
   swap.commit();
+  out.changed.push_back(*rel);
+  if (rerank) out.changed.push_back("records/index.json");
   out.message = "confirmed:" + target + " (verified_effective=" + std::to_string(n) + ")";
   return out;
 }

@@ -55,6 +55,7 @@ Outcome insert_record(const CommitRequest &req) {
   swap.write(rel_in_records, json::to_pretty(rec));
   swap.write("index.json", json::to_pretty(index_with_entry(std::move(index), live_index_entry(rec, rel))));
   swap.commit();
+  out.changed = {rel, "records/index.json"};
   out.message = "inserted \u2192 " + rel;
   out.mark_merged = true;
   out.written = rel;
