@@ -322,6 +322,25 @@ TEST_CASE("an accuracy failure with correctness FAIL is a fact with its verdict"
   CHECK_THAT(pl.string_or("observed"), Catch::StartsWith("correctness FAIL (max_abs_err 0.0031"));
 }
 
+TEST_CASE("what was attempted is the lever, the sentence with its cause is the mechanism", "[distill][claims]") {
+  auto p = fixture("anti-v4-01");
+  auto &af = *p.doc.find("agent_facing");
+  const std::string lever = "BlockedLayout size_per_thread 1 -> 2 gains nothing because the rows are already "
+                            "coalesced and bandwidth-bound";
+  af.set("the_failed_lever", lever);
+  auto d = distill::draft_record(p);
+  REQUIRE(d.record);
+  const auto &pl = d.record->get("payload");
+  CHECK(pl.string_or("attempted") == "BlockedLayout size_per_thread 1 -> 2 gains nothing");
+  CHECK(pl.get("established_fact").string_or("mechanism") == lever);
+  // Too little left before the cause: the whole lever is what was attempted.
+  af.set("the_failed_lever", "TMA fails because one row per program leaves the descriptor loads latency-bound");
+  auto short_head = distill::draft_record(p);
+  REQUIRE(short_head.record);
+  CHECK(short_head.record->get("payload").string_or("attempted") ==
+        "TMA fails because one row per program leaves the descriptor loads latency-bound");
+}
+
 TEST_CASE("a prose dead-end with one lever and a stated cause is written up", "[distill][claims]") {
   auto p = fixture("anti-v6-01");
   auto &said = at(p.doc, {"agent_facing", "what_the_run_said"});
