@@ -259,6 +259,9 @@ TEST_CASE("a name a changed line only passes through is not what the change tune
   auto tuning = distill::read_diff(kTuningDiff);
   CHECK(distill::changes_name(tuning, "num_warps")); // num_warps=4 -> num_warps=8
   CHECK(distill::changes_name(tuning, "BLOCK_SIZE"));
+  auto define = distill::read_diff("@@ -1,1 +1,1 @@\n-#define UNROLL 2\n+#define UNROLL 1\n");
+  CHECK(distill::changes_name(define, "UNROLL")); // a value right after its name
+  CHECK_FALSE(distill::changes_name(define, "define"));
   CHECK(distill::is_code_name("num_warps"));
   CHECK_FALSE(distill::is_code_name("warps per row"));
 

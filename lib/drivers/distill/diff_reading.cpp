@@ -68,7 +68,8 @@ std::vector<Token> tokens_of(std::string_view s) {
 
 // The part of `code` (tokens `own`) that differs from `other` (tokens
 // `theirs`), after the name that owns it: the name just before an opening
-// `(`, `[`, `{`, `=` or `:` run that the part follows.
+// `(`, `[`, `{`, `=` or `:` run that the part follows, or just before the
+// part when it starts with a literal.
 std::string changed_part(std::string_view code, const std::vector<Token> &own, std::string_view other,
                          const std::vector<Token> &theirs) {
   auto text = [](std::string_view s, Token t) { return s.substr(t.begin, t.end - t.begin); };
@@ -81,7 +82,10 @@ std::string changed_part(std::string_view code, const std::vector<Token> &own, s
   std::size_t k = prefix;
   bool opened = false;
   while (k > 0 && text(code, own[k - 1]).find_first_not_of("([{=:") == std::string_view::npos) --k, opened = true;
-  if (opened && k > 0 && is_ident(code[own[k - 1].begin])) out = std::string(text(code, own[k - 1]));
+  // A value right after a name (`#define UNROLL 2`) is that name's too.
+  bool value = prefix < own.size() - suffix && (std::isdigit(static_cast<unsigned char>(code[own[prefix].begin])) ||
+                                                code[own[prefix].begin] == '"' || code[own[prefix].begin] == '\'');
+  if ((opened || value) && k > 0 && is_ident(code[own[k - 1].begin])) out = std::string(text(code, own[k - 1]));
   if (prefix < own.size() - suffix) {
     if (!out.empty()) out += ' ';
     out += code.substr(own[prefix].begin, own[own.size() - 1 - suffix].end - own[prefix].begin);

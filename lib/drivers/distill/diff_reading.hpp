@@ -28,7 +28,8 @@ struct ChangedLine {
   // tokens between their common prefix and suffix, widened to whole dotted
   // names, after the name that owns them (`BlockedLayout` in
   // `BlockedLayout([4], ...)` -> `([2], ...)`, `num_warps` in
-  // `num_warps=4` -> `=8`); for an unpaired line, all of `code`.
+  // `num_warps=4` -> `=8`, `UNROLL` in `#define UNROLL 2` -> `1`); for an
+  // unpaired line, all of `code`.
   std::string changed;
   bool added = false;
   bool dead = false; // part of a definition the diff adds and never references
