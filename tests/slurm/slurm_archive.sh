@@ -25,8 +25,8 @@ export SLURM_CONF=$slurm_dir/slurm.conf
 
 # Whatever happens, the jobs are cancelled and the three daemons stopped
 # (by the pids in their pid files: only what this test started).
-# All three are asked to stop at once (each takes a second or more), then
-# waited for, and killed after 10 s.
+# The daemons given are asked to stop at once (each takes a second or
+# more), then waited for, and killed after 10 s.
 stop_daemons() {
   local f pid pids=()
   for f in "$@"; do
@@ -42,18 +42,22 @@ stop_daemons() {
   for pid in "${pids[@]}"; do kill -9 "$pid" 2>/dev/null || true; done
 }
 cleanup() {
-  local rc=$?
+  local rc=$? stopping
+  stopping=$(date +%s%N)
   if [ -f "$slurm_dir/slurmctld.pid" ]; then
     scancel --quiet --user="$(id -un)" 2>/dev/null || true
     for _ in $(seq 50); do [ -z "$(squeue -h 2>/dev/null)" ] && break; sleep 0.2; done
   fi
-  stop_daemons "$slurm_dir/slurmd.pid" "$slurm_dir/slurmctld.pid" "$slurm_dir/munge/munged.pid"
+  # munged last: the Slurm daemons authenticate through it while stopping.
+  stop_daemons "$slurm_dir/slurmd.pid" "$slurm_dir/slurmctld.pid"
+  stop_daemons "$slurm_dir/munge/munged.pid"
   if [ "$rc" -ne 0 ] && [ "$rc" -ne 77 ]; then
     for f in "$slurm_dir"/log/*.log "$tmp"/results/slurm/*.out; do
       [ -f "$f" ] && { echo "--- $f (last lines)"; tail -20 "$f"; }
     done
   fi
   rm -rf "$tmp"
+  [ "$rc" -ne 0 ] || say "stopped in $((($(date +%s%N) - stopping) / 1000000)) ms"
   exit "$rc"
 }
 trap cleanup EXIT
