@@ -55,9 +55,11 @@ int config_number(const json::Value &obj, const char *key, int fallback, int lo,
   const json::Value *v = obj.find(key);
   if (!v) return fallback;
   auto n = v->as_number();
-  if (!n || *n != static_cast<double>(static_cast<long long>(*n)))
-    throw Error(ErrorKind::Usage, cfg.source_name() + ": live_git." + key + " must be an integer");
-  return whole(std::to_string(static_cast<long long>(*n)), lo, 1000000, cfg.source_name() + ": live_git." + key);
+  // Range first: converting an out-of-range double to an integer is undefined.
+  if (!n || *n < lo || *n > 1000000 || *n != static_cast<double>(static_cast<int>(*n)))
+    throw Error(ErrorKind::Usage, cfg.source_name() + ": live_git." + key + " must be an integer from " +
+                                      std::to_string(lo) + " to 1000000");
+  return static_cast<int>(*n);
 }
 
 } // namespace
@@ -106,13 +108,15 @@ GitStore::GitStore(git::WorkTree tree, fs::path live_root, LiveGitOptions option
 
 std::optional<GitStore> GitStore::open(const fs::path &live_root, const LiveGitOptions &options) {
   git::set_flush_writes(options.flush);
-  auto tree = git::WorkTree::discover(live_root);
+  std::string refused;
+  auto tree = git::WorkTree::discover(live_root, &refused);
   if (!tree) {
     if (options.remote)
       throw Error(ErrorKind::Usage, "--remote / OTM_LIVE_REMOTE " + *options.remote + ": the live store " +
                                         live_root.string() +
-                                        " is not in a git work tree (clone the shared store's repository and pass "
-                                        "the clone as --live)");
+                                        (refused.empty() ? " is not in a git work tree (clone the shared store's "
+                                                           "repository and pass the clone as --live)"
+                                                         : " is in a repository git refuses to open: " + refused));
     return std::nullopt;
   }
   std::string rel = tree->relative(live_root);
@@ -172,11 +176,12 @@ void GitStore::sync() {
   }
   auto head = tree_.head();
   if (first && !recovering_ && head && !tree_.is_ancestor(*head, *remote_head))
-    throw Error(ErrorKind::Refused, tree_.root().string() + ": the store's branch " + branch_ + " has commits that " +
-                                        *options_.remote + "/" + branch_ +
-                                        " lacks (made outside otm-wiki-gate); push or drop them (git -C " +
-                                        tree_.root().string() + " log " + *options_.remote + "/" + branch_ + ".." +
-                                        branch_ + "), then admit again");
+    throw Error(ErrorKind::Refused,
+                tree_.root().string() + ": the store's branch " + branch_ + " has commits that " + *options_.remote +
+                    "/" + branch_ +
+                    " lacks (never pushed, e.g. admitted without --remote): push them or drop them (git -C " +
+                    tree_.root().string() + " log " + *options_.remote + "/" + branch_ + ".." + branch_ +
+                    "), then admit again");
   base_ = *remote_head;
   if (head != remote_head || !first || recovering_) tree_.reset_hard(*remote_head, store_prefixes());
 }
