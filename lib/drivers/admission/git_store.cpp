@@ -170,8 +170,12 @@ void GitStore::sync() {
   bool first = !synced_once_;
   synced_once_ = true;
   if (!remote_head) {
-    // A new, empty remote: the first push creates its branch.
-    if (!first && base_) tree_.reset_hard(*base_, store_prefixes());
+    // A new, empty remote: the first push creates its branch; the local
+    // branch is the base (a killed writer's leftovers put back first).
+    if (!first && base_)
+      tree_.reset_hard(*base_, store_prefixes());
+    else if (recovering_)
+      tree_.restore(store_prefixes());
     return;
   }
   auto head = tree_.head();
