@@ -183,6 +183,19 @@ WorkTree::WorkTree(WorkTree &&) noexcept = default;
 WorkTree &WorkTree::operator=(WorkTree &&) noexcept = default;
 
 std::optional<WorkTree> WorkTree::discover(const fs::path &dir, std::string *refused) {
+  // Without a .git in `dir` or above there is no work tree, and starting
+  // libgit2 (which reads the system's certificates) would only slow down
+  // every admission into a plain store.
+  {
+    std::error_code ec;
+    fs::path p = fs::absolute(dir, ec);
+    bool found = false;
+    for (; !ec && !found; p = p.parent_path()) {
+      found = fs::exists(p / ".git", ec);
+      if (p == p.parent_path()) break;
+    }
+    if (!found) return std::nullopt;
+  }
   ensure_init();
   auto impl = std::make_unique<Impl>();
   if (int rc = git_repository_open_ext(impl->repo.out(), dir.c_str(), 0, nullptr); rc != 0) {
