@@ -4,6 +4,7 @@
 
 #include "cli/exit_codes.hpp"
 #include "cli/options.hpp"
+#include "cli/tool_setup.hpp"
 #include "config/config.hpp"
 #include "config/settings.hpp"
 #include "io/file.hpp"
@@ -51,20 +52,16 @@ int main(int argc, char **argv) {
     opts.short_alias('o', "output");
     opts.flag("quiet", "do not print the summary");
     if (!opts.parse(argc, argv)) return otm::cli::kSuccess;
-    if (!opts.positionals().empty())
-      throw otm::Error(otm::ErrorKind::Usage, "unexpected argument '" + opts.positionals().front() + "'");
+    otm::cli::refuse_positionals(opts);
 
-    auto settings = otm::config::Settings::from_environment();
-    settings.apply(opts);
-    auto config = otm::config::Config::load(settings);
-    auto loc = otm::trace::locate_trace(settings, config);
+    auto [settings, config, loc] = otm::cli::trace_tool_setup(opts);
     const auto &ws = loc.workspace;
 
     otm::partition::Sources src;
     src.ladder = opts.get_or("ladder", ws.ladder_file().string());
     src.meta = ws.meta_file();
     src.profiles = ws.profiles_file();
-    if (auto live = settings.get(Setting::Live)) src.live = otm::io::expand_user(*live);
+    src.live = otm::workspace::live_root(settings);
     src.staging = loc.store.root;
     src.trace = loc.trace;
     src.previous = ws.segments_file();

@@ -16,6 +16,7 @@
 #include "gates/context.hpp"
 #include "io/file.hpp"
 #include "record/store_layout.hpp"
+#include "schema/builtin_schemas.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
 
@@ -70,8 +71,8 @@ struct TraceFixture {
     in.trace_repo = trace;
     in.trace_label = label;
     in.live_root = live;
-    in.store_schema = distill::builtin_store_schema();
-    in.profile = distill::builtin_profile();
+    in.store_schema = schema::store_schema();
+    in.profile = schema::profile_schema();
     in.id_products = gates::target_products(config::Config::defaults());
     return distill::TraceGates(in);
   }

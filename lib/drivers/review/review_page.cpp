@@ -7,6 +7,7 @@
 #include "io/file.hpp"
 #include "text/markup.hpp"
 #include "text/utf8.hpp"
+#include "workspace/layout.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
 
@@ -157,7 +158,7 @@ std::string record_section(const gates::RecordEntry &r, std::size_t n, const Pag
 
 std::string refusals_section(const fs::path &store) {
   std::vector<json::Value> rows;
-  for (const auto &dir : io::list_dir(store / "reports")) {
+  for (const auto &dir : io::list_dir(workspace::StagingStore{store}.reports_root())) {
     fs::path ledger = dir / "refusals.jsonl";
     if (!io::is_regular_file(ledger)) continue;
     try {
@@ -179,7 +180,7 @@ std::string refusals_section(const fs::path &store) {
 
 std::string ladders_section(const fs::path &store) {
   std::string s;
-  for (const auto &dir : io::list_dir(store / "reports")) {
+  for (const auto &dir : io::list_dir(workspace::StagingStore{store}.reports_root())) {
     fs::path svg = dir / "ladder.svg";
     if (!io::is_regular_file(svg)) continue;
     std::string text = io::read_file(svg);

@@ -148,7 +148,6 @@ IngestResult ingest(const TraceLocation &loc, const config::Config &config) {
   // text is untrusted like any file: valid UTF-8, within the limits.
   git::Repository repo = git::Repository::open(trace);
   std::vector<git::Commit> commits = repo.commits_oldest_first();
-  static const text::Regex version_prefix("(?i)^(v\\d+)\\s*:");
   std::map<std::string, std::size_t> last_commit; // version key → index into commits
   json::Value non_version = json::Value::array();
   for (std::size_t i = 0; i < commits.size(); ++i) {
@@ -158,13 +157,13 @@ IngestResult ingest(const TraceLocation &loc, const config::Config &config) {
                         "limits.max_subject_bytes", res.warnings);
     c.body = bounded(files.valid_utf8(c.body, source + " body"), limits.max_message_bytes, "body", c.sha,
                      "limits.max_message_bytes", res.warnings);
-    auto m = version_prefix.match(c.subject);
-    if (m && version_number((*m)[1])) {
-      last_commit[text::to_lower((*m)[1])] = i;
+    auto prefix = subject_version_prefix(c.subject);
+    if (prefix && version_number(*prefix)) {
+      last_commit[text::to_lower(*prefix)] = i;
       continue;
     }
-    if (m)
-      res.warnings.push_back(source + " is not read as a version: " + version_key_problem((*m)[1]) + " (subject '" +
+    if (prefix)
+      res.warnings.push_back(source + " is not read as a version: " + version_key_problem(*prefix) + " (subject '" +
                              std::string(text::prefix_code_points(c.subject, 60)) + "')");
     non_version.push_back(std::string(text::prefix_code_points(c.subject, 90)));
   }

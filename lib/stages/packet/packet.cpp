@@ -9,6 +9,7 @@
 #include "text/regex.hpp"
 #include "text/utf8.hpp"
 #include "trace/step_record.hpp"
+#include "workspace/layout.hpp"
 #include "json/write.hpp"
 
 namespace otm::packet {
@@ -96,7 +97,7 @@ json::Value target_of(const json::Value &seg, const Context &ctx) {
   json::Value t = json::Value::object();
   t.set("id", seg.get("id"));
   t.set("episode_key", seg.get("episode_key"));
-  t.set("output_dir", "records/" + record::record_dir(placement).generic_string());
+  t.set("output_dir", workspace::store_relpath(record::record_dir(placement)));
   t.set("scope", scope);
   t.set("workload_family", seg.get("workload_family"));
   t.set("level", "operator");

@@ -7,6 +7,7 @@
 
 #include "error/error.hpp"
 #include "io/file.hpp"
+#include "record/format_tags.hpp"
 #include "store/merged_marker.hpp"
 #include "store/store_reader.hpp"
 #include "text/pyformat.hpp"
@@ -176,9 +177,9 @@ void gate_section(std::ostringstream &os, const std::optional<fs::path> &report,
 // (otm-recon) and the review page (otm-review), where present.
 void pictures_section(std::ostringstream &os, const fs::path &staging_root) {
   std::vector<std::string> links;
-  for (const auto &dir : io::list_dir(staging_root / "reports"))
+  for (const auto &dir : io::list_dir(workspace::StagingStore{staging_root}.reports_root()))
     if (io::is_regular_file(dir / "ladder.svg")) {
-      std::string rel = "reports/" + dir.filename().string() + "/ladder.svg";
+      std::string rel = std::string(workspace::kReportsDirName) + "/" + dir.filename().string() + "/ladder.svg";
       links.push_back("the ladder of `" + dir.filename().string() + "`: [" + rel + "](" + rel + ")");
     }
   if (io::is_regular_file(staging_root / "review.html"))
@@ -192,7 +193,7 @@ void pictures_section(std::ostringstream &os, const fs::path &staging_root) {
 void refusals_section(std::ostringstream &os, const fs::path &staging_root, std::vector<std::string> &warnings) {
   os << "## Refusals from distillation\n\n";
   std::vector<json::Value> rows;
-  for (const auto &dir : io::list_dir(staging_root / "reports")) {
+  for (const auto &dir : io::list_dir(workspace::StagingStore{staging_root}.reports_root())) {
     fs::path ledger = dir / "refusals.jsonl";
     if (!io::is_regular_file(ledger)) continue;
     try {
@@ -267,7 +268,7 @@ Readme make_readme(const ReadmeInputs &in) {
   Work work = read_work(in.workspace_root, out.warnings);
   if (recs.empty() && !work.meta)
     throw Error(ErrorKind::NegativeVerdict,
-                "nothing to summarise: no staged records under " + (in.staging_root / "records").string() +
+                "nothing to summarise: no staged records under " + workspace::records_dir(in.staging_root).string() +
                     " and no work/meta.json (set --workspace / RTM_WORKSPACE, or run ingest and distil first)");
   std::ostringstream os;
   os << "# Staged optimisation-trace records\n\n"
@@ -298,8 +299,8 @@ Readme make_readme(const ReadmeInputs &in) {
   else
     os << "* Until a passing gate report is recorded above, no check of numbers, snippets or established facts is "
           "claimed for these records.\n";
-  os << "\nPer-trace reports: `reports/<slug>/`. Schema: `schema/kernel/schema.json` (`clean-1.3`); profile "
-        "`opt-trace-1.0`.\n";
+  os << "\nPer-trace reports: `" << workspace::kReportsDirName << "/<slug>/`. Schema: `schema/kernel/schema.json` (`"
+     << record::kStoreSchemaTag << "`); profile `opt-trace-1.0`.\n";
   out.text = os.str();
   return out;
 }
