@@ -15,6 +15,7 @@
 #include "distill_test_support.hpp"
 #include "gates/context.hpp"
 #include "io/file.hpp"
+#include "process.hpp"
 #include "record/store_layout.hpp"
 #include "schema/builtin_schemas.hpp"
 #include "json/parse.hpp"
@@ -25,16 +26,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string run(const std::string &cmd) {
-  std::string out;
-  FILE *p = ::popen(cmd.c_str(), "r");
-  REQUIRE(p);
-  char buf[256];
-  while (std::fgets(buf, sizeof buf, p)) out += buf;
-  REQUIRE(::pclose(p) == 0);
-  while (!out.empty() && out.back() == '\n') out.pop_back();
-  return out;
-}
+std::string run(const std::string &cmd) { return testsupport::sh_out(cmd); }
 
 // A trace with one commit, a workspace holding the fixture packets re-pointed
 // at that commit, a capture list and an empty live store.
