@@ -74,7 +74,7 @@ int main(int argc, char **argv) {
     std::string text;
     for (const auto &s : result.segments) text += otm::json::to_line(s) + "\n";
     otm::io::write_output(out, text, otm::io::FileClass::Scratch);
-    auto report = loc.store.reports_dir(loc.slug) / "partition.md";
+    auto report = loc.store.partition_report(loc.slug);
     otm::io::write_file_atomic(report, otm::partition::report(in, result), otm::io::FileClass::Scratch);
     otm::io::sync_file_system(report);
     if (!opts.is_set("quiet"))

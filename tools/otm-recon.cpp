@@ -68,9 +68,8 @@ int main(int argc, char **argv) {
     src.live = otm::workspace::live_root(settings);
     src.trace = loc.trace;
     auto in = otm::recon::load_inputs(src, config);
-    const auto reports = loc.store.reports_dir(loc.slug);
-    std::string out = opts.get_or("output", (reports / "recon.md").string());
-    std::string picture = opts.get_or("picture", (reports / "ladder.svg").string());
+    std::string out = opts.get_or("output", loc.store.recon_report(loc.slug).string());
+    std::string picture = opts.get_or("picture", loc.store.ladder_picture(loc.slug).string());
     if (!picture.empty()) {
       auto meta = in.meta_file.get("meta");
       otm::io::write_file_atomic(picture,

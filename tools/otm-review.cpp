@@ -8,6 +8,7 @@
 #include "gates/gate_cli.hpp"
 #include "io/file.hpp"
 #include "review/review_page.hpp"
+#include "workspace/layout.hpp"
 
 namespace {
 
@@ -50,7 +51,7 @@ int main(int argc, char **argv) {
     otm::review::PageInputs in;
     in.context = &ctx;
     in.gates = otm::review::run_all_gates(ctx);
-    std::string out = opts.get_or("output", (*ctx.store_root / "review.html").string());
+    std::string out = opts.get_or("output", otm::workspace::StagingStore{*ctx.store_root}.review_page().string());
     otm::io::write_output(out, otm::review::review_page(in));
     if (!opts.is_set("quiet") && out != "-") std::cerr << "otm-review: wrote " << out << "\n";
     return otm::cli::kSuccess;

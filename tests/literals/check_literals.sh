@@ -38,11 +38,13 @@ layout='lib/rules/workspace/layout.hpp lib/rules/workspace/layout.cpp'
 check 'the store schema tag' '"clean-1\.3"' $tags
 check 'the builder version' '"opt-trace-0\.1"' $tags
 # The workspace and store layout: records/, records/index.json, packets/,
-# reports/, work/<file>.
+# reports/<slug>/<file>, work/<file>.
 check 'a layout directory joined by hand' '/ *"(records|packets|work|reports)"' $layout
 check 'a layout path spelled by hand' '"(records|packets|reports|work)/" *\+|path\("(records|packets|work|reports)"\)' $layout
 check 'the index file name' '"(records/)?index\.json"' $layout
 check 'a work file name' '"(versions|profiles|ladder|segments)\.jsonl"|"meta\.json"' $layout
+check 'a report file name' '"(refusals|distill-log)\.jsonl"|"(ladder\.svg|review\.html|recon\.md|partition\.md|README\.md)"' \
+  $layout
 check 'a layout name compared by hand' '(ends_with\(|[!=]= *)"(records|index\.json|packets)"' $layout
 # Shapes of text: the version prefix of a subject, a record id mentioned in
 # prose, a markdown page.

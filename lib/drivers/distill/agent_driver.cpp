@@ -250,7 +250,7 @@ std::vector<PacketOutcome> distill_packets(const std::vector<std::filesystem::pa
 }
 
 std::filesystem::path distill_log_path(const workspace::StagingStore &store, const std::string &slug) {
-  return store.reports_dir(slug) / "distill-log.jsonl";
+  return store.distill_log_file(slug);
 }
 
 std::vector<json::Value> commit_outcomes(const std::vector<PacketOutcome> &outcomes,

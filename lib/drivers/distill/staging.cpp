@@ -38,7 +38,7 @@ std::filesystem::path stage_record(const workspace::StagingStore &store, const j
 }
 
 std::filesystem::path refusal_ledger_path(const workspace::StagingStore &store, const std::string &slug) {
-  return store.reports_dir(slug) / "refusals.jsonl";
+  return store.refusals_file(slug);
 }
 
 void update_refusal_ledger(const std::filesystem::path &ledger, const std::vector<LedgerUpdate> &updates,

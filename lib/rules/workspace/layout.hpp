@@ -61,11 +61,31 @@ struct Workspace {
 };
 
 struct StagingStore {
+  // What each reports/<slug>/ may hold: the distiller's refusal ledger and
+  // log, otm-recon's ladder picture and report, otm-partition's report.
+  static constexpr char kRefusalsFileName[] = "refusals.jsonl";
+  static constexpr char kDistillLogFileName[] = "distill-log.jsonl";
+  static constexpr char kLadderPictureFileName[] = "ladder.svg";
+  static constexpr char kReconReportFileName[] = "recon.md";
+  static constexpr char kPartitionReportFileName[] = "partition.md";
+  static constexpr char kReviewPageFileName[] = "review.html";
+
   fs::path root; // $RTM_STORE, default ./kernel_wiki/staging
   fs::path records_dir() const { return workspace::records_dir(root); }
   fs::path index_file() const { return workspace::index_file(root); }
   fs::path reports_root() const { return root / kReportsDirName; }
   fs::path reports_dir(const std::string &slug) const { return reports_root() / slug; }
+  fs::path refusals_file(const std::string &slug) const { return reports_dir(slug) / kRefusalsFileName; }
+  fs::path distill_log_file(const std::string &slug) const { return reports_dir(slug) / kDistillLogFileName; }
+  fs::path ladder_picture(const std::string &slug) const { return reports_dir(slug) / kLadderPictureFileName; }
+  fs::path recon_report(const std::string &slug) const { return reports_dir(slug) / kReconReportFileName; }
+  fs::path partition_report(const std::string &slug) const { return reports_dir(slug) / kPartitionReportFileName; }
+  // "reports/<slug>/<file>", "/"-separated: a report's path relative to the
+  // store root, as the README and the review page link it.
+  static std::string report_relpath(const std::string &slug, const std::string &file) {
+    return std::string(kReportsDirName) + "/" + slug + "/" + file;
+  }
+  fs::path review_page() const { return root / kReviewPageFileName; }
   fs::path readme_file() const { return root / "README.md"; }
 };
 

@@ -99,7 +99,7 @@ void read_outputs(ArchiveRow &row, const workspace::Workspace &ws, std::vector<s
     }
   }
   for (const auto &dir : io::list_dir(staging.reports_root()))
-    row.packets_refused += file_lines(dir / "refusals.jsonl").size();
+    row.packets_refused += file_lines(dir / workspace::StagingStore::kRefusalsFileName).size();
   row.refused = file_lines(ws.admit_refused_file()).size();
   if (io::is_regular_file(ws.validate_report_file()))
     row.gate_failures += read_gate_report(io::read_file(ws.validate_report_file())).failed;

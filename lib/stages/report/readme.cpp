@@ -178,11 +178,12 @@ void gate_section(std::ostringstream &os, const std::optional<fs::path> &report,
 void pictures_section(std::ostringstream &os, const fs::path &staging_root) {
   std::vector<std::string> links;
   for (const auto &dir : io::list_dir(workspace::StagingStore{staging_root}.reports_root()))
-    if (io::is_regular_file(dir / "ladder.svg")) {
-      std::string rel = std::string(workspace::kReportsDirName) + "/" + dir.filename().string() + "/ladder.svg";
+    if (io::is_regular_file(dir / workspace::StagingStore::kLadderPictureFileName)) {
+      std::string rel = workspace::StagingStore::report_relpath(dir.filename().string(),
+                                                                workspace::StagingStore::kLadderPictureFileName);
       links.push_back("the ladder of `" + dir.filename().string() + "`: [" + rel + "](" + rel + ")");
     }
-  if (io::is_regular_file(staging_root / "review.html"))
+  if (io::is_regular_file(workspace::StagingStore{staging_root}.review_page()))
     links.push_back("every record with its gate verdicts and quoted code: [review.html](review.html)");
   if (links.empty()) return;
   os << "At a glance: ";
@@ -194,7 +195,7 @@ void refusals_section(std::ostringstream &os, const fs::path &staging_root, std:
   os << "## Refusals from distillation\n\n";
   std::vector<json::Value> rows;
   for (const auto &dir : io::list_dir(workspace::StagingStore{staging_root}.reports_root())) {
-    fs::path ledger = dir / "refusals.jsonl";
+    fs::path ledger = dir / workspace::StagingStore::kRefusalsFileName;
     if (!io::is_regular_file(ledger)) continue;
     try {
       for (auto &row : json::parse_lines_file(ledger)) rows.push_back(std::move(row));
