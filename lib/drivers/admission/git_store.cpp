@@ -10,6 +10,7 @@
 
 #include "cli/options.hpp"
 #include "io/file.hpp"
+#include "workspace/layout.hpp"
 
 namespace otm::admission {
 
@@ -120,7 +121,7 @@ std::optional<GitStore> GitStore::open(const fs::path &live_root, const LiveGitO
     return std::nullopt;
   }
   std::string rel = tree->relative(live_root);
-  if (!rel.empty() && !tree->tracked(rel + "/records/index.json")) {
+  if (!rel.empty() && !tree->tracked(rel + "/" + workspace::kIndexRelpath)) {
     if (options.remote)
       throw Error(ErrorKind::Usage, "--remote / OTM_LIVE_REMOTE " + *options.remote + ": the live store " +
                                         live_root.string() + " is inside the work tree " + tree->root().string() +
@@ -132,7 +133,7 @@ std::optional<GitStore> GitStore::open(const fs::path &live_root, const LiveGitO
 
 std::vector<std::string> GitStore::store_prefixes() const {
   std::string p = live_rel_.empty() ? "" : live_rel_ + "/";
-  return {p + "records", p + "conflicts"};
+  return {p + workspace::kRecordsDirName, p + "conflicts"};
 }
 
 fs::path GitStore::pending_file() const { return live_root_ / kPendingName; }
