@@ -8,8 +8,10 @@
 #include <map>
 #include <thread>
 
+#include "admission/git_store.hpp"
 #include "admission/merged_marker.hpp"
 #include "admission_fixtures.hpp"
+#include "cli/options.hpp"
 
 using namespace otm;
 using namespace otm::testing;
@@ -37,7 +39,7 @@ Run shell(const std::string &cmd) {
 
 std::string q(const fs::path &p) { return "'" + p.string() + "'"; }
 
-std::string git(const fs::path &repo, const std::string &args) {
+std::string git_cli(const fs::path &repo, const std::string &args) {
   auto r = shell("git -C " + q(repo) + " -c user.name=seed -c user.email=seed@example.org " + args);
   INFO("git " << args << ": " << r.out);
   REQUIRE(r.rc == 0);
@@ -134,9 +136,9 @@ Remote make_remote(const fs::path &dir, int seeded, int clones) {
   Remote r;
   r.seed = dir / "seed";
   seed_live_store(r.seed, seeded);
-  git(r.seed, "init -q -b main");
-  git(r.seed, "add -A");
-  git(r.seed, "commit -q -m 'the store as it was'");
+  git_cli(r.seed, "init -q -b main");
+  git_cli(r.seed, "add -A");
+  git_cli(r.seed, "commit -q -m 'the store as it was'");
   r.bare = dir / "remote.git";
   REQUIRE(shell("git clone -q --bare " + q(r.seed) + " " + q(r.bare)).rc == 0);
   for (int i = 0; i < clones; ++i) {
@@ -147,7 +149,7 @@ Remote make_remote(const fs::path &dir, int seeded, int clones) {
 }
 
 int commit_count(const fs::path &repo, const std::string &rev = "HEAD") {
-  return std::stoi(git(repo, "rev-list --count " + rev));
+  return std::stoi(git_cli(repo, "rev-list --count " + rev));
 }
 
 // The remote's branch as a fresh clone, for checking what it holds.
@@ -164,20 +166,20 @@ TEST_CASE("git-backed store: each admission is one commit of the files it wrote"
   fast_config(tmp.path);
   fs::path live = tmp.path / "live";
   seed_live_store(live, 2);
-  git(live, "init -q -b main");
-  git(live, "add -A");
-  git(live, "commit -q -m seed");
+  git_cli(live, "init -q -b main");
+  git_cli(live, "add -A");
+  git_cli(live, "commit -q -m seed");
   fs::path log = tmp.path / "log";
 
   auto rec = nth_record("git", 0);
   std::string rel = "records/" + record::record_relpath(rec).generic_string();
   REQUIRE(run(admit("insert", stage(tmp.path, rec), live)) == 0);
   CHECK(commit_count(live) == 2);
-  CHECK(git(live, "log -1 '--format=%an|%ae|%cn|%s'") ==
+  CHECK(git_cli(live, "log -1 '--format=%an|%ae|%cn|%s'") ==
         "otm-wiki-gate|otm-wiki-gate@localhost|otm-wiki-gate|otm: insert " + rec.string_or("id") + "\n");
-  CHECK(git(live, "show --name-only --format= HEAD") == "records/index.json\n" + rel + "\n");
-  CHECK(git(live, "status --porcelain --ignored") == ""); // nothing left over, not even ignored files
-  CHECK(git(live, "cat-file -p HEAD").find("from: toy-trace v3 abc1234") != std::string::npos);
+  CHECK(git_cli(live, "show --name-only --format= HEAD") == "records/index.json\n" + rel + "\n");
+  CHECK(git_cli(live, "status --porcelain --ignored") == ""); // nothing left over, not even ignored files
+  CHECK(git_cli(live, "cat-file -p HEAD").find("from: toy-trace v3 abc1234") != std::string::npos);
   CHECK(store_disagreements(live).empty());
 
   // A confirm commits the target (and the index when it re-ranks); the same
@@ -186,20 +188,20 @@ TEST_CASE("git-backed store: each admission is one commit of the files it wrote"
   REQUIRE(run(admit("confirm", echo, live, {"--target", rec.string_or("id"), "--author", "Ada L <ada@example.org>"})) ==
           0);
   CHECK(commit_count(live) == 3);
-  CHECK(git(live, "log -1 '--format=%an|%ae|%s'") == "Ada L|ada@example.org|otm: confirm "
-                                                     "nvidia.b200.triton.toy-op.echo-s01 (target " +
-                                                         rec.string_or("id") + ")\n");
-  CHECK(git(live, "show --name-only --format= HEAD").find(rel) != std::string::npos);
+  CHECK(git_cli(live, "log -1 '--format=%an|%ae|%s'") == "Ada L|ada@example.org|otm: confirm "
+                                                         "nvidia.b200.triton.toy-op.echo-s01 (target " +
+                                                             rec.string_or("id") + ")\n");
+  CHECK(git_cli(live, "show --name-only --format= HEAD").find(rel) != std::string::npos);
   REQUIRE(run(admit("confirm", echo, live, {"--target", rec.string_or("id")})) == 0);
   CHECK(commit_count(live) == 3);
 
   // A conflict commits its queue file only.
   auto anti = strategy_record("nvidia.b200.triton.toy-op.slower-s01", "k", -7.5);
   REQUIRE(run(admit("conflict", stage(tmp.path, anti), live, {"--target", rec.string_or("id")})) == 0);
-  auto files = lines(git(live, "show --name-only --format= HEAD"));
+  auto files = lines(git_cli(live, "show --name-only --format= HEAD"));
   REQUIRE(files.size() == 1);
   CHECK(files[0].rfind("conflicts/", 0) == 0);
-  CHECK(git(live, "status --porcelain") == "");
+  CHECK(git_cli(live, "status --porcelain") == "");
 
   // A refused insert makes no commit; uncommitted changes in records/ are
   // refused (exit 2) and left exactly as they were.
@@ -223,7 +225,7 @@ TEST_CASE("git-backed store: each admission is one commit of the files it wrote"
   CHECK(commit_count(live) == 5);
   CHECK_FALSE(fs::exists(live / "records" / "strategy" / "stray.json"));
   CHECK_FALSE(fs::exists(live / ".otm-git-pending"));
-  CHECK(git(live, "status --porcelain --ignored") == "");
+  CHECK(git_cli(live, "status --porcelain --ignored") == "");
   CHECK(store_disagreements(live).empty());
   CHECK(store_gate_failures(live).empty());
 }
@@ -234,10 +236,10 @@ TEST_CASE("git-backed store: a store copied into an unrelated work tree is not c
   fast_config(tmp.path);
   fs::path repo = tmp.path / "checkout";
   fs::create_directories(repo);
-  git(repo, "init -q -b main");
+  git_cli(repo, "init -q -b main");
   io::write_file_atomic(repo / "README", "not a store\n");
-  git(repo, "add README");
-  git(repo, "commit -q -m readme");
+  git_cli(repo, "add README");
+  git_cli(repo, "commit -q -m readme");
   fs::path live = repo / "build" / "live";
   seed_live_store(live, 1);
   REQUIRE(run(admit("insert", stage(tmp.path, nth_record("copy", 0)), live)) == 0);
@@ -328,13 +330,13 @@ TEST_CASE("git-backed store: 4 writers in 4 clones of one bare remote insert 100
   // One commit per record: every subject once, each commit the record and
   // the index.
   std::map<std::string, int> subjects;
-  for (const auto &s : lines(git(check, "log --format=%s HEAD~" + std::to_string(n) + "..HEAD"))) ++subjects[s];
+  for (const auto &s : lines(git_cli(check, "log --format=%s HEAD~" + std::to_string(n) + "..HEAD"))) ++subjects[s];
   CHECK(subjects.size() == static_cast<std::size_t>(n));
   for (int w = 0; w < kWriters; ++w)
     for (int i = 0; i < kEach; ++i) CHECK(subjects["otm: insert " + nth_id(writer_stem(w), i)] == 1);
-  CHECK(git(check, "log --format= --name-only HEAD~" + std::to_string(n) + "..HEAD | grep -c index.json") ==
+  CHECK(git_cli(check, "log --format= --name-only HEAD~" + std::to_string(n) + "..HEAD | grep -c index.json") ==
         std::to_string(n) + "\n");
-  for (const auto &c : remote.clones) CHECK(git(c, "status --porcelain --ignored") == "");
+  for (const auto &c : remote.clones) CHECK(git_cli(c, "status --porcelain --ignored") == "");
   std::cout << "git-backed store: " << n << " inserts by " << kWriters << " writers in " << secs << " s (setup "
             << setup << " s)\n";
 }
@@ -348,9 +350,9 @@ TEST_CASE("git-backed store: the same 100 mined again by 4 writers are 100 confi
   Remote remote;
   remote.seed = tmp.path / "seed";
   seed_first_generation(remote.seed);
-  git(remote.seed, "init -q -b main");
-  git(remote.seed, "add -A");
-  git(remote.seed, "commit -q -m 'the first mining'");
+  git_cli(remote.seed, "init -q -b main");
+  git_cli(remote.seed, "add -A");
+  git_cli(remote.seed, "commit -q -m 'the first mining'");
   remote.bare = tmp.path / "remote.git";
   REQUIRE(shell("git clone -q --bare " + q(remote.seed) + " " + q(remote.bare)).rc == 0);
   for (int w = 0; w < kWriters; ++w)
@@ -374,7 +376,7 @@ TEST_CASE("git-backed store: the same 100 mined again by 4 writers are 100 confi
       ++confirmed_once;
   }
   CHECK(confirmed_once == n);
-  for (const auto &s : lines(git(check, "log --format=%s HEAD~" + std::to_string(n) + "..HEAD")))
+  for (const auto &s : lines(git_cli(check, "log --format=%s HEAD~" + std::to_string(n) + "..HEAD")))
     CHECK(s.rfind("otm: confirm ", 0) == 0);
   CHECK(store_disagreements(check).empty());
   CHECK(run({bin("otm-validate"), "--store-gates", check.string()}) == 0);
@@ -387,7 +389,7 @@ TEST_CASE("git-backed store: the same 100 mined again by 4 writers are 100 confi
     CHECK(run(admit("auto", first, remote.clones[0], {"--remote", "origin"})) == 1);
   }
   CHECK(commit_count(remote.bare, "main") == 1 + n);
-  for (const auto &c : remote.clones) CHECK(git(c, "status --porcelain --ignored") == "");
+  for (const auto &c : remote.clones) CHECK(git_cli(c, "status --porcelain --ignored") == "");
   std::cout << "git-backed store: " << n << " confirms by " << kWriters << " writers in " << secs << " s\n";
 }
 
@@ -449,8 +451,8 @@ TEST_CASE("git-backed store: a push killed with SIGKILL loses and duplicates not
     fs::remove(pause);
     CHECK(wait_for(pid) == 2);
     CHECK_THAT(io::read_file(log), Catch::Contains("nothing was admitted"));
-    CHECK(git(a, "status --porcelain --ignored") == "");
-    CHECK(git(a, "rev-parse HEAD") == git(a, "rev-parse origin/main"));
+    CHECK(git_cli(a, "status --porcelain --ignored") == "");
+    CHECK(git_cli(a, "rev-parse HEAD") == git_cli(a, "rev-parse origin/main"));
     CHECK(commit_count(remote.bare, "main") == 2); // the other writer's only
     CHECK_FALSE(store::read_merged_marker(src));
     // With attempts left, the same race ends in both admissions.
@@ -469,5 +471,61 @@ TEST_CASE("git-backed store: a push killed with SIGKILL loses and duplicates not
   CHECK(commit_count(check) == static_cast<int>(ids.size()) - 1); // seed commit + one per new record
   CHECK(store_disagreements(check).empty());
   CHECK(store_gate_failures(check).empty());
-  for (const auto &c : remote.clones) CHECK(git(c, "status --porcelain --ignored") == "");
+  for (const auto &c : remote.clones) CHECK(git_cli(c, "status --porcelain --ignored") == "");
+}
+
+TEST_CASE("git-backed store: its settings and the live_git configuration", "[admission][git][config]") {
+  auto parse = [](std::vector<std::string> args) {
+    auto opts = std::make_unique<cli::Options>("otm-wiki-gate", "usage: test");
+    admission::add_live_git_options(*opts);
+    args.insert(args.begin(), "otm-wiki-gate");
+    std::vector<char *> argv;
+    for (auto &a : args) argv.push_back(a.data());
+    REQUIRE(opts->parse(static_cast<int>(argv.size()), argv.data()));
+    return opts;
+  };
+  ::unsetenv("OTM_LIVE_REMOTE");
+  ::unsetenv("OTM_LIVE_AUTHOR");
+  ::unsetenv("OTM_LIVE_PUSH_ATTEMPTS");
+  auto defaults = admission::live_git_options(*parse({}), config::Config::defaults());
+  CHECK_FALSE(defaults.remote);
+  CHECK(defaults.author.name == "otm-wiki-gate");
+  CHECK(defaults.author.email == "otm-wiki-gate@localhost");
+  CHECK(defaults.push_attempts == 10);
+  CHECK(defaults.backoff_initial_ms == 50);
+  CHECK(defaults.backoff_max_ms == 2000);
+  CHECK(defaults.flush);
+  // The environment, then the flag over it.
+  ::setenv("OTM_LIVE_REMOTE", "origin", 1);
+  ::setenv("OTM_LIVE_PUSH_ATTEMPTS", "7", 1);
+  auto env = admission::live_git_options(*parse({}), config::Config::defaults());
+  CHECK(env.remote == std::optional<std::string>("origin"));
+  CHECK(env.push_attempts == 7);
+  auto flags =
+      admission::live_git_options(*parse({"--remote", "shared", "--push-attempts", "3", "--author", "Ada L <a@b.org>"}),
+                                  config::Config::defaults());
+  CHECK(flags.remote == std::optional<std::string>("shared"));
+  CHECK(flags.push_attempts == 3);
+  CHECK(flags.author.name == "Ada L");
+  ::unsetenv("OTM_LIVE_REMOTE");
+  ::unsetenv("OTM_LIVE_PUSH_ATTEMPTS");
+  // Bad values are usage errors naming what to fix.
+  CHECK_THROWS_WITH(admission::live_git_options(*parse({"--author", "nobody"}), config::Config::defaults()),
+                    Catch::Contains("'Name <email>'"));
+  CHECK_THROWS_WITH(admission::live_git_options(*parse({"--push-attempts", "0"}), config::Config::defaults()),
+                    Catch::Contains("--push-attempts"));
+  TempDir tmp;
+  for (const char *bad : {R"({"live_git": {"push_attempts": 0}})", R"({"live_git": {"backoff_max_ms": 1e300}})",
+                          R"({"live_git": {"flush": "yes"}})", R"({"live_git": []})"}) {
+    io::write_file_atomic(tmp.path / "bad.json", bad);
+    INFO(bad);
+    CHECK_THROWS(admission::live_git_options(*parse({}), config::Config::load(tmp.path / "bad.json")));
+  }
+  io::write_file_atomic(tmp.path / "ok.json", R"({"live_git": {"push_attempts": 2, "flush": false}})");
+  auto over = admission::live_git_options(*parse({}), config::Config::load(tmp.path / "ok.json"));
+  CHECK(over.push_attempts == 2);
+  CHECK_FALSE(over.flush);
+  CHECK(git::parse_signature("A B <a@b>")->email == "a@b");
+  CHECK_FALSE(git::parse_signature("A B"));
+  CHECK_FALSE(git::parse_signature("<a@b>"));
 }

@@ -4,6 +4,7 @@
 #include "record/store_layout.hpp"
 #include "scoring/worth_model.hpp"
 #include "store/store_reader.hpp"
+#include "workspace/layout.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
 
@@ -102,11 +103,11 @@ Outcome confirm_record(const CommitRequest &req) {
         e.set("tier", ranked.tier);
       }
     index.set("records", entries);
-    swap.write("index.json", json::to_pretty(index));
+    swap.write(workspace::kIndexFileName, json::to_pretty(index));
   }
   swap.commit();
   out.changed.push_back(*rel);
-  if (rerank) out.changed.push_back("records/index.json");
+  if (rerank) out.changed.push_back(workspace::kIndexRelpath);
   out.message = "confirmed:" + target + " (verified_effective=" + std::to_string(n) + ")";
   return out;
 }

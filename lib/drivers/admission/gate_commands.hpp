@@ -9,6 +9,7 @@
 #include "admission/commit_types.hpp"
 #include "admission/git_store.hpp"
 #include "admission/record_validation.hpp"
+#include "record/format_tags.hpp"
 
 namespace otm::admission {
 
@@ -30,7 +31,7 @@ struct CommitCommand {
   std::optional<std::string> target;
   Timestamp when;
   RecordCheck checks;
-  std::string builder_version = "opt-trace-0.1";
+  std::string builder_version = record::kBuilderVersion;
   LiveGitOptions git{}; // used when the live store is a git work tree (git_store.hpp)
 };
 

@@ -10,6 +10,7 @@
 
 #include "cli/options.hpp"
 #include "io/file.hpp"
+#include "workspace/layout.hpp"
 
 namespace otm::admission {
 
@@ -55,9 +56,11 @@ int config_number(const json::Value &obj, const char *key, int fallback, int lo,
   const json::Value *v = obj.find(key);
   if (!v) return fallback;
   auto n = v->as_number();
-  if (!n || *n != static_cast<double>(static_cast<long long>(*n)))
-    throw Error(ErrorKind::Usage, cfg.source_name() + ": live_git." + key + " must be an integer");
-  return whole(std::to_string(static_cast<long long>(*n)), lo, 1000000, cfg.source_name() + ": live_git." + key);
+  // Range first: converting an out-of-range double to an integer is undefined.
+  if (!n || *n < lo || *n > 1000000 || *n != static_cast<double>(static_cast<int>(*n)))
+    throw Error(ErrorKind::Usage, cfg.source_name() + ": live_git." + key + " must be an integer from " +
+                                      std::to_string(lo) + " to 1000000");
+  return static_cast<int>(*n);
 }
 
 } // namespace
@@ -106,17 +109,19 @@ GitStore::GitStore(git::WorkTree tree, fs::path live_root, LiveGitOptions option
 
 std::optional<GitStore> GitStore::open(const fs::path &live_root, const LiveGitOptions &options) {
   git::set_flush_writes(options.flush);
-  auto tree = git::WorkTree::discover(live_root);
+  std::string refused;
+  auto tree = git::WorkTree::discover(live_root, &refused);
   if (!tree) {
     if (options.remote)
       throw Error(ErrorKind::Usage, "--remote / OTM_LIVE_REMOTE " + *options.remote + ": the live store " +
                                         live_root.string() +
-                                        " is not in a git work tree (clone the shared store's repository and pass "
-                                        "the clone as --live)");
+                                        (refused.empty() ? " is not in a git work tree (clone the shared store's "
+                                                           "repository and pass the clone as --live)"
+                                                         : " is in a repository git refuses to open: " + refused));
     return std::nullopt;
   }
   std::string rel = tree->relative(live_root);
-  if (!rel.empty() && !tree->tracked(rel + "/records/index.json")) {
+  if (!rel.empty() && !tree->tracked(rel + "/" + workspace::kIndexRelpath)) {
     if (options.remote)
       throw Error(ErrorKind::Usage, "--remote / OTM_LIVE_REMOTE " + *options.remote + ": the live store " +
                                         live_root.string() + " is inside the work tree " + tree->root().string() +
@@ -128,7 +133,7 @@ std::optional<GitStore> GitStore::open(const fs::path &live_root, const LiveGitO
 
 std::vector<std::string> GitStore::store_prefixes() const {
   std::string p = live_rel_.empty() ? "" : live_rel_ + "/";
-  return {p + "records", p + "conflicts"};
+  return {p + workspace::kRecordsDirName, p + "conflicts"};
 }
 
 fs::path GitStore::pending_file() const { return live_root_ / kPendingName; }
@@ -166,17 +171,22 @@ void GitStore::sync() {
   bool first = !synced_once_;
   synced_once_ = true;
   if (!remote_head) {
-    // A new, empty remote: the first push creates its branch.
-    if (!first && base_) tree_.reset_hard(*base_, store_prefixes());
+    // A new, empty remote: the first push creates its branch; the local
+    // branch is the base (a killed writer's leftovers put back first).
+    if (!first && base_)
+      tree_.reset_hard(*base_, store_prefixes());
+    else if (recovering_)
+      tree_.restore(store_prefixes());
     return;
   }
   auto head = tree_.head();
   if (first && !recovering_ && head && !tree_.is_ancestor(*head, *remote_head))
-    throw Error(ErrorKind::Refused, tree_.root().string() + ": the store's branch " + branch_ + " has commits that " +
-                                        *options_.remote + "/" + branch_ +
-                                        " lacks (made outside otm-wiki-gate); push or drop them (git -C " +
-                                        tree_.root().string() + " log " + *options_.remote + "/" + branch_ + ".." +
-                                        branch_ + "), then admit again");
+    throw Error(ErrorKind::Refused,
+                tree_.root().string() + ": the store's branch " + branch_ + " has commits that " + *options_.remote +
+                    "/" + branch_ +
+                    " lacks (never pushed, e.g. admitted without --remote): push them or drop them (git -C " +
+                    tree_.root().string() + " log " + *options_.remote + "/" + branch_ + ".." + branch_ +
+                    "), then admit again");
   base_ = *remote_head;
   if (head != remote_head || !first || recovering_) tree_.reset_hard(*remote_head, store_prefixes());
 }

@@ -6,12 +6,14 @@
 #include <filesystem>
 #include <string>
 
+#include "record/format_tags.hpp"
+
 namespace otm::scoring {
 
 struct ScoreOptions {
   std::filesystem::path staging_root;
   bool dry_run = false;
-  std::string builder_version = "opt-trace-0.1";
+  std::string builder_version = record::kBuilderVersion;
   // --allow-empty: no staged records is a result (every packet was refused,
   // e.g. already live), not an error: an empty index is written. The spec's
   // default (exit 1, "distil first") stays for a store never distilled into.

@@ -182,10 +182,26 @@ WorkTree::~WorkTree() = default;
 WorkTree::WorkTree(WorkTree &&) noexcept = default;
 WorkTree &WorkTree::operator=(WorkTree &&) noexcept = default;
 
-std::optional<WorkTree> WorkTree::discover(const fs::path &dir) {
+std::optional<WorkTree> WorkTree::discover(const fs::path &dir, std::string *refused) {
+  // Without a .git in `dir` or above there is no work tree, and starting
+  // libgit2 (which reads the system's certificates) would only slow down
+  // every admission into a plain store.
+  {
+    std::error_code ec;
+    fs::path p = fs::absolute(dir, ec);
+    bool found = false;
+    for (; !ec && !found; p = p.parent_path()) {
+      found = fs::exists(p / ".git", ec);
+      if (p == p.parent_path()) break;
+    }
+    if (!found) return std::nullopt;
+  }
   ensure_init();
   auto impl = std::make_unique<Impl>();
-  if (git_repository_open_ext(impl->repo.out(), dir.c_str(), 0, nullptr) != 0) {
+  if (int rc = git_repository_open_ext(impl->repo.out(), dir.c_str(), 0, nullptr); rc != 0) {
+    // A repository owned by someone else is there but refused (git's
+    // safe.directory); the caller may want to say so.
+    if (rc == GIT_EOWNER && refused) *refused = last_error();
     git_error_clear();
     return std::nullopt;
   }
@@ -350,6 +366,17 @@ std::optional<std::string> WorkTree::fetch(const std::string &remote_name, const
   if (git_remote_lookup(remote.out(), impl_->repo.get(), remote_name.c_str()) != 0)
     throw GitWriteError(impl_->root.string() + ": no remote named '" + remote_name +
                         "' (add it with git remote add, or pass the remote's name with --remote / OTM_LIVE_REMOTE)");
+  // libgit2 takes no relative path for a URL; git reads one from the work
+  // tree's root, and so does otm (the same remote, under its own name).
+  if (const char *url = git_remote_url(remote.get())) {
+    auto path = local_remote_path(url, impl_->root);
+    if (path && std::string(url) != path->string() && std::string(url).rfind("file://", 0) != 0) {
+      RemotePtr absolute;
+      if (git_remote_create_anonymous(absolute.out(), impl_->repo.get(), path->lexically_normal().c_str()) != 0)
+        impl_->fail("cannot open the remote " + path->string());
+      std::swap(remote.p, absolute.p);
+    }
+  }
   std::string spec = "+refs/heads/" + branch + ":refs/remotes/" + remote_name + "/" + branch;
   char *specs[] = {spec.data()};
   git_strarray refspecs{specs, 1};

@@ -46,8 +46,10 @@ struct PushResult {
 class WorkTree {
 public:
   // The non-bare repository whose work tree holds `dir` (searching `dir`
-  // and its parents, as git does), or nullopt when there is none.
-  static std::optional<WorkTree> discover(const std::filesystem::path &dir);
+  // and its parents, as git does), or nullopt when there is none. A
+  // repository libgit2 refuses to open because another user owns it (git's
+  // safe.directory) is none either; `refused`, if given, gets the reason.
+  static std::optional<WorkTree> discover(const std::filesystem::path &dir, std::string *refused = nullptr);
   ~WorkTree();
   WorkTree(WorkTree &&) noexcept;
   WorkTree &operator=(WorkTree &&) noexcept;
