@@ -87,7 +87,10 @@ Context build_context(const cli::Options &opts, const config::Settings &settings
       if (auto own = schema::live_store_schema(*live)) schema_file = own->string();
   }
   ctx.store_schema = load_schema(schema_file, schema::builtin_store_schema_text(), "built-in clean-1.3 schema");
-  ctx.profile = load_schema(opts.get("profile"), schema::builtin_profile_text(), "built-in opt-trace-1.0 profile");
+  // No store gate reads the profile: the one pass (stream_store) compiles it
+  // only when one is named, so a bad --profile still fails as before.
+  if (!stream_store || opts.get("profile"))
+    ctx.profile = load_schema(opts.get("profile"), schema::builtin_profile_text(), "built-in opt-trace-1.0 profile");
   if (auto deny = settings.get(Setting::Denylist)) ctx.denylist = load_denylist(*deny);
   if (auto ws = settings.get(Setting::Workspace)) {
     if (!io::is_directory(*ws)) throw io::IoError(*ws + ": workspace directory does not exist");
