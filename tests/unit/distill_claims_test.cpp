@@ -234,6 +234,51 @@ TEST_CASE("retrieval fields: tags from the category and the change, triggers fro
   CHECK(distill::draft_record(one).record->get("payload").get("cost").string_or("edit_scope") == "one-line");
 }
 
+// A Gluon layout change: the size per thread goes 4 -> 2; `num_warps` is
+// passed through unchanged on the same line.
+const char *kLayoutDiff = R"(diff --git a/kernel.py b/kernel.py
+index 1111111..2222222 100644
+--- a/kernel.py
++++ b/kernel.py
+@@ -10,4 +10,4 @@ N_COLS = 8192
+ def softmax_kernel(x_ptr, y_ptr, n_rows, BLOCK_SIZE: gl.constexpr, num_warps: gl.constexpr):
+-    layout: gl.constexpr = gl.BlockedLayout([4], [32], [num_warps], [0])
++    layout: gl.constexpr = gl.BlockedLayout([2], [32], [num_warps], [0])
+     cols = gl.arange(0, BLOCK_SIZE, layout=layout)
+)";
+
+TEST_CASE("a name a changed line only passes through is not what the change tunes", "[distill][claims]") {
+  auto diff = distill::read_diff(kLayoutDiff);
+  REQUIRE(diff.hunks.size() == 1);
+  REQUIRE(diff.hunks[0].running.size() == 2);
+  // The changed part of each line, after the name that owns it.
+  CHECK(diff.hunks[0].running[0].changed == "gl.BlockedLayout 4");
+  CHECK(diff.hunks[0].running[1].changed == "gl.BlockedLayout 2");
+  CHECK(distill::changes_name(diff, "BlockedLayout"));
+  CHECK_FALSE(distill::changes_name(diff, "num_warps"));
+  auto tuning = distill::read_diff(kTuningDiff);
+  CHECK(distill::changes_name(tuning, "num_warps")); // num_warps=4 -> num_warps=8
+  CHECK(distill::changes_name(tuning, "BLOCK_SIZE"));
+  auto define = distill::read_diff("@@ -1,1 +1,1 @@\n-#define UNROLL 2\n+#define UNROLL 1\n");
+  CHECK(distill::changes_name(define, "UNROLL")); // a value right after its name
+  CHECK_FALSE(distill::changes_name(define, "define"));
+  CHECK(distill::is_code_name("num_warps"));
+  CHECK_FALSE(distill::is_code_name("warps per row"));
+
+  auto p = strategy_with(kLayoutDiff,
+                         "BlockedLayout([2], [32], [num_warps], [0]) so each thread owns 2 contiguous elements.");
+  auto d = distill::draft_record(p);
+  REQUIRE(d.record);
+  auto tags = d.record->get("retrieval").get("technique_tags");
+  auto has = [&](const char *t) {
+    return std::count(tags.as_array()->begin(), tags.as_array()->end(), json::Value(t)) == 1;
+  };
+  CHECK(has("explicit-layout"));
+  CHECK(has("blockedlayout"));
+  CHECK_FALSE(has("num-warps-tuning"));
+  CHECK_FALSE(has("num-warps"));
+}
+
 TEST_CASE("negative knowledge: one fair bar for drafter, pre-check and gate", "[distill][claims]") {
   record::FactContext triton{"triton", {{"N", "4096"}, {"dtype", "bfloat16"}}, false};
   // British spelling names a cause.
@@ -278,6 +323,25 @@ TEST_CASE("an accuracy failure with correctness FAIL is a fact with its verdict"
   CHECK(pl.string_or("verdict") == "accuracy-gate/ceiling");
   CHECK_THAT(pl.get("established_fact").string_or("mechanism"), Catch::StartsWith("its relative error"));
   CHECK_THAT(pl.string_or("observed"), Catch::StartsWith("correctness FAIL (max_abs_err 0.0031"));
+}
+
+TEST_CASE("what was attempted is the lever, the sentence with its cause is the mechanism", "[distill][claims]") {
+  auto p = fixture("anti-v4-01");
+  auto &af = *p.doc.find("agent_facing");
+  const std::string lever = "BlockedLayout size_per_thread 1 -> 2 gains nothing because the rows are already "
+                            "coalesced and bandwidth-bound";
+  af.set("the_failed_lever", lever);
+  auto d = distill::draft_record(p);
+  REQUIRE(d.record);
+  const auto &pl = d.record->get("payload");
+  CHECK(pl.string_or("attempted") == "BlockedLayout size_per_thread 1 -> 2 gains nothing");
+  CHECK(pl.get("established_fact").string_or("mechanism") == lever);
+  // Too little left before the cause: the whole lever is what was attempted.
+  af.set("the_failed_lever", "TMA fails because one row per program leaves the descriptor loads latency-bound");
+  auto short_head = distill::draft_record(p);
+  REQUIRE(short_head.record);
+  CHECK(short_head.record->get("payload").string_or("attempted") ==
+        "TMA fails because one row per program leaves the descriptor loads latency-bound");
 }
 
 TEST_CASE("a prose dead-end with one lever and a stated cause is written up", "[distill][claims]") {

@@ -44,6 +44,82 @@ bool is_stopword(std::string_view lower) {
   return words.count(lower) != 0;
 }
 
+struct Token {
+  std::size_t begin, end;
+};
+
+// Dotted names and numbers (`gl.BlockedLayout`, `0.5`) as one token, any
+// other character but white space as a token of its own.
+std::vector<Token> tokens_of(std::string_view s) {
+  std::vector<Token> out;
+  for (std::size_t i = 0; i < s.size();) {
+    if (std::isspace(static_cast<unsigned char>(s[i]))) {
+      ++i;
+      continue;
+    }
+    std::size_t j = i + 1;
+    if (is_ident(s[i]) || s[i] == '.')
+      while (j < s.size() && (is_ident(s[j]) || s[j] == '.')) ++j;
+    out.push_back({i, j});
+    i = j;
+  }
+  return out;
+}
+
+// The part of `code` (tokens `own`) that differs from `other` (tokens
+// `theirs`), after the name that owns it: the name just before an opening
+// `(`, `[`, `{`, `=` or `:` run that the part follows, or just before the
+// part when it starts with a literal.
+std::string changed_part(std::string_view code, const std::vector<Token> &own, std::string_view other,
+                         const std::vector<Token> &theirs) {
+  auto text = [](std::string_view s, Token t) { return s.substr(t.begin, t.end - t.begin); };
+  std::size_t n = std::min(own.size(), theirs.size()), prefix = 0, suffix = 0;
+  while (prefix < n && text(code, own[prefix]) == text(other, theirs[prefix])) ++prefix;
+  while (suffix < n - prefix &&
+         text(code, own[own.size() - 1 - suffix]) == text(other, theirs[theirs.size() - 1 - suffix]))
+    ++suffix;
+  std::string out;
+  std::size_t k = prefix;
+  bool opened = false;
+  while (k > 0 && text(code, own[k - 1]).find_first_not_of("([{=:") == std::string_view::npos) --k, opened = true;
+  // A value right after a name (`#define UNROLL 2`) is that name's too.
+  bool value = prefix < own.size() - suffix && (std::isdigit(static_cast<unsigned char>(code[own[prefix].begin])) ||
+                                                code[own[prefix].begin] == '"' || code[own[prefix].begin] == '\'');
+  if ((opened || value) && k > 0 && is_ident(code[own[k - 1].begin])) out = std::string(text(code, own[k - 1]));
+  if (prefix < own.size() - suffix) {
+    if (!out.empty()) out += ' ';
+    out += code.substr(own[prefix].begin, own[own.size() - 1 - suffix].end - own[prefix].begin);
+  }
+  return out;
+}
+
+// Each running line's `changed` part: a run of removed lines and the run of
+// added lines right after it are paired line by line (the i-th with the
+// i-th); an unpaired line changes all of itself.
+void narrow_to_changed_parts(const std::vector<code::DiffLine> &lexed, const std::vector<std::string> &code,
+                             DiffReading &r) {
+  std::vector<std::size_t> partner(lexed.size(), lexed.size());
+  for (std::size_t i = 0; i < lexed.size();) {
+    if (lexed[i].role != code::DiffLine::Role::Removed) {
+      ++i;
+      continue;
+    }
+    std::size_t removed_end = i;
+    while (removed_end < lexed.size() && lexed[removed_end].role == code::DiffLine::Role::Removed) ++removed_end;
+    std::size_t added_end = removed_end;
+    while (added_end < lexed.size() && lexed[added_end].role == code::DiffLine::Role::Added) ++added_end;
+    for (std::size_t k = 0; k < removed_end - i && k < added_end - removed_end; ++k) {
+      partner[i + k] = removed_end + k;
+      partner[removed_end + k] = i + k;
+    }
+    i = added_end;
+  }
+  for (auto &h : r.hunks)
+    for (auto &c : h.running)
+      if (std::size_t other = partner[c.line]; other < lexed.size())
+        c.changed = changed_part(code[c.line], tokens_of(code[c.line]), code[other], tokens_of(code[other]));
+}
+
 } // namespace
 
 std::size_t HunkReading::running_lines() const {
@@ -116,9 +192,11 @@ DiffReading read_diff(std::string_view diff) {
     }
     if (!is_change(l)) continue;
     if (h.changed++ == 0) h.first_change = i;
-    if (code::is_executable(l.kind)) h.running.push_back({i, code[i], l.role == code::DiffLine::Role::Added, dead[i]});
+    if (code::is_executable(l.kind))
+      h.running.push_back({i, code[i], code[i], l.role == code::DiffLine::Role::Added, dead[i]});
   }
   if (!r.hunks.empty() && r.hunks.back().body_end == 0) r.hunks.back().body_end = lexed.size();
+  narrow_to_changed_parts(lexed, code, r);
   return r;
 }
 
@@ -176,6 +254,18 @@ std::vector<ChangeName> named_in(const DiffReading &diff, std::string_view chang
     if (found) out.push_back(std::move(n));
   }
   return out;
+}
+
+bool changes_name(const DiffReading &diff, std::string_view name) {
+  for (const auto &h : diff.hunks)
+    for (const auto &c : h.running)
+      if (!c.dead && holds_name(c.changed, name)) return true;
+  return false;
+}
+
+bool is_code_name(std::string_view term) {
+  auto names = names_of(term);
+  return !names.empty() && std::all_of(names.begin(), names.end(), [](const auto &n) { return n.strong; });
 }
 
 } // namespace otm::distill

@@ -23,6 +23,14 @@ namespace otm::distill {
 struct ChangedLine {
   std::size_t line = 0; // index into DiffReading::lines
   std::string code;     // the line's source without its comments (code and string spans)
+  // What this line changes: for a '-' line paired with a '+' line (the
+  // i-th of a removed run with the i-th of the added run after it), the
+  // tokens between their common prefix and suffix, widened to whole dotted
+  // names, after the name that owns them (`BlockedLayout` in
+  // `BlockedLayout([4], ...)` -> `([2], ...)`, `num_warps` in
+  // `num_warps=4` -> `=8`, `UNROLL` in `#define UNROLL 2` -> `1`); for an
+  // unpaired line, all of `code`.
+  std::string changed;
   bool added = false;
   bool dead = false; // part of a definition the diff adds and never references
 };
@@ -64,5 +72,17 @@ bool holds_name(std::string_view code, std::string_view name);
 // The names of `change_text` that some running (not dead) changed line of
 // the diff holds, in the change text's order.
 std::vector<ChangeName> named_in(const DiffReading &diff, std::string_view change_text);
+
+// Whether the diff changes `name` itself rather than only carrying it on a
+// changed line: some running line's `changed` part holds it. A parameter
+// passed through unchanged (`[num_warps]` beside the edited `[4]`) is not
+// changed.
+bool changes_name(const DiffReading &diff, std::string_view name);
+
+// Whether a matched term is a code name (every name in it is strong:
+// `num_warps`, `BlockedLayout`, `ld.global.nc`), which the diff must then
+// change for the term to describe the change, rather than prose
+// ("warps per row", "vectorised").
+bool is_code_name(std::string_view term);
 
 } // namespace otm::distill

@@ -293,6 +293,12 @@ std::optional<std::string> described_dead_code(const DiffReading &diff, const st
   return std::nullopt;
 }
 
+// Accepts a matched retrieval term unless it is a code name the diff does
+// not change.
+TermVocabulary::Accept changed_by(const DiffReading &diff) {
+  return [&diff](std::string_view term) { return !is_code_name(term) || changes_name(diff, term); };
+}
+
 Value draft_strategy(Context &c) {
   std::string change = required_string(c.af.get("what_the_run_said").get("change"), "payload.change",
                                        "the run recorded no description of its change");
@@ -365,9 +371,13 @@ Value draft_strategy(Context &c) {
   r.set("payload", p);
 
   auto terms = terms_for(c);
-  terms.techniques_in(change);
+  // A technique the change text names by a code name counts only when the
+  // diff changes that name: `[num_warps]` passed through beside an edited
+  // layout is not num_warps tuning.
+  terms.techniques_in(change, changed_by(*diff));
   for (const auto &n : hunk->names)
-    if (auto t = tag_of(n); t.size() >= 4) terms.tag(t);
+    if (changes_name(*diff, n))
+      if (auto t = tag_of(n); t.size() >= 4) terms.tag(t);
   const auto &said = c.af.get("what_the_run_said");
   std::vector<std::string> situation = strings_at(said.get("directions_taken_up"), "rationale");
   for (const auto &s : strings_at(said.get("causal_sentences"))) situation.push_back(s);
@@ -457,6 +467,8 @@ Value draft_anti(Context &c) {
   }
   r.set("payload", p);
   auto terms = terms_for(c);
+  // The lever as the run states it: its diff need not hold it (a restored
+  // attempt, a diff that never names the lever), so no diff check here.
   terms.techniques_in(fact.attempted);
   terms.trigger("before trying: " + fact.attempted);
   terms.symptoms_in({fact.mechanism.text, fact.attempted});

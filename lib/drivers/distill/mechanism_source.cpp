@@ -15,6 +15,17 @@ std::optional<std::string> nonblank(const json::Value &v) {
   return std::string(text::strip(*s));
 }
 
+// "X gains nothing because the rows are already coalesced": what was
+// attempted is the part before the clause giving the cause (the whole
+// sentence stays the mechanism), when at least 12 characters of it are left.
+std::string lever_without_its_cause(const std::string &lever) {
+  static const text::Regex cause(R"((?i)[\s,;]+(?:because|since|due to|caused by|as a result of)\s+\S)");
+  auto m = cause.search(lever);
+  if (!m) return lever;
+  std::string head(text::rstrip_chars(std::string_view(lever).substr(0, m->begin), " ,;:"));
+  return text::code_points(head) >= 12 ? head : lever;
+}
+
 // A report conclusion without its markdown heading lines ("# ncu capture
 // this step"), its other lines joined by single spaces.
 std::optional<std::string> without_headings(const std::string &report) {
@@ -93,7 +104,7 @@ AntiFactResult anti_fact(const json::Value &af) {
   std::optional<std::string> fix;
   std::string attempted;
   if (auto lever = nonblank(af.get("the_failed_lever"))) {
-    attempted = *lever;
+    attempted = lever_without_its_cause(*lever);
     evidence.push_back({*lever, "the_failed_lever"});
     if ((fix = nonblank(af.get("how_it_was_fixed")))) evidence.push_back({*fix, "how_it_was_fixed"});
   } else {

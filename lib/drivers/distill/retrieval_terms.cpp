@@ -35,10 +35,19 @@ TermVocabulary TermVocabulary::from_json(const json::Value &terms, std::string_v
   return v;
 }
 
-std::vector<std::string> TermVocabulary::tags_in(std::string_view text) const {
+std::vector<std::string> TermVocabulary::tags_in(std::string_view text, const Accept &accept) const {
   std::vector<std::string> out;
-  for (const auto &t : terms_)
-    if (t.regex->contains(text)) out.push_back(t.tag);
+  for (const auto &t : terms_) {
+    if (!accept) {
+      if (t.regex->contains(text)) out.push_back(t.tag);
+      continue;
+    }
+    for (const auto &m : t.regex->find_all(text))
+      if (accept(m[0])) {
+        out.push_back(t.tag);
+        break;
+      }
+  }
   return out;
 }
 
@@ -70,8 +79,8 @@ void RecordTerms::trigger(const std::string &t) {
   if (triggers_.size() < kMaxTriggers) add_unique(triggers_, t);
 }
 
-void RecordTerms::techniques_in(std::string_view text) {
-  for (const auto &t : vocabulary_.techniques.tags_in(text)) tag(t);
+void RecordTerms::techniques_in(std::string_view text, const TermVocabulary::Accept &accept) {
+  for (const auto &t : vocabulary_.techniques.tags_in(text, accept)) tag(t);
 }
 
 void RecordTerms::symptoms_in(const std::vector<std::string> &texts) {

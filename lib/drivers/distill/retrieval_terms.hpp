@@ -9,6 +9,7 @@
 // `\.cs` finds a cache modifier. Tags are emitted in vocabulary order.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -27,8 +28,10 @@ public:
   // otm::Error (kind Usage) naming `where` and the tag.
   static TermVocabulary from_json(const json::Value &terms, std::string_view where);
 
-  // The tags whose patterns occur in `text`, in vocabulary order.
-  std::vector<std::string> tags_in(std::string_view text) const;
+  // The tags whose patterns occur in `text`, in vocabulary order; with
+  // `accept`, only tags with a match (the matched text) it accepts.
+  using Accept = std::function<bool(std::string_view)>;
+  std::vector<std::string> tags_in(std::string_view text, const Accept &accept = {}) const;
   // The first match of tag `tag`'s patterns in `text`, if any.
   bool matches(const std::string &tag, std::string_view text) const;
 
@@ -48,6 +51,7 @@ struct RetrievalTerms {
 // The retrieval terms of one record, gathered from its packet's texts:
 //   RecordTerms t(rules.retrieval);
 //   t.techniques_in(change);          // vocabulary techniques the text names
+//   t.techniques_in(change, accept);  // ... where `accept` takes the matched text
 //   t.tag(tag_of("launch_config"));   // a tag of its own
 //   t.symptoms_in({rationale, ...});  // symptoms, each with its first sentence as a trigger
 //   t.write_to(record["retrieval"]);  // technique_tags, triggers, signals.symptoms
@@ -58,7 +62,7 @@ public:
   explicit RecordTerms(const RetrievalTerms &vocabulary) : vocabulary_(vocabulary) {}
   void tag(const std::string &t);
   void trigger(const std::string &t);
-  void techniques_in(std::string_view text);
+  void techniques_in(std::string_view text, const TermVocabulary::Accept &accept = {});
   void symptoms_in(const std::vector<std::string> &texts);
   void write_to(json::Value &retrieval) const;
   static constexpr std::size_t kMaxTriggers = 4;
