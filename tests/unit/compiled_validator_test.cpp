@@ -39,8 +39,6 @@ void agree(const schema::Schema &s, const json::Value &v, const std::string &wha
               << json::to_line(v).substr(0, 400));
     CHECK(fast == slow);
   }
-  // And Schema::validate words what valijson words.
-  if (!slow) CHECK(s.validate(v).size() == s.validate_with_valijson(v).size());
 }
 
 json::Value &member(json::Value &v, const char *key) {
@@ -251,8 +249,8 @@ TEST_CASE("the compiled validator agrees with valijson on the real store and its
     }
   }
   // Mutations at every node of one record of each type: a replacement
-  // (rotating through the list), and for object members also the member
-  // removed and a stray member added.
+  // (rotating through the list), for object members the member removed,
+  // for objects a stray member added.
   std::set<std::string> types_seen;
   const auto values = replacements();
   std::size_t rotate = 0;
@@ -263,7 +261,7 @@ TEST_CASE("the compiled validator agrees with valijson on the real store and its
     paths(r.record, at, all);
     for (const auto &p : all) {
       if (p.empty()) continue;
-      for (int k = 0; k < 2; ++k) {
+      {
         auto rec = r.record;
         *walk(rec, p, p.size()) = values[rotate++ % values.size()];
         agree(s, rec, r.relpath + " replaced at depth " + std::to_string(p.size()));
@@ -281,4 +279,13 @@ TEST_CASE("the compiled validator agrees with valijson on the real store and its
     }
   }
   CHECK(types_seen.size() >= 4);
+  // Schema::validate words an invalid record as valijson does.
+  auto bad = records.front().record;
+  defects().front().second(bad);
+  auto worded = s.validate(bad);
+  REQUIRE(!worded.empty());
+  auto slow = s.validate_with_valijson(bad);
+  REQUIRE(worded.size() == slow.size());
+  for (std::size_t i = 0; i < slow.size(); ++i)
+    CHECK(worded[i].path + worded[i].message == slow[i].path + slow[i].message);
 }
