@@ -5,6 +5,8 @@
 
 #include "cli/exit_codes.hpp"
 #include "cli/options.hpp"
+#include "cli/tool_setup.hpp"
+#include "config/config.hpp"
 #include "config/settings.hpp"
 #include "distill/agent_driver.hpp"
 #include "distill/brief.hpp"
@@ -67,8 +69,7 @@ int main(int argc, char **argv) {
       std::cout << distill::distill_brief_text();
       return cli::kSuccess;
     }
-    auto settings = config::Settings::from_environment();
-    settings.apply(opts);
+    const auto [settings, config] = cli::tool_setup(opts);
     auto cmd = opts.get("agent-cmd");
     if (!cmd || cmd->empty())
       throw Error(ErrorKind::Usage, "--agent-cmd is required (the command that runs the agent)");
@@ -79,10 +80,8 @@ int main(int argc, char **argv) {
     if (auto why = record::unsafe_component_reason(slug); !why.empty())
       throw Error(ErrorKind::Usage, "--slug '" + slug + "' " + why);
 
-    workspace::StagingStore store{settings.get(Setting::Store)
-                                      ? std::filesystem::absolute(*settings.get(Setting::Store))
-                                      : workspace::default_store()};
-    distill::TraceGates gates(distill::trace_gate_inputs(settings, store.root));
+    auto store = workspace::staging_store(settings);
+    distill::TraceGates gates(distill::trace_gate_inputs(settings, config, store.root));
 
     distill::DriverOptions o;
     o.agent_cmd = *cmd;

@@ -5,6 +5,7 @@
 
 #include "cli/exit_codes.hpp"
 #include "cli/options.hpp"
+#include "cli/tool_setup.hpp"
 #include "config/config.hpp"
 #include "config/settings.hpp"
 #include "distill/draft_run.hpp"
@@ -42,9 +43,8 @@ int main(int argc, char **argv) {
     opts.value("slug", "SLUG", "reports/<SLUG>/ that holds the refusal ledger (default: unset)");
     opts.flag("stdout", "draft one packet to stdout instead of the staging store");
     if (!opts.parse(argc, argv)) return cli::kSuccess;
-    auto settings = config::Settings::from_environment();
-    settings.apply(opts);
-    auto rules = distill::DraftRules::from_config(config::Config::load(settings));
+    const auto [settings, config] = cli::tool_setup(opts);
+    auto rules = distill::DraftRules::from_config(config);
     auto packets = distill::expand_packet_args(opts.positionals());
     if (packets.empty())
       throw Error(ErrorKind::Usage, "no packets given (pass packet files or the packets/ directory)");
@@ -66,13 +66,11 @@ int main(int argc, char **argv) {
       std::cout << json::to_line(distill::refusal_line(p, *d.refusal, "otm-draft")) << '\n';
       return cli::kFailure;
     }
-    workspace::StagingStore store{settings.get(config::Setting::Store)
-                                      ? std::filesystem::absolute(*settings.get(config::Setting::Store))
-                                      : workspace::default_store()};
+    auto store = workspace::staging_store(settings);
     auto slug = opts.get_or("slug", "unset");
     if (auto why = record::unsafe_component_reason(slug); !why.empty())
       throw Error(ErrorKind::Usage, "--slug '" + slug + "' " + why);
-    distill::TraceGates gates(distill::trace_gate_inputs(settings, store.root));
+    distill::TraceGates gates(distill::trace_gate_inputs(settings, config, store.root));
     cli::Progress progress("otm-draft", "packets", packets.size());
     auto res = distill::draft_into_store(packets, store, slug, gates, rules, progress.fn());
     for (const auto &line : res.lines) std::cout << json::to_line(line) << '\n';

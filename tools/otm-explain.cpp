@@ -4,6 +4,7 @@
 
 #include "cli/exit_codes.hpp"
 #include "cli/options.hpp"
+#include "cli/tool_setup.hpp"
 #include "config/config.hpp"
 #include "config/settings.hpp"
 #include "explain/explain.hpp"
@@ -11,6 +12,7 @@
 #include "explain/render.hpp"
 #include "explain/trace_model.hpp"
 #include "io/file.hpp"
+#include "workspace/layout.hpp"
 #include "json/write.hpp"
 
 namespace {
@@ -66,12 +68,10 @@ int main(int argc, char **argv) {
     if (opts.positionals().empty())
       throw otm::Error(otm::ErrorKind::Usage, "no RECORD given (a file, an id, or '-'; see --help)");
 
-    auto settings = otm::config::Settings::from_environment();
-    settings.apply(opts);
-    auto config = otm::config::Config::load(settings);
+    auto [settings, config] = otm::cli::tool_setup(opts);
     std::optional<std::filesystem::path> staging, live, workspace;
-    if (auto s = settings.get(Setting::Store)) staging = otm::io::expand_user(*s);
-    if (auto l = settings.get(Setting::Live)) live = otm::io::expand_user(*l);
+    staging = otm::workspace::configured_store(settings);
+    live = otm::workspace::live_root(settings);
     if (auto w = settings.get(Setting::Workspace)) workspace = otm::io::expand_user(*w);
     auto records = otm::explain::resolve_records(opts.positionals(), staging, live);
     if (records.empty()) throw otm::Error(otm::ErrorKind::Usage, "no record on standard input");

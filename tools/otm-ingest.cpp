@@ -4,6 +4,7 @@
 
 #include "cli/exit_codes.hpp"
 #include "cli/options.hpp"
+#include "cli/tool_setup.hpp"
 #include "config/config.hpp"
 #include "config/settings.hpp"
 #include "trace/ingest.hpp"
@@ -48,14 +49,9 @@ int main(int argc, char **argv) {
     opts.short_alias('o', "output");
     opts.flag("quiet", "do not print the summary");
     if (!opts.parse(argc, argv)) return otm::cli::kSuccess;
-    if (!opts.positionals().empty())
-      throw otm::Error(otm::ErrorKind::Usage,
-                       "unexpected argument '" + opts.positionals().front() + "' (the trace is --trace DIR)");
+    otm::cli::refuse_positionals(opts, " (the trace is --trace DIR)");
 
-    auto settings = otm::config::Settings::from_environment();
-    settings.apply(opts);
-    auto config = otm::config::Config::load(settings);
-    auto loc = otm::trace::locate_trace(settings, config);
+    auto [settings, config, loc] = otm::cli::trace_tool_setup(opts);
     auto result = otm::trace::ingest(loc, config);
     otm::trace::write_ingest(loc, result, opts.get_or("output", ""));
     if (!opts.is_set("quiet")) {

@@ -7,6 +7,7 @@
 
 #include "cli/exit_codes.hpp"
 #include "cli/options.hpp"
+#include "cli/tool_setup.hpp"
 #include "config/config.hpp"
 #include "config/settings.hpp"
 #include "io/file.hpp"
@@ -52,11 +53,7 @@ int main(int argc, char **argv) {
         .flag("self-test", "run the spec's synthetic series and report");
     config::Settings::add_options(opts, {config::Setting::ConfigFile});
     if (!opts.parse(argc, argv)) return cli::kSuccess;
-    auto settings = config::Settings::from_environment();
-    settings.apply(opts);
-    std::optional<std::filesystem::path> override_file;
-    if (auto c = settings.get(config::Setting::ConfigFile)) override_file = *c;
-    const auto config = config::Config::load(override_file);
+    const auto config = cli::tool_setup(opts).config;
     const auto thresholds = config.ladder();
     const auto limits = config.limits();
 

@@ -5,6 +5,7 @@
 
 #include "cli/exit_codes.hpp"
 #include "cli/options.hpp"
+#include "cli/tool_setup.hpp"
 #include "config/config.hpp"
 #include "config/settings.hpp"
 #include "git/repository.hpp"
@@ -66,8 +67,7 @@ int main(int argc, char **argv) {
     opts.value("limit", "N", "at most N packets (0: no limit)");
     opts.flag("quiet", "do not print the pre-flight report");
     if (!opts.parse(argc, argv)) return otm::cli::kSuccess;
-    if (!opts.positionals().empty())
-      throw otm::Error(otm::ErrorKind::Usage, "unexpected argument '" + opts.positionals().front() + "'");
+    otm::cli::refuse_positionals(opts);
     otm::packet::Filters filters;
     filters.type = opts.get("type");
     filters.seg_ids = opts.all("seg");
@@ -76,10 +76,7 @@ int main(int argc, char **argv) {
       throw otm::Error(otm::ErrorKind::Usage, "--limit takes a non-negative integer, not '" + limit + "'");
     filters.limit = std::stoul(limit);
 
-    auto settings = otm::config::Settings::from_environment();
-    settings.apply(opts);
-    auto config = otm::config::Config::load(settings);
-    auto loc = otm::trace::locate_trace(settings, config);
+    auto [settings, config, loc] = otm::cli::trace_tool_setup(opts);
     const auto &ws = loc.workspace;
     std::string seg_path = opts.get_or("segments", ws.segments_file().string());
     if (seg_path != "-" && !otm::io::is_regular_file(seg_path))

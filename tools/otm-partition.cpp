@@ -4,6 +4,7 @@
 
 #include "cli/exit_codes.hpp"
 #include "cli/options.hpp"
+#include "cli/tool_setup.hpp"
 #include "config/config.hpp"
 #include "config/settings.hpp"
 #include "io/file.hpp"
@@ -51,20 +52,16 @@ int main(int argc, char **argv) {
     opts.short_alias('o', "output");
     opts.flag("quiet", "do not print the summary");
     if (!opts.parse(argc, argv)) return otm::cli::kSuccess;
-    if (!opts.positionals().empty())
-      throw otm::Error(otm::ErrorKind::Usage, "unexpected argument '" + opts.positionals().front() + "'");
+    otm::cli::refuse_positionals(opts);
 
-    auto settings = otm::config::Settings::from_environment();
-    settings.apply(opts);
-    auto config = otm::config::Config::load(settings);
-    auto loc = otm::trace::locate_trace(settings, config);
+    auto [settings, config, loc] = otm::cli::trace_tool_setup(opts);
     const auto &ws = loc.workspace;
 
     otm::partition::Sources src;
     src.ladder = opts.get_or("ladder", ws.ladder_file().string());
     src.meta = ws.meta_file();
     src.profiles = ws.profiles_file();
-    if (auto live = settings.get(Setting::Live)) src.live = otm::io::expand_user(*live);
+    src.live = otm::workspace::live_root(settings);
     src.staging = loc.store.root;
     src.trace = loc.trace;
     src.previous = ws.segments_file();
@@ -77,7 +74,7 @@ int main(int argc, char **argv) {
     std::string text;
     for (const auto &s : result.segments) text += otm::json::to_line(s) + "\n";
     otm::io::write_output(out, text, otm::io::FileClass::Scratch);
-    auto report = loc.store.reports_dir(loc.slug) / "partition.md";
+    auto report = loc.store.partition_report(loc.slug);
     otm::io::write_file_atomic(report, otm::partition::report(in, result), otm::io::FileClass::Scratch);
     otm::io::sync_file_system(report);
     if (!opts.is_set("quiet"))

@@ -3,6 +3,7 @@
 
 #include "cli/exit_codes.hpp"
 #include "cli/options.hpp"
+#include "cli/tool_setup.hpp"
 #include "config/settings.hpp"
 #include "io/file.hpp"
 #include "report/readme.hpp"
@@ -38,9 +39,8 @@ int main(int argc, char **argv) {
     if (!opts.parse(argc, argv)) return 0;
     if (!opts.positionals().empty())
       throw Error(ErrorKind::Usage, "otm-readme takes no positional arguments (see --help)");
-    auto settings = config::Settings::from_environment();
-    settings.apply(opts);
-    workspace::StagingStore store{settings.get(config::Setting::Store).value_or(workspace::default_store().string())};
+    auto settings = cli::settings_from(opts);
+    auto store = workspace::staging_store(settings);
     report::ReadmeInputs in;
     in.staging_root = store.root;
     if (auto ws = settings.get(config::Setting::Workspace)) in.workspace_root = *ws;

@@ -5,6 +5,7 @@
 
 #include "cli/exit_codes.hpp"
 #include "cli/options.hpp"
+#include "cli/tool_setup.hpp"
 #include "config/config.hpp"
 #include "config/settings.hpp"
 #include "io/file.hpp"
@@ -55,25 +56,20 @@ int main(int argc, char **argv) {
                "where the ladder picture goes; '' for none (default <store>/reports/<slug>/ladder.svg)");
     opts.flag("quiet", "do not print the summary");
     if (!opts.parse(argc, argv)) return otm::cli::kSuccess;
-    if (!opts.positionals().empty())
-      throw otm::Error(otm::ErrorKind::Usage, "unexpected argument '" + opts.positionals().front() + "'");
+    otm::cli::refuse_positionals(opts);
 
-    auto settings = otm::config::Settings::from_environment();
-    settings.apply(opts);
-    auto config = otm::config::Config::load(settings);
-    auto loc = otm::trace::locate_trace(settings, config);
+    auto [settings, config, loc] = otm::cli::trace_tool_setup(opts);
     const auto &ws = loc.workspace;
 
     otm::recon::Sources src;
     src.ladder = opts.get_or("ladder", ws.ladder_file().string());
     src.meta = ws.meta_file();
     src.profiles = ws.profiles_file();
-    if (auto live = settings.get(Setting::Live)) src.live = otm::io::expand_user(*live);
+    src.live = otm::workspace::live_root(settings);
     src.trace = loc.trace;
     auto in = otm::recon::load_inputs(src, config);
-    const auto reports = loc.store.reports_dir(loc.slug);
-    std::string out = opts.get_or("output", (reports / "recon.md").string());
-    std::string picture = opts.get_or("picture", (reports / "ladder.svg").string());
+    std::string out = opts.get_or("output", loc.store.recon_report(loc.slug).string());
+    std::string picture = opts.get_or("picture", loc.store.ladder_picture(loc.slug).string());
     if (!picture.empty()) {
       auto meta = in.meta_file.get("meta");
       otm::io::write_file_atomic(picture,

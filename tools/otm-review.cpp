@@ -3,10 +3,12 @@
 
 #include "cli/exit_codes.hpp"
 #include "cli/options.hpp"
+#include "cli/tool_setup.hpp"
 #include "config/settings.hpp"
 #include "gates/gate_cli.hpp"
 #include "io/file.hpp"
 #include "review/review_page.hpp"
+#include "workspace/layout.hpp"
 
 namespace {
 
@@ -42,15 +44,14 @@ int main(int argc, char **argv) {
     opts.flag("quiet", "do not print where the page was written");
     if (!opts.parse(argc, argv)) return otm::cli::kSuccess;
     if (opts.positionals().size() > 1) throw otm::Error(otm::ErrorKind::Usage, "one store directory at most");
-    auto settings = otm::config::Settings::from_environment();
-    settings.apply(opts);
-    auto ctx = otm::gates::build_context(opts, settings, opts.positionals());
+    const auto [settings, config] = otm::cli::tool_setup(opts);
+    auto ctx = otm::gates::build_context(opts, settings, config, opts.positionals());
     if (!ctx.store_root)
       throw otm::Error(otm::ErrorKind::Usage, "otm-review takes a store directory (the one holding records/)");
     otm::review::PageInputs in;
     in.context = &ctx;
     in.gates = otm::review::run_all_gates(ctx);
-    std::string out = opts.get_or("output", (*ctx.store_root / "review.html").string());
+    std::string out = opts.get_or("output", otm::workspace::StagingStore{*ctx.store_root}.review_page().string());
     otm::io::write_output(out, otm::review::review_page(in));
     if (!opts.is_set("quiet") && out != "-") std::cerr << "otm-review: wrote " << out << "\n";
     return otm::cli::kSuccess;

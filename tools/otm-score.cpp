@@ -3,6 +3,7 @@
 
 #include "cli/exit_codes.hpp"
 #include "cli/options.hpp"
+#include "cli/tool_setup.hpp"
 #include "config/config.hpp"
 #include "config/settings.hpp"
 #include "scoring/score_store.hpp"
@@ -35,11 +36,9 @@ int main(int argc, char **argv) {
     if (!opts.parse(argc, argv)) return 0;
     if (!opts.positionals().empty())
       throw Error(ErrorKind::Usage, "otm-score takes no positional arguments (see --help)");
-    auto settings = config::Settings::from_environment();
-    settings.apply(opts);
-    auto cfg = config::Config::load(settings.get(config::Setting::ConfigFile));
+    auto [settings, cfg] = cli::tool_setup(opts);
     scoring::ScoreOptions so;
-    so.staging_root = settings.get(config::Setting::Store).value_or(workspace::default_store().string());
+    so.staging_root = workspace::staging_store(settings).root;
     so.dry_run = opts.is_set("dry-run");
     so.builder_version = cfg.builder_version();
     auto sum = scoring::score_staging(so);

@@ -3,6 +3,7 @@
 
 #include "cli/exit_codes.hpp"
 #include "cli/options.hpp"
+#include "cli/tool_setup.hpp"
 #include "config/settings.hpp"
 #include "io/file.hpp"
 #include "scrub/denylist.hpp"
@@ -47,8 +48,7 @@ int main(int argc, char **argv) {
       return r.ok() ? otm::cli::kSuccess : otm::cli::kFailure;
     }
     if (opts.positionals().size() > 1) throw otm::Error(otm::ErrorKind::Usage, "at most one input file");
-    auto settings = otm::config::Settings::from_environment();
-    settings.apply(opts);
+    auto settings = otm::cli::settings_from(opts);
     auto denylist = otm::scrub::Denylist::from_setting(settings.get(Setting::Denylist));
     std::string input = otm::io::read_input(opts.positionals().empty() ? "-" : opts.positionals().front());
     otm::scrub::Scrubber s(&denylist);

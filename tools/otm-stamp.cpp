@@ -3,6 +3,7 @@
 
 #include "cli/exit_codes.hpp"
 #include "cli/options.hpp"
+#include "cli/tool_setup.hpp"
 #include "config/config.hpp"
 #include "config/settings.hpp"
 #include "io/file.hpp"
@@ -50,9 +51,7 @@ int main(int argc, char **argv) {
       file = args[2];
     } else if (args[0] == "config") {
       if (args.size() < 3) throw otm::Error(otm::ErrorKind::Usage, "usage: otm-stamp config FILE SECTION...");
-      auto settings = otm::config::Settings::from_environment();
-      settings.apply(opts);
-      auto config = otm::config::Config::load(settings);
+      auto [settings, config] = otm::cli::tool_setup(opts);
       content = otm::pipeline::config_state(config, settings, {args.begin() + 2, args.end()});
       file = args[1];
     } else if (args[0] == "slug") {

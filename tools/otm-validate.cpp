@@ -6,10 +6,12 @@
 
 #include "cli/exit_codes.hpp"
 #include "cli/options.hpp"
+#include "cli/tool_setup.hpp"
 #include "config/settings.hpp"
 #include "gates/gate_cli.hpp"
 #include "gates/gates.hpp"
 #include "gates/validate_command.hpp"
+#include "workspace/layout.hpp"
 
 int main(int argc, char **argv) {
   return otm::cli::run_tool("otm-validate", [&] {
@@ -38,8 +40,7 @@ int main(int argc, char **argv) {
       for (const auto &name : otm::gates::gate_names(*set)) std::cout << name << "\n";
       return 0;
     }
-    auto settings = otm::config::Settings::from_environment();
-    settings.apply(opts);
+    const auto [settings, config] = otm::cli::tool_setup(opts);
     if (opts.positionals().size() > 1) throw otm::Error(otm::ErrorKind::Usage, "one staging store directory at most");
     // A live store being admitted into meanwhile (archive mode: parallel
     // traces) is read under its shared lock, so the index and the records
@@ -47,10 +48,11 @@ int main(int argc, char **argv) {
     // and reading a record would otherwise show a mismatch that never existed.
     std::optional<otm::admission::StoreLock> lock;
     if (opts.is_set("store-gates")) {
-      auto root = opts.positionals().empty() ? settings.get(otm::config::Setting::Store) : opts.positionals()[0];
+      auto root = opts.positionals().empty() ? otm::workspace::configured_store(settings)
+                                             : std::optional<std::filesystem::path>(opts.positionals()[0]);
       if (root && std::filesystem::is_directory(*root)) lock.emplace(*root, otm::admission::StoreLock::Mode::Shared);
     }
-    auto ctx = otm::gates::build_context(opts, settings, opts.positionals(), opts.is_set("store-gates"));
+    auto ctx = otm::gates::build_context(opts, settings, config, opts.positionals(), opts.is_set("store-gates"));
     otm::gates::ValidateOptions vo;
     vo.verbose = opts.is_set("verbose");
     vo.skip_store_gates = opts.is_set("skip-store-gates");

@@ -4,8 +4,10 @@
 #include "admission/gate_commands.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/options.hpp"
+#include "cli/tool_setup.hpp"
 #include "config/config.hpp"
 #include "config/settings.hpp"
+#include "workspace/layout.hpp"
 
 using namespace otm;
 
@@ -57,20 +59,20 @@ int main(int argc, char **argv) {
     config::Settings::add_options(opts,
                                   {config::Setting::Live, config::Setting::Denylist, config::Setting::ConfigFile});
     if (!opts.parse(argc, argv)) return 0;
-    auto settings = config::Settings::from_environment();
-    settings.apply(opts);
+    const auto setup = cli::tool_setup(opts);
+    const auto &settings = setup.settings;
     const auto &pos = opts.positionals();
-    std::filesystem::path live = settings.get(config::Setting::Live).value_or("");
+    std::filesystem::path live = workspace::live_root(settings).value_or(std::filesystem::path());
     auto checks = [&] {
       return admission::default_store_checks(live, opts.get("schema"), settings.get(config::Setting::Denylist),
-                                             settings.get(config::Setting::ConfigFile));
+                                             setup.config);
     };
     admission::GateReport rep;
     if (pos.size() == 2 && pos[0] == "match") {
       if (opts.has("target")) throw Error(ErrorKind::Usage, "match takes no --target");
       rep = admission::run_match(pos[1], live, checks());
     } else if (pos.size() == 3 && pos[0] == "commit") {
-      auto cfg = config::Config::load(settings.get(config::Setting::ConfigFile));
+      const auto &cfg = setup.config;
       admission::CommitCommand cmd{
           pos[1], pos[2], live, opts.get("target"), admission::Timestamp::now(), checks(), cfg.builder_version()};
       rep = admission::run_commit(cmd);

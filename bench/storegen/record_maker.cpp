@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "random.hpp"
+#include "record/format_tags.hpp"
 #include "record/id_format.hpp"
 #include "scoring/worth_model.hpp"
 #include "text_maker.hpp"
@@ -513,7 +514,7 @@ json::Value make_record(std::uint64_t seed, std::size_t n) {
   RecordPlan p = plan_record(seed, n);
   Random rng = Random::stream(seed ^ 0xB0D1ULL, n);
   json::Value r = json::Value::object();
-  r.set("schema", "clean-1.3");
+  r.set("schema", otm::record::kStoreSchemaTag);
   r.set("id", p.id);
   r.set("type", p.type);
   r.set("level", p.level);

@@ -10,6 +10,7 @@
 #include "io/file.hpp"
 #include "record/store_layout.hpp"
 #include "record_maker.hpp"
+#include "workspace/layout.hpp"
 #include "json/write.hpp"
 
 namespace otm::bench {
@@ -40,7 +41,7 @@ GeneratedStore generate_store(const fs::path &root, const StoreSize &size) {
   std::error_code ec;
   if (fs::exists(root, ec) && !fs::is_empty(root, ec))
     throw io::IoError(root.string() + ": not empty; generate a store into a new directory");
-  fs::create_directories(root / "records");
+  fs::create_directories(workspace::records_dir(root));
 
   // Records are generated in id order, so the index streams out sorted
   // without holding the entries (a 100,000-record index is ~250 MB).
@@ -59,8 +60,8 @@ GeneratedStore generate_store(const fs::path &root, const StoreSize &size) {
   header.set("records", json::Value::array());
   std::string head = json::to_pretty(header);
   auto hole = head.rfind("[]");
-  fs::path index_file = root / "records" / "index.json";
-  fs::path index_tmp = root / "records" / ".index.json.tmp";
+  fs::path index_file = workspace::index_file(root);
+  fs::path index_tmp = index_file.parent_path() / ("." + index_file.filename().string() + ".tmp");
   std::ofstream index(index_tmp, std::ios::binary);
   index << head.substr(0, hole) << (size.records ? "[\n" : "[]");
 
@@ -69,7 +70,7 @@ GeneratedStore generate_store(const fs::path &root, const StoreSize &size) {
   std::string entry;
   for (std::size_t i = 0; i < order.size(); ++i) {
     json::Value record = make_record(size.seed, order[i]);
-    std::string rel = "records/" + record::record_relpath(record).generic_string();
+    std::string rel = workspace::store_relpath(record::record_relpath(record));
     std::string text = json::to_pretty(record);
     io::write_file_atomic(root / rel, text, io::FileClass::Scratch);
     out.record_bytes += text.size();

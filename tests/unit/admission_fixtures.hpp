@@ -26,6 +26,7 @@
 #include "io/file.hpp"
 #include "record/store_layout.hpp"
 #include "schema/builtin_schemas.hpp"
+#include "scratch.hpp"
 #include "store/store_reader.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
@@ -102,16 +103,10 @@ inline json::Value with_path(const json::Value &v, const std::vector<std::string
   return out;
 }
 
+// tests/support's scratch directory, under the name these tests use.
 struct TempDir {
-  fs::path path;
-  TempDir() {
-    std::string tmpl = (fs::temp_directory_path() / "otm-admission-XXXXXX").string();
-    path = ::mkdtemp(tmpl.data());
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
+  testsupport::TempDir dir{"admission"};
+  fs::path path = dir.path();
 };
 
 // A live store with `n` records and a matching index.

@@ -264,6 +264,7 @@ TEST_CASE("a name a changed line only passes through is not what the change tune
   CHECK_FALSE(distill::changes_name(define, "define"));
   CHECK(distill::is_code_name("num_warps"));
   CHECK_FALSE(distill::is_code_name("warps per row"));
+  CHECK_FALSE(distill::is_code_name("BLOCK_SIZE 64 -> 128")); // a phrase a user's vocabulary matched
 
   auto p = strategy_with(kLayoutDiff,
                          "BlockedLayout([2], [32], [num_warps], [0]) so each thread owns 2 contiguous elements.");

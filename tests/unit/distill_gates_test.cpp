@@ -15,7 +15,9 @@
 #include "distill_test_support.hpp"
 #include "gates/context.hpp"
 #include "io/file.hpp"
+#include "process.hpp"
 #include "record/store_layout.hpp"
+#include "schema/builtin_schemas.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
 
@@ -24,16 +26,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string run(const std::string &cmd) {
-  std::string out;
-  FILE *p = ::popen(cmd.c_str(), "r");
-  REQUIRE(p);
-  char buf[256];
-  while (std::fgets(buf, sizeof buf, p)) out += buf;
-  REQUIRE(::pclose(p) == 0);
-  while (!out.empty() && out.back() == '\n') out.pop_back();
-  return out;
-}
+std::string run(const std::string &cmd) { return testsupport::sh_out(cmd); }
 
 // A trace with one commit, a workspace holding the fixture packets re-pointed
 // at that commit, a capture list and an empty live store.
@@ -70,8 +63,8 @@ struct TraceFixture {
     in.trace_repo = trace;
     in.trace_label = label;
     in.live_root = live;
-    in.store_schema = distill::builtin_store_schema();
-    in.profile = distill::builtin_profile();
+    in.store_schema = schema::store_schema();
+    in.profile = schema::profile_schema();
     in.id_products = gates::target_products(config::Config::defaults());
     return distill::TraceGates(in);
   }

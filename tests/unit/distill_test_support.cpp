@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "io/file.hpp"
+#include "scratch.hpp"
 #include "text/regex.hpp"
 #include "json/write.hpp"
 
@@ -23,11 +24,7 @@ namespace fs = std::filesystem;
 fs::path distill_fixtures() { return fs::path(otm::testing::source_dir()) / "testdata" / "distill" / "packets"; }
 fs::path fake_agents() { return fs::path(otm::testing::source_dir()) / "testdata" / "fake-agents"; }
 
-fs::path fresh_dir(const std::string &name) {
-  std::string tmpl = (fs::temp_directory_path() / ("otm-test-" + name + "-XXXXXX")).string();
-  if (!::mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
-  return tmpl;
-}
+fs::path fresh_dir(const std::string &name) { return fresh_temp_dir("test-" + name); }
 
 fs::path copy_fixture_packets(const fs::path &dest) {
   fs::create_directories(dest);

@@ -11,6 +11,7 @@
 #include "gates/gates.hpp"
 #include "gates_fixture.hpp"
 #include "io/file.hpp"
+#include "process.hpp"
 #include "schema/canonical.hpp"
 #include "text/regex.hpp"
 #include "json/parse.hpp"
@@ -22,12 +23,9 @@ using otm::testing::GateFixture;
 
 namespace {
 
-int sh(const std::string &cmd) {
-  int rc = std::system(cmd.c_str());
-  return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-}
+using otm::testsupport::sh;
 
-std::string bin(const std::string &tool) { return otm::testing::bin_dir() + "/" + tool; }
+std::string bin(const std::string &tool) { return otm::testsupport::tool_path(tool); }
 
 std::string fixture_args(const GateFixture &f) {
   return " --workspace '" + f.workspace().string() + "' --trace '" + f.trace().string() + "' --live '" +

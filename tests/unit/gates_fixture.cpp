@@ -9,8 +9,10 @@
 
 #include "gates/denylist.hpp"
 #include "io/file.hpp"
+#include "process.hpp"
 #include "record/store_layout.hpp"
 #include "schema/builtin_schemas.hpp"
+#include "scratch.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
 
@@ -20,24 +22,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string run(const std::string &cmd) {
-  std::string out;
-  FILE *p = popen(cmd.c_str(), "r");
-  REQUIRE(p);
-  char buf[256];
-  while (fgets(buf, sizeof buf, p)) out += buf;
-  REQUIRE(pclose(p) == 0);
-  while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
-  return out;
-}
+std::string run(const std::string &cmd) { return testsupport::sh_out(cmd); }
 
-fs::path fresh_dir() {
-  static std::atomic<int> n{0};
-  auto dir = fs::temp_directory_path() / ("otm-gates-" + std::to_string(getpid()) + "-" + std::to_string(n++));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
+fs::path fresh_dir() { return testsupport::fresh_temp_dir("gates"); }
 
 const char *kRecord = R"J({
  "schema": "clean-1.3",

@@ -11,6 +11,8 @@
 
 #include "io/file.hpp"
 #include "ladder/self_test.hpp"
+#include "process.hpp"
+#include "scratch.hpp"
 #include "json/write.hpp"
 
 namespace fs = std::filesystem;
@@ -23,18 +25,12 @@ struct Run {
   std::string out, err;
 };
 
-fs::path fresh_dir(const std::string &name) {
-  auto d = fs::temp_directory_path() / ("otm-ladder-tool-" + name + "-" + std::to_string(::getpid()));
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
+fs::path fresh_dir(const std::string &name) { return otm::testsupport::fresh_temp_dir("ladder-tool-" + name); }
 
 Run run(const fs::path &dir, const std::string &args) {
-  std::string cmd =
-      "cd '" + dir.string() + "' && '" + otm::testing::bin_dir() + "/otm-ladder' " + args + " >out.txt 2>err.txt";
-  int status = std::system(cmd.c_str());
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, io::read_file(dir / "out.txt"), io::read_file(dir / "err.txt")};
+  auto r = otm::testsupport::run_in(dir, otm::testsupport::shell_quote(otm::testsupport::tool_path("otm-ladder")) +
+                                             " " + args);
+  return {r.code, std::move(r.out), std::move(r.err)};
 }
 
 std::string self_test_jsonl() {

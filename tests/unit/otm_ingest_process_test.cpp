@@ -14,9 +14,7 @@ namespace {
 
 // A clean environment, so RTM_* variables of the caller do not leak in.
 std::string ingest_cmd(const std::string &args, const std::string &env = "") {
-  const char *path = std::getenv("PATH");
-  return "env -i PATH=" + shell_quote(path ? path : "/usr/bin:/bin") + " " + env + " " +
-         shell_quote(otm::testing::bin_dir() + "/otm-ingest") + " " + args;
+  return otm::testsupport::clean_env(shell_quote(otm::testsupport::tool_path("otm-ingest")) + " " + args, env);
 }
 
 struct Proc {

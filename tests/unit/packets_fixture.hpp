@@ -14,6 +14,7 @@
 #include <string>
 
 #include "io/file.hpp"
+#include "scratch.hpp"
 #include "json/parse.hpp"
 #include "json/value.hpp"
 #include "json/write.hpp"
@@ -34,13 +35,7 @@ inline std::string sh(const std::string &cmd) {
   return out;
 }
 
-inline fs::path fresh_dir(const std::string &name) {
-  std::random_device rd;
-  auto dir = fs::temp_directory_path() / ("otm-" + name + "-" + std::to_string(rd()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
+inline fs::path fresh_dir(const std::string &name) { return testsupport::fresh_temp_dir(name); }
 
 inline void write(const fs::path &p, const std::string &content) {
   fs::create_directories(p.parent_path());

@@ -8,6 +8,7 @@
 #include "config/config.hpp"
 #include "io/file.hpp"
 #include "pipeline/stamps.hpp"
+#include "process.hpp"
 #include "json/parse.hpp"
 
 namespace fs = std::filesystem;
@@ -20,7 +21,7 @@ fs::path fresh_dir(const std::string &name) {
   fs::create_directories(d);
   return d;
 }
-int sh(const std::string &cmd) { return std::system(cmd.c_str()); }
+using otm::testsupport::sh;
 } // namespace
 
 TEST_CASE("a stamp is rewritten only when its content changes", "[stamps]") {

@@ -14,6 +14,7 @@
 #include "config/config.hpp"
 #include "gates/store_gates.hpp"
 #include "io/file.hpp"
+#include "process.hpp"
 #include "schema/builtin_schemas.hpp"
 #include "store/store_reader.hpp"
 #include "storegen/store_generator.hpp"
@@ -111,12 +112,9 @@ void inject_defects(const fs::path &root) {
   io::write_file_atomic(files[9].path, "{\"id\": \"truncated", io::FileClass::Scratch); // parse error
 }
 
-int sh(const std::string &cmd) {
-  int rc = std::system(cmd.c_str());
-  return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-}
+using otm::testsupport::sh;
 
-std::string bin(const std::string &tool) { return otm::testing::bin_dir() + "/" + tool; }
+std::string bin(const std::string &tool) { return otm::testsupport::tool_path(tool); }
 
 } // namespace
 

@@ -12,60 +12,24 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "process.hpp"
+#include "scratch.hpp"
+
 namespace otm::test {
 
 namespace fs = std::filesystem;
 
-inline std::string shell_quote(const std::string &s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
+using testsupport::shell_quote;
+using testsupport::write_text;
 
-struct RunResult {
-  int code = -1;
-  std::string out, err;
-};
+using RunResult = testsupport::RunResult;
 
 // Runs a shell command, capturing stdout and stderr through files.
 inline RunResult run(const std::string &cmd, const fs::path &scratch) {
-  fs::path o = scratch / ".run.out", e = scratch / ".run.err";
-  int status = std::system((cmd + " >" + shell_quote(o.string()) + " 2>" + shell_quote(e.string())).c_str());
-  RunResult r;
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  auto slurp = [](const fs::path &p) {
-    std::ifstream in(p, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), {});
-  };
-  r.out = slurp(o);
-  r.err = slurp(e);
-  return r;
+  return testsupport::run_capturing(cmd, scratch);
 }
 
-class TempDir {
-public:
-  TempDir() {
-    std::string tmpl = (fs::temp_directory_path() / "otm-test-XXXXXX").string();
-    if (!mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
-    path_ = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  TempDir(const TempDir &) = delete;
-  TempDir &operator=(const TempDir &) = delete;
-  const fs::path &path() const { return path_; }
-
-private:
-  fs::path path_;
-};
-
-inline void write_text(const fs::path &p, const std::string &text) {
-  fs::create_directories(p.parent_path());
-  std::ofstream out(p, std::ios::binary);
-  out << text;
-}
+using testsupport::TempDir;
 
 class GitTrace {
 public:

@@ -4,6 +4,7 @@
 
 #include "cli/exit_codes.hpp"
 #include "cli/options.hpp"
+#include "cli/tool_setup.hpp"
 #include "config/settings.hpp"
 #include "gates/gate_cli.hpp"
 #include "gates/gates.hpp"
@@ -25,9 +26,8 @@ int run_gate_tool(const std::string &gate, int argc, char **argv) {
                            tool + " [options] [STORE_DIR | RECORD.json ... | -]");
     gates::add_context_options(opts);
     if (!opts.parse(argc, argv)) return 0;
-    auto settings = config::Settings::from_environment();
-    settings.apply(opts);
-    auto ctx = gates::build_context(opts, settings, opts.positionals());
+    const auto [settings, config] = tool_setup(opts);
+    auto ctx = gates::build_context(opts, settings, config, opts.positionals());
     auto result = gates::run_gate(*info, ctx);
     std::string out;
     for (const auto &f : result.findings) out += json::to_line(gates::to_json(f)) + "\n";

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "record/format_tags.hpp"
 #include "json/value.hpp"
 
 namespace otm::admission {
@@ -22,7 +23,7 @@ struct CommitRequest {
   json::Value record;                // the validated incoming record
   std::optional<std::string> target; // existing id for confirm / conflict
   Timestamp when;
-  std::string builder_version = "opt-trace-0.1"; // written when confirm re-ranks
+  std::string builder_version = record::kBuilderVersion; // written when confirm re-ranks
 };
 
 struct Outcome {

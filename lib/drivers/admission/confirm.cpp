@@ -4,6 +4,7 @@
 #include "record/store_layout.hpp"
 #include "scoring/worth_model.hpp"
 #include "store/store_reader.hpp"
+#include "workspace/layout.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
 
@@ -102,7 +103,7 @@ Outcome confirm_record(const CommitRequest &req) {
         e.set("tier", ranked.tier);
       }
     index.set("records", entries);
-    swap.write("index.json", json::to_pretty(index));
+    swap.write(workspace::kIndexFileName, json::to_pretty(index));
   }
   swap.commit();
   out.message = "confirmed:" + target + " (verified_effective=" + std::to_string(n) + ")";

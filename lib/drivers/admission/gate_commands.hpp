@@ -8,6 +8,7 @@
 
 #include "admission/commit_types.hpp"
 #include "admission/record_validation.hpp"
+#include "record/format_tags.hpp"
 
 namespace otm::admission {
 
@@ -29,7 +30,7 @@ struct CommitCommand {
   std::optional<std::string> target;
   Timestamp when;
   RecordCheck checks;
-  std::string builder_version = "opt-trace-0.1";
+  std::string builder_version = record::kBuilderVersion;
 };
 
 // Validates, takes the exclusive store lock, removes generations a killed

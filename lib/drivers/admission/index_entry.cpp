@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "record/format_tags.hpp"
 #include "text/utf8.hpp"
 
 namespace otm::admission {
@@ -85,7 +86,7 @@ json::Value index_with_entry(json::Value index, json::Value entry) {
   json::Value out = std::move(index);
   if (!out.is_object()) {
     out = json::Value::object();
-    out.set("schema", "clean-1.3");
+    out.set("schema", record::kStoreSchemaTag);
     out.set("generated_by", "otm-wiki-gate");
     out.set("builder_version", "1.1");
   }

@@ -4,6 +4,7 @@
 #include "admission/store_commit.hpp"
 #include "record/store_layout.hpp"
 #include "store/store_reader.hpp"
+#include "workspace/layout.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
 
@@ -26,13 +27,13 @@ Outcome insert_record(const CommitRequest &req) {
   std::filesystem::path rel_in_records;
   try {
     rel_in_records = record::record_relpath(rec);
-    record::inside(req.live_root / "records", rel_in_records);
+    record::inside(workspace::records_dir(req.live_root), rel_in_records);
   } catch (const record::LayoutError &e) {
     out.exit_code = 1;
     out.message = std::string("REFUSED: ") + e.what() + "; nothing was written";
     return out;
   }
-  std::string rel = "records/" + rel_in_records.generic_string();
+  std::string rel = workspace::store_relpath(rel_in_records);
   std::string id = rec.string_or("id");
   json::Value index = load_live_index_for_update(req.live_root);
 
@@ -53,7 +54,8 @@ Outcome insert_record(const CommitRequest &req) {
 
   StoreCommit swap(req.live_root);
   swap.write(rel_in_records, json::to_pretty(rec));
-  swap.write("index.json", json::to_pretty(index_with_entry(std::move(index), live_index_entry(rec, rel))));
+  swap.write(workspace::kIndexFileName,
+             json::to_pretty(index_with_entry(std::move(index), live_index_entry(rec, rel))));
   swap.commit();
   out.message = "inserted \u2192 " + rel;
   out.mark_merged = true;

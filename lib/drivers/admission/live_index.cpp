@@ -2,6 +2,7 @@
 
 #include "io/file.hpp"
 #include "store/store_reader.hpp"
+#include "workspace/layout.hpp"
 #include "json/parse.hpp"
 
 namespace otm::admission {
@@ -17,15 +18,15 @@ json::Value load_live_index_for_update(const fs::path &root) {
   }
   if (index) {
     if (!index->is_object() || !index->get("records").is_array())
-      throw io::IoError((root / "records" / "index.json").string() +
+      throw io::IoError(workspace::index_file(root).string() +
                         ": not an index (an object with a \"records\" list); rebuild it before admitting records");
     return *index;
   }
   std::error_code ec;
-  fs::path dir = root / "records";
+  fs::path dir = workspace::records_dir(root);
   for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
-    if (it->path().extension() == ".json" && it->path().filename() != "index.json")
-      throw io::IoError((dir / "index.json").string() +
+    if (it->path().extension() == ".json" && it->path().filename() != workspace::kIndexFileName)
+      throw io::IoError(workspace::index_file(root).string() +
                         ": missing although records exist; rebuild the index before admitting records");
   return nullptr;
 }
@@ -40,7 +41,7 @@ std::optional<std::string> indexed_path(const json::Value &index, const std::str
 fs::path under_records(const std::string &relpath) {
   fs::path p = fs::path(relpath).lexically_normal();
   auto it = p.begin();
-  if (p.is_absolute() || it == p.end() || *it != "records")
+  if (p.is_absolute() || it == p.end() || *it != workspace::kRecordsDirName)
     throw io::IoError("index path '" + relpath + "' is not under records/; rebuild the live index");
   fs::path rest;
   for (++it; it != p.end(); ++it) rest /= *it;
@@ -51,7 +52,7 @@ fs::path under_records(const std::string &relpath) {
 std::optional<std::string> file_named_for_id(const fs::path &root, const std::string &id) {
   std::error_code ec;
   std::string name = id + ".json";
-  for (fs::recursive_directory_iterator it(root / "records", ec), end; !ec && it != end; it.increment(ec))
+  for (fs::recursive_directory_iterator it(workspace::records_dir(root), ec), end; !ec && it != end; it.increment(ec))
     if (it->path().filename() == name) return it->path().lexically_relative(root).generic_string();
   return std::nullopt;
 }

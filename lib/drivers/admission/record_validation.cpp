@@ -28,26 +28,16 @@ std::vector<std::string> validate_for_admission(const json::Value &record, const
 }
 
 RecordCheck default_store_checks(const std::filesystem::path &live_root, const std::optional<std::string> &schema_file,
-                                 const std::optional<std::string> &denylist_file,
-                                 const std::optional<std::string> &config_file) {
-  std::shared_ptr<const schema::Schema> schema;
-  try {
-    std::optional<std::filesystem::path> file;
-    if (schema_file)
-      file = *schema_file;
-    else if (!live_root.empty())
-      file = schema::live_store_schema(live_root);
-    if (file)
-      schema = std::make_shared<const schema::Schema>(schema::Schema::from_file(*file));
-    else
-      schema = std::make_shared<const schema::Schema>(
-          json::parse(schema::builtin_store_schema_text(), "built-in clean-1.3 schema"), "built-in clean-1.3 schema");
-  } catch (const schema::SchemaError &e) {
-    throw Error(ErrorKind::UnreadableInput, e.what());
-  }
+                                 const std::optional<std::string> &denylist_file, const config::Config &config) {
+  std::optional<std::filesystem::path> file;
+  if (schema_file)
+    file = *schema_file;
+  else if (!live_root.empty())
+    file = schema::live_store_schema(live_root);
+  std::shared_ptr<const schema::Schema> schema = schema::store_schema(file);
   gates::AdmissionOptions options;
   if (denylist_file) options.denylist = gates::load_denylist(*denylist_file);
-  options.id_products = gates::target_products(config::Config::load(config_file));
+  options.id_products = gates::target_products(config);
   return [schema, options](const json::Value &record) {
     return gates::validate_record_for_admission(record, *schema, options);
   };

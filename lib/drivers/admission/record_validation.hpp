@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "config/config.hpp"
 #include "json/value.hpp"
 
 namespace otm::admission {
@@ -34,6 +35,6 @@ std::vector<std::string> validate_for_admission(const json::Value &record, const
 RecordCheck default_store_checks(const std::filesystem::path &live_root = {},
                                  const std::optional<std::string> &schema_file = std::nullopt,
                                  const std::optional<std::string> &denylist_file = std::nullopt,
-                                 const std::optional<std::string> &config_file = std::nullopt);
+                                 const config::Config &config = config::Config::defaults());
 
 } // namespace otm::admission

@@ -10,6 +10,7 @@
 #include "record/store_layout.hpp"
 #include "store/pending_commit.hpp"
 #include "text/sha256.hpp"
+#include "workspace/layout.hpp"
 #include "json/write.hpp"
 
 namespace otm::admission {
@@ -62,17 +63,18 @@ constexpr const char *kOldGenerationPrefix = ".otm-records-";
 
 void StoreCommit::write(const fs::path &relpath, std::string content) {
   // Validated now, so a bad path is refused before anything is written.
-  record::inside(root_ / "records", relpath);
-  refuse_links(root_ / "records", relpath);
+  record::inside(workspace::records_dir(root_), relpath);
+  refuse_links(workspace::records_dir(root_), relpath);
   writes_.emplace_back(relpath, std::move(content));
 }
 
 void StoreCommit::commit() {
   if (writes_.empty()) return;
-  const fs::path records = root_ / "records";
+  const fs::path records = workspace::records_dir(root_);
   // The index goes last: it is the commit point.
-  std::stable_partition(writes_.begin(), writes_.end(), [](const auto &w) { return w.first != "index.json"; });
-  bool has_index = writes_.back().first == "index.json";
+  std::stable_partition(writes_.begin(), writes_.end(),
+                        [](const auto &w) { return w.first != workspace::kIndexFileName; });
+  bool has_index = writes_.back().first == workspace::kIndexFileName;
   if (writes_.size() == 1) {
     auto target = record::inside(records, writes_[0].first);
     make_parents_durable(target);
@@ -89,7 +91,7 @@ void StoreCommit::commit() {
     std::optional<std::string> old;
     if (io::is_regular_file(target)) old = io::read_file(target);
     pending.files.push_back(
-        {"records/" + writes_[i].first.generic_string(), text::sha256_hex(writes_[i].second), std::move(old)});
+        {workspace::store_relpath(writes_[i].first), text::sha256_hex(writes_[i].second), std::move(old)});
   }
   io::write_file_atomic(store::pending_commit_file(root_), json::to_line(store::to_json(pending)) + "\n",
                         io::FileClass::Live);

@@ -10,6 +10,7 @@
 #include "io/file.hpp"
 #include "record/store_layout.hpp"
 #include "text/utf8.hpp"
+#include "workspace/layout.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
 
@@ -141,7 +142,7 @@ PacketOutcome run_rounds(const Packet &packet, const DriverOptions &opt, const R
       findings.push_back({"target", placement});
     else {
       try {
-        relpath = (std::filesystem::path("records") / record::record_relpath(*out)).generic_string();
+        relpath = workspace::store_relpath(record::record_relpath(*out));
       } catch (const record::LayoutError &e) {
         findings.push_back({"target", e.what()});
       }
@@ -249,7 +250,7 @@ std::vector<PacketOutcome> distill_packets(const std::vector<std::filesystem::pa
 }
 
 std::filesystem::path distill_log_path(const workspace::StagingStore &store, const std::string &slug) {
-  return store.reports_dir(slug) / "distill-log.jsonl";
+  return store.distill_log_file(slug);
 }
 
 std::vector<json::Value> commit_outcomes(const std::vector<PacketOutcome> &outcomes,

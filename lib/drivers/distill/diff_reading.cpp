@@ -265,7 +265,7 @@ bool changes_name(const DiffReading &diff, std::string_view name) {
 
 bool is_code_name(std::string_view term) {
   auto names = names_of(term);
-  return !names.empty() && std::all_of(names.begin(), names.end(), [](const auto &n) { return n.strong; });
+  return names.size() == 1 && names[0].strong && names[0].text == text::strip(term);
 }
 
 } // namespace otm::distill

@@ -79,10 +79,10 @@ std::vector<ChangeName> named_in(const DiffReading &diff, std::string_view chang
 // changed.
 bool changes_name(const DiffReading &diff, std::string_view name);
 
-// Whether a matched term is a code name (every name in it is strong:
+// Whether a matched term is one code name (a single strong name:
 // `num_warps`, `BlockedLayout`, `ld.global.nc`), which the diff must then
-// change for the term to describe the change, rather than prose
-// ("warps per row", "vectorised").
+// change for the term to describe the change, rather than prose or a
+// phrase ("warps per row", "vectorised", "BLOCK_SIZE 64 -> 128").
 bool is_code_name(std::string_view term);
 
 } // namespace otm::distill

@@ -4,6 +4,7 @@
 #include "distill/refusal.hpp"
 #include "distill/staging.hpp"
 #include "record/store_layout.hpp"
+#include "workspace/layout.hpp"
 
 namespace otm::distill {
 
@@ -19,7 +20,7 @@ DraftRunResult draft_into_store(const std::vector<std::filesystem::path> &packet
     Packet p = load_packet(path);
     Draft d = draft_record(p, rules);
     if (d.record) {
-      auto relpath = (std::filesystem::path("records") / record::record_relpath(*d.record)).generic_string();
+      auto relpath = workspace::store_relpath(record::record_relpath(*d.record));
       auto findings = gates.check(*d.record, relpath, p);
       if (!findings.empty()) {
         d.refusal = gate_refusal(*d.record, findings);

@@ -12,6 +12,7 @@
 #include "text/regex.hpp"
 #include "text/sentences.hpp"
 #include "text/utf8.hpp"
+#include "workspace/layout.hpp"
 
 namespace otm::distill {
 
@@ -542,7 +543,7 @@ Value draft_reference(Context &c) {
 }
 
 void check_placement(const Value &record, const Value &target) {
-  std::filesystem::path want = "records";
+  std::filesystem::path want = workspace::kRecordsDirName;
   try {
     want /= record::record_dir(record);
   } catch (const record::LayoutError &e) {

@@ -7,35 +7,27 @@
 #include "gates/gates.hpp"
 #include "io/file.hpp"
 #include "schema/builtin_schemas.hpp"
-#include "json/parse.hpp"
+#include "trace/trace_location.hpp"
+#include "workspace/layout.hpp"
 
 namespace otm::distill {
 
-std::shared_ptr<const schema::Schema> builtin_store_schema() {
-  return std::make_shared<const schema::Schema>(json::parse(schema::builtin_store_schema_text(), "built-in clean-1.3"),
-                                                "built-in clean-1.3");
-}
-
-std::shared_ptr<const schema::Schema> builtin_profile() {
-  return std::make_shared<const schema::Schema>(json::parse(schema::builtin_profile_text(), "built-in opt-trace-1.0"),
-                                                "built-in opt-trace-1.0");
-}
-
-TraceGateInputs trace_gate_inputs(const config::Settings &settings, const std::filesystem::path &store_root) {
+TraceGateInputs trace_gate_inputs(const config::Settings &settings, const config::Config &config,
+                                  const std::filesystem::path &store_root) {
   using config::Setting;
   auto trace = settings.get(Setting::Trace);
   if (!trace)
     throw Error(ErrorKind::Usage, "no trace: the provenance gate resolves commits in it (set RTM_TRACE or --trace)");
-  auto live = settings.get(Setting::Live);
+  auto live = workspace::live_root(settings);
   if (!live) throw Error(ErrorKind::Usage, "no live store: the store-overlap gate needs it (set RTM_LIVE or --live)");
   TraceGateInputs in;
   in.store_root = store_root;
   in.trace_repo = io::expand_user(*trace);
-  in.trace_label = settings.get(Setting::TraceLabel).value_or(in.trace_repo->filename().string());
-  in.live_root = io::expand_user(*live);
-  in.store_schema = builtin_store_schema();
-  in.profile = builtin_profile();
-  in.id_products = gates::target_products(config::Config::load(settings));
+  in.trace_label = trace::trace_label(settings, *in.trace_repo);
+  in.live_root = *live;
+  in.store_schema = schema::store_schema();
+  in.profile = schema::profile_schema();
+  in.id_products = gates::target_products(config);
   return in;
 }
 
@@ -53,7 +45,7 @@ std::vector<GateFinding> TraceGates::check(const json::Value &record, const std:
                                            const Packet &packet) const {
   gates::PacketEntry pe;
   pe.seg_id = packet.seg_id();
-  pe.file = "packets/" + packet.path.filename().string();
+  pe.file = workspace::Workspace::packet_relpath(packet.path);
   pe.packet = packet.doc;
   pe.code_text = packet.code;
   auto ctx = gates::context_for_record(record, in_.store_root / relpath, pe);
@@ -62,9 +54,9 @@ std::vector<GateFinding> TraceGates::check(const json::Value &record, const std:
   ctx.store_schema = in_.store_schema;
   ctx.profile = in_.profile;
   ctx.id_products = in_.id_products;
-  auto workspace = packet.path.parent_path().parent_path();
-  ctx.workspace = workspace;
-  auto profiles = workspace / "work" / "profiles.jsonl";
+  const workspace::Workspace ws{packet.path.parent_path().parent_path()};
+  ctx.workspace = ws.root;
+  auto profiles = ws.profiles_file();
   if (io::is_regular_file(profiles)) {
     ctx.usable_captures = gates::load_usable_captures(profiles);
     ctx.have_captures = true;

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "config/config.hpp"
 #include "config/settings.hpp"
 #include "distill/record_gates.hpp"
 #include "schema/json_schema.hpp"
@@ -49,10 +50,7 @@ private:
 // store-overlap) and the configuration (record-id products). A missing
 // trace or live store is a Usage Error naming the setting: the gates
 // that need them would otherwise fail every record.
-TraceGateInputs trace_gate_inputs(const config::Settings &settings, const std::filesystem::path &store_root);
-
-// The built-in store schema and profile (schema/), compiled.
-std::shared_ptr<const schema::Schema> builtin_store_schema();
-std::shared_ptr<const schema::Schema> builtin_profile();
+TraceGateInputs trace_gate_inputs(const config::Settings &settings, const config::Config &config,
+                                  const std::filesystem::path &store_root);
 
 } // namespace otm::distill

@@ -4,6 +4,7 @@
 
 #include "io/file.hpp"
 #include "record/store_layout.hpp"
+#include "workspace/layout.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
 
@@ -15,7 +16,7 @@ std::string placement_problem(const json::Value &record, const Packet &packet) {
   if (got_id != want_id) return "record id '" + got_id + "' is not the packet's target.id '" + want_id + "'";
   std::filesystem::path dir;
   try {
-    dir = std::filesystem::path("records") / record::record_dir(record);
+    dir = std::filesystem::path(workspace::kRecordsDirName) / record::record_dir(record);
   } catch (const record::LayoutError &e) {
     return e.what();
   }
@@ -33,11 +34,11 @@ std::filesystem::path stage_record(const workspace::StagingStore &store, const j
     batch->add(path, json::to_pretty(record));
   else
     io::write_file_atomic(path, json::to_pretty(record));
-  return std::filesystem::path("records") / rel;
+  return std::filesystem::path(workspace::kRecordsDirName) / rel;
 }
 
 std::filesystem::path refusal_ledger_path(const workspace::StagingStore &store, const std::string &slug) {
-  return store.reports_dir(slug) / "refusals.jsonl";
+  return store.refusals_file(slug);
 }
 
 void update_refusal_ledger(const std::filesystem::path &ledger, const std::vector<LedgerUpdate> &updates,

@@ -10,6 +10,7 @@
 #include "io/file.hpp"
 #include "text/pyformat.hpp"
 #include "trace/step_record.hpp"
+#include "workspace/layout.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
 
@@ -274,7 +275,7 @@ void explain_code(const json::Value &record, const json::Value &seg, const packe
 }
 
 void compare_with_workspace(const std::filesystem::path &ws, const packet::Built &built, Explanation &e) {
-  auto file = ws / "packets" / (built.seg_id + ".json");
+  auto file = workspace::Workspace{ws}.packets_dir() / (built.seg_id + ".json");
   if (!io::is_regular_file(file)) return;
   try {
     auto disk = json::parse_file(file);
@@ -282,7 +283,7 @@ void compare_with_workspace(const std::filesystem::path &ws, const packet::Built
     for (const char *k : {"target", "agent_facing", "provenance"})
       if (json::to_line(disk.get(k)) != json::to_line(built.packet.get(k)))
         differs += (differs.empty() ? "" : ", ") + std::string(k);
-    auto code_file = ws / "packets" / built.code_name;
+    auto code_file = workspace::Workspace{ws}.packets_dir() / built.code_name;
     if (!built.code_name.empty() && (!io::is_regular_file(code_file) || io::read_file(code_file) != built.code))
       differs += (differs.empty() ? "" : ", ") + built.code_name;
     e.notes.push_back(

@@ -4,6 +4,7 @@
 #include "io/file.hpp"
 #include "record/id_format.hpp"
 #include "store/store_reader.hpp"
+#include "workspace/layout.hpp"
 #include "json/parse.hpp"
 
 namespace otm::explain {
@@ -18,7 +19,8 @@ std::vector<InputRecord> resolve_records(const std::vector<std::string> &args, c
   auto find_id = [&](const std::string &id) -> std::optional<InputRecord> {
     if (stores.empty())
       for (const auto &root : {staging, live})
-        if (root && io::is_directory(*root / "records")) stores.emplace_back(*root, store::load_records(*root));
+        if (root && io::is_directory(workspace::records_dir(*root)))
+          stores.emplace_back(*root, store::load_records(*root));
     for (const auto &[root, records] : stores)
       for (const auto &r : records)
         if (r.parse_error.empty() && r.record.string_or("id") == id) return InputRecord{r.path.string(), r.record};

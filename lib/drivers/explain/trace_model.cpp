@@ -52,7 +52,7 @@ TraceModel TraceModel::load(config::Settings settings, const config::Config &con
   in.meta = m.meta();
   in.profiles = m.ingest_.profiles;
   partition::Sources src;
-  if (auto live = settings.get(Setting::Live)) src.live = io::expand_user(*live);
+  src.live = workspace::live_root(settings);
   if (io::is_directory(m.loc_.store.records_dir())) src.staging = m.loc_.store.root;
   src.trace = m.loc_.trace;
   src.limits = config.limits();

@@ -7,6 +7,7 @@
 #include "io/file.hpp"
 #include "text/markup.hpp"
 #include "text/utf8.hpp"
+#include "workspace/layout.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
 
@@ -157,8 +158,8 @@ std::string record_section(const gates::RecordEntry &r, std::size_t n, const Pag
 
 std::string refusals_section(const fs::path &store) {
   std::vector<json::Value> rows;
-  for (const auto &dir : io::list_dir(store / "reports")) {
-    fs::path ledger = dir / "refusals.jsonl";
+  for (const auto &dir : io::list_dir(workspace::StagingStore{store}.reports_root())) {
+    fs::path ledger = dir / workspace::StagingStore::kRefusalsFileName;
     if (!io::is_regular_file(ledger)) continue;
     try {
       for (auto &row : json::parse_lines_file(ledger)) rows.push_back(std::move(row));
@@ -179,13 +180,16 @@ std::string refusals_section(const fs::path &store) {
 
 std::string ladders_section(const fs::path &store) {
   std::string s;
-  for (const auto &dir : io::list_dir(store / "reports")) {
-    fs::path svg = dir / "ladder.svg";
+  for (const auto &dir : io::list_dir(workspace::StagingStore{store}.reports_root())) {
+    fs::path svg = dir / workspace::StagingStore::kLadderPictureFileName;
     if (!io::is_regular_file(svg)) continue;
     std::string text = io::read_file(svg);
     if (text.starts_with("<?xml")) text = text.substr(text.find('\n') + 1);
     s += "<figure class=\"ladder\" data-slug=\"" + xml_escape(dir.filename().string()) + "\">\n" + text +
-         "<figcaption>reports/" + xml_escape(dir.filename().string()) + "/ladder.svg</figcaption>\n</figure>\n";
+         "<figcaption>" +
+         xml_escape(workspace::StagingStore::report_relpath(dir.filename().string(),
+                                                            workspace::StagingStore::kLadderPictureFileName)) +
+         "</figcaption>\n</figure>\n";
   }
   if (s.empty()) s = "<p class=\"muted\">No ladder picture (reports/&lt;slug&gt;/ladder.svg): run otm-recon.</p>\n";
   return "<section id=\"ladder\">\n<h2>The ladder</h2>\n" + s + "</section>\n";

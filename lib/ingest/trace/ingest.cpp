@@ -105,24 +105,25 @@ ConfiguredTarget configured_target(const TraceLocation &loc) {
   return c;
 }
 
-IngestResult ingest(const TraceLocation &loc, const config::Config &config) {
-  IngestResult res;
-  const fs::path &trace = loc.trace;
-  config::RegistryEntry reg = loc.registry.value_or(config::RegistryEntry{});
+namespace {
 
-  // Everything that can refuse the run is decided before the history is read.
-  ConfiguredTarget configured = configured_target(loc);
-  auto configured_dsl = setting_or(loc, Setting::Dsl, reg.dsl);
-  if (configured_dsl && std::find(known_dsls().begin(), known_dsls().end(), *configured_dsl) == known_dsls().end()) {
+// The configured DSL (RTM_DSL, else the registry's), refused when the store
+// schema does not know it.
+std::optional<std::string> configured_dsl_of(const TraceLocation &loc, const config::RegistryEntry &reg) {
+  auto dsl = setting_or(loc, Setting::Dsl, reg.dsl);
+  if (dsl && std::find(known_dsls().begin(), known_dsls().end(), *dsl) == known_dsls().end()) {
     std::string known;
     for (const auto &d : known_dsls()) known += (known.empty() ? "" : ", ") + d;
-    throw Error(ErrorKind::Refused, source_of(loc, Setting::Dsl, "RTM_DSL / --dsl", "dsl") + " is '" + *configured_dsl +
+    throw Error(ErrorKind::Refused, source_of(loc, Setting::Dsl, "RTM_DSL / --dsl", "dsl") + " is '" + *dsl +
                                         "', not a DSL the store schema knows (" + known + ")");
   }
-  TraceFiles files(trace, config.limits());
+  return dsl;
+}
+
+// definition.json's "name", else the trace directory's name; refused when
+// longer than limits.max_name_bytes.
+std::string operator_name_of(const json::Value &definition, const TraceFiles &files, const fs::path &trace) {
   const config::Limits &limits = files.limits();
-  json::Value definition = optional_object(files, "definition.json", res.warnings);
-  json::Value solution = optional_object(files, "solution.json", res.warnings);
   const json::Value &name_v = definition.get("name");
   std::string operator_name = name_v.is_string() && !name_v.as_string()->empty()
                                   ? *name_v.as_string()
@@ -134,50 +135,48 @@ IngestResult ingest(const TraceLocation &loc, const config::Config &config) {
                                                 " bytes, over limits.max_name_bytes (" +
                                                 std::to_string(limits.max_name_bytes) +
                                                 "); shorten it, or raise the limit in a configuration override");
-  std::vector<std::string> tokens = hardware_tokens(definition, solution);
-  HardwareTarget target = resolve_hardware(tokens, config.target_table(), configured);
+  return operator_name;
+}
 
-  // The working-tree reads (step records, captures) overlap the git reads;
-  // they share nothing but thread-safe compiled regexes.
-  auto non_target = non_target_kernels(loc.settings, config);
-  auto scans = std::async(std::launch::async, [&files, non_target] {
-    return std::make_pair(scan_memory(files), scan_captures(files, non_target));
-  });
-
-  // History: the last commit of a version in topological order wins. Commit
-  // text is untrusted like any file: valid UTF-8, within the limits.
-  git::Repository repo = git::Repository::open(trace);
-  std::vector<git::Commit> commits = repo.commits_oldest_first();
-  static const text::Regex version_prefix("(?i)^(v\\d+)\\s*:");
+struct History {
+  std::vector<git::Commit> commits;               // oldest first, text made valid and bounded
   std::map<std::string, std::size_t> last_commit; // version key → index into commits
-  json::Value non_version = json::Value::array();
-  for (std::size_t i = 0; i < commits.size(); ++i) {
-    git::Commit &c = commits[i];
+  json::Value non_version = json::Value::array(); // subjects of the other commits
+};
+
+// History: the last commit of a version in topological order wins. Commit
+// text is untrusted like any file: valid UTF-8, within the limits.
+History read_history(const git::Repository &repo, const TraceFiles &files, std::vector<std::string> &warnings) {
+  const config::Limits &limits = files.limits();
+  History h;
+  h.commits = repo.commits_oldest_first();
+  for (std::size_t i = 0; i < h.commits.size(); ++i) {
+    git::Commit &c = h.commits[i];
     const std::string source = "commit " + c.sha.substr(0, 12);
     c.subject = bounded(files.valid_utf8(c.subject, source + " subject"), limits.max_subject_bytes, "subject", c.sha,
-                        "limits.max_subject_bytes", res.warnings);
+                        "limits.max_subject_bytes", warnings);
     c.body = bounded(files.valid_utf8(c.body, source + " body"), limits.max_message_bytes, "body", c.sha,
-                     "limits.max_message_bytes", res.warnings);
-    auto m = version_prefix.match(c.subject);
-    if (m && version_number((*m)[1])) {
-      last_commit[text::to_lower((*m)[1])] = i;
+                     "limits.max_message_bytes", warnings);
+    auto prefix = subject_version_prefix(c.subject);
+    if (prefix && version_number(*prefix)) {
+      h.last_commit[text::to_lower(*prefix)] = i;
       continue;
     }
-    if (m)
-      res.warnings.push_back(source + " is not read as a version: " + version_key_problem((*m)[1]) + " (subject '" +
-                             std::string(text::prefix_code_points(c.subject, 60)) + "')");
-    non_version.push_back(std::string(text::prefix_code_points(c.subject, 90)));
+    if (prefix)
+      warnings.push_back(source + " is not read as a version: " + version_key_problem(*prefix) + " (subject '" +
+                         std::string(text::prefix_code_points(c.subject, 60)) + "')");
+    h.non_version.push_back(std::string(text::prefix_code_points(c.subject, 90)));
   }
+  return h;
+}
 
-  // Raw bytes, as for the committed kernels below.
-  std::string final_dsl = detect_dsl(files.bytes("kernel.py").value_or(""));
-  std::string dsl_default = configured_dsl ? *configured_dsl : final_dsl;
-
-  // Each committed version's DSL, from kernel.py in its commit. The second
-  // half is classified on another thread with its own repository handle
-  // (libgit2 handles are not shared across threads).
+// Each committed version's DSL, from kernel.py in its commit. The second
+// half is classified on another thread with its own repository handle
+// (libgit2 handles are not shared across threads).
+std::map<std::string, std::string> commit_dsls(const fs::path &trace, const git::Repository &repo, const History &h,
+                                               const std::optional<std::string> &configured_dsl) {
   std::vector<std::pair<std::string, std::string>> committed; // key, sha
-  for (const auto &[key, index] : last_commit) committed.emplace_back(key, commits[index].sha);
+  for (const auto &[key, index] : h.last_commit) committed.emplace_back(key, h.commits[index].sha);
   const std::size_t half = committed.size() / 2;
   auto second_half = std::async(std::launch::async, [&trace, &committed, half] {
     git::Repository own = git::Repository::open(trace);
@@ -191,68 +190,59 @@ IngestResult ingest(const TraceLocation &loc, const config::Config &config) {
     if (dsls[k] == "any" && configured_dsl) dsls[k] = *configured_dsl;
     commit_dsl.emplace(committed[k].first, std::move(dsls[k]));
   }
+  return commit_dsl;
+}
 
-  auto [memory, profiles] = scans.get();
-  res.profiles = std::move(profiles);
-
+// Every version, numbered: those of commit subjects, then those only a
+// memory/ file has; every key here passed version_number (commit subjects
+// in read_history, memory/ files in read_step_record).
+std::vector<std::pair<std::int64_t, std::string>> version_order(const History &h, const MemoryScan &memory) {
   std::vector<std::pair<std::int64_t, std::string>> order;
-  // Every key here passed version_number (commit subjects above, memory/
-  // files in read_step_record).
-  for (const auto &[k, _] : last_commit) order.emplace_back(*version_number(k), k);
+  for (const auto &[k, _] : h.last_commit) order.emplace_back(*version_number(k), k);
   for (const auto &[k, _] : memory.records)
-    if (!last_commit.count(k)) order.emplace_back(*version_number(k), k);
+    if (!h.last_commit.count(k)) order.emplace_back(*version_number(k), k);
   std::sort(order.begin(), order.end());
+  return order;
+}
 
-  std::map<std::string, std::vector<const json::Value *>> captures_of;
-  for (const auto &p : res.profiles) captures_of[p.string_or("version")].push_back(&p);
-
-  for (const auto &[n, key] : order) {
-    auto ci = last_commit.find(key);
-    auto mi = memory.records.find(key);
-    const git::Commit *c = ci == last_commit.end() ? nullptr : &commits[ci->second];
-    std::string dsl = c ? commit_dsl.at(key) : (dsl_default.empty() ? "any" : dsl_default);
-    json::Value row = json::Value::object();
-    row.set("version", key);
-    row.set("n", n);
-    row.set("has_commit", c != nullptr);
-    row.set("has_memory", mi != memory.records.end());
-    row.set("dsl", dsl);
-    json::Value dirs = json::Value::array(), usable = json::Value::array(), reports = json::Value::array();
-    if (auto cap = captures_of.find(key); cap != captures_of.end()) {
-      for (const json::Value *p : cap->second) {
-        dirs.push_back(p->get("dir"));
-        if (p->get("ncu_usable").truthy()) usable.push_back(p->get("dir"));
-        if (p->get("has_report").truthy()) reports.push_back(p->get("dir"));
-      }
-    }
-    row.set("profile_dirs", dirs);
-    row.set("ncu_usable_dirs", usable);
-    row.set("report_dirs", reports);
-    if (c) {
-      std::string body(text::strip(c->body));
-      row.set("sha", c->sha);
-      row.set("parent", c->parents.empty() ? json::Value() : json::Value(c->parents.front()));
-      row.set("date", c->author_date);
-      row.set("subject", c->subject);
-      row.set("body", body);
-      append_commit_fields(row, parse_commit_message(c->subject, body));
-    }
-    if (mi != memory.records.end())
-      // Step-record keys never clash with the keys above: append directly.
-      for (auto &member : *mi->second.as_object()) row.as_object()->push_back(std::move(member));
-    res.versions.push_back(std::move(row));
-  }
-
-  // Metadata.
-  std::string normalised = normalise(operator_name);
-  json::Value constants = json::Value::object(), var_axes = json::Value::array();
-  if (const auto *axes = definition.get("axes").as_object()) {
-    for (const auto &[axis, spec] : *axes) {
-      const std::string type = spec.string_or("type");
-      if (type == "const" && !spec.get("value").is_null()) constants.set(axis, spec.get("value"));
-      if (type == "var") var_axes.push_back(axis);
+// One work/versions.jsonl row (§9.1): the version, its captures, its commit
+// (if any) with the subject's fields, then its step record (if any).
+json::Value version_row(std::int64_t n, const std::string &key, const git::Commit *c, json::Value *step,
+                        const std::string &dsl, const std::vector<const json::Value *> *captures) {
+  json::Value row = json::Value::object();
+  row.set("version", key);
+  row.set("n", n);
+  row.set("has_commit", c != nullptr);
+  row.set("has_memory", step != nullptr);
+  row.set("dsl", dsl);
+  json::Value dirs = json::Value::array(), usable = json::Value::array(), reports = json::Value::array();
+  if (captures) {
+    for (const json::Value *p : *captures) {
+      dirs.push_back(p->get("dir"));
+      if (p->get("ncu_usable").truthy()) usable.push_back(p->get("dir"));
+      if (p->get("has_report").truthy()) reports.push_back(p->get("dir"));
     }
   }
+  row.set("profile_dirs", dirs);
+  row.set("ncu_usable_dirs", usable);
+  row.set("report_dirs", reports);
+  if (c) {
+    std::string body(text::strip(c->body));
+    row.set("sha", c->sha);
+    row.set("parent", c->parents.empty() ? json::Value() : json::Value(c->parents.front()));
+    row.set("date", c->author_date);
+    row.set("subject", c->subject);
+    row.set("body", body);
+    append_commit_fields(row, parse_commit_message(c->subject, body));
+  }
+  if (step)
+    // Step-record keys never clash with the keys above: append directly.
+    for (auto &member : *step->as_object()) row.as_object()->push_back(std::move(member));
+  return row;
+}
+
+// Non-blank lines of workload.jsonl: the number of shapes.
+std::size_t count_shapes(const TraceFiles &files) {
   std::size_t n_shapes = 0;
   if (auto workload = files.bytes("workload.jsonl")) {
     std::string_view w = *workload;
@@ -263,44 +253,128 @@ IngestResult ingest(const TraceLocation &loc, const config::Config &config) {
       w = w.substr(nl + 1);
     }
   }
-  const json::Value &spec = solution.get("spec");
+  return n_shapes;
+}
+
+struct MetaInputs {
+  const json::Value &definition;
+  const json::Value &solution;
+  const std::string &operator_name;
+  const TraceFiles &files;
+  const HardwareTarget &target;
+  const std::string &final_dsl;
+  const std::string &dsl_default;
+  std::string harness;
+  std::string source_repo;
+  std::string head_sha;
+};
+
+// The "meta" object of work/meta.json (§9.3).
+json::Value trace_meta(const MetaInputs &in, std::vector<std::string> &warnings) {
+  std::string normalised = normalise(in.operator_name);
+  json::Value constants = json::Value::object(), var_axes = json::Value::array();
+  if (const auto *axes = in.definition.get("axes").as_object()) {
+    for (const auto &[axis, spec] : *axes) {
+      const std::string type = spec.string_or("type");
+      if (type == "const" && !spec.get("value").is_null()) constants.set(axis, spec.get("value"));
+      if (type == "var") var_axes.push_back(axis);
+    }
+  }
+  const json::Value &spec = in.solution.get("spec");
   auto list_of = [](const json::Value &v) {
     if (v.is_array()) return v;
     json::Value a = json::Value::array();
     if (v.is_string()) a.push_back(v);
     return a;
   };
+  const std::string &operator_name = in.operator_name;
   json::Value meta = json::Value::object();
   meta.set("operator_name", operator_name);
   const std::string operator_slug = slugify(normalised);
   if (std::any_of(operator_name.begin(), operator_name.end(),
                   [](char c) { return static_cast<unsigned char>(c) >= 0x80; }))
-    res.warnings.push_back("the operator name '" + operator_name +
-                           "' has characters outside ASCII, which its slug (part of every record id) drops: '" +
-                           operator_slug + "'" +
-                           (operator_slug == "unknown" ? "; give definition.json an ASCII \"name\"" : ""));
+    warnings.push_back("the operator name '" + operator_name +
+                       "' has characters outside ASCII, which its slug (part of every record id) drops: '" +
+                       operator_slug + "'" +
+                       (operator_slug == "unknown" ? "; give definition.json an ASCII \"name\"" : ""));
   meta.set("operator_slug", operator_slug);
   meta.set("workload_family", family_of(normalised));
-  meta.set("description", definition.get("description"));
+  meta.set("description", in.definition.get("description"));
   meta.set("constants", constants);
   meta.set("var_axes", var_axes);
-  meta.set("n_shapes", n_shapes);
+  meta.set("n_shapes", count_shapes(in.files));
   meta.set("target_hardware", list_of(spec.get("target_hardware")));
   meta.set("languages", list_of(spec.get("languages")));
-  meta.set("final_dsl", final_dsl);
-  meta.set("vendor", target.vendor);
-  meta.set("arch", target.arch);
-  meta.set("product", target.product);
-  meta.set("arch_basis", target.arch_basis);
-  meta.set("dsl_default", dsl_default);
-  std::string harness = loc.settings.get(Setting::Harness).value_or(reg.harness);
-  meta.set("harness", harness.empty() ? std::string(kDefaultHarness) : harness);
-  meta.set("source_repo", loc.label);
-  meta.set("head_sha", repo.head().value_or(""));
+  meta.set("final_dsl", in.final_dsl);
+  meta.set("vendor", in.target.vendor);
+  meta.set("arch", in.target.arch);
+  meta.set("product", in.target.product);
+  meta.set("arch_basis", in.target.arch_basis);
+  meta.set("dsl_default", in.dsl_default);
+  meta.set("harness", in.harness.empty() ? std::string(kDefaultHarness) : in.harness);
+  meta.set("source_repo", in.source_repo);
+  meta.set("head_sha", in.head_sha);
+  return meta;
+}
+
+} // namespace
+
+IngestResult ingest(const TraceLocation &loc, const config::Config &config) {
+  IngestResult res;
+  const fs::path &trace = loc.trace;
+  config::RegistryEntry reg = loc.registry.value_or(config::RegistryEntry{});
+
+  // Everything that can refuse the run is decided before the history is read.
+  ConfiguredTarget configured = configured_target(loc);
+  auto configured_dsl = configured_dsl_of(loc, reg);
+  TraceFiles files(trace, config.limits());
+  json::Value definition = optional_object(files, "definition.json", res.warnings);
+  json::Value solution = optional_object(files, "solution.json", res.warnings);
+  std::string operator_name = operator_name_of(definition, files, trace);
+  std::vector<std::string> tokens = hardware_tokens(definition, solution);
+  HardwareTarget target = resolve_hardware(tokens, config.target_table(), configured);
+
+  // The working-tree reads (step records, captures) overlap the git reads;
+  // they share nothing but thread-safe compiled regexes.
+  auto non_target = non_target_kernels(loc.settings, config);
+  auto scans = std::async(std::launch::async, [&files, non_target] {
+    return std::make_pair(scan_memory(files), scan_captures(files, non_target));
+  });
+
+  git::Repository repo = git::Repository::open(trace);
+  History history = read_history(repo, files, res.warnings);
+
+  // Raw bytes, as for the committed kernels.
+  std::string final_dsl = detect_dsl(files.bytes("kernel.py").value_or(""));
+  std::string dsl_default = configured_dsl ? *configured_dsl : final_dsl;
+  auto commit_dsl = commit_dsls(trace, repo, history, configured_dsl);
+
+  auto [memory, profiles] = scans.get();
+  res.profiles = std::move(profiles);
+
+  std::map<std::string, std::vector<const json::Value *>> captures_of;
+  for (const auto &p : res.profiles) captures_of[p.string_or("version")].push_back(&p);
+
+  for (const auto &[n, key] : version_order(history, memory)) {
+    auto ci = history.last_commit.find(key);
+    auto mi = memory.records.find(key);
+    const git::Commit *c = ci == history.last_commit.end() ? nullptr : &history.commits[ci->second];
+    std::string dsl = c ? commit_dsl.at(key) : (dsl_default.empty() ? "any" : dsl_default);
+    auto cap = captures_of.find(key);
+    res.versions.push_back(version_row(n, key, c, mi == memory.records.end() ? nullptr : &mi->second, dsl,
+                                       cap == captures_of.end() ? nullptr : &cap->second));
+  }
+
+  MetaInputs meta_in{definition,    solution,
+                     operator_name, files,
+                     target,        final_dsl,
+                     dsl_default,   loc.settings.get(Setting::Harness).value_or(reg.harness),
+                     loc.label,     repo.head().value_or("")};
+  json::Value meta = trace_meta(meta_in, res.warnings);
   res.meta = json::Value::object();
   res.meta.set("meta", meta);
   res.meta.set("memory_variants", memory.variants);
-  res.meta.set("non_version_commits", non_version);
+  res.meta.set("non_version_commits", history.non_version);
   // What the reading policy did not read, and what it had to repair
   // (docs/security.md): never silent.
   const json::Value skipped = files.skipped_json();

@@ -43,17 +43,12 @@ std::string trace_slug(std::string_view base_name) {
   return ascii.empty() ? "trace-" + tag : ascii + "-" + tag;
 }
 
-namespace {
-
-fs::path absolute_normal(const fs::path &p) {
-  fs::path out = fs::absolute(p).lexically_normal();
-  // "dir/" normalises to "dir/" with an empty filename; drop it so the base
-  // name is the directory's name.
-  if (out.has_relative_path() && out.filename().empty()) out = out.parent_path();
-  return out;
+std::string trace_label(const config::Settings &settings, const fs::path &trace_dir) {
+  // The label is copied into records: valid UTF-8 like all trace text.
+  if (auto label = settings.get(Setting::TraceLabel)) return *label;
+  if (trace_dir.empty()) return "";
+  return text::replace_invalid_utf8(workspace::resolve_dir(trace_dir).filename().string());
 }
-
-} // namespace
 
 TraceLocation locate_trace(const config::Settings &settings, const config::Config &config) {
   TraceLocation loc;
@@ -81,7 +76,7 @@ TraceLocation locate_trace(const config::Settings &settings, const config::Confi
                 "no trace configured: set RTM_TRACE (or --trace DIR), or RTM_TRACE_NAME (--trace-name) "
                 "with RTM_TRACE_ROOT (--trace-root)");
   }
-  loc.trace = absolute_normal(trace);
+  loc.trace = workspace::resolve_dir(trace);
   const std::string shown = loc.trace.string();
   if (!io::is_directory(loc.trace)) throw Error(ErrorKind::UnreadableInput, shown + ": trace is not a directory");
   if (!fs::exists(loc.trace / ".git"))
@@ -95,14 +90,11 @@ TraceLocation locate_trace(const config::Settings &settings, const config::Confi
     throw Error(ErrorKind::UnreadableInput, std::string(e.what()));
   }
 
-  const std::string base = loc.trace.filename().string();
-  loc.slug = trace_slug(base);
-  // The label is copied into records: valid UTF-8 like all trace text.
-  loc.label = settings.get(Setting::TraceLabel).value_or(text::replace_invalid_utf8(base));
+  loc.slug = trace_slug(loc.trace.filename().string());
+  loc.label = trace_label(settings, loc.trace);
   auto ws = settings.get(Setting::Workspace);
-  loc.workspace.root = ws ? absolute_normal(io::expand_user(*ws)) : workspace::default_workspace(loc.slug);
-  auto st = settings.get(Setting::Store);
-  loc.store.root = st ? absolute_normal(io::expand_user(*st)) : workspace::default_store();
+  loc.workspace.root = ws ? workspace::resolve_dir(*ws) : workspace::default_workspace(loc.slug);
+  loc.store = workspace::staging_store(settings);
   return loc;
 }
 

@@ -32,6 +32,14 @@ struct TraceLocation {
 // that would collapse (`___` and `...`, `ñandú` and `ñandu`) stay apart.
 std::string trace_slug(std::string_view base_name);
 
+// evidence.raw.source_repo of a trace directory: --trace-label /
+// RTM_TRACE_LABEL, else the directory's base name, taken from its absolute,
+// normal path (so `--trace .` and `--trace dir/` name the directory) and
+// made valid UTF-8; "" when no label is set and `trace_dir` is empty (no
+// trace). The one derivation: locate_trace, the gates' context and
+// the distiller's gates all call it.
+std::string trace_label(const config::Settings &settings, const std::filesystem::path &trace_dir);
+
 // Resolves RTM_TRACE (~ expanded), else RTM_TRACE_ROOT/<registry path> for
 // RTM_TRACE_NAME. Throws an Error (Usage or UnreadableInput) with a one-line reason
 // when no trace is configured, the registry key is unknown (listing the

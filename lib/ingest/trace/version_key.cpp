@@ -1,6 +1,14 @@
 #include "trace/version_key.hpp"
+#include "text/regex.hpp"
 
 namespace otm::trace {
+
+std::optional<std::string> subject_version_prefix(std::string_view subject) {
+  static const text::Regex prefix(R"((?i)^(v\d+)\s*:)");
+  auto m = prefix.match(subject);
+  if (!m) return std::nullopt;
+  return std::string((*m)[1]);
+}
 
 std::optional<std::int64_t> version_number(std::string_view key) {
   if (key.size() < 2 || (key[0] != 'v' && key[0] != 'V')) return std::nullopt;

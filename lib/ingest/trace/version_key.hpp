@@ -11,6 +11,12 @@
 
 namespace otm::trace {
 
+// The version prefix of a commit subject (§2.1), `(?i)^(v\d+)\s*:`: the
+// `v<N>` as written (callers lower-case it), nullopt when the subject has
+// none. The one place the pattern is spelled: ingest and the packet
+// builder's commit lookup both call it.
+std::optional<std::string> subject_version_prefix(std::string_view subject);
+
 // N of "v<N>" (any case of the v; leading zeros allowed): nullopt when the
 // digits are not ASCII (the patterns' \d is Unicode-aware) or N exceeds
 // 2^63-1.

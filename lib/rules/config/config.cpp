@@ -1,6 +1,7 @@
 #include "config/config.hpp"
 
 #include "error/error.hpp"
+#include "record/format_tags.hpp"
 #include "json/parse.hpp"
 
 namespace otm::config {
@@ -60,7 +61,7 @@ double number_at(const Config &c, const json::Value &obj, const char *key, doubl
 }
 } // namespace
 
-std::string Config::builder_version() const { return data_.string_or("builder_version", "opt-trace-0.1"); }
+std::string Config::builder_version() const { return data_.string_or("builder_version", record::kBuilderVersion); }
 
 std::vector<TargetEntry> Config::target_table() const {
   std::vector<TargetEntry> out;

@@ -36,6 +36,27 @@ std::optional<Discriminator> parse_discriminator(std::string_view id) {
   return Discriminator{(*m)[1][0], std::atoi(digits.c_str())};
 }
 
+namespace {
+// Names as regex alternatives: anything but [a-z0-9] escaped.
+std::string alternatives(const std::vector<std::string> &names) {
+  std::string out;
+  for (const auto &n : names) {
+    if (!out.empty()) out += "|";
+    for (char c : n) {
+      if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))) out += '\\';
+      out += c;
+    }
+  }
+  return out;
+}
+} // namespace
+
+std::shared_ptr<const text::Regex> id_mention_regex(const std::vector<std::string> &vendors,
+                                                    const std::vector<std::string> &products) {
+  return std::make_shared<const text::Regex>(R"(\b(?:)" + alternatives(vendors) + R"()\.(?:)" + alternatives(products) +
+                                             R"()\.[a-z0-9-]+\.[a-z0-9-]+\.)");
+}
+
 char marker_for(std::string_view record_type) {
   if (record_type == "anti-strategy") return 't';
   if (record_type == "reference-kernel") return 'r';

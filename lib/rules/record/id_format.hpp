@@ -3,9 +3,11 @@
 // the drafter, the ids gate and the admission gate.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "text/regex.hpp"
 
@@ -34,6 +36,13 @@ struct Discriminator {
   int number;
 };
 std::optional<Discriminator> parse_discriminator(std::string_view id);
+
+// A mention of a record id in prose: `<vendor>.<product>.<dsl>.<middle>.`,
+// word-bounded, for the given vendors and products (gates.md §2.8 knew
+// only nvidia and b200|b300|any). The no-cross-reference gate flags each
+// match; compiled once per gate pass.
+std::shared_ptr<const text::Regex> id_mention_regex(const std::vector<std::string> &vendors,
+                                                    const std::vector<std::string> &products);
 
 // Markers per record type: strategy s, anti-strategy t, reference-kernel r.
 char marker_for(std::string_view record_type);

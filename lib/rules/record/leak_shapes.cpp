@@ -7,13 +7,15 @@
 
 namespace otm::record {
 
+const char *markdown_page_pattern() { return R"(\b\w[\w/.-]*\.md\b)"; }
+
 const std::vector<LeakShape> &store_leak_shapes() {
   // Character classes are the union of the reference's scrubber and store
   // gate, so whatever the scrubber leaves the gate cannot call a leak, and
   // whatever the gate calls a leak the scrubber removes.
   static const text::Regex path(R"((?:file://)?/(?:root|home|Users)/[\w.+-]+(?:/[\w.+-]*)*)");
   static const text::Regex email(R"((?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}\b)");
-  static const text::Regex markdown(R"(\b\w[\w/.-]*\.md\b)");
+  static const text::Regex markdown(markdown_page_pattern());
   static const std::vector<LeakShape> shapes = {
       {"absolute path", "a local path", &path},
       {"email", "an address", &email},

@@ -20,6 +20,11 @@ struct LeakShape {
   const text::Regex *regex;
 };
 
+// The markdown-page shape's pattern text, for a gate that joins it into a
+// wider alternation (no-cross-reference); the "markdown page" shape below
+// compiles this same text.
+const char *markdown_page_pattern();
+
 // Shapes every served record must be free of, in the order the scrubber
 // applies them (a path can end in .md, an address can sit in a path).
 const std::vector<LeakShape> &store_leak_shapes();

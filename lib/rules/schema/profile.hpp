@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "record/format_tags.hpp"
 #include "json/value.hpp"
 
 namespace otm::schema {
@@ -29,7 +30,7 @@ struct Patch {
 
 struct PatchList {
   std::string profile = "opt-trace-1.0";
-  std::string base = "clean-1.3";
+  std::string base = record::kStoreSchemaTag;
   std::string base_file;
   std::vector<Patch> patches;
 };

@@ -2,6 +2,7 @@
 
 #include "io/file.hpp"
 #include "text/sha256.hpp"
+#include "workspace/layout.hpp"
 #include "json/parse.hpp"
 
 namespace otm::store {
@@ -59,7 +60,7 @@ std::map<std::string, std::optional<std::string>> pending_view(const fs::path &r
   std::map<std::string, std::optional<std::string>> out;
   auto pending = read_pending_commit(root);
   if (!pending) return out;
-  if (sha_of(root / "records" / "index.json") == pending->index_sha256) return out; // done: all new
+  if (sha_of(workspace::index_file(root)) == pending->index_sha256) return out; // done: all new
   for (const auto &f : pending->files)
     if (sha_of(root / f.relpath) == f.new_sha256) out.emplace(f.relpath, f.old_bytes);
   return out;

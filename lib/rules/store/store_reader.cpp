@@ -4,6 +4,7 @@
 
 #include "io/beneath.hpp"
 #include "store/pending_commit.hpp"
+#include "workspace/layout.hpp"
 #include "json/parse.hpp"
 
 namespace otm::store {
@@ -16,7 +17,7 @@ namespace {
 void walk(const io::Beneath &store, const std::string &dir, std::vector<StoredRecord> &out, std::size_t nesting) {
   io::DirList list = store.list(dir);
   if (!list) {
-    if (list.refusal != io::Refusal::Missing || !dir.ends_with("records"))
+    if (list.refusal != io::Refusal::Missing || dir != workspace::kRecordsDirName)
       out.push_back({dir + "/", store.root() / dir, json::Value(), "not read: " + list.why, std::nullopt});
     return;
   }
@@ -31,7 +32,7 @@ void walk(const io::Beneath &store, const std::string &dir, std::vector<StoredRe
         walk(store, rel, out, nesting + 1);
       continue;
     }
-    if (!e.name.ends_with(".json") || e.name == "index.json") continue;
+    if (!e.name.ends_with(".json") || e.name == workspace::kIndexFileName) continue;
     StoredRecord r;
     r.relpath = rel;
     r.path = store.root() / rel;
@@ -92,9 +93,9 @@ json::Value read_record(const fs::path &root, const std::string &relpath, const 
 std::vector<StoredRecord> record_files(const fs::path &root) {
   std::vector<StoredRecord> out;
   std::error_code ec;
-  if (!fs::is_directory(root / "records", ec)) return out;
+  if (!fs::is_directory(workspace::records_dir(root), ec)) return out;
   io::Beneath store(root, "the store");
-  walk(store, "records", out, 0);
+  walk(store, workspace::kRecordsDirName, out, 0);
   // A commit under way: its new files are not there yet, its replaced ones
   // still read as before.
   auto view = pending_view(root);
@@ -127,9 +128,9 @@ std::optional<json::Value> load_index(const fs::path &root, const config::Limits
   std::error_code ec;
   if (!fs::is_directory(root, ec)) return std::nullopt;
   io::Beneath store(root, "the store");
-  io::FileRead f = store.read("records/index.json", limits.max_file_bytes);
+  io::FileRead f = store.read(workspace::kIndexRelpath, limits.max_file_bytes);
   if (f.refusal == io::Refusal::Missing) return std::nullopt;
-  std::string shown = (root / "records" / "index.json").string();
+  std::string shown = workspace::index_file(root).string();
   if (!f) throw json::ParseError(shown + ": not read: " + f.why);
   return json::parse(f.content, shown);
 }

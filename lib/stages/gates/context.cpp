@@ -5,6 +5,7 @@
 #include "config/config.hpp"
 #include "io/file.hpp"
 #include "store/store_reader.hpp"
+#include "workspace/layout.hpp"
 #include "json/parse.hpp"
 
 namespace otm::gates {
@@ -101,7 +102,7 @@ PacketEntry load_packet(const fs::path &p) {
   e.packet = json::parse_file(p);
   if (!e.packet.is_object()) throw json::ParseError(p.string() + ": a packet must be a JSON object");
   e.seg_id = e.packet.string_or("seg_id", p.stem().string());
-  e.file = "packets/" + p.filename().string();
+  e.file = workspace::Workspace::packet_relpath(p);
   for (const char *ext : {".diff", ".py"}) {
     auto sibling = p;
     sibling.replace_extension(ext);
@@ -112,7 +113,7 @@ PacketEntry load_packet(const fs::path &p) {
 
 std::vector<PacketEntry> load_packets(const fs::path &workspace) {
   std::vector<PacketEntry> out;
-  for (const auto &p : io::list_dir(workspace / "packets")) {
+  for (const auto &p : io::list_dir(workspace::Workspace{workspace}.packets_dir())) {
     if (p.extension() != ".json" || !io::is_regular_file(p)) continue;
     try {
       out.push_back(load_packet(p));
@@ -132,7 +133,7 @@ std::set<std::string> load_usable_captures(const fs::path &profiles_jsonl) {
 }
 
 void load_live(Context &ctx, const fs::path &live_root) {
-  if (!io::is_directory(live_root / "records"))
+  if (!io::is_directory(workspace::records_dir(live_root)))
     throw io::IoError(live_root.string() + ": not a store (no records/ directory); pass the directory that holds "
                                            "records/ to --live");
   ctx.have_live = true;

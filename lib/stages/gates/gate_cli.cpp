@@ -4,8 +4,11 @@
 #include "gates/denylist.hpp"
 #include "gates/gates.hpp"
 #include "io/file.hpp"
+#include "record/format_tags.hpp"
 #include "schema/builtin_schemas.hpp"
 #include "store/store_reader.hpp"
+#include "trace/trace_location.hpp"
+#include "workspace/layout.hpp"
 #include "json/parse.hpp"
 
 namespace otm::gates {
@@ -14,39 +17,25 @@ using config::Setting;
 
 void add_context_options(cli::Options &opts) {
   opts.value("schema", "FILE",
-             "store schema to validate against (default: the live store's own with --live, else "
-             "the built-in clean-1.3)");
+             std::string("store schema to validate against (default: the live store's own with --live, else "
+                         "the built-in ") +
+                 record::kStoreSchemaTag + ")");
   opts.value("profile", "FILE", "opt-trace profile (default: the built-in opt-trace-1.0)");
   config::Settings::add_options(opts, {Setting::Store, Setting::Workspace, Setting::Trace, Setting::TraceLabel,
                                        Setting::Live, Setting::Denylist, Setting::ConfigFile});
 }
 
-namespace {
-
-std::shared_ptr<const schema::Schema> load_schema(const std::optional<std::string> &file, const char *builtin,
-                                                  const std::string &name) {
-  try {
-    if (file) return std::make_shared<const schema::Schema>(schema::Schema::from_file(*file));
-    return std::make_shared<const schema::Schema>(json::parse(builtin, name), name);
-  } catch (const schema::SchemaError &e) {
-    throw Error(ErrorKind::UnreadableInput, e.what());
-  }
-}
-
-} // namespace
-
-Context build_context(const cli::Options &opts, const config::Settings &settings,
+Context build_context(const cli::Options &opts, const config::Settings &settings, const config::Config &config,
                       const std::vector<std::string> &inputs, bool stream_store) {
   Context ctx;
   std::vector<std::string> in = inputs;
   if (in.empty()) {
-    auto store = settings.get(Setting::Store);
+    auto store = workspace::configured_store(settings);
     if (!store)
       throw Error(ErrorKind::Usage, "no records given: pass a store directory, record files, or - for JSONL on stdin "
                                     "(or set --store / RTM_STORE)");
-    in.push_back(*store);
+    in.push_back(store->string());
   }
-  auto config = config::Config::load(settings.get(Setting::ConfigFile));
   const config::Limits limits = config.limits();
   ctx.limits = limits;
   io::InputBounds bounds{limits.max_input_bytes, limits.max_line_bytes};
@@ -56,7 +45,7 @@ Context build_context(const cli::Options &opts, const config::Settings &settings
       auto more = records_from_jsonl(io::read_stdin(bounds), "<stdin>", limits);
       ctx.records.insert(ctx.records.end(), more.begin(), more.end());
     } else if (io::is_directory(arg)) {
-      if (!io::is_directory(std::filesystem::path(arg) / "records"))
+      if (!io::is_directory(workspace::records_dir(arg)))
         throw Error(ErrorKind::Usage,
                     arg + ": not a store (no records/ directory); pass the directory that holds records/");
       if (ctx.store_root) throw Error(ErrorKind::Usage, "only one store directory per run");
@@ -80,34 +69,31 @@ Context build_context(const cli::Options &opts, const config::Settings &settings
   ctx.records.insert(ctx.records.end(), more.begin(), more.end());
 
   ctx.id_products = target_products(config);
-  auto schema_file = opts.get("schema");
-  if (auto live = settings.get(Setting::Live)) {
+  std::optional<std::filesystem::path> schema_file;
+  if (auto f = opts.get("schema")) schema_file = *f;
+  if (auto live = workspace::live_root(settings)) {
     load_live(ctx, *live);
-    if (!schema_file)
-      if (auto own = schema::live_store_schema(*live)) schema_file = own->string();
+    if (!schema_file) schema_file = schema::live_store_schema(*live);
   }
-  ctx.store_schema = load_schema(schema_file, schema::builtin_store_schema_text(), "built-in clean-1.3 schema");
+  ctx.store_schema = schema::store_schema(schema_file);
+  std::optional<std::filesystem::path> profile_file;
+  if (auto f = opts.get("profile")) profile_file = *f;
   // No store gate reads the profile: the one pass (stream_store) compiles it
   // only when one is named, so a bad --profile still fails as before.
-  if (!stream_store || opts.get("profile"))
-    ctx.profile = load_schema(opts.get("profile"), schema::builtin_profile_text(), "built-in opt-trace-1.0 profile");
+  if (!stream_store || profile_file) ctx.profile = schema::profile_schema(profile_file);
   if (auto deny = settings.get(Setting::Denylist)) ctx.denylist = load_denylist(*deny);
   if (auto ws = settings.get(Setting::Workspace)) {
     if (!io::is_directory(*ws)) throw io::IoError(*ws + ": workspace directory does not exist");
     ctx.workspace = std::filesystem::path(*ws);
     ctx.packets = load_packets(*ctx.workspace);
-    auto profiles = *ctx.workspace / "work" / "profiles.jsonl";
+    auto profiles = workspace::Workspace{*ctx.workspace}.profiles_file();
     if (io::is_regular_file(profiles)) {
       ctx.usable_captures = load_usable_captures(profiles);
       ctx.have_captures = true;
     }
   }
-  if (auto trace = settings.get(Setting::Trace)) {
-    ctx.trace_repo = io::expand_user(*trace);
-    ctx.trace_label = ctx.trace_repo->lexically_normal().filename().string();
-    if (ctx.trace_label.empty()) ctx.trace_label = ctx.trace_repo->lexically_normal().parent_path().filename().string();
-  }
-  if (auto label = settings.get(Setting::TraceLabel)) ctx.trace_label = *label;
+  if (auto trace = settings.get(Setting::Trace)) ctx.trace_repo = io::expand_user(*trace);
+  ctx.trace_label = trace::trace_label(settings, ctx.trace_repo.value_or(std::filesystem::path()));
   return ctx;
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cli/options.hpp"
+#include "config/config.hpp"
 #include "config/settings.hpp"
 #include "gates/context.hpp"
 
@@ -21,7 +22,7 @@ void add_context_options(cli::Options &opts);
 // an input cannot be read. With `stream_store`, a store directory that is
 // the only input is not loaded (store_records_streamed): run_passes reads
 // its records one at a time.
-Context build_context(const cli::Options &opts, const config::Settings &settings,
+Context build_context(const cli::Options &opts, const config::Settings &settings, const config::Config &config,
                       const std::vector<std::string> &inputs, bool stream_store = false);
 
 } // namespace otm::gates

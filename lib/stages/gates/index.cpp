@@ -3,7 +3,9 @@
 
 #include <map>
 
+#include "record/format_tags.hpp"
 #include "schema/canonical.hpp"
+#include "workspace/layout.hpp"
 
 namespace otm::gates {
 
@@ -19,16 +21,18 @@ public:
   explicit IndexPass(const Context &ctx) {
     const std::string g = "index";
     if (ctx.index_unreadable) {
-      cannot_ = cannot_run(g, "records/index.json does not parse; rebuild it with otm-score");
+      cannot_ = cannot_run(g, std::string(workspace::kIndexRelpath) + " does not parse; rebuild it with otm-score");
     } else if (!ctx.index) {
-      cannot_ =
-          cannot_run(g, ctx.store_root ? "records/index.json is missing; build it with otm-score before validating"
-                                       : "the index gate needs a store directory (records/index.json)");
+      cannot_ = cannot_run(
+          g, ctx.store_root
+                 ? std::string(workspace::kIndexRelpath) + " is missing; build it with otm-score before validating"
+                 : std::string("the index gate needs a store directory (") + workspace::kIndexRelpath + ")");
     }
     if (cannot_) return;
     const auto &index = *ctx.index;
-    if (index.string_or("schema") != "clean-1.3")
-      head_.push_back(finding(g, index_entry_, "index schema is not clean-1.3", index.string_or("schema")));
+    if (index.string_or("schema") != record::kStoreSchemaTag)
+      head_.push_back(finding(g, index_entry_, std::string("index schema is not ") + record::kStoreSchemaTag,
+                              index.string_or("schema")));
     if (const auto *list = index.get("records").as_array()) {
       for (const auto &e : *list) {
         const auto *id = e.get("id").as_string();
@@ -80,7 +84,7 @@ public:
   }
 
 private:
-  RecordEntry index_entry_{"records/index.json", {}, {}, ""};
+  RecordEntry index_entry_{workspace::kIndexRelpath, {}, {}, ""};
   std::optional<GateResult> cannot_;
   std::map<std::string, const json::Value *> entries_; // into ctx.index, which outlives the pass
   std::vector<Finding> head_, body_;

@@ -3,6 +3,7 @@
 #include <functional>
 
 #include "gates/gates.hpp"
+#include "record/format_tags.hpp"
 #include "text/utf8.hpp"
 
 namespace otm::gates {
@@ -118,7 +119,7 @@ Context single(const Context &ctx, const std::optional<json::Value> &full_index,
   Context c = ctx;
   c.records = {entry};
   json::Value index = json::Value::object();
-  index.set("schema", "clean-1.3");
+  index.set("schema", record::kStoreSchemaTag);
   json::Value list = json::Value::array();
   bool found = false;
   if (full_index)

@@ -4,6 +4,7 @@
 #include "gates/gates.hpp"
 
 #include "record/store_layout.hpp"
+#include "workspace/layout.hpp"
 
 namespace otm::gates {
 
@@ -29,13 +30,14 @@ GateResult gate_layout(const Context &ctx) {
     // be exactly records/<derived>).
     auto actual = r.path.parent_path().lexically_normal();
     std::filesystem::path want =
-        ctx.store_root ? (*ctx.store_root / "records" / expected).lexically_normal() : expected;
+        ctx.store_root ? (workspace::records_dir(*ctx.store_root) / expected).lexically_normal() : expected;
     std::string a = actual.generic_string(), w = want.generic_string();
     bool ok = ctx.store_root ? a == w
                              : (a == w || (a.size() > w.size() && a.compare(a.size() - w.size(), w.size(), w) == 0 &&
                                            a[a.size() - w.size() - 1] == '/'));
     if (!ok) {
-      std::string shown = ctx.store_root ? actual.lexically_relative(*ctx.store_root / "records").generic_string() : a;
+      std::string shown =
+          ctx.store_root ? actual.lexically_relative(workspace::records_dir(*ctx.store_root)).generic_string() : a;
       out.findings.push_back(finding("layout", r, "filed under " + shown + ", expected " + expected.generic_string(),
                                      expected.generic_string()));
     }

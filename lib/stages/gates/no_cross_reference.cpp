@@ -1,10 +1,13 @@
 // gates.md §2.8, with a record-id pattern that covers every vendor, product
 // and architecture of the target table (the reference knew only NVIDIA
-// B200/B300).
+// B200/B300): record/id_format.hpp spells it.
 #include "gates/gates.hpp"
 
 #include "gates/record_text.hpp"
+#include "record/id_format.hpp"
+#include "record/leak_shapes.hpp"
 #include "text/regex.hpp"
+#include "trace/hardware.hpp"
 #include "json/write.hpp"
 
 namespace otm::gates {
@@ -26,26 +29,15 @@ json::Value blank_code(const json::Value &v, bool in_code) {
   return v;
 }
 
-std::string escape_alt(const std::vector<std::string> &names) {
-  std::string out;
-  for (const auto &n : names) {
-    if (!out.empty()) out += "|";
-    for (char c : n) {
-      if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))) out += '\\';
-      out += c;
-    }
-  }
-  return out;
-}
-
 } // namespace
 
 std::unique_ptr<RecordPass> no_cross_reference_pass(const Context &ctx) {
-  static const text::Regex repo_path(R"(\b[\w][\w/-]*\.md\b|(?:docs|records)/[\w./-]+)");
+  // The markdown page is the leak shape's (scrubbing.md: one definition),
+  // so whatever the scrubber leaves this gate does not call a page.
+  static const text::Regex repo_path(std::string(record::markdown_page_pattern()) + R"(|(?:docs|records)/[\w./-]+)");
   std::vector<std::string> products = ctx.id_products.empty() ? std::vector<std::string>{"any"} : ctx.id_products;
   // Compiled once per pass, not per record.
-  auto record_id = std::make_shared<const text::Regex>(R"(\b(?:nvidia|amd|generic)\.(?:)" + escape_alt(products) +
-                                                       R"()\.[a-z0-9-]+\.[a-z0-9-]+\.)");
+  auto record_id = record::id_mention_regex(trace::known_vendors(), products);
   return make_pass([record_id](const RecordEntry &r, GateResult &out) {
     if (!r.parse_error.empty()) return;
     const auto &payload = r.record.get("payload");

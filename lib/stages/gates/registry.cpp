@@ -3,12 +3,14 @@
 #include <algorithm>
 
 #include "error/error.hpp"
+#include "record/format_tags.hpp"
 
 namespace otm::gates {
 
 const std::vector<GateInfo> &all_gates() {
   static const std::vector<GateInfo> gates = {
-      {"schema", GateKind::Store, gate_schema, "every record validates against the store schema (clean-1.3)", false,
+      {"schema", GateKind::Store, gate_schema,
+       std::string("every record validates against the store schema (") + record::kStoreSchemaTag + ")", false,
        schema_pass},
       {"ids", GateKind::Store, gate_ids, "ids are unique, name their file, and have five segments", false, ids_pass},
       {"anonymization", GateKind::Store, gate_anonymization,

@@ -8,6 +8,7 @@
 
 #include "error/error.hpp"
 #include "io/file.hpp"
+#include "record/format_tags.hpp"
 #include "record/id_format.hpp"
 #include "json/write.hpp"
 
@@ -56,7 +57,7 @@ Context make_context(const json::Value &meta, const git::Repository &repo, const
   ctx.commits = &commits;
   ctx.files = &files;
   ctx.denylist = denylist;
-  ctx.schema = config.data().string_or("store_schema", "clean-1.3");
+  ctx.schema = config.data().string_or("store_schema", record::kStoreSchemaTag);
   ctx.causal = record::CausalRule::from_json(config.data().get("causal_sentences"), config.source_name());
   ctx.directions = DirectionRule::from_json(config.data().get("directions_taken_up"), config.source_name());
   return ctx;

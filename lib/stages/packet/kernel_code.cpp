@@ -3,28 +3,18 @@
 #include "code/source_lexer.hpp"
 #include "text/regex.hpp"
 #include "text/utf8.hpp"
+#include "trace/version_key.hpp"
 
 namespace otm::packet {
 
-namespace {
-
-// The version prefix of a commit subject (trace-format.md §2.1).
-std::optional<std::string> version_key(const std::string &subject) {
-  static const text::Regex prefix(R"((?i)^(v\d+)\s*:)");
-  auto m = prefix.search(subject);
-  if (!m) return std::nullopt;
-  return text::to_lower((*m)[1]);
-}
-
-} // namespace
-
 VersionCommits::VersionCommits(const git::Repository &repo) {
   for (auto &c : repo.commits_oldest_first()) {
-    auto key = version_key(c.subject);
-    if (!key) continue;
-    auto [it, fresh] = version_index_.emplace(*key, by_version_.size());
-    if (fresh) by_version_.emplace_back(*key, std::vector<git::Commit>{});
-    version_of_sha_.emplace(c.sha, *key);
+    auto prefix = trace::subject_version_prefix(c.subject);
+    if (!prefix) continue;
+    auto key = text::to_lower(*prefix);
+    auto [it, fresh] = version_index_.emplace(key, by_version_.size());
+    if (fresh) by_version_.emplace_back(key, std::vector<git::Commit>{});
+    version_of_sha_.emplace(c.sha, key);
     by_version_[it->second].second.push_back(std::move(c));
   }
 }

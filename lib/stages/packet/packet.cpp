@@ -9,6 +9,7 @@
 #include "text/regex.hpp"
 #include "text/utf8.hpp"
 #include "trace/step_record.hpp"
+#include "workspace/layout.hpp"
 #include "json/write.hpp"
 
 namespace otm::packet {
@@ -96,7 +97,7 @@ json::Value target_of(const json::Value &seg, const Context &ctx) {
   json::Value t = json::Value::object();
   t.set("id", seg.get("id"));
   t.set("episode_key", seg.get("episode_key"));
-  t.set("output_dir", "records/" + record::record_dir(placement).generic_string());
+  t.set("output_dir", workspace::store_relpath(record::record_dir(placement)));
   t.set("scope", scope);
   t.set("workload_family", seg.get("workload_family"));
   t.set("level", "operator");
@@ -168,23 +169,28 @@ bool cap_at_line(std::string &code, std::size_t cap) {
   return true;
 }
 
-Built build_packet(const json::Value &seg, const json::Value &row, const Context &ctx,
-                   const std::vector<json::Value> &taken_up) {
-  // The packet's own version: its mentions of itself read "this step".
-  scrub::Scrubber s(ctx.denylist, seg.string_or("version"));
-  const auto &meta = ctx.meta;
-  std::string type = seg.string_or("record_type");
-  Built out;
-  out.seg_id = seg.string_or("seg_id");
+namespace {
 
-  // Scrubber call order fixes the shape-N numbering (packets.md §2).
-  json::Value description = scrubbed(s, meta.get("description"));
-  json::Value change = scrubbed(s, row.get("action_description"));
-  json::Value subject = scrubbed(s, row.get("subject"));
-  json::Value body = scrubbed(s, row.get("body"));
-  json::Value gate = scrubbed(s, row.get("gate_failure"));
-  json::Value shapes = shape_table(s, row.get("by_shape"));
+// The agent-facing texts of a packet, each scrubbed.
+struct Texts {
+  json::Value description, change, subject, body, gate, shapes;
   std::optional<Conclusion> conclusion;
+  json::Value conclusion_text, directions, pitfalls, lever, fix, previous, harness, category, fixed_axes, var_axes;
+  json::Value expected, directions_up, evidence, causal;
+};
+
+// Scrubs the texts in the order that fixes the shape-N numbering
+// (packets.md §2): the spec's fields first, then otm's additions.
+Texts scrub_texts(scrub::Scrubber &s, const json::Value &seg, const json::Value &row, const Context &ctx,
+                  const std::vector<json::Value> &taken_up, const std::string &type) {
+  const auto &meta = ctx.meta;
+  Texts t;
+  t.description = scrubbed(s, meta.get("description"));
+  t.change = scrubbed(s, row.get("action_description"));
+  t.subject = scrubbed(s, row.get("subject"));
+  t.body = scrubbed(s, row.get("body"));
+  t.gate = scrubbed(s, row.get("gate_failure"));
+  t.shapes = shape_table(s, row.get("by_shape"));
   // The captures that measured the kernel under test are read first: a
   // profiler quote must come from the capture a record would cite.
   auto strings = [](const json::Value &list) {
@@ -194,97 +200,109 @@ Built build_packet(const json::Value &seg, const json::Value &row, const Context
         if (d.is_string()) out.push_back(*d.as_string());
     return out;
   };
-  conclusion = report_conclusion(*ctx.files, strings(seg.get("report_dirs")), strings(seg.get("ncu_dirs")));
-  json::Value conclusion_text = conclusion ? scrubbed(s, conclusion->text) : json::Value();
+  t.conclusion = report_conclusion(*ctx.files, strings(seg.get("report_dirs")), strings(seg.get("ncu_dirs")));
+  t.conclusion_text = t.conclusion ? scrubbed(s, t.conclusion->text) : json::Value();
   // Only the entries kept (first 5 objects) are scrubbed, so labels never
   // skip numbers that appear nowhere.
-  json::Value directions = json::Value::array();
+  t.directions = json::Value::array();
   if (const auto *list = row.get("open_directions").as_array())
     for (const auto &e : *list) {
-      if (!e.is_object() || directions.size() >= 5) continue;
+      if (!e.is_object() || t.directions.size() >= 5) continue;
       json::Value d = json::Value::object();
       d.set("direction", scrubbed(s, e.get("direction")));
       d.set("rationale", scrubbed(s, e.get("rationale")));
-      directions.push_back(std::move(d));
+      t.directions.push_back(std::move(d));
     }
-  json::Value pitfalls = json::Value::array();
+  t.pitfalls = json::Value::array();
   if (const auto *list = row.get("pitfalls").as_array())
     for (const auto &raw : *list) {
       auto e = trace::normalise_pitfall(raw);
-      if (!e.is_object() || pitfalls.size() >= 5) continue;
+      if (!e.is_object() || t.pitfalls.size() >= 5) continue;
       json::Value p = json::Value::object();
       for (const char *k : {"pitfall", "explanation", "fix"}) p.set(k, scrubbed(s, e.get(k)));
-      pitfalls.push_back(std::move(p));
+      t.pitfalls.push_back(std::move(p));
     }
-  json::Value lever, fix, previous;
   if (type == "anti-strategy") {
-    lever = scrubbed(s, seg.get("deadend_text"));
-    fix = scrubbed(s, seg.get("pitfall_fix"));
+    t.lever = scrubbed(s, seg.get("deadend_text"));
+    t.fix = scrubbed(s, seg.get("pitfall_fix"));
   }
-  if (type == "strategy") previous = scrubbed(s, seg.get("builds_on").get("description"));
-  json::Value harness = scrubbed(s, meta.get("harness"));
-  json::Value category = scrubbed(s, row.get("action_category"));
-  json::Value fixed_axes =
-      scrub_strings(s, meta.get("constants").is_object() ? meta.get("constants") : json::Value::object());
-  json::Value var_axes =
-      scrub_strings(s, meta.get("var_axes").is_array() ? meta.get("var_axes") : json::Value::array());
+  if (type == "strategy") t.previous = scrubbed(s, seg.get("builds_on").get("description"));
+  t.harness = scrubbed(s, meta.get("harness"));
+  t.category = scrubbed(s, row.get("action_category"));
+  t.fixed_axes = scrub_strings(s, meta.get("constants").is_object() ? meta.get("constants") : json::Value::object());
+  t.var_axes = scrub_strings(s, meta.get("var_axes").is_array() ? meta.get("var_axes") : json::Value::array());
   // The trace's own explanations (otm additions, scrubbed after the spec's
   // fields so its shape-N numbering is unchanged).
-  json::Value expected = scrubbed(s, row.get("expected_impact"));
-  json::Value directions_up = json::Value::array();
+  t.expected = scrubbed(s, row.get("expected_impact"));
+  t.directions_up = json::Value::array();
   for (const auto &e : taken_up) {
     json::Value d = json::Value::object();
     d.set("direction", scrubbed(s, e.get("direction")));
     d.set("rationale", scrubbed(s, e.get("rationale")));
-    directions_up.push_back(std::move(d));
+    t.directions_up.push_back(std::move(d));
   }
-  json::Value evidence = conclusion && conclusion->evidence ? scrubbed(s, *conclusion->evidence) : json::Value();
-  json::Value causal = json::Value::array();
-  if (const auto *b = body.as_string())
-    for (auto &sentence : ctx.causal.causal_sentences(*b)) causal.push_back(std::move(sentence));
+  t.evidence = t.conclusion && t.conclusion->evidence ? scrubbed(s, *t.conclusion->evidence) : json::Value();
+  t.causal = json::Value::array();
+  if (const auto *b = t.body.as_string())
+    for (auto &sentence : ctx.causal.causal_sentences(*b)) t.causal.push_back(std::move(sentence));
+  return t;
+}
 
-  // The code file, scrubbed last.
-  std::optional<KernelDiff> diff;
+struct CodeFile {
+  std::optional<KernelDiff> diff; // for a diff
+  std::string text;               // scrubbed, capped at a line; empty when blank
+  std::string ext;                // ".diff" or ".py"
+  bool truncated = false;
+};
+
+// The code file: the reference kernel or the step's diff, scrubbed after
+// every text (its labels continue theirs).
+CodeFile code_file(scrub::Scrubber &s, const json::Value &seg, const Context &ctx, const std::string &type) {
+  CodeFile c;
   std::size_t cap = kMaxDiffChars;
-  std::string ext;
   if (type == "reference-kernel") {
-    out.code = reference_kernel(*ctx.repo, *ctx.files, seg);
+    c.text = reference_kernel(*ctx.repo, *ctx.files, seg);
     cap = kMaxKernelChars;
-    ext = ".py";
+    c.ext = ".py";
   } else if (ctx.repo && ctx.commits) {
-    diff = version_diff(*ctx.repo, *ctx.commits, seg, ctx.diffs);
-    if (diff) out.code = diff->text;
-    ext = ".diff";
+    c.diff = version_diff(*ctx.repo, *ctx.commits, seg, ctx.diffs);
+    if (c.diff) c.text = c.diff->text;
+    c.ext = ".diff";
   }
-  out.code = s.code(out.code);
-  bool truncated = cap_at_line(out.code, cap);
-  if (text::strip(out.code).empty()) out.code.clear();
+  c.text = s.code(c.text);
+  c.truncated = cap_at_line(c.text, cap);
+  if (text::strip(c.text).empty()) c.text.clear();
+  return c;
+}
 
+// The agent_facing layer (packets.md §3), without the code file's name.
+json::Value agent_facing(const Texts &t, const json::Value &seg, const json::Value &row, const json::Value &meta,
+                         const std::string &type) {
   json::Value af = json::Value::object();
   json::Value op = json::Value::object();
-  op.set("what_it_computes", description);
-  op.set("fixed_axes", fixed_axes);
-  op.set("variable_axes", var_axes);
+  op.set("what_it_computes", t.description);
+  op.set("fixed_axes", t.fixed_axes);
+  op.set("variable_axes", t.var_axes);
   op.set("n_benchmarked_shapes", meta.get("n_shapes"));
   op.set("dsl", seg.get("dsl"));
   op.set("gpu", gpu_of(meta));
-  op.set("harness", harness);
+  op.set("harness", t.harness);
   af.set("operator", op);
   json::Value said = json::Value::object();
-  said.set("change", change);
-  said.set("commit_subject", subject);
-  said.set("commit_body", body);
-  said.set("category_hint", category);
-  said.set("gate_verdict", gate);
-  said.set("expected_impact", expected);
-  said.set("causal_sentences", causal);
-  said.set("directions_taken_up", directions_up);
+  said.set("change", t.change);
+  said.set("commit_subject", t.subject);
+  said.set("commit_body", t.body);
+  said.set("category_hint", t.category);
+  said.set("gate_verdict", t.gate);
+  said.set("expected_impact", t.expected);
+  said.set("causal_sentences", t.causal);
+  said.set("directions_taken_up", t.directions_up);
   af.set("what_the_run_said", said);
   json::Value m = json::Value::object();
   m.set("geomean_us", row.get("geomean_us"));
   m.set("improve_pct_vs_best_so_far", seg.get("improve_pct"));
   m.set("arith_mean_us", row.get("arith_mean_us"));
-  m.set("per_shape_latency", shapes);
+  m.set("per_shape_latency", t.shapes);
   json::Value correctness = json::Value::object();
   correctness.set("status", row.get("correctness_status"));
   correctness.set("max_abs_err", row.get("max_abs_err"));
@@ -292,35 +310,34 @@ Built build_packet(const json::Value &seg, const json::Value &row, const Context
   m.set("correctness", correctness);
   m.set("comparable_with_the_store", seg.get("comparable"));
   af.set("measurements", m);
+  const auto &conclusion = t.conclusion;
   json::Value prof = json::Value::object();
-  prof.set("conclusion", conclusion_text);
+  prof.set("conclusion", t.conclusion_text);
   prof.set("ncu_measured_the_kernel_under_test", seg.get("ncu_dirs").size() > 0);
   prof.set("tool", conclusion && !conclusion->tool.empty() ? json::Value(conclusion->tool) : json::Value());
-  prof.set("evidence", evidence);
+  prof.set("evidence", t.evidence);
   prof.set("conclusion_is_from_the_kernel_under_test", conclusion && conclusion->from_preferred);
   af.set("profiler", prof);
-  af.set("open_directions", directions);
-  af.set("pitfalls_recorded_here", pitfalls);
+  af.set("open_directions", t.directions);
+  af.set("pitfalls_recorded_here", t.pitfalls);
   if (type == "anti-strategy") {
-    af.set("the_failed_lever", lever);
-    af.set("how_it_was_fixed", fix);
+    af.set("the_failed_lever", t.lever);
+    af.set("how_it_was_fixed", t.fix);
     af.set("split_instruction", split_instruction(seg.string_or("split_by")));
     af.set("established_fact_required", established_fact_required(seg.get("fact_precheck")));
   }
   if (type == "strategy") {
     json::Value on = json::Value::object();
     on.set("was_the_untouched_baseline", seg.get("builds_on").get("is_baseline").truthy());
-    on.set("previous_approach", previous);
+    on.set("previous_approach", t.previous);
     af.set("builds_on", on);
   }
-  if (diff && !out.code.empty()) af.set("diff_shows", diff_shows(*diff, seg));
-  std::size_t evidence_chars = text::code_points(evidence_text(af, out.code));
-  out.leaks = preflight(af, ctx.denylist);
-  if (!out.code.empty()) {
-    out.code_name = out.seg_id + ext;
-    af.set(ext == ".diff" ? "diff_file" : "kernel_file", out.code_name);
-  }
+  return af;
+}
 
+// Where the packet came from (never agent-facing).
+json::Value provenance(const json::Value &seg, const std::optional<Conclusion> &conclusion, const scrub::Scrubber &s,
+                       const CodeFile &code, const Context &ctx) {
   json::Value prov = json::Value::object();
   prov.set("source_repo", seg.get("source_repo"));
   prov.set("version", seg.get("version"));
@@ -328,9 +345,34 @@ Built build_packet(const json::Value &seg, const json::Value &row, const Context
   prov.set("ncu_dirs", seg.get("ncu_dirs").is_array() ? seg.get("ncu_dirs") : json::Value::array());
   prov.set("report_dir", conclusion ? json::Value(conclusion->dir) : json::Value());
   prov.set("shape_label_note", std::to_string(s.labels_allocated()) + " workload hashes were relabelled shape-N");
-  prov.set("diff_from", diff ? range_end(*ctx.commits, diff->base) : json::Value());
-  prov.set("diff_to", diff ? range_end(*ctx.commits, diff->target) : json::Value());
-  prov.set("code_truncated", truncated);
+  prov.set("diff_from", code.diff ? range_end(*ctx.commits, code.diff->base) : json::Value());
+  prov.set("diff_to", code.diff ? range_end(*ctx.commits, code.diff->target) : json::Value());
+  prov.set("code_truncated", code.truncated);
+  return prov;
+}
+
+} // namespace
+
+Built build_packet(const json::Value &seg, const json::Value &row, const Context &ctx,
+                   const std::vector<json::Value> &taken_up) {
+  // The packet's own version: its mentions of itself read "this step".
+  scrub::Scrubber s(ctx.denylist, seg.string_or("version"));
+  std::string type = seg.string_or("record_type");
+  Built out;
+  out.seg_id = seg.string_or("seg_id");
+
+  const Texts texts = scrub_texts(s, seg, row, ctx, taken_up, type);
+  CodeFile code = code_file(s, seg, ctx, type);
+  out.code = code.text;
+
+  json::Value af = agent_facing(texts, seg, row, ctx.meta, type);
+  if (code.diff && !out.code.empty()) af.set("diff_shows", diff_shows(*code.diff, seg));
+  std::size_t evidence_chars = text::code_points(evidence_text(af, out.code));
+  out.leaks = preflight(af, ctx.denylist);
+  if (!out.code.empty()) {
+    out.code_name = out.seg_id + code.ext;
+    af.set(code.ext == ".diff" ? "diff_file" : "kernel_file", out.code_name);
+  }
 
   json::Value p = json::Value::object();
   p.set("seg_id", out.seg_id);
@@ -338,7 +380,7 @@ Built build_packet(const json::Value &seg, const json::Value &row, const Context
   p.set("seg_kind", seg.get("seg_kind"));
   p.set("target", target_of(seg, ctx));
   p.set("agent_facing", af);
-  p.set("provenance", prov);
+  p.set("provenance", provenance(seg, texts.conclusion, s, code, ctx));
   p.set("evidence_chars", evidence_chars);
   p.set("code_bytes", text::code_points(out.code));
   out.packet = std::move(p);

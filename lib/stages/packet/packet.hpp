@@ -32,6 +32,7 @@
 #include "packet/directions_taken_up.hpp"
 #include "packet/kernel_code.hpp"
 #include "record/causal_sentences.hpp"
+#include "record/format_tags.hpp"
 #include "record/leak_shapes.hpp"
 #include "scrub/denylist.hpp"
 #include "json/value.hpp"
@@ -48,7 +49,7 @@ struct Context {
   const VersionCommits *commits = nullptr;   // its commits by version
   const trace::TraceFiles *files = nullptr;  // its working tree (REPORT.md files, snapshots)
   const scrub::Denylist *denylist = nullptr; // may be null
-  std::string schema = "clean-1.3";
+  std::string schema = record::kStoreSchemaTag;
   record::CausalRule causal;  // what_the_run_said.causal_sentences (default: none)
   DirectionRule directions;   // what_the_run_said.directions_taken_up (default: none)
   DiffCache *diffs = nullptr; // shared by the packets of one run; may be null

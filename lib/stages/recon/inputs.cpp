@@ -4,6 +4,7 @@
 #include "io/file.hpp"
 #include "store/store_reader.hpp"
 #include "trace/snapshot_probe.hpp"
+#include "workspace/layout.hpp"
 #include "workspace/work_files.hpp"
 #include "json/parse.hpp"
 
@@ -17,7 +18,7 @@ Inputs load_inputs(const Sources &src, const config::Config &config) {
     throw Error(ErrorKind::UnreadableInput, src.profiles.string() + ": missing; run otm-ingest first");
   in.profiles = json::parse_lines_file(src.profiles);
   if (src.live) {
-    if (!io::is_directory(*src.live / "records"))
+    if (!io::is_directory(workspace::records_dir(*src.live)))
       throw Error(ErrorKind::Usage, src.live->string() + ": not a store (no records/ directory); point --live at the "
                                                          "directory that holds records/");
     in.live = src.live->string();

@@ -98,8 +98,8 @@ void read_outputs(ArchiveRow &row, const workspace::Workspace &ws, std::vector<s
       problems.push_back(e.what());
     }
   }
-  for (const auto &dir : io::list_dir(staging.root / "reports"))
-    row.packets_refused += file_lines(dir / "refusals.jsonl").size();
+  for (const auto &dir : io::list_dir(staging.reports_root()))
+    row.packets_refused += file_lines(dir / workspace::StagingStore::kRefusalsFileName).size();
   row.refused = file_lines(ws.admit_refused_file()).size();
   if (io::is_regular_file(ws.validate_report_file()))
     row.gate_failures += read_gate_report(io::read_file(ws.validate_report_file())).failed;

@@ -7,6 +7,7 @@
 
 #include "error/error.hpp"
 #include "io/file.hpp"
+#include "record/format_tags.hpp"
 #include "store/merged_marker.hpp"
 #include "store/store_reader.hpp"
 #include "text/pyformat.hpp"
@@ -176,12 +177,13 @@ void gate_section(std::ostringstream &os, const std::optional<fs::path> &report,
 // (otm-recon) and the review page (otm-review), where present.
 void pictures_section(std::ostringstream &os, const fs::path &staging_root) {
   std::vector<std::string> links;
-  for (const auto &dir : io::list_dir(staging_root / "reports"))
-    if (io::is_regular_file(dir / "ladder.svg")) {
-      std::string rel = "reports/" + dir.filename().string() + "/ladder.svg";
+  for (const auto &dir : io::list_dir(workspace::StagingStore{staging_root}.reports_root()))
+    if (io::is_regular_file(dir / workspace::StagingStore::kLadderPictureFileName)) {
+      std::string rel = workspace::StagingStore::report_relpath(dir.filename().string(),
+                                                                workspace::StagingStore::kLadderPictureFileName);
       links.push_back("the ladder of `" + dir.filename().string() + "`: [" + rel + "](" + rel + ")");
     }
-  if (io::is_regular_file(staging_root / "review.html"))
+  if (io::is_regular_file(workspace::StagingStore{staging_root}.review_page()))
     links.push_back("every record with its gate verdicts and quoted code: [review.html](review.html)");
   if (links.empty()) return;
   os << "At a glance: ";
@@ -192,8 +194,8 @@ void pictures_section(std::ostringstream &os, const fs::path &staging_root) {
 void refusals_section(std::ostringstream &os, const fs::path &staging_root, std::vector<std::string> &warnings) {
   os << "## Refusals from distillation\n\n";
   std::vector<json::Value> rows;
-  for (const auto &dir : io::list_dir(staging_root / "reports")) {
-    fs::path ledger = dir / "refusals.jsonl";
+  for (const auto &dir : io::list_dir(workspace::StagingStore{staging_root}.reports_root())) {
+    fs::path ledger = dir / workspace::StagingStore::kRefusalsFileName;
     if (!io::is_regular_file(ledger)) continue;
     try {
       for (auto &row : json::parse_lines_file(ledger)) rows.push_back(std::move(row));
@@ -267,7 +269,7 @@ Readme make_readme(const ReadmeInputs &in) {
   Work work = read_work(in.workspace_root, out.warnings);
   if (recs.empty() && !work.meta)
     throw Error(ErrorKind::NegativeVerdict,
-                "nothing to summarise: no staged records under " + (in.staging_root / "records").string() +
+                "nothing to summarise: no staged records under " + workspace::records_dir(in.staging_root).string() +
                     " and no work/meta.json (set --workspace / RTM_WORKSPACE, or run ingest and distil first)");
   std::ostringstream os;
   os << "# Staged optimisation-trace records\n\n"
@@ -298,8 +300,8 @@ Readme make_readme(const ReadmeInputs &in) {
   else
     os << "* Until a passing gate report is recorded above, no check of numbers, snippets or established facts is "
           "claimed for these records.\n";
-  os << "\nPer-trace reports: `reports/<slug>/`. Schema: `schema/kernel/schema.json` (`clean-1.3`); profile "
-        "`opt-trace-1.0`.\n";
+  os << "\nPer-trace reports: `" << workspace::kReportsDirName << "/<slug>/`. Schema: `schema/kernel/schema.json` (`"
+     << record::kStoreSchemaTag << "`); profile `opt-trace-1.0`.\n";
   out.text = os.str();
   return out;
 }

@@ -6,12 +6,14 @@
 #include <filesystem>
 #include <string>
 
+#include "record/format_tags.hpp"
+
 namespace otm::scoring {
 
 struct ScoreOptions {
   std::filesystem::path staging_root;
   bool dry_run = false;
-  std::string builder_version = "opt-trace-0.1";
+  std::string builder_version = record::kBuilderVersion;
 };
 
 struct ScoreSummary {

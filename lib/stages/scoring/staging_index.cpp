@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "record/format_tags.hpp"
 #include "text/regex.hpp"
 #include "text/utf8.hpp"
 
@@ -62,7 +63,7 @@ json::Value staging_index(std::vector<json::Value> entries, const std::string &b
   std::stable_sort(entries.begin(), entries.end(),
                    [](const json::Value &a, const json::Value &b) { return a.string_or("id") < b.string_or("id"); });
   json::Value doc = json::Value::object();
-  doc.set("schema", "clean-1.3");
+  doc.set("schema", record::kStoreSchemaTag);
   doc.set("generated_by", "otm-score");
   doc.set("builder_version", builder_version);
   doc.set("count", static_cast<long long>(entries.size()));

@@ -1,0 +1,83 @@
+#!/bin/sh
+# The literals test (docs/architecture.md, "Where each rule lives"): each
+# known literal or rule is spelled in one home file, and every producer and
+# gate calls that home instead of copying it. Greps lib/, tools/ and bench/
+# for each rule's pattern and fails naming file:line for a hit outside its
+# home. Comment lines (// ..., * ...) are not code and are not checked;
+# neither is prose in help texts, which names formats for readers.
+#   sh check_literals.sh SOURCE_DIR
+set -u
+src=${1:?usage: check_literals.sh SOURCE_DIR}
+cd "$src" || exit 2
+hits=$(mktemp) || exit 2
+trap 'rm -f "$hits"' EXIT
+
+# check NAME ERE HOME...
+check() {
+  name=$1
+  pattern=$2
+  shift 2
+  grep -rnE --include='*.cpp' --include='*.hpp' --include='*.in' -e "$pattern" lib tools bench |
+    while IFS= read -r hit; do
+      file=${hit%%:*}
+      rest=${hit#*:}
+      line=${rest%%:*}
+      code=$(printf '%s\n' "${rest#*:}" | sed 's/^[[:space:]]*//')
+      case $code in //* | \**) continue ;; esac
+      home=no
+      for h in "$@"; do [ "$file" = "$h" ] && home=yes; done
+      [ $home = yes ] && continue
+      printf '%s:%s: %s, whose home is %s: %s\n' "$file" "$line" "$name" "$*" "$code"
+    done >>"$hits"
+}
+
+tags=lib/rules/record/format_tags.hpp
+layout='lib/rules/workspace/layout.hpp lib/rules/workspace/layout.cpp'
+
+# Format tags.
+check 'the store schema tag' '"clean-1\.3"' $tags
+check 'the builder version' '"opt-trace-0\.1"' $tags
+# The workspace and store layout: records/, records/index.json, packets/,
+# reports/<slug>/<file>, work/<file>.
+check 'a layout directory joined by hand' '/ *"(records|packets|work|reports)"' $layout
+check 'a layout path spelled by hand' '"(records|packets|reports|work)/" *\+|path\("(records|packets|work|reports)"\)' $layout
+check 'the index file name' '"(records/)?index\.json"' $layout
+check 'a work file name' '"(versions|profiles|ladder|segments)\.jsonl"|"meta\.json"' $layout
+check 'a report file name' '"(refusals|distill-log)\.jsonl"|"(ladder\.svg|review\.html|recon\.md|partition\.md|README\.md)"' \
+  $layout
+check 'a layout name compared by hand' '(ends_with\(|[!=]= *)"(records|index\.json|packets)"' $layout
+# Shapes of text: the version prefix of a subject, a record id mentioned in
+# prose, a markdown page.
+check 'the subject version prefix (?i)^(v\d+)\s*:' 'v\\+d\+\)\\+s\*:' lib/ingest/trace/version_key.cpp
+check 'the record-id shape' 'nvidia[|]amd|\[a-z0-9-\]\+\\+\.\[a-z0-9-\]\+\\+\.' lib/rules/record/id_format.cpp
+check 'the markdown-page shape' '\\+\.md\\+b' lib/rules/record/leak_shapes.cpp
+# Settings resolved in one place: the store root (~ expanded, absolute), the
+# live store, the trace label.
+check 'the store setting read by hand' 'Setting::Store\)' lib/rules/workspace/layout.cpp
+check 'the live-store setting read by hand' 'Setting::Live\)' lib/rules/workspace/layout.cpp
+check 'the trace label derived by hand' 'Setting::TraceLabel\)' lib/ingest/trace/trace_location.cpp
+# The prologue of every tool main (lib/command/cli/tool_setup.hpp): the
+# settings and the configuration they name, read one way.
+check 'the configuration loaded by hand' 'Config::load\(' lib/rules/config/config.hpp lib/rules/config/config.cpp \
+  lib/command/cli/tool_setup.cpp
+check 'the settings read by hand' 'Settings::from_environment\(' lib/rules/config/settings.hpp \
+  lib/rules/config/settings.cpp lib/command/cli/tool_setup.cpp
+# The built-in schemas compiled one way (schema_command reads the raw
+# documents to derive the profile from the base).
+check 'a built-in schema loaded by hand' 'builtin_(store_schema|profile)_text\(\)' \
+  lib/rules/schema/load_schema.cpp lib/rules/schema/builtin_schemas.hpp lib/rules/schema/builtin_schemas.cpp.in \
+  lib/rules/schema/schema_command.cpp
+
+# Makefile.pipeline writes an empty live index when parsed, before any tool
+# is built, so it spells the tag: it must spell the home's.
+tag=$(sed -n 's/.*kStoreSchemaTag\[\] = "\([^"]*\)".*/\1/p' $tags)
+grep -nE '"schema": *"[^"]*"' Makefile.pipeline | while IFS= read -r hit; do
+  case $hit in *"\"$tag\""*) ;; *) printf 'Makefile.pipeline:%s: a store schema tag other than %s (%s)\n' "${hit%%:*}" "$tag" $tags ;; esac
+done >>"$hits"
+
+if [ -s "$hits" ]; then
+  echo "literals: each of these belongs in its home (docs/architecture.md, \"Where each rule lives\"):"
+  cat "$hits"
+  exit 1
+fi
+echo "literals: every checked literal is in its home"
