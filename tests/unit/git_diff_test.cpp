@@ -37,5 +37,12 @@ TEST_CASE("a blob-to-blob diff prints what the two-tree diff prints", "[git][dif
       }
     }
     CHECK(nonempty > 40);
+    // Scattered pairs: a side found in the blob cache, then evicted by the
+    // other side's lookup, must still be readable (ASan watches this).
+    for (std::size_t k = 0; k < 4 * commits.size(); ++k) {
+      const auto &from = commits[(k * 7) % commits.size()].sha, &to = commits[(k * 13 + 5) % commits.size()].sha;
+      INFO(abbrev << " " << from << ".." << to);
+      CHECK(repo.diff_path(from, to, "kernel.py") == repo.diff_path_via_trees(from, to, "kernel.py"));
+    }
   }
 }

@@ -174,19 +174,23 @@ struct Repository::Impl {
       found = PathEntry{*git_tree_entry_id(e.get()), git_tree_entry_filemode(e.get())};
     return entries.emplace(std::move(key), found).first->second;
   }
-  const git_blob *blob(const git_oid &oid) {
+  // The blob with `oid` into `out`, a reference of the caller's own (the
+  // cache may evict its copy while the caller still reads it).
+  void blob(const git_oid &oid, BlobPtr &out) {
     std::string id = hex(&oid);
+    git_blob *cached = nullptr;
     for (auto &b : blobs)
-      if (b.first == id) return b.second;
-    git_blob *out = nullptr;
-    if (git_blob_lookup(&out, repo, &oid) != 0)
-      throw GitError(path.string() + ": no blob " + id + " (" + last_error() + ")");
-    if (blobs.size() == kBlobCache) {
-      git_blob_free(blobs.front().second);
-      blobs.erase(blobs.begin());
+      if (b.first == id) cached = b.second;
+    if (!cached) {
+      if (git_blob_lookup(&cached, repo, &oid) != 0)
+        throw GitError(path.string() + ": no blob " + id + " (" + last_error() + ")");
+      if (blobs.size() == kBlobCache) {
+        git_blob_free(blobs.front().second);
+        blobs.erase(blobs.begin());
+      }
+      blobs.emplace_back(std::move(id), cached);
     }
-    blobs.emplace_back(std::move(id), out);
-    return out;
+    if (git_blob_dup(out.out(), cached) != 0) throw GitError(path.string() + ": " + last_error());
   }
   void lookup_commit(const std::string &sha, CommitPtr &out) const {
     git_oid oid;
@@ -301,13 +305,13 @@ std::string Repository::diff_path(const std::string &from, const std::string &to
   if (!old_e || !new_e || old_e->mode != GIT_FILEMODE_BLOB || new_e->mode != GIT_FILEMODE_BLOB)
     return diff_path_via_trees(from, to, path);
   if (git_oid_equal(&old_e->id, &new_e->id)) return {}; // unchanged: no delta
-  // The blobs stay owned by the cache while the patch reads them.
-  const git_blob *old_blob = impl_->blob(old_e->id);
-  const git_blob *new_blob = impl_->blob(new_e->id);
+  BlobPtr old_blob, new_blob;
+  impl_->blob(old_e->id, old_blob);
+  impl_->blob(new_e->id, new_blob);
   git_diff_options opts;
   git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
   PatchPtr patch;
-  if (git_patch_from_blobs(patch.out(), old_blob, path.c_str(), new_blob, path.c_str(), &opts) != 0)
+  if (git_patch_from_blobs(patch.out(), old_blob.get(), path.c_str(), new_blob.get(), path.c_str(), &opts) != 0)
     throw GitError(impl_->path.string() + ": diff failed (" + last_error() + ")");
   git_buf buf = GIT_BUF_INIT;
   if (git_patch_to_buf(&buf, patch.get()) != 0)
