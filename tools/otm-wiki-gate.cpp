@@ -12,7 +12,7 @@
 using namespace otm;
 
 static const char *kHelp = R"(usage: otm-wiki-gate match RECORD [--live DIR]
-       otm-wiki-gate commit insert|confirm|conflict|auto RECORD [--target ID] [--live DIR]
+       otm-wiki-gate commit insert|confirm|conflict|auto RECORD [--target ID] [--live DIR] [--remote NAME]
 
 The admission gate: the only writer of the live store (the directory holding
 records/ and records/index.json, given by --live or RTM_LIVE).
@@ -37,18 +37,33 @@ path, then:
             exact episode_key match -> insert; a match pointing the same way
             -> confirm; the opposite way -> conflict. Prints the decision.
 
-Writes: records/ changes are atomic as a whole (a new generation swapped in
-under an exclusive lock on the store), so parallel runs never lose an entry
-and a killed run never leaves the index disagreeing with records/. After an
-admitting commit the source file gets a sidecar RECORD.merged ledger; the
-record itself is not modified.
+Writes: records/ changes are atomic as a whole (described in a journal
+first, the index replaced last, under an exclusive lock on the store), so
+parallel runs never lose an entry and a killed run never leaves the index
+disagreeing with records/. After an admitting commit the source file gets a
+sidecar RECORD.merged ledger; the record itself is not modified.
+
+Git-backed store: when the live store is a git work tree (its root, or a
+directory whose records/index.json it tracks), each commit that changes the
+store is also one git commit of exactly the files it wrote, "otm: <action>
+<id>", by --author / OTM_LIVE_AUTHOR (default live_git.author of the
+configuration). With --remote NAME (or OTM_LIVE_REMOTE) the commit is pushed
+to that remote's branch of the same name; when another writer pushed first,
+the store is reset to the remote's head and the action applied again (the
+auto decision and the id check made afresh), with backoff, up to
+--push-attempts / OTM_LIVE_PUSH_ATTEMPTS (live_git.push_attempts) attempts;
+then it fails with the store back at the remote's head. Local and file://
+remotes must be bare; ssh remotes use ssh-agent; https with a password is
+not supported. See docs/scale-out.md.
 
 Refuses to decide: whether two records are the same knowledge (match lists
 candidates; the caller or the auto policy decides).
 
 Exit: 0 match ok / action done (including an already counted confirm);
 1 validation errors, insert refused, target not in the live store;
-2 missing input, missing --target, bad arguments, unreadable live store.
+2 missing input, missing --target, bad arguments, unreadable live store;
+  a git-backed store with uncommitted changes, a failed git commit, a push
+  still rejected after the last attempt (nothing admitted in each case).
 )";
 
 int main(int argc, char **argv) {
@@ -58,6 +73,7 @@ int main(int argc, char **argv) {
     opts.value("schema", "FILE", "store schema (default: the live store's own, else the built-in clean-1.3)");
     config::Settings::add_options(opts,
                                   {config::Setting::Live, config::Setting::Denylist, config::Setting::ConfigFile});
+    admission::add_live_git_options(opts);
     if (!opts.parse(argc, argv)) return 0;
     const auto setup = cli::tool_setup(opts);
     const auto &settings = setup.settings;
@@ -75,6 +91,7 @@ int main(int argc, char **argv) {
       const auto &cfg = setup.config;
       admission::CommitCommand cmd{
           pos[1], pos[2], live, opts.get("target"), admission::Timestamp::now(), checks(), cfg.builder_version()};
+      cmd.git = admission::live_git_options(opts, cfg);
       rep = admission::run_commit(cmd);
     } else {
       throw Error(ErrorKind::Usage, "expected 'match RECORD' or 'commit ACTION RECORD' (see --help)");

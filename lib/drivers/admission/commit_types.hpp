@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "record/format_tags.hpp"
 #include "json/value.hpp"
@@ -33,6 +34,10 @@ struct Outcome {
   std::string action;       // insert / confirm / conflict
   std::string target;       // the existing id (confirm, conflict)
   std::string written;      // path relative to the live root of what was written
+  // Every file of the store the action changed, relative to the live root
+  // (the record, records/index.json, a conflict file); empty when it
+  // changed nothing. A git-backed store commits exactly these.
+  std::vector<std::string> changed;
 };
 
 } // namespace otm::admission

@@ -106,6 +106,8 @@ Outcome confirm_record(const CommitRequest &req) {
     swap.write(workspace::kIndexFileName, json::to_pretty(index));
   }
   swap.commit();
+  out.changed.push_back(*rel);
+  if (rerank) out.changed.push_back(workspace::kIndexRelpath);
   out.message = "confirmed:" + target + " (verified_effective=" + std::to_string(n) + ")";
   return out;
 }

@@ -82,6 +82,7 @@ Outcome flag_conflict(const CommitRequest &req) {
     if (io::write_file_atomic_new(dir / name, text)) {
       out.message = "conflict_flagged:" + name;
       out.written = "conflicts/" + name;
+      out.changed = {out.written};
       break;
     }
   }

@@ -1,6 +1,7 @@
 #include "admission/gate_commands.hpp"
 
 #include "admission/actions.hpp"
+#include "admission/git_store.hpp"
 #include "admission/match.hpp"
 #include "admission/merged_marker.hpp"
 #include "admission/store_commit.hpp"
@@ -49,6 +50,96 @@ GateReport run_match(const std::string &source, const std::filesystem::path &liv
   return rep;
 }
 
+namespace {
+
+// One application of the action to the store as it is now: the auto
+// policy's decision (made afresh, so a record another writer admitted
+// meanwhile turns an insert into a confirm) and the action's outcome.
+struct Applied {
+  Outcome outcome;
+  std::string out;      // stdout lines
+  std::string decision; // the auto policy's decision and reason, for a commit message
+};
+
+Applied apply_action(const CommitCommand &cmd, const json::Value &rec) {
+  Applied a;
+  CommitRequest req{cmd.live_root, rec, cmd.target, cmd.when, cmd.builder_version};
+  std::string action = cmd.action;
+  if (action == "auto") {
+    auto decision = decide_auto(rec, find_candidates(rec, cmd.live_root));
+    a.decision = decision.action + (decision.target.empty() ? "" : " --target " + decision.target) + " (" +
+                 decision.reason + ")";
+    a.out += "auto: " + a.decision + "\n";
+    action = decision.action;
+    if (!decision.target.empty()) req.target = decision.target;
+  }
+  a.outcome = action == "insert" ? insert_record(req) : action == "confirm" ? confirm_record(req) : flag_conflict(req);
+  a.out += a.outcome.message + "\n";
+  return a;
+}
+
+// The git-backed store's loop (git_store.hpp): apply, commit, push; when
+// the push is rejected, reset to the remote's new head and apply again.
+Applied apply_with_git(const CommitCommand &cmd, const json::Value &rec, GitStore &git, GateReport &rep) {
+  git.begin(); // refuses before changing anything, or marks the admission as under way
+  bool abandoned = false;
+  try {
+    for (int attempt = 1;; ++attempt) {
+      git.sync();
+      if (attempt > 1) {
+        // The record-level gates again, on the new state of the store.
+        if (auto errors = validate_for_admission(rec, cmd.checks); !errors.empty()) {
+          Applied refused;
+          refused.outcome.exit_code = 1;
+          rep.err += "SCHEMA ERRORS:\n";
+          for (const auto &e : errors) rep.err += "  - " + e + "\n";
+          git.finish();
+          return refused;
+        }
+      }
+      Applied a = apply_action(cmd, rec);
+      if (a.outcome.exit_code != 0 || a.outcome.changed.empty()) {
+        git.finish();
+        return a;
+      }
+      std::string sha = git.commit(a.outcome, rec, a.decision);
+      a.out += "git: committed " + sha.substr(0, 12) + " on " + git.branch() + "\n";
+      if (!git.pushes()) {
+        git.finish();
+        return a;
+      }
+      auto pushed = git.push();
+      if (pushed.pushed) {
+        a.out += "git: pushed to " + git.remote() + "/" + git.branch() + "\n";
+        git.finish();
+        return a;
+      }
+      rep.err += "note: push " + std::to_string(attempt) + " of " + std::to_string(git.attempts()) +
+                 " rejected: " + pushed.message + "\n";
+      if (attempt >= git.attempts()) {
+        std::string state = git.abandon();
+        abandoned = true;
+        throw git::GitWriteError("the admission of " + rec.string_or("id", "the record") + " was not pushed to " +
+                                 git.remote() + " after " + std::to_string(attempt) +
+                                 " attempts (other writers kept pushing first); nothing was admitted: " + state +
+                                 ". Run it again, or raise --push-attempts / OTM_LIVE_PUSH_ATTEMPTS "
+                                 "(live_git.push_attempts)");
+      }
+      git.backoff(attempt);
+    }
+  } catch (const git::GitWriteError &e) {
+    if (abandoned) throw;
+    std::string state = git.abandon();
+    throw git::GitWriteError(std::string(e.what()) + "; the admission was undone (" + state +
+                             "): fix the repository and admit again");
+  } catch (...) {
+    if (!abandoned) git.abandon();
+    throw;
+  }
+}
+
+} // namespace
+
 GateReport run_commit(const CommitCommand &cmd) {
   const std::string &a = cmd.action;
   if (a != "insert" && a != "confirm" && a != "conflict" && a != "auto")
@@ -69,19 +160,10 @@ GateReport run_commit(const CommitCommand &cmd) {
 
   StoreLock lock(cmd.live_root, StoreLock::Mode::Exclusive);
   recover_interrupted_commit(cmd.live_root);
-  CommitRequest req{cmd.live_root, rec, cmd.target, cmd.when, cmd.builder_version};
-  std::string action = a;
-  if (a == "auto") {
-    auto decision = decide_auto(rec, find_candidates(rec, cmd.live_root));
-    rep.out += "auto: " + decision.action + (decision.target.empty() ? "" : " --target " + decision.target) + " (" +
-               decision.reason + ")\n";
-    action = decision.action;
-    if (!decision.target.empty()) req.target = decision.target;
-  }
-  Outcome outcome = action == "insert"    ? insert_record(req)
-                    : action == "confirm" ? confirm_record(req)
-                                          : flag_conflict(req);
-  rep.out += outcome.message + "\n";
+  auto git = GitStore::open(cmd.live_root, cmd.git);
+  Applied applied = git ? apply_with_git(cmd, rec, *git, rep) : apply_action(cmd, rec);
+  const Outcome &outcome = applied.outcome;
+  rep.out += applied.out;
   rep.exit_code = outcome.exit_code;
   if (outcome.mark_merged) {
     if (cmd.source == "-") {

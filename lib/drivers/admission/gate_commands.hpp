@@ -7,6 +7,7 @@
 #include <string>
 
 #include "admission/commit_types.hpp"
+#include "admission/git_store.hpp"
 #include "admission/record_validation.hpp"
 #include "record/format_tags.hpp"
 
@@ -31,11 +32,14 @@ struct CommitCommand {
   Timestamp when;
   RecordCheck checks;
   std::string builder_version = record::kBuilderVersion;
+  LiveGitOptions git{}; // used when the live store is a git work tree (git_store.hpp)
 };
 
 // Validates, takes the exclusive store lock, removes generations a killed
-// writer left, runs the action, and marks the source merged when the action
-// admitted it. Throws a Usage Error for a bad action or a missing --target.
+// writer left, runs the action (in a git-backed store: commits it, and
+// pushes it with a remote, re-applying it when the push is rejected), and
+// marks the source merged when the action admitted it. Throws a Usage
+// Error for a bad action or a missing --target.
 GateReport run_commit(const CommitCommand &cmd);
 
 } // namespace otm::admission

@@ -57,6 +57,7 @@ Outcome insert_record(const CommitRequest &req) {
   swap.write(workspace::kIndexFileName,
              json::to_pretty(index_with_entry(std::move(index), live_index_entry(rec, rel))));
   swap.commit();
+  out.changed = {rel, workspace::kIndexRelpath};
   out.message = "inserted \u2192 " + rel;
   out.mark_merged = true;
   out.written = rel;

@@ -1,0 +1,512 @@
+#include "git/work_tree.hpp"
+
+#include <git2.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <mutex>
+
+#include "io/file.hpp"
+
+namespace otm::git {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+void ensure_init() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    git_libgit2_init();
+    git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, 1); // see set_flush_writes
+  });
+}
+
+std::string last_error() {
+  const git_error *e = git_error_last();
+  return e && e->message ? e->message : "unknown libgit2 error";
+}
+
+std::string hex(const git_oid *oid) {
+  char buf[GIT_OID_HEXSZ + 1];
+  git_oid_tostr(buf, sizeof buf, oid);
+  return buf;
+}
+
+git_oid oid_of(const std::string &sha) {
+  git_oid oid;
+  if (git_oid_fromstr(&oid, sha.c_str()) != 0) throw GitWriteError("internal: '" + sha + "' is not a commit id");
+  return oid;
+}
+
+template <typename T, void (*Free)(T *)> struct Owned {
+  T *p = nullptr;
+  Owned() = default;
+  Owned(const Owned &) = delete;
+  Owned &operator=(const Owned &) = delete;
+  ~Owned() {
+    if (p) Free(p);
+  }
+  T **out() { return &p; }
+  T *get() const { return p; }
+};
+
+using RepoPtr = Owned<git_repository, git_repository_free>;
+using CommitPtr = Owned<git_commit, git_commit_free>;
+using TreePtr = Owned<git_tree, git_tree_free>;
+using IndexPtr = Owned<git_index, git_index_free>;
+using RefPtr = Owned<git_reference, git_reference_free>;
+using RemotePtr = Owned<git_remote, git_remote_free>;
+using StatusPtr = Owned<git_status_list, git_status_list_free>;
+using SigPtr = Owned<git_signature, git_signature_free>;
+using ObjectPtr = Owned<git_object, git_object_free>;
+using WalkPtr = Owned<git_revwalk, git_revwalk_free>;
+using PackPtr = Owned<git_packbuilder, git_packbuilder_free>;
+
+bool under(const std::string &path, const std::string &prefix) {
+  if (prefix.empty()) return true;
+  return path == prefix ||
+         (path.size() > prefix.size() && path.compare(0, prefix.size(), prefix) == 0 && path[prefix.size()] == '/');
+}
+
+// A remote URL naming a repository on this machine: libgit2's local
+// transport, which otm replaces for pushing (see push()).
+std::optional<fs::path> local_remote_path(const std::string &url, const fs::path &workdir) {
+  if (url.rfind("file://", 0) == 0) return fs::path(url.substr(7));
+  if (url.find("://") != std::string::npos) return std::nullopt;
+  // scp-like "host:path" is ssh; a path has no colon before its first slash.
+  auto colon = url.find(':');
+  auto slash = url.find('/');
+  if (colon != std::string::npos && (slash == std::string::npos || colon < slash)) return std::nullopt;
+  fs::path p(url);
+  return p.is_absolute() ? p : workdir / p;
+}
+
+// Credentials for a network remote: the ssh agent's keys, or the
+// platform's default (Negotiate/NTLM) credentials; nothing interactive. A
+// second request means the first was refused: stop instead of looping.
+struct RemoteState {
+  int asked = 0;
+  std::string rejected; // the remote's reason, when it refused the update
+};
+
+int credentials(git_credential **out, const char *, const char *username_from_url, unsigned int allowed,
+                void *payload) {
+  auto *state = static_cast<RemoteState *>(payload);
+  if (state->asked++ > 0) {
+    git_error_set_str(GIT_ERROR_NET, "the remote refused the credentials offered (ssh agent keys)");
+    return GIT_EAUTH;
+  }
+  if (allowed & GIT_CREDENTIAL_SSH_KEY)
+    return git_credential_ssh_key_from_agent(out, username_from_url ? username_from_url : "git");
+  if (allowed & GIT_CREDENTIAL_DEFAULT) return git_credential_default_new(out);
+  git_error_set_str(GIT_ERROR_NET, "the remote asks for a user name and password, which otm cannot supply "
+                                   "(use an ssh remote with a key in ssh-agent, or a file:// or local path remote)");
+  return GIT_EAUTH;
+}
+
+int on_push_update(const char *refname, const char *status, void *payload) {
+  if (status) static_cast<RemoteState *>(payload)->rejected = std::string(refname) + ": " + status;
+  return 0;
+}
+
+} // namespace
+
+void set_flush_writes(bool on) {
+  ensure_init();
+  git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, on ? 1 : 0);
+}
+
+std::optional<Signature> parse_signature(const std::string &text) {
+  auto lt = text.find('<');
+  auto gt = text.rfind('>');
+  if (lt == std::string::npos || gt == std::string::npos || gt < lt || gt + 1 != text.size()) return std::nullopt;
+  std::string name = text.substr(0, lt);
+  while (!name.empty() && name.back() == ' ') name.pop_back();
+  std::string email = text.substr(lt + 1, gt - lt - 1);
+  if (name.empty() || email.empty() || email.find_first_of("<>\n") != std::string::npos ||
+      name.find_first_of("<>\n") != std::string::npos)
+    return std::nullopt;
+  return Signature{name, email};
+}
+
+struct WorkTree::Impl {
+  RepoPtr repo;
+  fs::path root;
+
+  [[noreturn]] void fail(const std::string &what) const {
+    throw GitWriteError(root.string() + ": " + what + " (" + last_error() + ")");
+  }
+
+  void lookup_commit(const std::string &sha, CommitPtr &out) const {
+    git_oid oid = oid_of(sha);
+    if (git_commit_lookup(out.out(), repo.get(), &oid) != 0) fail("no commit " + sha);
+  }
+
+  std::vector<std::string> status(const std::vector<std::string> &prefixes, bool untracked_only) const {
+    git_status_options opts;
+    git_status_options_init(&opts, GIT_STATUS_OPTIONS_VERSION);
+    opts.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR;
+    opts.flags =
+        GIT_STATUS_OPT_INCLUDE_UNTRACKED | GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS | GIT_STATUS_OPT_EXCLUDE_SUBMODULES;
+    std::vector<char *> specs;
+    bool all = std::find(prefixes.begin(), prefixes.end(), std::string()) != prefixes.end();
+    if (!all)
+      for (const auto &p : prefixes) specs.push_back(const_cast<char *>(p.c_str()));
+    opts.pathspec.strings = specs.data();
+    opts.pathspec.count = specs.size();
+    StatusPtr list;
+    if (git_status_list_new(list.out(), repo.get(), &opts) != 0) fail("cannot read the work tree's status");
+    std::vector<std::string> out;
+    for (std::size_t i = 0, n = git_status_list_entrycount(list.get()); i < n; ++i) {
+      const git_status_entry *e = git_status_byindex(list.get(), i);
+      if (untracked_only && !(e->status & GIT_STATUS_WT_NEW)) continue;
+      for (const git_diff_delta *d : {e->head_to_index, e->index_to_workdir})
+        if (d)
+          for (const char *p : {d->old_file.path, d->new_file.path})
+            if (p) out.emplace_back(p);
+    }
+    // The pathspec already limits the walk; this keeps a pattern character
+    // in a prefix from widening it.
+    std::erase_if(out, [&](const std::string &p) {
+      return !all && std::none_of(prefixes.begin(), prefixes.end(), [&](const auto &x) { return under(p, x); });
+    });
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+  }
+};
+
+WorkTree::~WorkTree() = default;
+WorkTree::WorkTree(WorkTree &&) noexcept = default;
+WorkTree &WorkTree::operator=(WorkTree &&) noexcept = default;
+
+std::optional<WorkTree> WorkTree::discover(const fs::path &dir, std::string *refused) {
+  // Without a .git in `dir` or above there is no work tree, and starting
+  // libgit2 (which reads the system's certificates) would only slow down
+  // every admission into a plain store.
+  {
+    std::error_code ec;
+    fs::path p = fs::absolute(dir, ec);
+    bool found = false;
+    for (; !ec && !found; p = p.parent_path()) {
+      found = fs::exists(p / ".git", ec);
+      if (p == p.parent_path()) break;
+    }
+    if (!found) return std::nullopt;
+  }
+  ensure_init();
+  auto impl = std::make_unique<Impl>();
+  if (int rc = git_repository_open_ext(impl->repo.out(), dir.c_str(), 0, nullptr); rc != 0) {
+    // A repository owned by someone else is there but refused (git's
+    // safe.directory); the caller may want to say so.
+    if (rc == GIT_EOWNER && refused) *refused = last_error();
+    git_error_clear();
+    return std::nullopt;
+  }
+  if (git_repository_is_bare(impl->repo.get())) return std::nullopt;
+  const char *wd = git_repository_workdir(impl->repo.get());
+  if (!wd) return std::nullopt;
+  std::error_code ec;
+  impl->root = fs::canonical(wd, ec);
+  if (ec) impl->root = fs::path(wd).lexically_normal();
+  WorkTree t;
+  t.impl_ = std::move(impl);
+  return t;
+}
+
+const fs::path &WorkTree::root() const { return impl_->root; }
+
+std::string WorkTree::relative(const fs::path &path) const {
+  std::error_code ec;
+  fs::path p = fs::weakly_canonical(path, ec);
+  if (ec) p = fs::absolute(path).lexically_normal();
+  std::string rel = p.lexically_relative(impl_->root).generic_string();
+  if (rel == ".") return "";
+  if (rel.rfind("..", 0) == 0)
+    throw GitWriteError(path.string() + ": not inside the work tree " + impl_->root.string());
+  return rel;
+}
+
+std::optional<std::string> WorkTree::head() const {
+  git_oid oid;
+  if (git_reference_name_to_id(&oid, impl_->repo.get(), "HEAD") != 0) {
+    git_error_clear();
+    return std::nullopt;
+  }
+  return hex(&oid);
+}
+
+std::string WorkTree::branch() const {
+  RefPtr ref;
+  if (git_reference_lookup(ref.out(), impl_->repo.get(), "HEAD") != 0) impl_->fail("cannot read HEAD");
+  if (git_reference_type(ref.get()) != GIT_REFERENCE_SYMBOLIC)
+    throw GitWriteError(impl_->root.string() +
+                        ": HEAD is detached; check out the store's branch (git switch main) before admitting");
+  std::string target = git_reference_symbolic_target(ref.get());
+  const std::string prefix = "refs/heads/";
+  if (target.rfind(prefix, 0) != 0)
+    throw GitWriteError(impl_->root.string() + ": HEAD names " + target + ", not a branch");
+  return target.substr(prefix.size());
+}
+
+bool WorkTree::tracked(const std::string &relpath) const {
+  IndexPtr index;
+  if (git_repository_index(index.out(), impl_->repo.get()) != 0) impl_->fail("cannot read the index");
+  return git_index_get_bypath(index.get(), relpath.c_str(), 0) != nullptr;
+}
+
+bool WorkTree::is_ancestor(const std::string &ancestor, const std::string &descendant) const {
+  if (ancestor == descendant) return true;
+  git_oid a = oid_of(ancestor), d = oid_of(descendant);
+  int rc = git_graph_descendant_of(impl_->repo.get(), &d, &a);
+  if (rc < 0) {
+    git_error_clear();
+    return false;
+  }
+  return rc == 1;
+}
+
+std::vector<std::string> WorkTree::changed_paths(const std::vector<std::string> &prefixes) const {
+  return impl_->status(prefixes, false);
+}
+
+std::string WorkTree::commit_files(const std::vector<std::string> &relpaths, const std::string &message,
+                                   const Signature &who) {
+  git_repository *repo = impl_->repo.get();
+  auto parent_sha = head();
+  CommitPtr parent;
+  IndexPtr mem;
+  if (git_index_new(mem.out()) != 0) impl_->fail("cannot create an index");
+  if (parent_sha) {
+    impl_->lookup_commit(*parent_sha, parent);
+    TreePtr tree;
+    if (git_commit_tree(tree.out(), parent.get()) != 0 || git_index_read_tree(mem.get(), tree.get()) != 0)
+      impl_->fail("cannot read HEAD's tree");
+  }
+  for (const auto &rel : relpaths) {
+    struct stat st {};
+    if (::lstat((impl_->root / rel).c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
+      git_index_entry entry{};
+      if (git_blob_create_from_workdir(&entry.id, repo, rel.c_str()) != 0) impl_->fail("cannot store " + rel);
+      entry.mode = (st.st_mode & S_IXUSR) ? GIT_FILEMODE_BLOB_EXECUTABLE : GIT_FILEMODE_BLOB;
+      entry.path = rel.c_str();
+      entry.file_size = static_cast<std::uint32_t>(st.st_size);
+      if (git_index_add(mem.get(), &entry) != 0) impl_->fail("cannot stage " + rel);
+    } else if (git_index_remove(mem.get(), rel.c_str(), 0) != 0) {
+      git_error_clear(); // not in HEAD either: nothing to remove
+    }
+  }
+  git_oid tree_id;
+  TreePtr tree;
+  if (git_index_write_tree_to(&tree_id, mem.get(), repo) != 0 || git_tree_lookup(tree.out(), repo, &tree_id) != 0)
+    impl_->fail("cannot write the commit's tree");
+  SigPtr sig;
+  if (git_signature_now(sig.out(), who.name.c_str(), who.email.c_str()) != 0)
+    impl_->fail("invalid author '" + who.name + " <" + who.email + ">'");
+  const git_commit *parents[1] = {parent.get()};
+  git_oid commit_id;
+  // Updating HEAD checks that its branch still points at the parent, so a
+  // branch moved behind otm's back fails here instead of being overwritten.
+  if (git_commit_create(&commit_id, repo, "HEAD", sig.get(), sig.get(), nullptr, message.c_str(), tree.get(),
+                        parent_sha ? 1 : 0, parents) != 0)
+    impl_->fail("cannot commit");
+  // The repository's own index follows for these paths, so `git status`
+  // shows the commit as clean; other staged work is left as it was.
+  IndexPtr index;
+  if (git_repository_index(index.out(), repo) != 0 || git_index_read(index.get(), 0) != 0)
+    impl_->fail("cannot read the index");
+  for (const auto &rel : relpaths) {
+    struct stat st {};
+    int rc = ::lstat((impl_->root / rel).c_str(), &st) == 0 ? git_index_add_bypath(index.get(), rel.c_str())
+                                                            : git_index_remove_bypath(index.get(), rel.c_str());
+    if (rc != 0) impl_->fail("cannot update the index for " + rel);
+  }
+  if (git_index_write(index.get()) != 0) impl_->fail("cannot write the index");
+  return hex(&commit_id);
+}
+
+void WorkTree::reset_hard(const std::string &commit, const std::vector<std::string> &clean_prefixes) {
+  git_oid oid = oid_of(commit);
+  ObjectPtr target;
+  if (git_object_lookup(target.out(), impl_->repo.get(), &oid, GIT_OBJECT_COMMIT) != 0)
+    impl_->fail("no commit " + commit);
+  git_checkout_options co;
+  git_checkout_options_init(&co, GIT_CHECKOUT_OPTIONS_VERSION);
+  co.checkout_strategy = GIT_CHECKOUT_FORCE;
+  if (git_reset(impl_->repo.get(), target.get(), GIT_RESET_HARD, &co) != 0) impl_->fail("cannot reset to " + commit);
+  clean(clean_prefixes);
+}
+
+void WorkTree::restore(const std::vector<std::string> &prefixes) {
+  git_checkout_options co;
+  git_checkout_options_init(&co, GIT_CHECKOUT_OPTIONS_VERSION);
+  co.checkout_strategy = GIT_CHECKOUT_FORCE;
+  std::vector<char *> specs;
+  for (const auto &p : prefixes) specs.push_back(const_cast<char *>(p.c_str()));
+  co.paths.strings = specs.data();
+  co.paths.count = specs.size();
+  if (git_checkout_head(impl_->repo.get(), &co) != 0) impl_->fail("cannot restore the store's files from HEAD");
+  clean(prefixes);
+}
+
+void WorkTree::clean(const std::vector<std::string> &prefixes) {
+  for (const auto &rel : impl_->status(prefixes, true)) {
+    fs::path p = impl_->root / rel;
+    if (::unlink(p.c_str()) != 0 && errno != ENOENT) impl_->fail("cannot remove the untracked file " + rel);
+    // Directories left empty go too (git has no record of them).
+    for (fs::path d = p.parent_path(); d != impl_->root && ::rmdir(d.c_str()) == 0; d = d.parent_path()) {
+    }
+  }
+}
+
+std::optional<std::string> WorkTree::fetch(const std::string &remote_name, const std::string &branch) {
+  RemotePtr remote;
+  if (git_remote_lookup(remote.out(), impl_->repo.get(), remote_name.c_str()) != 0)
+    throw GitWriteError(impl_->root.string() + ": no remote named '" + remote_name +
+                        "' (add it with git remote add, or pass the remote's name with --remote / OTM_LIVE_REMOTE)");
+  // libgit2 takes no relative path for a URL; git reads one from the work
+  // tree's root, and so does otm (the same remote, under its own name).
+  if (const char *url = git_remote_url(remote.get())) {
+    auto path = local_remote_path(url, impl_->root);
+    if (path && std::string(url) != path->string() && std::string(url).rfind("file://", 0) != 0) {
+      RemotePtr absolute;
+      if (git_remote_create_anonymous(absolute.out(), impl_->repo.get(), path->lexically_normal().c_str()) != 0)
+        impl_->fail("cannot open the remote " + path->string());
+      std::swap(remote.p, absolute.p);
+    }
+  }
+  std::string spec = "+refs/heads/" + branch + ":refs/remotes/" + remote_name + "/" + branch;
+  char *specs[] = {spec.data()};
+  git_strarray refspecs{specs, 1};
+  git_fetch_options fo;
+  git_fetch_options_init(&fo, GIT_FETCH_OPTIONS_VERSION);
+  RemoteState state;
+  fo.callbacks.credentials = credentials;
+  fo.callbacks.payload = &state;
+  fo.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE;
+  if (git_remote_fetch(remote.get(), &refspecs, &fo, "otm: fetch") != 0)
+    impl_->fail("cannot fetch " + branch + " from " + remote_name);
+  // What the remote advertised in this fetch, not a tracking ref a
+  // previous fetch may have left.
+  const git_remote_head **heads = nullptr;
+  size_t n = 0;
+  if (git_remote_ls(&heads, &n, remote.get()) != 0) impl_->fail("cannot list the branches of " + remote_name);
+  const std::string want = "refs/heads/" + branch;
+  for (size_t i = 0; i < n; ++i)
+    if (want == heads[i]->name) return hex(&heads[i]->oid);
+  return std::nullopt;
+}
+
+PushResult WorkTree::push(const std::string &remote_name, const std::string &branch,
+                          const std::function<void()> &before_update) {
+  git_repository *repo = impl_->repo.get();
+  auto local = head();
+  if (!local) throw GitWriteError(impl_->root.string() + ": nothing to push (the branch has no commit)");
+  RemotePtr remote;
+  if (git_remote_lookup(remote.out(), repo, remote_name.c_str()) != 0)
+    throw GitWriteError(impl_->root.string() + ": no remote named '" + remote_name + "'");
+  const char *url = git_remote_pushurl(remote.get()) ? git_remote_pushurl(remote.get()) : git_remote_url(remote.get());
+  if (!url) throw GitWriteError(impl_->root.string() + ": remote '" + remote_name + "' has no URL");
+  const std::string ref = "refs/heads/" + branch;
+  const std::string tracking = "refs/remotes/" + remote_name + "/" + branch;
+  git_oid local_id = oid_of(*local);
+
+  if (auto path = local_remote_path(url, impl_->root)) {
+    // libgit2's local transport moves the remote branch with a forced
+    // update after checking fast-forward against what it listed earlier,
+    // so two concurrent pushers can both pass the check and the second
+    // overwrites the first. This path does the same steps with a
+    // compare-and-swap of the branch (under git's own ref lock file).
+    RepoPtr dst;
+    if (git_repository_open_ext(dst.out(), path->c_str(), GIT_REPOSITORY_OPEN_NO_SEARCH, nullptr) != 0)
+      throw GitWriteError(std::string(url) + ": the remote '" + remote_name + "' is not a git repository (" +
+                          last_error() + ")");
+    if (!git_repository_is_bare(dst.get()))
+      throw GitWriteError(std::string(url) + ": the remote '" + remote_name +
+                          "' is not a bare repository; make the shared store's remote bare (git init --bare) so "
+                          "pushes never touch someone's work tree");
+    std::optional<git_oid> old;
+    git_oid old_id;
+    if (git_reference_name_to_id(&old_id, dst.get(), ref.c_str()) == 0)
+      old = old_id;
+    else
+      git_error_clear();
+    if (old && git_oid_equal(&*old, &local_id)) return {true, ""};
+    if (old) {
+      git_odb *odb = nullptr;
+      bool known = git_repository_odb(&odb, repo) == 0 && git_odb_exists(odb, &*old) == 1;
+      if (odb) git_odb_free(odb);
+      if (!known || !is_ancestor(hex(&*old), *local))
+        return {false, "the remote's " + branch + " is at " + hex(&*old).substr(0, 12) +
+                           ", which this commit does not build on (another writer pushed first)"};
+    }
+    WalkPtr walk;
+    PackPtr pack;
+    if (git_revwalk_new(walk.out(), repo) != 0 || git_revwalk_push(walk.get(), &local_id) != 0 ||
+        (old && git_revwalk_hide(walk.get(), &*old) != 0) || git_packbuilder_new(pack.out(), repo) != 0 ||
+        git_packbuilder_insert_walk(pack.get(), walk.get()) != 0)
+      impl_->fail("cannot collect the objects to push");
+    fs::path pack_dir = fs::path(git_repository_commondir(dst.get())) / "objects" / "pack";
+    if (git_packbuilder_write(pack.get(), pack_dir.c_str(), 0, nullptr, nullptr) != 0)
+      throw GitWriteError(std::string(url) + ": cannot write the pushed objects (" + last_error() + ")");
+    if (before_update) before_update();
+    RefPtr updated;
+    int rc = git_reference_create_matching(updated.out(), dst.get(), ref.c_str(), &local_id, old ? 1 : 0,
+                                           old ? &*old : nullptr, "otm: push");
+    if (rc == GIT_EMODIFIED || rc == GIT_EEXISTS || rc == GIT_ELOCKED) {
+      git_error_clear();
+      return {false, "the remote's " + branch + " moved while pushing (another writer pushed first)"};
+    }
+    if (rc != 0) throw GitWriteError(std::string(url) + ": cannot update " + ref + " (" + last_error() + ")");
+    RefPtr track;
+    if (git_reference_create(track.out(), repo, tracking.c_str(), &local_id, 1, "otm: push") != 0) git_error_clear();
+    return {true, ""};
+  }
+
+  // A network remote: the server (receive-pack) updates the branch only if
+  // it still holds the commit this push was based on.
+  std::string spec = ref + ":" + ref;
+  char *specs[] = {spec.data()};
+  git_strarray refspecs{specs, 1};
+  git_push_options po;
+  git_push_options_init(&po, GIT_PUSH_OPTIONS_VERSION);
+  RemoteState state;
+  po.callbacks.credentials = credentials;
+  po.callbacks.push_update_reference = on_push_update;
+  po.callbacks.payload = &state;
+  if (before_update) before_update();
+  int rc = git_remote_push(remote.get(), &refspecs, &po);
+  if (rc == GIT_ENONFASTFORWARD) {
+    std::string why = last_error();
+    git_error_clear();
+    return {false, why};
+  }
+  if (rc != 0) impl_->fail("cannot push " + branch + " to " + remote_name);
+  if (!state.rejected.empty()) return {false, "the remote refused " + state.rejected};
+  return {true, ""};
+}
+
+void WorkTree::ensure_excluded(const std::vector<std::string> &patterns) {
+  fs::path file = fs::path(git_repository_commondir(impl_->repo.get())) / "info" / "exclude";
+  std::string text;
+  if (io::is_regular_file(file)) text = io::read_file(file);
+  std::string add;
+  for (const auto &p : patterns) {
+    bool present = false;
+    std::size_t pos = 0;
+    while (pos <= text.size()) {
+      auto nl = text.find('\n', pos);
+      if (text.compare(pos, nl == std::string::npos ? std::string::npos : nl - pos, p) == 0) present = true;
+      if (nl == std::string::npos) break;
+      pos = nl + 1;
+    }
+    if (!present) add += p + "\n";
+  }
+  if (add.empty()) return;
+  if (!text.empty() && text.back() != '\n') text += '\n';
+  io::write_file_atomic(file, text + "# otm: the live store's journal and temporary files\n" + add);
+}
+
+} // namespace otm::git
