@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "schema/compiled_validator.hpp"
 #include "json/value.hpp"
 
 namespace otm::schema {
@@ -45,7 +46,16 @@ public:
   // Every error, sorted by path (stable), duplicates removed; aggregate
   // "failed against a child schema" lines are dropped when a specific error
   // explains them. Empty when valid.
+  // A record the compiled validator (compiled_validator.hpp) accepts is
+  // valid without valijson; any other record is worded by valijson.
   std::vector<ValidationError> validate(const json::Value &record) const;
+  // valijson alone (the agreement test compares the two).
+  std::vector<ValidationError> validate_with_valijson(const json::Value &record) const;
+  // The compiled validator, or nullptr when the schema uses something it
+  // refuses (then every record goes to valijson); `compiled_refusal()` says
+  // what.
+  const CompiledValidator *compiled() const;
+  const std::string &compiled_refusal() const;
 
   const json::Value &document() const { return doc_; }
   const std::string &source() const { return source_; }

@@ -10,10 +10,17 @@ namespace otm::scrub {
 
 namespace {
 
+// `needle`: a literal every match of the rule contains. A field without it
+// cannot match, so the pass (a scan and a copy of the field) is skipped;
+// the output is the same by construction (replace returns its input
+// unchanged when nothing matches).
 struct Rule {
   text::Regex regex;
   const char *replacement;
+  const char *needle;
 };
+
+bool may_match(std::string_view t, const char *needle) { return t.find(needle) != std::string_view::npos; }
 
 // §1 step 4. The git-command rule takes the command and its option/revision
 // tokens only (or a whole backticked span), not the rest of the line, so
@@ -21,18 +28,18 @@ struct Rule {
 const std::vector<Rule> &trace_rules() {
   static const std::vector<Rule> rules = [] {
     std::vector<Rule> r;
-    r.push_back({text::Regex(R"(`\s*git\s+(?:log|show|diff|blame)\b[^`\n]*`)"), "the history"});
+    r.push_back({text::Regex(R"(`\s*git\s+(?:log|show|diff|blame)\b[^`\n]*`)"), "the history", "git"});
     r.push_back(
         {text::Regex(
              R"(\bgit\s+(?:log|show|diff|blame)\b(?:[ \t]+(?:--(?:[ \t]+[\w*-]*[./][\w./*-]*)+|-[\w=.:/-]*|[0-9a-f]{7,40}(?:\.\.\.?[0-9a-f]{7,40})?\b|HEAD[~^\d]*|[\w./-]+\.\.\.?[\w./-]+))*)"),
-         "the history"});
-    r.push_back({text::Regex(R"(\bprofiles?/[\w./*-]+)"), "the profile"});
-    r.push_back({text::Regex(R"(\bmemory/[vV]?\d+[\w.-]*\.json\b)"), "the step record"});
-    r.push_back({text::Regex(R"(\bversions/kernel_[vV]\d+\.py\b)"), "that snapshot"});
-    r.push_back({text::Regex(R"(\bkernel_[vV]\d+\.py\b)"), "that snapshot"});
-    r.push_back({text::Regex(R"(\b(?:kernel|reference|test_kernel|bench)\.py\b)"), "the kernel source"});
-    r.push_back({text::Regex(R"(\b(?:definition|solution|workload)\.jsonl?\b)"), "the trace metadata"});
-    r.push_back({text::Regex(R"(\bkernel_opt_\d+_[\w-]+)"), "this operator"});
+         "the history", "git"});
+    r.push_back({text::Regex(R"(\bprofiles?/[\w./*-]+)"), "the profile", "profile"});
+    r.push_back({text::Regex(R"(\bmemory/[vV]?\d+[\w.-]*\.json\b)"), "the step record", "memory/"});
+    r.push_back({text::Regex(R"(\bversions/kernel_[vV]\d+\.py\b)"), "that snapshot", "versions/kernel_"});
+    r.push_back({text::Regex(R"(\bkernel_[vV]\d+\.py\b)"), "that snapshot", "kernel_"});
+    r.push_back({text::Regex(R"(\b(?:kernel|reference|test_kernel|bench)\.py\b)"), "the kernel source", ".py"});
+    r.push_back({text::Regex(R"(\b(?:definition|solution|workload)\.jsonl?\b)"), "the trace metadata", ".json"});
+    r.push_back({text::Regex(R"(\bkernel_opt_\d+_[\w-]+)"), "this operator", "kernel_opt_"});
     return r;
   }();
   return rules;
@@ -95,18 +102,27 @@ std::string tidy(std::string_view input) {
   static const text::Regex space_period(R"(\s+\.(?=\s|$))");
   static const text::Regex spaces(R"(\s{2,})");
   static const text::Regex leading(R"(^[:;,.\-\x{2013}\x{2014}\s]+)");
-  std::string t = repeated.replace(input, "earlier steps");
-  t = article.replace(t, [](const text::Match &m) {
-    char c = m[1].empty() ? 'a' : m[1][0];
-    return std::string(c >= 'A' && c <= 'Z' ? "An earlier step" : "an earlier step");
-  });
-  t = head.replace(t, [](const text::Match &m) { return std::string(m[1]) + "n earlier state"; });
-  t = this_step.replace(t, [](const text::Match &m) { return capitalised("this step", m[1][0] <= 'Z'); });
-  t = shape_shape.replace(t, [](const text::Match &m) { return std::string(m[1]) + "hape-" + std::string(m[2]); });
-  t = empty_brackets.replace(t, "");
-  t = space_punct.replace(t, [](const text::Match &m) { return std::string(m[1]); });
-  t = space_percent.replace(t, "%");
-  t = space_period.replace(t, ".");
+  // Each pass is skipped when the text lacks a literal all its matches hold
+  // (the same output: see Rule::needle).
+  std::string t(input);
+  if (may_match(t, "an earlier step")) t = repeated.replace(t, "earlier steps");
+  if (may_match(t, "n earlier step")) {
+    t = article.replace(t, [](const text::Match &m) {
+      char c = m[1].empty() ? 'a' : m[1][0];
+      return std::string(c >= 'A' && c <= 'Z' ? "An earlier step" : "an earlier step");
+    });
+  }
+  if (may_match(t, "n earlier step"))
+    t = head.replace(t, [](const text::Match &m) { return std::string(m[1]) + "n earlier state"; });
+  if (may_match(t, "his step"))
+    t = this_step.replace(t, [](const text::Match &m) { return capitalised("this step", m[1][0] <= 'Z'); });
+  if (may_match(t, "shape-"))
+    t = shape_shape.replace(t, [](const text::Match &m) { return std::string(m[1]) + "hape-" + std::string(m[2]); });
+  if (t.find_first_of("([") != std::string::npos) t = empty_brackets.replace(t, "");
+  if (t.find_first_of(",;:") != std::string::npos)
+    t = space_punct.replace(t, [](const text::Match &m) { return std::string(m[1]); });
+  if (may_match(t, "%")) t = space_percent.replace(t, "%");
+  if (may_match(t, ".")) t = space_period.replace(t, ".");
   t = spaces.replace(t, " ");
   t = std::string(text::strip(t));
   return leading.replace(t, "");
@@ -125,9 +141,10 @@ std::string Scrubber::substitute(std::string_view input, bool at_text_start) {
   if (denylist_ && denylist_->regex()) t = denylist_->regex()->replace(t, kPrivateIdentifier);
   for (const auto &shape : record::store_leak_shapes()) t = shape.regex->replace(t, shape.replacement);
   t = record::workload_hash_regex().replace(t, [&](const text::Match &m) { return label(std::string(m[0])); });
-  for (const auto &rule : trace_rules()) t = rule.regex.replace(t, rule.replacement);
+  for (const auto &rule : trace_rules())
+    if (may_match(t, rule.needle)) t = rule.regex.replace(t, rule.replacement);
   if (at_text_start) t = leading_version().replace(t, "");
-  t = remeasurement().replace(t, "a re-measurement");
+  if (may_match(t, "_")) t = remeasurement().replace(t, "a re-measurement");
   // A bracket or list is rewritten only when each of its ids is one (a
   // mnemonic's `v4` in a list stays, and so does the list).
   auto all_ids = [&](const text::Match &m) {

@@ -78,7 +78,9 @@ Context build_context(const cli::Options &opts, const config::Settings &settings
   ctx.store_schema = schema::store_schema(schema_file);
   std::optional<std::filesystem::path> profile_file;
   if (auto f = opts.get("profile")) profile_file = *f;
-  ctx.profile = schema::profile_schema(profile_file);
+  // No store gate reads the profile: the one pass (stream_store) compiles it
+  // only when one is named, so a bad --profile still fails as before.
+  if (!stream_store || profile_file) ctx.profile = schema::profile_schema(profile_file);
   if (auto deny = settings.get(Setting::Denylist)) ctx.denylist = load_denylist(*deny);
   if (auto ws = settings.get(Setting::Workspace)) {
     if (!io::is_directory(*ws)) throw io::IoError(*ws + ": workspace directory does not exist");

@@ -6,6 +6,8 @@
 
 #include <cstdio>
 #include <mutex>
+#include <unordered_map>
+#include <vector>
 
 namespace otm::git {
 namespace {
@@ -46,6 +48,7 @@ using EntryPtr = Owned<git_tree_entry, git_tree_entry_free>;
 using BlobPtr = Owned<git_blob, git_blob_free>;
 using WalkPtr = Owned<git_revwalk, git_revwalk_free>;
 using DiffPtr = Owned<git_diff, git_diff_free>;
+using PatchPtr = Owned<git_patch, git_patch_free>;
 
 std::string iso_date(const git_signature *sig) {
   git_time_t t = sig->when.time + static_cast<git_time_t>(sig->when.offset) * 60;
@@ -120,8 +123,74 @@ std::string shallow_boundary(git_repository *repo) {
 struct Repository::Impl {
   git_repository *repo = nullptr;
   std::filesystem::path path;
+  // What a path is at a commit, per (commit, path): otm-packet asks for the
+  // same kernel.py entry of a commit several times (the blob comparison,
+  // then the diff, for every packet whose range ends there); libgit2
+  // re-read the commit and its tree each time. A handle is one thread's.
+  struct PathEntry {
+    git_oid id;
+    git_filemode_t mode;
+  };
+  std::unordered_map<std::string, std::optional<PathEntry>> entries;
+  // The last blobs diffed (libgit2 caches no blobs by default): consecutive
+  // versions share one side, so each blob is inflated once, not twice.
+  std::vector<std::pair<std::string, git_blob *>> blobs;
+  static constexpr std::size_t kBlobCache = 8;
+  // A blob-to-blob patch prints git's default id length (7) whatever
+  // core.abbrev says, where the two-tree diff honours it: with core.abbrev
+  // set, diffs go through the trees.
+  std::optional<bool> abbrev_set;
+  bool default_abbrev() {
+    if (!abbrev_set) {
+      git_config *cfg = nullptr;
+      git_config_entry *e = nullptr;
+      bool set = true; // unreadable config: the trees decide
+      if (git_repository_config_snapshot(&cfg, repo) == 0) {
+        set = git_config_get_entry(&e, cfg, "core.abbrev") == 0;
+        git_config_entry_free(e);
+        git_config_free(cfg);
+      }
+      abbrev_set = set;
+    }
+    return !*abbrev_set;
+  }
   ~Impl() {
+    for (auto &b : blobs) git_blob_free(b.second);
     if (repo) git_repository_free(repo);
+  }
+  const std::optional<PathEntry> &entry(const std::string &commit, const std::string &file) {
+    std::string key = commit;
+    key += '\0';
+    key += file;
+    if (auto it = entries.find(key); it != entries.end()) return it->second;
+    CommitPtr c;
+    lookup_commit(commit, c);
+    TreePtr tree;
+    if (git_commit_tree(tree.out(), c.get()) != 0) throw GitError(path.string() + ": " + last_error());
+    EntryPtr e;
+    std::optional<PathEntry> found;
+    if (git_tree_entry_bypath(e.out(), tree.get(), file.c_str()) == 0 &&
+        git_tree_entry_type(e.get()) == GIT_OBJECT_BLOB)
+      found = PathEntry{*git_tree_entry_id(e.get()), git_tree_entry_filemode(e.get())};
+    return entries.emplace(std::move(key), found).first->second;
+  }
+  // The blob with `oid` into `out`, a reference of the caller's own (the
+  // cache may evict its copy while the caller still reads it).
+  void blob(const git_oid &oid, BlobPtr &out) {
+    std::string id = hex(&oid);
+    git_blob *cached = nullptr;
+    for (auto &b : blobs)
+      if (b.first == id) cached = b.second;
+    if (!cached) {
+      if (git_blob_lookup(&cached, repo, &oid) != 0)
+        throw GitError(path.string() + ": no blob " + id + " (" + last_error() + ")");
+      if (blobs.size() == kBlobCache) {
+        git_blob_free(blobs.front().second);
+        blobs.erase(blobs.begin());
+      }
+      blobs.emplace_back(std::move(id), cached);
+    }
+    if (git_blob_dup(out.out(), cached) != 0) throw GitError(path.string() + ": " + last_error());
   }
   void lookup_commit(const std::string &sha, CommitPtr &out) const {
     git_oid oid;
@@ -200,14 +269,9 @@ bool Repository::has_commit(const std::string &sha) const {
 }
 
 std::optional<std::string> Repository::blob_id(const std::string &commit, const std::string &path) const {
-  CommitPtr c;
-  impl_->lookup_commit(commit, c);
-  TreePtr tree;
-  if (git_commit_tree(tree.out(), c.get()) != 0) throw GitError(impl_->path.string() + ": " + last_error());
-  EntryPtr entry;
-  if (git_tree_entry_bypath(entry.out(), tree.get(), path.c_str()) != 0) return std::nullopt;
-  if (git_tree_entry_type(entry.get()) != GIT_OBJECT_BLOB) return std::nullopt;
-  return hex(git_tree_entry_id(entry.get()));
+  const auto &e = impl_->entry(commit, path);
+  if (!e) return std::nullopt;
+  return hex(&e->id);
 }
 
 std::string Repository::blob_content(const std::string &id) const {
@@ -235,6 +299,30 @@ std::optional<std::string> Repository::read_at(const std::string &commit, const 
 }
 
 std::string Repository::diff_path(const std::string &from, const std::string &to, const std::string &path) const {
+  if (from.empty() || !impl_->default_abbrev()) return diff_path_via_trees(from, to, path);
+  auto old_e = impl_->entry(from, path);
+  auto new_e = impl_->entry(to, path);
+  if (!old_e || !new_e || old_e->mode != GIT_FILEMODE_BLOB || new_e->mode != GIT_FILEMODE_BLOB)
+    return diff_path_via_trees(from, to, path);
+  if (git_oid_equal(&old_e->id, &new_e->id)) return {}; // unchanged: no delta
+  BlobPtr old_blob, new_blob;
+  impl_->blob(old_e->id, old_blob);
+  impl_->blob(new_e->id, new_blob);
+  git_diff_options opts;
+  git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
+  PatchPtr patch;
+  if (git_patch_from_blobs(patch.out(), old_blob.get(), path.c_str(), new_blob.get(), path.c_str(), &opts) != 0)
+    throw GitError(impl_->path.string() + ": diff failed (" + last_error() + ")");
+  git_buf buf = GIT_BUF_INIT;
+  if (git_patch_to_buf(&buf, patch.get()) != 0)
+    throw GitError(impl_->path.string() + ": diff failed (" + last_error() + ")");
+  std::string out(buf.ptr ? buf.ptr : "", buf.size);
+  git_buf_dispose(&buf);
+  return out;
+}
+
+std::string Repository::diff_path_via_trees(const std::string &from, const std::string &to,
+                                            const std::string &path) const {
   TreePtr old_tree, new_tree;
   CommitPtr old_c, new_c;
   if (!from.empty()) {

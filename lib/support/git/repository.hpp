@@ -62,7 +62,13 @@ public:
 
   // Unified diff of one path between two commits, as `git diff A..B -- path`
   // prints it (empty when unchanged). `from` may be empty for a root commit.
+  // A regular file on both sides is diffed blob to blob (its two blobs
+  // looked up once per handle, not the two trees); anything else (added,
+  // deleted, another mode) as two trees.
   std::string diff_path(const std::string &from, const std::string &to, const std::string &path) const;
+  // The same diff always through the two trees: the reference the blob path
+  // is tested against (tests/unit/git_diff_test.cpp).
+  std::string diff_path_via_trees(const std::string &from, const std::string &to, const std::string &path) const;
 
 private:
   Repository() = default;
