@@ -2,8 +2,11 @@
 // of that gate, never a pass, whatever the gate checks.
 #include <catch2/catch.hpp>
 
+#include "distill/packet.hpp"
+#include "gates/context.hpp"
 #include "gates/gates.hpp"
 #include "schema/builtin_schemas.hpp"
+#include "scratch.hpp"
 #include "json/parse.hpp"
 
 using namespace otm;
@@ -25,4 +28,22 @@ TEST_CASE("no gate passes input it cannot parse", "[gates][security]") {
       CHECK((names_line || r.note == "cannot run"));
     }
   }
+}
+
+TEST_CASE("the gates check a record against the code its distiller was given", "[gates][security]") {
+  otm::testsupport::TempDir dir("packet-code");
+  auto packet = dir.path() / "strategy-v3.json";
+  // The packet names its diff; a stray kernel file beside it is not its code.
+  otm::testsupport::write_text(packet,
+                               R"({"seg_id": "strategy-v3", "agent_facing": {"diff_file": "strategy-v3.diff"}})");
+  otm::testsupport::write_text(dir.path() / "strategy-v3.diff", "+x = 1\n");
+  otm::testsupport::write_text(dir.path() / "strategy-v3.py", "y = 2\n");
+  auto gate_view = otm::gates::load_packet(packet);
+  auto distiller_view = otm::distill::load_packet(packet);
+  CHECK(gate_view.code_text == "+x = 1\n");
+  CHECK(gate_view.code_text == distiller_view.code);
+  // A name outside the packet's directory is no evidence for either.
+  otm::testsupport::write_text(packet, R"({"seg_id": "strategy-v3", "agent_facing": {"diff_file": "../x.diff"}})");
+  CHECK_THROWS_AS(otm::gates::load_packet(packet), otm::json::ParseError);
+  CHECK_THROWS_AS(otm::distill::load_packet(packet), otm::json::ParseError);
 }

@@ -6,6 +6,7 @@
 #include "io/file.hpp"
 #include "store/store_reader.hpp"
 #include "workspace/layout.hpp"
+#include "workspace/packet_code.hpp"
 #include "json/parse.hpp"
 
 namespace otm::gates {
@@ -103,11 +104,7 @@ PacketEntry load_packet(const fs::path &p) {
   if (!e.packet.is_object()) throw json::ParseError(p.string() + ": a packet must be a JSON object");
   e.seg_id = e.packet.string_or("seg_id", p.stem().string());
   e.file = workspace::Workspace::packet_relpath(p);
-  for (const char *ext : {".diff", ".py"}) {
-    auto sibling = p;
-    sibling.replace_extension(ext);
-    if (io::is_regular_file(sibling)) e.code_text += io::read_file(sibling);
-  }
+  e.code_text = workspace::packet_code(p, e.packet).text; // what the distiller was given
   return e;
 }
 
@@ -119,6 +116,8 @@ std::vector<PacketEntry> load_packets(const fs::path &workspace) {
       out.push_back(load_packet(p));
     } catch (const json::ParseError &) {
       continue; // gates.md §3.1: packets that do not parse are not evidence
+    } catch (const io::IoError &) {
+      continue; // nor one whose named code file cannot be read
     }
   }
   return out;

@@ -34,7 +34,7 @@ struct PacketEntry {
   std::string seg_id;
   std::string file; // packets/<seg_id>.json
   json::Value packet;
-  std::string code_text; // sibling .diff then .py
+  std::string code_text; // the sibling file it names (workspace::packet_code)
 };
 
 struct Context {

@@ -1,0 +1,23 @@
+#include "workspace/packet_code.hpp"
+
+#include "io/file.hpp"
+#include "record/store_layout.hpp"
+#include "json/parse.hpp"
+
+namespace otm::workspace {
+
+PacketCode packet_code(const std::filesystem::path &packet_path, const json::Value &packet) {
+  const auto &af = packet.get("agent_facing");
+  for (const char *key : {"diff_file", "kernel_file"}) {
+    const auto *name = af.get(key).as_string();
+    if (!name || name->empty()) continue;
+    auto why = record::unsafe_component_reason(*name);
+    if (!why.empty())
+      throw json::ParseError(packet_path.string() + ": agent_facing." + key + " '" + *name + "' " + why +
+                             ": a sibling file must sit next to the packet");
+    return {*name, io::read_file(packet_path.parent_path() / *name)};
+  }
+  return {};
+}
+
+} // namespace otm::workspace
