@@ -2,6 +2,8 @@
 
 #include <git2.h>
 
+#include "git/libgit2.hpp"
+
 #include "io/file.hpp"
 
 #include <cstdio>
@@ -12,35 +14,10 @@
 namespace otm::git {
 namespace {
 
-void ensure_init() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    git_libgit2_init();
-    // Like git itself (cat-file, log), do not re-hash every object read:
-    // verification belongs to fsck, and it cost a fifth of ingest's time.
-    git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
-  });
-}
-
-std::string last_error() {
-  const git_error *e = git_error_last();
-  return e && e->message ? e->message : "unknown libgit2 error";
-}
-
-std::string hex(const git_oid *oid) {
-  char buf[GIT_OID_HEXSZ + 1];
-  git_oid_tostr(buf, sizeof buf, oid);
-  return buf;
-}
-
-template <typename T, void (*Free)(T *)> struct Owned {
-  T *p = nullptr;
-  ~Owned() {
-    if (p) Free(p);
-  }
-  T **out() { return &p; }
-  T *get() const { return p; }
-};
+using detail::ensure_libgit2;
+using detail::hex;
+using detail::last_error;
+using detail::Owned;
 
 using CommitPtr = Owned<git_commit, git_commit_free>;
 using TreePtr = Owned<git_tree, git_tree_free>;
@@ -204,7 +181,7 @@ Repository::Repository(Repository &&) noexcept = default;
 Repository &Repository::operator=(Repository &&) noexcept = default;
 
 Repository Repository::open(const std::filesystem::path &path) {
-  ensure_init();
+  ensure_libgit2();
   Repository r;
   r.impl_ = std::make_unique<Impl>();
   r.impl_->path = path;

@@ -1,6 +1,8 @@
 #include "git/work_tree.hpp"
 
 #include <git2.h>
+
+#include "git/libgit2.hpp"
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -15,42 +17,16 @@ namespace fs = std::filesystem;
 
 namespace {
 
-void ensure_init() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    git_libgit2_init();
-    git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, 1); // see set_flush_writes
-  });
-}
-
-std::string last_error() {
-  const git_error *e = git_error_last();
-  return e && e->message ? e->message : "unknown libgit2 error";
-}
-
-std::string hex(const git_oid *oid) {
-  char buf[GIT_OID_HEXSZ + 1];
-  git_oid_tostr(buf, sizeof buf, oid);
-  return buf;
-}
+using detail::ensure_libgit2;
+using detail::hex;
+using detail::last_error;
+using detail::Owned;
 
 git_oid oid_of(const std::string &sha) {
   git_oid oid;
   if (git_oid_fromstr(&oid, sha.c_str()) != 0) throw GitWriteError("internal: '" + sha + "' is not a commit id");
   return oid;
 }
-
-template <typename T, void (*Free)(T *)> struct Owned {
-  T *p = nullptr;
-  Owned() = default;
-  Owned(const Owned &) = delete;
-  Owned &operator=(const Owned &) = delete;
-  ~Owned() {
-    if (p) Free(p);
-  }
-  T **out() { return &p; }
-  T *get() const { return p; }
-};
 
 using RepoPtr = Owned<git_repository, git_repository_free>;
 using CommitPtr = Owned<git_commit, git_commit_free>;
@@ -114,7 +90,7 @@ int on_push_update(const char *refname, const char *status, void *payload) {
 } // namespace
 
 void set_flush_writes(bool on) {
-  ensure_init();
+  ensure_libgit2();
   git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, on ? 1 : 0);
 }
 
@@ -196,7 +172,7 @@ std::optional<WorkTree> WorkTree::discover(const fs::path &dir, std::string *ref
     }
     if (!found) return std::nullopt;
   }
-  ensure_init();
+  ensure_libgit2();
   auto impl = std::make_unique<Impl>();
   if (int rc = git_repository_open_ext(impl->repo.out(), dir.c_str(), 0, nullptr); rc != 0) {
     // A repository owned by someone else is there but refused (git's
