@@ -73,7 +73,7 @@ int main(int argc, char **argv) {
     opts.value("schema", "FILE", "store schema (default: the live store's own, else the built-in clean-1.3)");
     config::Settings::add_options(opts,
                                   {config::Setting::Live, config::Setting::Denylist, config::Setting::ConfigFile});
-    admission::add_live_git_options(opts);
+    config::Settings::add_options(opts, admission::live_git_settings());
     if (!opts.parse(argc, argv)) return 0;
     const auto setup = cli::tool_setup(opts);
     const auto &settings = setup.settings;
@@ -91,7 +91,7 @@ int main(int argc, char **argv) {
       const auto &cfg = setup.config;
       admission::CommitCommand cmd{
           pos[1], pos[2], live, opts.get("target"), admission::Timestamp::now(), checks(), cfg.builder_version()};
-      cmd.git = admission::live_git_options(opts, cfg);
+      cmd.git = admission::live_git_options(settings, cfg);
       rep = admission::run_commit(cmd);
     } else {
       throw Error(ErrorKind::Usage, "expected 'match RECORD' or 'commit ACTION RECORD' (see --help)");

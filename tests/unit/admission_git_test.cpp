@@ -477,17 +477,19 @@ TEST_CASE("git-backed store: a push killed with SIGKILL loses and duplicates not
 TEST_CASE("git-backed store: its settings and the live_git configuration", "[admission][git][config]") {
   auto parse = [](std::vector<std::string> args) {
     auto opts = std::make_unique<cli::Options>("otm-wiki-gate", "usage: test");
-    admission::add_live_git_options(*opts);
+    config::Settings::add_options(*opts, admission::live_git_settings());
     args.insert(args.begin(), "otm-wiki-gate");
     std::vector<char *> argv;
     for (auto &a : args) argv.push_back(a.data());
     REQUIRE(opts->parse(static_cast<int>(argv.size()), argv.data()));
-    return opts;
+    auto settings = config::Settings::from_environment();
+    settings.apply(*opts);
+    return settings;
   };
   ::unsetenv("OTM_LIVE_REMOTE");
   ::unsetenv("OTM_LIVE_AUTHOR");
   ::unsetenv("OTM_LIVE_PUSH_ATTEMPTS");
-  auto defaults = admission::live_git_options(*parse({}), config::Config::defaults());
+  auto defaults = admission::live_git_options(parse({}), config::Config::defaults());
   CHECK_FALSE(defaults.remote);
   CHECK(defaults.author.name == "otm-wiki-gate");
   CHECK(defaults.author.email == "otm-wiki-gate@localhost");
@@ -498,31 +500,30 @@ TEST_CASE("git-backed store: its settings and the live_git configuration", "[adm
   // The environment, then the flag over it.
   ::setenv("OTM_LIVE_REMOTE", "origin", 1);
   ::setenv("OTM_LIVE_PUSH_ATTEMPTS", "7", 1);
-  auto env = admission::live_git_options(*parse({}), config::Config::defaults());
+  auto env = admission::live_git_options(parse({}), config::Config::defaults());
   CHECK(env.remote == std::optional<std::string>("origin"));
   CHECK(env.push_attempts == 7);
-  auto flags =
-      admission::live_git_options(*parse({"--remote", "shared", "--push-attempts", "3", "--author", "Ada L <a@b.org>"}),
-                                  config::Config::defaults());
+  auto flags = admission::live_git_options(
+      parse({"--remote", "shared", "--push-attempts", "3", "--author", "Ada L <a@b.org>"}), config::Config::defaults());
   CHECK(flags.remote == std::optional<std::string>("shared"));
   CHECK(flags.push_attempts == 3);
   CHECK(flags.author.name == "Ada L");
   ::unsetenv("OTM_LIVE_REMOTE");
   ::unsetenv("OTM_LIVE_PUSH_ATTEMPTS");
   // Bad values are usage errors naming what to fix.
-  CHECK_THROWS_WITH(admission::live_git_options(*parse({"--author", "nobody"}), config::Config::defaults()),
+  CHECK_THROWS_WITH(admission::live_git_options(parse({"--author", "nobody"}), config::Config::defaults()),
                     Catch::Contains("'Name <email>'"));
-  CHECK_THROWS_WITH(admission::live_git_options(*parse({"--push-attempts", "0"}), config::Config::defaults()),
+  CHECK_THROWS_WITH(admission::live_git_options(parse({"--push-attempts", "0"}), config::Config::defaults()),
                     Catch::Contains("--push-attempts"));
   TempDir tmp;
   for (const char *bad : {R"({"live_git": {"push_attempts": 0}})", R"({"live_git": {"backoff_max_ms": 1e300}})",
                           R"({"live_git": {"flush": "yes"}})", R"({"live_git": []})"}) {
     io::write_file_atomic(tmp.path / "bad.json", bad);
     INFO(bad);
-    CHECK_THROWS(admission::live_git_options(*parse({}), config::Config::load(tmp.path / "bad.json")));
+    CHECK_THROWS(admission::live_git_options(parse({}), config::Config::load(tmp.path / "bad.json")));
   }
   io::write_file_atomic(tmp.path / "ok.json", R"({"live_git": {"push_attempts": 2, "flush": false}})");
-  auto over = admission::live_git_options(*parse({}), config::Config::load(tmp.path / "ok.json"));
+  auto over = admission::live_git_options(parse({}), config::Config::load(tmp.path / "ok.json"));
   CHECK(over.push_attempts == 2);
   CHECK_FALSE(over.flush);
   CHECK(git::parse_signature("A B <a@b>")->email == "a@b");

@@ -8,7 +8,6 @@
 #include <random>
 #include <thread>
 
-#include "cli/options.hpp"
 #include "io/file.hpp"
 #include "workspace/layout.hpp"
 
@@ -19,28 +18,6 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr const char *kPendingName = ".otm-git-pending";
-
-struct LiveGitSetting {
-  const char *env, *flag, *meta, *help;
-};
-
-const LiveGitSetting kRemote{"OTM_LIVE_REMOTE", "remote", "NAME",
-                             "git-backed live store: push each admission to this remote of its repository, "
-                             "re-applying it when another writer pushed first (env OTM_LIVE_REMOTE; "
-                             "docs/scale-out.md)"};
-const LiveGitSetting kAuthor{
-    "OTM_LIVE_AUTHOR", "author", "AUTHOR",
-    "git-backed live store: author of its admission commits, \"Name <email>\" (env OTM_LIVE_AUTHOR; default "
-    "the configuration's live_git.author)"};
-const LiveGitSetting kAttempts{"OTM_LIVE_PUSH_ATTEMPTS", "push-attempts", "N",
-                               "git-backed live store: attempts to push one admission before giving up (env "
-                               "OTM_LIVE_PUSH_ATTEMPTS; default the configuration's live_git.push_attempts)"};
-
-std::optional<std::string> setting(const cli::Options &opts, const LiveGitSetting &s) {
-  if (auto v = opts.get(s.flag); v && !v->empty()) return v;
-  if (const char *v = std::getenv(s.env); v && *v) return std::string(v);
-  return std::nullopt;
-}
 
 // A whole number in [lo, hi], else a Usage Error naming `what`.
 int whole(const std::string &text, int lo, int hi, const std::string &what) {
@@ -65,26 +42,28 @@ int config_number(const json::Value &obj, const char *key, int fallback, int lo,
 
 } // namespace
 
-void add_live_git_options(cli::Options &opts) {
-  for (const auto *s : {&kRemote, &kAuthor, &kAttempts}) opts.value(s->flag, s->meta, s->help);
+const std::vector<config::Setting> &live_git_settings() {
+  static const std::vector<config::Setting> which = {config::Setting::LiveRemote, config::Setting::LiveAuthor,
+                                                     config::Setting::LivePushAttempts};
+  return which;
 }
 
-LiveGitOptions live_git_options(const cli::Options &opts, const config::Config &cfg) {
+LiveGitOptions live_git_options(const config::Settings &settings, const config::Config &cfg) {
   LiveGitOptions o;
   const json::Value &data = cfg.data().get("live_git");
   if (!data.is_null() && !data.is_object())
     throw Error(ErrorKind::Usage, cfg.source_name() + ": live_git must be an object");
   std::string author = data.string_or("author", "otm-wiki-gate <otm-wiki-gate@localhost>");
-  if (auto a = setting(opts, kAuthor)) author = *a;
+  if (auto a = settings.get(config::Setting::LiveAuthor)) author = *a;
   auto sig = git::parse_signature(author);
   if (!sig)
     throw Error(ErrorKind::Usage, "the live store's commit author must be 'Name <email>', not '" + author +
                                       "' (--author / OTM_LIVE_AUTHOR, or live_git.author in " + cfg.source_name() +
                                       ")");
   o.author = *sig;
-  o.remote = setting(opts, kRemote);
+  o.remote = settings.get(config::Setting::LiveRemote);
   o.push_attempts = config_number(data, "push_attempts", o.push_attempts, 1, cfg);
-  if (auto n = setting(opts, kAttempts))
+  if (auto n = settings.get(config::Setting::LivePushAttempts))
     o.push_attempts = whole(*n, 1, 1000000, "--push-attempts / OTM_LIVE_PUSH_ATTEMPTS");
   o.backoff_initial_ms = config_number(data, "backoff_initial_ms", o.backoff_initial_ms, 0, cfg);
   o.backoff_max_ms = config_number(data, "backoff_max_ms", o.backoff_max_ms, 0, cfg);

@@ -23,12 +23,9 @@
 
 #include "admission/commit_types.hpp"
 #include "config/config.hpp"
+#include "config/settings.hpp"
 #include "git/work_tree.hpp"
 #include "json/value.hpp"
-
-namespace otm::cli {
-class Options;
-}
 
 namespace otm::admission {
 
@@ -41,18 +38,17 @@ struct LiveGitOptions {
   bool flush = true; // libgit2 flushes what it writes (git::set_flush_writes)
 };
 
-// The git-backed store's settings, each an environment variable and a flag
-// with the settings table's rules (config/settings.hpp: the flag wins, an
-// empty variable counts as unset):
+// The git-backed store's settings, in the settings table (config/settings.hpp:
+// the flag wins over the environment, an empty variable counts as unset), for
+// a tool to register:
 //   OTM_LIVE_REMOTE         --remote NAME
 //   OTM_LIVE_AUTHOR         --author 'NAME <EMAIL>'
 //   OTM_LIVE_PUSH_ATTEMPTS  --push-attempts N
-// and their defaults, the configuration's `live_git` object (author,
-// push_attempts, backoff_initial_ms, backoff_max_ms).
-void add_live_git_options(cli::Options &opts);
-// Throws a Usage Error for an author that is not "Name <email>" or a bad
-// number.
-LiveGitOptions live_git_options(const cli::Options &opts, const config::Config &cfg);
+const std::vector<config::Setting> &live_git_settings();
+// Those settings over their defaults, the configuration's `live_git` object
+// (author, push_attempts, backoff_initial_ms, backoff_max_ms, flush). Throws
+// a Usage Error for an author that is not "Name <email>" or a bad number.
+LiveGitOptions live_git_options(const config::Settings &settings, const config::Config &cfg);
 
 // The files of a git-backed store that are never committed (its journal,
 // the pending mark, temporary files of atomic writes), as info/exclude

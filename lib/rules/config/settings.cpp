@@ -31,6 +31,15 @@ const std::vector<SettingInfo> &all_settings() {
        "file of private substrings to scrub and reject (env ATREX_WIKI_DENYLIST)"},
       {Setting::ConfigFile, "OTM_CONFIG", "config", "FILE",
        "configuration override file (env OTM_CONFIG; see docs/configuration.md)"},
+      {Setting::LiveRemote, "OTM_LIVE_REMOTE", "remote", "NAME",
+       "git-backed live store: push each admission to this remote of its repository, re-applying it when another "
+       "writer pushed first (env OTM_LIVE_REMOTE; docs/scale-out.md)"},
+      {Setting::LiveAuthor, "OTM_LIVE_AUTHOR", "author", "AUTHOR",
+       "git-backed live store: author of its admission commits, \"Name <email>\" (env OTM_LIVE_AUTHOR; default the "
+       "configuration's live_git.author)"},
+      {Setting::LivePushAttempts, "OTM_LIVE_PUSH_ATTEMPTS", "push-attempts", "N",
+       "git-backed live store: attempts to push one admission before giving up (env OTM_LIVE_PUSH_ATTEMPTS; default "
+       "the configuration's live_git.push_attempts)"},
   };
   return table;
 }

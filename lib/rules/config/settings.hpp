@@ -30,6 +30,9 @@ enum class Setting {
   NonTargetKernels, // RTM_NON_TARGET_KERNELS --non-target-kernels
   Denylist,         // ATREX_WIKI_DENYLIST --denylist
   ConfigFile,       // OTM_CONFIG         --config
+  LiveRemote,       // OTM_LIVE_REMOTE    --remote         (git-backed live store)
+  LiveAuthor,       // OTM_LIVE_AUTHOR    --author
+  LivePushAttempts, // OTM_LIVE_PUSH_ATTEMPTS --push-attempts
 };
 
 struct SettingInfo {
