@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "error/error.hpp"
+#include "io/directory_publish.hpp"
 #include "io/file.hpp"
 #include "record/format_tags.hpp"
 #include "record/id_format.hpp"
@@ -78,7 +79,6 @@ BuildResult build_all(const std::vector<json::Value> &all_segments, const Filter
       throw Error(ErrorKind::UnreadableInput, "segment with an unusable seg_id '" + id + "'; re-run otm-partition");
     current.insert(id);
   }
-  fs::create_directories(dir);
   auto segs = chosen(all_segments, filters);
   DiffCache diffs;
   Context run_ctx = ctx;
@@ -86,10 +86,13 @@ BuildResult build_all(const std::vector<json::Value> &all_segments, const Filter
   static const std::vector<json::Value> none;
   std::vector<std::optional<Built>> built(segs.size());
   // Packets are independent: built on two threads (each with its own
-  // repository handle), kept in segment order. A segment that cannot be
-  // built stops the stage naming it.
-  auto work = [&](const Context &c, std::size_t first, std::size_t step) {
-    for (std::size_t i = first; i < segs.size(); i += step) {
+  // repository handle), kept in segment order. Each thread takes one half
+  // of the segments, not every other one: neighbouring segments diff
+  // neighbouring versions, so a handle's blob cache then serves most of a
+  // diff's two blobs (striding made both handles inflate nearly every blob).
+  // A segment that cannot be built stops the stage naming it.
+  auto work = [&](const Context &c, std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) {
       const auto &seg = *segs[i];
       auto it = rows.find(seg.string_or("version"));
       auto up = taken_up.find(seg.string_or("version"));
@@ -110,13 +113,13 @@ BuildResult build_all(const std::vector<json::Value> &all_segments, const Filter
     std::exception_ptr failure;
     std::thread helper([&] {
       try {
-        work(second, 1, 2);
+        work(second, segs.size() / 2, segs.size());
       } catch (...) {
         failure = std::current_exception();
       }
     });
     try {
-      work(run_ctx, 0, 2);
+      work(run_ctx, 0, segs.size() / 2);
     } catch (...) {
       helper.join();
       throw;
@@ -124,35 +127,41 @@ BuildResult build_all(const std::vector<json::Value> &all_segments, const Filter
     helper.join();
     if (failure) std::rethrow_exception(failure);
   } else {
-    work(run_ctx, 0, 1);
+    work(run_ctx, 0, segs.size());
   }
-  // All packets or none: a disk that fills half-way leaves the previous set
-  // for the next stage, never part of a new one. A packet whose file already
-  // holds its bytes is left alone (no new inode on a rerun).
-  io::WriteBatch batch;
+  // All packets or none: the new set is written into a fresh sibling of
+  // the packets directory and published by one rename, so a disk that fills
+  // half-way leaves the previous set for the next stage, never part of a new
+  // one. A file that already holds its bytes is linked, not written (no new
+  // inode), and a rerun that changes nothing writes nothing.
+  io::DirectoryPublish publish(dir);
   std::set<std::string> written;
   try {
     for (auto &b : built) {
-      batch.add_if_changed(dir / (b->seg_id + ".json"), json::to_pretty(b->packet), io::FileClass::Scratch);
-      if (!b->code_name.empty()) batch.add_if_changed(dir / b->code_name, b->code, io::FileClass::Scratch);
+      publish.add(b->seg_id + ".json", json::to_pretty(b->packet));
       written.insert(b->seg_id + ".json");
-      if (!b->code_name.empty()) written.insert(b->code_name);
+      if (!b->code_name.empty()) {
+        publish.add(b->code_name, b->code);
+        written.insert(b->code_name);
+      }
       r.packets.push_back(std::move(*b));
     }
-    batch.commit();
+    std::set<std::string> rebuilt;
+    for (const auto &b : r.packets) rebuilt.insert(b.seg_id);
+    for (const auto &name : publish.current()) {
+      if (written.count(name)) continue;
+      fs::path path(name);
+      std::string ext = path.extension().string(), stem = path.stem().string();
+      bool ours = ext == ".json" || ext == ".diff" || ext == ".py";
+      if (ours && (!current.count(stem) || rebuilt.count(stem))) {
+        r.removed.push_back(name); // stale
+        continue;
+      }
+      publish.keep(name);
+    }
+    publish.commit();
   } catch (const io::IoError &e) {
     throw io::IoError(std::string(e.what()) + "; no packet was written");
-  }
-  std::set<std::string> rebuilt;
-  for (const auto &b : r.packets) rebuilt.insert(b.seg_id);
-  for (const auto &path : io::list_dir(dir)) {
-    std::string name = path.filename().string(), ext = path.extension().string();
-    if (ext != ".json" && ext != ".diff" && ext != ".py") continue;
-    std::string stem = path.stem().string();
-    bool stale = !current.count(stem) || (rebuilt.count(stem) && !written.count(name));
-    if (!stale) continue;
-    fs::remove(path);
-    r.removed.push_back(name);
   }
   // One flush for the whole stage (docs/durability.md).
   io::sync_file_system(dir);
