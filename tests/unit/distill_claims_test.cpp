@@ -335,8 +335,21 @@ TEST_CASE("what was attempted is the lever, the sentence with its cause is the m
   auto d = distill::draft_record(p);
   REQUIRE(d.record);
   const auto &pl = d.record->get("payload");
-  CHECK(pl.string_or("attempted") == "BlockedLayout size_per_thread 1 -> 2 gains nothing");
+  CHECK(pl.string_or("attempted") == "BlockedLayout size_per_thread 1 -> 2");
   CHECK(pl.get("established_fact").string_or("mechanism") == lever);
+  CHECK_FALSE(pl.contains("observed"));
+  // The predicate judging the lever and the figure the run stated beside
+  // it are not the lever; the figure is what was observed.
+  af.set("the_failed_lever", "VEC 4 -> 2 row loads cannot keep the memory pipe full because each thread issues "
+                             "narrower loads (+4.0%)");
+  auto judged = distill::draft_record(p);
+  REQUIRE(judged.record);
+  CHECK(judged.record->get("payload").string_or("attempted") == "VEC 4 -> 2 row loads");
+  CHECK(judged.record->get("payload").string_or("observed") == "the run recorded +4.0% for this lever");
+  af.set("the_failed_lever", "TMA descriptor loads gain nothing for one row per program (latency-bound)");
+  auto no_cause = distill::draft_record(p);
+  REQUIRE(no_cause.record);
+  CHECK(no_cause.record->get("payload").string_or("attempted") == "TMA descriptor loads");
   // Too little left before the cause: the whole lever is what was attempted.
   af.set("the_failed_lever", "TMA fails because one row per program leaves the descriptor loads latency-bound");
   auto short_head = distill::draft_record(p);
