@@ -262,6 +262,24 @@ TEST_CASE("a name a changed line only passes through is not what the change tune
   auto define = distill::read_diff("@@ -1,1 +1,1 @@\n-#define UNROLL 2\n+#define UNROLL 1\n");
   CHECK(distill::changes_name(define, "UNROLL")); // a value right after its name
   CHECK_FALSE(distill::changes_name(define, "define"));
+  // A name the rewritten lines use on both sides as an operand is passed
+  // through; a call the diff introduces is changed.
+  auto rewrite = distill::read_diff("@@ -1,3 +1,4 @@\n"
+                                    "-    for (int s = THREADS / 2; s > 0; s >>= 1) {\n"
+                                    "-        if (threadIdx.x < s) partial[threadIdx.x] += partial[threadIdx.x + s];\n"
+                                    "+    const float w = __shfl_xor_sync(0xffffffff, v, 16);\n"
+                                    "+    if (threadIdx.x == 0) {\n"
+                                    "+        for (int w = 1; w < THREADS / 32; ++w) partial[0] += partial[w];\n"
+                                    "     }\n");
+  CHECK_FALSE(distill::changes_name(rewrite, "THREADS"));
+  CHECK(distill::changes_name(rewrite, "__shfl_xor_sync"));
+  // A definition changes the name it defines, paired or not.
+  auto constant = distill::read_diff("@@ -1,2 +1,2 @@\n-constexpr int THREADS = 64;\n+constexpr int THREADS = 128;\n"
+                                     " x = 1\n-y = THREADS / 2\n");
+  CHECK(distill::changes_name(constant, "THREADS"));
+  auto annotated =
+      distill::read_diff("@@ -1,1 +1,1 @@\n-    UNROLL: tl.constexpr = 1,\n+    UNROLL: tl.constexpr = 2,\n");
+  CHECK(distill::changes_name(annotated, "UNROLL"));
   CHECK(distill::is_code_name("num_warps"));
   CHECK_FALSE(distill::is_code_name("warps per row"));
   CHECK_FALSE(distill::is_code_name("BLOCK_SIZE 64 -> 128")); // a phrase a user's vocabulary matched
@@ -335,8 +353,21 @@ TEST_CASE("what was attempted is the lever, the sentence with its cause is the m
   auto d = distill::draft_record(p);
   REQUIRE(d.record);
   const auto &pl = d.record->get("payload");
-  CHECK(pl.string_or("attempted") == "BlockedLayout size_per_thread 1 -> 2 gains nothing");
+  CHECK(pl.string_or("attempted") == "BlockedLayout size_per_thread 1 -> 2");
   CHECK(pl.get("established_fact").string_or("mechanism") == lever);
+  CHECK_FALSE(pl.contains("observed"));
+  // The predicate judging the lever and the figure the run stated beside
+  // it are not the lever; the figure is what was observed.
+  af.set("the_failed_lever", "VEC 4 -> 2 row loads cannot keep the memory pipe full because each thread issues "
+                             "narrower loads (+4.0%)");
+  auto judged = distill::draft_record(p);
+  REQUIRE(judged.record);
+  CHECK(judged.record->get("payload").string_or("attempted") == "VEC 4 -> 2 row loads");
+  CHECK(judged.record->get("payload").string_or("observed") == "the run recorded +4.0% for this lever");
+  af.set("the_failed_lever", "TMA descriptor loads gain nothing for one row per program (latency-bound)");
+  auto no_cause = distill::draft_record(p);
+  REQUIRE(no_cause.record);
+  CHECK(no_cause.record->get("payload").string_or("attempted") == "TMA descriptor loads");
   // Too little left before the cause: the whole lever is what was attempted.
   af.set("the_failed_lever", "TMA fails because one row per program leaves the descriptor loads latency-bound");
   auto short_head = distill::draft_record(p);

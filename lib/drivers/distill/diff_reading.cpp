@@ -70,7 +70,10 @@ std::vector<Token> tokens_of(std::string_view s) {
 // `theirs`), after the name that owns it: the name just before an opening
 // `(`, `[`, `{`, `=` or `:` run that the part follows, or just before the
 // part when it starts with a literal.
-std::string changed_part(std::string_view code, const std::vector<Token> &own, std::string_view other,
+struct ChangedPart {
+  std::string text, owner;
+};
+ChangedPart changed_part(std::string_view code, const std::vector<Token> &own, std::string_view other,
                          const std::vector<Token> &theirs) {
   auto text = [](std::string_view s, Token t) { return s.substr(t.begin, t.end - t.begin); };
   std::size_t n = std::min(own.size(), theirs.size()), prefix = 0, suffix = 0;
@@ -86,11 +89,24 @@ std::string changed_part(std::string_view code, const std::vector<Token> &own, s
   bool value = prefix < own.size() - suffix && (std::isdigit(static_cast<unsigned char>(code[own[prefix].begin])) ||
                                                 code[own[prefix].begin] == '"' || code[own[prefix].begin] == '\'');
   if ((opened || value) && k > 0 && is_ident(code[own[k - 1].begin])) out = std::string(text(code, own[k - 1]));
+  std::string owner = out;
   if (prefix < own.size() - suffix) {
     if (!out.empty()) out += ' ';
     out += code.substr(own[prefix].begin, own[own.size() - 1 - suffix].end - own[prefix].begin);
   }
-  return out;
+  return {out, owner};
+}
+
+// The name a line defines: `#define NAME`, or the target of an assignment
+// at its start after declaration words (`constexpr int NAME =`,
+// `NAME: tl.constexpr =`, `self.NAME =`); empty otherwise.
+std::string defined_name(std::string_view code) {
+  static const text::Regex define(R"(^\s*#\s*define\s+([A-Za-z_]\w*))");
+  static const text::Regex assign(
+      R"(^\s*(?:(?:[A-Za-z_][\w:<>]*[\s*&]+)*?)([A-Za-z_][\w.]*)\s*(?::[^=]*)?(?:\[[^\]]*\])?\s*=(?!=))");
+  if (auto m = define.search(code)) return std::string((*m)[1]);
+  if (auto m = assign.search(code)) return std::string((*m)[1]);
+  return {};
 }
 
 // Each running line's `changed` part: a run of removed lines and the run of
@@ -115,9 +131,14 @@ void narrow_to_changed_parts(const std::vector<code::DiffLine> &lexed, const std
     i = added_end;
   }
   for (auto &h : r.hunks)
-    for (auto &c : h.running)
-      if (std::size_t other = partner[c.line]; other < lexed.size())
-        c.changed = changed_part(code[c.line], tokens_of(code[c.line]), code[other], tokens_of(code[other]));
+    for (auto &c : h.running) {
+      if (std::size_t other = partner[c.line]; other < lexed.size()) {
+        auto part = changed_part(code[c.line], tokens_of(code[c.line]), code[other], tokens_of(code[other]));
+        c.changed = std::move(part.text);
+        c.owner = std::move(part.owner);
+      }
+      c.defines = defined_name(code[c.line]);
+    }
 }
 
 } // namespace
@@ -193,7 +214,7 @@ DiffReading read_diff(std::string_view diff) {
     if (!is_change(l)) continue;
     if (h.changed++ == 0) h.first_change = i;
     if (code::is_executable(l.kind))
-      h.running.push_back({i, code[i], code[i], l.role == code::DiffLine::Role::Added, dead[i]});
+      h.running.push_back({i, code[i], code[i], {}, {}, l.role == code::DiffLine::Role::Added, dead[i]});
   }
   if (!r.hunks.empty() && r.hunks.back().body_end == 0) r.hunks.back().body_end = lexed.size();
   narrow_to_changed_parts(lexed, code, r);
@@ -256,11 +277,34 @@ std::vector<ChangeName> named_in(const DiffReading &diff, std::string_view chang
   return out;
 }
 
-bool changes_name(const DiffReading &diff, std::string_view name) {
-  for (const auto &h : diff.hunks)
-    for (const auto &c : h.running)
-      if (!c.dead && holds_name(c.changed, name)) return true;
+namespace {
+// `NAME=` / `NAME =` / `NAME:` (a keyword, an assignment, an annotated
+// parameter) somewhere in `part`.
+bool assigns_name(std::string_view part, std::string_view name) {
+  for (std::size_t pos = part.find(name); pos != std::string_view::npos; pos = part.find(name, pos + 1)) {
+    if (pos > 0 && (is_ident(part[pos - 1]) || part[pos - 1] == '.')) continue;
+    std::size_t end = pos + name.size();
+    if (end < part.size() && is_ident(part[end])) continue;
+    while (end < part.size() && part[end] == ' ') ++end;
+    if (end < part.size() &&
+        (part[end] == ':' || (part[end] == '=' && (end + 1 == part.size() || part[end + 1] != '='))))
+      return true;
+  }
   return false;
+}
+} // namespace
+
+bool changes_name(const DiffReading &diff, std::string_view name) {
+  bool on_added = false, on_removed = false;
+  for (const auto &h : diff.hunks)
+    for (const auto &c : h.running) {
+      if (c.dead) continue;
+      if (holds_name(c.owner, name) || holds_name(c.defines, name)) return true;
+      if (!holds_name(c.changed, name)) continue;
+      if (assigns_name(c.changed, name)) return true;
+      (c.added ? on_added : on_removed) = true;
+    }
+  return on_added != on_removed;
 }
 
 bool is_code_name(std::string_view term) {

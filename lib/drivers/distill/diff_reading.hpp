@@ -31,6 +31,8 @@ struct ChangedLine {
   // `num_warps=4` -> `=8`, `UNROLL` in `#define UNROLL 2` -> `1`); for an
   // unpaired line, all of `code`.
   std::string changed;
+  std::string owner;   // the name that owns `changed` (`num_warps`, `UNROLL`), or empty
+  std::string defines; // the name the line defines or assigns (`#define X`, `X: T = v`), or empty
   bool added = false;
   bool dead = false; // part of a definition the diff adds and never references
 };
@@ -74,9 +76,16 @@ bool holds_name(std::string_view code, std::string_view name);
 std::vector<ChangeName> named_in(const DiffReading &diff, std::string_view change_text);
 
 // Whether the diff changes `name` itself rather than only carrying it on a
-// changed line: some running line's `changed` part holds it. A parameter
-// passed through unchanged (`[num_warps]` beside the edited `[4]`) is not
-// changed.
+// changed line: some running (not dead) line
+//   * owns its changed part by that name (`num_warps=4` -> `=8`), or
+//     defines it (`#define UNROLL 2`, `UNROLL: tl.constexpr = 2`,
+//     `constexpr int THREADS = 128;`), or assigns it within the changed
+//     part (`BLOCK_SIZE=1024` among a launch's keywords); or
+//   * the changed parts hold it on one side only: the diff introduces it
+//     (a new `__shfl_xor_sync` call) or drops it.
+// A name the changed parts hold on both sides as an operand (`THREADS / 2`
+// rewritten as `THREADS / 32`), or that only sits beside the edit
+// (`[num_warps]` beside the edited `[4]`), is passed through, not changed.
 bool changes_name(const DiffReading &diff, std::string_view name);
 
 // Whether a matched term is one code name (a single strong name:

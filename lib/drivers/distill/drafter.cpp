@@ -413,7 +413,10 @@ Value draft_anti(Context &c) {
   ef.set("condition", cond);
   ef.set("mechanism", fact.mechanism.text);
   p.set("established_fact", ef);
-  if (auto observed = observed_failure(c)) p.set("observed", *observed);
+  if (auto observed = observed_failure(c))
+    p.set("observed", *observed);
+  else if (fact.stated_effect)
+    p.set("observed", "the run recorded " + *fact.stated_effect + " for this lever");
   // The failed attempt's code, when the diff's running changes name the lever.
   if (!c.packet.code.empty() && c.af.get("diff_file").is_string()) {
     auto diff = read_diff(c.packet.code);

@@ -15,15 +15,37 @@ std::optional<std::string> nonblank(const json::Value &v) {
   return std::string(text::strip(*s));
 }
 
-// "X gains nothing because the rows are already coalesced": what was
-// attempted is the part before the clause giving the cause (the whole
-// sentence stays the mechanism), when at least 12 characters of it are left.
+// "X gains nothing because the rows are already coalesced (+4.0%)": what was
+// attempted is the lever alone — the part before the clause giving the cause,
+// then before the predicate judging it ("gains nothing", "is slower",
+// "cannot keep ..."), without a trailing figure in brackets — as long as at
+// least 12 characters of it are left (the whole sentence stays the
+// mechanism; the figure is the record's `observed`, stated_effect).
 std::string lever_without_its_cause(const std::string &lever) {
   static const text::Regex cause(R"((?i)[\s,;]+(?:because|since|due to|caused by|as a result of)\s+\S)");
-  auto m = cause.search(lever);
-  if (!m) return lever;
-  std::string head(text::rstrip_chars(std::string_view(lever).substr(0, m->begin), " ,;:"));
-  return text::code_points(head) >= 12 ? head : lever;
+  static const text::Regex verdict(
+      R"((?i)\s+(?:(?:is|are|was|were)\s+(?:slower|worse|no faster|not faster|no better|not worth)|)"
+      R"(gains?\s+nothing|gained\s+nothing|(?:can ?not|can't|does not|doesn't|did not|didn't)\s|)"
+      R"((?:fails?|failed|hurts?|regress(?:es|ed)?|loses?|lost|spills?|spilled|exceeds?|exceeded|leaves?|)"
+      R"(seriali[sz](?:es|ed)|exposes?|exposed)\b|)"
+      R"(costs? more|makes? it (?:slower|worse)))");
+  static const text::Regex figure(R"(\s*\([^()]*\d(?:\.\d+)?\s*%[^()]*\)\s*$)");
+  auto cut = [](const std::string &s, const text::Regex &re) {
+    auto m = re.search(s);
+    if (!m) return s;
+    std::string head(text::rstrip_chars(std::string_view(s).substr(0, m->begin), " ,;:"));
+    return text::code_points(head) >= 12 ? head : s;
+  };
+  return cut(cut(cut(lever, cause), verdict), figure);
+}
+
+// "(+4.0%)", "(-3 %)", "(4.1% slower)": the figure the run stated beside the
+// lever, verbatim without its brackets.
+std::optional<std::string> stated_effect(const std::string &lever) {
+  static const text::Regex figure(R"(\(([^()]*?[+\-\x{2212}]?\d+(?:\.\d+)?\s*%[^()]*)\))");
+  auto m = figure.search(lever);
+  if (!m || !m->has(1)) return std::nullopt;
+  return std::string(text::strip((*m)[1]));
 }
 
 // A report conclusion without its markdown heading lines ("# ncu capture
@@ -103,8 +125,10 @@ AntiFactResult anti_fact(const json::Value &af) {
   std::vector<SourcedText> evidence;
   std::optional<std::string> fix;
   std::string attempted;
+  std::optional<std::string> effect;
   if (auto lever = nonblank(af.get("the_failed_lever"))) {
     attempted = lever_without_its_cause(*lever);
+    effect = stated_effect(*lever);
     evidence.push_back({*lever, "the_failed_lever"});
     if ((fix = nonblank(af.get("how_it_was_fixed")))) evidence.push_back({*fix, "how_it_was_fixed"});
   } else {
@@ -116,6 +140,8 @@ AntiFactResult anti_fact(const json::Value &af) {
       return r;
     }
     attempted = *change;
+    // One lever named: the figure of the commit subject is its effect.
+    if (auto subject = nonblank(said.get("commit_subject"))) effect = stated_effect(*subject);
     if (const auto *pitfalls = af.get("pitfalls_recorded_here").as_array())
       for (const auto &p : *pitfalls) {
         // The claim and its explanation are one account.
@@ -180,7 +206,7 @@ AntiFactResult anti_fact(const json::Value &af) {
   else if ((context.correctness_failed && record::accuracy_failure_regex().contains(all)) ||
            record::accuracy_failure_regex().contains(mechanism->text))
     verdict = "accuracy-gate/ceiling";
-  r.fact = AntiFact{attempted, c, *mechanism, verdict, fix};
+  r.fact = AntiFact{attempted, c, *mechanism, verdict, fix, effect};
   return r;
 }
 

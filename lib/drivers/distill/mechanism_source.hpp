@@ -46,6 +46,10 @@ struct AntiFact {
   SourcedText mechanism;
   std::string verdict;
   std::optional<std::string> fix; // how the run fixed or avoided it, verbatim
+  // The figure the run stated beside the isolated lever ("+4.0%" of
+  // "... narrower loads (+4.0%)"), verbatim: what was observed when the
+  // step's own checks did not fail.
+  std::optional<std::string> stated_effect;
 };
 // Why an anti-strategy cannot be drafted: the field and the reason.
 struct FactGap {
@@ -58,7 +62,9 @@ struct AntiFactResult {
 };
 // The established fact of an anti-strategy packet, or the gap.
 //   * A packet that isolates one lever (the_failed_lever): attempted = the
-//     lever; the mechanism is the first sentence of the lever, then of its
+//     lever without its cause clause, its judging predicate ("gains
+//     nothing", "is slower") and a trailing bracketed figure, which is the
+//     stated effect; the mechanism is the first sentence of the lever, then of its
 //     fix, that record::states_mechanism accepts.
 //   * A prose dead-end (no isolated lever) whose change text names one lever
 //     (one sentence, no `;`, no top-level `,`, no "also"): attempted = the
