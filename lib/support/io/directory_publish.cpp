@@ -48,29 +48,6 @@ void write_all(int fd, std::string_view content, const fs::path &path) {
   }
 }
 
-// The whole of file `name` in directory `dir_fd`, nullopt when it is not a
-// regular file of `expected` bytes (SIZE_MAX: any size).
-std::optional<std::string> read_at(int dir_fd, const std::string &name, std::size_t expected) {
-  int fd = ::openat(dir_fd, name.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-  if (fd < 0) return std::nullopt;
-  struct stat st {};
-  std::optional<std::string> out;
-  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-      (expected == SIZE_MAX || static_cast<std::size_t>(st.st_size) == expected)) {
-    std::string have(static_cast<std::size_t>(st.st_size), '\0');
-    std::size_t got = 0;
-    while (got < have.size()) {
-      ssize_t n = ::read(fd, have.data() + got, have.size() - got);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) break;
-      got += static_cast<std::size_t>(n);
-    }
-    if (got == have.size()) out = std::move(have);
-  }
-  ::close(fd);
-  return out;
-}
-
 void write_at(int dir_fd, const std::string &name, std::string_view content, const fs::path &shown) {
   int fd = ::openat(dir_fd, name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
   if (fd < 0) throw IoError(shown.string() + ": cannot create (" + why() + ")");
@@ -180,7 +157,7 @@ void DirectoryPublish::place(const std::string &name) {
   int err = errno;
   if (err != EXDEV && err != EPERM && err != EMLINK && err != ENOTSUP && err != EOPNOTSUPP)
     throw IoError((dir_ / name).string() + ": cannot carry into the new set (" + std::strerror(err) + ")");
-  auto bytes = read_at(current_fd_, name, SIZE_MAX);
+  auto bytes = read_regular_at(current_fd_, name.c_str(), SIZE_MAX);
   if (!bytes) throw IoError((dir_ / name).string() + ": cannot read to carry into the new set");
   write_at(staging_fd_, name, *bytes, dir_ / name);
 }
@@ -193,7 +170,7 @@ bool DirectoryPublish::add(const std::string &name, std::string_view content) {
   if (taken_.count(name)) throw IoError((dir_ / name).string() + ": given twice in one set");
   auto type = types_.find(name);
   if (type != types_.end() && type->second) {
-    auto have = read_at(current_fd_, name, content.size());
+    auto have = read_regular_at(current_fd_, name.c_str(), content.size());
     if (have && *have == content) {
       taken_.emplace(name, false);
       place(name);

@@ -173,28 +173,32 @@ void write_file_atomic(const fs::path &path, std::string_view content, FileClass
   if (flush) fsync_directory(parent_or_dot(path));
 }
 
+std::optional<std::string> read_regular_at(int dir_fd, const char *name, std::size_t expected) {
+  int fd = ::openat(dir_fd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  if (fd < 0) return std::nullopt;
+  struct stat st {};
+  std::optional<std::string> out;
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+      (expected == SIZE_MAX || static_cast<std::size_t>(st.st_size) == expected)) {
+    std::string have(static_cast<std::size_t>(st.st_size), '\0');
+    std::size_t got = 0;
+    while (got < have.size()) {
+      ssize_t n = ::read(fd, have.data() + got, have.size() - got);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      got += static_cast<std::size_t>(n);
+    }
+    if (got == have.size()) out = std::move(have);
+  }
+  ::close(fd);
+  return out;
+}
+
 namespace {
 // Whether `path` is a regular file holding exactly `content`.
 bool holds_exactly(const fs::path &path, std::string_view content) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-  if (fd >= 0) {
-    struct stat st {};
-    bool same = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && static_cast<std::size_t>(st.st_size) == content.size();
-    if (same) {
-      std::string have(content.size(), '\0');
-      std::size_t got = 0;
-      while (got < have.size()) {
-        ssize_t n = ::read(fd, have.data() + got, have.size() - got);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) break;
-        got += static_cast<std::size_t>(n);
-      }
-      same = got == have.size() && have == content;
-    }
-    ::close(fd);
-    return same;
-  }
-  return false;
+  auto have = read_regular_at(AT_FDCWD, path.c_str(), content.size());
+  return have && *have == content;
 }
 } // namespace
 

@@ -6,7 +6,9 @@
 // what survives a crash or a power loss: docs/durability.md).
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -112,6 +114,12 @@ void fsync_directory(const std::filesystem::path &dir);
 // Writes to stdout for "-", atomically to the file otherwise.
 void write_output(const std::string &path_or_dash, std::string_view content, FileClass cls = FileClass::Live);
 
+// The whole of `name` (relative to directory descriptor `dir_fd`, or to
+// the working directory with AT_FDCWD; a final symbolic link is not
+// followed), or nullopt when it is not a regular file of `expected` bytes
+// (SIZE_MAX: any size) or cannot be read whole: a question about what is on
+// disk, not an error.
+std::optional<std::string> read_regular_at(int dir_fd, const char *name, std::size_t expected = SIZE_MAX);
 bool is_regular_file(const std::filesystem::path &path);
 bool is_directory(const std::filesystem::path &path);
 
