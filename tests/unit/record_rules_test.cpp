@@ -66,6 +66,31 @@ TEST_CASE("leak shapes find what the scrubber must remove", "[record]") {
   CHECK(strict[1].token == "3f2a91bc");
 }
 
+TEST_CASE("a leak shape's needles: a text without them cannot hold the shape", "[record]") {
+  // Each shape matched on a text holding its needle, and the same text with
+  // the needle's characters changed neither matches nor passes the needle test.
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"absolute path", "see file:///Users/alice/k.py and /root/x"},
+      {"email", "ask bob.smith@example.com"},
+      {"markdown page", "see notes/plan.md"},
+  };
+  for (const auto &shape : record::store_leak_shapes()) {
+    INFO(shape.label);
+    REQUIRE_FALSE(shape.needles.empty());
+    for (const auto &[label, text] : cases) {
+      if (label != shape.label) continue;
+      CHECK(shape.may_occur_in(text));
+      CHECK(shape.regex->contains(text));
+      std::string without = text;
+      for (auto n : shape.needles)
+        for (auto at = without.find(n); at != std::string::npos; at = without.find(n)) without[at + n.size() / 2] = '#';
+      CHECK_FALSE(shape.may_occur_in(without));
+      CHECK_FALSE(shape.regex->contains(without));
+    }
+  }
+  CHECK(record::find_leaks("nothing private in plain prose", false).empty());
+}
+
 TEST_CASE("fact pre-check states the intent of the reference's regexes", "[record]") {
   CHECK(record::fact_precheck("short") == "too short to carry a claim");
   CHECK(record::fact_precheck("flat within noise on every shape we tried") == "reports a measurement, names no cause");

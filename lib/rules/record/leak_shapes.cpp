@@ -17,11 +17,16 @@ const std::vector<LeakShape> &store_leak_shapes() {
   static const text::Regex email(R"((?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}\b)");
   static const text::Regex markdown(markdown_page_pattern());
   static const std::vector<LeakShape> shapes = {
-      {"absolute path", "a local path", &path},
-      {"email", "an address", &email},
-      {"markdown page", "a document", &markdown},
+      {"absolute path", "a local path", &path, {"/root/", "/home/", "/Users/"}},
+      {"email", "an address", &email, {"@"}},
+      {"markdown page", "a document", &markdown, {".md"}},
   };
   return shapes;
+}
+
+bool LeakShape::may_occur_in(std::string_view text) const {
+  return needles.empty() || std::any_of(needles.begin(), needles.end(),
+                                        [&](std::string_view n) { return text.find(n) != std::string_view::npos; });
 }
 
 const text::Regex &version_id_regex() {
@@ -103,7 +108,8 @@ std::string replace_version_ids(std::string_view text, const std::function<std::
 std::vector<Leak> find_leaks(std::string_view text, bool strict, const text::Regex *denylist) {
   std::vector<Leak> out;
   for (const auto &shape : store_leak_shapes())
-    for (const auto &m : shape.regex->find_all(text)) out.push_back({shape.label, std::string(m[0])});
+    if (shape.may_occur_in(text))
+      for (const auto &m : shape.regex->find_all(text)) out.push_back({shape.label, std::string(m[0])});
   if (strict) {
     for (const auto &m : version_ids(text)) out.push_back({"version id", std::string(m[0])});
     for (const auto &m : workload_hash_regex().find_all(text)) out.push_back({"workload hash", std::string(m[0])});

@@ -18,6 +18,10 @@ struct LeakShape {
   std::string label;       // "absolute path", "email", "markdown page", ...
   std::string replacement; // what the scrubber writes instead
   const text::Regex *regex;
+  // Literals every match holds one of (`/home/`, `@`, `.md`), so a text
+  // holding none skips the regex scan; empty: always scan.
+  std::vector<std::string_view> needles;
+  bool may_occur_in(std::string_view text) const;
 };
 
 // The markdown-page shape's pattern text, for a gate that joins it into a

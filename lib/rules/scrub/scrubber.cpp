@@ -93,16 +93,6 @@ bool may_hold_hash(std::string_view t) {
   return false;
 }
 
-// The literal each leak shape needs (record/leak_shapes.cpp): a path
-// `/root/`, `/home/` or `/Users/`; an address `@`; a page `.md`. A shape
-// not named here always runs.
-bool may_hold_shape(std::string_view t, const std::string &label) {
-  if (label == "absolute path") return may_match(t, "/root/") || may_match(t, "/home/") || may_match(t, "/Users/");
-  if (label == "email") return may_match(t, "@");
-  if (label == "markdown page") return may_match(t, ".md");
-  return true;
-}
-
 std::string capitalised(std::string s, bool upper) {
   if (upper && !s.empty()) s[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(s[0])));
   return s;
@@ -184,7 +174,7 @@ std::string Scrubber::substitute(std::string_view input, bool at_text_start) {
   std::string t(input);
   if (denylist_ && denylist_->regex()) t = denylist_->regex()->replace(t, kPrivateIdentifier);
   for (const auto &shape : record::store_leak_shapes())
-    if (may_hold_shape(t, shape.label)) t = shape.regex->replace(t, shape.replacement);
+    if (shape.may_occur_in(t)) t = shape.regex->replace(t, shape.replacement);
   if (may_hold_hash(t))
     t = record::workload_hash_regex().replace(t, [&](const text::Match &m) { return label(std::string(m[0])); });
   for (const auto &rule : trace_rules())
