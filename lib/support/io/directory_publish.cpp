@@ -36,18 +36,6 @@ mode_t process_umask() {
   return 022;
 }
 
-void write_all(int fd, std::string_view content, const fs::path &path) {
-  const char *p = content.data();
-  std::size_t left = content.size();
-  while (left > 0) {
-    ssize_t n = ::write(fd, p, left);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) throw IoError(path.string() + ": write failed (" + why() + ")");
-    p += n;
-    left -= static_cast<std::size_t>(n);
-  }
-}
-
 void write_at(int dir_fd, const std::string &name, std::string_view content, const fs::path &shown) {
   int fd = ::openat(dir_fd, name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
   if (fd < 0) throw IoError(shown.string() + ": cannot create (" + why() + ")");

@@ -97,7 +97,6 @@ std::string read_input(const std::string &path_or_dash, const InputBounds &bound
   return read_bounded(fd, path_or_dash, bounds, S_ISREG(st.st_mode) ? static_cast<std::size_t>(st.st_size) : 0);
 }
 
-namespace {
 void write_all(int fd, std::string_view content, const fs::path &path) {
   const char *p = content.data();
   std::size_t left = content.size();
@@ -111,7 +110,6 @@ void write_all(int fd, std::string_view content, const fs::path &path) {
     left -= static_cast<std::size_t>(n);
   }
 }
-} // namespace
 
 bool flushed_per_file(FileClass cls) { return cls != FileClass::Scratch; }
 

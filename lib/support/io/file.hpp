@@ -114,6 +114,9 @@ void fsync_directory(const std::filesystem::path &dir);
 // Writes to stdout for "-", atomically to the file otherwise.
 void write_output(const std::string &path_or_dash, std::string_view content, FileClass cls = FileClass::Live);
 
+// Writes all of `content` to `fd` (retrying short writes and EINTR); throws
+// IoError naming `path`.
+void write_all(int fd, std::string_view content, const std::filesystem::path &path);
 // The whole of `name` (relative to directory descriptor `dir_fd`, or to
 // the working directory with AT_FDCWD; a final symbolic link is not
 // followed), or nullopt when it is not a regular file of `expected` bytes
