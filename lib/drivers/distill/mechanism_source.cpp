@@ -15,6 +15,10 @@ std::optional<std::string> nonblank(const json::Value &v) {
   return std::string(text::strip(*s));
 }
 
+// A figure in brackets: "(+4.0%)", "(-3 %)", "(4.1% slower)"; group 1 is
+// what the brackets hold.
+constexpr const char *kBracketedFigure = R"(\(([^()]*\d(?:\.\d+)?\s*%[^()]*)\))";
+
 // "X gains nothing because the rows are already coalesced (+4.0%)": what was
 // attempted is the lever alone — the part before the clause giving the cause,
 // then before the predicate judging it ("gains nothing", "is slower",
@@ -29,7 +33,7 @@ std::string lever_without_its_cause(const std::string &lever) {
       R"((?:fails?|failed|hurts?|regress(?:es|ed)?|loses?|lost|spills?|spilled|exceeds?|exceeded|leaves?|)"
       R"(seriali[sz](?:es|ed)|exposes?|exposed)\b|)"
       R"(costs? more|makes? it (?:slower|worse)))");
-  static const text::Regex figure(R"(\s*\([^()]*\d(?:\.\d+)?\s*%[^()]*\)\s*$)");
+  static const text::Regex figure(std::string(R"(\s*)") + kBracketedFigure + R"(\s*$)");
   auto cut = [](const std::string &s, const text::Regex &re) {
     auto m = re.search(s);
     if (!m) return s;
@@ -39,10 +43,10 @@ std::string lever_without_its_cause(const std::string &lever) {
   return cut(cut(cut(lever, cause), verdict), figure);
 }
 
-// "(+4.0%)", "(-3 %)", "(4.1% slower)": the figure the run stated beside the
-// lever, verbatim without its brackets.
+// The figure the run stated beside the lever, verbatim without its
+// brackets ("+4.0%").
 std::optional<std::string> stated_effect(const std::string &lever) {
-  static const text::Regex figure(R"(\(([^()]*?[+\-\x{2212}]?\d+(?:\.\d+)?\s*%[^()]*)\))");
+  static const text::Regex figure(kBracketedFigure);
   auto m = figure.search(lever);
   if (!m || !m->has(1)) return std::nullopt;
   return std::string(text::strip((*m)[1]));
