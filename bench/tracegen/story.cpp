@@ -474,8 +474,10 @@ private:
     Record r;
     r.geo = worse;
     r.category = m.category;
-    // One lever, one sentence.
-    r.change = m.change.substr(0, m.change.find(" so ")) + ".";
+    // One lever, one sentence, ending in one full stop.
+    std::string lever = m.change.substr(0, m.change.find(" so "));
+    if (!lever.ends_with('.')) lever += '.';
+    r.change = lever;
     if (rng_.chance(50)) {
       Value e = Value::object();
       e.set("error_type", "performance");

@@ -207,7 +207,7 @@ TEST_CASE("a strategy's mechanism is the trace's own reason, in a fixed order", 
   prof.set("conclusion", json::Value());
   CHECK(mech() == "half of the programs idle on the 8192-wide rows");
   said.set("directions_taken_up", json::Value::array());
-  CHECK(mech() == "BLOCK_SIZE 64 -> 128 so each program covers a whole 8192-wide row.");
+  CHECK(mech() == "each program covers a whole 8192-wide row"); // the cause the change gives, not the lever again
 }
 
 TEST_CASE("retrieval fields: tags from the category and the change, triggers from symptoms, cost from code",

@@ -144,6 +144,29 @@ TEST_CASE("a strategy whose packet states no reason for its gain is refused, nam
   CHECK(d3.record->get("payload").get("cost").string_or("edit_scope") == "one-line");
 }
 
+TEST_CASE("a mechanism quoted from the change is the cause it gives, not the lever again", "[distill]") {
+  auto with_change = [](const std::string &change) {
+    return draft_with("strategy-v5", [&](json::Value &doc) {
+      json::Value af = doc.get("agent_facing");
+      json::Value said = af.get("what_the_run_said");
+      said.set("change", change);
+      af.set("what_the_run_said", said);
+      doc.set("agent_facing", af);
+    });
+  };
+  auto d = with_change("MIN_BLOCKS 1 -> 2 in __launch_bounds__ so the compiler caps the registers for that many "
+                       "resident blocks per SM.");
+  REQUIRE(d.record);
+  CHECK(d.record->get("payload").string_or("mechanism") ==
+        "the compiler caps the registers for that many resident blocks per SM");
+  CHECK(d.record->get("payload").string_or("change").starts_with("MIN_BLOCKS 1 -> 2"));
+  // A cause too short to stand alone leaves the sentence whole.
+  auto short_cause = with_change("Moved the rescale into the reduction loop so it fuses.");
+  REQUIRE(short_cause.record);
+  CHECK(short_cause.record->get("payload").string_or("mechanism") ==
+        "Moved the rescale into the reduction loop so it fuses.");
+}
+
 TEST_CASE("anti-strategies meet the established-fact bar or are refused", "[distill]") {
   auto r = drafted("anti-v4-01");
   CHECK(record::established_fact_problems(r).empty());

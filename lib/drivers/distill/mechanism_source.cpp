@@ -25,8 +25,11 @@ constexpr const char *kBracketedFigure = R"(\(([^()]*\d(?:\.\d+)?\s*%[^()]*)\))"
 // "cannot keep ..."), without a trailing figure in brackets — as long as at
 // least 12 characters of it are left (the whole sentence stays the
 // mechanism; the figure is the record's `observed`, stated_effect).
+// The words that open the clause giving a lever's cause.
+constexpr const char *kCauseConnective = "because|since|due to|caused by|as a result of";
+
 std::string lever_without_its_cause(const std::string &lever) {
-  static const text::Regex cause(R"((?i)[\s,;]+(?:because|since|due to|caused by|as a result of)\s+\S)");
+  static const text::Regex cause(std::string(R"((?i)[\s,;]+(?:)") + kCauseConnective + R"()\s+\S)");
   static const text::Regex verdict(
       R"((?i)\s+(?:(?:is|are|was|were)\s+(?:slower|worse|no faster|not faster|no better|not worth)|)"
       R"(gains?\s+nothing|gained\s+nothing|(?:can ?not|can't|does not|doesn't|did not|didn't)\s|)"
@@ -85,6 +88,18 @@ bool names_one_lever(const std::string &change) {
   return true;
 }
 
+// "MIN_BLOCKS 1 -> 2 so the compiler caps the registers per SM": a
+// mechanism quoted from the change itself is its clause after "so" (or
+// "because", ...), so the record does not say the lever twice; the whole
+// sentence when there is no such clause or it is shorter than `min_chars`.
+std::string the_cause_it_gives(const std::string &sentence, std::size_t min_chars) {
+  static const text::Regex clause(std::string(R"((?i)[\s,;]+(?:so that|so|)") + kCauseConnective + R"()\s+(\S.*)$)");
+  auto m = clause.search(sentence);
+  if (!m || !m->has(1)) return sentence;
+  std::string cause(text::rstrip_chars((*m)[1], " ."));
+  return text::code_points(cause) >= min_chars ? cause : sentence;
+}
+
 std::string without_revert_marker(const std::string &subject) {
   static const text::Regex marker(R"((?i)^\s*reverted\b[\s.:;,\x{2014}\x{2013}-]*)");
   return marker.replace(subject, "");
@@ -109,7 +124,8 @@ std::optional<SourcedText> strategy_mechanism(const json::Value &af, const recor
     for (const auto &d : *list)
       if (auto t = nonblank(d.get("rationale"))) return SourcedText{*t, "what_the_run_said.directions_taken_up"};
   if (auto change = nonblank(said.get("change")))
-    for (const auto &s : causal.causal_sentences(*change)) return SourcedText{s, "what_the_run_said.change"};
+    for (const auto &s : causal.causal_sentences(*change))
+      return SourcedText{the_cause_it_gives(s, causal.min_chars()), "what_the_run_said.change"};
   return std::nullopt;
 }
 
