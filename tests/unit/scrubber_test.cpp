@@ -54,6 +54,10 @@ TEST_CASE("fixed weaknesses: git commands, HEAD, shape, percent", "[scrub]") {
   CHECK(s.prose("The v12 HEAD was fast") == "An earlier state was fast");
   CHECK(s.prose("shape 3f2a91bc regressed") == "shape-1 regressed");
   CHECK(s.prose("M % 4 must be 0, up 12 %") == "M % 4 must be 0, up 12%");
+  // A leading modifier keeps its dot; leading debris still goes.
+  CHECK(scrub::tidy(".cs stores keep the output out of L2") == ".cs stores keep the output out of L2");
+  CHECK(scrub::tidy(": .cg loads") == ".cg loads");
+  CHECK(scrub::tidy("... then faster") == "then faster");
 }
 
 TEST_CASE("hash labels: letters required, word bounded, shared map", "[scrub]") {

@@ -129,7 +129,8 @@ std::string tidy(std::string_view input) {
   static const text::Regex space_percent(R"((?<=\d)\s+%)");
   static const text::Regex space_period(R"(\s+\.(?=\s|$))");
   static const text::Regex spaces(R"(\s{2,})");
-  static const text::Regex leading(R"(^[:;,.\-\x{2013}\x{2014}\s]+)");
+  // A dot that starts a word (".cs stores", ".nc loads") is not debris.
+  static const text::Regex leading(R"(^(?:[:;,\-\x{2013}\x{2014}\s]|\.(?!\w))+)");
   // Each pass is skipped when the text lacks a literal all its matches hold
   // (the same output: see Rule::needle).
   std::string t(input);
