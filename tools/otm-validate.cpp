@@ -10,6 +10,7 @@
 #include "config/settings.hpp"
 #include "gates/gate_cli.hpp"
 #include "gates/gates.hpp"
+#include "gates/store_gates.hpp"
 #include "gates/validate_command.hpp"
 #include "workspace/layout.hpp"
 
@@ -56,7 +57,9 @@ int main(int argc, char **argv) {
                                              : std::optional<std::filesystem::path>(opts.positionals()[0]);
       if (root && std::filesystem::is_directory(*root)) lock.emplace(*root, otm::admission::StoreLock::Mode::Shared);
     }
-    auto ctx = otm::gates::build_context(opts, settings, config, opts.positionals(), opts.is_set("store-gates"));
+    auto ctx = otm::gates::build_context(opts, settings, config, opts.positionals(), opts.is_set("store-gates"),
+                                         opts.is_set("store-gates") ? otm::gates::store_gates()
+                                                                    : std::vector<const otm::gates::GateInfo *>{});
     otm::gates::ValidateOptions vo;
     vo.verbose = opts.is_set("verbose");
     vo.skip_store_gates = opts.is_set("skip-store-gates");

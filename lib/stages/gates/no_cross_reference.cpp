@@ -38,7 +38,22 @@ std::unique_ptr<RecordPass> no_cross_reference_pass(const Context &ctx) {
   std::vector<std::string> products = ctx.id_products.empty() ? std::vector<std::string>{"any"} : ctx.id_products;
   // Compiled once per pass, not per record.
   auto record_id = record::id_mention_regex(trace::known_vendors(), products);
-  return make_pass([record_id](const RecordEntry &r, GateResult &out) {
+  // Literals each pattern's matches need: a text holding none of them is
+  // not scanned (most payloads name no page, path or id).
+  std::vector<std::string> path_needles; // empty: always scan
+  for (const auto &shape : record::store_leak_shapes())
+    if (shape.regex->pattern() == record::markdown_page_pattern() && !shape.needles.empty()) {
+      path_needles = {"docs/", "records/"};
+      path_needles.insert(path_needles.end(), shape.needles.begin(), shape.needles.end());
+    }
+  auto id_needles = record::id_mention_needles(trace::known_vendors());
+  auto may_occur = [](const std::string &text, const std::vector<std::string> &needles) {
+    if (needles.empty()) return true;
+    for (const auto &n : needles)
+      if (text.find(n) != std::string::npos) return true;
+    return false;
+  };
+  return make_pass([record_id, path_needles, id_needles, may_occur](const RecordEntry &r, GateResult &out) {
     if (!r.parse_error.empty()) return;
     const auto &payload = r.record.get("payload");
     json::Value doc = json::Value::object();
@@ -46,10 +61,12 @@ std::unique_ptr<RecordPass> no_cross_reference_pass(const Context &ctx) {
     const auto &gain = r.record.get("worth").get("gain");
     doc.set("gain", gain.truthy() ? gain : json::Value::object());
     std::string text = json::to_line(doc);
-    for (const auto &m : repo_path.find_all(text))
-      out.findings.push_back(finding("no-cross-reference", r, "names a repository path", std::string(m[0])));
-    for (const auto &m : record_id->find_all(text))
-      out.findings.push_back(finding("no-cross-reference", r, "names another record by id", std::string(m[0])));
+    if (may_occur(text, path_needles))
+      for (const auto &m : repo_path.find_all(text))
+        out.findings.push_back(finding("no-cross-reference", r, "names a repository path", std::string(m[0])));
+    if (may_occur(text, id_needles))
+      for (const auto &m : record_id->find_all(text))
+        out.findings.push_back(finding("no-cross-reference", r, "names another record by id", std::string(m[0])));
     for (const char *k : {"source_text", "source_truncated"})
       if (payload.get("implementation").contains(k))
         out.findings.push_back(
