@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "text/literal_search.hpp"
 #include "text/utf8.hpp"
 
 namespace otm::record {
@@ -25,8 +26,8 @@ const std::vector<LeakShape> &store_leak_shapes() {
 }
 
 bool LeakShape::may_occur_in(std::string_view text) const {
-  return needles.empty() || std::any_of(needles.begin(), needles.end(),
-                                        [&](std::string_view n) { return text.find(n) != std::string_view::npos; });
+  return needles.empty() ||
+         std::any_of(needles.begin(), needles.end(), [&](std::string_view n) { return text::contains(text, n); });
 }
 
 const text::Regex &version_id_regex() {

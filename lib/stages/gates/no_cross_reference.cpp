@@ -6,6 +6,7 @@
 #include "gates/record_text.hpp"
 #include "record/id_format.hpp"
 #include "record/leak_shapes.hpp"
+#include "text/literal_search.hpp"
 #include "text/regex.hpp"
 #include "trace/hardware.hpp"
 #include "json/write.hpp"
@@ -47,13 +48,7 @@ std::unique_ptr<RecordPass> no_cross_reference_pass(const Context &ctx) {
       path_needles.insert(path_needles.end(), shape.needles.begin(), shape.needles.end());
     }
   auto id_needles = record::id_mention_needles(trace::known_vendors());
-  auto may_occur = [](const std::string &text, const std::vector<std::string> &needles) {
-    if (needles.empty()) return true;
-    for (const auto &n : needles)
-      if (text.find(n) != std::string::npos) return true;
-    return false;
-  };
-  return make_pass([record_id, path_needles, id_needles, may_occur](const RecordEntry &r, GateResult &out) {
+  return make_pass([record_id, path_needles, id_needles](const RecordEntry &r, GateResult &out) {
     if (!r.parse_error.empty()) return;
     const auto &payload = r.record.get("payload");
     json::Value doc = json::Value::object();
@@ -61,10 +56,10 @@ std::unique_ptr<RecordPass> no_cross_reference_pass(const Context &ctx) {
     const auto &gain = r.record.get("worth").get("gain");
     doc.set("gain", gain.truthy() ? gain : json::Value::object());
     std::string text = json::to_line(doc);
-    if (may_occur(text, path_needles))
+    if (text::contains_any(text, path_needles))
       for (const auto &m : repo_path.find_all(text))
         out.findings.push_back(finding("no-cross-reference", r, "names a repository path", std::string(m[0])));
-    if (may_occur(text, id_needles))
+    if (text::contains_any(text, id_needles))
       for (const auto &m : record_id->find_all(text))
         out.findings.push_back(finding("no-cross-reference", r, "names another record by id", std::string(m[0])));
     for (const char *k : {"source_text", "source_truncated"})
