@@ -5,6 +5,7 @@
 #include "admission/store_lock.hpp"
 
 #include "cli/exit_codes.hpp"
+#include "cli/kept_until_exit.hpp"
 #include "cli/options.hpp"
 #include "cli/tool_setup.hpp"
 #include "config/settings.hpp"
@@ -57,9 +58,9 @@ int main(int argc, char **argv) {
                                              : std::optional<std::filesystem::path>(opts.positionals()[0]);
       if (root && std::filesystem::is_directory(*root)) lock.emplace(*root, otm::admission::StoreLock::Mode::Shared);
     }
-    auto ctx = otm::gates::build_context(opts, settings, config, opts.positionals(), opts.is_set("store-gates"),
-                                         opts.is_set("store-gates") ? otm::gates::store_gates()
-                                                                    : std::vector<const otm::gates::GateInfo *>{});
+    auto &ctx = otm::cli::kept_until_exit(otm::gates::build_context(
+        opts, settings, config, opts.positionals(), opts.is_set("store-gates"),
+        opts.is_set("store-gates") ? otm::gates::store_gates() : std::vector<const otm::gates::GateInfo *>{}));
     otm::gates::ValidateOptions vo;
     vo.verbose = opts.is_set("verbose");
     vo.skip_store_gates = opts.is_set("skip-store-gates");

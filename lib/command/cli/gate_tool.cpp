@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "cli/exit_codes.hpp"
+#include "cli/kept_until_exit.hpp"
 #include "cli/options.hpp"
 #include "cli/tool_setup.hpp"
 #include "config/settings.hpp"
@@ -27,7 +28,7 @@ int run_gate_tool(const std::string &gate, int argc, char **argv) {
     gates::add_context_options(opts);
     if (!opts.parse(argc, argv)) return 0;
     const auto [settings, config] = tool_setup(opts);
-    auto ctx = gates::build_context(opts, settings, config, opts.positionals(), false, {info});
+    auto &ctx = kept_until_exit(gates::build_context(opts, settings, config, opts.positionals(), false, {info}));
     auto result = gates::run_gate(*info, ctx);
     std::string out;
     for (const auto &f : result.findings) out += json::to_line(gates::to_json(f)) + "\n";
