@@ -14,6 +14,7 @@
 #include "store/store_reader.hpp"
 #include "storegen/store_generator.hpp"
 #include "text/literal_search.hpp"
+#include "text/regex.hpp"
 #include "trace/hardware.hpp"
 #include "trace_fixture.hpp"
 #include "json/parse.hpp"
@@ -287,4 +288,104 @@ TEST_CASE("raw-isolation in place agrees on the real store", "[gates][store-gate
     if (repo && r.record.get("payload").is_object()) member(r.record, "payload").set("goal", "see " + *repo + " now");
   }
   check();
+}
+
+namespace {
+
+// no-cross-reference as it was: the payload with code blanked and the gain
+// printed, and both patterns run over every record's text.
+json::Value blanked(const json::Value &v, bool in_code) {
+  if (const auto *o = v.as_object()) {
+    json::Value out = json::Value::object();
+    for (const auto &[k, child] : *o)
+      out.set(k, blanked(child, in_code || k == "snippet" || k == "dispatch_snippet" || k == "attempted_code"));
+    return out;
+  }
+  if (const auto *a = v.as_array()) {
+    json::Value out = json::Value::array();
+    for (const auto &item : *a) out.push_back(blanked(item, in_code));
+    return out;
+  }
+  if (in_code && v.is_string()) return json::Value("");
+  return v;
+}
+std::string old_mentions(const json::Value &rec, const text::Regex &id_re) {
+  static const text::Regex path_re(std::string(record::markdown_page_pattern()) + R"(|(?:docs|records)/[\w./-]+)");
+  json::Value doc = json::Value::object();
+  doc.set("payload", blanked(rec.get("payload"), false));
+  const auto &gain = rec.get("worth").get("gain");
+  doc.set("gain", gain.truthy() ? gain : json::Value::object());
+  std::string text = json::to_line(doc), out;
+  for (const auto &m : path_re.find_all(text)) out += "path " + std::string(m[0]) + "\n";
+  for (const auto &m : id_re.find_all(text)) out += "id " + std::string(m[0]) + "\n";
+  return out;
+}
+std::string new_mentions(const gates::GateResult &result, const std::string &file) {
+  std::string out;
+  for (const auto &f : result.findings) {
+    if (f.file != file) continue;
+    if (f.message == "names a repository path") out += "path " + f.token + "\n";
+    if (f.message == "names another record by id") out += "id " + f.token + "\n";
+  }
+  return out;
+}
+
+} // namespace
+
+TEST_CASE("no-cross-reference without printing finds what the printed text showed", "[gates][store-gates]") {
+  TempDir dir;
+  bench::generate_store(dir.path() / "store", {20, 13});
+  gates::Context ctx;
+  ctx.id_products = {"any", "b200"};
+  for (auto &r : store::load_records(dir.path() / "store"))
+    ctx.records.push_back(entry(std::move(r.record), r.relpath));
+  REQUIRE(ctx.records.size() >= 14);
+  auto id_re = record::id_mention_regex(trace::known_vendors(), ctx.id_products);
+  auto payload = [](json::Value &r) -> json::Value & { return member(r, "payload"); };
+  const std::vector<std::function<void(json::Value &)>> plants = {
+      [&](json::Value &r) { payload(r).set("goal", "see docs/setup.txt first"); },
+      [&](json::Value &r) { payload(r).set("goal", "listed in records/strategy/x.json"); },
+      [&](json::Value &r) { payload(r).set("goal", "written up in plan.md"); },
+      [&](json::Value &r) { payload(r).set("goal", "as nvidia.b200.triton.gemm.tiles-s01 did"); },
+      [&](json::Value &r) { payload(r).set("goal", "x\nvidia.any.cuda.gemm.y-s01 after an escape"); },
+      [&](json::Value &r) { payload(r).set("goal", "quoted \"docs/a\" path"); },
+      [&](json::Value &r) { member(payload(r), "implementation").set("snippet", "# docs/in-code.md"); }, // blanked
+      [&](json::Value &r) { member(member(r, "worth"), "gain").set("snippet", "docs/in-gain.md"); },     // not blanked
+      [&](json::Value &r) { payload(r).set("notes.md", 1); },                                            // a key
+      [&](json::Value &r) {
+        payload(r).set("goal", json::Value::strings({"a", "see records/y"}));
+      },
+      [&](json::Value &r) { payload(r).set("goal", "nvidia. alone and docs without a slash"); },
+  };
+  for (std::size_t i = 0; i < plants.size(); ++i) plants[i](ctx.records[i].record);
+  auto result = gates::gate_no_cross_reference(ctx);
+  std::size_t found = 0;
+  for (const auto &r : ctx.records) {
+    INFO(r.file);
+    auto expected = old_mentions(r.record, *id_re);
+    CHECK(new_mentions(result, r.file) == expected);
+    found += !expected.empty();
+  }
+  CHECK(found >= 8);
+}
+
+TEST_CASE("no-cross-reference without printing agrees on the real store", "[gates][store-gates][shared]") {
+  OTM_REAL_STORE_OR_SKIP(wiki);
+  gates::Context ctx;
+  ctx.id_products = {"any", "b200", "b300"};
+  for (auto &r : store::load_records(wiki / "kernel_wiki"))
+    ctx.records.push_back(entry(std::move(r.record), r.relpath));
+  auto id_re = record::id_mention_regex(trace::known_vendors(), ctx.id_products);
+  // Each record as it is, then with its own id named in its goal.
+  for (int round = 0; round < 2; ++round) {
+    if (round == 1)
+      for (auto &r : ctx.records)
+        if (r.record.get("payload").is_object())
+          member(r.record, "payload").set("goal", "as in " + r.id() + " and docs/x.md");
+    auto result = gates::gate_no_cross_reference(ctx);
+    for (const auto &r : ctx.records) {
+      INFO(r.file);
+      CHECK(new_mentions(result, r.file) == old_mentions(r.record, *id_re));
+    }
+  }
 }
