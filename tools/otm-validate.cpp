@@ -6,6 +6,7 @@
 
 #include "cli/exit_codes.hpp"
 #include "cli/kept_until_exit.hpp"
+#include "cli/large_heap_pages.hpp"
 #include "cli/options.hpp"
 #include "cli/tool_setup.hpp"
 #include "config/settings.hpp"
@@ -16,6 +17,7 @@
 #include "workspace/layout.hpp"
 
 int main(int argc, char **argv) {
+  otm::cli::use_large_heap_pages(true);
   return otm::cli::run_tool("otm-validate", [&] {
     otm::cli::Options opts(
         "otm-validate",

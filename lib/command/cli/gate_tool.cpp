@@ -4,6 +4,7 @@
 
 #include "cli/exit_codes.hpp"
 #include "cli/kept_until_exit.hpp"
+#include "cli/large_heap_pages.hpp"
 #include "cli/options.hpp"
 #include "cli/tool_setup.hpp"
 #include "config/settings.hpp"
@@ -15,6 +16,7 @@ namespace otm::cli {
 
 int run_gate_tool(const std::string &gate, int argc, char **argv) {
   std::string tool = "otm-gate-" + gate;
+  use_large_heap_pages();
   return run_tool(tool, [&] {
     const auto *info = gates::find_gate(gate);
     if (!info) throw Error(ErrorKind::Usage, "unknown gate " + gate);
