@@ -389,3 +389,20 @@ TEST_CASE("no-cross-reference without printing agrees on the real store", "[gate
     }
   }
 }
+
+TEST_CASE("a literal set finds what searching each literal finds", "[gates][store-gates]") {
+  const std::vector<std::vector<std::string>> sets = {
+      {"docs/", "records/", ".md", "nvidia.", "amd."}, {"/root/", "/home/", "/Users/"}, {"@"}, {"abc", "bcd"}, {}};
+  const std::vector<std::string> hays = {
+      "",           "docs/",         "x docs/ y",    "docs",       "records/strategy", "plan.md",
+      ".m",         "nvidia",        "amd.x",        "on nvidia.", "/home/a",          "/home",
+      "a@b",        "abcd",          "xbcdx",        "ab",         "md.docs/.",        "s/records/.",
+      "/Users/bob", "\n\"docs/\"\\", "caf\u00e9.md", "d.o.c.s/",   "/root/x"};
+  for (const auto &set : sets) {
+    text::LiteralSet literals(set);
+    for (const auto &h : hays) {
+      INFO(h);
+      CHECK(literals.any_in(h) == text::contains_any(h, set));
+    }
+  }
+}

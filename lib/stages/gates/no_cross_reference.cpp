@@ -47,11 +47,11 @@ bool escaped_in_json(const std::string &s) {
 // a needle could be part of one. `blank`: strings below a code key are
 // printed empty (the payload), or as they are (the gain).
 struct PrintedScan {
-  const std::vector<std::string> &needles;
+  const text::LiteralSet &needles;
   bool scalars; // a needle could lie in a printed number or literal
 
   bool piece(const std::string &s) const {
-    return escaped_in_json(s) ? text::contains_any(json::quote(s), needles) : text::contains_any(s, needles);
+    return escaped_in_json(s) ? needles.any_in(json::quote(s)) : needles.any_in(s);
   }
   bool may_hold(const json::Value &v, bool blank, bool in_code) const {
     if (const auto *o = v.as_object()) {
@@ -63,7 +63,7 @@ struct PrintedScan {
     } else if (const auto *s = v.as_string()) {
       return !(blank && in_code) && piece(*s);
     } else if (scalars) {
-      return text::contains_any(json::to_line(v), needles);
+      return needles.any_in(json::to_line(v));
     }
     return false;
   }
@@ -114,31 +114,33 @@ std::unique_ptr<RecordPass> no_cross_reference_pass(const Context &ctx) {
   // without printing: most payloads are then never copied nor printed.
   bool unprinted = literal_needles(path_needles) && literal_needles(id_needles);
   bool scalars = scalar_like(all_needles);
-  return make_pass(
-      [record_id, path_needles, id_needles, all_needles, unprinted, scalars](const RecordEntry &r, GateResult &out) {
-        if (!r.parse_error.empty()) return;
-        const auto &payload = r.record.get("payload");
-        const auto &gain = r.record.get("worth").get("gain");
-        PrintedScan printed{all_needles, scalars};
-        bool scan = !unprinted || printed.piece("payload") || printed.piece("gain") ||
-                    printed.may_hold(payload, true, false) || (gain.truthy() && printed.may_hold(gain, false, false));
-        json::Value doc = json::Value::object();
-        if (scan) {
-          doc.set("payload", blank_code(payload, false));
-          doc.set("gain", gain.truthy() ? gain : json::Value::object());
-          std::string text = json::to_line(doc);
-          if (text::contains_any(text, path_needles))
-            for (const auto &m : repo_path.find_all(text))
-              out.findings.push_back(finding("no-cross-reference", r, "names a repository path", std::string(m[0])));
-          if (text::contains_any(text, id_needles))
-            for (const auto &m : record_id->find_all(text))
-              out.findings.push_back(finding("no-cross-reference", r, "names another record by id", std::string(m[0])));
-        }
-        for (const char *k : {"source_text", "source_truncated"})
-          if (payload.get("implementation").contains(k))
-            out.findings.push_back(finding("no-cross-reference", r,
-                                           std::string("serve-time field implementation.") + k + " is stored", k));
-      });
+  auto all = std::make_shared<const text::LiteralSet>(all_needles);
+  auto paths = std::make_shared<const text::LiteralSet>(path_needles);
+  auto ids = std::make_shared<const text::LiteralSet>(id_needles);
+  return make_pass([record_id, all, paths, ids, unprinted, scalars](const RecordEntry &r, GateResult &out) {
+    if (!r.parse_error.empty()) return;
+    const auto &payload = r.record.get("payload");
+    const auto &gain = r.record.get("worth").get("gain");
+    PrintedScan printed{*all, scalars};
+    bool scan = !unprinted || printed.piece("payload") || printed.piece("gain") ||
+                printed.may_hold(payload, true, false) || (gain.truthy() && printed.may_hold(gain, false, false));
+    json::Value doc = json::Value::object();
+    if (scan) {
+      doc.set("payload", blank_code(payload, false));
+      doc.set("gain", gain.truthy() ? gain : json::Value::object());
+      std::string text = json::to_line(doc);
+      if (paths->any_in(text))
+        for (const auto &m : repo_path.find_all(text))
+          out.findings.push_back(finding("no-cross-reference", r, "names a repository path", std::string(m[0])));
+      if (ids->any_in(text))
+        for (const auto &m : record_id->find_all(text))
+          out.findings.push_back(finding("no-cross-reference", r, "names another record by id", std::string(m[0])));
+    }
+    for (const char *k : {"source_text", "source_truncated"})
+      if (payload.get("implementation").contains(k))
+        out.findings.push_back(
+            finding("no-cross-reference", r, std::string("serve-time field implementation.") + k + " is stored", k));
+  });
 }
 
 GateResult gate_no_cross_reference(const Context &ctx) { return over_records(no_cross_reference_pass(ctx), ctx); }
