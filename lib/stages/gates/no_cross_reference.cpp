@@ -32,12 +32,6 @@ json::Value blank_code(const json::Value &v, bool in_code) {
   return v;
 }
 
-bool escaped_in_json(const std::string &s) {
-  for (char c : s)
-    if (static_cast<unsigned char>(c) < 0x20 || c == '"' || c == '\\') return true;
-  return false;
-}
-
 // Whether the text the gate prints (the payload with its code blanked,
 // the gain as it is) can hold one of `needles`, decided without printing
 // it. Each needle is made of characters JSON writes as themselves, none a
@@ -51,7 +45,7 @@ struct PrintedScan {
   bool scalars; // a needle could lie in a printed number or literal
 
   bool piece(const std::string &s) const {
-    return escaped_in_json(s) ? needles.any_in(json::quote(s)) : needles.any_in(s);
+    return json::written_as_is(s) ? needles.any_in(s) : needles.any_in(json::quote(s));
   }
   bool may_hold(const json::Value &v, bool blank, bool in_code) const {
     if (const auto *o = v.as_object()) {

@@ -94,12 +94,6 @@ bool occurs_as_token(std::string_view hay, std::string_view needle) {
   return false;
 }
 
-bool escaped_in_json(const std::string &s) {
-  for (char c : s)
-    if (static_cast<unsigned char>(c) < 0x20 || c == '"' || c == '\\') return true;
-  return false;
-}
-
 // The needles among `needles` that occur as tokens in the served text (the
 // served projection as json::to_line writes it, strings JSON-escaped).
 // A needle of token characters only cannot span two keys or scalars of
@@ -122,10 +116,10 @@ std::vector<bool> served_occurrences(const json::Value &rec, const std::vector<c
       if (!found[i] && occurs_as_token(text, *needles[i])) found[i] = true;
   };
   auto string_piece = [&](const std::string &s) {
-    if (escaped_in_json(s))
-      piece(json::quote(s));
-    else
+    if (json::written_as_is(s))
       piece(s);
+    else
+      piece(json::quote(s));
   };
   std::function<void(const json::Value &, bool)> walk = [&](const json::Value &v, bool skip_links) {
     if (const auto *o = v.as_object()) {
