@@ -5,15 +5,19 @@
 #include "admission/store_lock.hpp"
 
 #include "cli/exit_codes.hpp"
+#include "cli/kept_until_exit.hpp"
+#include "cli/large_heap_pages.hpp"
 #include "cli/options.hpp"
 #include "cli/tool_setup.hpp"
 #include "config/settings.hpp"
 #include "gates/gate_cli.hpp"
 #include "gates/gates.hpp"
+#include "gates/store_gates.hpp"
 #include "gates/validate_command.hpp"
 #include "workspace/layout.hpp"
 
 int main(int argc, char **argv) {
+  otm::cli::use_large_heap_pages(true);
   return otm::cli::run_tool("otm-validate", [&] {
     otm::cli::Options opts(
         "otm-validate",
@@ -56,7 +60,9 @@ int main(int argc, char **argv) {
                                              : std::optional<std::filesystem::path>(opts.positionals()[0]);
       if (root && std::filesystem::is_directory(*root)) lock.emplace(*root, otm::admission::StoreLock::Mode::Shared);
     }
-    auto ctx = otm::gates::build_context(opts, settings, config, opts.positionals(), opts.is_set("store-gates"));
+    auto &ctx = otm::cli::kept_until_exit(otm::gates::build_context(
+        opts, settings, config, opts.positionals(), opts.is_set("store-gates"),
+        opts.is_set("store-gates") ? otm::gates::store_gates() : std::vector<const otm::gates::GateInfo *>{}));
     otm::gates::ValidateOptions vo;
     vo.verbose = opts.is_set("verbose");
     vo.skip_store_gates = opts.is_set("skip-store-gates");

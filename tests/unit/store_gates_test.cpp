@@ -159,3 +159,22 @@ TEST_CASE("otm-validate --store-gates prints the nine executables' findings", "[
   CHECK_FALSE(a.empty());
   CHECK(a == b);
 }
+
+TEST_CASE("a single store gate loads only what it reads, and a named schema either way", "[gates][store-gates][cli]") {
+  TempDir dir;
+  auto root = dir.path() / "store";
+  bench::generate_store(root, {12, 9});
+  // A broken index is the index gate's finding only: the other gates never
+  // read it.
+  io::write_file_atomic(root / "records" / "index.json", "{\"records\": [", io::FileClass::Scratch);
+  auto out = dir.path() / "out.txt";
+  CHECK(sh(bin("otm-gate-ids") + " '" + root.string() + "' > '" + out.string() + "' 2>&1") == 0);
+  CHECK(sh(bin("otm-gate-index") + " '" + root.string() + "' > '" + out.string() + "' 2>&1") == 1);
+  CHECK_THAT(io::read_file(out), Catch::Contains("does not parse"));
+  // A schema named on the command line is loaded, and refused, by any gate.
+  auto bad = dir.path() / "bad.schema.json";
+  io::write_file_atomic(bad, "[1, 2]", io::FileClass::Scratch);
+  CHECK(sh(bin("otm-gate-ids") + " --schema '" + bad.string() + "' '" + root.string() + "' > '" + out.string() +
+           "' 2>&1") == 2);
+  CHECK_THAT(io::read_file(out), Catch::Contains("bad.schema.json"));
+}

@@ -3,6 +3,8 @@
 #include <iostream>
 
 #include "cli/exit_codes.hpp"
+#include "cli/kept_until_exit.hpp"
+#include "cli/large_heap_pages.hpp"
 #include "cli/options.hpp"
 #include "cli/tool_setup.hpp"
 #include "config/settings.hpp"
@@ -14,6 +16,7 @@ namespace otm::cli {
 
 int run_gate_tool(const std::string &gate, int argc, char **argv) {
   std::string tool = "otm-gate-" + gate;
+  use_large_heap_pages();
   return run_tool(tool, [&] {
     const auto *info = gates::find_gate(gate);
     if (!info) throw Error(ErrorKind::Usage, "unknown gate " + gate);
@@ -27,7 +30,7 @@ int run_gate_tool(const std::string &gate, int argc, char **argv) {
     gates::add_context_options(opts);
     if (!opts.parse(argc, argv)) return 0;
     const auto [settings, config] = tool_setup(opts);
-    auto ctx = gates::build_context(opts, settings, config, opts.positionals());
+    auto &ctx = kept_until_exit(gates::build_context(opts, settings, config, opts.positionals(), false, {info}));
     auto result = gates::run_gate(*info, ctx);
     std::string out;
     for (const auto &f : result.findings) out += json::to_line(gates::to_json(f)) + "\n";

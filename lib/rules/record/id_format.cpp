@@ -57,6 +57,16 @@ std::shared_ptr<const text::Regex> id_mention_regex(const std::vector<std::strin
                                              R"()\.[a-z0-9-]+\.[a-z0-9-]+\.)");
 }
 
+std::vector<std::string> id_mention_needles(const std::vector<std::string> &vendors) {
+  std::vector<std::string> out;
+  for (const auto &v : vendors) {
+    for (char c : v)
+      if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-')) return {};
+    out.push_back(v + ".");
+  }
+  return out;
+}
+
 char marker_for(std::string_view record_type) {
   if (record_type == "anti-strategy") return 't';
   if (record_type == "reference-kernel") return 'r';

@@ -43,6 +43,11 @@ std::optional<Discriminator> parse_discriminator(std::string_view id);
 // match; compiled once per gate pass.
 std::shared_ptr<const text::Regex> id_mention_regex(const std::vector<std::string> &vendors,
                                                     const std::vector<std::string> &products);
+// Literals every match of id_mention_regex(vendors, ...) holds one of
+// (`<vendor>.`), so a text holding none skips the scan; empty (always scan)
+// when a vendor name is not plain [a-z0-9_-], whose escaping in the pattern
+// could mean more than the literal.
+std::vector<std::string> id_mention_needles(const std::vector<std::string> &vendors);
 
 // Markers per record type: strategy s, anti-strategy t, reference-kernel r.
 char marker_for(std::string_view record_type);

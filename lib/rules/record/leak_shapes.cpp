@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "text/literal_search.hpp"
 #include "text/utf8.hpp"
 
 namespace otm::record {
@@ -25,8 +26,8 @@ const std::vector<LeakShape> &store_leak_shapes() {
 }
 
 bool LeakShape::may_occur_in(std::string_view text) const {
-  return needles.empty() || std::any_of(needles.begin(), needles.end(),
-                                        [&](std::string_view n) { return text.find(n) != std::string_view::npos; });
+  return needles.empty() ||
+         std::any_of(needles.begin(), needles.end(), [&](std::string_view n) { return text::contains(text, n); });
 }
 
 const text::Regex &version_id_regex() {
@@ -86,8 +87,38 @@ bool is_version_id(std::string_view text, std::size_t begin, std::size_t end) {
   return !is_vector_width(text, begin, end) && !is_mnemonic_segment(text, begin, end);
 }
 
+bool may_hold_version_id(std::string_view text) {
+  for (std::size_t i = 0; i + 1 < text.size(); ++i) {
+    if (text[i] != 'v' && text[i] != 'V') continue;
+    auto next = static_cast<unsigned char>(text[i + 1]);
+    if ((next >= '0' && next <= '9') || next >= 0x80) return true;
+  }
+  return false;
+}
+
+bool may_hold_workload_hash(std::string_view text) {
+  // A match's neighbours are not word characters, so not hex digits: the
+  // run of hex digits around a match is the match itself.
+  std::size_t run = 0;
+  bool letter = false;
+  for (std::size_t i = 0; i <= text.size(); ++i) {
+    char c = i < text.size() ? text[i] : '\0';
+    bool digit = c >= '0' && c <= '9', hex_letter = c >= 'a' && c <= 'f';
+    if (digit || hex_letter) {
+      ++run;
+      letter = letter || hex_letter;
+      continue;
+    }
+    if (run == 8 && letter) return true;
+    run = 0;
+    letter = false;
+  }
+  return false;
+}
+
 std::vector<text::Match> version_ids(std::string_view text) {
   std::vector<text::Match> out;
+  if (!may_hold_version_id(text)) return out;
   for (auto &m : version_id_regex().find_all(text))
     if (is_version_id(text, m.begin, m.end)) out.push_back(std::move(m));
   return out;
@@ -112,7 +143,8 @@ std::vector<Leak> find_leaks(std::string_view text, bool strict, const text::Reg
       for (const auto &m : shape.regex->find_all(text)) out.push_back({shape.label, std::string(m[0])});
   if (strict) {
     for (const auto &m : version_ids(text)) out.push_back({"version id", std::string(m[0])});
-    for (const auto &m : workload_hash_regex().find_all(text)) out.push_back({"workload hash", std::string(m[0])});
+    if (may_hold_workload_hash(text))
+      for (const auto &m : workload_hash_regex().find_all(text)) out.push_back({"workload hash", std::string(m[0])});
   }
   if (denylist)
     for (const auto &m : denylist->find_all(text)) out.push_back({"private denylist", std::string(m[0])});

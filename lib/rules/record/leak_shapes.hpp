@@ -50,6 +50,12 @@ const std::vector<LeakShape> &store_leak_shapes();
 const text::Regex &version_id_regex();
 const text::Regex &workload_hash_regex();
 bool is_version_id(std::string_view text, std::size_t match_begin, std::size_t match_end);
+// Cheap scans that never say no to a text the regex would match: a `v` or
+// `V` followed by a digit (or by a non-ASCII byte, which may start a
+// Unicode digit: \d is Unicode-aware); a maximal run of exactly eight
+// [0-9a-f] holding a letter. A text they reject skips the regex scan.
+bool may_hold_version_id(std::string_view text);
+bool may_hold_workload_hash(std::string_view text);
 // The matches of version_id_regex in `text` that are version ids.
 std::vector<text::Match> version_ids(std::string_view text);
 // `text` with each version id replaced by `with(id)`.

@@ -35,7 +35,10 @@ struct ValidationError {
 class Schema {
 public:
   // Compiles `doc`; throws SchemaError (naming `source`) when it is not a
-  // schema otm can evaluate faithfully.
+  // schema otm can evaluate faithfully. valijson's compilation waits for
+  // the first record the compiled validator rejects when that validator
+  // covers the schema (a refusal by valijson then surfaces there, as a
+  // SchemaError); otherwise it happens here.
   Schema(const json::Value &doc, std::string source);
   ~Schema();
   Schema(Schema &&) noexcept;

@@ -116,6 +116,10 @@ void read_record(const fs::path &root, StoredRecord &r, const config::Limits &li
   read_into(io::Beneath(root, "the store"), r, limits);
 }
 
+void read_record(const io::Beneath &store, StoredRecord &r, const config::Limits &limits) {
+  read_into(store, r, limits);
+}
+
 std::vector<StoredRecord> load_records(const fs::path &root, const config::Limits &limits) {
   auto out = record_files(root);
   if (out.empty()) return out;

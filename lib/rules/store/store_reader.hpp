@@ -14,6 +14,10 @@
 #include "config/limits.hpp"
 #include "json/value.hpp"
 
+namespace otm::io {
+class Beneath;
+}
+
 namespace otm::store {
 
 namespace fs = std::filesystem;
@@ -57,6 +61,8 @@ std::vector<StoredRecord> record_files(const fs::path &root);
 // Reads and parses one of them under the reading policy (parse_error set
 // instead of throwing; nothing read when it is already set).
 void read_record(const fs::path &root, StoredRecord &r, const config::Limits &limits = {});
+// The same beneath a store root opened once (a reader of every record).
+void read_record(const io::Beneath &store, StoredRecord &r, const config::Limits &limits = {});
 
 // The index file <root>/records/index.json, or nullopt when absent. Throws
 // json::ParseError when present but broken or refused by the reading policy.

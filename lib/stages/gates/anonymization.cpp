@@ -20,9 +20,11 @@ void add_comments(const std::string &code, std::string &out) {
     std::string_view line(code.data() + pos, (nl == std::string::npos ? code.size() : nl) - pos);
     auto t = text::strip(line);
     if (t.rfind("#", 0) == 0 || t.rfind("//", 0) == 0 || t.rfind("*", 0) == 0 || t.rfind("/*", 0) == 0) {
-      out += std::string(t) + "\n";
+      out.append(t);
+      out += '\n';
     } else if (auto hash = line.find('#'); hash != std::string_view::npos) {
-      out += std::string(line.substr(hash + 1)) + "\n";
+      out.append(line.substr(hash + 1));
+      out += '\n';
     }
     if (nl == std::string::npos) break;
     pos = nl + 1;
@@ -40,18 +42,18 @@ std::unique_ptr<RecordPass> anonymization_pass(const Context &ctx) {
   auto body = [&ctx, total](const RecordEntry &r, GateResult &out) {
     if (!r.parse_error.empty()) return;
     std::string prose, comments;
-    auto collect = [&](const std::string &, const json::Value &v, bool in_code) {
-      const auto *s = v.as_string();
-      if (!s) return;
-      if (in_code)
-        add_comments(*s, comments);
-      else
-        prose += *s + "\n";
+    auto collect = [&](const std::string &s, bool in_code) {
+      if (in_code) {
+        add_comments(s, comments);
+      } else {
+        prose += s;
+        prose += '\n';
+      }
     };
-    walk_scalars(r.record.get("payload"), "payload", false, collect);
-    walk_scalars(r.record.get("retrieval"), "retrieval", false, collect);
-    walk_scalars(r.record.get("evidence").get("summary"), "evidence.summary", false, collect);
-    walk_scalars(r.record.get("worth").get("gain"), "worth.gain", false, collect);
+    walk_strings(r.record.get("payload"), false, collect);
+    walk_strings(r.record.get("retrieval"), false, collect);
+    walk_strings(r.record.get("evidence").get("summary"), false, collect);
+    walk_strings(r.record.get("worth").get("gain"), false, collect);
     auto leaks = record::find_leaks(prose, is_trace_derived(r.record), ctx.denylist.get());
     for (auto &l : record::find_leaks(comments, false, ctx.denylist.get())) leaks.push_back(std::move(l));
     for (const auto &l : leaks)

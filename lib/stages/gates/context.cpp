@@ -47,9 +47,11 @@ PacketLookup find_packet(const Context &ctx, const json::Value &record) {
 }
 
 std::vector<RecordEntry> records_from_store(const fs::path &store_root, const config::Limits &limits) {
+  auto records = store::load_records(store_root, limits);
   std::vector<RecordEntry> out;
-  for (auto &r : store::load_records(store_root, limits))
-    out.push_back({r.relpath, r.path, std::move(r.record), r.parse_error});
+  out.reserve(records.size());
+  for (auto &r : records)
+    out.push_back({std::move(r.relpath), std::move(r.path), std::move(r.record), std::move(r.parse_error)});
   return out;
 }
 

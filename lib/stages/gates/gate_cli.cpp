@@ -1,5 +1,8 @@
 #include "gates/gate_cli.hpp"
 
+#include <algorithm>
+#include <iterator>
+
 #include "error/error.hpp"
 #include "gates/denylist.hpp"
 #include "gates/gates.hpp"
@@ -26,7 +29,16 @@ void add_context_options(cli::Options &opts) {
 }
 
 Context build_context(const cli::Options &opts, const config::Settings &settings, const config::Config &config,
-                      const std::vector<std::string> &inputs, bool stream_store) {
+                      const std::vector<std::string> &inputs, bool stream_store,
+                      const std::vector<const GateInfo *> &only) {
+  // A single store gate (or the nine) loads what its gates read, not all a
+  // trace gate might (issue 11: the index parse and the schema compile
+  // were a quarter of a single gate's CPU).
+  bool store_only = !only.empty() &&
+                    std::all_of(only.begin(), only.end(), [](const GateInfo *g) { return g->kind == GateKind::Store; });
+  auto needed = [&](bool GateInfo::*reads) {
+    return !store_only || std::any_of(only.begin(), only.end(), [&](const GateInfo *g) { return g->*reads; });
+  };
   Context ctx;
   std::vector<std::string> in = inputs;
   if (in.empty()) {
@@ -43,7 +55,7 @@ Context build_context(const cli::Options &opts, const config::Settings &settings
   for (const auto &arg : in) {
     if (arg == "-") {
       auto more = records_from_jsonl(io::read_stdin(bounds), "<stdin>", limits);
-      ctx.records.insert(ctx.records.end(), more.begin(), more.end());
+      ctx.records.insert(ctx.records.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
     } else if (io::is_directory(arg)) {
       if (!io::is_directory(workspace::records_dir(arg)))
         throw Error(ErrorKind::Usage,
@@ -54,10 +66,11 @@ Context build_context(const cli::Options &opts, const config::Settings &settings
         ctx.store_records_streamed = true;
       } else {
         auto more = records_from_store(*ctx.store_root, limits);
-        ctx.records.insert(ctx.records.end(), more.begin(), more.end());
+        ctx.records.insert(ctx.records.end(), std::make_move_iterator(more.begin()),
+                           std::make_move_iterator(more.end()));
       }
       try {
-        ctx.index = store::load_index(*ctx.store_root, limits);
+        if (needed(&GateInfo::reads_index)) ctx.index = store::load_index(*ctx.store_root, limits);
       } catch (const json::ParseError &) {
         ctx.index_unreadable = true;
       }
@@ -66,7 +79,7 @@ Context build_context(const cli::Options &opts, const config::Settings &settings
     }
   }
   auto more = records_from_files(files, limits);
-  ctx.records.insert(ctx.records.end(), more.begin(), more.end());
+  ctx.records.insert(ctx.records.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
 
   ctx.id_products = target_products(config);
   std::optional<std::filesystem::path> schema_file;
@@ -75,12 +88,12 @@ Context build_context(const cli::Options &opts, const config::Settings &settings
     load_live(ctx, *live);
     if (!schema_file) schema_file = schema::live_store_schema(*live);
   }
-  ctx.store_schema = schema::store_schema(schema_file);
+  if (schema_file || needed(&GateInfo::reads_schema)) ctx.store_schema = schema::store_schema(schema_file);
   std::optional<std::filesystem::path> profile_file;
   if (auto f = opts.get("profile")) profile_file = *f;
   // No store gate reads the profile: the one pass (stream_store) compiles it
   // only when one is named, so a bad --profile still fails as before.
-  if (!stream_store || profile_file) ctx.profile = schema::profile_schema(profile_file);
+  if (!(stream_store || store_only) || profile_file) ctx.profile = schema::profile_schema(profile_file);
   if (auto deny = settings.get(Setting::Denylist)) ctx.denylist = load_denylist(*deny);
   if (auto ws = settings.get(Setting::Workspace)) {
     if (!io::is_directory(*ws)) throw io::IoError(*ws + ": workspace directory does not exist");

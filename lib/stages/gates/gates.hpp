@@ -60,6 +60,11 @@ struct GateInfo {
   // live store (validate_record_for_admission), beside the schema and the
   // established-fact rule.
   bool at_admission = false;
+  // Context beyond the records that the gate reads: records/index.json,
+  // the store schema. A run of store gates loads them only when one of its
+  // gates reads them (build_context).
+  bool reads_index = false;
+  bool reads_schema = false;
 };
 
 // The seventeen, store gates first, in the reference's order (substance, an

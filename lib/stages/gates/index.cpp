@@ -61,7 +61,10 @@ public:
     }
     const auto &e = *it->second;
     const auto &rank = r.record.get("worth").get("rank");
-    if (!schema::structurally_equal(e.get("retrieval"), r.record.get("retrieval"), {}))
+    // Equal as parsed (same key order) is the common case, and implies
+    // structurally equal.
+    const auto &listed = e.get("retrieval"), &own = r.record.get("retrieval");
+    if (!(listed == own) && !schema::structurally_equal(listed, own, {}))
       body_.push_back(finding(g, r, "index retrieval differs from the record's"));
     if (!same_number(e.get("worth_score"), rank.get("score")))
       body_.push_back(finding(g, r, "index worth_score differs from worth.rank.score"));

@@ -21,6 +21,18 @@ bool is_code_key(std::string_view key);
 void walk_scalars(const json::Value &v, const std::string &path, bool in_code,
                   const std::function<void(const std::string &, const json::Value &, bool)> &fn);
 
+// Calls `fn(text, in_code)` for every string scalar below `v`, in
+// walk_scalars' order, without building paths (a gate that needs none).
+template <typename Fn> void walk_strings(const json::Value &v, bool in_code, Fn &&fn) {
+  if (const auto *o = v.as_object()) {
+    for (const auto &[k, child] : *o) walk_strings(child, in_code || is_code_key(k), fn);
+  } else if (const auto *a = v.as_array()) {
+    for (const auto &item : *a) walk_strings(item, in_code, fn);
+  } else if (const auto *s = v.as_string()) {
+    fn(*s, in_code);
+  }
+}
+
 // The code a record quotes, as (field, text) with fields relative to the
 // payload: implementation.snippet, implementation.dispatch_snippet and
 // attempted_code (a string or its `snippet`), the non-blank ones.

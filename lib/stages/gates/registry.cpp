@@ -11,7 +11,7 @@ const std::vector<GateInfo> &all_gates() {
   static const std::vector<GateInfo> gates = {
       {"schema", GateKind::Store, gate_schema,
        std::string("every record validates against the store schema (") + record::kStoreSchemaTag + ")", false,
-       schema_pass},
+       schema_pass, false, false, true},
       {"ids", GateKind::Store, gate_ids, "ids are unique, name their file, and have five segments", false, ids_pass},
       {"anonymization", GateKind::Store, gate_anonymization,
        "no paths, addresses, pages, private terms (and, for trace records, version ids or hashes)", false,
@@ -19,7 +19,8 @@ const std::vector<GateInfo> &all_gates() {
       {"raw-isolation", GateKind::Store, gate_raw_isolation, "nothing engine-only or raw reaches the served record",
        false, raw_isolation_pass, true},
       {"relations", GateKind::Store, gate_relations, "every link names a record that exists", true, relations_pass},
-      {"index", GateKind::Store, gate_index, "records/index.json agrees with the records", true, index_pass},
+      {"index", GateKind::Store, gate_index, "records/index.json agrees with the records", true, index_pass, false,
+       true},
       {"self-contained", GateKind::Store, gate_self_contained,
        "the payload stands on its own; gains are relative and consistent", false, self_contained_pass, true},
       {"no-cross-reference", GateKind::Store, gate_no_cross_reference,

@@ -148,4 +148,10 @@ std::string to_pretty(const Value &v) {
 
 std::string quote(std::string_view s) { return to_line(Value(s)); }
 
+bool written_as_is(std::string_view s) {
+  for (char c : s)
+    if (static_cast<unsigned char>(c) < 0x20 || c == '"' || c == '\\') return false;
+  return true;
+}
+
 } // namespace otm::json

@@ -15,5 +15,9 @@ namespace otm::json {
 std::string to_line(const Value &v);   // no trailing newline
 std::string to_pretty(const Value &v); // ends with "\n"
 std::string quote(std::string_view s); // a JSON string literal
+// Whether quote(s) is s between two quotes: no byte the writer escapes
+// (control characters, '"', '\\'). A search of the written text can then
+// look at s itself.
+bool written_as_is(std::string_view s);
 
 } // namespace otm::json
