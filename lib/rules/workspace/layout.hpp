@@ -43,6 +43,8 @@ struct Workspace {
   fs::path ladder_file() const { return work_dir() / "ladder.jsonl"; }
   fs::path segments_file() const { return work_dir() / "segments.jsonl"; }
   fs::path packets_dir() const { return root / kPacketsDirName; }
+  // otm-packet's record of its last run (packet/run_record.hpp).
+  fs::path packet_run_file() const { return work_dir() / "packet-run.json"; }
   // "packets/<file name>": how a gate names a packet file of the workspace.
   static std::string packet_relpath(const fs::path &packet_file);
   // Written by Makefile.pipeline's recipes under these same names: the
