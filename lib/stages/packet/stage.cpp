@@ -69,7 +69,7 @@ StageOutput run_stage(const StageInputs &in, const std::function<cli::ProgressFn
   auto versions = json::parse_lines(version_text, ws.versions_file().string());
   VersionCommits commits(repo);
   auto ctx = make_context(meta.get("meta"), repo, commits, files, in.denylist, *in.config);
-  cli::ProgressFn step = progress ? progress(select(segments, in.filters).size()) : cli::ProgressFn{};
+  cli::ProgressFn step = progress ? progress(count_selected(segments, in.filters)) : cli::ProgressFn{};
   auto result = build_all(segments, in.filters, versions, ctx, ws.packets_dir(), step);
 
   StageOutput o;
