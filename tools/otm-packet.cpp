@@ -46,7 +46,7 @@ Filters, applied in this order: --type TYPE, --seg ID (repeatable),
 
 A rerun in which nothing it reads changed (the work files, the options,
 the configuration, the denylist, this build, and every trace object and
-file the last run read, recorded in work/packet-run.json) while the
+file the last run read, recorded in .stamps/packet-run.json) while the
 packets are as that run left them rebuilds nothing: it prints that run's
 summary lines and report again, and says so on stderr.
 

@@ -56,7 +56,7 @@ TEST_CASE("otm-packet rebuilds nothing when nothing it reads changed", "[packet]
   REQUIRE(stamps);
   // The record holds what the run read from the trace: HEAD, the commits
   // it diffed, the profiler report it quoted.
-  auto record = io::read_file(t.workspace / "work" / "packet-run.json");
+  auto record = io::read_file(t.workspace / ".stamps" / "packet-run.json");
   CHECK(record.find("git.head") != std::string::npos);
   CHECK(record.find("git.commit\\t" + t.sha.at("v3")) != std::string::npos);
   CHECK(record.find("trace.file\\tprofiles/v1_ncu/REPORT.md") != std::string::npos);
@@ -126,7 +126,7 @@ TEST_CASE("otm-packet rebuilds nothing when nothing it reads changed", "[packet]
     CHECK(packet_files(t) == files);
   }
   SECTION("a damaged record") {
-    io::write_file_atomic(t.workspace / "work" / "packet-run.json", "{\"format\": ");
+    io::write_file_atomic(t.workspace / ".stamps" / "packet-run.json", "{\"format\": ");
     CHECK(rebuilds());
   }
 }

@@ -1,4 +1,4 @@
-// otm-packet's record of its last run (work/packet-run.json): a digest of
+// otm-packet's record of its last run (.stamps/packet-run.json): a digest of
 // the inputs it was given (its work files, options, configuration,
 // denylist, build), every read it made of the trace (io/read_log.hpp: HEAD,
 // the commits and blobs by id, the configuration and attributes that decide
