@@ -45,7 +45,7 @@ std::optional<std::string> TraceFiles::bytes(const std::string &rel, Seen seen) 
     refused(rel, r, seen);
     return std::nullopt;
   }
-  note(kFile, rel, text::sha256_hex(r.content));
+  if (log_) note(kFile, rel, text::sha256_hex(r.content)); // no digest unless logging
   return std::move(r.content);
 }
 
@@ -95,7 +95,7 @@ std::vector<std::string> TraceFiles::names(const std::string &rel) const {
     }
     out.push_back(std::move(e.name));
   }
-  note(kNames, rel, names_value(out));
+  if (log_) note(kNames, rel, names_value(out));
   return out;
 }
 
