@@ -161,3 +161,24 @@ TEST_CASE("a trace reader notes its reads and repeats them", "[packet]") {
     if (key.find("kernel.py") == std::string::npos) CHECK(files.reread(key) != value);
   CHECK_FALSE(files.reread("git.head"));
 }
+
+TEST_CASE("packet files are 0644 whatever the umask", "[packet][process]") {
+  testing::SyntheticTrace t("packet-umask");
+  REQUIRE(run(t, "otm-partition", "--quiet").rc == 0);
+  for (const char *mask : {"077", "022", "002"}) {
+    INFO(mask);
+    fs::remove_all(t.workspace / "packets");
+    fs::remove_all(t.workspace / ".stamps");
+    auto bin = otm::testing::bin_dir() + "/otm-packet";
+    testing::sh("cd '" + t.root.string() + "' && umask " + mask + " && env -u RTM_TRACE_NAME -u ATREX_WIKI_DENYLIST " +
+                "RTM_TRACE='" + t.trace.string() + "' RTM_WORKSPACE='" + t.workspace.string() + "' '" + bin +
+                "' --quiet >/dev/null");
+    std::size_t n = 0;
+    for (const auto &e : fs::directory_iterator(t.workspace / "packets")) {
+      ++n;
+      CHECK((fs::status(e.path()).permissions() & fs::perms::all) ==
+            (fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read | fs::perms::others_read));
+    }
+    CHECK(n > 0);
+  }
+}
