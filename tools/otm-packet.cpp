@@ -3,20 +3,16 @@
 // (spec packets.md).
 #include <iostream>
 
+#include <optional>
+
+#include "cli/build_info.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/options.hpp"
 #include "cli/tool_setup.hpp"
-#include "config/config.hpp"
 #include "config/settings.hpp"
-#include "git/repository.hpp"
-#include "io/file.hpp"
-#include "packet/build.hpp"
+#include "packet/stage.hpp"
 #include "scrub/denylist.hpp"
-#include "trace/trace_files.hpp"
 #include "trace/trace_location.hpp"
-#include "workspace/work_files.hpp"
-#include "json/parse.hpp"
-#include "json/write.hpp"
 
 namespace {
 
@@ -48,6 +44,12 @@ packets are still written, for inspection).
 Filters, applied in this order: --type TYPE, --seg ID (repeatable),
 --limit N (0: no limit).
 
+A rerun in which nothing it reads changed (the work files, the options,
+the configuration, the denylist, this build, and every trace object and
+file the last run read, recorded in .stamps/packet-run.json) while the
+packets are as that run left them rebuilds nothing: it prints that run's
+summary lines and report again, and says so on stderr.
+
 Exit status: 0 packets clean; 1 packets written but the pre-flight found
 leaks; 2 cannot run (bad arguments, no trace, missing work files).
 )";
@@ -77,28 +79,26 @@ int main(int argc, char **argv) {
     filters.limit = std::stoul(limit);
 
     auto [settings, config, loc] = otm::cli::trace_tool_setup(opts);
-    const auto &ws = loc.workspace;
-    std::string seg_path = opts.get_or("segments", ws.segments_file().string());
-    if (seg_path != "-" && !otm::io::is_regular_file(seg_path))
-      throw otm::Error(otm::ErrorKind::UnreadableInput, seg_path + ": missing; run otm-partition first");
-    std::vector<otm::json::Value> segments;
-    otm::json::for_each_line(seg_path, [&](otm::json::Value v) { segments.push_back(std::move(v)); });
-    if (!otm::io::is_regular_file(ws.versions_file()))
-      throw otm::Error(otm::ErrorKind::UnreadableInput,
-                       ws.versions_file().string() + ": missing; run otm-ingest first");
-    auto versions = otm::json::parse_lines_file(ws.versions_file());
     auto denylist = otm::scrub::Denylist::from_setting(settings.get(Setting::Denylist));
-    auto repo = otm::git::Repository::open(loc.trace);
-    otm::packet::VersionCommits commits(repo);
-    otm::trace::TraceFiles files(loc.trace, config.limits());
-    auto ctx = otm::packet::make_context(otm::workspace::read_meta(ws.meta_file()).get("meta"), repo, commits, files,
-                                         &denylist, config);
-    otm::cli::Progress progress("otm-packet", "packets", otm::packet::select(segments, filters).size());
-    auto result = otm::packet::build_all(segments, filters, versions, ctx, ws.packets_dir(), progress.fn());
-    for (const auto &p : result.packets)
-      std::cout << otm::json::to_line(otm::packet::summary_line(p, ws.packets_dir())) << "\n";
+    otm::packet::StageInputs in{loc.trace,
+                                loc.workspace,
+                                opts.get_or("segments", loc.workspace.segments_file().string()),
+                                filters,
+                                &denylist,
+                                &config,
+                                otm::cli::build_identity("otm-packet")};
+    std::optional<otm::cli::Progress> progress;
+    auto out = otm::packet::run_stage(in, [&](std::size_t n) {
+      progress.emplace("otm-packet", "packets", n);
+      return progress->fn();
+    });
+    std::cout << out.out;
     std::cout.flush();
-    if (!opts.is_set("quiet") || !result.clean()) std::cerr << otm::packet::preflight_report(result);
-    return result.clean() ? otm::cli::kSuccess : otm::cli::kFailure;
+    if (out.skipped && !opts.is_set("quiet"))
+      std::cerr << "otm-packet: nothing it reads changed since its last run and the packets are as that run left "
+                   "them ("
+                << loc.workspace.packet_run_file().string() << "): nothing rebuilt\n";
+    if (!opts.is_set("quiet") || !out.clean) std::cerr << out.report;
+    return out.clean ? otm::cli::kSuccess : otm::cli::kFailure;
   });
 }

@@ -6,7 +6,8 @@
 // `skipped_files`. Text read from the trace is made valid UTF-8 here (each
 // invalid byte becomes U+FFFD) and the replacements are counted, for
 // meta.json `invalid_utf8`. Thread-safe: ingest scans memory/ and profiles/
-// on another thread.
+// on another thread. With a read log (io/read_log.hpp) every read is noted,
+// for a rerun to repeat (reread()).
 #pragma once
 
 #include <filesystem>
@@ -18,6 +19,7 @@
 
 #include "config/config.hpp"
 #include "io/beneath.hpp"
+#include "io/read_log.hpp"
 #include "json/value.hpp"
 
 namespace otm::trace {
@@ -57,6 +59,14 @@ public:
   // Records a skip found by a caller (a limit it enforces).
   void skip(const std::string &rel, const std::string &why) const;
 
+  // Notes every read of the working tree in `log` from now on (null: none);
+  // the log must outlive this.
+  void log_reads_to(io::ReadLog *log) { log_ = log; }
+  // What the read a key of the log names would find now (the same value
+  // when nothing it read changed), without noting it; nullopt for a key
+  // this reader does not note.
+  std::optional<std::string> reread(const std::string &key) const;
+
   // meta.json `skipped_files`: [{"file", "why"}] sorted by file.
   json::Value skipped_json() const;
   // meta.json `invalid_utf8`: {"replaced": N, "sources": [{"source", "replaced"}]}.
@@ -66,6 +76,8 @@ public:
 
 private:
   void refused(const std::string &rel, const io::FileRead &r, Seen seen) const;
+  void note(const char *kind, const std::string &rel, const std::string &value) const;
+  io::ReadLog *log_ = nullptr;
   io::Beneath beneath_;
   config::Limits limits_;
   mutable std::mutex mu_;

@@ -22,28 +22,33 @@ void emit_spans(Scrubber &s, std::string_view line, const std::vector<code::Span
 
 } // namespace
 
-std::string Scrubber::code(std::string_view text, code::Language language) {
+std::string Scrubber::code(std::string_view text, const std::vector<code::DiffLine> &lines) {
   if (text.empty()) return {};
   std::string out;
   out.reserve(text.size());
   bool first = true;
-  auto newline = [&] {
+  // Headers and markers are copied; a line's +/-/space marker (or a hunk
+  // header's "@@ … @@") precedes its spans.
+  for (const auto &l : lines) {
     if (!first) out.push_back('\n');
     first = false;
-  };
-  if (code::is_unified_diff(text)) {
-    // Headers and markers are copied; a line's +/-/space marker (or a hunk
-    // header's "@@ … @@") precedes its spans.
-    for (const auto &l : code::lex_diff(text)) {
-      newline();
-      out += l.text.substr(0, l.body);
-      emit_spans(*this, l.text, l.spans, out);
-    }
-  } else {
-    for (const auto &l : code::lex_source(text, language)) {
-      newline();
-      emit_spans(*this, l.text, l.spans, out);
-    }
+    out += l.text.substr(0, l.body);
+    emit_spans(*this, l.text, l.spans, out);
+  }
+  if (text.ends_with('\n')) out.push_back('\n');
+  return out;
+}
+
+std::string Scrubber::code(std::string_view text, code::Language language) {
+  if (text.empty()) return {};
+  if (code::is_unified_diff(text)) return code(text, code::lex_diff(text));
+  std::string out;
+  out.reserve(text.size());
+  bool first = true;
+  for (const auto &l : code::lex_source(text, language)) {
+    if (!first) out.push_back('\n');
+    first = false;
+    emit_spans(*this, l.text, l.spans, out);
   }
   if (text.ends_with('\n')) out.push_back('\n');
   return out;

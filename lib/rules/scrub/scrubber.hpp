@@ -35,6 +35,10 @@ public:
   // in `language`, or of a unified diff (each file's language from its
   // path); executable code and data strings byte-for-byte as given.
   std::string code(std::string_view text, code::Language language = code::Language::Python);
+  // The same for a unified diff `text` already lexed into `lines`
+  // (code::lex_diff(text)): a caller that lexed it to judge it does not lex
+  // it twice.
+  std::string code(std::string_view text, const std::vector<code::DiffLine> &lines);
 
   // The packet-local label of a token: shape-1, shape-2, ... by first request.
   std::string label(const std::string &token);

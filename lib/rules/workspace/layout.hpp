@@ -54,6 +54,9 @@ struct Workspace {
   fs::path live_gates_file() const { return work_dir() / "live-gates.jsonl"; }
   fs::path stamps_dir() const { return root / ".stamps"; }
   fs::path admitted_stamp() const { return stamps_dir() / "admitted"; }
+  // otm-packet's record of its last run (packet/run_record.hpp): bookkeeping
+  // beside the stamps, not a product.
+  fs::path packet_run_file() const { return stamps_dir() / "packet-run.json"; }
   // Archive mode (`make archive`): the trace's run record (its exit status
   // and duration, `key value` lines) and the output of its per-trace make.
   fs::path archive_run_file() const { return work_dir() / "archive-run.txt"; }

@@ -50,6 +50,10 @@ std::vector<json::Value> select(const std::vector<json::Value> &segments, const 
   return out;
 }
 
+std::size_t count_selected(const std::vector<json::Value> &segments, const Filters &f) {
+  return chosen(segments, f).size();
+}
+
 Context make_context(const json::Value &meta, const git::Repository &repo, const VersionCommits &commits,
                      const trace::TraceFiles &files, const scrub::Denylist *denylist, const config::Config &config) {
   Context ctx;

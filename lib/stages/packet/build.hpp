@@ -32,6 +32,8 @@ Context make_context(const json::Value &meta, const git::Repository &repo, const
 
 // --type, then --seg, then --limit, in that order.
 std::vector<json::Value> select(const std::vector<json::Value> &segments, const Filters &f);
+// How many select() keeps, without copying them.
+std::size_t count_selected(const std::vector<json::Value> &segments, const Filters &f);
 
 struct BuildResult {
   std::vector<Built> packets;

@@ -47,17 +47,19 @@ std::optional<KernelDiff> version_diff(const git::Repository &repo, const Versio
   const auto *sha = segment.get("sha").as_string();
   if (!sha || sha->empty()) return std::nullopt;
   auto diff = [&](const std::string &base, const std::string &target, DiffRange range) {
-    KernelDiff d{base, target, {}, range, false};
+    KernelDiff d{base, target, {}, range, false, nullptr};
     if (auto hit = cache ? cache->find(base, target) : std::nullopt) {
-      d.text = std::move(hit->text);
+      d.lexed = std::move(hit->lexed);
+      d.text = d.lexed->text;
       d.executable = hit->executable;
       return d;
     }
     auto base_blob = base.empty() ? std::nullopt : repo.blob_id(base, "kernel.py");
     if (repo.blob_id(target, "kernel.py") != base_blob) d.text = repo.diff_path(base, target, "kernel.py");
     if (text::strip(d.text).empty()) d.text.clear();
-    d.executable = code::count_changes(code::lex_diff(d.text)).changes_code();
-    if (cache) cache->put(base, target, {d.text, d.executable});
+    d.lexed = std::make_shared<const LexedDiff>(d.text);
+    d.executable = code::count_changes(d.lexed->lines).changes_code();
+    if (cache) cache->put(base, target, {d.lexed, d.executable});
     return d;
   };
   bool strategy = segment.string_or("record_type") == "strategy";

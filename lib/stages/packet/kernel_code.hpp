@@ -5,12 +5,14 @@
 
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
+#include "code/source_lexer.hpp"
 #include "git/repository.hpp"
 #include "trace/trace_files.hpp"
 #include "json/value.hpp"
@@ -40,12 +42,23 @@ enum class DiffRange {
   VersionChange,   // from the parent of the version's first commit to its last commit (or latest change)
 };
 
+// A diff's text with its lines lexed (code::lex_diff), which point into it:
+// lexed once, for the executable-line test and then for the scrubber.
+struct LexedDiff {
+  std::string text;
+  std::vector<code::DiffLine> lines;
+  explicit LexedDiff(std::string t) : text(std::move(t)), lines(code::lex_diff(text)) {}
+  LexedDiff(const LexedDiff &) = delete; // `lines` point into this `text`
+  LexedDiff &operator=(const LexedDiff &) = delete;
+};
+
 struct KernelDiff {
   std::string base;   // commit the diff starts from ("" for a root commit)
   std::string target; // commit the diff ends at
   std::string text;   // unified diff of kernel.py, as `git diff base..target -- kernel.py`; may be empty
   DiffRange range = DiffRange::VersionChange;
-  bool executable = false; // `text` changes an executable line (code/source_lexer.hpp)
+  bool executable = false;                // `text` changes an executable line (code/source_lexer.hpp)
+  std::shared_ptr<const LexedDiff> lexed; // `text`, lexed
 };
 
 // kernel.py diffs already computed in this run, by (base, target): a pair
@@ -55,7 +68,7 @@ struct KernelDiff {
 class DiffCache {
 public:
   struct Entry {
-    std::string text;
+    std::shared_ptr<const LexedDiff> lexed;
     bool executable = false;
   };
   std::optional<Entry> find(const std::string &base, const std::string &target) const;

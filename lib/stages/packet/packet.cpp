@@ -266,10 +266,13 @@ CodeFile code_file(scrub::Scrubber &s, const json::Value &seg, const Context &ct
     c.ext = ".py";
   } else if (ctx.repo && ctx.commits) {
     c.diff = version_diff(*ctx.repo, *ctx.commits, seg, ctx.diffs);
-    if (c.diff) c.text = c.diff->text;
     c.ext = ".diff";
   }
-  c.text = s.code(c.text);
+  // A diff is scrubbed on the lines its executable-line test lexed.
+  if (c.diff && code::is_unified_diff(c.diff->text))
+    c.text = s.code(c.diff->lexed->text, c.diff->lexed->lines);
+  else
+    c.text = s.code(c.diff ? c.diff->text : c.text);
   c.truncated = cap_at_line(c.text, cap);
   if (text::strip(c.text).empty()) c.text.clear();
   return c;

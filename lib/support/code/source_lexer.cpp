@@ -93,22 +93,34 @@ HunkStart guess_hunk_start(const std::vector<std::string_view> &side) {
   bool quoted = quote != 0;
   if (!quoted) quote = '"';
   std::size_t best_score = static_cast<std::size_t>(-1);
+  // How each line looks does not depend on the hypothesis: matched once per
+  // line, not once per hypothesis (these regexes were most of a diff's lexing).
+  struct Looks {
+    bool python, c, prose, preprocessor;
+  };
+  std::vector<Looks> looks;
+  looks.reserve(side.size());
+  for (auto l : side) {
+    bool py = python.contains(l);
+    // `from triton.experimental import gluon` reads as words but is code.
+    looks.push_back({py, c_like.contains(l), prose.contains(l) && !code_punct.contains(l) && !py,
+                     l.find('#') != std::string_view::npos && preprocessor.contains(l)});
+  }
   for (int h = 0; h < 3; ++h) {
     if (!quoted && h == 1) continue;
     SourceLexer lexer(Language::Python);
     if (h) lexer.assume_inside_string(h == 1, quote);
     std::size_t score = 0;
-    for (auto l : side) {
+    for (std::size_t i = 0; i < side.size(); ++i) {
+      auto l = side[i];
+      const auto &k = looks[i];
       auto spans = lexer.lex_line(l);
       auto kind = classify_line(l, spans);
       bool embedded = std::any_of(spans.begin(), spans.end(), [](const Span &s) { return s.embedded; });
-      bool looks_python = python.contains(l), looks_c = c_like.contains(l);
-      // `from triton.experimental import gluon` reads as words but is code.
-      bool looks_prose = prose.contains(l) && !code_punct.contains(l) && !looks_python;
-      if (kind == LineKind::Comment && looks_python && !looks_prose) ++score;
-      if (kind == LineKind::Comment && !embedded && preprocessor.contains(l)) ++score;
-      if (kind == LineKind::Code && !embedded && (looks_prose || looks_c)) ++score;
-      if (kind == LineKind::Code && embedded && looks_python && !looks_c) ++score;
+      if (kind == LineKind::Comment && k.python && !k.prose) ++score;
+      if (kind == LineKind::Comment && !embedded && k.preprocessor) ++score;
+      if (kind == LineKind::Code && !embedded && (k.prose || k.c)) ++score;
+      if (kind == LineKind::Code && embedded && k.python && !k.c) ++score;
     }
     if (score < best_score) {
       best_score = score;

@@ -5,7 +5,9 @@
 #include "git/libgit2.hpp"
 
 #include "io/file.hpp"
+#include "text/sha256.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <mutex>
 #include <unordered_map>
@@ -95,6 +97,50 @@ std::string shallow_boundary(git_repository *repo) {
   return out.empty() ? "an unknown commit" : out;
 }
 
+// The read log's kinds (Repository::log_reads_to).
+constexpr char kHead[] = "git.head", kCommit[] = "git.commit", kBlob[] = "git.blob", kConfig[] = "git.config",
+               kAttr[] = "git.attr";
+
+// Every configuration entry git would apply (all levels), as one digest.
+std::string config_value(git_repository *repo) {
+  git_config *cfg = nullptr;
+  if (git_repository_config_snapshot(&cfg, repo) != 0) return "unreadable";
+  std::string all;
+  git_config_iterator *it = nullptr;
+  if (git_config_iterator_new(&it, cfg) == 0) {
+    git_config_entry *e = nullptr;
+    while (git_config_next(&e, it) == 0) {
+      ((all += e->name) += '=') += e->value ? e->value : "";
+      all += '\n';
+    }
+    git_config_iterator_free(it);
+  }
+  git_config_free(cfg);
+  return text::sha256_hex(all);
+}
+
+// The `diff` attribute of `path` (the diff driver: text, binary, a named one).
+std::string attr_value(git_repository *repo, const std::string &path) {
+  const char *v = nullptr;
+  if (git_attr_get(&v, repo, GIT_ATTR_CHECK_FILE_THEN_INDEX, path.c_str(), "diff") != 0) return "unreadable";
+  switch (git_attr_value(v)) {
+  case GIT_ATTR_VALUE_TRUE: return "set";
+  case GIT_ATTR_VALUE_FALSE: return "unset";
+  case GIT_ATTR_VALUE_STRING: return std::string("=") + v;
+  default: return "unspecified";
+  }
+}
+
+std::string odb_has(git_repository *repo, const std::string &id) {
+  git_oid oid;
+  git_odb *odb = nullptr;
+  if (id.size() != GIT_OID_HEXSZ || git_oid_fromstr(&oid, id.c_str()) != 0 || git_repository_odb(&odb, repo) != 0)
+    return "0";
+  bool has = git_odb_exists(odb, &oid) == 1;
+  git_odb_free(odb);
+  return has ? "1" : "0";
+}
+
 } // namespace
 
 struct Repository::Impl {
@@ -117,6 +163,21 @@ struct Repository::Impl {
   // core.abbrev says, where the two-tree diff honours it: with core.abbrev
   // set, diffs go through the trees.
   std::optional<bool> abbrev_set;
+  io::ReadLog *log = nullptr;
+  bool config_noted = false;
+  std::vector<std::string> attrs_noted;
+  void note(const char *kind, const std::string &arg, const std::string &value) const {
+    if (log) log->note(arg.empty() ? std::string(kind) : std::string(kind) + '\t' + arg, value);
+  }
+  // What decides how a diff of `file` prints, noted once per handle.
+  void note_diff_settings(const std::string &file) {
+    if (!log) return;
+    if (!config_noted) note(kConfig, "", config_value(repo));
+    config_noted = true;
+    if (std::find(attrs_noted.begin(), attrs_noted.end(), file) != attrs_noted.end()) return;
+    attrs_noted.push_back(file); // one path (kernel.py) in practice
+    note(kAttr, file, attr_value(repo, file));
+  }
   bool default_abbrev() {
     if (!abbrev_set) {
       git_config *cfg = nullptr;
@@ -173,6 +234,7 @@ struct Repository::Impl {
     git_oid oid;
     if (git_oid_fromstr(&oid, sha.c_str()) != 0 || git_commit_lookup(out.out(), repo, &oid) != 0)
       throw GitError(path.string() + ": no commit " + sha + " (" + last_error() + ")");
+    note(kCommit, sha, "1");
   }
 };
 
@@ -192,9 +254,35 @@ Repository Repository::open(const std::filesystem::path &path) {
 
 const std::filesystem::path &Repository::path() const { return impl_->path; }
 
+Repository Repository::reopen() const {
+  auto r = open(path());
+  r.log_reads_to(impl_->log);
+  return r;
+}
+
+void Repository::log_reads_to(io::ReadLog *log) { impl_->log = log; }
+
+std::optional<std::string> Repository::reread(const std::string &key) const {
+  auto tab = key.find('\t');
+  std::string kind = key.substr(0, tab), arg = tab == std::string::npos ? "" : key.substr(tab + 1);
+  if (kind == kHead) {
+    git_oid oid;
+    return git_reference_name_to_id(&oid, impl_->repo, "HEAD") == 0 ? hex(&oid) : "none";
+  }
+  // An id names one content for good: only whether it is there can change.
+  if (kind == kCommit || kind == kBlob) return odb_has(impl_->repo, arg);
+  if (kind == kConfig) return config_value(impl_->repo);
+  if (kind == kAttr) return attr_value(impl_->repo, arg);
+  return std::nullopt;
+}
+
 std::optional<std::string> Repository::head() const {
   git_oid oid;
-  if (git_reference_name_to_id(&oid, impl_->repo, "HEAD") != 0) return std::nullopt;
+  if (git_reference_name_to_id(&oid, impl_->repo, "HEAD") != 0) {
+    impl_->note(kHead, "", "none");
+    return std::nullopt;
+  }
+  impl_->note(kHead, "", hex(&oid));
   return hex(&oid);
 }
 
@@ -242,7 +330,9 @@ bool Repository::has_commit(const std::string &sha) const {
   git_oid oid;
   if (sha.size() != GIT_OID_HEXSZ || git_oid_fromstr(&oid, sha.c_str()) != 0) return false;
   CommitPtr c;
-  return git_commit_lookup(c.out(), impl_->repo, &oid) == 0;
+  bool has = git_commit_lookup(c.out(), impl_->repo, &oid) == 0;
+  impl_->note(kCommit, sha, has ? "1" : "0");
+  return has;
 }
 
 std::optional<std::string> Repository::blob_id(const std::string &commit, const std::string &path) const {
@@ -256,6 +346,7 @@ std::string Repository::blob_content(const std::string &id) const {
   BlobPtr blob;
   if (git_oid_fromstr(&oid, id.c_str()) != 0 || git_blob_lookup(blob.out(), impl_->repo, &oid) != 0)
     throw GitError(impl_->path.string() + ": no blob " + id + " (" + last_error() + ")");
+  impl_->note(kBlob, id, "1");
   auto *data = static_cast<const char *>(git_blob_rawcontent(blob.get()));
   return std::string(data, static_cast<std::size_t>(git_blob_rawsize(blob.get())));
 }
@@ -265,6 +356,7 @@ void Repository::with_blob(const std::string &id, const std::function<void(std::
   BlobPtr blob;
   if (git_oid_fromstr(&oid, id.c_str()) != 0 || git_blob_lookup(blob.out(), impl_->repo, &oid) != 0)
     throw GitError(impl_->path.string() + ": no blob " + id + " (" + last_error() + ")");
+  impl_->note(kBlob, id, "1");
   fn(std::string_view(static_cast<const char *>(git_blob_rawcontent(blob.get())),
                       static_cast<std::size_t>(git_blob_rawsize(blob.get()))));
 }
@@ -276,6 +368,7 @@ std::optional<std::string> Repository::read_at(const std::string &commit, const 
 }
 
 std::string Repository::diff_path(const std::string &from, const std::string &to, const std::string &path) const {
+  impl_->note_diff_settings(path);
   if (from.empty() || !impl_->default_abbrev()) return diff_path_via_trees(from, to, path);
   auto old_e = impl_->entry(from, path);
   auto new_e = impl_->entry(to, path);
@@ -300,6 +393,7 @@ std::string Repository::diff_path(const std::string &from, const std::string &to
 
 std::string Repository::diff_path_via_trees(const std::string &from, const std::string &to,
                                             const std::string &path) const {
+  impl_->note_diff_settings(path);
   TreePtr old_tree, new_tree;
   CommitPtr old_c, new_c;
   if (!from.empty()) {

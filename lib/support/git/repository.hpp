@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "error/error.hpp"
+#include "io/read_log.hpp"
 
 namespace otm::git {
 
@@ -38,8 +39,8 @@ public:
   // path when it is not a repository.
   static Repository open(const std::filesystem::path &path);
   // Another handle to the same repository, for another thread (a handle is
-  // never shared between threads).
-  Repository reopen() const { return open(path()); }
+  // never shared between threads); it notes its reads in the same log.
+  Repository reopen() const;
   const std::filesystem::path &path() const;
   ~Repository();
   Repository(Repository &&) noexcept;
@@ -69,6 +70,16 @@ public:
   // The same diff always through the two trees: the reference the blob path
   // is tested against (tests/unit/git_diff_test.cpp).
   std::string diff_path_via_trees(const std::string &from, const std::string &to, const std::string &path) const;
+
+  // Notes every read from now on in `log` (null: none; it must outlive the
+  // handle): HEAD, each commit and blob by id (an id fixes its content),
+  // and, when a diff is printed, the configuration and the path's `diff`
+  // attribute, which decide how it prints.
+  void log_reads_to(io::ReadLog *log);
+  // What the read a key of the log names would find now (the same value
+  // when nothing it read changed), without noting it; nullopt for a key
+  // this reader does not note.
+  std::optional<std::string> reread(const std::string &key) const;
 
 private:
   Repository() = default;

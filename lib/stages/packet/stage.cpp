@@ -1,0 +1,84 @@
+#include "packet/stage.hpp"
+
+#include "error/error.hpp"
+#include "git/repository.hpp"
+#include "io/file.hpp"
+#include "io/read_log.hpp"
+#include "packet/run_record.hpp"
+#include "text/sha256.hpp"
+#include "trace/trace_files.hpp"
+#include "workspace/work_files.hpp"
+#include "json/parse.hpp"
+#include "json/write.hpp"
+
+namespace otm::packet {
+
+namespace {
+
+// A work file's bytes; read errors worded as the JSONL parser words them.
+std::string work_file(const std::filesystem::path &path) {
+  try {
+    return io::read_file(path);
+  } catch (const std::exception &e) {
+    throw json::ParseError(e.what());
+  }
+}
+
+} // namespace
+
+StageOutput run_stage(const StageInputs &in, const std::function<cli::ProgressFn(std::size_t)> &progress) {
+  const auto &ws = in.workspace;
+  if (in.segments != "-" && !io::is_regular_file(in.segments))
+    throw Error(ErrorKind::UnreadableInput, in.segments + ": missing; run otm-partition first");
+  std::string seg_text = in.segments == "-" ? io::read_stdin() : work_file(in.segments);
+  if (!io::is_regular_file(ws.versions_file()))
+    throw Error(ErrorKind::UnreadableInput, ws.versions_file().string() + ": missing; run otm-ingest first");
+  std::string version_text = work_file(ws.versions_file());
+  auto repo = git::Repository::open(in.trace);
+  trace::TraceFiles files(in.trace, in.config->limits());
+  auto meta = workspace::read_meta(ws.meta_file());
+
+  // Everything given besides the trace: a change to any of it rebuilds.
+  InputDigest given;
+  given.add("build", in.build);
+  given.add("trace", in.trace.string());
+  given.add("packets", ws.packets_dir().string());
+  given.add("segments", seg_text);
+  given.add("versions", version_text);
+  given.add("meta", json::to_line(meta));
+  given.add("config", json::to_line(in.config->data()));
+  std::string terms;
+  if (in.denylist)
+    for (const auto &t : in.denylist->terms()) (terms += t) += '\n';
+  given.add("denylist", terms);
+  given.add("type", in.filters.type ? "=" + *in.filters.type : "");
+  std::string seg_ids;
+  for (const auto &s : in.filters.seg_ids) (seg_ids += s) += '\n';
+  given.add("seg", seg_ids);
+  given.add("limit", std::to_string(in.filters.limit));
+  const std::string inputs = given.hex();
+
+  const auto record_file = ws.packet_run_file();
+  if (auto last = read_run_record(record_file); last && still_current(*last, inputs, repo, files, ws.packets_dir()))
+    return {last->out, last->report, last->clean, true};
+
+  io::ReadLog reads;
+  repo.log_reads_to(&reads);
+  files.log_reads_to(&reads);
+  auto segments = json::parse_lines(seg_text, in.segments == "-" ? "<stdin>" : in.segments);
+  auto versions = json::parse_lines(version_text, ws.versions_file().string());
+  VersionCommits commits(repo);
+  auto ctx = make_context(meta.get("meta"), repo, commits, files, in.denylist, *in.config);
+  cli::ProgressFn step = progress ? progress(count_selected(segments, in.filters)) : cli::ProgressFn{};
+  auto result = build_all(segments, in.filters, versions, ctx, ws.packets_dir(), step);
+
+  StageOutput o;
+  for (const auto &p : result.packets) (o.out += json::to_line(summary_line(p, ws.packets_dir()))) += '\n';
+  o.report = preflight_report(result);
+  o.clean = result.clean();
+  RunRecord r{inputs, reads.entries(), packets_stamps(ws.packets_dir()), o.out, o.report, o.clean};
+  write_run_record(record_file, r);
+  return o;
+}
+
+} // namespace otm::packet
