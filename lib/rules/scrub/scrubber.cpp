@@ -65,34 +65,6 @@ const text::Regex &leading_version() {
   return r;
 }
 
-// Byte scans that say a rule cannot match, so its pass (a regex scan and a
-// copy of the text) is skipped; each accepts every text the rule could
-// match in (a superset), so the output is the same by construction. Most
-// texts scrubbed are short comments (`# stage 4`) that no rule matches: one
-// alternation of all the rules was tried instead and was slower (no start
-// byte to skip to), which these are not.
-
-// `v` or `V` before a digit: every version id, list and bracket holds one.
-// PCRE2's \d with UCP also takes non-ASCII digits, so any non-ASCII byte
-// after the `v` counts too.
-bool may_hold_version(std::string_view t) {
-  for (std::size_t i = 0; i + 1 < t.size(); ++i)
-    if ((t[i] == 'v' || t[i] == 'V') &&
-        ((t[i + 1] >= '0' && t[i + 1] <= '9') || static_cast<unsigned char>(t[i + 1]) >= 0x80))
-      return true;
-  return false;
-}
-
-// Eight lower-case hex digits in a row: every workload hash.
-bool may_hold_hash(std::string_view t) {
-  std::size_t run = 0;
-  for (char c : t) {
-    run = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ? run + 1 : 0;
-    if (run == 8) return true;
-  }
-  return false;
-}
-
 std::string capitalised(std::string s, bool upper) {
   if (upper && !s.empty()) s[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(s[0])));
   return s;
@@ -176,11 +148,11 @@ std::string Scrubber::substitute(std::string_view input, bool at_text_start) {
   if (denylist_ && denylist_->regex()) t = denylist_->regex()->replace(t, kPrivateIdentifier);
   for (const auto &shape : record::store_leak_shapes())
     if (shape.may_occur_in(t)) t = shape.regex->replace(t, shape.replacement);
-  if (may_hold_hash(t))
+  if (record::may_hold_workload_hash(t))
     t = record::workload_hash_regex().replace(t, [&](const text::Match &m) { return label(std::string(m[0])); });
   for (const auto &rule : trace_rules())
     if (may_match(t, rule.needle)) t = rule.regex.replace(t, rule.replacement);
-  if (!may_hold_version(t)) return t; // every pass left needs a version id
+  if (!record::may_hold_version_id(t)) return t; // every pass left needs a version id
   if (at_text_start) t = leading_version().replace(t, "");
   if (may_match(t, "_")) t = remeasurement().replace(t, "a re-measurement");
   // A bracket or list is rewritten only when each of its ids is one (a
