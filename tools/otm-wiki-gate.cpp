@@ -29,7 +29,7 @@ path, then:
             episode_key equals the incoming one. Writes nothing.
   commit insert    writes the record at records/<type>/<vendor>/<arch>/<dsl>/
             <operator_family>/<id>.json and its index entry; refuses an id
-            that exists in the index or anywhere under records/.
+            that exists in the index or as a file at that path.
   commit confirm --target ID   counts the record as a confirmation of ID,
             once per (ID, incoming id) pair, and re-ranks ID.
   commit conflict --target ID  queues a direction contradiction in
