@@ -237,6 +237,19 @@ TEST_CASE("git-backed store: each admission is one commit of the files it wrote"
   CHECK(leftovers(live) == "");
   CHECK(store_disagreements(live).empty());
   CHECK(store_gate_failures(live).empty());
+
+  // `compact` folds the journal into index.json: one commit of both files
+  // (the journal removed), the index unchanged as readers see it.
+  auto folded = *store::load_index(live);
+  REQUIRE(fs::exists(live / "records" / "index.journal"));
+  REQUIRE(run({bin("otm-wiki-gate"), "compact", "--live", live.string(), "--config", g_config}) == 0);
+  CHECK(commit_count(live) == 6);
+  CHECK(git_cli(live, "log -1 --format=%s") == "otm: compact\n");
+  CHECK(git_cli(live, "show --name-only --format= HEAD") == "records/index.journal\nrecords/index.json\n");
+  CHECK_FALSE(fs::exists(live / "records" / "index.journal"));
+  CHECK(*store::load_index(live) == folded);
+  CHECK(leftovers(live) == "");
+  CHECK(store_disagreements(live).empty());
 }
 
 TEST_CASE("git-backed store: a store copied into an unrelated work tree is not committed to", "[admission][git]") {
