@@ -13,6 +13,7 @@ using namespace otm;
 
 static const char *kHelp = R"(usage: otm-wiki-gate match RECORD [--live DIR]
        otm-wiki-gate commit insert|confirm|conflict|auto RECORD [--target ID] [--live DIR] [--remote NAME]
+       otm-wiki-gate compact [--live DIR] [--remote NAME]
 
 The admission gate: the only writer of the live store (the directory holding
 records/ and records/index.json, given by --live or RTM_LIVE).
@@ -28,7 +29,7 @@ path, then:
             episode_key equals the incoming one. Writes nothing.
   commit insert    writes the record at records/<type>/<vendor>/<arch>/<dsl>/
             <operator_family>/<id>.json and its index entry; refuses an id
-            that exists in the index or anywhere under records/.
+            that exists in the index or as a file at that path.
   commit confirm --target ID   counts the record as a confirmation of ID,
             once per (ID, incoming id) pair, and re-ranks ID.
   commit conflict --target ID  queues a direction contradiction in
@@ -36,9 +37,13 @@ path, then:
   commit auto      decides by a fixed policy: no same-scope candidate or no
             exact episode_key match -> insert; a match pointing the same way
             -> confirm; the opposite way -> conflict. Prints the decision.
+  compact   folds the index journal (records/index.journal) into
+            records/index.json and removes it; a commit does this by itself
+            when the journal reaches limits.max_journal_entries lines.
 
-Writes: records/ changes are atomic as a whole (described in a journal
-first, the index replaced last, under an exclusive lock on the store), so
+Writes: records/ changes are atomic as a whole (described first, the index
+entry appended last to records/index.journal, under an exclusive lock on
+the store), so
 parallel runs never lose an entry and a killed run never leaves the index
 disagreeing with records/. After an admitting commit the source file gets a
 sidecar RECORD.merged ledger; the record itself is not modified.
@@ -86,15 +91,24 @@ int main(int argc, char **argv) {
     admission::GateReport rep;
     if (pos.size() == 2 && pos[0] == "match") {
       if (opts.has("target")) throw Error(ErrorKind::Usage, "match takes no --target");
-      rep = admission::run_match(pos[1], live, checks());
+      rep = admission::run_match(pos[1], live, checks(), setup.config.limits());
     } else if (pos.size() == 3 && pos[0] == "commit") {
       const auto &cfg = setup.config;
       admission::CommitCommand cmd{
           pos[1], pos[2], live, opts.get("target"), admission::Timestamp::now(), checks(), cfg.builder_version()};
       cmd.git = admission::live_git_options(settings, cfg);
+      cmd.limits = cfg.limits();
       rep = admission::run_commit(cmd);
+    } else if (pos.size() == 1 && pos[0] == "compact") {
+      if (opts.has("target")) throw Error(ErrorKind::Usage, "compact takes no --target");
+      const auto &cfg = setup.config;
+      admission::CommitCommand cmd{
+          "compact", "", live, std::nullopt, admission::Timestamp::now(), {}, cfg.builder_version()};
+      cmd.git = admission::live_git_options(settings, cfg);
+      cmd.limits = cfg.limits();
+      rep = admission::run_compact(cmd);
     } else {
-      throw Error(ErrorKind::Usage, "expected 'match RECORD' or 'commit ACTION RECORD' (see --help)");
+      throw Error(ErrorKind::Usage, "expected 'match RECORD', 'commit ACTION RECORD' or 'compact' (see --help)");
     }
     std::cout << rep.out << std::flush;
     std::cerr << rep.err << std::flush;

@@ -36,10 +36,11 @@ make_trace() {
   git -C "$trace" gc -q
 }
 
-# "wall cpu" of one run of "$@", cpu = user + sys of it and its children.
+# "wall cpu" of one run of "$@", cpu = user + sys of it and its children
+# (whatever its exit status).
 measure() {
   local TIMEFORMAT='%R %U %S' out
-  out=$({ time "$@" >/dev/null 2>&1; } 2>&1)
+  out=$({ time "$@" >/dev/null 2>&1; } 2>&1) || true # a failing run is timed too
   awk '{ printf "%.3f %.3f\n", $1, $2 + $3 }' <<<"$out"
 }
 

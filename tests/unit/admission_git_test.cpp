@@ -125,6 +125,15 @@ std::vector<std::string> lines(const std::string &text) {
   return out;
 }
 
+// What `git status --porcelain --ignored` shows besides the keys index, the
+// one ignored file a store keeps by design (a cache, store/index_keys.hpp).
+std::string leftovers(const fs::path &repo) {
+  std::string out;
+  for (const auto &l : lines(git_cli(repo, "status --porcelain --ignored")))
+    if (l.find(".otm-index-keys") == std::string::npos) out += l + "\n";
+  return out;
+}
+
 // A seeded store committed in a work tree `dir/seed`, a bare clone of it
 // `dir/remote.git`, and `clones` clones of that.
 struct Remote {
@@ -177,8 +186,8 @@ TEST_CASE("git-backed store: each admission is one commit of the files it wrote"
   CHECK(commit_count(live) == 2);
   CHECK(git_cli(live, "log -1 '--format=%an|%ae|%cn|%s'") ==
         "otm-wiki-gate|otm-wiki-gate@localhost|otm-wiki-gate|otm: insert " + rec.string_or("id") + "\n");
-  CHECK(git_cli(live, "show --name-only --format= HEAD") == "records/index.json\n" + rel + "\n");
-  CHECK(git_cli(live, "status --porcelain --ignored") == ""); // nothing left over, not even ignored files
+  CHECK(git_cli(live, "show --name-only --format= HEAD") == "records/index.journal\n" + rel + "\n");
+  CHECK(leftovers(live) == ""); // nothing left over, not even ignored files
   CHECK(git_cli(live, "cat-file -p HEAD").find("from: toy-trace v3 abc1234") != std::string::npos);
   CHECK(store_disagreements(live).empty());
 
@@ -225,9 +234,22 @@ TEST_CASE("git-backed store: each admission is one commit of the files it wrote"
   CHECK(commit_count(live) == 5);
   CHECK_FALSE(fs::exists(live / "records" / "strategy" / "stray.json"));
   CHECK_FALSE(fs::exists(live / ".otm-git-pending"));
-  CHECK(git_cli(live, "status --porcelain --ignored") == "");
+  CHECK(leftovers(live) == "");
   CHECK(store_disagreements(live).empty());
   CHECK(store_gate_failures(live).empty());
+
+  // `compact` folds the journal into index.json: one commit of both files
+  // (the journal removed), the index unchanged as readers see it.
+  auto folded = *store::load_index(live);
+  REQUIRE(fs::exists(live / "records" / "index.journal"));
+  REQUIRE(run({bin("otm-wiki-gate"), "compact", "--live", live.string(), "--config", g_config}) == 0);
+  CHECK(commit_count(live) == 6);
+  CHECK(git_cli(live, "log -1 --format=%s") == "otm: compact\n");
+  CHECK(git_cli(live, "show --name-only --format= HEAD") == "records/index.journal\nrecords/index.json\n");
+  CHECK_FALSE(fs::exists(live / "records" / "index.journal"));
+  CHECK(*store::load_index(live) == folded);
+  CHECK(leftovers(live) == "");
+  CHECK(store_disagreements(live).empty());
 }
 
 TEST_CASE("git-backed store: a store copied into an unrelated work tree is not committed to", "[admission][git]") {
@@ -334,9 +356,9 @@ TEST_CASE("git-backed store: 4 writers in 4 clones of one bare remote insert 100
   CHECK(subjects.size() == static_cast<std::size_t>(n));
   for (int w = 0; w < kWriters; ++w)
     for (int i = 0; i < kEach; ++i) CHECK(subjects["otm: insert " + nth_id(writer_stem(w), i)] == 1);
-  CHECK(git_cli(check, "log --format= --name-only HEAD~" + std::to_string(n) + "..HEAD | grep -c index.json") ==
+  CHECK(git_cli(check, "log --format= --name-only HEAD~" + std::to_string(n) + "..HEAD | grep -c index.journal") ==
         std::to_string(n) + "\n");
-  for (const auto &c : remote.clones) CHECK(git_cli(c, "status --porcelain --ignored") == "");
+  for (const auto &c : remote.clones) CHECK(leftovers(c) == "");
   std::cout << "git-backed store: " << n << " inserts by " << kWriters << " writers in " << secs << " s (setup "
             << setup << " s)\n";
 }
@@ -389,7 +411,7 @@ TEST_CASE("git-backed store: the same 100 mined again by 4 writers are 100 confi
     CHECK(run(admit("auto", first, remote.clones[0], {"--remote", "origin"})) == 1);
   }
   CHECK(commit_count(remote.bare, "main") == 1 + n);
-  for (const auto &c : remote.clones) CHECK(git_cli(c, "status --porcelain --ignored") == "");
+  for (const auto &c : remote.clones) CHECK(leftovers(c) == "");
   std::cout << "git-backed store: " << n << " confirms by " << kWriters << " writers in " << secs << " s\n";
 }
 
@@ -451,7 +473,7 @@ TEST_CASE("git-backed store: a push killed with SIGKILL loses and duplicates not
     fs::remove(pause);
     CHECK(wait_for(pid) == 2);
     CHECK_THAT(io::read_file(log), Catch::Contains("nothing was admitted"));
-    CHECK(git_cli(a, "status --porcelain --ignored") == "");
+    CHECK(leftovers(a) == "");
     CHECK(git_cli(a, "rev-parse HEAD") == git_cli(a, "rev-parse origin/main"));
     CHECK(commit_count(remote.bare, "main") == 2); // the other writer's only
     CHECK_FALSE(store::read_merged_marker(src));
@@ -471,7 +493,7 @@ TEST_CASE("git-backed store: a push killed with SIGKILL loses and duplicates not
   CHECK(commit_count(check) == static_cast<int>(ids.size()) - 1); // seed commit + one per new record
   CHECK(store_disagreements(check).empty());
   CHECK(store_gate_failures(check).empty());
-  for (const auto &c : remote.clones) CHECK(git_cli(c, "status --porcelain --ignored") == "");
+  for (const auto &c : remote.clones) CHECK(leftovers(c) == "");
 }
 
 TEST_CASE("git-backed store: its settings and the live_git configuration", "[admission][git][config]") {

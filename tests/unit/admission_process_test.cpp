@@ -52,7 +52,7 @@ TEST_CASE("16 concurrent inserts from separate processes all land and are indexe
     REQUIRE(p > 0);
     CHECK(wait_for(p) == 0);
   }
-  auto index = json::parse_file(live / "records" / "index.json");
+  auto index = *store::load_index(live);
   CHECK(index.get("count").as_int() == 20);
   CHECK(store::load_records(live).size() == 20);
   CHECK(store_disagreements(live).empty());
@@ -173,7 +173,7 @@ TEST_CASE("staging to live: score, summarise, admit", "[admission][process]") {
   for (const auto &p : staged) CHECK(run(gate("auto", p, live)) == 0);
   CHECK(store_disagreements(live).empty());
   CHECK(store_gate_failures(live).empty());
-  CHECK(json::parse_file(live / "records" / "index.json").get("count").as_int() == 5);
+  CHECK(store::load_index(live)->get("count").as_int() == 5);
   // Admission leaves the staged records and the staging index in agreement.
   CHECK(store_disagreements(staging).empty());
   REQUIRE(run({bin("otm-readme"), "--store", staging.string()}) == 0);

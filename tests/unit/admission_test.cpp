@@ -34,12 +34,14 @@ fs::path stage(const fs::path &dir, const json::Value &rec) {
 std::vector<std::string> snapshot(const fs::path &root) {
   std::vector<std::string> out;
   for (auto it = fs::recursive_directory_iterator(root); it != fs::recursive_directory_iterator(); ++it)
-    out.push_back(it->path().string() + (it->is_regular_file() ? ":" + io::read_file(it->path()) : "/"));
+    // The keys index is a cache a reader may build (store/index_keys.hpp).
+    if (it->path().filename() != ".otm-index-keys")
+      out.push_back(it->path().string() + (it->is_regular_file() ? ":" + io::read_file(it->path()) : "/"));
   std::sort(out.begin(), out.end());
   return out;
 }
 
-json::Value index_of(const fs::path &live) { return json::parse_file(live / "records" / "index.json"); }
+json::Value index_of(const fs::path &live) { return *store::load_index(live); }
 
 } // namespace
 
@@ -85,11 +87,13 @@ TEST_CASE("insert refuses an id that exists in the index or anywhere on disk", "
                           Catch::Contains("commit confirm"));
   CHECK(snapshot(live) == before);
   CHECK_FALSE(store::read_merged_marker(tmp.path / "nvidia.b200.triton.seed-op.seed-01-s01.json"));
-  // A stray file with the id, unknown to the index, is found on disk.
-  io::write_file_atomic(live / "records/strategy/elsewhere/nvidia.b200.triton.toy-op.stray-s01.json", "{}\n");
-  auto rep2 = commit(live, "insert", stage(tmp.path, strategy_record("nvidia.b200.triton.toy-op.stray-s01")));
+  // A stray file with the id at the path the record would take, unknown to
+  // the index, is found (one elsewhere is the index gate's to report).
+  auto stray = strategy_record("nvidia.b200.triton.toy-op.stray-s01");
+  io::write_file_atomic(live / "records" / record::record_relpath(stray), "{}\n");
+  auto rep2 = commit(live, "insert", stage(tmp.path, stray));
   CHECK(rep2.exit_code == 1);
-  CHECK_THAT(rep2.out, Catch::Contains("records/strategy/elsewhere/"));
+  CHECK_THAT(rep2.out, Catch::Contains("records/strategy/nvidia/blackwell/triton/toy-op/"));
 }
 
 TEST_CASE("every path-escape attempt is refused before anything is written", "[admission]") {

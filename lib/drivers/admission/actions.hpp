@@ -10,7 +10,7 @@
 namespace otm::admission {
 
 // A new record at the path derived from its scope and id; the id must not
-// exist in the index or as a file anywhere under records/ (an identical
+// exist in the index (base or journal) or as a file at that path (an identical
 // record already at its place counts as done, so a re-run after a crash
 // between the store write and the merged marker succeeds).
 Outcome insert_record(const CommitRequest &req);

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "config/limits.hpp"
 #include "record/format_tags.hpp"
 #include "json/value.hpp"
 
@@ -25,6 +26,7 @@ struct CommitRequest {
   std::optional<std::string> target; // existing id for confirm / conflict
   Timestamp when;
   std::string builder_version = record::kBuilderVersion; // written when confirm re-ranks
+  config::Limits limits{};                               // limits.max_journal_entries and the readers'
 };
 
 struct Outcome {
@@ -35,7 +37,8 @@ struct Outcome {
   std::string target;       // the existing id (confirm, conflict)
   std::string written;      // path relative to the live root of what was written
   // Every file of the store the action changed, relative to the live root
-  // (the record, records/index.json, a conflict file); empty when it
+  // (the record, records/index.journal, records/index.json when the
+  // commit compacted the journal, a conflict file); empty when it
   // changed nothing. A git-backed store commits exactly these.
   std::vector<std::string> changed;
 };

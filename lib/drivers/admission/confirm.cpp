@@ -40,8 +40,7 @@ Outcome confirm_record(const CommitRequest &req) {
   const std::string target = *req.target;
   if (target == req.record.string_or("id"))
     return refused("confirm: a record cannot confirm itself (" + target + "); nothing was counted");
-  json::Value index = load_live_index_for_update(req.live_root);
-  auto rel = indexed_path(index, target);
+  auto rel = live_keys_for_update(req.live_root, req.limits).path_of(target);
   if (!rel)
     return refused("confirm: record " + target +
                    " not found in the live index; nothing was counted and the source is not marked merged");
@@ -93,21 +92,24 @@ Outcome confirm_record(const CommitRequest &req) {
     rec.set("worth", worth);
   }
 
-  StoreCommit swap(req.live_root);
+  StoreCommit swap(req.live_root, req.limits);
   swap.write(under_records(*rel), json::to_pretty(rec));
   if (rerank) {
-    json::Value entries = index.get("records");
-    for (auto &e : *entries.as_array())
+    // The entry as the index holds it, re-ranked: an upsert line. Reading
+    // the whole index here is the one cost of a re-ranking confirm that
+    // grows with the store.
+    json::Value index = load_live_index_for_update(req.live_root);
+    for (const auto &e : *index.get("records").as_array())
       if (e.string_or("id") == target) {
-        e.set("worth_score", ranked.score);
-        e.set("tier", ranked.tier);
+        json::Value entry = e;
+        entry.set("worth_score", ranked.score);
+        entry.set("tier", ranked.tier);
+        swap.upsert_index_entry(std::move(entry));
+        break;
       }
-    index.set("records", entries);
-    swap.write(workspace::kIndexFileName, json::to_pretty(index));
   }
   swap.commit();
-  out.changed.push_back(*rel);
-  if (rerank) out.changed.push_back(workspace::kIndexRelpath);
+  out.changed = swap.changed();
   out.message = "confirmed:" + target + " (verified_effective=" + std::to_string(n) + ")";
   return out;
 }

@@ -28,8 +28,7 @@ Outcome flag_conflict(const CommitRequest &req) {
   Outcome out;
   out.action = "conflict";
   const std::string target = *req.target;
-  json::Value index = load_live_index_for_update(req.live_root);
-  auto rel = indexed_path(index, target);
+  auto rel = live_keys_for_update(req.live_root, req.limits).path_of(target);
   json::Value existing;
   try {
     if (rel) existing = store::read_record(req.live_root, *rel);

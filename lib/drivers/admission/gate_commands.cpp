@@ -2,6 +2,7 @@
 
 #include "admission/actions.hpp"
 #include "admission/git_store.hpp"
+#include "admission/index_journal_writer.hpp"
 #include "admission/match.hpp"
 #include "admission/merged_marker.hpp"
 #include "admission/store_commit.hpp"
@@ -9,6 +10,7 @@
 #include "error/error.hpp"
 #include "io/file.hpp"
 #include "store/store_reader.hpp"
+#include "workspace/layout.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
 
@@ -35,7 +37,8 @@ void require_store_root(const std::filesystem::path &root) {
 
 } // namespace
 
-GateReport run_match(const std::string &source, const std::filesystem::path &live_root, const RecordCheck &checks) {
+GateReport run_match(const std::string &source, const std::filesystem::path &live_root, const RecordCheck &checks,
+                     const config::Limits &limits) {
   require_store_root(live_root);
   json::Value rec = read_record(source);
   GateReport rep;
@@ -46,7 +49,7 @@ GateReport run_match(const std::string &source, const std::filesystem::path &liv
     return rep;
   }
   StoreLock lock(live_root, StoreLock::Mode::Shared);
-  rep.out = json::to_line(match_report(rec, find_candidates(rec, live_root))) + "\n";
+  rep.out = json::to_line(match_report(rec, find_candidates(rec, live_root, limits))) + "\n";
   return rep;
 }
 
@@ -63,10 +66,21 @@ struct Applied {
 
 Applied apply_action(const CommitCommand &cmd, const json::Value &rec) {
   Applied a;
-  CommitRequest req{cmd.live_root, rec, cmd.target, cmd.when, cmd.builder_version};
+  CommitRequest req{cmd.live_root, rec, cmd.target, cmd.when, cmd.builder_version, cmd.limits};
   std::string action = cmd.action;
+  if (action == "compact") {
+    a.outcome.action = "compact";
+    if (compact_index(cmd.live_root, cmd.limits)) {
+      a.outcome.changed = {workspace::kIndexRelpath, workspace::kJournalRelpath};
+      a.outcome.message = "compacted: the index journal folded into " + std::string(workspace::kIndexRelpath);
+    } else {
+      a.outcome.message = "compacted: nothing to fold (no index journal)";
+    }
+    a.out += a.outcome.message + "\n";
+    return a;
+  }
   if (action == "auto") {
-    auto decision = decide_auto(rec, find_candidates(rec, cmd.live_root));
+    auto decision = decide_auto(rec, find_candidates(rec, cmd.live_root, cmd.limits));
     a.decision = decision.action + (decision.target.empty() ? "" : " --target " + decision.target) + " (" +
                  decision.reason + ")";
     a.out += "auto: " + a.decision + "\n";
@@ -86,7 +100,7 @@ Applied apply_with_git(const CommitCommand &cmd, const json::Value &rec, GitStor
   try {
     for (int attempt = 1;; ++attempt) {
       git.sync();
-      if (attempt > 1) {
+      if (attempt > 1 && cmd.action != "compact") {
         // The record-level gates again, on the new state of the store.
         if (auto errors = validate_for_admission(rec, cmd.checks); !errors.empty()) {
           Applied refused;
@@ -159,7 +173,7 @@ GateReport run_commit(const CommitCommand &cmd) {
   }
 
   StoreLock lock(cmd.live_root, StoreLock::Mode::Exclusive);
-  recover_interrupted_commit(cmd.live_root);
+  recover_interrupted_commit(cmd.live_root, cmd.limits);
   auto git = GitStore::open(cmd.live_root, cmd.git);
   Applied applied = git ? apply_with_git(cmd, rec, *git, rep) : apply_action(cmd, rec);
   const Outcome &outcome = applied.outcome;
@@ -173,6 +187,21 @@ GateReport run_commit(const CommitCommand &cmd) {
       rep.out += "marked merged: " + store::merged_marker_path(cmd.source).string() + "\n";
     }
   }
+  return rep;
+}
+
+GateReport run_compact(const CommitCommand &cmd) {
+  require_store_root(cmd.live_root);
+  CommitCommand c = cmd;
+  c.action = "compact";
+  GateReport rep;
+  StoreLock lock(c.live_root, StoreLock::Mode::Exclusive);
+  recover_interrupted_commit(c.live_root, c.limits);
+  auto git = GitStore::open(c.live_root, c.git);
+  const json::Value none = json::Value::object();
+  Applied applied = git ? apply_with_git(c, none, *git, rep) : apply_action(c, none);
+  rep.out += applied.out;
+  rep.exit_code = applied.outcome.exit_code;
   return rep;
 }
 

@@ -9,6 +9,7 @@
 #include "admission/commit_types.hpp"
 #include "admission/git_store.hpp"
 #include "admission/record_validation.hpp"
+#include "config/limits.hpp"
 #include "record/format_tags.hpp"
 
 namespace otm::admission {
@@ -22,7 +23,8 @@ struct GateReport {
 // Validates the record read from `source` (a file or "-") and reports the
 // same-scope candidates under a shared lock. Throws io::IoError /
 // json::ParseError when the input cannot be read (exit 2).
-GateReport run_match(const std::string &source, const std::filesystem::path &live_root, const RecordCheck &checks);
+GateReport run_match(const std::string &source, const std::filesystem::path &live_root, const RecordCheck &checks,
+                     const config::Limits &limits = {});
 
 struct CommitCommand {
   std::string action; // insert, confirm, conflict, auto
@@ -33,6 +35,7 @@ struct CommitCommand {
   RecordCheck checks;
   std::string builder_version = record::kBuilderVersion;
   LiveGitOptions git{}; // used when the live store is a git work tree (git_store.hpp)
+  config::Limits limits{};
 };
 
 // Validates, takes the exclusive store lock, removes generations a killed
@@ -41,5 +44,12 @@ struct CommitCommand {
 // marks the source merged when the action admitted it. Throws a Usage
 // Error for a bad action or a missing --target.
 GateReport run_commit(const CommitCommand &cmd);
+
+// `compact`: under the exclusive lock (after resolving a killed writer's
+// commit), folds the index journal into records/index.json and removes it
+// (index_journal_writer.hpp); in a git-backed store that is one commit
+// "otm: compact", pushed like an admission. `cmd.action`, `source` and
+// `target` are not used.
+GateReport run_compact(const CommitCommand &cmd);
 
 } // namespace otm::admission

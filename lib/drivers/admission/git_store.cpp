@@ -77,7 +77,10 @@ LiveGitOptions live_git_options(const config::Settings &settings, const config::
 const std::vector<std::string> &never_committed_patterns() {
   // .otm-commit (store/pending_commit.hpp) and its temporary file, this
   // file's pending mark, and the temporary siblings of io::write_file_atomic.
-  static const std::vector<std::string> patterns = {".otm-commit", ".otm-commit.tmp.*", kPendingName, ".*.tmp.*"};
+  // The keys index (store/index_keys.hpp) is a cache derived from
+  // records/index.json, rebuilt after a checkout.
+  static const std::vector<std::string> patterns = {".otm-commit", ".otm-commit.tmp.*", kPendingName, ".*.tmp.*",
+                                                    workspace::kKeysFileName};
   return patterns;
 }
 
@@ -235,7 +238,9 @@ void GitStore::pause_for_test(const std::string &point) const {
 }
 
 std::string admission_commit_message(const Outcome &outcome, const json::Value &record, const std::string &decision) {
-  std::string msg = "otm: " + outcome.action + " " + record.string_or("id", "unknown");
+  // A compaction admits no record: "otm: compact".
+  std::string msg = "otm: " + outcome.action;
+  if (record.find("id") || outcome.action != "compact") msg += " " + record.string_or("id", "unknown");
   if (!outcome.target.empty()) msg += " (target " + outcome.target + ")";
   msg += "\n\n";
   if (!decision.empty()) msg += "decided by the auto policy: " + decision + "\n";

@@ -1,6 +1,5 @@
 #include "admission/index_entry.hpp"
 
-#include <algorithm>
 #include <set>
 
 #include "record/format_tags.hpp"
@@ -80,36 +79,6 @@ json::Value live_index_entry(const json::Value &r, const std::string &relpath) {
   e.set("speedup_x", r.get("retrieval").get("signals").get("metrics").get("page_best_speedup_x"));
   e.set("refk_status", r.get("evidence").get("raw").get("evidence_extra").get("manifest_status"));
   return e;
-}
-
-json::Value index_with_entry(json::Value index, json::Value entry) {
-  json::Value out = std::move(index);
-  if (!out.is_object()) {
-    out = json::Value::object();
-    out.set("schema", record::kStoreSchemaTag);
-    out.set("generated_by", "otm-wiki-gate");
-    out.set("builder_version", "1.1");
-  }
-  // The entries are moved, never copied (an index of thousands of entries),
-  // and an already sorted list takes the new entry at its place.
-  json::Array entries;
-  if (auto *records = out.find("records"); records && records->is_array()) entries = std::move(*records->as_array());
-  auto id_of = [](const json::Value &e) {
-    const auto *s = e.get("id").as_string();
-    return s ? std::string_view(*s) : std::string_view();
-  };
-  auto by_id = [&](const json::Value &a, const json::Value &b) { return id_of(a) < id_of(b); };
-  std::string id = entry.string_or("id");
-  std::erase_if(entries, [&](const json::Value &e) { return id_of(e) == id; });
-  if (std::is_sorted(entries.begin(), entries.end(), by_id)) {
-    entries.insert(std::upper_bound(entries.begin(), entries.end(), entry, by_id), std::move(entry));
-  } else {
-    entries.push_back(std::move(entry));
-    std::stable_sort(entries.begin(), entries.end(), by_id);
-  }
-  out.set("count", static_cast<long long>(entries.size()));
-  out.set("records", json::Value(std::move(entries)));
-  return out;
 }
 
 } // namespace otm::admission

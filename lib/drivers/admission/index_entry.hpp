@@ -1,9 +1,10 @@
 // The live index entry of one record (spec wiki-gate.md §4.4, the store's
-// reindex tool), and the live index document around it.
+// reindex tool).
 #pragma once
 
 #include <string>
 
+#include "store/index_order.hpp"
 #include "json/value.hpp"
 
 namespace otm::admission {
@@ -12,10 +13,7 @@ namespace otm::admission {
 // "records/..." with "/" separators).
 json::Value live_index_entry(const json::Value &record, const std::string &relpath);
 
-// The index with `entry` added or replacing the entry of the same id, entries
-// sorted by id, `count` updated; other top-level keys kept. An absent index
-// (`index` null) starts the reindex tool's document.
-// Taken by value: a caller that moves its index in pays for no copy of it.
-json::Value index_with_entry(json::Value index, json::Value entry);
+// The index with one entry upserted: the store's one entry-order rule.
+using store::index_with_entry;
 
 } // namespace otm::admission

@@ -2,6 +2,7 @@
 #include "admission/index_entry.hpp"
 #include "admission/live_index.hpp"
 #include "admission/store_commit.hpp"
+#include "io/file.hpp"
 #include "record/store_layout.hpp"
 #include "store/store_reader.hpp"
 #include "workspace/layout.hpp"
@@ -35,12 +36,16 @@ Outcome insert_record(const CommitRequest &req) {
   }
   std::string rel = workspace::store_relpath(rel_in_records);
   std::string id = rec.string_or("id");
-  json::Value index = load_live_index_for_update(req.live_root);
+  store::KeysIndex keys = live_keys_for_update(req.live_root, req.limits);
 
-  std::optional<std::string> existing = indexed_path(index, id);
-  if (!existing) existing = file_named_for_id(req.live_root, id);
+  // The id in the index (its base or its journal), else a file at the exact
+  // path it would take. A stray file with the id elsewhere is not looked
+  // for (docs/differences.md): the index gate reports it.
+  std::optional<std::string> indexed = keys.path_of(id);
+  std::optional<std::string> existing = indexed;
+  if (!existing && io::is_regular_file(req.live_root / rel)) existing = rel;
   if (existing) {
-    if (*existing == rel && same_record_at(req.live_root, rel, rec) && indexed_path(index, id)) {
+    if (*existing == rel && indexed && same_record_at(req.live_root, rel, rec)) {
       out.message = "inserted \u2192 " + rel + " (already present and identical; nothing changed)";
       out.mark_merged = true;
       out.written = rel;
@@ -52,12 +57,11 @@ Outcome insert_record(const CommitRequest &req) {
     return out;
   }
 
-  StoreCommit swap(req.live_root);
+  StoreCommit swap(req.live_root, req.limits);
   swap.write(rel_in_records, json::to_pretty(rec));
-  swap.write(workspace::kIndexFileName,
-             json::to_pretty(index_with_entry(std::move(index), live_index_entry(rec, rel))));
+  swap.upsert_index_entry(live_index_entry(rec, rel));
   swap.commit();
-  out.changed = {rel, workspace::kIndexRelpath};
+  out.changed = swap.changed();
   out.message = "inserted \u2192 " + rel;
   out.mark_merged = true;
   out.written = rel;

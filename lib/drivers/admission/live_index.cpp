@@ -49,12 +49,24 @@ fs::path under_records(const std::string &relpath) {
   return rest;
 }
 
-std::optional<std::string> file_named_for_id(const fs::path &root, const std::string &id) {
+store::KeysIndex live_keys_for_update(const fs::path &root, const config::Limits &limits) {
+  std::optional<store::KeysIndex> keys;
+  try {
+    keys = store::KeysIndex::open(root, limits);
+  } catch (const json::ParseError &e) {
+    throw io::IoError(std::string(e.what()) + "; the live index is broken: rebuild it before admitting records");
+  }
+  if (keys->has_base()) return std::move(*keys);
+  // No records/index.json: every record file must be one of the journal's
+  // (a store that started empty). Only this state walks records/.
+  std::size_t files = 0;
   std::error_code ec;
-  std::string name = id + ".json";
   for (fs::recursive_directory_iterator it(workspace::records_dir(root), ec), end; !ec && it != end; it.increment(ec))
-    if (it->path().filename() == name) return it->path().lexically_relative(root).generic_string();
-  return std::nullopt;
+    if (it->path().extension() == ".json" && it->path().filename() != workspace::kIndexFileName) ++files;
+  if (files > keys->journal_ids())
+    throw io::IoError(workspace::index_file(root).string() +
+                      ": missing although records exist; rebuild the index before admitting records");
+  return std::move(*keys);
 }
 
 } // namespace otm::admission

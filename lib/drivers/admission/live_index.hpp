@@ -7,6 +7,8 @@
 #include <optional>
 #include <string>
 
+#include "config/limits.hpp"
+#include "store/index_keys.hpp"
 #include "json/value.hpp"
 
 namespace otm::admission {
@@ -23,8 +25,10 @@ std::optional<std::string> indexed_path(const json::Value &index, const std::str
 // under records/.
 std::filesystem::path under_records(const std::string &relpath);
 
-// Relative path (from the live root) of a file named `<id>.json` anywhere
-// under records/, if any.
-std::optional<std::string> file_named_for_id(const std::filesystem::path &live_root, const std::string &id);
+// The keys of the live index (store/index_keys.hpp) for a change, under the
+// same rules: throws io::IoError naming the file and the fix when the index
+// or its journal is broken, or records/index.json is missing while records
+// exist that the journal does not account for.
+store::KeysIndex live_keys_for_update(const std::filesystem::path &live_root, const config::Limits &limits = {});
 
 } // namespace otm::admission

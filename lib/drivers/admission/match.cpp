@@ -1,6 +1,7 @@
 #include "admission/match.hpp"
 
 #include "record/store_layout.hpp"
+#include "store/index_keys.hpp"
 #include "store/store_reader.hpp"
 #include "json/parse.hpp"
 
@@ -43,37 +44,46 @@ json::Value record_summary(const json::Value &r) {
   return s;
 }
 
-bool scope_matches(const json::Value &in, const json::Value &entry) {
-  for (const char *key : {"vendor", "arch", "operator_family"}) {
-    const auto &want = in.get(key);
-    if (want.truthy() && !(entry.get(key) == want)) return false;
-  }
-  const auto &dsl = in.get("dsl");
-  auto is_any = [](const json::Value &v) { return v.as_string() && *v.as_string() == "any"; };
-  if (dsl.truthy() && !is_any(dsl)) {
-    const auto &have = entry.get("dsl");
-    if (!(have == dsl) && !is_any(have)) return false;
-  }
-  return true;
-}
+bool scope_matches(const json::Value &in, const json::Value &entry) { return store::scope_keeps(in, entry); }
 
-MatchResult find_candidates(const json::Value &incoming, const std::filesystem::path &live_root) {
+namespace {
+void add_candidate(MatchResult &out, const std::filesystem::path &live_root, std::string id, std::string rel,
+                   const std::string &key, const config::Limits &limits) {
+  if (rel.empty()) return;
+  json::Value rec;
+  try {
+    rec = store::read_record(live_root, rel, limits);
+  } catch (const std::exception &) {
+    return; // missing, unreadable, or a path that would leave the store
+  }
+  Candidate c{std::move(id), std::move(rel), std::move(rec)};
+  if (!key.empty() && c.record.string_or("episode_key") == key) out.episode_key_matches.push_back(c.id);
+  out.candidates.push_back(std::move(c));
+}
+} // namespace
+
+MatchResult find_candidates(const json::Value &incoming, const std::filesystem::path &live_root,
+                            const config::Limits &limits) {
   MatchResult out;
   const auto &scope = incoming.get("retrieval").get("scope");
   std::string key = incoming.string_or("episode_key");
-  for (const auto &entry : store::live_entries(live_root)) {
+  // The candidates by scope from the keys index: only their records are
+  // read. Without an index (or with one that cannot be read) the entries
+  // live_entries builds by walking records/, as before.
+  std::optional<store::KeysIndex> keys;
+  try {
+    keys = store::KeysIndex::open(live_root, limits);
+  } catch (const std::exception &) {
+    keys.reset();
+  }
+  if (keys && !keys->empty()) {
+    for (auto &row : keys->in_scope(scope))
+      add_candidate(out, live_root, std::move(row.id), std::move(row.path), key, limits);
+    return out;
+  }
+  for (const auto &entry : store::live_entries(live_root, limits)) {
     if (!scope_matches(scope, entry.get("retrieval").get("scope"))) continue;
-    std::string rel = entry.string_or("path");
-    if (rel.empty()) continue;
-    json::Value rec;
-    try {
-      rec = store::read_record(live_root, rel);
-    } catch (const std::exception &) {
-      continue; // missing, unreadable, or a path that would leave the store
-    }
-    Candidate c{entry.string_or("id"), rel, std::move(rec)};
-    if (!key.empty() && c.record.string_or("episode_key") == key) out.episode_key_matches.push_back(c.id);
-    out.candidates.push_back(std::move(c));
+    add_candidate(out, live_root, entry.string_or("id"), entry.string_or("path"), key, limits);
   }
   return out;
 }

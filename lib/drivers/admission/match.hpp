@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "config/limits.hpp"
 #include "json/value.hpp"
 
 namespace otm::admission {
@@ -33,10 +34,12 @@ struct MatchResult {
   std::vector<std::string> episode_key_matches; // candidate ids
 };
 
-// Candidates from the live store at `live_root` (index entries, or a walk of
-// records/ when there is no index); entries whose file is missing, unreadable
-// or outside the store are dropped. The caller holds the store lock.
-MatchResult find_candidates(const json::Value &incoming, const std::filesystem::path &live_root);
+// Candidates from the live store at `live_root`: the index entries in scope,
+// found by the keys index (store/index_keys.hpp), or a walk of records/ when
+// there is no index; entries whose file is missing, unreadable or outside the
+// store are dropped. The caller holds the store lock.
+MatchResult find_candidates(const json::Value &incoming, const std::filesystem::path &live_root,
+                            const config::Limits &limits = {});
 
 // The JSON line printed by `match` for a valid record.
 json::Value match_report(const json::Value &incoming, const MatchResult &m);

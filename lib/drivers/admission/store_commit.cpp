@@ -2,15 +2,17 @@
 
 #include <unistd.h>
 
-#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
+#include "admission/index_journal_writer.hpp"
 #include "io/file.hpp"
 #include "record/store_layout.hpp"
+#include "store/index_journal.hpp"
 #include "store/pending_commit.hpp"
 #include "text/sha256.hpp"
 #include "workspace/layout.hpp"
+#include "json/parse.hpp"
 #include "json/write.hpp"
 
 namespace otm::admission {
@@ -62,61 +64,86 @@ constexpr const char *kOldGenerationPrefix = ".otm-records-";
 } // namespace
 
 void StoreCommit::write(const fs::path &relpath, std::string content) {
+  auto name = relpath.lexically_normal().generic_string();
+  if (name == workspace::kIndexFileName || name == workspace::kJournalFileName)
+    throw io::IoError("internal: the index changes only through upsert_index_entry (the journal)");
   // Validated now, so a bad path is refused before anything is written.
   record::inside(workspace::records_dir(root_), relpath);
   refuse_links(workspace::records_dir(root_), relpath);
   writes_.emplace_back(relpath, std::move(content));
 }
 
+void StoreCommit::upsert_index_entry(json::Value entry) {
+  refuse_links(workspace::records_dir(root_), workspace::kJournalFileName);
+  entry_ = std::move(entry);
+}
+
 void StoreCommit::commit() {
-  if (writes_.empty()) return;
+  if (writes_.empty() && !entry_) return;
   const fs::path records = workspace::records_dir(root_);
-  // The index goes last: it is the commit point.
-  std::stable_partition(writes_.begin(), writes_.end(),
-                        [](const auto &w) { return w.first != workspace::kIndexFileName; });
-  bool has_index = writes_.back().first == workspace::kIndexFileName;
-  if (writes_.size() == 1) {
+  changed_.clear();
+  if (!entry_) {
+    if (writes_.size() != 1)
+      throw io::IoError("internal: a commit of several record files must change the index (its commit point)");
     auto target = record::inside(records, writes_[0].first);
     make_parents_durable(target);
     io::write_file_atomic(target, writes_[0].second, io::FileClass::Live);
+    changed_.push_back(workspace::store_relpath(writes_[0].first));
     writes_.clear();
     return;
   }
-  if (!has_index)
-    throw io::IoError("internal: a commit of several record files must rewrite records/index.json (its commit point)");
+  store::Journal journal;
+  try {
+    journal = store::read_journal(root_, limits_);
+  } catch (const json::ParseError &e) {
+    throw io::IoError(std::string(e.what()));
+  }
+  if (journal.torn_tail()) truncate_journal(root_, journal.valid_end);
+  auto line = store::journal_line(*entry_);
   store::PendingCommit pending;
-  pending.index_sha256 = text::sha256_hex(writes_.back().second);
-  for (std::size_t i = 0; i + 1 < writes_.size(); ++i) {
-    auto target = record::inside(records, writes_[i].first);
+  pending.journal_offset = journal.valid_end;
+  pending.journal_line_sha256 = line.sha256;
+  for (const auto &[rel, content] : writes_) {
+    auto target = record::inside(records, rel);
     std::optional<std::string> old;
     if (io::is_regular_file(target)) old = io::read_file(target);
-    pending.files.push_back(
-        {workspace::store_relpath(writes_[i].first), text::sha256_hex(writes_[i].second), std::move(old)});
+    pending.files.push_back({workspace::store_relpath(rel), text::sha256_hex(content), std::move(old)});
   }
-  io::write_file_atomic(store::pending_commit_file(root_), json::to_line(store::to_json(pending)) + "\n",
-                        io::FileClass::Live);
+  // An index change alone needs no description: a torn line is cut.
+  if (!writes_.empty())
+    io::write_file_atomic(store::pending_commit_file(root_), json::to_line(store::to_json(pending)) + "\n",
+                          io::FileClass::Live);
   for (const auto &[rel, content] : writes_) {
     auto target = record::inside(records, rel);
     make_parents_durable(target);
     io::write_file_atomic(target, content, io::FileClass::Live);
+    changed_.push_back(workspace::store_relpath(rel));
   }
-  remove_durably(store::pending_commit_file(root_));
+  append_journal_line(root_, journal.valid_end, line.text);
+  changed_.push_back(workspace::kJournalRelpath);
+  if (!writes_.empty()) remove_durably(store::pending_commit_file(root_));
   writes_.clear();
+  entry_.reset();
+  if (journal.lines.size() + 1 >= limits_.max_journal_entries && compact_index(root_, limits_))
+    changed_.push_back(workspace::kIndexRelpath);
 }
 
-void recover_interrupted_commit(const fs::path &root) {
+void recover_interrupted_commit(const fs::path &root, const config::Limits &limits) {
   if (auto pending = store::read_pending_commit(root)) {
-    // pending_view names exactly the files to put back when the index was
-    // not reached; nothing when it was.
-    for (const auto &[relpath, old] : store::pending_view(root)) {
-      auto target = record::inside(root, relpath);
-      if (old)
-        io::write_file_atomic(target, *old, io::FileClass::Live);
-      else
-        remove_durably(target);
+    if (!store::reached_commit_point(root, *pending)) {
+      // pending_view names exactly the files already replaced.
+      for (const auto &[relpath, old] : store::pending_view(root)) {
+        auto target = record::inside(root, relpath);
+        if (old)
+          io::write_file_atomic(target, *old, io::FileClass::Live);
+        else
+          remove_durably(target);
+      }
+      if (pending->journal_offset) truncate_journal(root, *pending->journal_offset);
     }
     remove_durably(store::pending_commit_file(root));
   }
+  truncate_torn_journal_tail(root, limits);
   // The temporary file of a description whose writer died before renaming it.
   for (const auto &entry : io::list_dir(root))
     if (entry.filename().string().starts_with(".otm-commit.tmp.")) ::unlink(entry.c_str());

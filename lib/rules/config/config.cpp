@@ -126,6 +126,7 @@ Limits Config::limits() const {
   count("max_name_bytes", l.max_name_bytes);
   count("max_pitfalls_per_version", l.max_pitfalls_per_version);
   count("max_segments_per_version", l.max_segments_per_version);
+  count("max_journal_entries", l.max_journal_entries);
   return l;
 }
 

@@ -22,6 +22,9 @@ struct Limits {
   std::size_t max_name_bytes = 200;         // the operator name (definition.json name)
   std::size_t max_pitfalls_per_version = 64;
   std::size_t max_segments_per_version = 64;
+  // Lines of the live index's journal before a commit folds it into
+  // records/index.json (docs/admission.md, "The index journal").
+  std::size_t max_journal_entries = 1000;
 };
 
 } // namespace otm::config

@@ -1,6 +1,7 @@
 #include "store/pending_commit.hpp"
 
 #include "io/file.hpp"
+#include "store/index_journal.hpp"
 #include "text/sha256.hpp"
 #include "workspace/layout.hpp"
 #include "json/parse.hpp"
@@ -20,7 +21,12 @@ json::Value to_json(const PendingCommit &c) {
   }
   json::Value doc = json::Value::object();
   doc.set("files", files);
-  doc.set("index_sha256", c.index_sha256);
+  if (c.journal_offset) {
+    doc.set("journal_offset", static_cast<long long>(*c.journal_offset));
+    doc.set("journal_line_sha256", c.journal_line_sha256);
+  } else {
+    doc.set("index_sha256", c.index_sha256);
+  }
   return doc;
 }
 
@@ -36,6 +42,10 @@ std::optional<PendingCommit> read_pending_commit(const fs::path &root) {
   }
   PendingCommit c;
   c.index_sha256 = doc.string_or("index_sha256");
+  if (auto off = doc.get("journal_offset").as_int(); off && *off >= 0) {
+    c.journal_offset = static_cast<std::uint64_t>(*off);
+    c.journal_line_sha256 = doc.string_or("journal_line_sha256");
+  }
   if (const auto *files = doc.get("files").as_array())
     for (const auto &f : *files) {
       const auto &old = f.get("old_bytes");
@@ -56,11 +66,16 @@ std::optional<std::string> sha_of(const fs::path &p) {
 }
 } // namespace
 
+bool reached_commit_point(const fs::path &root, const PendingCommit &c) {
+  if (c.journal_offset) return journal_has_line_at(root, *c.journal_offset, c.journal_line_sha256);
+  return sha_of(workspace::index_file(root)) == c.index_sha256;
+}
+
 std::map<std::string, std::optional<std::string>> pending_view(const fs::path &root) {
   std::map<std::string, std::optional<std::string>> out;
   auto pending = read_pending_commit(root);
   if (!pending) return out;
-  if (sha_of(workspace::index_file(root)) == pending->index_sha256) return out; // done: all new
+  if (reached_commit_point(root, *pending)) return out; // done: all new
   for (const auto &f : pending->files)
     if (sha_of(root / f.relpath) == f.new_sha256) out.emplace(f.relpath, f.old_bytes);
   return out;

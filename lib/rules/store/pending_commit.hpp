@@ -1,15 +1,17 @@
 // A live-store commit under way (docs/admission.md, "All or nothing"). The
 // writer describes the commit in <root>/.otm-commit before it touches
 // records/: the record files it will replace, with their old bytes (none
-// for a new file) and the hash of each new file, and the hash of the new
-// records/index.json, which it writes last. The file disappears when the
-// commit is done. Until records/index.json is the new one, a reader takes
-// the store as it was (pending_view): the files already replaced read as
-// their old bytes, new files as absent. So the index and the record files
-// never disagree, whenever the writer stops; the next writer rolls a
-// commit that did not reach its index back for good.
+// for a new file) and the hash of each new file, and the index line it
+// appends last to records/index.journal (the journal's length before it and
+// the line's hash; store/index_journal.hpp). The file disappears when the
+// commit is done. Until the journal holds that line, a reader takes the
+// store as it was (pending_view): the files already replaced read as their
+// old bytes, new files as absent. So the index and the record files never
+// disagree, whenever the writer stops; the next writer rolls a commit that
+// did not reach its commit point back for good.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -30,7 +32,14 @@ struct PendingFile {
 
 struct PendingCommit {
   std::vector<PendingFile> files; // record files, written before the index
-  std::string index_sha256;       // of the new records/index.json
+  // The commit point: the journal line appended at journal_offset (the
+  // journal's length before the commit) whose payload hashes to
+  // journal_line_sha256.
+  std::optional<std::uint64_t> journal_offset;
+  std::string journal_line_sha256;
+  // Of a description written by otm before the journal: the SHA-256 of the
+  // new records/index.json, then the commit point.
+  std::string index_sha256;
 };
 
 fs::path pending_commit_file(const fs::path &root);
@@ -43,7 +52,10 @@ std::optional<PendingCommit> read_pending_commit(const fs::path &root);
 
 // What a reader must take instead of the files on disk: relpath -> the old
 // bytes (nullopt: the file must read as absent). Empty when there is no
-// pending commit or it reached its index.
+// pending commit or it reached its commit point.
 std::map<std::string, std::optional<std::string>> pending_view(const fs::path &root);
+
+// True when `c` reached its commit point.
+bool reached_commit_point(const fs::path &root, const PendingCommit &c);
 
 } // namespace otm::store

@@ -64,8 +64,12 @@ void read_record(const fs::path &root, StoredRecord &r, const config::Limits &li
 // The same beneath a store root opened once (a reader of every record).
 void read_record(const io::Beneath &store, StoredRecord &r, const config::Limits &limits = {});
 
-// The index file <root>/records/index.json, or nullopt when absent. Throws
-// json::ParseError when present but broken or refused by the reading policy.
+// The store's index: <root>/records/index.json (read within
+// limits.max_input_bytes) with the entries of records/index.journal folded
+// on (store/index_journal.hpp, by the one entry-order rule of
+// store/index_order.hpp), or nullopt when neither is there. Every reader of
+// the index goes through here. Throws json::ParseError when either is
+// present but broken or refused by the reading policy.
 std::optional<json::Value> load_index(const fs::path &root, const config::Limits &limits = {});
 
 // The live store's entries (spec partition.md §6): the `records` list of the

@@ -24,6 +24,12 @@ inline constexpr char kIndexFileName[] = "index.json";
 // The index relative to the store root: what a gate names in a finding and
 // a reader opens inside the store.
 inline constexpr char kIndexRelpath[] = "records/index.json";
+// The live index's journal (store/index_journal.hpp): the entries upserted
+// since records/index.json was last compacted; part of the index.
+inline constexpr char kJournalFileName[] = "index.journal";
+inline constexpr char kJournalRelpath[] = "records/index.journal";
+// The keys index (store/index_keys.hpp): a derived cache, never committed.
+inline constexpr char kKeysFileName[] = ".otm-index-keys";
 // `records/<relpath below records/>`, "/"-separated: a record's path
 // relative to the store root.
 std::string store_relpath(const fs::path &below_records);
