@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <random>
@@ -222,5 +223,30 @@ inline int wait_for(pid_t pid) {
 }
 
 inline int run(const std::vector<std::string> &args) { return wait_for(spawn(args)); }
+
+// The argv of `otm-wiki-gate commit ACTION SRC --live LIVE [--target T]`.
+inline std::vector<std::string> gate(const std::string &action, const fs::path &src, const fs::path &live,
+                                     const std::string &target = "") {
+  std::vector<std::string> args{bin("otm-wiki-gate"), "commit", action, src.string(), "--live", live.string()};
+  if (!target.empty()) {
+    args.push_back("--target");
+    args.push_back(target);
+  }
+  return args;
+}
+
+// `rec` written to DIR/<id>.json, the file a commit reads.
+inline fs::path stage(const fs::path &dir, const json::Value &rec) {
+  fs::path p = dir / (rec.string_or("id", "record") + ".json");
+  io::write_file_atomic(p, json::to_pretty(rec), io::FileClass::Scratch);
+  return p;
+}
+
+// The id of the i-th fictional record of a series ("par", 3), its slug number s.
+inline std::string nth_id(const std::string &stem, int i, int s = 1) {
+  char id[128];
+  std::snprintf(id, sizeof id, "nvidia.b200.triton.toy-op.%s-%02d-s%02d", stem.c_str(), i, s);
+  return id;
+}
 
 } // namespace otm::testing

@@ -97,18 +97,6 @@ std::vector<std::string> admit(const std::string &action, const fs::path &src, c
   return args;
 }
 
-fs::path stage(const fs::path &dir, const json::Value &rec) {
-  fs::path p = dir / (rec.string_or("id") + ".json");
-  io::write_file_atomic(p, json::to_pretty(rec), io::FileClass::Scratch);
-  return p;
-}
-
-std::string nth_id(const std::string &stem, int i, int s = 1) {
-  char id[128];
-  std::snprintf(id, sizeof id, "nvidia.b200.triton.toy-op.%s-%02d-s%02d", stem.c_str(), i, s);
-  return id;
-}
-
 json::Value nth_record(const std::string &stem, int i, int s = 1) {
   return strategy_record(nth_id(stem, i, s), "blackwell|triton|toy-op|" + stem + "_" + std::to_string(i) + "|operator");
 }

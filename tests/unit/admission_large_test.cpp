@@ -43,28 +43,6 @@ fs::path clone_store(const fs::path &to) {
   return to;
 }
 
-std::vector<std::string> gate(const std::string &action, const fs::path &src, const fs::path &live,
-                              const std::string &target = "") {
-  std::vector<std::string> args{bin("otm-wiki-gate"), "commit", action, src.string(), "--live", live.string()};
-  if (!target.empty()) {
-    args.push_back("--target");
-    args.push_back(target);
-  }
-  return args;
-}
-
-fs::path stage(const fs::path &dir, const json::Value &rec) {
-  fs::path p = dir / (rec.string_or("id") + ".json");
-  io::write_file_atomic(p, json::to_pretty(rec));
-  return p;
-}
-
-std::string nth_id(const char *stem, int i) {
-  char id[96];
-  std::snprintf(id, sizeof id, "nvidia.b200.triton.toy-op.%s-%02d-s01", stem, i);
-  return id;
-}
-
 // Where the index and the record files disagree about the records a test
 // touched, as a reader sees the store (a commit under way reads as before
 // it), and every journal entry against its record: what store_disagreements

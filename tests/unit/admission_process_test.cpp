@@ -13,32 +13,6 @@ using namespace otm;
 using namespace otm::testing;
 namespace fs = std::filesystem;
 
-namespace {
-
-std::vector<std::string> gate(const std::string &action, const fs::path &src, const fs::path &live,
-                              const std::string &target = "") {
-  std::vector<std::string> args{bin("otm-wiki-gate"), "commit", action, src.string(), "--live", live.string()};
-  if (!target.empty()) {
-    args.push_back("--target");
-    args.push_back(target);
-  }
-  return args;
-}
-
-fs::path stage(const fs::path &dir, const json::Value &rec) {
-  fs::path p = dir / (rec.string_or("id") + ".json");
-  io::write_file_atomic(p, json::to_pretty(rec));
-  return p;
-}
-
-std::string nth_id(const char *stem, int i) {
-  char id[96];
-  std::snprintf(id, sizeof id, "nvidia.b200.triton.toy-op.%s-%02d-s01", stem, i);
-  return id;
-}
-
-} // namespace
-
 TEST_CASE("16 concurrent inserts from separate processes all land and are indexed", "[admission][process]") {
   TempDir tmp;
   fs::path live = tmp.path / "live";

@@ -24,12 +24,6 @@ admission::GateReport commit(const fs::path &live, const std::string &action, co
   return admission::run_commit(cmd);
 }
 
-fs::path stage(const fs::path &dir, const json::Value &rec) {
-  fs::path p = dir / (rec.string_or("id", "record") + ".json");
-  io::write_file_atomic(p, json::to_pretty(rec));
-  return p;
-}
-
 // Every path under `root` with its size, to prove nothing was written.
 std::vector<std::string> snapshot(const fs::path &root) {
   std::vector<std::string> out;

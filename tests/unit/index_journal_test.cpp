@@ -33,12 +33,6 @@ admission::GateReport commit(const fs::path &live, const std::string &action, co
   return admission::run_commit(cmd);
 }
 
-fs::path stage(const fs::path &dir, const json::Value &rec) {
-  fs::path p = dir / (rec.string_or("id", "record") + ".json");
-  io::write_file_atomic(p, json::to_pretty(rec));
-  return p;
-}
-
 std::string id_of(int i) { return "nvidia.b200.triton.toy-op.j" + std::to_string(i) + "-s01"; }
 
 long long count_of(const fs::path &live) { return store::load_index(live)->get("count").as_int().value_or(-1); }

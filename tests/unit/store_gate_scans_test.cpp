@@ -9,6 +9,7 @@
 #include <functional>
 
 #include "gates/gates.hpp"
+#include "gates/served_projection.hpp"
 #include "record/id_format.hpp"
 #include "record/leak_shapes.hpp"
 #include "store/store_reader.hpp"
@@ -173,25 +174,8 @@ bool occurs_as_token(const std::string &hay, const std::string &needle) {
   }
   return false;
 }
-std::string printed_served(const json::Value &r) {
-  json::Value s = json::Value::object();
-  for (const char *k : {"id", "type", "level"}) s.set(k, r.get(k));
-  json::Value retrieval = r.get("retrieval");
-  retrieval.erase("locator");
-  retrieval.erase("links");
-  s.set("retrieval", retrieval);
-  s.set("payload", r.get("payload"));
-  json::Value ev = json::Value::object();
-  ev.set("summary", r.get("evidence").get("summary"));
-  s.set("evidence", ev);
-  json::Value worth = json::Value::object(), rank = json::Value::object();
-  rank.set("score", r.get("worth").get("rank").get("score"));
-  rank.set("tier", r.get("worth").get("rank").get("tier"));
-  worth.set("rank", rank);
-  if (const auto *g = r.get("worth").find("gain")) worth.set("gain", *g);
-  s.set("worth", worth);
-  return json::to_line(s);
-}
+// The old search's text: the served projection, printed.
+std::string printed_served(const json::Value &r) { return json::to_line(gates::served_projection(r)); }
 // The leak findings the old search gives, as "token\n" lines in order.
 std::string old_leaks(const json::Value &rec) {
   if (!rec.get("worth").get("rank").is_object() || !rec.get("evidence").get("summary").is_object()) return "";

@@ -3,6 +3,7 @@
 // label inside a word is not a leak); missing layers are findings, not
 // crashes.
 #include "gates/gates.hpp"
+#include "gates/served_projection.hpp"
 
 #include <algorithm>
 #include <functional>
@@ -12,56 +13,6 @@
 namespace otm::gates {
 
 namespace {
-
-json::Value served_projection(const json::Value &r) {
-  json::Value s = json::Value::object();
-  for (const char *k : {"id", "type", "level"}) s.set(k, r.get(k));
-  json::Value retrieval = r.get("retrieval");
-  retrieval.erase("locator");
-  retrieval.erase("links");
-  s.set("retrieval", retrieval);
-  s.set("payload", r.get("payload"));
-  json::Value ev = json::Value::object();
-  ev.set("summary", r.get("evidence").get("summary"));
-  s.set("evidence", ev);
-  json::Value worth = json::Value::object(), rank = json::Value::object();
-  rank.set("score", r.get("worth").get("rank").get("score"));
-  rank.set("tier", r.get("worth").get("rank").get("tier"));
-  worth.set("rank", rank);
-  if (const auto *g = r.get("worth").find("gain")) worth.set("gain", *g);
-  s.set("worth", worth);
-  return s;
-}
-
-// The members of the served record, as (key, value) in the order the
-// served projection lists them, with the key path its forbidden keys are
-// reported under; `skip_links` drops retrieval's locator and links.
-struct ServedPart {
-  const char *key_path; // "id", "retrieval", "evidence.summary", ...
-  const json::Value *value;
-  bool skip_links = false;
-};
-
-// The served projection (gates.md §2.4): id, type, level, retrieval without
-// locator and links, payload, evidence.summary, worth.rank.{score, tier}
-// and worth.gain when present. Walked in place: nothing is copied.
-std::vector<ServedPart> served_parts(const json::Value &r) {
-  std::vector<ServedPart> parts = {{"id", &r.get("id")},
-                                   {"type", &r.get("type")},
-                                   {"level", &r.get("level")},
-                                   {"retrieval", &r.get("retrieval"), true},
-                                   {"payload", &r.get("payload")},
-                                   {"evidence.summary", &r.get("evidence").get("summary")},
-                                   {"worth.rank.score", &r.get("worth").get("rank").get("score")},
-                                   {"worth.rank.tier", &r.get("worth").get("rank").get("tier")}};
-  if (const auto *g = r.get("worth").find("gain")) parts.push_back({"worth.gain", g});
-  return parts;
-}
-
-// The keys of the served projection's own structure, which its text holds
-// besides the parts' contents.
-constexpr const char *kServedKeys[] = {"id",      "type",  "level", "retrieval", "payload", "evidence",
-                                       "summary", "worth", "rank",  "score",     "tier"};
 
 bool links_key(const std::string &k) { return k == "locator" || k == "links"; }
 
