@@ -69,7 +69,7 @@ void truncate_journal(const fs::path &root, std::uint64_t length) {
   ::close(fd);
 }
 
-void truncate_torn_journal_tail(const fs::path &root, const config::Limits &limits) {
+store::Journal journal_without_torn_tail(const fs::path &root, const config::Limits &limits) {
   store::Journal j;
   try {
     j = store::read_journal(root, limits);
@@ -77,6 +77,7 @@ void truncate_torn_journal_tail(const fs::path &root, const config::Limits &limi
     throw io::IoError(std::string(e.what()));
   }
   if (j.torn_tail()) truncate_journal(root, j.valid_end);
+  return j;
 }
 
 bool compact_index(const fs::path &root, const config::Limits &limits) {

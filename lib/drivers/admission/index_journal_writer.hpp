@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "config/limits.hpp"
+#include "store/index_journal.hpp"
 
 namespace otm::admission {
 
@@ -21,8 +22,10 @@ void append_journal_line(const std::filesystem::path &root, std::uint64_t offset
 // longer).
 void truncate_journal(const std::filesystem::path &root, std::uint64_t length);
 
-// Removes a torn last line (a writer killed or a power loss mid-append).
-void truncate_torn_journal_tail(const std::filesystem::path &root, const config::Limits &limits);
+// The journal, with a torn last line (a writer killed or a power loss
+// mid-append) cut off the file first: what a writer appends after. Throws
+// io::IoError when it cannot be read.
+store::Journal journal_without_torn_tail(const std::filesystem::path &root, const config::Limits &limits);
 
 // Folds the journal into a new records/index.json (written atomically and
 // flushed), then removes the journal, and rebuilds the keys index. A

@@ -92,13 +92,7 @@ void StoreCommit::commit() {
     writes_.clear();
     return;
   }
-  store::Journal journal;
-  try {
-    journal = store::read_journal(root_, limits_);
-  } catch (const json::ParseError &e) {
-    throw io::IoError(std::string(e.what()));
-  }
-  if (journal.torn_tail()) truncate_journal(root_, journal.valid_end);
+  store::Journal journal = journal_without_torn_tail(root_, limits_);
   auto line = store::journal_line(*entry_);
   store::PendingCommit pending;
   pending.journal_offset = journal.valid_end;
@@ -143,7 +137,7 @@ void recover_interrupted_commit(const fs::path &root, const config::Limits &limi
     }
     remove_durably(store::pending_commit_file(root));
   }
-  truncate_torn_journal_tail(root, limits);
+  journal_without_torn_tail(root, limits);
   // The temporary file of a description whose writer died before renaming it.
   for (const auto &entry : io::list_dir(root))
     if (entry.filename().string().starts_with(".otm-commit.tmp.")) ::unlink(entry.c_str());
