@@ -12,12 +12,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <random>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "admission/index_entry.hpp"
@@ -223,6 +226,56 @@ inline int wait_for(pid_t pid) {
 }
 
 inline int run(const std::vector<std::string> &args) { return wait_for(spawn(args)); }
+
+// Kills commits at random points of their run, keeping the window on the
+// commit as the machine's speed changes: calibrated by one complete run
+// (ASan builds are slower), it shrinks after a run that finished first and
+// widens after a kill. The commit's writes come last in a run (after
+// reading and validating the record), so each kill lands in the second half
+// of the window.
+class KillWindow {
+public:
+  KillWindow(long full_run_us, unsigned seed) : max_delay_us_(full_run_us), rng_(seed) {}
+
+  // Runs `args`, kills it after a random delay; its exit code or 128 + signal.
+  int run_and_kill(const std::vector<std::string> &args) {
+    pid_t pid = spawn(args);
+    if (pid <= 0) return -1;
+    std::this_thread::sleep_for(
+        std::chrono::microseconds(std::uniform_int_distribution<long>(max_delay_us_ / 2, max_delay_us_)(rng_)));
+    ::kill(pid, SIGKILL);
+    int rc = wait_for(pid);
+    if (rc == 128 + SIGKILL) {
+      ++killed_;
+      max_delay_us_ = max_delay_us_ * 11 / 10 + 1;
+    } else {
+      ++completed_;
+      max_delay_us_ = max_delay_us_ * 7 / 10 + 1;
+    }
+    return rc;
+  }
+  int killed() const { return killed_; }
+  int completed() const { return completed_; }
+
+private:
+  long max_delay_us_;
+  std::mt19937 rng_;
+  int killed_ = 0, completed_ = 0;
+};
+
+// How many kills a test makes: 30, or OTM_KILL_SOAK for a soak run.
+inline int kill_iterations() {
+  const char *soak = std::getenv("OTM_KILL_SOAK");
+  return soak ? std::max(30, std::atoi(soak)) : 30;
+}
+
+// How long `args` takes to run once, in microseconds (and that it succeeded).
+inline long timed_run_us(const std::vector<std::string> &args, int &rc) {
+  auto t0 = std::chrono::steady_clock::now();
+  rc = run(args);
+  return static_cast<long>(
+      std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - t0).count());
+}
 
 // The argv of `otm-wiki-gate commit ACTION SRC --live LIVE [--target T]`.
 inline std::vector<std::string> gate(const std::string &action, const fs::path &src, const fs::path &live,

@@ -7,9 +7,6 @@
 // OTM_LARGE_RECORDS=N sets another size.
 #include <catch2/catch.hpp>
 
-#include <chrono>
-#include <thread>
-
 #include "admission_fixtures.hpp"
 #include "store/index_journal.hpp"
 #include "store/index_keys.hpp"
@@ -146,29 +143,15 @@ TEST_CASE("100,000 records: concurrent inserts and confirms, and commits killed 
     fs::path live = clone_store(tmp.path / "live");
     std::vector<json::Value> recs;
     recs.push_back(strategy_record(nth_id("calib", 0)));
-    auto t0 = std::chrono::steady_clock::now();
-    REQUIRE(run(gate("insert", stage(tmp.path, recs.back()), live)) == 0);
-    auto full_us = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - t0).count();
-    std::mt19937 rng(20261202);
-    long max_delay_us = static_cast<long>(full_us);
-    int iterations = 30;
-    if (const char *soak = std::getenv("OTM_KILL_SOAK")) iterations = std::max(iterations, std::atoi(soak));
-    int killed = 0, mid_commit = 0;
+    int calibrated = -1;
+    KillWindow window(timed_run_us(gate("insert", stage(tmp.path, recs.back()), live), calibrated), 20261202);
+    REQUIRE(calibrated == 0);
+    int iterations = kill_iterations();
+    int mid_commit = 0;
     std::set<fs::path> temps_seen;
     for (int i = 0; i < iterations || (mid_commit == 0 && i < 10 * iterations); ++i) {
       recs.push_back(strategy_record(nth_id("kill", i)));
-      pid_t pid = spawn(gate("insert", stage(tmp.path, recs.back()), live));
-      REQUIRE(pid > 0);
-      std::this_thread::sleep_for(
-          std::chrono::microseconds(std::uniform_int_distribution<long>(max_delay_us / 2, max_delay_us)(rng)));
-      ::kill(pid, SIGKILL);
-      int rc = wait_for(pid);
-      if (rc == 128 + SIGKILL) {
-        ++killed;
-        max_delay_us = max_delay_us * 11 / 10 + 1;
-      } else {
-        max_delay_us = max_delay_us * 7 / 10 + 1;
-      }
+      REQUIRE(window.run_and_kill(gate("insert", stage(tmp.path, recs.back()), live)) >= 0);
       bool inside = io::is_regular_file(store::pending_commit_file(live));
       for (const auto &dir : {live, live / "records", live / "records/strategy/nvidia/blackwell/triton/toy-op"})
         for (const auto &p : io::list_dir(dir))
@@ -178,7 +161,7 @@ TEST_CASE("100,000 records: concurrent inserts and confirms, and commits killed 
       INFO("iteration " << i << ": " << (problems.empty() ? "" : problems[0]));
       REQUIRE(problems.empty());
     }
-    CHECK(killed > iterations / 4);
+    CHECK(window.killed() > iterations / 4);
     CHECK(mid_commit > 0);
     recs.push_back(strategy_record(nth_id("final", 0)));
     REQUIRE(run(gate("insert", stage(tmp.path, recs.back()), live)) == 0);

@@ -2,9 +2,6 @@
 // of the built otm-wiki-gate against one live store.
 #include <catch2/catch.hpp>
 
-#include <chrono>
-#include <thread>
-
 #include "admission/merged_marker.hpp"
 #include "admission_fixtures.hpp"
 #include "store/pending_commit.hpp"
@@ -56,15 +53,12 @@ TEST_CASE("a commit killed at random points never leaves the store inconsistent"
   TempDir tmp;
   fs::path live = tmp.path / "live";
   seed_live_store(live, 40);
-  // Calibrate: how long one complete insert takes here (ASan builds are slower).
-  auto t0 = std::chrono::steady_clock::now();
-  REQUIRE(run(gate("insert", stage(tmp.path, strategy_record(nth_id("calib", 0))), live)) == 0);
-  auto full_us = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - t0).count();
-  std::mt19937 rng(20261129);
-  long max_delay_us = static_cast<long>(full_us);
-  int iterations = 30;
-  if (const char *soak = std::getenv("OTM_KILL_SOAK")) iterations = std::max(iterations, std::atoi(soak));
-  int killed = 0, completed = 0, mid_commit = 0;
+  int calibrated = -1;
+  KillWindow window(
+      timed_run_us(gate("insert", stage(tmp.path, strategy_record(nth_id("calib", 0))), live), calibrated), 20261129);
+  REQUIRE(calibrated == 0);
+  int iterations = kill_iterations();
+  int mid_commit = 0;
   std::set<fs::path> temps_seen;
   std::string confirm_target = nth_id("calib", 0);
   // Until a kill has landed inside a commit too (the case this test exists
@@ -74,24 +68,8 @@ TEST_CASE("a commit killed at random points never leaves the store inconsistent"
     // Alternate inserts and confirms, both of which rewrite the index.
     auto rec = strategy_record(nth_id("kill", i));
     fs::path src = stage(tmp.path, rec);
-    auto args = i % 3 == 2 ? gate("confirm", src, live, confirm_target) : gate("insert", src, live);
-    pid_t pid = spawn(args);
-    REQUIRE(pid > 0);
-    // The commit's writes come last in the run (after reading and
-    // validating the record): kill in the second half of the window.
-    std::this_thread::sleep_for(
-        std::chrono::microseconds(std::uniform_int_distribution<long>(max_delay_us / 2, max_delay_us)(rng)));
-    ::kill(pid, SIGKILL);
-    int rc = wait_for(pid);
-    // Keep the kill window on the commit as the machine's speed changes:
-    // shrink it after a run that finished first, widen it after a kill.
-    if (rc == 128 + SIGKILL) {
-      ++killed;
-      max_delay_us = max_delay_us * 11 / 10 + 1;
-    } else {
-      ++completed;
-      max_delay_us = max_delay_us * 7 / 10 + 1;
-    }
+    REQUIRE(window.run_and_kill(i % 3 == 2 ? gate("confirm", src, live, confirm_target) : gate("insert", src, live)) >=
+            0);
     // A kill inside a commit leaves its description (store/pending_commit.hpp)
     // or the temporary file of one of its writes (one not seen before).
     bool inside = io::is_regular_file(store::pending_commit_file(live));
@@ -104,7 +82,7 @@ TEST_CASE("a commit killed at random points never leaves the store inconsistent"
     REQUIRE(problems.empty());
   }
   // Killing must have happened, or the test proved nothing.
-  CHECK(killed > iterations / 4);
+  CHECK(window.killed() > iterations / 4);
   // Some kills landed inside a commit (its description was left behind),
   // the case this test exists for.
   CHECK(mid_commit > 0);
@@ -113,7 +91,7 @@ TEST_CASE("a commit killed at random points never leaves the store inconsistent"
   CHECK_FALSE(io::is_regular_file(store::pending_commit_file(live)));
   CHECK(store_disagreements(live).empty());
   CHECK(store_gate_failures(live).empty());
-  INFO("killed " << killed << ", completed " << completed);
+  INFO("killed " << window.killed() << ", completed " << window.completed());
   SUCCEED();
 }
 
