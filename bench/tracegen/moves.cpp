@@ -114,10 +114,11 @@ Move Moves::warps(const KernelState &from) {
     m.change = "MIN_BLOCKS " + str(a) + " -> " + str(b) +
                " in __launch_bounds__ so the compiler caps the registers "
                "for that many resident blocks per SM.";
-    m.expected = "more resident blocks per SM";
+    m.expected = b > a ? "more resident blocks per SM" : "more registers per thread for the row accumulators";
     m.body = "Capping the registers for " + str(b) + " blocks per SM keeps " + str(b) +
              " rows in flight on every SM, so the row loads overlap.";
-    m.cause = "spills the row accumulators to local memory because the register cap is too tight";
+    m.cause = b > a ? "spills the row accumulators to local memory because the register cap is too tight"
+                    : "exposes the load latency because too few rows are in flight per SM";
     m.category = "occupancy";
   }
   m.cause = prose_.fill(m.cause);
@@ -156,7 +157,7 @@ Move Moves::stages(const KernelState &from) {
     m.change =
         "UNROLL " + str(a) + " -> " + str(b) +
         (b > a ? " so more independent loads are in flight per thread." : " so fewer registers are live per thread.");
-    m.expected = "more loads in flight per thread";
+    m.expected = b > a ? "more loads in flight per thread" : "fewer live registers per thread";
     m.body = prose_.fill("Unrolling by " + str(b) + " gives each thread " + str(b) +
                          " outstanding loads, so the memory latency is {amortised} across them.");
     m.cause = "spills registers because every unrolled iteration keeps its own float4 live";

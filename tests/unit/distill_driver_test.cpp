@@ -18,12 +18,18 @@ namespace {
 
 using testsupport::InjectedNumberGateDouble;
 
-distill::DriverOptions options_for(const std::string &agent, unsigned rounds = 3) {
+// An agent that answers gets a deadline no loaded machine or sanitizer build
+// reaches (the agents run otm tools); only the hanging agent is timed out.
+constexpr auto answering_deadline = std::chrono::seconds(120);
+constexpr auto hanging_deadline = std::chrono::milliseconds(2000);
+
+distill::DriverOptions options_for(const std::string &agent, unsigned rounds = 3,
+                                   std::chrono::milliseconds deadline = answering_deadline) {
   distill::DriverOptions o;
   o.agent_cmd = (testsupport::fake_agents() / agent).string();
   o.jobs = 2;
   o.max_rounds = rounds;
-  o.limits.timeout = std::chrono::milliseconds(2000);
+  o.limits.timeout = deadline;
   o.brief = "test brief\n";
   return o;
 }
@@ -109,7 +115,7 @@ TEST_CASE("hanging, crashing and babbling agents fail their packet, not the run"
   InjectedNumberGateDouble gates;
   auto start = std::chrono::steady_clock::now();
   auto hang =
-      distill::distill_packets(packets_in(packets, {"strategy-v3", "refk-final"}), options_for("hang.sh"), gates);
+      distill::distill_packets(packets_in(packets, {"strategy-v3", "refk-final"}), options_for("hang.sh", 3, hanging_deadline), gates);
   auto took = std::chrono::steady_clock::now() - start;
   REQUIRE(hang.size() == 2);
   CHECK(hang[0].verdict == "timeout");

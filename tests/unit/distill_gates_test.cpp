@@ -137,7 +137,7 @@ TEST_CASE("otm-distill with otm-draft as the agent stages otm-draft's records th
   distill::DriverOptions o;
   o.agent_cmd = (testsupport::fake_agents() / "draft.sh").string();
   o.jobs = 2;
-  o.limits.timeout = std::chrono::milliseconds(10000);
+  o.limits.timeout = std::chrono::seconds(120); // never reached by a working agent, loaded or sanitized
   o.brief = "brief\n";
   auto outcomes = distill::distill_packets(t.packets(), o, gates);
   std::size_t written = 0;
