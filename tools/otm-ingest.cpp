@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "cli/exit_codes.hpp"
+#include "cli/large_heap_pages.hpp"
 #include "cli/options.hpp"
 #include "cli/tool_setup.hpp"
 #include "config/config.hpp"
@@ -38,6 +39,7 @@ unreadable configuration, write failure).
 } // namespace
 
 int main(int argc, char **argv) {
+  otm::cli::use_large_heap_pages(true);
   return otm::cli::run_tool("otm-ingest", [&] {
     using otm::config::Setting;
     otm::cli::Options opts("otm-ingest", kHelp);

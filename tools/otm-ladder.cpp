@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "cli/exit_codes.hpp"
+#include "cli/large_heap_pages.hpp"
 #include "cli/options.hpp"
 #include "cli/tool_setup.hpp"
 #include "config/config.hpp"
@@ -45,6 +46,7 @@ Exit status: 0 success (self-test passed); 1 self-test failed;
 )";
 
 int main(int argc, char **argv) {
+  cli::use_large_heap_pages();
   return cli::run_tool("otm-ladder", [&]() -> int {
     cli::Options opts("otm-ladder", kHelp);
     opts.value("output", "FILE", "write the annotated rows to FILE (atomically) instead of stdout")

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "cli/exit_codes.hpp"
+#include "cli/large_heap_pages.hpp"
 #include "cli/options.hpp"
 #include "cli/tool_setup.hpp"
 #include "config/config.hpp"
@@ -41,6 +42,7 @@ malformed work files, unreadable store).
 } // namespace
 
 int main(int argc, char **argv) {
+  otm::cli::use_large_heap_pages();
   return otm::cli::run_tool("otm-partition", [&] {
     using otm::config::Setting;
     otm::cli::Options opts("otm-partition", kHelp);
