@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "cli/exit_codes.hpp"
+#include "cli/kept_until_exit.hpp"
 #include "cli/large_heap_pages.hpp"
 #include "cli/options.hpp"
 #include "cli/tool_setup.hpp"
@@ -54,7 +55,9 @@ int main(int argc, char **argv) {
     otm::cli::refuse_positionals(opts, " (the trace is --trace DIR)");
 
     auto [settings, config, loc] = otm::cli::trace_tool_setup(opts);
-    auto result = otm::trace::ingest(loc, config);
+    // Held until exit: freeing every row one by one just before the process
+    // ends would cost more than writing them.
+    const auto &result = otm::cli::kept_until_exit(otm::trace::ingest(loc, config));
     otm::trace::write_ingest(loc, result, opts.get_or("output", ""));
     if (!opts.is_set("quiet")) {
       std::string out = opts.get_or("output", "");
