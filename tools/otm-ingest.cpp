@@ -3,6 +3,8 @@
 #include <iostream>
 
 #include "cli/exit_codes.hpp"
+#include "cli/kept_until_exit.hpp"
+#include "cli/large_heap_pages.hpp"
 #include "cli/options.hpp"
 #include "cli/tool_setup.hpp"
 #include "config/config.hpp"
@@ -38,6 +40,7 @@ unreadable configuration, write failure).
 } // namespace
 
 int main(int argc, char **argv) {
+  otm::cli::use_large_heap_pages(true);
   return otm::cli::run_tool("otm-ingest", [&] {
     using otm::config::Setting;
     otm::cli::Options opts("otm-ingest", kHelp);
@@ -52,7 +55,9 @@ int main(int argc, char **argv) {
     otm::cli::refuse_positionals(opts, " (the trace is --trace DIR)");
 
     auto [settings, config, loc] = otm::cli::trace_tool_setup(opts);
-    auto result = otm::trace::ingest(loc, config);
+    // Held until exit: freeing every row one by one just before the process
+    // ends would cost more than writing them.
+    const auto &result = otm::cli::kept_until_exit(otm::trace::ingest(loc, config));
     otm::trace::write_ingest(loc, result, opts.get_or("output", ""));
     if (!opts.is_set("quiet")) {
       std::string out = opts.get_or("output", "");

@@ -6,6 +6,8 @@
 #include <iostream>
 
 #include "cli/exit_codes.hpp"
+#include "cli/kept_until_exit.hpp"
+#include "cli/large_heap_pages.hpp"
 #include "cli/options.hpp"
 #include "cli/tool_setup.hpp"
 #include "config/config.hpp"
@@ -45,6 +47,7 @@ Exit status: 0 success (self-test passed); 1 self-test failed;
 )";
 
 int main(int argc, char **argv) {
+  cli::use_large_heap_pages();
   return cli::run_tool("otm-ladder", [&]() -> int {
     cli::Options opts("otm-ladder", kHelp);
     opts.value("output", "FILE", "write the annotated rows to FILE (atomically) instead of stdout")
@@ -69,11 +72,18 @@ int main(int argc, char **argv) {
     if (opts.positionals().size() > 1) throw Error(ErrorKind::Usage, "expected at most one input file (see --help)");
     const std::string input = opts.positionals().empty() ? "-" : opts.positionals()[0];
     const std::string source = input == "-" ? "<stdin>" : input;
-    auto rows =
-        ladder::parse_version_rows(io::read_input(input, {limits.max_input_bytes, limits.max_line_bytes}), source);
+    const std::string text = io::read_input(input, {limits.max_input_bytes, limits.max_line_bytes});
+    // Held until exit: freeing every row one by one just before the process
+    // ends would cost more than writing them.
+    auto &rows = cli::kept_until_exit(ladder::parse_version_rows(text, source));
     auto result = ladder::select(rows, thresholds);
+    ladder::annotate_in_place(rows, result);
     std::string out;
-    for (const auto &row : ladder::annotate(rows, result)) out += json::to_line(row) + "\n";
+    out.reserve(text.size() + text.size() / 4);
+    for (const auto &row : rows) {
+      json::append_line(out, row);
+      out += '\n';
+    }
     std::string dest = opts.get_or("output", "-");
     io::write_output(dest, out, io::FileClass::Scratch);
     if (dest != "-") io::sync_file_system(dest);

@@ -3,6 +3,8 @@
 #include <iostream>
 
 #include "cli/exit_codes.hpp"
+#include "cli/kept_until_exit.hpp"
+#include "cli/large_heap_pages.hpp"
 #include "cli/options.hpp"
 #include "cli/tool_setup.hpp"
 #include "config/config.hpp"
@@ -41,6 +43,7 @@ malformed work files, unreadable store).
 } // namespace
 
 int main(int argc, char **argv) {
+  otm::cli::use_large_heap_pages();
   return otm::cli::run_tool("otm-partition", [&] {
     using otm::config::Setting;
     otm::cli::Options opts("otm-partition", kHelp);
@@ -67,12 +70,17 @@ int main(int argc, char **argv) {
     src.previous = ws.segments_file();
     src.prose_min_chars = config.ladder().deadend_min_chars;
     src.limits = config.limits();
-    auto in = otm::partition::load_inputs(src);
-    auto result = otm::partition::run(in);
+    // Held until exit: freeing every row and segment one by one just before
+    // the process ends cost more than writing them.
+    const auto &in = otm::cli::kept_until_exit(otm::partition::load_inputs(src));
+    const auto &result = otm::cli::kept_until_exit(otm::partition::run(in));
 
     std::string out = opts.get_or("output", ws.segments_file().string());
     std::string text;
-    for (const auto &s : result.segments) text += otm::json::to_line(s) + "\n";
+    for (const auto &s : result.segments) {
+      otm::json::append_line(text, s);
+      text += '\n';
+    }
     otm::io::write_output(out, text, otm::io::FileClass::Scratch);
     auto report = loc.store.partition_report(loc.slug);
     otm::io::write_file_atomic(report, otm::partition::report(in, result), otm::io::FileClass::Scratch);

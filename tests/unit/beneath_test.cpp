@@ -92,6 +92,13 @@ TEST_CASE("io::read_file refuses what is not a regular file at once", "[io]") {
   CHECK_THROWS_WITH(otm::io::read_input((t.tmp.path() / "lines").string(), {30, 100}),
                     Catch::Contains("more than 30 bytes (limits.max_input_bytes)"));
   CHECK(otm::io::read_input((t.tmp.path() / "lines").string(), {100, 100}).size() == 57);
+  // A line of exactly the limit passes; one byte more fails, a last line
+  // without its newline too.
+  CHECK(otm::io::read_input((t.tmp.path() / "lines").string(), {1000, 50}).size() == 57);
+  otm::test::write_text(t.tmp.path() / "tail", "a\nb\n" + std::string(21, 'z'));
+  CHECK(otm::io::read_input((t.tmp.path() / "tail").string(), {1000, 21}).size() == 25);
+  CHECK_THROWS_WITH(otm::io::read_input((t.tmp.path() / "tail").string(), {1000, 20}),
+                    Catch::Contains("line 3 is longer than 20 bytes"));
 }
 
 TEST_CASE("a write batch lands whole or not at all", "[io]") {

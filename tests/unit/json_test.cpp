@@ -1,5 +1,8 @@
 #include <catch2/catch.hpp>
 
+#include <cmath>
+#include <cstdio>
+
 #include "json/float_repr.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
@@ -69,4 +72,92 @@ TEST_CASE("truthiness follows Python", "[json]") {
   CHECK_FALSE(Value::array().truthy());
   CHECK(Value("x").truthy());
   CHECK(Value(1) == Value(1.0));
+}
+
+TEST_CASE("floats in Python's repr across the exponent range", "[json]") {
+  CHECK(python_float_repr(0.5) == "0.5");
+  CHECK(python_float_repr(100.0) == "100.0");
+  CHECK(python_float_repr(123.456) == "123.456");
+  CHECK(python_float_repr(-0.0) == "-0.0");
+  CHECK(python_float_repr(1.5e-5) == "1.5e-05");
+  CHECK(python_float_repr(-1.5e-5) == "-1.5e-05");
+  CHECK(python_float_repr(1e15) == "1000000000000000.0");
+  CHECK(python_float_repr(123456789012345680.0) == "1.2345678901234568e+17");
+  CHECK(python_float_repr(1e100) == "1e+100");
+  CHECK(python_float_repr(2.5e-300) == "2.5e-300");
+  CHECK(python_float_repr(5e-324) == "5e-324");
+  CHECK(python_float_repr(1.7976931348623157e308) == "1.7976931348623157e+308");
+  std::string appended = "x";
+  append_python_float_repr(appended, 59.14);
+  CHECK(appended == "x59.14");
+}
+
+namespace {
+// The escaping the line layout promises (RapidJSON's Writer table): control
+// characters as \b \t \n \f \r or \u00XX, '"' and '\\'; all else as is.
+std::string expected_literal(std::string_view s) {
+  std::string out = "\"";
+  for (char c : s) {
+    auto u = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (u < 0x20) {
+      const char *named = c == '\b'   ? "\\b"
+                          : c == '\t' ? "\\t"
+                          : c == '\n' ? "\\n"
+                          : c == '\f' ? "\\f"
+                          : c == '\r' ? "\\r"
+                                      : nullptr;
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04X", u);
+      out += named ? named : buf;
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+} // namespace
+
+TEST_CASE("every byte is escaped as RapidJSON's writer escapes it, at every offset of a word", "[json]") {
+  for (int b = 0; b < 256; ++b) {
+    for (std::size_t at = 0; at < 19; ++at) {
+      std::string s(19, 'a');
+      s[at] = static_cast<char>(b);
+      INFO("byte " << b << " at " << at);
+      CHECK(quote(s) == expected_literal(s));
+      CHECK(to_line(Value(s)) == expected_literal(s));
+      CHECK(written_as_is(s) == (quote(s) == "\"" + s + "\""));
+    }
+  }
+  std::string mixed = "µs → \"q\"\\\x01\x1f\x7f\xff end";
+  CHECK(quote(mixed) == expected_literal(mixed));
+}
+
+TEST_CASE("append_line appends what to_line writes; integers at their limits", "[json]") {
+  auto v = parse(R"({"min": -9223372036854775808, "max": 9223372036854775807, "a": [{"b": [null, false]}, "x\ny"]})");
+  CHECK(to_line(v) ==
+        R"({"min": -9223372036854775808, "max": 9223372036854775807, "a": [{"b": [null, false]}, "x\ny"]})");
+  std::string out = "[1]\n";
+  append_line(out, v);
+  CHECK(out == "[1]\n" + to_line(v));
+  Value nan = Value::array();
+  nan.push_back(std::nan(""));
+  nan.push_back(-1.0 / 0.0);
+  CHECK(to_line(nan) == "[null, null]");
+}
+
+TEST_CASE("duplicate keys among many: the last value at the first position", "[json]") {
+  std::string text = "{";
+  for (int i = 0; i < 60; ++i) text += "\"k" + std::to_string(i) + "\": " + std::to_string(i) + ", ";
+  text += "\"k5\": \"five\", \"k59\": [59], \"\": 1, \"\": 2}";
+  Value v = parse(text);
+  REQUIRE(v.size() == 61);
+  CHECK(v.as_object()->at(5).first == "k5");
+  CHECK(v.get("k5") == Value("five"));
+  CHECK(v.as_object()->at(59).second == parse("[59]"));
+  CHECK(v.as_object()->back().first.empty());
+  CHECK(v.get("") == Value(2));
+  CHECK(v.get("k58") == Value(58));
 }

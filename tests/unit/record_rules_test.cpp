@@ -19,6 +19,8 @@ TEST_CASE("ids and episode keys have the spec's shape", "[record]") {
   CHECK(record::make_id(p) == "nvidia.b200.triton.mlp-activation.anti.direct-path-2x-slower-t02");
   CHECK(record::make_episode_key("blackwell", "triton", "fused-softmax-h4096", "direct-path--2x-slower") ==
         "blackwell|triton|fused-softmax-h4096|direct_path_2x_slower|operator");
+  CHECK(record::make_episode_key("a", "b", "c-d", "---x-y---z-") == "a|b|c-d|_x_y_z_|operator");
+  CHECK(record::make_episode_key("", "", "", "") == "||||operator");
   auto d = record::parse_discriminator("a.b.c.d.x-t12");
   REQUIRE(d);
   CHECK(d->marker == 't');

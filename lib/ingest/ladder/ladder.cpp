@@ -149,11 +149,11 @@ Result select(const std::vector<json::Value> &rows, const config::LadderThreshol
   return Ratchet(rows, t).run();
 }
 
-std::vector<json::Value> annotate(const std::vector<json::Value> &rows, const Result &r) {
-  std::vector<json::Value> out;
-  out.reserve(rows.size());
+void annotate_in_place(std::vector<json::Value> &rows, const Result &r) {
   for (std::size_t i = 0; i < rows.size(); ++i) {
-    json::Value row = rows[i].is_object() ? rows[i] : json::Value::object();
+    json::Value &row = rows[i];
+    if (!row.is_object()) row = json::Value::object();
+    row.as_object()->reserve(row.size() + 6); // one growth, not a doubling
     const Judgement &j = r.judgements.at(i);
     row.set("selection", j.selection);
     row.set("reason", j.reason);
@@ -161,9 +161,12 @@ std::vector<json::Value> annotate(const std::vector<json::Value> &rows, const Re
     row.set("best_before_us", j.best_before_us);
     row.set("best_before_version", j.best_before_version);
     row.set("best_after_us", j.best_after_us);
-    out.push_back(std::move(row));
   }
-  return out;
+}
+
+std::vector<json::Value> annotate(std::vector<json::Value> rows, const Result &r) {
+  annotate_in_place(rows, r);
+  return rows;
 }
 
 json::Value milestone_row(const std::vector<json::Value> &rows, const Milestone &m) {

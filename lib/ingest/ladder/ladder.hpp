@@ -70,7 +70,9 @@ Result select(const std::vector<json::Value> &rows, const config::LadderThreshol
 // The input rows with `selection`, `reason`, `improve_pct`,
 // `best_before_us`, `best_before_version` and `best_after_us` appended (see
 // docs/tools/otm-ladder.md).
-std::vector<json::Value> annotate(const std::vector<json::Value> &rows, const Result &r);
+std::vector<json::Value> annotate(std::vector<json::Value> rows, const Result &r);
+// The same on the rows themselves (otm-ladder: no copy of every row).
+void annotate_in_place(std::vector<json::Value> &rows, const Result &r);
 
 // A milestone row as partition uses it: the version row plus `kind` and
 // `improve_pct`.

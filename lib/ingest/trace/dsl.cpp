@@ -4,6 +4,10 @@
 #include <cstdint>
 #include <cstring>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace otm::trace {
 namespace {
 
@@ -35,64 +39,108 @@ bool is_comment_line(std::string_view line) {
   return true;
 }
 
+// What one block of 16 bytes holds: `starts`, bit k set when bytes k and
+// k+1, ASCII letters folded to lower case ('_' folds to 0x7F), are the first
+// two bytes of a keyword (gl, cu, cp, im, lo, __, hi, tr: a superset of
+// where one starts; the caller checks each); `newlines`, bit k set when
+// byte k is '\n'. Reads p[0..17).
+struct BlockMarks {
+  std::uint32_t starts = 0, newlines = 0;
+};
+
+BlockMarks block_marks(const unsigned char *p) {
+#if defined(__SSE2__)
+  const __m128i raw = _mm_loadu_si128(reinterpret_cast<const __m128i *>(p));
+  const __m128i fold = _mm_set1_epi8(0x20);
+  const __m128i a = _mm_or_si128(raw, fold);
+  const __m128i b = _mm_or_si128(_mm_loadu_si128(reinterpret_cast<const __m128i *>(p + 1)), fold);
+  auto is = [](__m128i v, char c) { return _mm_cmpeq_epi8(v, _mm_set1_epi8(c)); };
+  auto pair = [&](char x, __m128i second) { return _mm_and_si128(is(a, x), second); };
+  __m128i m = pair('g', is(b, 'l'));
+  m = _mm_or_si128(m, pair('c', _mm_or_si128(is(b, 'u'), is(b, 'p'))));
+  m = _mm_or_si128(m, pair('i', is(b, 'm')));
+  m = _mm_or_si128(m, pair('l', is(b, 'o')));
+  m = _mm_or_si128(m, pair('h', is(b, 'i')));
+  m = _mm_or_si128(m, pair('t', is(b, 'r')));
+  m = _mm_or_si128(m, pair('\x7f', is(b, '\x7f')));
+  return {static_cast<std::uint32_t>(_mm_movemask_epi8(m)),
+          static_cast<std::uint32_t>(_mm_movemask_epi8(is(raw, '\n')))};
+#else
+  BlockMarks marks;
+  for (int k = 0; k < 16; ++k) {
+    const int x = p[k] | 0x20, y = p[k + 1] | 0x20;
+    const bool hit = (x == 'g' && y == 'l') || (x == 'c' && (y == 'u' || y == 'p')) || (x == 'i' && y == 'm') ||
+                     (x == 'l' && y == 'o') || (x == 'h' && y == 'i') || (x == 't' && y == 'r') ||
+                     (x == 0x7f && y == 0x7f);
+    marks.starts |= static_cast<std::uint32_t>(hit) << k;
+    marks.newlines |= static_cast<std::uint32_t>(p[k] == '\n') << k;
+  }
+  return marks;
+#endif
+}
+
 } // namespace
 
 // The reference's tests, in its order of precedence:
 //   gluon (case-sensitive) > (?i)cutlass\.cute|import cutlass|cute\.jit|cutedsl
 //   > load_inline|__global__|cpp_extension|hipcc > triton
 // done as one pass over the source (ingest runs this for every distinct
-// kernel.py blob; regex and memmem passes dominated its profile).
+// kernel.py blob; regex and memmem passes dominated its profile, then a
+// byte-by-byte pass did): 16 bytes at a time find the line breaks and where
+// a keyword may start, and only there are the line's comment status (once
+// per line) and the keyword checked.
 std::string detect_dsl(std::string_view src) {
   if (src.empty()) return "any";
-  // Candidate starts by their first two bytes (an 8 KB bitset, so it stays
-  // in L1): far fewer false hits than by first byte in code full of '_'.
-  static const std::array<std::uint64_t, 1024> kStart = [] {
-    std::array<std::uint64_t, 1024> t{};
-    auto add = [&t](char a, char b) {
-      unsigned k = static_cast<unsigned char>(a) << 8 | static_cast<unsigned char>(b);
-      t[k >> 6] |= std::uint64_t{1} << (k & 63);
-    };
-    for (auto pair : {"gl", "cp", "lo", "__", "hi", "tr"}) add(pair[0], pair[1]);
-    for (char a : {'c', 'C'})
-      for (char b : {'u', 'U'}) add(a, b);
-    for (char a : {'i', 'I'})
-      for (char b : {'m', 'M'}) add(a, b);
-    return t;
-  }();
   bool cute = false, cuda = false, triton = false;
   const auto *p = reinterpret_cast<const unsigned char *>(src.data());
   const std::size_t n = src.size();
   std::size_t line_start = 0;
-  bool comment = is_comment_line(src);
-  for (std::size_t i = 0; i + 1 < n; ++i) {
-    unsigned k = p[i] << 8 | p[i + 1];
-    if (p[i] == '\n') {
-      line_start = i + 1;
-      comment = is_comment_line(src.substr(line_start));
-      continue;
-    }
-    if (!(kStart[k >> 6] >> (k & 63) & 1) || comment) continue;
-    std::string_view line = src.substr(line_start); // keywords never span lines
-    std::size_t at_i = i - line_start;
+  enum class Line { Unknown, Comment, Code } line = Line::Unknown;
+  // False once a keyword decides the answer ("gluon").
+  auto check = [&](std::size_t i) {
+    if (line == Line::Unknown) line = is_comment_line(src.substr(line_start)) ? Line::Comment : Line::Code;
+    if (line == Line::Comment) return true;
     switch (p[i]) {
     case 'g':
-      if (at(line, at_i, "gluon", false)) return "gluon";
+      if (at(src, i, "gluon", false)) return false;
       break;
     case 'c':
     case 'C':
-      cute = cute || at(line, at_i, "cutlass.cute", true) || at(line, at_i, "cute.jit", true) ||
-             at(line, at_i, "cutedsl", true);
-      cuda = cuda || at(line, at_i, "cpp_extension", false);
+      cute = cute || at(src, i, "cutlass.cute", true) || at(src, i, "cute.jit", true) || at(src, i, "cutedsl", true);
+      cuda = cuda || at(src, i, "cpp_extension", false);
       break;
     case 'i':
-    case 'I': cute = cute || at(line, at_i, "import cutlass", true); break;
-    case 'l': cuda = cuda || at(line, at_i, "load_inline", false); break;
-    case '_': cuda = cuda || at(line, at_i, "__global__", false); break;
-    case 'h': cuda = cuda || at(line, at_i, "hipcc", false); break;
-    case 't': triton = triton || at(line, at_i, "triton", false); break;
+    case 'I': cute = cute || at(src, i, "import cutlass", true); break;
+    case 'l': cuda = cuda || at(src, i, "load_inline", false); break;
+    case '_': cuda = cuda || at(src, i, "__global__", false); break;
+    case 'h': cuda = cuda || at(src, i, "hipcc", false); break;
+    case 't': triton = triton || at(src, i, "triton", false); break;
     default: break;
     }
-  }
+    return true;
+  };
+  // The marks of a block, in order ('\n' is never a start).
+  auto scan = [&](const unsigned char *block, std::size_t block_at) {
+    const BlockMarks marks = block_marks(block);
+    for (std::uint32_t m = marks.starts | marks.newlines; m; m &= m - 1) {
+      const int k = __builtin_ctz(m);
+      if (marks.newlines >> k & 1) {
+        line_start = block_at + static_cast<std::size_t>(k) + 1;
+        line = Line::Unknown;
+      } else if (!check(block_at + static_cast<std::size_t>(k))) {
+        return false;
+      }
+    }
+    return true;
+  };
+  // Blocks of 16; the last (fewer) bytes from a copy padded with zeros,
+  // which neither start a keyword nor break a line.
+  std::size_t i = 0;
+  for (; i + 17 <= n; i += 16)
+    if (!scan(p + i, i)) return "gluon";
+  unsigned char tail[17] = {};
+  std::memcpy(tail, p + i, n - i);
+  if (!scan(tail, i)) return "gluon";
   if (cute) return "cutedsl";
   if (cuda) return "cuda";
   if (triton) return "triton";

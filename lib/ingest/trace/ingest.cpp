@@ -440,7 +440,7 @@ std::string summary_text(const TraceLocation &loc, const IngestResult &r) {
 std::string jsonl(const std::vector<json::Value> &rows) {
   std::string out;
   for (const auto &r : rows) {
-    out += json::to_line(r);
+    json::append_line(out, r);
     out += '\n';
   }
   return out;

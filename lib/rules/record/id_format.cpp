@@ -22,9 +22,20 @@ std::string make_id(const IdParts &p) {
 
 std::string make_episode_key(std::string_view arch, std::string_view dsl, std::string_view operator_slug,
                              std::string_view technique) {
-  static const text::Regex dashes("-+");
-  return std::string(arch) + "|" + std::string(dsl) + "|" + std::string(operator_slug) + "|" +
-         dashes.replace(technique, "_") + "|operator";
+  std::string key;
+  key.reserve(arch.size() + dsl.size() + operator_slug.size() + technique.size() + 13);
+  (((key += arch) += '|') += dsl) += '|';
+  (key += operator_slug) += '|';
+  // Each run of '-' becomes one '_' (a regex replace per segment was half of
+  // building a segment's keys).
+  for (std::size_t i = 0; i < technique.size(); ++i) {
+    if (technique[i] != '-') {
+      key += technique[i];
+    } else if (i == 0 || technique[i - 1] != '-') {
+      key += '_';
+    }
+  }
+  return key += "|operator";
 }
 
 std::optional<Discriminator> parse_discriminator(std::string_view id) {

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <set>
+#include <string_view>
+#include <unordered_map>
 
 #include "error/error.hpp"
 #include "ladder/noise.hpp"
@@ -97,22 +99,52 @@ private:
   std::string slug_, family_;
 };
 
+// The first row of each version, found without a search of every row per
+// segment (that search was a fifth of the stage at 3,000 versions).
+class RowsByVersion {
+public:
+  explicit RowsByVersion(const std::vector<json::Value> &rows) {
+    for (const auto &row : rows)
+      if (const auto *v = row.get("version").as_string()) first_.try_emplace(*v, &row);
+  }
+  const json::Value *find(const std::string &version) const {
+    auto it = first_.find(version);
+    return it == first_.end() ? nullptr : it->second;
+  }
+
+private:
+  std::unordered_map<std::string_view, const json::Value *> first_;
+};
+
 // The version a milestone's gain is measured against (the ladder's
 // best_before_version) and its commit: a strategy's diff starts there.
-json::Value measured_against(const json::Value &m, const std::vector<json::Value> &rows) {
+json::Value measured_against(const json::Value &m, const RowsByVersion &rows) {
   const auto *version = m.get("best_before_version").as_string();
   if (!version) return {};
-  for (const auto &row : rows) {
-    if (row.string_or("version") != *version) continue;
-    json::Value on = json::Value::object();
-    on.set("version", *version);
-    on.set("sha", or_null(row.get("sha")));
-    return on;
-  }
-  return {};
+  const json::Value *row = rows.find(*version);
+  if (!row) return {};
+  json::Value on = json::Value::object();
+  on.set("version", *version);
+  on.set("sha", or_null(row->get("sha")));
+  return on;
 }
 
-void strategies(Builder &b, const std::vector<json::Value> &ms, const std::vector<json::Value> &rows) {
+// Pure derivations of a text (its technique slug, its fact pre-check),
+// computed once per distinct input: a trace repeats its pitfalls and
+// dead-end items version after version, and each costs a dozen regexes.
+class TextMemo {
+public:
+  template <typename F> const std::string &get(const std::string &key, F compute) {
+    auto it = memo_.find(key);
+    if (it == memo_.end()) it = memo_.emplace(key, compute()).first;
+    return it->second;
+  }
+
+private:
+  std::unordered_map<std::string, std::string> memo_;
+};
+
+void strategies(Builder &b, const std::vector<json::Value> &ms, const RowsByVersion &rows) {
   const json::Value *previous = nullptr;
   for (const auto &m : ms) {
     std::string kind = m.string_or("kind");
@@ -166,8 +198,20 @@ record::FactContext fact_context(const Inputs &in, const json::Value &row) {
                                        ladder::gate_failed(row.get("gate_result")));
 }
 
+// fact_precheck(text, fact_context(in, row)), remembered by the text and
+// the parts of the context that vary by row (the fixed axes are the trace's).
+const std::string &precheck(TextMemo &memo, const Inputs &in, const json::Value &row, const std::string &text) {
+  const bool failed =
+      ladder::correctness_failed(row.get("correctness_status")) || ladder::gate_failed(row.get("gate_result"));
+  const std::string dsl = row.string_or("dsl");
+  std::string key = std::to_string(dsl.size()) + ':' + dsl + (failed ? '1' : '0');
+  key += text;
+  return memo.get(key, [&] { return record::fact_precheck(text, fact_context(in, row)); });
+}
+
 // Step 2; returns the versions that produced an anti-strategy segment.
-std::set<std::string> deadends(Builder &b, const Inputs &in) {
+std::set<std::string> deadends(Builder &b, const Inputs &in, const RowsByVersion &by_version, TextMemo &prechecks,
+                               TextMemo &techniques) {
   std::set<std::string> produced;
   for (const auto &row : in.rows) {
     if (row.string_or("selection") != "deadend") continue;
@@ -178,13 +222,14 @@ std::set<std::string> deadends(Builder &b, const Inputs &in) {
       for (const auto &item : *items) {
         std::string t = item.is_string() ? *item.as_string() : item.python_str();
         if (text::code_points(t) < record::kMinClaimChars) continue;
-        std::string pre = record::fact_precheck(t, fact_context(in, row));
+        const std::string &pre = precheck(prechecks, in, row, t);
         b.flag(pre, t);
-        json::Value s = anti(b, row, "deadend-item", t, "mechanical", deadend_item_technique(t), pre);
+        const std::string &technique = techniques.get(t, [&] { return deadend_item_technique(t); });
+        json::Value s = anti(b, row, "deadend-item", t, "mechanical", technique, pre);
         char buf[32];
         std::snprintf(buf, sizeof buf, "%02d", ++nn);
         s.set("seg_id", "anti-" + ver + "-" + buf);
-        s.set("measured_against", measured_against(row, in.rows));
+        s.set("measured_against", measured_against(row, by_version));
         b.finish(s);
         produced.insert(ver);
       }
@@ -192,18 +237,19 @@ std::set<std::string> deadends(Builder &b, const Inputs &in) {
     }
     std::string all = text_of(row);
     if (text::code_points(all) < in.prose_min_chars) continue;
-    std::string pre = record::fact_precheck(all, fact_context(in, row));
+    const std::string &pre = precheck(prechecks, in, row, all);
     b.flag(pre, all);
     json::Value s = anti(b, row, "deadend-prose", json::Value(), "agent", deadend_prose_technique(row), pre);
     s.set("seg_id", "anti-" + ver + "-01");
-    s.set("measured_against", measured_against(row, in.rows));
+    s.set("measured_against", measured_against(row, by_version));
     b.finish(s);
     produced.insert(ver);
   }
   return produced;
 }
 
-void pitfalls(Builder &b, const Inputs &in, const std::set<std::string> &produced) {
+void pitfalls(Builder &b, const Inputs &in, const std::set<std::string> &produced, TextMemo &prechecks,
+              TextMemo &techniques) {
   std::vector<const json::Value *> sorted;
   for (const auto &row : in.rows) sorted.push_back(&row);
   std::stable_sort(sorted.begin(), sorted.end(), [](const json::Value *a, const json::Value *c) {
@@ -218,12 +264,13 @@ void pitfalls(Builder &b, const Inputs &in, const std::set<std::string> &produce
       auto pt = pitfall_text(((*list)[i]));
       if (text::code_points(pt.text) < record::kMinClaimChars) continue;
       std::string checked = pt.fix ? pt.text + " " + *pt.fix : pt.text;
-      std::string pre = record::fact_precheck(checked, fact_context(in, *row));
+      const std::string &pre = precheck(prechecks, in, *row, checked);
       b.flag(pre, pt.text);
       json::Value s = b.common(*row);
       char buf[32];
       std::snprintf(buf, sizeof buf, "%02d", static_cast<int>(i + 1));
-      std::string technique = pitfall_technique(pt.text);
+      // Its own memo: an item and a pitfall of the same text may differ.
+      const std::string &technique = techniques.get(pt.text, [&] { return pitfall_technique(pt.text); });
       s.set("seg_id", "pitfall-" + ver + "-" + buf);
       s.set("record_type", "anti-strategy");
       s.set("seg_kind", "curated-pitfall");
@@ -305,9 +352,11 @@ Result run(const Inputs &in) {
   Result r;
   Builder b(in, r);
   auto ms = milestones(in.rows);
-  strategies(b, ms, in.rows);
-  auto produced = deadends(b, in);
-  pitfalls(b, in, produced);
+  const RowsByVersion by_version(in.rows);
+  TextMemo prechecks, item_techniques, pitfall_techniques;
+  strategies(b, ms, by_version);
+  auto produced = deadends(b, in, by_version, prechecks, item_techniques);
+  pitfalls(b, in, produced, prechecks, pitfall_techniques);
   reference_kernels(b, in, ms);
   r.reused = b.alloc_.reused();
 

@@ -41,14 +41,17 @@ std::string read_bounded(int fd, const std::string &name, const InputBounds &bou
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) throw IoError(name + ": read error (" + std::strerror(errno) + ")");
     if (n == 0) break;
-    for (ssize_t i = 0; i < n; ++i) {
-      if (buf[i] == '\n') {
-        line_len = 0;
-        ++line_no;
-      } else if (++line_len > bounds.max_line_bytes) {
+    // Line by line with memchr (a byte loop was a tenth of otm-ladder's CPU).
+    for (const char *p = buf, *end = buf + n; p < end;) {
+      const char *nl = static_cast<const char *>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
+      line_len += static_cast<std::size_t>((nl ? nl : end) - p);
+      if (line_len > bounds.max_line_bytes)
         throw IoError(name + ": line " + std::to_string(line_no) + " is longer than " +
                       std::to_string(bounds.max_line_bytes) + " bytes (limits.max_line_bytes); not a JSONL input?");
-      }
+      if (!nl) break;
+      line_len = 0;
+      ++line_no;
+      p = nl + 1;
     }
     if (out.size() + static_cast<std::size_t>(n) > bounds.max_bytes)
       throw IoError(name + ": more than " + std::to_string(bounds.max_bytes) + " bytes (limits.max_input_bytes)");

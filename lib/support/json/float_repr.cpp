@@ -2,60 +2,67 @@
 
 #include <charconv>
 #include <cmath>
-#include <cstdlib>
-#include <string>
+#include <cstring>
 
 namespace otm::json {
 
-std::string python_float_repr(double value) {
-  if (std::isnan(value)) return "nan";
-  if (std::isinf(value)) return value < 0 ? "-inf" : "inf";
-  if (value == 0.0) return std::signbit(value) ? "-0.0" : "0.0";
+void append_python_float_repr(std::string &out, double value) {
+  if (std::isnan(value)) return void(out += "nan");
+  if (std::isinf(value)) return void(out += value < 0 ? "-inf" : "inf");
+  if (value == 0.0) return void(out += std::signbit(value) ? "-0.0" : "0.0");
 
-  // Shortest round-trip digits in scientific form: d[.ddd]e±XX.
-  char buf[64];
-  auto res = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::scientific);
-  std::string sci(buf, res.ptr);
-  bool negative = sci[0] == '-';
-  if (negative) sci.erase(0, 1);
-  auto epos = sci.find('e');
-  std::string mantissa = sci.substr(0, epos);
-  int exponent = std::atoi(sci.c_str() + epos + 1);
-  std::string digits;
-  for (char c : mantissa)
-    if (c != '.') digits += c;
+  // Shortest round-trip digits in scientific form: [-]d[.ddd]e±XX. Built in
+  // fixed buffers: the writer calls this for every float of every row.
+  char sci[64];
+  const char *end = std::to_chars(sci, sci + sizeof sci, value, std::chars_format::scientific).ptr;
+  const char *p = sci;
+  if (*p == '-') {
+    out += '-';
+    ++p;
+  }
+  char digits[32];
+  std::size_t n = 0;
+  for (; p < end && *p != 'e'; ++p)
+    if (*p != '.') digits[n++] = *p;
+  int exponent = 0;
+  std::from_chars(p + 1 + (p[1] == '+'), end, exponent);
 
-  // Built with append, not operator+: GCC 12 reports a false -Wrestrict on
-  // `"0." + std::string(...)` in optimised builds.
-  std::string out;
-  if (negative) out += '-';
   if (exponent >= -4 && exponent < 16) {
     if (exponent < 0) {
       out += "0.";
       out.append(static_cast<std::size_t>(-exponent - 1), '0');
-      out += digits;
+      out.append(digits, n);
     } else {
       auto int_len = static_cast<std::size_t>(exponent) + 1;
-      if (digits.size() <= int_len) {
-        out += digits;
-        out.append(int_len - digits.size(), '0');
+      if (n <= int_len) {
+        out.append(digits, n);
+        out.append(int_len - n, '0');
         out += ".0";
       } else {
-        out.append(digits, 0, int_len);
+        out.append(digits, int_len);
         out += '.';
-        out.append(digits, int_len, std::string::npos);
+        out.append(digits + int_len, n - int_len);
       }
     }
-  } else {
-    out += digits[0];
-    if (digits.size() > 1) {
-      out += '.';
-      out.append(digits, 1, std::string::npos);
-    }
-    char ebuf[16];
-    std::snprintf(ebuf, sizeof ebuf, "e%c%02d", exponent < 0 ? '-' : '+', std::abs(exponent));
-    out += ebuf;
+    return;
   }
+  out += digits[0];
+  if (n > 1) {
+    out += '.';
+    out.append(digits + 1, n - 1);
+  }
+  // e, the sign, at least two digits.
+  char ebuf[8] = {'e', exponent < 0 ? '-' : '+'};
+  int mag = exponent < 0 ? -exponent : exponent;
+  char *e = ebuf + 2;
+  if (mag < 10) *e++ = '0';
+  e = std::to_chars(e, ebuf + sizeof ebuf, mag).ptr;
+  out.append(ebuf, static_cast<std::size_t>(e - ebuf));
+}
+
+std::string python_float_repr(double value) {
+  std::string out;
+  append_python_float_repr(out, value);
   return out;
 }
 

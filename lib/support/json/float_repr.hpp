@@ -10,4 +10,7 @@ namespace otm::json {
 // null by the writer, never through this function.
 std::string python_float_repr(double value);
 
+// The same text appended to `out` (the writer's path: no temporary string).
+void append_python_float_repr(std::string &out, double value);
+
 } // namespace otm::json

@@ -3,6 +3,7 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -40,8 +41,19 @@ Value convert(simdjson::dom::element e) {
     simdjson::dom::object obj = e.get_object().value();
     Object o;
     o.reserve(obj.size());
+    // Keys seen, by a 256-bit signature of length and end bytes: a key whose
+    // bit is clear is new without a comparison against every earlier key
+    // (the search per key was a tenth of parsing a 45-key version row).
+    std::uint64_t seen[4] = {};
     for (auto field : obj) {
-      auto same = std::find_if(o.begin(), o.end(), [&](const Member &m) { return m.first == field.key; });
+      std::string_view k = field.key;
+      unsigned h = static_cast<unsigned>(k.size() * 7) & 255;
+      if (!k.empty()) h = (h + static_cast<unsigned char>(k.front()) * 3 + static_cast<unsigned char>(k.back())) & 255;
+      const std::uint64_t bit = std::uint64_t{1} << (h & 63);
+      const bool maybe_seen = seen[h >> 6] & bit;
+      seen[h >> 6] |= bit;
+      auto same =
+          maybe_seen ? std::find_if(o.begin(), o.end(), [&](const Member &m) { return m.first == k; }) : o.end();
       if (same != o.end())
         same->second = convert(field.value);
       else

@@ -1,4 +1,5 @@
-// JSON writing (RapidJSON handlers) in the two layouts of the contract:
+// JSON writing in the two layouts of the contract (a line written directly,
+// pretty through RapidJSON's PrettyWriter):
 //  - a line: ", " and ": " separators, for JSONL rows and one-line outputs;
 //  - pretty: one space of indent per level, "," at line ends, ": " after
 //    keys, a final newline; for meta, packets, records, indexes, profiles.
@@ -12,7 +13,10 @@
 
 namespace otm::json {
 
-std::string to_line(const Value &v);   // no trailing newline
+std::string to_line(const Value &v); // no trailing newline
+// to_line(v) appended to `out`: a JSONL file built row by row without a
+// string per row.
+void append_line(std::string &out, const Value &v);
 std::string to_pretty(const Value &v); // ends with "\n"
 std::string quote(std::string_view s); // a JSON string literal
 // Whether quote(s) is s between two quotes: no byte the writer escapes
