@@ -182,7 +182,7 @@ inline std::vector<std::string> store_gate_failures(const fs::path &root) {
   ctx.store_root = root;
   ctx.records = gates::records_from_store(root);
   try {
-    ctx.index = store::load_index(root);
+    ctx.index = gates::load_gate_index(root, {});
   } catch (const json::ParseError &) {
     ctx.index_unreadable = true;
   }

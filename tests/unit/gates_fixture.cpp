@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "gates/denylist.hpp"
+#include "gates/gates.hpp"
 #include "io/file.hpp"
 #include "process.hpp"
 #include "record/store_layout.hpp"
@@ -151,7 +152,7 @@ gates::Context GateFixture::write_and_load() {
   gates::Context ctx;
   ctx.store_root = store();
   ctx.records = gates::records_from_store(store());
-  ctx.index = json::parse_file(store() / "records" / "index.json");
+  ctx.index = gates::load_gate_index(store(), {});
   ctx.store_schema = std::make_shared<const schema::Schema>(json::parse(schema::builtin_store_schema_text()), "b");
   ctx.profile = std::make_shared<const schema::Schema>(json::parse(schema::builtin_profile_text()), "p");
   ctx.workspace = workspace();

@@ -34,7 +34,7 @@ gates::Context store_context(const fs::path &root, bool load_records) {
   if (load_records) ctx.records = gates::records_from_store(root);
   ctx.store_records_streamed = !load_records;
   try {
-    ctx.index = store::load_index(root);
+    ctx.index = gates::load_gate_index(root, {});
   } catch (const json::ParseError &) {
     ctx.index_unreadable = true;
   }

@@ -27,7 +27,7 @@ gates::Context store_context(const fs::path &root) {
   gates::Context ctx;
   ctx.store_root = root;
   ctx.records = gates::records_from_store(root);
-  ctx.index = store::load_index(root);
+  ctx.index = gates::load_gate_index(root, {});
   ctx.store_schema = std::make_shared<const schema::Schema>(
       json::parse(schema::builtin_store_schema_text(), "built-in clean-1.3 schema"), "built-in clean-1.3 schema");
   ctx.id_products = gates::target_products(config::Config::defaults());

@@ -16,11 +16,11 @@ namespace {
 // Every *.json below `dir` (relative to the store root), depth first,
 // through the store's reading policy; a directory it cannot list is kept
 // with its reason, so gates report it.
-void walk(const io::Beneath &store, const std::string &dir, std::vector<StoredRecord> &out, std::size_t nesting) {
+void walk(const io::Beneath &store, const std::string &dir, std::vector<RecordFile> &out, std::size_t nesting) {
   io::DirList list = store.list(dir);
   if (!list) {
     if (list.refusal != io::Refusal::Missing || dir != workspace::kRecordsDirName)
-      out.push_back({dir + "/", store.root() / dir, json::Value(), "not read: " + list.why, std::nullopt});
+      out.push_back({dir + "/", "not read: " + list.why, std::nullopt});
     return;
   }
   for (const auto &e : list.entries) {
@@ -28,17 +28,13 @@ void walk(const io::Beneath &store, const std::string &dir, std::vector<StoredRe
     if (e.type == io::EntryType::Directory) {
       // Deeper than any layout (records/<type>/<vendor>/<arch>/<dsl>/<family>/).
       if (nesting >= 16)
-        out.push_back(
-            {rel + "/", store.root() / rel, json::Value(), "not read: directories nested too deep", std::nullopt});
+        out.push_back({rel + "/", "not read: directories nested too deep", std::nullopt});
       else
         walk(store, rel, out, nesting + 1);
       continue;
     }
     if (!e.name.ends_with(".json") || e.name == workspace::kIndexFileName) continue;
-    StoredRecord r;
-    r.relpath = rel;
-    r.path = store.root() / rel;
-    out.push_back(std::move(r));
+    out.push_back({std::move(rel), {}, std::nullopt});
   }
 }
 
@@ -92,8 +88,8 @@ json::Value read_record(const fs::path &root, const std::string &relpath, const 
   return std::move(parsed.record);
 }
 
-std::vector<StoredRecord> record_files(const fs::path &root) {
-  std::vector<StoredRecord> out;
+std::vector<RecordFile> record_file_list(const fs::path &root) {
+  std::vector<RecordFile> out;
   std::error_code ec;
   if (!fs::is_directory(workspace::records_dir(root), ec)) return out;
   io::Beneath store(root, "the store");
@@ -102,7 +98,7 @@ std::vector<StoredRecord> record_files(const fs::path &root) {
   // still read as before.
   auto view = pending_view(root);
   if (!view.empty()) {
-    std::erase_if(out, [&](StoredRecord &r) {
+    std::erase_if(out, [&](RecordFile &r) {
       auto it = view.find(r.relpath);
       if (it == view.end()) return false;
       if (!it->second) return true;
@@ -110,7 +106,27 @@ std::vector<StoredRecord> record_files(const fs::path &root) {
       return false;
     });
   }
-  std::sort(out.begin(), out.end(), [](const StoredRecord &a, const StoredRecord &b) { return a.relpath < b.relpath; });
+  std::sort(out.begin(), out.end(), [](const RecordFile &a, const RecordFile &b) { return a.relpath < b.relpath; });
+  return out;
+}
+
+StoredRecord stored_record(const fs::path &root, RecordFile f) {
+  StoredRecord r;
+  // A directory stands for its records by "<dir>/"; its path is the directory's.
+  std::string_view rel = f.relpath;
+  if (rel.ends_with('/')) rel.remove_suffix(1);
+  r.path = root / rel;
+  r.relpath = std::move(f.relpath);
+  r.parse_error = std::move(f.error);
+  r.bytes_before_commit = std::move(f.bytes_before_commit);
+  return r;
+}
+
+std::vector<StoredRecord> record_files(const fs::path &root) {
+  std::vector<StoredRecord> out;
+  auto files = record_file_list(root);
+  out.reserve(files.size());
+  for (auto &f : files) out.push_back(stored_record(root, std::move(f)));
   return out;
 }
 

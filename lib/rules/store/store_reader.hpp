@@ -55,9 +55,20 @@ json::Value read_record(const fs::path &root, const std::string &relpath, const 
 std::vector<StoredRecord> load_records(const fs::path &root, const config::Limits &limits = {});
 
 // The same files without reading them (relpath and path set, no record; a
-// directory that cannot be listed already carries its error): what a reader
-// that streams records walks, holding one at a time.
+// directory that cannot be listed already carries its error).
 std::vector<StoredRecord> record_files(const fs::path &root);
+// Those files as little as names them, for a reader that streams the
+// records of a large store, holding one at a time (a path per file, which
+// std::filesystem keeps with its parsed components, was most of what the
+// one-pass store gates held at 100,000 records); stored_record() makes one
+// the StoredRecord that record_files() gives.
+struct RecordFile {
+  std::string relpath;
+  std::string error; // the StoredRecord's parse_error (a directory that cannot be listed)
+  std::optional<std::string> bytes_before_commit;
+};
+std::vector<RecordFile> record_file_list(const fs::path &root);
+StoredRecord stored_record(const fs::path &root, RecordFile file);
 // Reads and parses one of them under the reading policy (parse_error set
 // instead of throwing; nothing read when it is already set).
 void read_record(const fs::path &root, StoredRecord &r, const config::Limits &limits = {});

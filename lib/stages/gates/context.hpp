@@ -15,6 +15,7 @@
 #include "config/config.hpp"
 #include "gates/finding.hpp"
 #include "schema/json_schema.hpp"
+#include "store/lazy_index.hpp"
 #include "text/regex.hpp"
 #include "json/value.hpp"
 
@@ -43,9 +44,12 @@ struct Context {
   // Set when the records of store_root were left on disk for the one-pass
   // store gates to stream (gates/store_gates.hpp); `records` then lacks them.
   bool store_records_streamed = false;
-  config::Limits limits;            // the reading policy's, for records read later (streamed ones)
-  std::optional<json::Value> index; // records/index.json when present
-  bool index_unreadable = false;    // present but broken
+  config::Limits limits; // the reading policy's, for records read later (streamed ones)
+  // records/index.json (with its journal) when present, as the index gate
+  // reads it (load_gate_index): its entries' places, each parsed when its
+  // record is checked.
+  std::shared_ptr<const store::LazyIndex> index;
+  bool index_unreadable = false; // present but broken
   std::shared_ptr<const schema::Schema> store_schema;
   std::shared_ptr<const schema::Schema> profile;
   std::shared_ptr<const text::Regex> denylist; // private substrings, null when none

@@ -9,7 +9,6 @@
 #include "io/file.hpp"
 #include "record/format_tags.hpp"
 #include "schema/builtin_schemas.hpp"
-#include "store/store_reader.hpp"
 #include "trace/trace_location.hpp"
 #include "workspace/layout.hpp"
 #include "json/parse.hpp"
@@ -70,7 +69,7 @@ Context build_context(const cli::Options &opts, const config::Settings &settings
                            std::make_move_iterator(more.end()));
       }
       try {
-        if (needed(&GateInfo::reads_index)) ctx.index = store::load_index(*ctx.store_root, limits);
+        if (needed(&GateInfo::reads_index)) ctx.index = load_gate_index(*ctx.store_root, limits);
       } catch (const json::ParseError &) {
         ctx.index_unreadable = true;
       }

@@ -34,6 +34,13 @@ std::unique_ptr<RecordPass> index_pass(const Context &ctx);
 std::unique_ptr<RecordPass> self_contained_pass(const Context &ctx);
 std::unique_ptr<RecordPass> no_cross_reference_pass(const Context &ctx);
 std::unique_ptr<RecordPass> established_fact_pass(const Context &ctx);
+// The index as the index gate reads it: null when the store has neither
+// records/index.json nor its journal; throws json::ParseError where
+// store::load_index does. An index built in memory (one record's, for the
+// injection tests) is given whole.
+std::shared_ptr<const store::LazyIndex> load_gate_index(const std::filesystem::path &root,
+                                                        const config::Limits &limits);
+std::shared_ptr<const store::LazyIndex> gate_index_from(const json::Value &index);
 // Trace gates: need the workspace, the trace or the live store.
 GateResult gate_profile(const Context &ctx);
 GateResult gate_layout(const Context &ctx);

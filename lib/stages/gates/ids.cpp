@@ -1,7 +1,7 @@
 // gates.md §2.2.
 #include "gates/gates.hpp"
 
-#include <map>
+#include "text/string_pool.hpp"
 
 namespace otm::gates {
 
@@ -16,8 +16,11 @@ public:
       out_.findings.push_back(finding("ids", r, "record has no id"));
       return;
     }
-    auto [it, fresh] = seen_.emplace(*id, r.file);
-    if (!fresh) out_.findings.push_back(finding("ids", r, "duplicate id (also in " + it->second + ")", *id));
+    auto [index, fresh] = ids_.intern(*id);
+    if (fresh)
+      first_file_.push_back(files_.keep(r.file));
+    else
+      out_.findings.push_back(finding("ids", r, "duplicate id (also in " + std::string(first_file_[index]) + ")", *id));
     if (!r.path.empty() && r.path.filename() != *id + ".json")
       out_.findings.push_back(
           finding("ids", r, "file name " + r.path.filename().string() + " is not " + *id + ".json", *id));
@@ -30,7 +33,10 @@ public:
 
 private:
   GateResult out_;
-  std::map<std::string, std::string> seen_; // id -> first file
+  // Each id seen, and the file it was first seen in (by the id's index).
+  text::StringPool ids_;
+  text::StringArena files_;
+  std::vector<std::string_view> first_file_;
 };
 
 } // namespace

@@ -5,6 +5,8 @@
 #include "gates/gates.hpp"
 #include "record/format_tags.hpp"
 #include "text/utf8.hpp"
+#include "workspace/layout.hpp"
+#include "json/parse.hpp"
 
 namespace otm::gates {
 
@@ -115,21 +117,22 @@ const std::vector<CaseSpec> &cases() {
 
 // A context holding only `entry`, with its own index entry; `ctx` holds no
 // records (copying a large store per case would dominate the run).
-Context single(const Context &ctx, const std::optional<json::Value> &full_index, const RecordEntry &entry) {
+Context single(const Context &ctx, const std::shared_ptr<const store::LazyIndex> &full_index,
+               const RecordEntry &entry) {
   Context c = ctx;
   c.records = {entry};
   json::Value index = json::Value::object();
   index.set("schema", record::kStoreSchemaTag);
   json::Value list = json::Value::array();
   bool found = false;
-  if (full_index)
-    if (const auto *all = full_index->get("records").as_array())
-      for (const auto &e : *all)
-        if (e.get("id") == entry.record.get("id")) {
-          list.push_back(e);
-          found = true;
-          break;
-        }
+  const auto *id = entry.record.get("id").as_string();
+  if (full_index && id && full_index->has_records_list())
+    for (const auto &e : full_index->entries())
+      if (e.has_id && full_index->id(e) == *id) {
+        list.push_back(json::parse(full_index->text(e), workspace::kIndexRelpath));
+        found = true;
+        break;
+      }
   if (!found) {
     const auto &rec = entry.record;
     json::Value e = json::Value::object();
@@ -141,7 +144,7 @@ Context single(const Context &ctx, const std::optional<json::Value> &full_index,
     list.push_back(e);
   }
   index.set("records", list);
-  c.index = index;
+  c.index = gate_index_from(index);
   c.index_unreadable = false;
   return c;
 }

@@ -20,7 +20,7 @@ constexpr std::size_t kReadAhead = 32;
 
 class ReadAhead {
 public:
-  ReadAhead(fs::path root, std::vector<store::StoredRecord> files, config::Limits limits)
+  ReadAhead(fs::path root, std::vector<store::RecordFile> files, config::Limits limits)
       : root_(std::move(root)), files_(std::move(files)), limits_(limits) {
     worker_ = std::thread([this] { run(); });
   }
@@ -53,7 +53,9 @@ private:
     } catch (const std::exception &) {
       // Each record then reports the failure itself, as before.
     }
-    for (auto &f : files_) {
+    for (auto &file : files_) {
+      // Its names are moved out: the list shrinks as the records are read.
+      store::StoredRecord f = store::stored_record(root_, std::move(file));
       if (store)
         store::read_record(*store, f, limits_);
       else
@@ -71,7 +73,7 @@ private:
   }
 
   fs::path root_;
-  std::vector<store::StoredRecord> files_;
+  std::vector<store::RecordFile> files_;
   config::Limits limits_;
   std::mutex m_;
   std::condition_variable cv_;
@@ -137,7 +139,7 @@ PassRun run_passes(const std::vector<const GateInfo *> &gates, const Context &ct
     };
     for (const auto &r : ctx.records) feed(r);
     if (stream_from) {
-      ReadAhead reader(*stream_from, store::record_files(*stream_from), ctx.limits);
+      ReadAhead reader(*stream_from, store::record_file_list(*stream_from), ctx.limits);
       while (auto r = reader.next()) feed(*r);
     }
   } else {
@@ -164,7 +166,7 @@ PassRun run_passes(const std::vector<const GateInfo *> &gates, const Context &ct
     try {
       for (const auto &r : ctx.records) feed(std::shared_ptr<const RecordEntry>(&r, [](const RecordEntry *) {}));
       if (stream_from) {
-        ReadAhead reader(*stream_from, store::record_files(*stream_from), ctx.limits);
+        ReadAhead reader(*stream_from, store::record_file_list(*stream_from), ctx.limits);
         while (auto r = reader.next()) feed(std::make_shared<const RecordEntry>(std::move(*r)));
       }
     } catch (...) {

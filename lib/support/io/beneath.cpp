@@ -248,8 +248,44 @@ bool Beneath::is_directory(const std::string &rel) const {
   return fd.fd >= 0;
 }
 
-FileRead Beneath::read(const std::string &rel, std::size_t max_bytes) const {
-  FileRead out;
+OpenFile::~OpenFile() {
+  if (fd_ >= 0) ::close(fd_);
+}
+OpenFile::OpenFile(OpenFile &&o) noexcept
+    : refusal(o.refusal), why(std::move(o.why)), size(o.size), bound(o.bound), fd_(o.fd_) {
+  o.fd_ = -1;
+}
+OpenFile &OpenFile::operator=(OpenFile &&o) noexcept {
+  std::swap(refusal, o.refusal);
+  std::swap(why, o.why);
+  std::swap(size, o.size);
+  std::swap(bound, o.bound);
+  std::swap(fd_, o.fd_);
+  return *this;
+}
+
+std::size_t OpenFile::read_at(std::size_t offset, char *buf, std::size_t n) {
+  if (!*this) return 0;
+  ssize_t r;
+  do r = ::pread(fd_, buf, n, static_cast<off_t>(offset));
+  while (r < 0 && errno == EINTR);
+  if (r < 0) {
+    refusal = Refusal::Unreadable;
+    why = std::string("read error (") + std::strerror(errno) + ")";
+    return 0;
+  }
+  auto got = static_cast<std::size_t>(r);
+  if (offset + got > bound) { // grew while being read
+    refusal = Refusal::TooLarge;
+    why = "more than " + std::to_string(bound) + " bytes (the limit)";
+    return 0;
+  }
+  return got;
+}
+
+OpenFile Beneath::open(const std::string &rel, std::size_t max_bytes) const {
+  OpenFile out;
+  out.bound = max_bytes;
   // First a handle that opens nothing (O_PATH: no FIFO wait, no device
   // side effect), judged by fstat; then the read handle, which must be the
   // same file.
@@ -281,25 +317,30 @@ FileRead Beneath::read(const std::string &rel, std::size_t max_bytes) const {
     out.why = fd.fd < 0 ? std::string("cannot open (") + std::strerror(errno) + ")" : "changed while being read";
     return out;
   }
-  out.content.reserve(static_cast<std::size_t>(st.st_size));
+  out.refusal = Refusal::None;
+  out.size = static_cast<std::size_t>(st.st_size);
+  out.fd_ = fd.release();
+  return out;
+}
+
+FileRead Beneath::read(const std::string &rel, std::size_t max_bytes) const {
+  FileRead out;
+  OpenFile f = open(rel, max_bytes);
+  if (!f) {
+    out.refusal = f.refusal;
+    out.why = std::move(f.why);
+    return out;
+  }
+  out.content.reserve(f.size);
+  // To the end, whatever the size said: a file that grew is refused past
+  // the bound.
   char buf[65536];
-  while (true) {
-    ssize_t n = ::read(fd.fd, buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      out.refusal = Refusal::Unreadable;
-      out.why = std::string("read error (") + std::strerror(errno) + ")";
-      out.content.clear();
-      return out;
-    }
-    if (n == 0) break;
-    out.content.append(buf, static_cast<std::size_t>(n));
-    if (out.content.size() > max_bytes) { // grew while being read
-      out.refusal = Refusal::TooLarge;
-      out.why = "more than " + std::to_string(max_bytes) + " bytes (the limit)";
-      out.content.clear();
-      return out;
-    }
+  while (std::size_t n = f.read_at(out.content.size(), buf, sizeof buf)) out.content.append(buf, n);
+  if (!f) {
+    out.refusal = f.refusal;
+    out.why = std::move(f.why);
+    out.content.clear();
+    return out;
   }
   out.refusal = Refusal::None;
   return out;

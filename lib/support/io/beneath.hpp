@@ -38,6 +38,37 @@ struct FileRead {
   explicit operator bool() const { return refusal == Refusal::None; }
 };
 
+// A regular file opened beneath the root, to be read in parts (a file too
+// large to hold, read a window at a time and then again where needed). It
+// stays the file that was opened: a writer that replaces it by a rename
+// does not change what it reads.
+class OpenFile {
+public:
+  OpenFile() = default;
+  ~OpenFile();
+  OpenFile(OpenFile &&) noexcept;
+  OpenFile &operator=(OpenFile &&) noexcept;
+  OpenFile(const OpenFile &) = delete;
+  OpenFile &operator=(const OpenFile &) = delete;
+
+  Refusal refusal = Refusal::Unreadable;
+  std::string why;       // the reason when refused
+  std::size_t size = 0;  // its size when opened
+  std::size_t bound = 0; // the size bound it was opened under
+  explicit operator bool() const { return refusal == Refusal::None; }
+
+  // Reads up to `n` bytes from `offset` into `buf` (one read: fewer
+  // before the end only when the kernel gives fewer) and returns how many
+  // (0 at the end). A read error, or bytes past `bound` (the file grew), is
+  // the refusal it becomes (Unreadable, TooLarge, with its reason in `why`)
+  // and reads 0.
+  std::size_t read_at(std::size_t offset, char *buf, std::size_t n);
+
+private:
+  friend class Beneath;
+  int fd_ = -1;
+};
+
 enum class EntryType { Regular, Directory, Symlink, Other };
 struct DirEntry {
   std::string name;
@@ -71,6 +102,8 @@ public:
 
   // The regular file `rel` ("memory/v3.json"), at most `max_bytes` long.
   FileRead read(const std::string &rel, std::size_t max_bytes) const;
+  // The same file opened, not read: the same refusals, by the same checks.
+  OpenFile open(const std::string &rel, std::size_t max_bytes) const;
   // The directory `rel` ("" = the root itself).
   DirList list(const std::string &rel) const;
   // What `rel` resolves to without reading it: None for a regular file,

@@ -1,4 +1,5 @@
 #include "json/parse.hpp"
+#include "json/parse_part.hpp"
 
 #include <simdjson.h>
 
@@ -6,6 +7,7 @@
 #include <cstdint>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <sstream>
 #include <vector>
 
@@ -65,10 +67,23 @@ Value convert(simdjson::dom::element e) {
   return Value();
 }
 
-} // namespace
-
-Value parse(std::string_view text, std::string_view source) {
-  thread_local simdjson::dom::parser parser;
+// The document `text` parsed by this thread's parser for documents `depth`
+// levels down; the element lives until that parser parses again.
+// `open` and `close` are put around `text` (a list's elements or an
+// object's members as written between their brackets).
+simdjson::dom::element parse_dom(std::string_view text, std::size_t depth, std::string_view source,
+                                 std::string_view open = {}, std::string_view close = {}) {
+  // One parser per depth (0 for whole documents), each limiting the nesting
+  // to what is left of simdjson's limit for a whole document.
+  thread_local std::vector<std::unique_ptr<simdjson::dom::parser>> parsers;
+  if (depth >= simdjson::DEFAULT_MAX_DEPTH)
+    throw ParseError(std::string(source) + ": invalid JSON (" + simdjson::error_message(simdjson::DEPTH_ERROR) + ")");
+  if (parsers.size() <= depth) parsers.resize(depth + 1);
+  if (!parsers[depth]) {
+    parsers[depth] = std::make_unique<simdjson::dom::parser>();
+    if (depth && parsers[depth]->allocate(simdjson::SIMDJSON_PADDING, simdjson::DEFAULT_MAX_DEPTH - depth))
+      throw std::bad_alloc();
+  }
   // One padded buffer per thread, reused for documents up to 8 MiB (a
   // larger one gets its own, so the buffer kept stays small): a
   // padded_string per document was a malloc and a free of its size each
@@ -77,14 +92,43 @@ Value parse(std::string_view text, std::string_view source) {
   constexpr std::size_t kKept = 8u << 20;
   thread_local std::vector<char> kept;
   std::vector<char> own;
-  auto &padded = text.size() <= kKept ? kept : own;
-  if (padded.size() < text.size() + simdjson::SIMDJSON_PADDING) padded.resize(text.size() + simdjson::SIMDJSON_PADDING);
-  std::copy(text.begin(), text.end(), padded.begin());
-  std::fill_n(padded.begin() + static_cast<std::ptrdiff_t>(text.size()), simdjson::SIMDJSON_PADDING, '\0');
-  auto result = parser.parse(padded.data(), text.size(), false);
+  std::size_t size = open.size() + text.size() + close.size();
+  auto &padded = size <= kKept ? kept : own;
+  if (padded.size() < size + simdjson::SIMDJSON_PADDING) padded.resize(size + simdjson::SIMDJSON_PADDING);
+  auto at = std::copy(open.begin(), open.end(), padded.begin());
+  at = std::copy(text.begin(), text.end(), at);
+  at = std::copy(close.begin(), close.end(), at);
+  std::fill_n(at, simdjson::SIMDJSON_PADDING, '\0');
+  auto result = parsers[depth]->parse(padded.data(), size, false);
   if (result.error())
     throw ParseError(std::string(source) + ": invalid JSON (" + simdjson::error_message(result.error()) + ")");
-  return convert(result.value());
+  return result.value();
+}
+
+} // namespace
+
+Value parse(std::string_view text, std::string_view source) { return convert(parse_dom(text, 0, source)); }
+
+void check_part(std::string_view text, std::size_t depth, std::string_view source) { parse_dom(text, depth, source); }
+
+Value parse_part(std::string_view text, std::size_t depth, std::string_view source) {
+  return convert(parse_dom(text, depth, source));
+}
+
+void check_elements(std::string_view elements, std::size_t depth, std::string_view source) {
+  parse_dom(elements, depth, source, "[", "]");
+}
+
+std::vector<std::optional<Value>> parse_members(std::string_view members, const std::vector<std::string> &keys,
+                                                std::size_t depth, std::string_view source) {
+  std::vector<std::optional<Value>> out(keys.size());
+  simdjson::dom::object obj;
+  if (parse_dom(members, depth, source, "{", "}").get(obj)) return out;
+  // Later members overwrite earlier ones: the last of a repeated name wins.
+  for (auto field : obj)
+    for (std::size_t i = 0; i < keys.size(); ++i)
+      if (field.key == keys[i]) out[i] = convert(field.value);
+  return out;
 }
 
 Value parse_file(const std::filesystem::path &path) {
