@@ -68,13 +68,19 @@ json::Value shape_table(scrub::Scrubber &s, const json::Value &by_shape) {
   return rows;
 }
 
-void collect(const json::Value &v, std::vector<std::string> &out) {
+// The scalars of `v` depth-first in key order (nulls skipped, Python str),
+// each appended to `out` after a "\n" when `parts` already counts one.
+void collect(const json::Value &v, std::string &out, std::size_t &parts) {
   if (const auto *obj = v.as_object()) {
-    for (const auto &[_, e] : *obj) collect(e, out);
+    for (const auto &[_, e] : *obj) collect(e, out, parts);
   } else if (const auto *arr = v.as_array()) {
-    for (const auto &e : *arr) collect(e, out);
+    for (const auto &e : *arr) collect(e, out, parts);
   } else if (!v.is_null()) {
-    out.push_back(v.python_str());
+    if (parts++) out += '\n';
+    if (const auto *str = v.as_string())
+      out += *str;
+    else
+      out += v.python_str();
   }
 }
 
@@ -149,11 +155,10 @@ json::Value range_end(const VersionCommits &commits, const std::string &sha) {
 } // namespace
 
 std::string evidence_text(const json::Value &agent_facing, const std::string &code) {
-  std::vector<std::string> parts;
-  collect(agent_facing, parts);
-  if (!code.empty()) parts.push_back(code);
   std::string out;
-  for (std::size_t i = 0; i < parts.size(); ++i) out += (i ? "\n" : "") + parts[i];
+  std::size_t parts = 0;
+  collect(agent_facing, out, parts);
+  if (!code.empty()) (parts ? out += '\n' : out) += code;
   return out;
 }
 
@@ -370,8 +375,14 @@ Built build_packet(const json::Value &seg, const json::Value &row, const Context
 
   json::Value af = agent_facing(texts, seg, row, ctx.meta, type);
   if (code.diff && !out.code.empty()) af.set("diff_shows", diff_shows(*code.diff, seg));
-  std::size_t evidence_chars = text::code_points(evidence_text(af, out.code));
-  out.leaks = preflight(af, ctx.denylist);
+  // The evidence text without the code (what the pre-flight scans), and its
+  // length with the code (evidence_text(af, code), not built twice).
+  std::string evidence;
+  std::size_t parts = 0;
+  collect(af, evidence, parts);
+  std::size_t evidence_chars = text::code_points(evidence);
+  if (!out.code.empty()) evidence_chars += (parts ? 1 : 0) + text::code_points(out.code);
+  out.leaks = record::find_leaks(evidence, true, ctx.denylist ? ctx.denylist->regex() : nullptr);
   if (!out.code.empty()) {
     out.code_name = out.seg_id + code.ext;
     af.set(code.ext == ".diff" ? "diff_file" : "kernel_file", out.code_name);
