@@ -1,152 +1,27 @@
 #include "json/write.hpp"
 
-#include <rapidjson/prettywriter.h>
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
-
-#include <cmath>
-
-#include "json/float_repr.hpp"
+#include "json/writer.hpp"
 
 namespace otm::json {
-namespace {
-
-using Buffer = rapidjson::StringBuffer;
-
-// rapidjson::Writer with Python's single-line separators (", " and ": ").
-// Writer::Prefix is not virtual, so the handlers that call it are re-stated
-// here the way rapidjson's own PrettyWriter does.
-class LineWriter : public rapidjson::Writer<Buffer> {
-  using Base = rapidjson::Writer<Buffer>;
-
-public:
-  explicit LineWriter(Buffer &b) : Base(b) {}
-  bool Null() {
-    Sep();
-    return Base::EndValue(Base::WriteNull());
-  }
-  bool Bool(bool b) {
-    Sep();
-    return Base::EndValue(Base::WriteBool(b));
-  }
-  bool Int64(int64_t i) {
-    Sep();
-    return Base::EndValue(Base::WriteInt64(i));
-  }
-  bool Raw(const std::string &s) {
-    Sep();
-    return Base::EndValue(Base::WriteRawValue(s.data(), s.size()));
-  }
-  bool String(const std::string &s) {
-    Sep();
-    return Base::EndValue(Base::WriteString(s.data(), static_cast<rapidjson::SizeType>(s.size())));
-  }
-  bool Key(const std::string &s) { return String(s); }
-  bool StartObject() {
-    Sep();
-    new (Base::level_stack_.template Push<typename Base::Level>()) typename Base::Level(false);
-    return Base::WriteStartObject();
-  }
-  bool EndObject() {
-    Base::level_stack_.template Pop<typename Base::Level>(1);
-    return Base::EndValue(Base::WriteEndObject());
-  }
-  bool StartArray() {
-    Sep();
-    new (Base::level_stack_.template Push<typename Base::Level>()) typename Base::Level(true);
-    return Base::WriteStartArray();
-  }
-  bool EndArray() {
-    Base::level_stack_.template Pop<typename Base::Level>(1);
-    return Base::EndValue(Base::WriteEndArray());
-  }
-
-private:
-  void Sep() {
-    if (Base::level_stack_.GetSize() == 0) {
-      Base::hasRoot_ = true;
-      return;
-    }
-    auto *level = Base::level_stack_.template Top<typename Base::Level>();
-    if (level->valueCount > 0) {
-      if (level->inArray || level->valueCount % 2 == 0) {
-        Base::os_->Put(',');
-        Base::os_->Put(' ');
-      } else {
-        Base::os_->Put(':');
-        Base::os_->Put(' ');
-      }
-    }
-    level->valueCount++;
-  }
-};
-
-// rapidjson::PrettyWriter already lays out exactly like Python's indent=1;
-// only the float format differs, so doubles go through python_float_repr.
-class PrettyWriter : public rapidjson::PrettyWriter<Buffer> {
-  using Base = rapidjson::PrettyWriter<Buffer>;
-
-public:
-  explicit PrettyWriter(Buffer &b) : Base(b) { Base::SetIndent(' ', 1); }
-  bool Raw(const std::string &s) { return Base::RawValue(s.data(), s.size(), rapidjson::kNumberType); }
-  bool String(const std::string &s) { return Base::String(s.data(), static_cast<rapidjson::SizeType>(s.size())); }
-  bool Key(const std::string &s) { return Base::Key(s.data(), static_cast<rapidjson::SizeType>(s.size())); }
-  using Base::Bool;
-  using Base::EndArray;
-  using Base::EndObject;
-  using Base::Int64;
-  using Base::Null;
-  using Base::StartArray;
-  using Base::StartObject;
-};
-
-template <typename W> void emit(W &w, const Value &v) {
-  switch (v.kind()) {
-  case Kind::Null: w.Null(); break;
-  case Kind::Bool: w.Bool(*v.as_bool()); break;
-  case Kind::Int: w.Int64(*v.as_int()); break;
-  case Kind::Double: {
-    double d = *v.as_number();
-    if (std::isfinite(d))
-      w.Raw(python_float_repr(d));
-    else
-      w.Null();
-    break;
-  }
-  case Kind::String: w.String(*v.as_string()); break;
-  case Kind::Array:
-    w.StartArray();
-    for (const auto &e : *v.as_array()) emit(w, e);
-    w.EndArray();
-    break;
-  case Kind::Object:
-    w.StartObject();
-    for (const auto &[k, e] : *v.as_object()) {
-      w.Key(k);
-      emit(w, e);
-    }
-    w.EndObject();
-    break;
-  }
-}
-
-} // namespace
 
 std::string to_line(const Value &v) {
-  Buffer buf;
-  LineWriter w(buf);
-  emit(w, v);
-  return std::string(buf.GetString(), buf.GetSize());
+  std::string out;
+  Writer(out, Writer::Layout::Line).value(v);
+  return out;
 }
 
 std::string to_pretty(const Value &v) {
-  Buffer buf;
-  PrettyWriter w(buf);
-  emit(w, v);
-  return std::string(buf.GetString(), buf.GetSize()) + "\n";
+  std::string out;
+  Writer(out, Writer::Layout::Pretty).value(v);
+  out += '\n';
+  return out;
 }
 
-std::string quote(std::string_view s) { return to_line(Value(s)); }
+std::string quote(std::string_view s) {
+  std::string out;
+  Writer(out, Writer::Layout::Line).value(s);
+  return out;
+}
 
 bool written_as_is(std::string_view s) {
   for (char c : s)

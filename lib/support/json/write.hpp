@@ -1,4 +1,4 @@
-// JSON writing (RapidJSON handlers) in the two layouts of the contract:
+// JSON writing (json/writer.hpp) in the two layouts of the contract:
 //  - a line: ", " and ": " separators, for JSONL rows and one-line outputs;
 //  - pretty: one space of indent per level, "," at line ends, ": " after
 //    keys, a final newline; for meta, packets, records, indexes, profiles.
