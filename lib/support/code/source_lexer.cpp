@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <optional>
 
 #include "text/regex.hpp"
 #include "text/utf8.hpp"
@@ -107,23 +108,48 @@ HunkStart guess_hunk_start(const std::vector<std::string_view> &side) {
   // A C preprocessor line, which Python would read as a comment.
   static const text::Regex preprocessor(R"(^\s*#(?:include|define|pragma|ifdef|ifndef|endif|undef)\b)");
   static const text::Regex prose(R"(^\s*[A-Za-z][\w'-]*(?:,?\s+[\w'.,-]+){2,}[.!?]?\s*$)");
-  // The pre-checks (see ascii_space above): a Python statement needs one
-  // of =([,:@ or a leading keyword; C needs ;{}#/, "__" or "template"; prose
-  // is words and white space with ' - . , ! ? only.
+  // The pre-checks (see ascii_space above), from each pattern's anchors:
+  // Python needs a leading keyword or '@', an assignment after a run of
+  // names, dots, brackets, commas and spaces, or a last ([,: ; C a last ;{}
+  // or a leading #include, #define, __, template or //; prose is words and
+  // white space with ' - . , ! ? only.
   static constexpr std::string_view kKeywords[] = {"def",   "class",  "return", "if",    "elif",     "else",   "for",
                                                    "while", "import", "from",   "with",  "try",      "except", "raise",
-                                                   "yield", "assert", "pass",   "break", "continue", "lambda"};
-  auto may_be_python = [](std::string_view l) {
-    if (has_non_ascii(l) || l.find_first_of("=([,:@") != std::string_view::npos) return true;
+                                                   "yield", "assert", "pass",   "break", "continue", "lambda", "@"};
+  static constexpr std::string_view kCStarts[] = {"#include", "#define", "__global__", "__device__", "template", "//"};
+  auto lead = [](std::string_view l) {
     std::size_t i = 0;
     while (i < l.size() && ascii_space(l[i])) ++i;
-    auto rest = l.substr(i);
-    return std::any_of(std::begin(kKeywords), std::end(kKeywords),
-                       [&](std::string_view k) { return rest.starts_with(k); });
+    return l.substr(i);
   };
-  auto may_be_c = [](std::string_view l) {
-    return l.find_first_of(";{}#/") != std::string_view::npos || l.find("__") != std::string_view::npos ||
-           l.find("template") != std::string_view::npos;
+  auto last = [](std::string_view l) {
+    std::size_t n = l.size();
+    while (n > 0 && ascii_space(l[n - 1])) --n;
+    return n ? l[n - 1] : '\0';
+  };
+  auto non_ascii = [](char c) { return static_cast<unsigned char>(c) >= 0x80; };
+  auto may_be_python = [&](std::string_view l) {
+    auto rest = lead(l);
+    if (!rest.empty() && non_ascii(rest[0])) return true;
+    if (std::any_of(std::begin(kKeywords), std::end(kKeywords),
+                    [&](std::string_view k) { return rest.starts_with(k); }))
+      return true;
+    auto stop = std::find_if(rest.begin(), rest.end(), [](char c) {
+      auto u = static_cast<unsigned char>(c);
+      return !(std::isalnum(u) || ascii_space(c) || std::string_view("_.[], ").find(c) != std::string_view::npos);
+    });
+    if (stop != rest.end() && (non_ascii(*stop) || std::string_view("=-+*/%|&").find(*stop) != std::string_view::npos))
+      return true;
+    char end = last(l);
+    return non_ascii(end) || (end && std::string_view("([,:").find(end) != std::string_view::npos);
+  };
+  auto may_be_c = [&](std::string_view l) {
+    char end = last(l);
+    if (non_ascii(end) || (end && std::string_view(";{}").find(end) != std::string_view::npos)) return true;
+    auto rest = lead(l);
+    return (!rest.empty() && non_ascii(rest[0])) ||
+           std::any_of(std::begin(kCStarts), std::end(kCStarts),
+                       [&](std::string_view k) { return rest.starts_with(k); });
   };
   auto may_be_prose = [](std::string_view l) {
     return std::all_of(l.begin(), l.end(), [](char c) {
@@ -148,35 +174,49 @@ HunkStart guess_hunk_start(const std::vector<std::string_view> &side) {
   if (!quoted) quote = '"';
   std::size_t best_score = static_cast<std::size_t>(-1);
   // How each line looks does not depend on the hypothesis: matched once per
-  // line, not once per hypothesis (these regexes were most of a diff's lexing).
+  // line, not once per hypothesis (these regexes were most of a diff's
+  // lexing), and only when a score asks (a code line needs only whether it
+  // reads like prose or C).
   struct Looks {
-    bool python, c, prose, preprocessor;
+    std::optional<bool> python, c, prose, preprocessor;
   };
-  std::vector<Looks> looks;
-  looks.reserve(side.size());
-  for (auto l : side) {
-    bool py = may_be_python(l) && python.contains(l);
-    // `from triton.experimental import gluon` reads as words but is code.
-    looks.push_back({py, may_be_c(l) && c_like.contains(l),
-                     !py && may_be_prose(l) && !code_punct(l) && prose.contains(l),
-                     l.find('#') != std::string_view::npos && preprocessor.contains(l)});
-  }
+  std::vector<Looks> looks(side.size());
+  auto python_at = [&](std::size_t i) {
+    auto &k = looks[i].python;
+    if (!k) k = may_be_python(side[i]) && python.contains(side[i]);
+    return *k;
+  };
+  auto c_at = [&](std::size_t i) {
+    auto &k = looks[i].c;
+    if (!k) k = may_be_c(side[i]) && c_like.contains(side[i]);
+    return *k;
+  };
+  // `from triton.experimental import gluon` reads as words but is code.
+  auto prose_at = [&](std::size_t i) {
+    auto &k = looks[i].prose;
+    if (!k) k = may_be_prose(side[i]) && !code_punct(side[i]) && prose.contains(side[i]) && !python_at(i);
+    return *k;
+  };
+  auto preprocessor_at = [&](std::size_t i) {
+    auto &k = looks[i].preprocessor;
+    if (!k) k = side[i].find('#') != std::string_view::npos && preprocessor.contains(side[i]);
+    return *k;
+  };
   for (int h = 0; h < 3; ++h) {
     if (!quoted && h == 1) continue;
     if (best_score == 0) break; // no hypothesis can contradict less (and ties keep the earlier)
     SourceLexer lexer(Language::Python);
     if (h) lexer.assume_inside_string(h == 1, quote);
     std::size_t score = 0;
-    for (std::size_t i = 0; i < side.size(); ++i) {
+    for (std::size_t i = 0; i < side.size() && score < best_score; ++i) {
       auto l = side[i];
-      const auto &k = looks[i];
       auto spans = lexer.lex_line(l);
       auto kind = classify_line(l, spans);
       bool embedded = std::any_of(spans.begin(), spans.end(), [](const Span &s) { return s.embedded; });
-      if (kind == LineKind::Comment && k.python && !k.prose) ++score;
-      if (kind == LineKind::Comment && !embedded && k.preprocessor) ++score;
-      if (kind == LineKind::Code && !embedded && (k.prose || k.c)) ++score;
-      if (kind == LineKind::Code && embedded && k.python && !k.c) ++score;
+      if (kind == LineKind::Comment && python_at(i) && !prose_at(i)) ++score;
+      if (kind == LineKind::Comment && !embedded && preprocessor_at(i)) ++score;
+      if (kind == LineKind::Code && !embedded && (prose_at(i) || c_at(i))) ++score;
+      if (kind == LineKind::Code && embedded && python_at(i) && !c_at(i)) ++score;
     }
     if (score < best_score) {
       best_score = score;
