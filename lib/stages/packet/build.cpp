@@ -12,7 +12,8 @@
 #include "io/file.hpp"
 #include "record/format_tags.hpp"
 #include "record/id_format.hpp"
-#include "json/write.hpp"
+#include "json/parse.hpp"
+#include "json/writer.hpp"
 
 namespace otm::packet {
 
@@ -123,12 +124,12 @@ BuildResult build_all(const std::vector<json::Value> &all_segments, const Filter
                         "): " + e.what() + "; no packet was written");
     }
     try {
-      publish.add(b.seg_id + ".json", json::to_pretty(b.packet));
+      publish.add(b.seg_id + ".json", b.text);
       if (!b.code_name.empty()) publish.add(b.code_name, b.code);
     } catch (const io::IoError &e) {
       throw io::IoError(std::string(e.what()) + "; no packet was written");
     }
-    std::string line = json::to_line(summary_line(b, dir));
+    std::string line = summary_line(b, dir);
     built[i] = Written{std::move(b.seg_id), std::move(b.code_name), std::move(b.leaks), std::move(line)};
     if (progress) progress(built[i]->seg_id);
   };
@@ -149,10 +150,14 @@ BuildResult build_all(const std::vector<json::Value> &all_segments, const Filter
         }
   };
   Failure mine, theirs;
+  // Each thread's scrubbers share what they found for texts that repeat.
+  scrub::ScrubMemo memo(ctx.denylist), other_memo(ctx.denylist);
+  run_ctx.scrub_memo = &memo;
   if (segs.size() >= kParallelFrom && ctx.repo) {
     auto repo = ctx.repo->reopen();
     Context second = run_ctx;
     second.repo = &repo;
+    second.scrub_memo = &other_memo;
     std::thread helper([&] { work(second, theirs); });
     work(run_ctx, mine);
     helper.join();
@@ -196,20 +201,26 @@ Built build_one(const json::Value &seg, const std::vector<json::Value> &version_
     }
   auto taken_up = directions_taken_up(version_rows, ctx.directions);
   auto up = taken_up.find(version);
-  return build_packet(seg, *row, ctx, up == taken_up.end() ? std::vector<json::Value>{} : up->second);
+  auto b = build_packet(seg, *row, ctx, up == taken_up.end() ? std::vector<json::Value>{} : up->second);
+  b.packet = json::parse(b.text, b.seg_id + ".json");
+  return b;
 }
 
-json::Value summary_line(const Built &b, const fs::path &dir) {
-  json::Value l = json::Value::object();
-  l.set("seg_id", b.seg_id);
-  l.set("record_type", b.packet.get("record_type"));
-  l.set("id", b.packet.get("target").get("id"));
-  l.set("packet", (dir / (b.seg_id + ".json")).string());
-  l.set("code_file", b.code_name.empty() ? json::Value() : json::Value((dir / b.code_name).string()));
-  l.set("evidence_chars", b.packet.get("evidence_chars"));
-  l.set("code_bytes", b.packet.get("code_bytes"));
-  l.set("leaks", b.leaks.size());
-  return l;
+std::string summary_line(const Built &b, const fs::path &dir) {
+  std::string out;
+  json::Writer w(out, json::Writer::Layout::Line);
+  w.begin_object();
+  w.key("seg_id").value(b.seg_id);
+  w.key("record_type").value(b.record_type);
+  w.key("id").value(b.id);
+  w.key("packet").value((dir / (b.seg_id + ".json")).string());
+  w.key("code_file");
+  b.code_name.empty() ? w.null() : w.value((dir / b.code_name).string());
+  w.key("evidence_chars").value(b.evidence_chars);
+  w.key("code_bytes").value(b.code_bytes);
+  w.key("leaks").value(b.leaks.size());
+  w.end_object();
+  return out;
 }
 
 std::string preflight_report(const BuildResult &r) {

@@ -60,11 +60,12 @@ BuildResult build_all(const std::vector<json::Value> &all_segments, const Filter
                       const std::filesystem::path &dir, const cli::ProgressFn &progress = {});
 
 // One segment's packet, in memory: its version row looked up by `version`
-// and the directions it took up, exactly as build_all builds it.
+// and the directions it took up, exactly as build_all builds it, with
+// Built::packet parsed from its text.
 Built build_one(const json::Value &segment, const std::vector<json::Value> &version_rows, const Context &ctx);
 
-// One stdout JSONL line per packet.
-json::Value summary_line(const Built &b, const std::filesystem::path &dir);
+// One stdout JSONL line per packet (without its newline).
+std::string summary_line(const Built &b, const std::filesystem::path &dir);
 // The console report of the pre-flight (up to 8 packets, 4 hits each).
 std::string preflight_report(const BuildResult &r);
 
