@@ -6,7 +6,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <set>
+#include <thread>
 
 #include "io/directory_publish.hpp"
 #include "io/file.hpp"
@@ -92,6 +94,46 @@ TEST_CASE("publish: the new set replaces the old one in one step", "[io][publish
   // The old set is removed after the exchange (its unchanged files live on).
   CHECK(::fstatat(reader, "stale.json", &st, 0) != 0);
   ::close(reader);
+}
+
+TEST_CASE("publish: two threads add into one set", "[io][publish]") {
+  // otm-packet's two builder threads each write the packets they build.
+  TempDir tmp("publish-threads");
+  fs::path dir = tmp.path() / "packets";
+  write_text(dir / "same-0.json", "same 0\n");
+  write_text(dir / "same-1.json", "same 1\n");
+  auto same_before = stat_of(dir / "same-0.json");
+  {
+    DirectoryPublish p(dir);
+    std::atomic<int> refused{0}, written{0}, linked{0};
+    auto add = [&](int thread) {
+      for (int i = 0; i < 200; ++i) {
+        if (p.add("t" + std::to_string(thread) + "-" + std::to_string(i) + ".json", std::to_string(i) + "\n"))
+          ++written;
+        try {
+          p.add("shared-" + std::to_string(i) + ".json", "either\n"); // both threads give it: one is refused
+        } catch (const IoError &) {
+          ++refused;
+        }
+      }
+      if (!p.add("same-" + std::to_string(thread) + ".json", "same " + std::to_string(thread) + "\n")) ++linked;
+    };
+    std::thread other(add, 1);
+    add(0);
+    other.join();
+    CHECK(written == 400);
+    CHECK(refused == 200);
+    CHECK(linked == 2);
+    CHECK(p.given("shared-7.json"));
+    CHECK_FALSE(p.given("t2-0.json"));
+    CHECK(p.commit());
+  }
+  auto got = names(dir);
+  CHECK(got.size() == 602);
+  CHECK(got.count("t1-199.json"));
+  CHECK(got.count("shared-199.json"));
+  CHECK(otm::io::read_file(dir / "t0-17.json") == "17\n");
+  CHECK(stat_of(dir / "same-0.json").st_ino == same_before.st_ino);
 }
 
 TEST_CASE("publish: a failure before the commit leaves the old set", "[io][publish]") {

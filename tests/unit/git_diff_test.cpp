@@ -3,6 +3,7 @@
 // prints), including the abbreviated ids when core.abbrev is set.
 #include <catch2/catch.hpp>
 
+#include <cstdio>
 #include <cstdlib>
 
 #include "git/repository.hpp"
@@ -45,4 +46,49 @@ TEST_CASE("a blob-to-blob diff prints what the two-tree diff prints", "[git][dif
       CHECK(repo.diff_path(from, to, "kernel.py") == repo.diff_path_via_trees(from, to, "kernel.py"));
     }
   }
+}
+
+TEST_CASE("a diff attribute of kernel.py still prints what the two-tree diff prints", "[git][diff]") {
+  // Without an attribute the blobs are diffed in a repository of the same
+  // objects with no attribute files; with one, in the trace's own (a named
+  // driver changes the hunk headers' function context, -diff the whole
+  // text).
+  otm::test::TempDir dir;
+  tracegen::TraceOptions o;
+  o.versions = 12;
+  auto trace = tracegen::generate_trace(dir.path(), o);
+  auto write = [&](const fs::path &rel, const std::string &text) {
+    fs::create_directories((trace.dir / rel).parent_path());
+    std::FILE *f = std::fopen((trace.dir / rel).c_str(), "w");
+    REQUIRE(f);
+    std::fputs(text.c_str(), f);
+    std::fclose(f);
+  };
+  std::vector<std::string> plain;
+  {
+    auto repo = git::Repository::open(trace.dir);
+    auto commits = repo.commits_oldest_first();
+    for (std::size_t i = 1; i < commits.size(); ++i)
+      plain.push_back(repo.diff_path(commits[i - 1].sha, commits[i].sha, "kernel.py"));
+  }
+  std::size_t python_context = 0;
+  for (const char *attributes : {"kernel.py diff=python\n", "kernel.py -diff\n", "*.py diff\n"}) {
+    for (const char *where : {".gitattributes", ".git/info/attributes"}) {
+      fs::remove(trace.dir / ".gitattributes");
+      fs::remove(trace.dir / ".git" / "info" / "attributes");
+      write(where, attributes);
+      auto repo = git::Repository::open(trace.dir);
+      auto commits = repo.commits_oldest_first();
+      REQUIRE(commits.size() > 8);
+      for (std::size_t i = 1; i < commits.size(); ++i) {
+        INFO(where << ": " << attributes << commits[i - 1].sha << ".." << commits[i].sha);
+        auto text = repo.diff_path(commits[i - 1].sha, commits[i].sha, "kernel.py");
+        CHECK(text == repo.diff_path_via_trees(commits[i - 1].sha, commits[i].sha, "kernel.py"));
+        if (std::string(attributes).starts_with("kernel.py -diff"))
+          CHECK((text.empty() || text.find("Binary files") != std::string::npos));
+        if (std::string(attributes).find("python") != std::string::npos && text != plain[i - 1]) ++python_context;
+      }
+    }
+  }
+  CHECK(python_context > 0); // the named driver's function context was printed
 }

@@ -47,9 +47,22 @@ Built build(const testing::SyntheticTrace &t, const scrub::Denylist *deny = null
   return b;
 }
 
-const packet::Built &find(const Built &b, const std::string &seg) {
+// A packet as build_all wrote it, read back from its files.
+struct Loaded {
+  json::Value packet;
+  std::string code; // the code file's bytes; empty when none
+  std::vector<record::Leak> leaks;
+  std::string code_name;
+};
+
+Loaded load(const Built &b, const packet::Written &w) {
+  return {json::parse_file(b.dir / (w.seg_id + ".json")), w.code_name.empty() ? "" : io::read_file(b.dir / w.code_name),
+          w.leaks, w.code_name};
+}
+
+Loaded find(const Built &b, const std::string &seg) {
   for (const auto &p : b.result.packets)
-    if (p.seg_id == seg) return p;
+    if (p.seg_id == seg) return load(b, p);
   throw std::runtime_error("no packet " + seg);
 }
 
@@ -61,7 +74,8 @@ TEST_CASE("every diff is git's diff of the whole version change, scrubbed in com
   REQUIRE(b.result.clean());
   std::size_t diffs = 0;
   scrub::Scrubber plain;
-  for (const auto &p : b.result.packets) {
+  for (const auto &w : b.result.packets) {
+    auto p = load(b, w);
     if (p.packet.string_or("record_type") == "reference-kernel") continue;
     const auto &prov = p.packet.get("provenance");
     if (p.code_name.empty()) continue;
@@ -179,9 +193,49 @@ TEST_CASE("filters, stale packets and the summary line", "[packet]") {
   auto picked = packet::select(segs, g);
   REQUIRE(picked.size() == 2);
   CHECK(picked[0].string_or("seg_id") == "anti-v6-01");
-  auto line = packet::summary_line(b.result.packets[0], b.dir);
+  auto line = json::parse(b.result.packets[0].summary);
   CHECK(line.string_or("seg_id") == "strategy-v1");
   CHECK(line.get("leaks") == json::Value(0));
+}
+
+TEST_CASE("a segment that cannot be built stops the stage, naming the first in order", "[packet]") {
+  // Enough segments for two builder threads, which take runs of neighbours
+  // in turn; two name a commit the trace lacks, at the end of the first
+  // run and early in the second, so the second may fail first.
+  testing::SyntheticTrace t("packet-fail");
+  auto segs = segments_of(t);
+  std::vector<json::Value> many;
+  for (int copy = 0; many.size() < 96; ++copy)
+    for (auto s : segs) {
+      if (many.size() == 96) break;
+      s.set("seg_id", s.string_or("seg_id") + "-c" + std::to_string(copy));
+      many.push_back(std::move(s));
+    }
+  const std::string missing = "00000000000000000000000000000000000000a1";
+  for (std::size_t i : {std::size_t(31), std::size_t(33)}) many[i].set("sha", missing);
+  auto repo = git::Repository::open(t.trace);
+  packet::VersionCommits commits(repo);
+  trace::TraceFiles files(t.trace, config::Limits{});
+  packet::Context ctx;
+  ctx.meta = t.meta_file.get("meta");
+  ctx.repo = &repo;
+  ctx.commits = &commits;
+  ctx.files = &files;
+  auto versions = json::parse_lines_file(t.workspace / "work" / "versions.jsonl");
+  auto dir = t.workspace / "packets";
+  for (int run = 0; run < 3; ++run) {
+    try {
+      packet::build_all(many, {}, versions, ctx, dir);
+      FAIL("built packets of a segment whose commit is missing");
+    } catch (const io::IoError &e) {
+      std::string what = e.what();
+      INFO(what);
+      CHECK(what.starts_with("segment " + many[31].string_or("seg_id") + " (version "));
+      CHECK(what.find(missing) != std::string::npos);
+      CHECK(what.ends_with("; no packet was written"));
+    }
+    CHECK((!fs::exists(dir) || io::list_dir(dir).empty())); // nothing published
+  }
 }
 
 TEST_CASE("no denylisted term reaches an agent-facing layer", "[packet]") {
@@ -194,7 +248,8 @@ TEST_CASE("no denylisted term reaches an agent-facing layer", "[packet]") {
   auto deny = scrub::Denylist::from_terms({"Nightjar", "acme-internal"});
   auto b = build(t, &deny);
   REQUIRE(b.result.packets.size() == b.segments.size());
-  for (const auto &p : b.result.packets) {
+  for (const auto &w : b.result.packets) {
+    auto p = load(b, w);
     std::string text = json::to_line(p.packet.get("agent_facing"));
     std::string lower = text::to_lower(text);
     CHECK(lower.find("nightjar") == std::string::npos);

@@ -76,6 +76,7 @@ std::string capitalised(std::string s, bool upper) {
 // scrubbed text's own version, else "an earlier step" / "earlier steps";
 // an upper-case `V` keeps its capital.
 std::string Scrubber::version_phrase(std::string_view ids, bool plural) const {
+  used_state_ = true;
   bool upper = !ids.empty() && ids.front() == 'V', self = !this_version_.empty(), any_self = false;
   for (const auto &m : record::version_id_regex().find_all(ids)) {
     bool mine = text::to_lower(m[0]) == text::to_lower(this_version_);
@@ -149,7 +150,10 @@ std::string Scrubber::substitute(std::string_view input, bool at_text_start) {
   for (const auto &shape : record::store_leak_shapes())
     if (shape.may_occur_in(t)) t = shape.regex->replace(t, shape.replacement);
   if (record::may_hold_workload_hash(t))
-    t = record::workload_hash_regex().replace(t, [&](const text::Match &m) { return label(std::string(m[0])); });
+    t = record::workload_hash_regex().replace(t, [&](const text::Match &m) {
+      used_state_ = true;
+      return label(std::string(m[0]));
+    });
   for (const auto &rule : trace_rules())
     if (may_match(t, rule.needle)) t = rule.regex.replace(t, rule.replacement);
   if (!record::may_hold_version_id(t)) return t; // every pass left needs a version id
@@ -172,14 +176,36 @@ std::string Scrubber::substitute(std::string_view input, bool at_text_start) {
   return record::replace_version_ids(t, [&](std::string_view id) { return version_phrase(id, false); });
 }
 
+const std::string *ScrubMemo::find(bool prose, std::string_view text) const {
+  const auto &m = prose ? prose_ : comment_;
+  auto it = m.find(text);
+  return it == m.end() ? nullptr : &it->second;
+}
+
+void ScrubMemo::put(bool prose, std::string_view text, const std::string &result) {
+  auto &m = prose ? prose_ : comment_;
+  if (text.size() <= kMaxText && m.size() < kMaxEntries) m.emplace(std::string(text), result);
+}
+
+// prose() or comment() through the memo: a result that depended on the text
+// alone is the same for every scrubber of the denylist.
+std::string Scrubber::memoised(bool prose, std::string_view text) {
+  if (memo_)
+    if (const auto *known = memo_->find(prose, text)) return *known;
+  used_state_ = false;
+  std::string out = prose ? tidy(substitute(text, true)) : substitute(text, false);
+  if (memo_ && !used_state_) memo_->put(prose, text, out);
+  return out;
+}
+
 std::string Scrubber::prose(std::string_view text) {
   if (text.empty()) return {};
-  return tidy(substitute(text, true));
+  return memoised(true, text);
 }
 
 std::string Scrubber::comment(std::string_view text) {
   if (text.empty()) return {};
-  return substitute(text, false);
+  return memoised(false, text);
 }
 
 } // namespace otm::scrub

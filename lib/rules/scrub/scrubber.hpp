@@ -10,6 +10,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "code/source_lexer.hpp"
@@ -17,13 +18,40 @@
 
 namespace otm::scrub {
 
+// The results of prose() and comment() that depended on the text alone (no
+// shape label given out, no version id reworded, which depend on the
+// scrubber's packet), for the scrubbers of one thread of one run with one
+// denylist: a trace repeats the same texts (its harness, its open
+// directions and pitfalls, its axes) in packet after packet. Not
+// thread-safe: one per thread.
+class ScrubMemo {
+public:
+  explicit ScrubMemo(const Denylist *denylist) : denylist_(denylist) {}
+  const Denylist *denylist() const { return denylist_; }
+  const std::string *find(bool prose, std::string_view text) const;
+  void put(bool prose, std::string_view text, const std::string &result);
+
+private:
+  static constexpr std::size_t kMaxText = 4096, kMaxEntries = 1 << 16; // bounds its memory
+  struct Hash {
+    using is_transparent = void; // found by a string_view, no key copied
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  using Map = std::unordered_map<std::string, std::string, Hash, std::equal_to<>>;
+  const Denylist *denylist_;
+  Map prose_, comment_;
+};
+
 class Scrubber {
 public:
   // `denylist` may be null; it must outlive the scrubber. `this_version`
   // (e.g. "v25", any case) is the step the scrubbed text belongs to: its
-  // mentions of itself become "this step", not "an earlier step".
-  explicit Scrubber(const Denylist *denylist = nullptr, std::string this_version = "")
-      : denylist_(denylist), this_version_(std::move(this_version)) {}
+  // mentions of itself become "this step", not "an earlier step". `memo`
+  // (may be null; made for the same denylist, else unused) shares the
+  // results that depend on the text alone.
+  explicit Scrubber(const Denylist *denylist = nullptr, std::string this_version = "", ScrubMemo *memo = nullptr)
+      : denylist_(denylist), this_version_(std::move(this_version)),
+        memo_(memo && memo->denylist() == denylist ? memo : nullptr) {}
 
   // §1: denylist, leak shapes, hashes, trace-shaped references, version ids,
   // grammar tidy-up. Empty input gives "".
@@ -47,9 +75,14 @@ public:
 private:
   std::string substitute(std::string_view text, bool at_text_start);
   std::string version_phrase(std::string_view token, bool plural) const;
+  std::string memoised(bool prose, std::string_view text);
   const Denylist *denylist_;
   std::string this_version_;
   std::map<std::string, std::string> labels_;
+  ScrubMemo *memo_;
+  // Set when a substitution gave out a label or reworded a version id: its
+  // result depended on this scrubber, not on the text alone.
+  mutable bool used_state_ = false;
 };
 
 // The tidy-up of §4 alone (exposed for tests).

@@ -1,5 +1,6 @@
 #include "packet/build.hpp"
 
+#include <atomic>
 #include <map>
 #include <optional>
 #include <set>
@@ -11,7 +12,8 @@
 #include "io/file.hpp"
 #include "record/format_tags.hpp"
 #include "record/id_format.hpp"
-#include "json/write.hpp"
+#include "json/parse.hpp"
+#include "json/writer.hpp"
 
 namespace otm::packet {
 
@@ -41,6 +43,8 @@ std::vector<const json::Value *> chosen(const std::vector<json::Value> &segments
 // Below this many packets a second thread (and repository handle) costs
 // more than it saves.
 constexpr std::size_t kParallelFrom = 64;
+// Segments a thread takes at a time (build_all).
+constexpr std::size_t kChunk = 32;
 
 } // namespace
 
@@ -88,72 +92,87 @@ BuildResult build_all(const std::vector<json::Value> &all_segments, const Filter
   Context run_ctx = ctx;
   if (!run_ctx.diffs) run_ctx.diffs = &diffs;
   static const std::vector<json::Value> none;
-  std::vector<std::optional<Built>> built(segs.size());
-  // Packets are independent: built on two threads (each with its own
-  // repository handle), kept in segment order. Each thread takes one half
-  // of the segments, not every other one: neighbouring segments diff
-  // neighbouring versions, so a handle's blob cache then serves most of a
-  // diff's two blobs (striding made both handles inflate nearly every blob).
-  // A segment that cannot be built stops the stage naming it.
-  auto work = [&](const Context &c, std::size_t begin, std::size_t end) {
-    for (std::size_t i = begin; i < end; ++i) {
-      const auto &seg = *segs[i];
-      auto it = rows.find(seg.string_or("version"));
-      auto up = taken_up.find(seg.string_or("version"));
-      try {
-        built[i] = build_packet(seg, it == rows.end() ? json::null_value() : *it->second, c,
-                                up == taken_up.end() ? none : up->second);
-      } catch (const std::exception &e) {
-        throw io::IoError("segment " + seg.string_or("seg_id") + " (version " + seg.string_or("version") +
-                          "): " + e.what() + "; no packet was written");
-      }
-      if (progress) progress(built[i]->seg_id);
-    }
-  };
-  if (segs.size() >= kParallelFrom && ctx.repo) {
-    auto repo = ctx.repo->reopen();
-    Context second = run_ctx;
-    second.repo = &repo;
-    std::exception_ptr failure;
-    std::thread helper([&] {
-      try {
-        work(second, segs.size() / 2, segs.size());
-      } catch (...) {
-        failure = std::current_exception();
-      }
-    });
-    try {
-      work(run_ctx, 0, segs.size() / 2);
-    } catch (...) {
-      helper.join();
-      throw;
-    }
-    helper.join();
-    if (failure) std::rethrow_exception(failure);
-  } else {
-    work(run_ctx, 0, segs.size());
-  }
   // All packets or none: the new set is written into a fresh sibling of
   // the packets directory and published by one rename, so a disk that fills
   // half-way leaves the previous set for the next stage, never part of a new
   // one. A file that already holds its bytes is linked, not written (no new
   // inode), and a rerun that changes nothing writes nothing.
   io::DirectoryPublish publish(dir);
-  std::set<std::string> written;
+  std::vector<std::optional<Written>> built(segs.size());
+  // Packets are independent: built on two threads (each with its own
+  // repository handle), kept in segment order. The threads take runs of
+  // kChunk neighbouring segments in turn, not every other one: neighbouring
+  // segments diff neighbouring versions, so a handle's blob cache then
+  // serves most of a diff's two blobs (striding made both handles inflate
+  // nearly every blob), and neither thread waits long for the other at the
+  // end (halves did, by as much as the halves' costs differed).
+  // Each packet is printed and written by the thread that built it, and
+  // only what the summary and the report need is kept.
+  // A segment that cannot be built stops the stage naming it: the first in
+  // segment order that failed (a thread stops at its failure, the other at
+  // the end of its run, so every run before the failing one is finished).
+  auto build_at = [&](const Context &c, std::size_t i) {
+    const auto &seg = *segs[i];
+    auto it = rows.find(seg.string_or("version"));
+    auto up = taken_up.find(seg.string_or("version"));
+    Built b;
+    try {
+      b = build_packet(seg, it == rows.end() ? json::null_value() : *it->second, c,
+                       up == taken_up.end() ? none : up->second);
+    } catch (const std::exception &e) {
+      throw io::IoError("segment " + seg.string_or("seg_id") + " (version " + seg.string_or("version") +
+                        "): " + e.what() + "; no packet was written");
+    }
+    try {
+      publish.add(b.seg_id + ".json", b.text);
+      if (!b.code_name.empty()) publish.add(b.code_name, b.code);
+    } catch (const io::IoError &e) {
+      throw io::IoError(std::string(e.what()) + "; no packet was written");
+    }
+    std::string line = summary_line(b, dir);
+    built[i] = Written{std::move(b.seg_id), std::move(b.code_name), std::move(b.leaks), std::move(line)};
+    if (progress) progress(built[i]->seg_id);
+  };
+  struct Failure {
+    std::size_t at = static_cast<std::size_t>(-1);
+    std::exception_ptr error;
+  };
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> stop{false};
+  auto work = [&](const Context &c, Failure &failed) {
+    for (std::size_t begin; !stop && (begin = next.fetch_add(kChunk)) < segs.size();)
+      for (std::size_t i = begin; i < std::min(begin + kChunk, segs.size()); ++i) try {
+          build_at(c, i);
+        } catch (...) {
+          failed = {i, std::current_exception()};
+          stop = true;
+          return;
+        }
+  };
+  Failure mine, theirs;
+  // Each thread's scrubbers share what they found for texts that repeat.
+  scrub::ScrubMemo memo(ctx.denylist), other_memo(ctx.denylist);
+  run_ctx.scrub_memo = &memo;
+  if (segs.size() >= kParallelFrom && ctx.repo) {
+    auto repo = ctx.repo->reopen();
+    Context second = run_ctx;
+    second.repo = &repo;
+    second.scrub_memo = &other_memo;
+    std::thread helper([&] { work(second, theirs); });
+    work(run_ctx, mine);
+    helper.join();
+  } else {
+    work(run_ctx, mine);
+  }
+  if (mine.error || theirs.error) std::rethrow_exception(mine.at < theirs.at ? mine.error : theirs.error);
   try {
+    std::set<std::string> rebuilt;
     for (auto &b : built) {
-      publish.add(b->seg_id + ".json", json::to_pretty(b->packet));
-      written.insert(b->seg_id + ".json");
-      if (!b->code_name.empty()) {
-        publish.add(b->code_name, b->code);
-        written.insert(b->code_name);
-      }
+      rebuilt.insert(b->seg_id);
       r.packets.push_back(std::move(*b));
     }
-    std::set<std::string> rebuilt;
-    for (const auto &b : r.packets) rebuilt.insert(b.seg_id);
     for (const auto &name : publish.current()) {
-      if (written.count(name)) continue;
+      if (publish.given(name)) continue;
       fs::path path(name);
       std::string ext = path.extension().string(), stem = path.stem().string();
       bool ours = ext == ".json" || ext == ".diff" || ext == ".py";
@@ -182,20 +201,26 @@ Built build_one(const json::Value &seg, const std::vector<json::Value> &version_
     }
   auto taken_up = directions_taken_up(version_rows, ctx.directions);
   auto up = taken_up.find(version);
-  return build_packet(seg, *row, ctx, up == taken_up.end() ? std::vector<json::Value>{} : up->second);
+  auto b = build_packet(seg, *row, ctx, up == taken_up.end() ? std::vector<json::Value>{} : up->second);
+  b.packet = json::parse(b.text, b.seg_id + ".json");
+  return b;
 }
 
-json::Value summary_line(const Built &b, const fs::path &dir) {
-  json::Value l = json::Value::object();
-  l.set("seg_id", b.seg_id);
-  l.set("record_type", b.packet.get("record_type"));
-  l.set("id", b.packet.get("target").get("id"));
-  l.set("packet", (dir / (b.seg_id + ".json")).string());
-  l.set("code_file", b.code_name.empty() ? json::Value() : json::Value((dir / b.code_name).string()));
-  l.set("evidence_chars", b.packet.get("evidence_chars"));
-  l.set("code_bytes", b.packet.get("code_bytes"));
-  l.set("leaks", b.leaks.size());
-  return l;
+std::string summary_line(const Built &b, const fs::path &dir) {
+  std::string out;
+  json::Writer w(out, json::Writer::Layout::Line);
+  w.begin_object();
+  w.key("seg_id").value(b.seg_id);
+  w.key("record_type").value(b.record_type);
+  w.key("id").value(b.id);
+  w.key("packet").value((dir / (b.seg_id + ".json")).string());
+  w.key("code_file");
+  b.code_name.empty() ? w.null() : w.value((dir / b.code_name).string());
+  w.key("evidence_chars").value(b.evidence_chars);
+  w.key("code_bytes").value(b.code_bytes);
+  w.key("leaks").value(b.leaks.size());
+  w.end_object();
+  return out;
 }
 
 std::string preflight_report(const BuildResult &r) {

@@ -35,14 +35,24 @@ std::vector<json::Value> select(const std::vector<json::Value> &segments, const 
 // How many select() keeps, without copying them.
 std::size_t count_selected(const std::vector<json::Value> &segments, const Filters &f);
 
+// A packet as build_all wrote it (its JSON and code file are on disk; the
+// packet's tree is not kept).
+struct Written {
+  std::string seg_id;
+  std::string code_name;           // "<seg_id>.diff" / "<seg_id>.py"; empty when none
+  std::vector<record::Leak> leaks; // pre-flight hits in the agent-facing layer
+  std::string summary;             // its stdout line (summary_line), without the newline
+};
+
 struct BuildResult {
-  std::vector<Built> packets;
+  std::vector<Written> packets;     // in segment order
   std::vector<std::string> removed; // stale files deleted
   bool clean() const;
 };
 
-// Builds the selected segments' packets into `dir`. Version rows are looked
-// up by `version`. Stale files: every <stem>.json/.diff/.py whose stem is not
+// Builds the selected segments' packets into `dir` (each written as soon
+// as it is built, on the thread that built it; published together). Version
+// rows are looked up by `version`. Stale files: every <stem>.json/.diff/.py whose stem is not
 // a seg_id of `all_segments`, and the sibling of a rebuilt packet that this
 // build did not produce, are removed.
 BuildResult build_all(const std::vector<json::Value> &all_segments, const Filters &filters,
@@ -50,11 +60,12 @@ BuildResult build_all(const std::vector<json::Value> &all_segments, const Filter
                       const std::filesystem::path &dir, const cli::ProgressFn &progress = {});
 
 // One segment's packet, in memory: its version row looked up by `version`
-// and the directions it took up, exactly as build_all builds it.
+// and the directions it took up, exactly as build_all builds it, with
+// Built::packet parsed from its text.
 Built build_one(const json::Value &segment, const std::vector<json::Value> &version_rows, const Context &ctx);
 
-// One stdout JSONL line per packet.
-json::Value summary_line(const Built &b, const std::filesystem::path &dir);
+// One stdout JSONL line per packet (without its newline).
+std::string summary_line(const Built &b, const std::filesystem::path &dir);
 // The console report of the pre-flight (up to 8 packets, 4 hits each).
 std::string preflight_report(const BuildResult &r);
 

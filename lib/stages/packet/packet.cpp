@@ -1,6 +1,7 @@
 #include "packet/packet.hpp"
 
 #include <algorithm>
+#include <unordered_map>
 
 #include "packet/instructions.hpp"
 #include "packet/report_conclusion.hpp"
@@ -11,6 +12,7 @@
 #include "trace/step_record.hpp"
 #include "workspace/layout.hpp"
 #include "json/write.hpp"
+#include "json/writer.hpp"
 
 namespace otm::packet {
 
@@ -68,13 +70,19 @@ json::Value shape_table(scrub::Scrubber &s, const json::Value &by_shape) {
   return rows;
 }
 
-void collect(const json::Value &v, std::vector<std::string> &out) {
+// The scalars of `v` depth-first in key order (nulls skipped, Python str),
+// each appended to `out` after a "\n" when `parts` already counts one.
+void collect(const json::Value &v, std::string &out, std::size_t &parts) {
   if (const auto *obj = v.as_object()) {
-    for (const auto &[_, e] : *obj) collect(e, out);
+    for (const auto &[_, e] : *obj) collect(e, out, parts);
   } else if (const auto *arr = v.as_array()) {
-    for (const auto &e : *arr) collect(e, out);
+    for (const auto &e : *arr) collect(e, out, parts);
   } else if (!v.is_null()) {
-    out.push_back(v.python_str());
+    if (parts++) out += '\n';
+    if (const auto *str = v.as_string())
+      out += *str;
+    else
+      out += v.python_str();
   }
 }
 
@@ -85,24 +93,39 @@ std::string gpu_of(const json::Value &meta) {
   return upper + " (" + meta.string_or("vendor") + " " + meta.string_or("arch") + ")";
 }
 
-json::Value target_of(const json::Value &seg, const Context &ctx) {
+// Where the segment's record will live below the store (record::record_dir
+// of its type and scope): the same few places for every packet of a trace,
+// so found once per thread and place.
+const std::string &output_dir_of(const json::Value &seg) {
+  static constexpr const char *kDecides[] = {"record_type", "vendor", "arch", "dsl", "operator_slug"};
+  thread_local std::unordered_map<std::string, std::string> known;
+  std::string key;
+  for (const char *k : kDecides) (key += json::to_line(seg.get(k))) += '\n';
+  if (auto it = known.find(key); it != known.end()) return it->second;
   json::Value scope = json::Value::object();
-  for (const char *k : {"vendor", "arch", "product", "dsl"}) scope.set(k, seg.get(k));
+  for (const char *k : {"vendor", "arch", "dsl"}) scope.set(k, seg.get(k));
   scope.set("operator_family", seg.get("operator_slug"));
+  json::Value retrieval = json::Value::object();
+  retrieval.set("scope", std::move(scope));
   json::Value placement = json::Value::object();
   placement.set("type", seg.get("record_type"));
-  json::Value retrieval = json::Value::object();
-  retrieval.set("scope", scope);
-  placement.set("retrieval", retrieval);
-  json::Value t = json::Value::object();
-  t.set("id", seg.get("id"));
-  t.set("episode_key", seg.get("episode_key"));
-  t.set("output_dir", workspace::store_relpath(record::record_dir(placement)));
-  t.set("scope", scope);
-  t.set("workload_family", seg.get("workload_family"));
-  t.set("level", "operator");
-  t.set("schema", ctx.schema);
-  return t;
+  placement.set("retrieval", std::move(retrieval));
+  return known.emplace(std::move(key), workspace::store_relpath(record::record_dir(placement))).first->second;
+}
+
+void write_target(json::Writer &w, const json::Value &seg, const Context &ctx) {
+  w.begin_object();
+  w.key("id").value(seg.get("id"));
+  w.key("episode_key").value(seg.get("episode_key"));
+  w.key("output_dir").value(output_dir_of(seg));
+  w.key("scope").begin_object();
+  for (const char *k : {"vendor", "arch", "product", "dsl"}) w.key(k).value(seg.get(k));
+  w.key("operator_family").value(seg.get("operator_slug"));
+  w.end_object();
+  w.key("workload_family").value(seg.get("workload_family"));
+  w.key("level").value("operator");
+  w.key("schema").value(ctx.schema);
+  w.end_object();
 }
 
 // What the diff file holds, for the agent (no digits: the no-fabrication
@@ -138,22 +161,23 @@ std::string diff_shows(const KernelDiff &d, const json::Value &seg) {
 }
 
 // One end of the diff's range: the commit and the version it belongs to.
-json::Value range_end(const VersionCommits &commits, const std::string &sha) {
-  json::Value e = json::Value::object();
+void write_range_end(json::Writer &w, const VersionCommits &commits, const std::string &sha) {
   std::string version = sha.empty() ? "" : commits.version_of(sha);
-  e.set("version", version.empty() ? json::Value() : json::Value(version));
-  e.set("git_commit", sha.empty() ? json::Value() : json::Value(sha));
-  return e;
+  w.begin_object();
+  w.key("version");
+  version.empty() ? w.null() : w.value(version);
+  w.key("git_commit");
+  sha.empty() ? w.null() : w.value(sha);
+  w.end_object();
 }
 
 } // namespace
 
 std::string evidence_text(const json::Value &agent_facing, const std::string &code) {
-  std::vector<std::string> parts;
-  collect(agent_facing, parts);
-  if (!code.empty()) parts.push_back(code);
   std::string out;
-  for (std::size_t i = 0; i < parts.size(); ++i) out += (i ? "\n" : "") + parts[i];
+  std::size_t parts = 0;
+  collect(agent_facing, out, parts);
+  if (!code.empty()) (parts ? out += '\n' : out) += code;
   return out;
 }
 
@@ -278,80 +302,85 @@ CodeFile code_file(scrub::Scrubber &s, const json::Value &seg, const Context &ct
   return c;
 }
 
-// The agent_facing layer (packets.md §3), without the code file's name.
-json::Value agent_facing(const Texts &t, const json::Value &seg, const json::Value &row, const json::Value &meta,
-                         const std::string &type) {
-  json::Value af = json::Value::object();
-  json::Value op = json::Value::object();
-  op.set("what_it_computes", t.description);
-  op.set("fixed_axes", t.fixed_axes);
-  op.set("variable_axes", t.var_axes);
-  op.set("n_benchmarked_shapes", meta.get("n_shapes"));
-  op.set("dsl", seg.get("dsl"));
-  op.set("gpu", gpu_of(meta));
-  op.set("harness", t.harness);
-  af.set("operator", op);
-  json::Value said = json::Value::object();
-  said.set("change", t.change);
-  said.set("commit_subject", t.subject);
-  said.set("commit_body", t.body);
-  said.set("category_hint", t.category);
-  said.set("gate_verdict", t.gate);
-  said.set("expected_impact", t.expected);
-  said.set("causal_sentences", t.causal);
-  said.set("directions_taken_up", t.directions_up);
-  af.set("what_the_run_said", said);
-  json::Value m = json::Value::object();
-  m.set("geomean_us", row.get("geomean_us"));
-  m.set("improve_pct_vs_best_so_far", seg.get("improve_pct"));
-  m.set("arith_mean_us", row.get("arith_mean_us"));
-  m.set("per_shape_latency", t.shapes);
-  json::Value correctness = json::Value::object();
-  correctness.set("status", row.get("correctness_status"));
-  correctness.set("max_abs_err", row.get("max_abs_err"));
-  correctness.set("max_rel_err", row.get("max_rel_err"));
-  m.set("correctness", correctness);
-  m.set("comparable_with_the_store", seg.get("comparable"));
-  af.set("measurements", m);
+// The agent_facing layer (packets.md §3) but the code file's name, left
+// open for it.
+void write_agent_facing(json::Writer &w, const Texts &t, const json::Value &seg, const json::Value &row,
+                        const json::Value &meta, const std::string &type) {
+  w.begin_object();
+  w.key("operator").begin_object();
+  w.key("what_it_computes").value(t.description);
+  w.key("fixed_axes").value(t.fixed_axes);
+  w.key("variable_axes").value(t.var_axes);
+  w.key("n_benchmarked_shapes").value(meta.get("n_shapes"));
+  w.key("dsl").value(seg.get("dsl"));
+  w.key("gpu").value(gpu_of(meta));
+  w.key("harness").value(t.harness);
+  w.end_object();
+  w.key("what_the_run_said").begin_object();
+  w.key("change").value(t.change);
+  w.key("commit_subject").value(t.subject);
+  w.key("commit_body").value(t.body);
+  w.key("category_hint").value(t.category);
+  w.key("gate_verdict").value(t.gate);
+  w.key("expected_impact").value(t.expected);
+  w.key("causal_sentences").value(t.causal);
+  w.key("directions_taken_up").value(t.directions_up);
+  w.end_object();
+  w.key("measurements").begin_object();
+  w.key("geomean_us").value(row.get("geomean_us"));
+  w.key("improve_pct_vs_best_so_far").value(seg.get("improve_pct"));
+  w.key("arith_mean_us").value(row.get("arith_mean_us"));
+  w.key("per_shape_latency").value(t.shapes);
+  w.key("correctness").begin_object();
+  w.key("status").value(row.get("correctness_status"));
+  w.key("max_abs_err").value(row.get("max_abs_err"));
+  w.key("max_rel_err").value(row.get("max_rel_err"));
+  w.end_object();
+  w.key("comparable_with_the_store").value(seg.get("comparable"));
+  w.end_object();
   const auto &conclusion = t.conclusion;
-  json::Value prof = json::Value::object();
-  prof.set("conclusion", t.conclusion_text);
-  prof.set("ncu_measured_the_kernel_under_test", seg.get("ncu_dirs").size() > 0);
-  prof.set("tool", conclusion && !conclusion->tool.empty() ? json::Value(conclusion->tool) : json::Value());
-  prof.set("evidence", t.evidence);
-  prof.set("conclusion_is_from_the_kernel_under_test", conclusion && conclusion->from_preferred);
-  af.set("profiler", prof);
-  af.set("open_directions", t.directions);
-  af.set("pitfalls_recorded_here", t.pitfalls);
+  w.key("profiler").begin_object();
+  w.key("conclusion").value(t.conclusion_text);
+  w.key("ncu_measured_the_kernel_under_test").value(seg.get("ncu_dirs").size() > 0);
+  w.key("tool");
+  conclusion && !conclusion->tool.empty() ? w.value(conclusion->tool) : w.null();
+  w.key("evidence").value(t.evidence);
+  w.key("conclusion_is_from_the_kernel_under_test").value(conclusion && conclusion->from_preferred);
+  w.end_object();
+  w.key("open_directions").value(t.directions);
+  w.key("pitfalls_recorded_here").value(t.pitfalls);
   if (type == "anti-strategy") {
-    af.set("the_failed_lever", t.lever);
-    af.set("how_it_was_fixed", t.fix);
-    af.set("split_instruction", split_instruction(seg.string_or("split_by")));
-    af.set("established_fact_required", established_fact_required(seg.get("fact_precheck")));
+    w.key("the_failed_lever").value(t.lever);
+    w.key("how_it_was_fixed").value(t.fix);
+    w.key("split_instruction").value(split_instruction(seg.string_or("split_by")));
+    w.key("established_fact_required").value(established_fact_required(seg.get("fact_precheck")));
   }
   if (type == "strategy") {
-    json::Value on = json::Value::object();
-    on.set("was_the_untouched_baseline", seg.get("builds_on").get("is_baseline").truthy());
-    on.set("previous_approach", t.previous);
-    af.set("builds_on", on);
+    w.key("builds_on").begin_object();
+    w.key("was_the_untouched_baseline").value(seg.get("builds_on").get("is_baseline").truthy());
+    w.key("previous_approach").value(t.previous);
+    w.end_object();
   }
-  return af;
 }
 
 // Where the packet came from (never agent-facing).
-json::Value provenance(const json::Value &seg, const std::optional<Conclusion> &conclusion, const scrub::Scrubber &s,
-                       const CodeFile &code, const Context &ctx) {
-  json::Value prov = json::Value::object();
-  prov.set("source_repo", seg.get("source_repo"));
-  prov.set("version", seg.get("version"));
-  prov.set("git_commit", seg.get("sha"));
-  prov.set("ncu_dirs", seg.get("ncu_dirs").is_array() ? seg.get("ncu_dirs") : json::Value::array());
-  prov.set("report_dir", conclusion ? json::Value(conclusion->dir) : json::Value());
-  prov.set("shape_label_note", std::to_string(s.labels_allocated()) + " workload hashes were relabelled shape-N");
-  prov.set("diff_from", code.diff ? range_end(*ctx.commits, code.diff->base) : json::Value());
-  prov.set("diff_to", code.diff ? range_end(*ctx.commits, code.diff->target) : json::Value());
-  prov.set("code_truncated", code.truncated);
-  return prov;
+void write_provenance(json::Writer &w, const json::Value &seg, const std::optional<Conclusion> &conclusion,
+                      const scrub::Scrubber &s, const CodeFile &code, const Context &ctx) {
+  w.begin_object();
+  w.key("source_repo").value(seg.get("source_repo"));
+  w.key("version").value(seg.get("version"));
+  w.key("git_commit").value(seg.get("sha"));
+  w.key("ncu_dirs");
+  seg.get("ncu_dirs").is_array() ? w.value(seg.get("ncu_dirs")) : w.begin_array().end_array();
+  w.key("report_dir");
+  conclusion ? w.value(conclusion->dir) : w.null();
+  w.key("shape_label_note").value(std::to_string(s.labels_allocated()) + " workload hashes were relabelled shape-N");
+  w.key("diff_from");
+  code.diff ? write_range_end(w, *ctx.commits, code.diff->base) : void(w.null());
+  w.key("diff_to");
+  code.diff ? write_range_end(w, *ctx.commits, code.diff->target) : void(w.null());
+  w.key("code_truncated").value(code.truncated);
+  w.end_object();
 }
 
 } // namespace
@@ -359,34 +388,50 @@ json::Value provenance(const json::Value &seg, const std::optional<Conclusion> &
 Built build_packet(const json::Value &seg, const json::Value &row, const Context &ctx,
                    const std::vector<json::Value> &taken_up) {
   // The packet's own version: its mentions of itself read "this step".
-  scrub::Scrubber s(ctx.denylist, seg.string_or("version"));
+  scrub::Scrubber s(ctx.denylist, seg.string_or("version"), ctx.scrub_memo);
   std::string type = seg.string_or("record_type");
   Built out;
   out.seg_id = seg.string_or("seg_id");
+  out.record_type = type;
+  out.id = seg.get("id");
 
   const Texts texts = scrub_texts(s, seg, row, ctx, taken_up, type);
   CodeFile code = code_file(s, seg, ctx, type);
   out.code = code.text;
 
-  json::Value af = agent_facing(texts, seg, row, ctx.meta, type);
-  if (code.diff && !out.code.empty()) af.set("diff_shows", diff_shows(*code.diff, seg));
-  std::size_t evidence_chars = text::code_points(evidence_text(af, out.code));
-  out.leaks = preflight(af, ctx.denylist);
+  // Written as it is assembled (no tree of the packet): the agent-facing
+  // layer's scalars are collected on the way, the evidence text without the
+  // code (what the pre-flight scans); its length with the code is
+  // evidence_text(agent_facing, code)'s.
+  json::Writer w(out.text, json::Writer::Layout::Pretty);
+  w.begin_object();
+  w.key("seg_id").value(out.seg_id);
+  w.key("record_type").value(type);
+  w.key("seg_kind").value(seg.get("seg_kind"));
+  w.key("target");
+  write_target(w, seg, ctx);
+  w.key("agent_facing");
+  std::string evidence;
+  std::size_t parts = 0;
+  w.collect_scalars(&evidence, &parts);
+  write_agent_facing(w, texts, seg, row, ctx.meta, type);
+  if (code.diff && !out.code.empty()) w.key("diff_shows").value(diff_shows(*code.diff, seg));
+  w.collect_scalars(nullptr, nullptr);
+  out.evidence_chars = text::code_points(evidence);
+  if (!out.code.empty()) out.evidence_chars += (parts ? 1 : 0) + text::code_points(out.code);
+  out.leaks = record::find_leaks(evidence, true, ctx.denylist ? ctx.denylist->regex() : nullptr);
   if (!out.code.empty()) {
     out.code_name = out.seg_id + code.ext;
-    af.set(code.ext == ".diff" ? "diff_file" : "kernel_file", out.code_name);
+    w.key(code.ext == ".diff" ? "diff_file" : "kernel_file").value(out.code_name);
   }
-
-  json::Value p = json::Value::object();
-  p.set("seg_id", out.seg_id);
-  p.set("record_type", type);
-  p.set("seg_kind", seg.get("seg_kind"));
-  p.set("target", target_of(seg, ctx));
-  p.set("agent_facing", af);
-  p.set("provenance", provenance(seg, texts.conclusion, s, code, ctx));
-  p.set("evidence_chars", evidence_chars);
-  p.set("code_bytes", text::code_points(out.code));
-  out.packet = std::move(p);
+  w.end_object();
+  w.key("provenance");
+  write_provenance(w, seg, texts.conclusion, s, code, ctx);
+  out.code_bytes = text::code_points(out.code);
+  w.key("evidence_chars").value(out.evidence_chars);
+  w.key("code_bytes").value(out.code_bytes);
+  w.end_object();
+  out.text += '\n';
   return out;
 }
 

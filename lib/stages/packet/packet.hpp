@@ -35,6 +35,7 @@
 #include "record/format_tags.hpp"
 #include "record/leak_shapes.hpp"
 #include "scrub/denylist.hpp"
+#include "scrub/scrubber.hpp"
 #include "json/value.hpp"
 
 namespace otm::packet {
@@ -50,21 +51,29 @@ struct Context {
   const trace::TraceFiles *files = nullptr;  // its working tree (REPORT.md files, snapshots)
   const scrub::Denylist *denylist = nullptr; // may be null
   std::string schema = record::kStoreSchemaTag;
-  record::CausalRule causal;  // what_the_run_said.causal_sentences (default: none)
-  DirectionRule directions;   // what_the_run_said.directions_taken_up (default: none)
-  DiffCache *diffs = nullptr; // shared by the packets of one run; may be null
+  record::CausalRule causal;              // what_the_run_said.causal_sentences (default: none)
+  DirectionRule directions;               // what_the_run_said.directions_taken_up (default: none)
+  DiffCache *diffs = nullptr;             // shared by the packets of one run; may be null
+  scrub::ScrubMemo *scrub_memo = nullptr; // one thread's (ScrubMemo is not thread-safe); may be null
 };
 
 struct Built {
   std::string seg_id;
-  json::Value packet;
+  std::string text;                // the packet's JSON as written to <seg_id>.json (pretty, final newline)
+  json::Value packet;              // the same, parsed: filled by build_one (build_packet leaves it null)
   std::string code_name;           // "<seg_id>.diff" / "<seg_id>.py"; empty when none
   std::string code;                // scrubbed, capped
   std::vector<record::Leak> leaks; // pre-flight hits in the agent-facing layer
+  // What the summary line repeats of the packet.
+  std::string record_type;
+  json::Value id; // target.id
+  std::size_t evidence_chars = 0, code_bytes = 0;
 };
 
 // `row` is the segment's version row (null when absent); `taken_up` the
 // earlier open directions its version took up (directions_taken_up()).
+// The packet is written as it is assembled (Built::text), not built as a
+// tree first.
 Built build_packet(const json::Value &segment, const json::Value &row, const Context &ctx,
                    const std::vector<json::Value> &taken_up = {});
 

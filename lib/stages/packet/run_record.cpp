@@ -1,8 +1,9 @@
 #include "packet/run_record.hpp"
 
+#include <cstdio>
+
 #include "io/dir_stamps.hpp"
 #include "io/file.hpp"
-#include "text/sha256.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
 
@@ -11,19 +12,30 @@ namespace otm::packet {
 namespace {
 
 // Bumped whenever what the record holds, or how it is compared, changes.
-constexpr char kFormat[] = "otm-packet-run 1";
+constexpr char kFormat[] = "otm-packet-run 2";
 
 } // namespace
 
-void InputDigest::add(const std::string &name, std::string_view value) {
-  text_ += name;
-  text_ += '\0';
-  text_ += std::to_string(value.size());
-  text_ += '\0';
-  text_ += value;
+void InputDigest::feed(std::string_view bytes) {
+  low_.update(bytes);
+  high_.update(bytes);
 }
 
-std::string InputDigest::hex() const { return text::sha256_hex(text_); }
+void InputDigest::add(const std::string &name, std::string_view value) {
+  std::string head = name;
+  head += '\0';
+  head += std::to_string(value.size());
+  head += '\0';
+  feed(head);
+  feed(value);
+}
+
+std::string InputDigest::hex() const {
+  char buf[33];
+  std::snprintf(buf, sizeof buf, "%016llx%016llx", static_cast<unsigned long long>(high_.digest()),
+                static_cast<unsigned long long>(low_.digest()));
+  return buf;
+}
 
 std::vector<std::string> packets_stamps(const std::filesystem::path &dir) {
   std::vector<std::string> out;

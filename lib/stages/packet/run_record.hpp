@@ -18,6 +18,7 @@
 
 #include "git/repository.hpp"
 #include "io/read_log.hpp"
+#include "text/xxh64.hpp"
 #include "trace/trace_files.hpp"
 
 namespace otm::packet {
@@ -32,14 +33,21 @@ struct RunRecord {
 };
 
 // The digest of named parts, each part's name and length included (no two
-// lists of parts give the same text).
+// lists of parts give the same text). Two XXH64 digests of different seeds
+// (128 bits; text/xxh64.hpp), not SHA-256: it only tells whether anything
+// given changed since the last run, which a chance collision would miss
+// with odds of 2^-128 per run; no boundary depends on it, since whoever can
+// write the work files a run is given can as well write the packets it
+// would build. SHA-256 of the work files was the slowest part of a run that
+// rebuilds nothing.
 class InputDigest {
 public:
   void add(const std::string &name, std::string_view value);
   std::string hex() const;
 
 private:
-  std::string text_;
+  void feed(std::string_view bytes);
+  text::Xxh64 low_{0}, high_{0x9E3779B97F4A7C15ULL};
 };
 
 // The stamps of `dir` as RunRecord::packets holds them (empty when it is not

@@ -1,11 +1,13 @@
 #include "packet/stage.hpp"
 
+#include <optional>
+#include <thread>
+
 #include "error/error.hpp"
 #include "git/repository.hpp"
 #include "io/file.hpp"
 #include "io/read_log.hpp"
 #include "packet/run_record.hpp"
-#include "text/sha256.hpp"
 #include "trace/trace_files.hpp"
 #include "workspace/work_files.hpp"
 #include "json/parse.hpp"
@@ -65,15 +67,35 @@ StageOutput run_stage(const StageInputs &in, const std::function<cli::ProgressFn
   io::ReadLog reads;
   repo.log_reads_to(&reads);
   files.log_reads_to(&reads);
-  auto segments = json::parse_lines(seg_text, in.segments == "-" ? "<stdin>" : in.segments);
-  auto versions = json::parse_lines(version_text, ws.versions_file().string());
-  VersionCommits commits(repo);
-  auto ctx = make_context(meta.get("meta"), repo, commits, files, in.denylist, *in.config);
+  // The commits by version (a walk of the whole history) are read on a
+  // second handle while this thread parses the work files; a parse error
+  // still comes first.
+  std::optional<VersionCommits> commits;
+  std::exception_ptr walk_failure;
+  std::thread walker([&] {
+    try {
+      auto second = repo.reopen();
+      commits.emplace(second);
+    } catch (...) {
+      walk_failure = std::current_exception();
+    }
+  });
+  std::vector<json::Value> segments, versions;
+  try {
+    segments = json::parse_lines(seg_text, in.segments == "-" ? "<stdin>" : in.segments);
+    versions = json::parse_lines(version_text, ws.versions_file().string());
+  } catch (...) {
+    walker.join();
+    throw;
+  }
+  walker.join();
+  if (walk_failure) std::rethrow_exception(walk_failure);
+  auto ctx = make_context(meta.get("meta"), repo, *commits, files, in.denylist, *in.config);
   cli::ProgressFn step = progress ? progress(count_selected(segments, in.filters)) : cli::ProgressFn{};
   auto result = build_all(segments, in.filters, versions, ctx, ws.packets_dir(), step);
 
   StageOutput o;
-  for (const auto &p : result.packets) (o.out += json::to_line(summary_line(p, ws.packets_dir()))) += '\n';
+  for (const auto &p : result.packets) (o.out += p.summary) += '\n';
   o.report = preflight_report(result);
   o.clean = result.clean();
   RunRecord r{inputs, reads.entries(), packets_stamps(ws.packets_dir()), o.out, o.report, o.clean};

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <optional>
 
 #include "text/regex.hpp"
 #include "text/utf8.hpp"
@@ -17,14 +18,43 @@ void push(std::vector<Span> &out, std::size_t b, std::size_t e, SpanKind k, bool
   if (b < e) out.push_back({b, e, k, embedded});
 }
 
+// Pre-checks of the line regexes below, each false only where its regex
+// cannot match (the regex decides the rest), so most lines skip PCRE2: a
+// diff's lines are matched against several patterns each, under several
+// hypotheses (guess_hunk_start), and that was most of lexing a diff. Any
+// non-ASCII byte leaves the answer to the regex (\s, \w and caseless
+// letters are Unicode-aware there).
+bool ascii_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+bool has_non_ascii(std::string_view s) {
+  return std::any_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; });
+}
+// "version" in any case (every version-stamp pattern holds it).
+bool may_name_version(std::string_view s) {
+  if (has_non_ascii(s)) return true;
+  static constexpr std::string_view kWord = "version";
+  for (std::size_t i = 0; i + kWord.size() <= s.size(); ++i) {
+    std::size_t k = 0;
+    while (k < kWord.size() && (s[i + k] | 0x20) == kWord[k]) ++k;
+    if (k == kWord.size()) return true;
+  }
+  return false;
+}
+// Ends with '=' and white space (names_source's `=\s*$`).
+bool may_end_in_assignment(std::string_view s) {
+  std::size_t n = s.size();
+  while (n > 0 && ascii_space(s[n - 1])) --n;
+  return n > 0 && (s[n - 1] == '=' || static_cast<unsigned char>(s[n - 1]) >= 0x80);
+}
+
 // A name that holds C/C++/CUDA/PTX source: `cuda_sources=`, `cpp_src = `,
 // `PTX: str = ` at the end of the text before a string or a bracket.
 bool names_source(std::string_view before) {
   static const text::Regex r(R"((?i)\b\w*(?:sources?|src|cuda|cpp|ptx|hip|asm)\w*\s*(?::[^=]*)?=\s*$)");
-  return r.contains(before);
+  return may_end_in_assignment(before) && r.contains(before);
 }
 
 bool is_version_stamp(std::string_view code) {
+  if (!may_name_version(code)) return false;
   static const text::Regex python(R"((?i)^["']?\w*version\w*["']?\s*(?::\s*\w+\s*)?[:=]\s*)"
                                   R"((?:[rbuf]{0,2}"[^"]*"|[rbuf]{0,2}'[^']*'|v?\d[\w.]*|\(\s*[\d\s,.]*\))\s*[,;]?$)");
   static const text::Regex define(R"((?i)^#\s*define\s+\w*version\w*(?:\s+\S+)?$)");
@@ -78,7 +108,57 @@ HunkStart guess_hunk_start(const std::vector<std::string_view> &side) {
   // A C preprocessor line, which Python would read as a comment.
   static const text::Regex preprocessor(R"(^\s*#(?:include|define|pragma|ifdef|ifndef|endif|undef)\b)");
   static const text::Regex prose(R"(^\s*[A-Za-z][\w'-]*(?:,?\s+[\w'.,-]+){2,}[.!?]?\s*$)");
-  static const text::Regex code_punct(R"([=(){}\[\]:;])");
+  // The pre-checks (see ascii_space above), from each pattern's anchors:
+  // Python needs a leading keyword or '@', an assignment after a run of
+  // names, dots, brackets, commas and spaces, or a last ([,: ; C a last ;{}
+  // or a leading #include, #define, __, template or //; prose is words and
+  // white space with ' - . , ! ? only.
+  static constexpr std::string_view kKeywords[] = {"def",   "class",  "return", "if",    "elif",     "else",   "for",
+                                                   "while", "import", "from",   "with",  "try",      "except", "raise",
+                                                   "yield", "assert", "pass",   "break", "continue", "lambda", "@"};
+  static constexpr std::string_view kCStarts[] = {"#include", "#define", "__global__", "__device__", "template", "//"};
+  auto lead = [](std::string_view l) {
+    std::size_t i = 0;
+    while (i < l.size() && ascii_space(l[i])) ++i;
+    return l.substr(i);
+  };
+  auto last = [](std::string_view l) {
+    std::size_t n = l.size();
+    while (n > 0 && ascii_space(l[n - 1])) --n;
+    return n ? l[n - 1] : '\0';
+  };
+  auto non_ascii = [](char c) { return static_cast<unsigned char>(c) >= 0x80; };
+  auto may_be_python = [&](std::string_view l) {
+    auto rest = lead(l);
+    if (!rest.empty() && non_ascii(rest[0])) return true;
+    if (std::any_of(std::begin(kKeywords), std::end(kKeywords),
+                    [&](std::string_view k) { return rest.starts_with(k); }))
+      return true;
+    auto stop = std::find_if(rest.begin(), rest.end(), [](char c) {
+      auto u = static_cast<unsigned char>(c);
+      return !(std::isalnum(u) || ascii_space(c) || std::string_view("_.[], ").find(c) != std::string_view::npos);
+    });
+    if (stop != rest.end() && (non_ascii(*stop) || std::string_view("=-+*/%|&").find(*stop) != std::string_view::npos))
+      return true;
+    char end = last(l);
+    return non_ascii(end) || (end && std::string_view("([,:").find(end) != std::string_view::npos);
+  };
+  auto may_be_c = [&](std::string_view l) {
+    char end = last(l);
+    if (non_ascii(end) || (end && std::string_view(";{}").find(end) != std::string_view::npos)) return true;
+    auto rest = lead(l);
+    return (!rest.empty() && non_ascii(rest[0])) ||
+           std::any_of(std::begin(kCStarts), std::end(kCStarts),
+                       [&](std::string_view k) { return rest.starts_with(k); });
+  };
+  auto may_be_prose = [](std::string_view l) {
+    return std::all_of(l.begin(), l.end(), [](char c) {
+      auto u = static_cast<unsigned char>(c);
+      return u >= 0x80 || std::isalnum(u) || ascii_space(c) ||
+             std::string_view("_'-.,!?").find(c) != std::string_view::npos;
+    });
+  };
+  auto code_punct = [](std::string_view l) { return l.find_first_of("=(){}[]:;") != std::string_view::npos; };
   char quote = 0;
   for (auto l : side) {
     auto dq = l.find("\"\"\""), sq = l.find("'''");
@@ -94,33 +174,49 @@ HunkStart guess_hunk_start(const std::vector<std::string_view> &side) {
   if (!quoted) quote = '"';
   std::size_t best_score = static_cast<std::size_t>(-1);
   // How each line looks does not depend on the hypothesis: matched once per
-  // line, not once per hypothesis (these regexes were most of a diff's lexing).
+  // line, not once per hypothesis (these regexes were most of a diff's
+  // lexing), and only when a score asks (a code line needs only whether it
+  // reads like prose or C).
   struct Looks {
-    bool python, c, prose, preprocessor;
+    std::optional<bool> python, c, prose, preprocessor;
   };
-  std::vector<Looks> looks;
-  looks.reserve(side.size());
-  for (auto l : side) {
-    bool py = python.contains(l);
-    // `from triton.experimental import gluon` reads as words but is code.
-    looks.push_back({py, c_like.contains(l), prose.contains(l) && !code_punct.contains(l) && !py,
-                     l.find('#') != std::string_view::npos && preprocessor.contains(l)});
-  }
+  std::vector<Looks> looks(side.size());
+  auto python_at = [&](std::size_t i) {
+    auto &k = looks[i].python;
+    if (!k) k = may_be_python(side[i]) && python.contains(side[i]);
+    return *k;
+  };
+  auto c_at = [&](std::size_t i) {
+    auto &k = looks[i].c;
+    if (!k) k = may_be_c(side[i]) && c_like.contains(side[i]);
+    return *k;
+  };
+  // `from triton.experimental import gluon` reads as words but is code.
+  auto prose_at = [&](std::size_t i) {
+    auto &k = looks[i].prose;
+    if (!k) k = may_be_prose(side[i]) && !code_punct(side[i]) && prose.contains(side[i]) && !python_at(i);
+    return *k;
+  };
+  auto preprocessor_at = [&](std::size_t i) {
+    auto &k = looks[i].preprocessor;
+    if (!k) k = side[i].find('#') != std::string_view::npos && preprocessor.contains(side[i]);
+    return *k;
+  };
   for (int h = 0; h < 3; ++h) {
     if (!quoted && h == 1) continue;
+    if (best_score == 0) break; // no hypothesis can contradict less (and ties keep the earlier)
     SourceLexer lexer(Language::Python);
     if (h) lexer.assume_inside_string(h == 1, quote);
     std::size_t score = 0;
-    for (std::size_t i = 0; i < side.size(); ++i) {
+    for (std::size_t i = 0; i < side.size() && score < best_score; ++i) {
       auto l = side[i];
-      const auto &k = looks[i];
       auto spans = lexer.lex_line(l);
       auto kind = classify_line(l, spans);
       bool embedded = std::any_of(spans.begin(), spans.end(), [](const Span &s) { return s.embedded; });
-      if (kind == LineKind::Comment && k.python && !k.prose) ++score;
-      if (kind == LineKind::Comment && !embedded && k.preprocessor) ++score;
-      if (kind == LineKind::Code && !embedded && (k.prose || k.c)) ++score;
-      if (kind == LineKind::Code && embedded && k.python && !k.c) ++score;
+      if (kind == LineKind::Comment && python_at(i) && !prose_at(i)) ++score;
+      if (kind == LineKind::Comment && !embedded && preprocessor_at(i)) ++score;
+      if (kind == LineKind::Code && !embedded && (prose_at(i) || c_at(i))) ++score;
+      if (kind == LineKind::Code && embedded && python_at(i) && !c_at(i)) ++score;
     }
     if (score < best_score) {
       best_score = score;
@@ -267,7 +363,6 @@ void SourceLexer::lex_python(std::string_view line, std::vector<Span> &out) {
 
 LineKind classify_line(std::string_view line, const std::vector<Span> &spans) {
   bool any = false, code = false;
-  std::string code_text;
   for (const auto &s : spans) {
     auto t = line.substr(s.begin, s.end - s.begin);
     bool executable = s.kind == SpanKind::Code || s.kind == SpanKind::String;
@@ -275,10 +370,13 @@ LineKind classify_line(std::string_view line, const std::vector<Span> &spans) {
       any = true;
       code = code || executable;
     }
-    if (executable) code_text += t;
   }
   if (!any) return LineKind::Blank;
   if (!code) return LineKind::Comment;
+  thread_local std::string code_text; // one buffer per thread, not an allocation per line
+  code_text.clear();
+  for (const auto &s : spans)
+    if (s.kind == SpanKind::Code || s.kind == SpanKind::String) code_text += line.substr(s.begin, s.end - s.begin);
   return is_version_stamp(text::strip(code_text)) ? LineKind::VersionStamp : LineKind::Code;
 }
 

@@ -159,6 +159,15 @@ struct Repository::Impl {
   // versions share one side, so each blob is inflated once, not twice.
   std::vector<std::pair<std::string, git_blob *>> blobs;
   static constexpr std::size_t kBlobCache = 8;
+  // The same object database without a work tree, index or configuration
+  // of its own: a blob-to-blob patch looks up the path's `diff` attribute in
+  // the blobs' repository for each side (about ten failing stat, access and
+  // readlink calls each: two thirds of a diff's system calls); in this one
+  // the lookup finds no attribute files to read. Used only for a path
+  // whose `diff` attribute is unspecified in both, where libgit2 diffs with
+  // its default driver either way (the same bytes; tests/unit/git_diff_test.cpp).
+  git_repository *plain = nullptr;
+  std::vector<std::pair<std::string, bool>> plain_for; // path -> whether `plain` diffs it
   // A blob-to-blob patch prints git's default id length (7) whatever
   // core.abbrev says, where the two-tree diff honours it: with core.abbrev
   // set, diffs go through the trees.
@@ -194,7 +203,25 @@ struct Repository::Impl {
   }
   ~Impl() {
     for (auto &b : blobs) git_blob_free(b.second);
+    if (plain) git_repository_free(plain);
     if (repo) git_repository_free(repo);
+  }
+  // The repository whose blobs `file` is diffed between: `plain` when the
+  // attribute leaves libgit2's default driver in both, else the trace's own.
+  git_repository *diff_repo(const std::string &file) {
+    for (const auto &[p, use] : plain_for)
+      if (p == file) return use ? plain : repo;
+    bool use = false;
+    if (attr_value(repo, file) == "unspecified") {
+      git_odb *odb = nullptr;
+      if (!plain && git_repository_odb(&odb, repo) == 0) {
+        if (git_repository_wrap_odb(&plain, odb) != 0) plain = nullptr;
+        git_odb_free(odb);
+      }
+      use = plain && attr_value(plain, file) == "unspecified";
+    }
+    plain_for.emplace_back(file, use);
+    return use ? plain : repo;
   }
   const std::optional<PathEntry> &entry(const std::string &commit, const std::string &file) {
     std::string key = commit;
@@ -212,15 +239,16 @@ struct Repository::Impl {
       found = PathEntry{*git_tree_entry_id(e.get()), git_tree_entry_filemode(e.get())};
     return entries.emplace(std::move(key), found).first->second;
   }
-  // The blob with `oid` into `out`, a reference of the caller's own (the
-  // cache may evict its copy while the caller still reads it).
-  void blob(const git_oid &oid, BlobPtr &out) {
+  // The blob with `oid`, read through `owner` (repo or plain), into `out`,
+  // a reference of the caller's own (the cache may evict its copy while the
+  // caller still reads it).
+  void blob(const git_oid &oid, git_repository *owner, BlobPtr &out) {
     std::string id = hex(&oid);
     git_blob *cached = nullptr;
     for (auto &b : blobs)
-      if (b.first == id) cached = b.second;
+      if (b.first == id && git_blob_owner(b.second) == owner) cached = b.second;
     if (!cached) {
-      if (git_blob_lookup(&cached, repo, &oid) != 0)
+      if (git_blob_lookup(&cached, owner, &oid) != 0)
         throw GitError(path.string() + ": no blob " + id + " (" + last_error() + ")");
       if (blobs.size() == kBlobCache) {
         git_blob_free(blobs.front().second);
@@ -375,9 +403,10 @@ std::string Repository::diff_path(const std::string &from, const std::string &to
   if (!old_e || !new_e || old_e->mode != GIT_FILEMODE_BLOB || new_e->mode != GIT_FILEMODE_BLOB)
     return diff_path_via_trees(from, to, path);
   if (git_oid_equal(&old_e->id, &new_e->id)) return {}; // unchanged: no delta
+  git_repository *owner = impl_->diff_repo(path);
   BlobPtr old_blob, new_blob;
-  impl_->blob(old_e->id, old_blob);
-  impl_->blob(new_e->id, new_blob);
+  impl_->blob(old_e->id, owner, old_blob);
+  impl_->blob(new_e->id, owner, new_blob);
   git_diff_options opts;
   git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
   PatchPtr patch;

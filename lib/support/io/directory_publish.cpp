@@ -167,32 +167,48 @@ bool DirectoryPublish::add(const std::string &name, std::string_view content) {
   if (name.empty() || name == "." || name == ".." || name.find('/') != std::string::npos ||
       name.find('\0') != std::string::npos)
     throw IoError(dir_.string() + ": '" + name + "' is not a file name");
-  if (published_) throw IoError((dir_ / name).string() + ": added after the set was published");
-  if (taken_.count(name)) throw IoError((dir_ / name).string() + ": given twice in one set");
+  {
+    std::lock_guard lock(mu_);
+    if (published_) throw IoError((dir_ / name).string() + ": added after the set was published");
+    // Taken now (as carried over), so the same name from another thread is
+    // refused while this one is compared and written.
+    if (!taken_.emplace(name, false).second) throw IoError((dir_ / name).string() + ": given twice in one set");
+  }
   auto type = types_.find(name);
   if (type != types_.end() && type->second) {
     auto have = read_regular_at(current_fd_, name.c_str(), content.size());
     if (have && *have == content) {
-      taken_.emplace(name, false);
+      std::lock_guard lock(mu_);
       place(name);
       return false;
     }
   }
-  stage();
-  write_at(staging_fd_, name, content, dir_ / name);
-  taken_.emplace(name, true);
-  written_ = true;
+  int fd;
+  {
+    std::lock_guard lock(mu_);
+    stage();
+    taken_[name] = true;
+    written_ = true;
+    fd = staging_fd_;
+  }
+  write_at(fd, name, content, dir_ / name);
   return true;
 }
 
 void DirectoryPublish::keep(const std::string &name) {
   auto type = types_.find(name);
   if (type == types_.end()) throw IoError((dir_ / name).string() + ": no such entry to keep");
+  std::lock_guard lock(mu_);
   if (!taken_.emplace(name, false).second) throw IoError((dir_ / name).string() + ": given twice in one set");
   if (type->second)
     place(name);
   else
     moved_.push_back(name);
+}
+
+bool DirectoryPublish::given(const std::string &name) const {
+  std::lock_guard lock(mu_);
+  return taken_.count(name) > 0;
 }
 
 bool DirectoryPublish::changed() const {

@@ -14,11 +14,14 @@
 //
 // Nothing is flushed: for scratch files, flushed once at the end of the stage
 // (sync_file_system; docs/durability.md). One DirectoryPublish of a
-// directory at a time (make runs one stage per workspace).
+// directory at a time (make runs one stage per workspace). add() and keep()
+// may be called from several threads at once (each file's bytes are written
+// outside the lock); commit() after they all returned.
 #pragma once
 
 #include <filesystem>
 #include <map>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -45,6 +48,8 @@ public:
   // is linked; a directory is moved in at commit()). Throws IoError when
   // there is no such entry.
   void keep(const std::string &name);
+  // Whether `name` was added or kept.
+  bool given(const std::string &name) const;
   // Whether the new set differs from the current one: a file written, a
   // current entry neither added nor kept, or no current directory.
   bool changed() const;
@@ -56,6 +61,7 @@ public:
 private:
   void stage();
   void place(const std::string &name);
+  mutable std::mutex mu_; // guards everything below dir_ but current_ and types_ (fixed at construction)
   std::filesystem::path dir_, staging_;
   int current_fd_ = -1, staging_fd_ = -1;
   std::vector<std::string> current_;

@@ -1,5 +1,4 @@
-// JSON writing in the two layouts of the contract (a line written directly,
-// pretty through RapidJSON's PrettyWriter):
+// JSON writing (json/writer.hpp) in the two layouts of the contract:
 //  - a line: ", " and ": " separators, for JSONL rows and one-line outputs;
 //  - pretty: one space of indent per level, "," at line ends, ": " after
 //    keys, a final newline; for meta, packets, records, indexes, profiles.

@@ -111,7 +111,7 @@ Regex::~Regex() = default;
 Regex::Regex(Regex &&) noexcept = default;
 Regex &Regex::operator=(Regex &&) noexcept = default;
 
-bool Regex::run_into(std::string_view subject, std::size_t start, Anchor anchor, bool valid_utf, Match &m) const {
+bool Regex::matches(std::string_view subject, std::size_t start, Anchor anchor, bool valid_utf) const {
   pcre2_match_data *md = thread_match_data(impl_->capture_count + 1);
   uint32_t opts = 0;
   if (anchor != Anchor::None) opts |= PCRE2_ANCHORED;
@@ -128,7 +128,14 @@ bool Regex::run_into(std::string_view subject, std::size_t start, Anchor anchor,
     throw RegexError("matching /" + std::string(prefix_code_points(pattern_, 80)) + "/ against " +
                      std::to_string(subject.size()) + " bytes of text failed: " + reinterpret_cast<const char *>(msg));
   }
-  const PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
+  return true;
+}
+
+bool Regex::contains(std::string_view subject) const { return matches(subject, 0, Anchor::None, false); }
+
+bool Regex::run_into(std::string_view subject, std::size_t start, Anchor anchor, bool valid_utf, Match &m) const {
+  if (!matches(subject, start, anchor, valid_utf)) return false;
+  const PCRE2_SIZE *ov = pcre2_get_ovector_pointer(thread_match_data(impl_->capture_count + 1));
   m.groups.assign(impl_->capture_count + 1, std::nullopt);
   for (uint32_t i = 0; i <= impl_->capture_count; ++i) {
     if (ov[2 * i] == PCRE2_UNSET) continue;

@@ -45,7 +45,9 @@ public:
 
   // re.search
   std::optional<Match> search(std::string_view subject, std::size_t start = 0) const;
-  bool contains(std::string_view subject) const { return search(subject).has_value(); }
+  // Whether search() would find a match, without collecting its groups (no
+  // allocation: the lexers ask this of every line).
+  bool contains(std::string_view subject) const;
   // re.match (anchored at start)
   std::optional<Match> match(std::string_view subject) const;
   // re.fullmatch
@@ -69,6 +71,8 @@ private:
   // One match into `m` (groups resized and overwritten); false when none.
   // `valid_utf` says the caller has checked the subject is UTF-8.
   bool run_into(std::string_view subject, std::size_t start, Anchor anchor, bool valid_utf, Match &m) const;
+  // The match itself, its result left in the thread's match data.
+  bool matches(std::string_view subject, std::size_t start, Anchor anchor, bool valid_utf) const;
   std::string pattern_;
   struct Impl;
   std::unique_ptr<Impl> impl_;
