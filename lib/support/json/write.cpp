@@ -5,6 +5,7 @@
 #include <rapidjson/writer.h>
 
 #include <cmath>
+#include <cstring>
 
 #include "json/float_repr.hpp"
 
@@ -13,14 +14,26 @@ namespace {
 
 using Buffer = rapidjson::StringBuffer;
 
+// A rapidjson output stream into a std::string the caller takes without a
+// copy (LineBuilder: a line of megabytes).
+struct StringOut {
+  using Ch = char;
+  std::string s;
+  void Put(char c) { s.push_back(c); }
+  void Flush() {}
+};
+
+void put_text(Buffer &b, std::string_view t) { std::memcpy(b.Push(t.size()), t.data(), t.size()); }
+void put_text(StringOut &o, std::string_view t) { o.s.append(t); }
+
 // rapidjson::Writer with Python's single-line separators (", " and ": ").
 // Writer::Prefix is not virtual, so the handlers that call it are re-stated
 // here the way rapidjson's own PrettyWriter does.
-class LineWriter : public rapidjson::Writer<Buffer> {
-  using Base = rapidjson::Writer<Buffer>;
+template <typename Out> class LineWriter : public rapidjson::Writer<Out> {
+  using Base = rapidjson::Writer<Out>;
 
 public:
-  explicit LineWriter(Buffer &b) : Base(b) {}
+  explicit LineWriter(Out &b) : Base(b) {}
   bool Null() {
     Sep();
     return Base::EndValue(Base::WriteNull());
@@ -36,6 +49,12 @@ public:
   bool Raw(const std::string &s) {
     Sep();
     return Base::EndValue(Base::WriteRawValue(s.data(), s.size()));
+  }
+  // A value already written in this layout: its bytes, copied.
+  bool Written(std::string_view s) {
+    Sep();
+    put_text(*Base::os_, s);
+    return Base::EndValue(true);
   }
   bool String(const std::string &s) {
     Sep();
@@ -134,7 +153,7 @@ template <typename W> void emit(W &w, const Value &v) {
 
 std::string to_line(const Value &v) {
   Buffer buf;
-  LineWriter w(buf);
+  LineWriter<Buffer> w(buf);
   emit(w, v);
   return std::string(buf.GetString(), buf.GetSize());
 }
@@ -147,6 +166,28 @@ std::string to_pretty(const Value &v) {
 }
 
 std::string quote(std::string_view s) { return to_line(Value(s)); }
+
+struct LineBuilder::Impl {
+  StringOut out;
+  LineWriter<StringOut> w{out};
+};
+
+LineBuilder::LineBuilder() : impl_(std::make_unique<Impl>()) {}
+LineBuilder::~LineBuilder() = default;
+void LineBuilder::start_object() { impl_->w.StartObject(); }
+void LineBuilder::end_object() { impl_->w.EndObject(); }
+void LineBuilder::start_array() { impl_->w.StartArray(); }
+void LineBuilder::end_array() { impl_->w.EndArray(); }
+void LineBuilder::key(std::string_view k) { impl_->w.Key(std::string(k)); }
+void LineBuilder::value(const Value &v) { emit(impl_->w, v); }
+void LineBuilder::written(std::string_view line_text) { impl_->w.Written(line_text); }
+void LineBuilder::reserve(std::size_t bytes) { impl_->out.s.reserve(bytes); }
+std::size_t LineBuilder::pending() const { return impl_->out.s.size(); }
+void LineBuilder::drain(const std::function<void(std::string_view)> &sink) {
+  sink(impl_->out.s);
+  impl_->out.s.clear();
+}
+std::string LineBuilder::take() { return std::move(impl_->out.s); }
 
 bool written_as_is(std::string_view s) {
   for (char c : s)
