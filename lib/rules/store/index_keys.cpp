@@ -200,13 +200,9 @@ std::string entry_keys(const json::Value &e) {
 }
 
 bool scope_keeps(const json::Value &incoming_scope, const json::Value &entry_scope) {
-  json::Value retrieval = json::Value::object();
-  retrieval.set("scope", entry_scope);
-  json::Value entry = json::Value::object();
-  entry.set("retrieval", std::move(retrieval));
-  std::string keys = entry_keys(entry);
-  Fields f;
-  split(keys, f);
+  // The entry's first four key fields, as entry_keys makes them.
+  std::array<std::string, 4> f{scope_key(entry_scope.get("vendor")), scope_key(entry_scope.get("arch")),
+                               scope_key(entry_scope.get("operator_family")), scope_key(entry_scope.get("dsl"))};
   return want_of(incoming_scope).keeps(f);
 }
 
