@@ -21,10 +21,11 @@ int main(int argc, char **argv) {
     otm::cli::Options opts(
         "otm-bench-store",
         "Writes a generated store: OUTDIR/records/<type>/<vendor>/<arch>/<dsl>/<family>/<id>.json and "
-        "OUTDIR/records/index.json, every record valid clean-1.3 and passing the nine store gates. The shapes "
-        "(types, scopes, field presence, text sizes, links, shared episodes) follow the real store's; the words "
-        "are otm's own. Deterministic: the same --seed and --records give the same bytes, and a smaller store is "
-        "a prefix of a larger one.\n\nIt reads nothing and decides nothing; it is test and benchmark tooling, "
+        "OUTDIR/records/index.json, every record valid clean-1.3 and passing the nine store gates, and the keys "
+        "index OUTDIR/records/.otm-index-keys (a cache: never commit it). The shapes (types, scopes, field "
+        "presence, text sizes, links, shared episodes) follow the real store's; the words are otm's own. "
+        "Deterministic: the same --seed and --records give the same bytes (the keys index aside), and a smaller "
+        "store is a prefix of a larger one.\n\nIt reads nothing and decides nothing; it is test and benchmark tooling, "
         "not part of the pipeline.\n\nExit: 0 written; 2 usage, or OUTDIR exists and is not empty.\n\n"
         "Usage: otm-bench-store --records N [--seed S] OUTDIR");
     opts.value("records", "N", "number of records (required)");

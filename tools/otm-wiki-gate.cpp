@@ -110,7 +110,9 @@ int main(int argc, char **argv) {
     } else {
       throw Error(ErrorKind::Usage, "expected 'match RECORD', 'commit ACTION RECORD' or 'compact' (see --help)");
     }
-    std::cout << rep.out << std::flush;
+    std::cout << rep.out;
+    if (rep.out_stream) rep.out_stream(std::cout);
+    std::cout << std::flush;
     std::cerr << rep.err << std::flush;
     return rep.exit_code;
   });

@@ -10,6 +10,8 @@
 #include "io/file.hpp"
 #include "record/store_layout.hpp"
 #include "record_maker.hpp"
+#include "store/candidate_summary.hpp"
+#include "store/index_keys.hpp"
 #include "workspace/layout.hpp"
 #include "json/write.hpp"
 
@@ -64,6 +66,11 @@ GeneratedStore generate_store(const fs::path &root, const StoreSize &size) {
   fs::path index_tmp = index_file.parent_path() / ("." + index_file.filename().string() + ".tmp");
   std::ofstream index(index_tmp, std::ios::binary);
   index << head.substr(0, hole) << (size.records ? "[\n" : "[]");
+  // The keys index is written beside it (where each entry sits, and its
+  // record's summary), as a compaction does, so that a store's first reader
+  // does not rebuild it from 100,000 records.
+  std::size_t written = hole + 2;
+  store::KeysCacheBuilder keys;
 
   GeneratedStore out;
   out.records = size.records;
@@ -75,15 +82,19 @@ GeneratedStore generate_store(const fs::path &root, const StoreSize &size) {
     io::write_file_atomic(root / rel, text, io::FileClass::Scratch);
     out.record_bytes += text.size();
     entry.clear();
-    append_indented(entry, json::to_pretty(admission::live_index_entry(record, rel)), 2);
+    json::Value index_entry = admission::live_index_entry(record, rel);
+    append_indented(entry, json::to_pretty(index_entry), 2);
+    keys.add(index_entry, written + 2, entry.size() - 2, store::candidate_summary_text(record));
     entry += i + 1 < order.size() ? ",\n" : "\n ]";
     index << entry;
+    written += entry.size();
   }
   index << head.substr(hole + 2);
   index.close();
   if (!index) throw io::IoError(index_tmp.string() + ": write failed");
   out.index_bytes = fs::file_size(index_tmp);
   fs::rename(index_tmp, index_file);
+  keys.write(root);
   return out;
 }
 

@@ -1,8 +1,10 @@
 // A generated clean-1.3 store for benchmarks and large-store tests:
 // <root>/records/<type>/<vendor>/<arch>/<dsl>/<family>/<id>.json (the
 // admission gate's layout) and records/index.json with the live index
-// entry of every record, sorted by id, in the pretty layout otm writes.
-// Deterministic: the same seed and size give the same bytes, and the
+// entry of every record, sorted by id, in the pretty layout otm writes, and
+// its keys index (store/index_keys.hpp), as otm writes it after a compaction.
+// Deterministic: the same seed and size give the same bytes (the keys
+// index aside: it is stamped with index.json's identity), and the
 // records of a smaller store are the first records of a larger one.
 #pragma once
 

@@ -160,6 +160,9 @@ git() { command git -c core.autocrlf=false -c commit.gpgsign=false -c core.hooks
 export GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1 GIT_AUTHOR_NAME=otm-test \
   GIT_AUTHOR_EMAIL=otm-test@example.invalid GIT_COMMITTER_NAME=otm-test GIT_COMMITTER_EMAIL=otm-test@example.invalid
 "$bin/otm-bench-store" --records 40 "$tmp/seed" 2>/dev/null || fail "otm-bench-store"
+# Its keys index is a cache stamped with this index.json's identity, never
+# committed (docs/admission.md): each clone builds its own.
+rm -f "$tmp/seed/records/.otm-index-keys"
 git -c init.defaultBranch=main init -q "$tmp/seed"
 git -C "$tmp/seed" add -A
 git -C "$tmp/seed" commit -qm "seed: 40 generated records"

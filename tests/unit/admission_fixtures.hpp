@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <random>
 #include <set>
 #include <string>
@@ -31,6 +32,8 @@
 #include "record/store_layout.hpp"
 #include "schema/builtin_schemas.hpp"
 #include "scratch.hpp"
+#include "store/candidate_summary.hpp"
+#include "store/index_keys.hpp"
 #include "store/store_reader.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
@@ -134,6 +137,49 @@ inline void seed_live_store(const fs::path &root, int n) {
 // every file parses, is named <id>.json, ids are unique, the index lists
 // exactly the files' ids with equal retrieval, worth_score, tier and gain_pct,
 // and its count matches.
+// Where the keys index (store/index_keys.hpp) disagrees with the index
+// (base and journal folded) and the records as a reader sees them: every
+// entry's path, its text where the keys say it is, its record's summary,
+// and the ids a scope query of everything returns.
+inline std::vector<std::string> keys_disagreements(const fs::path &root, const json::Value &index,
+                                                   const std::vector<store::StoredRecord> &recs) {
+  std::vector<std::string> out;
+  std::optional<store::KeysIndex> keys;
+  try {
+    keys = store::KeysIndex::open(root);
+  } catch (const std::exception &e) {
+    return {std::string("keys: ") + e.what()};
+  }
+  std::map<std::string, const json::Value *> by_id;
+  for (const auto &r : recs)
+    if (r.parse_error.empty()) by_id[r.record.string_or("id")] = &r.record;
+  std::vector<std::string> ids;
+  for (const auto &e : *index.get("records").as_array()) {
+    std::string id = e.string_or("id");
+    ids.push_back(id);
+    if (keys->path_of(id) != std::optional<std::string>(e.string_or("path")))
+      out.push_back(id + ": keys: another path");
+    auto text = keys->entry_text(id);
+    if (!text || !(json::parse(*text) == e)) out.push_back(id + ": keys: the entry's text is not the index's entry");
+    auto summary = keys->summary_of(id);
+    auto rec = by_id.find(id);
+    if (!summary)
+      out.push_back(id + ": keys: no entry");
+    else if (rec != by_id.end() && *summary != store::candidate_summary_text(*rec->second))
+      out.push_back(id + ": keys: the summary is not the record's");
+  }
+  std::vector<std::string> scoped;
+  auto everything = keys->in_scope(json::Value::object());
+  for (const auto &row : everything.rows) {
+    scoped.emplace_back(row.id);
+    if (row.summary != keys->summary_of(row.id).value_or(""))
+      out.push_back(std::string(row.id) + ": keys: the scope's summary");
+  }
+  std::sort(ids.begin(), ids.end());
+  if (scoped != ids) out.push_back("keys: a scope of everything is not the index's ids");
+  return out;
+}
+
 inline std::vector<std::string> store_disagreements(const fs::path &root) {
   std::vector<std::string> out;
   auto recs = store::load_records(root);
@@ -172,6 +218,7 @@ inline std::vector<std::string> store_disagreements(const fs::path &root) {
         out.push_back(r.relpath + ": index entry differs from the record");
     }
   }
+  for (auto &problem : keys_disagreements(root, *index, recs)) out.push_back(std::move(problem));
   return out;
 }
 

@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include "admission_fixtures.hpp"
+#include "store/candidate_summary.hpp"
 #include "store/index_journal.hpp"
 #include "store/index_keys.hpp"
 #include "store/pending_commit.hpp"
@@ -42,8 +43,9 @@ fs::path clone_store(const fs::path &to) {
 
 // Where the index and the record files disagree about the records a test
 // touched, as a reader sees the store (a commit under way reads as before
-// it), and every journal entry against its record: what store_disagreements
-// checks, without reading 100,000 records after every kill.
+// it), with the summary the keys hold for it, and every journal entry
+// against its record: what store_disagreements checks, without reading
+// 100,000 records after every kill.
 std::vector<std::string> touched_disagreements(const fs::path &live, const std::vector<json::Value> &recs) {
   std::vector<std::string> out;
   std::optional<store::KeysIndex> keys;
@@ -71,6 +73,9 @@ std::vector<std::string> touched_disagreements(const fs::path &live, const std::
                     (indexed ? "present" : "absent"));
     else if (indexed && *indexed != rel)
       out.push_back(id + ": indexed at " + *indexed);
+    else if (indexed &&
+             keys->summary_of(id) != std::optional<std::string_view>(store::candidate_summary_text(*as_read(rel))))
+      out.push_back(id + ": the keys' summary is not the record's");
   }
   for (const auto &e : store::journal_entries(store::read_journal(live), live)) {
     auto rec = as_read(e.string_or("path"));
@@ -116,18 +121,20 @@ TEST_CASE("100,000 records: concurrent inserts and confirms, and commits killed 
   SECTION("16 concurrent confirms of the same pair count once") {
     TempDir tmp;
     fs::path live = clone_store(tmp.path / "live");
-    auto rows = store::KeysIndex::open(live).in_scope(json::parse(R"({"vendor": "amd", "arch": "cdna4"})"));
+    auto keys = store::KeysIndex::open(live);
+    auto scoped = keys.in_scope(json::parse(R"({"vendor": "amd", "arch": "cdna4"})"));
+    const auto &rows = scoped.rows;
     REQUIRE_FALSE(rows.empty());
-    const auto &target = rows.front();
-    json::Value before = store::read_record(live, target.path);
+    const store::KeyRow target = rows.front();
+    json::Value before = store::read_record(live, std::string(target.path));
     fs::path src = stage(tmp.path, strategy_record(nth_id("echo", 0)));
     std::vector<pid_t> pids;
-    for (int i = 0; i < 16; ++i) pids.push_back(spawn(gate("confirm", src, live, target.id)));
+    for (int i = 0; i < 16; ++i) pids.push_back(spawn(gate("confirm", src, live, std::string(target.id))));
     for (pid_t p : pids) {
       REQUIRE(p > 0);
       CHECK(wait_for(p) == 0);
     }
-    json::Value after = store::read_record(live, target.path);
+    json::Value after = store::read_record(live, std::string(target.path));
     auto counted = [](const json::Value &r) {
       return r.get("worth").get("track").get("counters").get("verified_effective").as_int().value_or(0);
     };

@@ -261,18 +261,18 @@ TEST_CASE("match lists same-scope candidates with the two-way any rule and exact
   fs::path src = stage(tmp.path, incoming);
   auto rep = admission::run_match(src.string(), live, admission::default_store_checks());
   REQUIRE(rep.exit_code == 0);
-  auto j = json::parse(rep.out);
+  auto j = json::parse(rep.out_text());
   CHECK(ids(j) == std::vector<std::string>{"nvidia.b200.any.toy-op.b-s01", "nvidia.b200.triton.toy-op.a-s01"});
   CHECK(j.get("episode_key_matches") == json::Value::strings({"nvidia.b200.triton.toy-op.a-s01"}));
   CHECK(j.get("incoming").string_or("gain_direction") == "positive");
   auto any_in = with_path(incoming, {"retrieval", "scope", "dsl"}, "any");
   auto rep2 = admission::run_match(stage(tmp.path / "any", any_in).string(), live, admission::default_store_checks());
-  CHECK(ids(json::parse(rep2.out)).size() == 3);
+  CHECK(ids(json::parse(rep2.out_text())).size() == 3);
   // Invalid: every error, exit 1.
   auto bad = with_path(with_path(incoming, {"schema"}, "clean-9"), {"retrieval", "scope", "operator_family"}, "../x");
   auto rep3 = admission::run_match(stage(tmp.path / "bad", bad).string(), live, admission::default_store_checks());
   CHECK(rep3.exit_code == 1);
-  auto j3 = json::parse(rep3.out);
+  auto j3 = json::parse(rep3.out_text());
   CHECK(j3.string_or("status") == "schema_error");
   CHECK(j3.get("errors").size() == 2);
 }

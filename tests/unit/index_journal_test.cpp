@@ -10,6 +10,7 @@
 #include "admission/match.hpp"
 #include "admission/store_commit.hpp"
 #include "admission_fixtures.hpp"
+#include "store/candidate_summary.hpp"
 #include "store/index_journal.hpp"
 #include "store/index_keys.hpp"
 #include "store/pending_commit.hpp"
@@ -69,7 +70,8 @@ TEST_CASE("a torn journal tail is ignored by readers and cut by the next writer"
   REQUIRE(commit(live, "insert", stage(tmp.path, strategy_record(id_of(0)))).exit_code == 0);
   auto good = io::read_file(store::journal_file(live));
   // What a writer killed in the middle of its append leaves: part of a line.
-  auto line = store::journal_line(admission::live_index_entry(strategy_record(id_of(1)), "records/x/y.json"));
+  auto line = store::journal_line(admission::live_index_entry(strategy_record(id_of(1)), "records/x/y.json"),
+                                  store::candidate_summary_text(strategy_record(id_of(1))));
   for (std::size_t cut : {std::size_t(3), line.text.size() / 2, line.text.size() - 1}) {
     io::write_file_atomic(store::journal_file(live), good + line.text.substr(0, cut));
     CHECK(store::read_journal(live).torn_tail());
@@ -105,7 +107,7 @@ TEST_CASE("a reader sees the old state before the journal line and the new one a
   auto rec = strategy_record(id_of(1));
   std::string rel = "records/" + record::record_relpath(rec).generic_string();
   std::string bytes = json::to_pretty(rec);
-  auto line = store::journal_line(admission::live_index_entry(rec, rel));
+  auto line = store::journal_line(admission::live_index_entry(rec, rel), store::candidate_summary_text(rec));
   store::PendingCommit pending;
   pending.files.push_back({rel, text::sha256_hex(bytes), std::nullopt});
   pending.journal_offset = before;
@@ -134,7 +136,7 @@ TEST_CASE("a reader sees the old state before the journal line and the new one a
   auto rec2 = strategy_record(id_of(2));
   std::string rel2 = "records/" + record::record_relpath(rec2).generic_string();
   std::string bytes2 = json::to_pretty(rec2);
-  auto line2 = store::journal_line(admission::live_index_entry(rec2, rel2));
+  auto line2 = store::journal_line(admission::live_index_entry(rec2, rel2), store::candidate_summary_text(rec2));
   auto at = store::read_journal(live).valid_end;
   store::PendingCommit p2;
   p2.files.push_back({rel2, text::sha256_hex(bytes2), std::nullopt});
@@ -199,9 +201,9 @@ TEST_CASE("the keys index is rebuilt when index.json changes behind its back", "
   CHECK(store::KeysIndex::open(live).path_of("nvidia.b200.triton.seed-op.seed-00-s01"));
   // The scope query agrees with the one scope rule.
   json::Value scope = json::parse(R"({"vendor": "nvidia", "arch": "blackwell", "dsl": "triton"})");
-  auto rows = store::KeysIndex::open(live).in_scope(scope);
+  auto rows = store::KeysIndex::open(live).in_scope(scope).rows;
   CHECK(rows.size() == 2);
-  CHECK(store::KeysIndex::open(live).in_scope(json::parse(R"({"vendor": "amd"})")).empty());
+  CHECK(store::KeysIndex::open(live).in_scope(json::parse(R"({"vendor": "amd"})")).rows.empty());
 }
 
 TEST_CASE("insert refuses an id found only in the journal", "[admission]") {

@@ -6,6 +6,7 @@
 #include "json/float_repr.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
+#include "json/writer.hpp"
 
 using namespace otm::json;
 
@@ -160,4 +161,52 @@ TEST_CASE("duplicate keys among many: the last value at the first position", "[j
   CHECK(v.as_object()->back().first.empty());
   CHECK(v.get("") == Value(2));
   CHECK(v.get("k58") == Value(58));
+}
+
+TEST_CASE("a line written piece by piece, with written parts copied in, is to_line's", "[json]") {
+  Value v = parse(R"({"a": [1, 2.5, "x\n"], "b": {"c": null, "d": "é"}, "e": []})");
+  std::string text;
+  Writer b(text, Writer::Layout::Line);
+  b.begin_object();
+  b.key("a").written(to_line(v.get("a")));
+  b.key("b").value(v.get("b"));
+  b.key("e").begin_array().end_array();
+  b.end_object();
+  CHECK(text == to_line(v));
+  std::string list_text;
+  Writer list(list_text, Writer::Layout::Line);
+  list.begin_array();
+  for (const auto &e : *v.get("a").as_array()) list.written(to_line(e));
+  list.end_array();
+  CHECK(list_text == to_line(v.get("a")));
+}
+
+TEST_CASE("an object's layout: members' texts, and one array's elements", "[json]") {
+  std::string text = R"( {"schema": "s", "records": [ {"id": "a", "x": [1, {"y": "]"}]} , 2, "s\"}" ],
+    "count": 3 } )";
+  auto layout = object_layout(text, "records", "idx");
+  REQUIRE(layout);
+  REQUIRE(layout->elements);
+  REQUIRE(layout->elements->size() == 3);
+  // Each element's text is a view into `text` that parses to the element.
+  Value whole = parse(text);
+  for (std::size_t i = 0; i < 3; ++i) {
+    auto t = (*layout->elements)[i];
+    CHECK(t.data() >= text.data());
+    CHECK(t.data() + t.size() <= text.data() + text.size());
+    CHECK(parse(t) == (*whole.get("records").as_array())[i]);
+  }
+  REQUIRE(layout->members.size() == 2);
+  CHECK(layout->members[0].first == "schema");
+  CHECK(parse(layout->members[1].second) == Value(3));
+  // Not an object, or no such array: said so; not JSON: refused.
+  CHECK_FALSE(object_layout("[1, 2]", "records"));
+  CHECK_FALSE(object_layout(R"({"records": {}})", "records")->elements);
+  CHECK_FALSE(object_layout(R"({"records": [], "records": 1})", "records")->elements);
+  CHECK(object_layout(R"({"records": []})", "records")->elements->empty());
+  CHECK_THROWS_AS(object_layout(R"({"records": [1, 2] x)", "records", "idx"), ParseError);
+  CHECK_THROWS_AS(object_layout(R"({"records": [1, 2]} x)", "records", "idx"), ParseError);
+  CHECK_THROWS_AS(object_layout(R"({"records": [1, 2]} })", "records", "idx"), ParseError);
+  CHECK_THROWS_AS(object_layout(R"({"records" [1, 2]})", "records", "idx"), ParseError);
+  CHECK_THROWS_AS(object_layout("{\"records\": [\"\xff\"]}", "records", "idx"), ParseError);
 }

@@ -40,7 +40,7 @@ void write_index(const fs::path &root, const std::string &text) {
 
 void append_journal(const fs::path &root, const json::Value &entry) {
   std::string text = fs::exists(store::journal_file(root)) ? io::read_file(store::journal_file(root)) : "";
-  io::write_file_atomic(store::journal_file(root), text + store::journal_line(entry).text, io::FileClass::Scratch);
+  io::write_file_atomic(store::journal_file(root), text + store::journal_line(entry, "").text, io::FileClass::Scratch);
 }
 
 // The lazy index of `root` says what load_index says: both refuse, both

@@ -10,9 +10,10 @@
 #include "io/file.hpp"
 #include "record/store_layout.hpp"
 #include "schema/builtin_schemas.hpp"
+#include "store/index_keys.hpp"
+#include "store/store_reader.hpp"
 #include "storegen/record_maker.hpp"
 #include "storegen/store_generator.hpp"
-#include "store/store_reader.hpp"
 #include "trace_fixture.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
@@ -34,10 +35,13 @@ gates::Context store_context(const fs::path &root) {
   return ctx;
 }
 
+// The store's files but its keys index (a cache stamped with index.json's
+// identity, which differs from store to store).
 std::map<std::string, std::string> files_of(const fs::path &root) {
   std::map<std::string, std::string> out;
   for (const auto &e : fs::recursive_directory_iterator(root))
-    if (e.is_regular_file()) out[fs::relative(e.path(), root).generic_string()] = io::read_file(e.path());
+    if (e.is_regular_file() && e.path() != store::keys_cache_file(root))
+      out[fs::relative(e.path(), root).generic_string()] = io::read_file(e.path());
   return out;
 }
 
@@ -56,7 +60,9 @@ TEST_CASE("a generated 1,000-record store passes the nine store gates", "[storeg
     if (g.kind != gates::GateKind::Store) continue;
     ++store_gates;
     auto result = gates::run_gate(g, ctx);
-    INFO(g.name << ": " << (result.findings.empty() ? "" : result.findings.front().file + ": " + result.findings.front().message));
+    INFO(g.name << ": "
+                << (result.findings.empty() ? ""
+                                            : result.findings.front().file + ": " + result.findings.front().message));
     CHECK(result.findings.empty());
     CHECK_FALSE(result.crashed);
   }

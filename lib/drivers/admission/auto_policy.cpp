@@ -1,14 +1,21 @@
 #include "admission/actions.hpp"
 
+#include "json/parse.hpp"
+
 namespace otm::admission {
 
 namespace {
-// +1 positive, -1 negative, 0 unknown or flat.
-int direction(const json::Value &r) {
-  std::string type = r.string_or("type");
+// +1 positive, -1 negative, 0 unknown or flat: from a record's type and
+// worth.gain.pct (a summary carries both, as type and gain_pct).
+int direction(const std::string &type, const json::Value &pct) {
   if (type == "anti-strategy") return -1;
-  if (auto pct = r.get("worth").get("gain").get("pct").as_number()) return *pct > 0 ? 1 : (*pct < 0 ? -1 : 0);
+  if (auto x = pct.as_number()) return *x > 0 ? 1 : (*x < 0 ? -1 : 0);
   return type == "strategy" ? 1 : 0;
+}
+int direction(const json::Value &r) { return direction(r.string_or("type"), r.get("worth").get("gain").get("pct")); }
+int summary_direction(std::string_view summary) {
+  json::Value s = json::parse(summary, "a candidate's summary");
+  return direction(s.string_or("type"), s.get("gain_pct"));
 }
 } // namespace
 
@@ -27,9 +34,12 @@ AutoDecision decide_auto(const json::Value &incoming, const MatchResult &match) 
                 " same-scope candidate(s), none with the incoming episode_key (the only equivalence the policy "
                 "decides without a reviewer)"};
   for (const auto *c : same_key)
-    if (directions_contradict(incoming, c->record))
-      return {"conflict", c->id, "exact episode_key match " + c->id + " points the opposite way"};
-  return {"confirm", same_key.front()->id, "exact episode_key match " + same_key.front()->id + " points the same way"};
+    if (direction(incoming) * summary_direction(c->summary) < 0) {
+      std::string target(c->id);
+      return {"conflict", target, "exact episode_key match " + target + " points the opposite way"};
+    }
+  std::string target(same_key.front()->id);
+  return {"confirm", target, "exact episode_key match " + target + " points the same way"};
 }
 
 } // namespace otm::admission

@@ -3,6 +3,7 @@
 #include "admission/store_commit.hpp"
 #include "record/store_layout.hpp"
 #include "scoring/worth_model.hpp"
+#include "store/candidate_summary.hpp"
 #include "store/store_reader.hpp"
 #include "workspace/layout.hpp"
 #include "json/parse.hpp"
@@ -40,7 +41,8 @@ Outcome confirm_record(const CommitRequest &req) {
   const std::string target = *req.target;
   if (target == req.record.string_or("id"))
     return refused("confirm: a record cannot confirm itself (" + target + "); nothing was counted");
-  auto rel = live_keys_for_update(req.live_root, req.limits).path_of(target);
+  store::KeysIndex index_keys = live_keys_for_update(req.live_root, req.limits);
+  auto rel = index_keys.path_of(target);
   if (!rel)
     return refused("confirm: record " + target +
                    " not found in the live index; nothing was counted and the source is not marked merged");
@@ -95,18 +97,31 @@ Outcome confirm_record(const CommitRequest &req) {
   StoreCommit swap(req.live_root, req.limits);
   swap.write(under_records(*rel), json::to_pretty(rec));
   if (rerank) {
-    // The entry as the index holds it, re-ranked: an upsert line. Reading
-    // the whole index here is the one cost of a re-ranking confirm that
-    // grows with the store.
-    json::Value index = load_live_index_for_update(req.live_root);
-    for (const auto &e : *index.get("records").as_array())
-      if (e.string_or("id") == target) {
-        json::Value entry = e;
-        entry.set("worth_score", ranked.score);
-        entry.set("tier", ranked.tier);
-        swap.upsert_index_entry(std::move(entry));
-        break;
+    // The entry as the index holds it, re-ranked: an upsert line. The keys
+    // name where it is (its journal line, or its bytes in index.json), so
+    // only it is read; the whole index only if index.json was replaced
+    // behind the keys (another tool).
+    std::optional<json::Value> entry;
+    if (auto text = index_keys.entry_text(target)) {
+      try {
+        entry = json::parse(*text, workspace::index_file(req.live_root).string());
+      } catch (const json::ParseError &) {
+        entry.reset();
       }
+    }
+    if (!entry) {
+      json::Value index = load_live_index_for_update(req.live_root);
+      for (const auto &e : *index.get("records").as_array())
+        if (e.string_or("id") == target) {
+          entry = e;
+          break;
+        }
+    }
+    if (entry) {
+      entry->set("worth_score", ranked.score);
+      entry->set("tier", ranked.tier);
+      swap.upsert_index_entry(std::move(*entry), store::candidate_summary_text(rec));
+    }
   }
   swap.commit();
   out.changed = swap.changed();

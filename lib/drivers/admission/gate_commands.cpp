@@ -1,5 +1,7 @@
 #include "admission/gate_commands.hpp"
 
+#include <sstream>
+
 #include "admission/actions.hpp"
 #include "admission/git_store.hpp"
 #include "admission/index_journal_writer.hpp"
@@ -48,9 +50,24 @@ GateReport run_match(const std::string &source, const std::filesystem::path &liv
     rep.out = json::to_line(match_error_report(errors)) + "\n";
     return rep;
   }
-  StoreLock lock(live_root, StoreLock::Mode::Shared);
-  rep.out = json::to_line(match_report(rec, find_candidates(rec, live_root, limits))) + "\n";
+  auto found = std::make_shared<MatchResult>();
+  {
+    StoreLock lock(live_root, StoreLock::Mode::Shared);
+    *found = find_candidates(rec, live_root, limits);
+  }
+  // What the report is made of stays readable without the lock: the keys
+  // index is mapped, the journal and what was read are held.
+  rep.out_stream = [found, rec = std::move(rec)](std::ostream &os) {
+    write_match_report(rec, *found, [&](std::string_view piece) { os.write(piece.data(), piece.size()); });
+  };
   return rep;
+}
+
+std::string GateReport::out_text() const {
+  std::ostringstream os;
+  os << out;
+  if (out_stream) out_stream(os);
+  return os.str();
 }
 
 namespace {

@@ -3,7 +3,9 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <optional>
+#include <ostream>
 #include <string>
 
 #include "admission/commit_types.hpp"
@@ -18,11 +20,18 @@ struct GateReport {
   int exit_code = 0;
   std::string out; // for stdout
   std::string err; // for stderr
+  // When set, stdout goes on after `out` with what this writes: a report
+  // streamed from what the command kept (match: a wide scope's line is tens
+  // of megabytes, copied once, into the stream).
+  std::function<void(std::ostream &)> out_stream;
+  // `out` and the streamed rest, as one string.
+  std::string out_text() const;
 };
 
 // Validates the record read from `source` (a file or "-") and reports the
-// same-scope candidates under a shared lock. Throws io::IoError /
-// json::ParseError when the input cannot be read (exit 2).
+// same-scope candidates: found under a shared lock, written (out_stream)
+// after it is released. Throws io::IoError / json::ParseError when the
+// input cannot be read (exit 2).
 GateReport run_match(const std::string &source, const std::filesystem::path &live_root, const RecordCheck &checks,
                      const config::Limits &limits = {});
 

@@ -82,10 +82,12 @@ store::Journal journal_without_torn_tail(const fs::path &root, const config::Lim
 
 bool compact_index(const fs::path &root, const config::Limits &limits) {
   std::optional<json::Value> index;
-  std::size_t lines = 0;
+  std::optional<store::KeysIndex> before;
   try {
-    lines = store::read_journal(root, limits).lines.size();
-    if (lines == 0) return false;
+    if (store::read_journal(root, limits).lines.empty()) return false;
+    // The keys of the index being folded: the new keys take their summaries
+    // (no record is read).
+    before = store::KeysIndex::open(root, limits);
     index = store::load_index(root, limits);
   } catch (const json::ParseError &e) {
     throw io::IoError(std::string(e.what()) + "; the live index is broken: rebuild it before compacting");
@@ -93,11 +95,12 @@ bool compact_index(const fs::path &root, const config::Limits &limits) {
   if (!index || !index->is_object() || !index->get("records").is_array())
     throw io::IoError(workspace::index_file(root).string() +
                       ": not an index (an object with a \"records\" list); rebuild it before compacting");
-  io::write_file_atomic(workspace::index_file(root), json::to_pretty(*index), io::FileClass::Live);
+  std::string text = json::to_pretty(*index);
+  io::write_file_atomic(workspace::index_file(root), text, io::FileClass::Live);
   fs::path j = store::journal_file(root);
   if (::unlink(j.c_str()) != 0 && errno != ENOENT) fail(j, "remove the index journal");
   io::fsync_directory(j.parent_path());
-  store::write_keys_cache(root, *index);
+  store::write_keys_cache(root, text, *index, *before, limits);
   return true;
 }
 

@@ -4,6 +4,7 @@
 #include "admission/store_commit.hpp"
 #include "io/file.hpp"
 #include "record/store_layout.hpp"
+#include "store/candidate_summary.hpp"
 #include "store/store_reader.hpp"
 #include "workspace/layout.hpp"
 #include "json/parse.hpp"
@@ -59,7 +60,7 @@ Outcome insert_record(const CommitRequest &req) {
 
   StoreCommit swap(req.live_root, req.limits);
   swap.write(rel_in_records, json::to_pretty(rec));
-  swap.upsert_index_entry(live_index_entry(rec, rel));
+  swap.upsert_index_entry(live_index_entry(rec, rel), store::candidate_summary_text(rec));
   swap.commit();
   out.changed = swap.changed();
   out.message = "inserted \u2192 " + rel;

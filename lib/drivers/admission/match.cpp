@@ -1,64 +1,29 @@
 #include "admission/match.hpp"
 
-#include "record/store_layout.hpp"
-#include "store/index_keys.hpp"
 #include "store/store_reader.hpp"
 #include "json/parse.hpp"
+#include "json/write.hpp"
+#include "json/writer.hpp"
 
 namespace otm::admission {
-
-namespace {
-json::Value get_or(const json::Value &obj, std::string_view key, json::Value fallback) {
-  const auto *v = obj.find(key);
-  return v ? *v : fallback;
-}
-} // namespace
-
-std::string gain_direction(const json::Value &r) {
-  std::string type = r.string_or("type");
-  if (type == "anti-strategy") return "negative";
-  const auto &pct = r.get("worth").get("gain").get("pct");
-  if (auto x = pct.as_number()) return *x > 0 ? "positive" : "negative";
-  if (type == "strategy") return "positive";
-  return "unknown";
-}
-
-json::Value record_summary(const json::Value &r) {
-  const auto &p = r.get("payload");
-  const auto &problem = p.get("problem");
-  const auto &gain = r.get("worth").get("gain");
-  json::Value s = json::Value::object();
-  s.set("id", r.get("id"));
-  s.set("type", r.get("type"));
-  s.set("episode_key", r.get("episode_key"));
-  s.set("change", get_or(p, "change", ""));
-  s.set("mechanism", get_or(p, "mechanism", ""));
-  s.set("goal", get_or(p, "goal", ""));
-  s.set("observed_symptom", get_or(problem, "observed_symptom", ""));
-  s.set("operator", get_or(problem, "operator", ""));
-  s.set("bottleneck", get_or(problem, "bottleneck", nullptr));
-  s.set("shape_contract", get_or(problem, "shape_contract", nullptr));
-  s.set("gain_direction", gain_direction(r));
-  s.set("gain_pct", gain.get("pct"));
-  s.set("gain_basis", gain.get("basis"));
-  return s;
-}
 
 bool scope_matches(const json::Value &in, const json::Value &entry) { return store::scope_keeps(in, entry); }
 
 namespace {
-void add_candidate(MatchResult &out, const std::filesystem::path &live_root, std::string id, std::string rel,
-                   const std::string &key, const config::Limits &limits) {
+// A candidate whose summary is made from its record, read now; none when it
+// is missing, unreadable, or a path that would leave the store.
+void add_read_candidate(MatchResult &out, const std::filesystem::path &live_root, std::string_view id,
+                        std::string_view rel, const std::string &key, const config::Limits &limits) {
   if (rel.empty()) return;
   json::Value rec;
   try {
-    rec = store::read_record(live_root, rel, limits);
+    rec = store::read_record(live_root, std::string(rel), limits);
   } catch (const std::exception &) {
-    return; // missing, unreadable, or a path that would leave the store
+    return;
   }
-  Candidate c{std::move(id), std::move(rel), std::move(rec)};
-  if (!key.empty() && c.record.string_or("episode_key") == key) out.episode_key_matches.push_back(c.id);
-  out.candidates.push_back(std::move(c));
+  std::string_view summary = out.made.emplace_back(store::candidate_summary_text(rec));
+  if (!key.empty() && rec.string_or("episode_key") == key) out.episode_key_matches.emplace_back(id);
+  out.candidates.push_back({id, rel, summary});
 }
 } // namespace
 
@@ -67,37 +32,68 @@ MatchResult find_candidates(const json::Value &incoming, const std::filesystem::
   MatchResult out;
   const auto &scope = incoming.get("retrieval").get("scope");
   std::string key = incoming.string_or("episode_key");
-  // The candidates by scope from the keys index: only their records are
-  // read. Without an index (or with one that cannot be read) the entries
+  // The candidates by scope from the keys index, each with the summary it
+  // keeps. Without an index (or with one that cannot be read) the entries
   // live_entries builds by walking records/, as before.
-  std::optional<store::KeysIndex> keys;
   try {
-    keys = store::KeysIndex::open(live_root, limits);
+    out.keys = std::make_shared<const store::KeysIndex>(store::KeysIndex::open(live_root, limits));
   } catch (const std::exception &) {
-    keys.reset();
+    out.keys.reset();
   }
-  if (keys && !keys->empty()) {
-    for (auto &row : keys->in_scope(scope))
-      add_candidate(out, live_root, std::move(row.id), std::move(row.path), key, limits);
+  if (out.keys && !out.keys->empty()) {
+    out.rows = out.keys->in_scope(scope);
+    out.candidates.reserve(out.rows.rows.size());
+    for (const auto &row : out.rows.rows) {
+      if (row.summary.empty()) {
+        add_read_candidate(out, live_root, row.id, row.path, key, limits);
+        continue;
+      }
+      if (!key.empty() && row.episode_key == key) out.episode_key_matches.emplace_back(row.id);
+      out.candidates.push_back({row.id, row.path, row.summary});
+    }
     return out;
   }
   for (const auto &entry : store::live_entries(live_root, limits)) {
     if (!scope_matches(scope, entry.get("retrieval").get("scope"))) continue;
-    add_candidate(out, live_root, entry.string_or("id"), entry.string_or("path"), key, limits);
+    std::string_view id = out.made.emplace_back(entry.string_or("id"));
+    std::string_view rel = out.made.emplace_back(entry.string_or("path"));
+    add_read_candidate(out, live_root, id, rel, key, limits);
   }
   return out;
 }
 
-json::Value match_report(const json::Value &incoming, const MatchResult &m) {
-  json::Value out = json::Value::object();
-  out.set("status", "ok");
-  out.set("incoming", record_summary(incoming));
-  out.set("candidates_count", static_cast<long long>(m.candidates.size()));
-  out.set("episode_key_matches", json::Value::strings(m.episode_key_matches));
-  json::Value list = json::Value::array();
-  for (const auto &c : m.candidates) list.push_back(record_summary(c.record));
-  out.set("candidates", list);
-  return out;
+void write_match_report(const json::Value &incoming, const MatchResult &m,
+                        const std::function<void(std::string_view)> &sink) {
+  // One buffer, reused for every piece: a fresh page of a buffer is a page
+  // fault, and a wide scope's report is thousands of pages.
+  constexpr std::size_t kPiece = 1u << 20;
+  std::string piece;
+  piece.reserve(kPiece + (64u << 10));
+  json::Writer out(piece, json::Writer::Layout::Line);
+  auto drain = [&] {
+    sink(piece);
+    piece.clear();
+  };
+  out.begin_object();
+  out.key("status").value("ok");
+  out.key("incoming").written(store::candidate_summary_text(incoming));
+  out.key("candidates_count").value(m.candidates.size());
+  out.key("episode_key_matches").value(json::Value::strings(m.episode_key_matches));
+  out.key("candidates").begin_array();
+  for (const auto &c : m.candidates) {
+    out.written(c.summary);
+    if (piece.size() >= kPiece) drain();
+  }
+  out.end_array().end_object();
+  drain();
+  sink("\n");
+}
+
+std::string match_report(const json::Value &incoming, const MatchResult &m) {
+  std::string line;
+  write_match_report(incoming, m, [&](std::string_view piece) { line.append(piece); });
+  line.pop_back();
+  return line;
 }
 
 json::Value match_error_report(const std::vector<std::string> &errors) {

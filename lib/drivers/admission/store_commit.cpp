@@ -73,9 +73,10 @@ void StoreCommit::write(const fs::path &relpath, std::string content) {
   writes_.emplace_back(relpath, std::move(content));
 }
 
-void StoreCommit::upsert_index_entry(json::Value entry) {
+void StoreCommit::upsert_index_entry(json::Value entry, std::string summary) {
   refuse_links(workspace::records_dir(root_), workspace::kJournalFileName);
   entry_ = std::move(entry);
+  summary_ = std::move(summary);
 }
 
 void StoreCommit::commit() {
@@ -93,7 +94,7 @@ void StoreCommit::commit() {
     return;
   }
   store::Journal journal = journal_without_torn_tail(root_, limits_);
-  auto line = store::journal_line(*entry_);
+  auto line = store::journal_line(*entry_, summary_);
   store::PendingCommit pending;
   pending.journal_offset = journal.valid_end;
   pending.journal_line_sha256 = line.sha256;

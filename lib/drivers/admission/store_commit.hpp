@@ -42,8 +42,10 @@ public:
   // ("strategy/nvidia/.../<id>.json"). The path is checked to stay inside
   // records/ and to pass through no symbolic link.
   void write(const std::filesystem::path &relpath, std::string content);
-  // Queues the upsert of one index entry (the commit point).
-  void upsert_index_entry(json::Value entry);
+  // Queues the upsert of one index entry (the commit point), whose record's
+  // candidate summary is `summary` (store::candidate_summary_text), kept in
+  // the journal line for `match`.
+  void upsert_index_entry(json::Value entry, std::string summary);
 
   // Applies the queued writes (the journal line last). Does nothing when
   // nothing was queued. Throws io::IoError on failure; the store then reads
@@ -59,6 +61,7 @@ private:
   config::Limits limits_;
   std::vector<std::pair<std::filesystem::path, std::string>> writes_;
   std::optional<json::Value> entry_;
+  std::string summary_;
   std::vector<std::string> changed_;
 };
 

@@ -43,8 +43,8 @@ bool hash_holds(std::string_view b, const Parsed &p) {
 
 fs::path journal_file(const fs::path &root) { return workspace::records_dir(root) / workspace::kJournalFileName; }
 
-JournalLineText journal_line(const json::Value &entry) {
-  std::string payload = entry_keys(entry) + "\t" + json::to_line(entry);
+JournalLineText journal_line(const json::Value &entry, std::string_view summary) {
+  std::string payload = entry_keys(entry) + "\t" + std::string(summary) + "\t" + json::to_line(entry);
   JournalLineText out;
   out.sha256 = text::sha256_hex(payload);
   out.text = std::to_string(payload.size()) + " " + out.sha256 + " " + payload + "\n";
@@ -79,7 +79,15 @@ Journal read_journal(const fs::path &root, const config::Limits &limits) {
     for (int i = 0; i < kKeyFields && tab != std::string_view::npos; ++i) tab = payload.find('\t', i ? tab + 1 : 0);
     if (tab == std::string_view::npos)
       throw json::ParseError(shown + ": damaged at byte " + std::to_string(at) + " (a line without its key fields)");
-    j.lines.push_back({at, p->end, p->payload_at, tab, p->payload_at + tab + 1, payload.size() - tab - 1});
+    JournalLine line{at, p->end, p->payload_at, tab, 0, 0, p->payload_at + tab + 1, payload.size() - tab - 1};
+    // The summary, in a line that has one (see above).
+    if (std::size_t next = payload.find('\t', tab + 1); next != std::string_view::npos) {
+      line.summary_at = p->payload_at + tab + 1;
+      line.summary_size = next - tab - 1;
+      line.entry_at = p->payload_at + next + 1;
+      line.entry_size = payload.size() - next - 1;
+    }
+    j.lines.push_back(line);
     at = p->end;
   }
   j.valid_end = at;

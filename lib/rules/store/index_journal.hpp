@@ -7,8 +7,11 @@
 //
 // A line is "<payload length> <SHA-256 of the payload> <payload>\n"; the
 // payload is the entry's key fields (store/index_keys.hpp, so a reader of
-// ids and scopes parses no JSON) and the entry as one JSON line, separated
-// by a tab. A writer killed (or a power loss) in the middle of an append
+// ids and scopes parses no JSON), its record's candidate summary as `match`
+// prints it (store/candidate_summary.hpp, so `match` reads no record) and
+// the entry as one JSON line, separated by tabs. A line written by otm
+// before the summary (one tab fewer: neither JSON line holds a raw tab) has
+// no summary; its reader reads the record instead. A writer killed (or a power loss) in the middle of an append
 // leaves a torn last line: readers ignore it, and the next writer truncates
 // it under the lock before it appends. Only the last line can be torn (each
 // writer checks it before appending), so only the last line's hash is
@@ -30,18 +33,20 @@ namespace fs = std::filesystem;
 
 fs::path journal_file(const fs::path &root);
 
-// The line that upserts `entry` (newline included), and its payload's hash.
+// The line that upserts `entry` (newline included), whose record's summary
+// is `summary` (store::candidate_summary_text), and its payload's hash.
 struct JournalLineText {
   std::string text;
   std::string sha256;
 };
-JournalLineText journal_line(const json::Value &entry);
+JournalLineText journal_line(const json::Value &entry, std::string_view summary);
 
 struct JournalLine {
-  std::size_t offset = 0;                   // of the line in the file
-  std::size_t end = 0;                      // past its newline
-  std::size_t keys_at = 0, keys_size = 0;   // the key fields
-  std::size_t entry_at = 0, entry_size = 0; // the entry's JSON
+  std::size_t offset = 0;                       // of the line in the file
+  std::size_t end = 0;                          // past its newline
+  std::size_t keys_at = 0, keys_size = 0;       // the key fields
+  std::size_t summary_at = 0, summary_size = 0; // the summary (size 0: none)
+  std::size_t entry_at = 0, entry_size = 0;     // the entry's JSON
 };
 
 struct Journal {
@@ -50,6 +55,9 @@ struct Journal {
   std::size_t valid_end = 0;      // past the last complete line
   bool torn_tail() const { return valid_end != bytes.size(); }
   std::string_view keys(const JournalLine &l) const { return std::string_view(bytes).substr(l.keys_at, l.keys_size); }
+  std::string_view summary(const JournalLine &l) const {
+    return std::string_view(bytes).substr(l.summary_at, l.summary_size);
+  }
   std::string_view entry_json(const JournalLine &l) const {
     return std::string_view(bytes).substr(l.entry_at, l.entry_size);
   }

@@ -131,6 +131,83 @@ std::vector<std::optional<Value>> parse_members(std::string_view members, const 
   return out;
 }
 
+namespace {
+namespace od = simdjson::ondemand;
+
+// The text of the value `v` stands at, through the padded copy `padded` of
+// `text`.
+simdjson::error_code value_text(od::value v, const char *padded, std::string_view text, std::string_view &out) {
+  od::json_type type;
+  if (auto e = v.type().get(type)) return e;
+  std::string_view raw;
+  simdjson::error_code e;
+  if (type == od::json_type::object) {
+    od::object o;
+    e = v.get_object().get(o);
+    if (!e) e = o.raw_json().get(raw);
+  } else if (type == od::json_type::array) {
+    od::array a;
+    e = v.get_array().get(a);
+    if (!e) e = a.raw_json().get(raw);
+  } else {
+    raw = v.raw_json_token();
+    e = simdjson::SUCCESS;
+  }
+  if (e) return e;
+  out = text.substr(static_cast<std::size_t>(raw.data() - padded), raw.size());
+  return simdjson::SUCCESS;
+}
+} // namespace
+
+std::optional<ObjectLayout> object_layout(std::string_view text, std::string_view array_key, std::string_view source) {
+  auto fail = [&](simdjson::error_code e) {
+    return ParseError(std::string(source) + ": invalid JSON (" + simdjson::error_message(e) + ")");
+  };
+  thread_local od::parser parser;
+  simdjson::padded_string padded(text);
+  od::document doc;
+  if (auto e = parser.iterate(padded).get(doc)) throw fail(e);
+  od::json_type type;
+  if (auto e = doc.type().get(type)) throw fail(e);
+  if (type != od::json_type::object) return std::nullopt;
+  od::object obj;
+  if (auto e = doc.get_object().get(obj)) throw fail(e);
+  ObjectLayout out;
+  for (auto field : obj) {
+    od::field f;
+    if (auto e = std::move(field).get(f)) throw fail(e);
+    std::string_view key;
+    if (auto e = f.unescaped_key().get(key)) throw fail(e);
+    od::value v = f.value();
+    od::json_type vt;
+    if (auto e = v.type().get(vt)) throw fail(e);
+    if (key == array_key && vt == od::json_type::array) {
+      od::array arr;
+      if (auto e = v.get_array().get(arr)) throw fail(e);
+      std::vector<std::string_view> elements;
+      for (auto element : arr) {
+        od::value ev;
+        if (auto e = std::move(element).get(ev)) throw fail(e);
+        std::string_view t;
+        if (auto e = value_text(ev, padded.data(), text, t)) throw fail(e);
+        elements.push_back(t);
+      }
+      out.elements = std::move(elements);
+      continue;
+    }
+    if (key == array_key) out.elements.reset(); // the last one wins
+    std::string k(key);
+    std::string_view t;
+    if (auto e = value_text(v, padded.data(), text, t)) throw fail(e);
+    out.members.emplace_back(std::move(k), t);
+  }
+  // Past the object's end: nothing may follow (the location is out of
+  // bounds exactly then).
+  const char *after = nullptr;
+  if (doc.current_location().get(after) != simdjson::OUT_OF_BOUNDS) throw fail(simdjson::TRAILING_CONTENT);
+  return out;
+}
+
 Value parse_file(const std::filesystem::path &path) {
   std::string text;
   try {

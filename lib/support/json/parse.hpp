@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,6 +24,22 @@ public:
 // message starts with `source`. Duplicate keys: the last value wins at the
 // first key's position (as Python's json does).
 Value parse(std::string_view text, std::string_view source = "<input>");
+
+// The top level of a JSON object without building its values, for a reader
+// that takes a large document's entries one at a time: each member's key
+// and the text of its value, and for the member `array_key`, when it is an
+// array, the text of each element instead. The views point into `text`
+// (they may end in the whitespace after the value). Only the skeleton is
+// checked here (every byte's UTF-8, the object's and the array's brackets,
+// colons and commas): parse each value you use. nullopt when `text` is not
+// an object; throws ParseError naming `source` when the skeleton is not
+// JSON. A repeated key: each occurrence is listed; the last array wins.
+struct ObjectLayout {
+  std::vector<std::pair<std::string, std::string_view>> members; // the others'
+  std::optional<std::vector<std::string_view>> elements;         // array_key's
+};
+std::optional<ObjectLayout> object_layout(std::string_view text, std::string_view array_key,
+                                          std::string_view source = "<input>");
 
 // Reads and parses a whole file; unreadable files throw ParseError too.
 Value parse_file(const std::filesystem::path &path);

@@ -195,6 +195,12 @@ Writer &Writer::null() {
   return *this;
 }
 
+Writer &Writer::written(std::string_view text) {
+  prefix();
+  out_.append(text);
+  return *this;
+}
+
 Writer &Writer::value(const Value &v) {
   switch (v.kind()) {
   case Kind::Null: return null();

@@ -46,6 +46,9 @@ public:
   Writer &null();
   // A whole value (objects and arrays recursively).
   Writer &value(const Value &v);
+  // One value's text already written in this layout (e.g. kept in an
+  // index), copied as it is: the same value gives the same bytes either way.
+  Writer &written(std::string_view text);
 
   // While set, every scalar written (nulls skipped) is appended to `*text`
   // as Python's str() gives it, after a "\n" when `*parts` already counts
