@@ -209,4 +209,16 @@ TEST_CASE("an object's layout: members' texts, and one array's elements", "[json
   CHECK_THROWS_AS(object_layout(R"({"records": [1, 2]} })", "records", "idx"), ParseError);
   CHECK_THROWS_AS(object_layout(R"({"records" [1, 2]})", "records", "idx"), ParseError);
   CHECK_THROWS_AS(object_layout("{\"records\": [\"\xff\"]}", "records", "idx"), ParseError);
+  CHECK_THROWS_AS(object_layout(R"({"records": [1, 2], })", "records", "idx"), ParseError);
+  CHECK_THROWS_AS(object_layout(R"({"records": [1, , 2]})", "records", "idx"), ParseError);
+  CHECK_THROWS_AS(object_layout(R"({"rec\qords": []})", "records", "idx"), ParseError);
+  // A key is unescaped; a view runs to the comma or bracket after its value
+  // (where the keys index has always placed an entry's end).
+  auto escaped = object_layout(R"({"rec\u006frds": [ {"a": 1} ,"s"
+  ], "c\"d": 2 })",
+                               "records");
+  REQUIRE(escaped->elements);
+  CHECK(*escaped->elements == std::vector<std::string_view>{R"({"a": 1} )", "\"s\"\n  "});
+  REQUIRE(escaped->members.size() == 1);
+  CHECK(escaped->members[0] == std::pair<std::string, std::string_view>{"c\"d", "2 "});
 }

@@ -324,6 +324,23 @@ TEST_CASE("json::cut_value cuts values by their structure", "[json][lazy-index]"
   CHECK(object(R"({"a" 1})").status == Cut::Malformed);
   CHECK(object(R"({"a": 1,})").status == Cut::Malformed);
   CHECK(object(R"({1: 1})").status == Cut::Malformed);
+  std::vector<std::string> elements;
+  auto array = [&](std::string_view t, bool at_end = true) {
+    elements.clear();
+    return json::cut_array(t, 0, at_end,
+                           [&](json::Extent e) { elements.push_back(std::string(t.substr(e.at, e.end - e.at))); });
+  };
+  CHECK(array(R"([ {"a": "]"} ,2,"x\"" ] tail)").end == 23);
+  CHECK(elements == std::vector<std::string>{R"({"a": "]"})", "2", R"("x\"")"});
+  CHECK(array("[ ]").end == 3);
+  CHECK(elements.empty());
+  CHECK(array("{}").end == 2);
+  CHECK(array("[1, 2", false).status == Cut::NeedMore);
+  CHECK(elements == std::vector<std::string>{"1"});
+  CHECK(array("[1, 2").status == Cut::Malformed);
+  CHECK(array("[1 2]").status == Cut::Malformed);
+  CHECK(array("[1,]").status == Cut::Malformed);
+  CHECK(array("[1}").status == Cut::Malformed);
 }
 
 TEST_CASE("a string pool keeps each string once, at a stable view", "[text][lazy-index]") {

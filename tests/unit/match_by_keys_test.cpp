@@ -301,3 +301,40 @@ TEST_CASE("on the real store, match by the keys prints what reading the records 
   }
   CHECK(compared > 30);
 }
+
+TEST_CASE("a rebuild of the keys index refuses every index load_index refuses", "[admission][match]") {
+  // The rebuild checks the index's skeleton and parses each part on its
+  // own (store/index_keys.cpp); a part's nesting counts the levels around it.
+  auto nested = [](std::size_t levels) { return std::string(levels, '[') + std::string(levels, ']'); };
+  const std::vector<std::pair<std::string, std::string>> refused = {
+      {"a broken scalar in an entry", R"({"records": [{"id": tru}]})"},
+      {"an entry that is one", R"({"records": [tru]})"},
+      {"a member that is one", R"({"records": [{"id": "a"}], "count": 01})"},
+      {"no comma between entries", R"({"records": [{"id": "a"} {"id": "b"}]})"},
+      {"a comma before the brace", R"({"records": [], })"},
+      {"text after the object", R"({"records": [{"id": "a"}]} x)"},
+      {"cut short", R"({"records": [{"id": "a"})"},
+      {"a bad escape in a name", R"({"rec\qords": [], "records": []})"},
+      {"a control byte in a name", "{\"a\x01\": 1, \"records\": []}"},
+      {"a control byte in a string of an entry", "{\"records\": [{\"id\": \"a\tb\"}]}"},
+      {"not UTF-8", "{\"records\": [{\"id\": \"\xff\"}]}"},
+      {"nested too deep in an entry", R"({"records": [)" + nested(1023) + "]}"},
+      {"nested too deep in a member", R"({"a": )" + nested(1024) + R"(, "records": []})"}};
+  for (const auto &[why, text] : refused) {
+    INFO(why);
+    TempDir tmp;
+    fs::path live = tmp.path / "live";
+    io::write_file_atomic(live / "records" / "index.json", text);
+    CHECK_THROWS_AS(store::load_index(live), json::ParseError);
+    CHECK_THROWS_AS(store::KeysIndex::open(live), json::ParseError);
+    CHECK_FALSE(fs::exists(store::keys_cache_file(live)));
+  }
+  // Entries that are not objects, and a name written with an escape: read
+  // by both (an entry without an id has no row to find).
+  TempDir tmp;
+  fs::path live = tmp.path / "live";
+  io::write_file_atomic(live / "records" / "index.json",
+                        R"({"rec\u006frds": [1, "s", null, [], {"id": "a", "path": "p"}], "count": 5})");
+  CHECK(store::load_index(live)->get("records").as_array()->size() == 5);
+  CHECK(store::KeysIndex::open(live).path_of("a") == std::optional<std::string>("p"));
+}

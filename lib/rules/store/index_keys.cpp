@@ -17,6 +17,7 @@
 #include "store/store_reader.hpp"
 #include "workspace/layout.hpp"
 #include "json/parse.hpp"
+#include "json/parse_part.hpp"
 #include "json/write.hpp"
 
 namespace otm::store {
@@ -167,14 +168,15 @@ std::string summary_from_record(const io::Beneath &store, const json::Value &ent
   return candidate_summary_text(r.record);
 }
 
-// records/index.json as `text`, laid out: the index's members parsed (so a
-// broken index is refused here as by store::load_index) except its entries,
-// whose texts are returned. Throws json::ParseError.
+// records/index.json as `text`, laid out: the index's members parsed except
+// its entries, whose texts are returned (each parsed at its depth as it is
+// used, so a broken index is refused here as by store::load_index). Throws
+// json::ParseError.
 std::vector<std::string_view> index_entry_texts(std::string_view text, const std::string &shown) {
   auto layout = json::object_layout(text, "records", shown);
   if (!layout || !layout->elements)
     throw json::ParseError(shown + ": not an index (an object with a \"records\" list)");
-  for (const auto &[key, value] : layout->members) json::parse(value, shown);
+  for (const auto &[key, value] : layout->members) json::check_part(value, json::ObjectLayout::kMemberDepth, shown);
   return std::move(*layout->elements);
 }
 
@@ -266,7 +268,7 @@ std::vector<RebuiltRow> rebuilt_rows(const io::Beneath &store, std::string_view 
   std::vector<RebuiltRow> rows(texts.size());
   auto fill = [&](std::size_t lo, std::size_t hi) {
     for (std::size_t i = lo; i < hi; ++i) {
-      json::Value entry = json::parse(texts[i], shown);
+      json::Value entry = json::parse_part(texts[i], json::ObjectLayout::kElementDepth, shown);
       rows[i] = {entry_keys(entry), static_cast<std::size_t>(texts[i].data() - index_text.data()), texts[i].size(),
                  summary_from_record(store, entry, limits)};
     }

@@ -30,15 +30,6 @@ void check_members(const std::vector<std::string> &members) {
                 "a lazy index notes at most 32 members of an entry, not " + std::to_string(members.size()));
 }
 
-// The name a member's quoted name stands for (escapes undone only where
-// there are any).
-std::string_view member_name(std::string_view quoted, std::string &decoded, const std::string &source) {
-  std::string_view raw = quoted.substr(1, quoted.size() - 2);
-  if (raw.find('\\') == std::string_view::npos) return raw;
-  decoded = *json::parse_part(quoted, 0, source).as_string();
-  return decoded;
-}
-
 } // namespace
 
 // Reads the index's text once through, a window at a time, and notes its
@@ -113,7 +104,7 @@ public:
     std::optional<json::Extent> id;
     std::string decoded;
     auto cut = json::cut_object(text, at, at_end, [&](json::Extent name, json::Extent value) {
-      auto key = member_name(text.substr(name.at, name.end - name.at), decoded, source);
+      auto key = json::unquote(text.substr(name.at, name.end - name.at), decoded, source);
       // A repeated name: the last one's value is the one parse() keeps.
       if (key == kId) id = value;
       for (std::size_t m = 0; m < index.members_.size(); ++m)
@@ -132,7 +123,7 @@ public:
     if (id && text[id->at] == '"') {
       e.has_id = true;
       e.id_at = index.ids_.size();
-      index.ids_ += member_name(text.substr(id->at, id->end - id->at), decoded, source);
+      index.ids_ += json::unquote(text.substr(id->at, id->end - id->at), decoded, source);
       e.id_size = index.ids_.size() - e.id_at;
     }
     return json::Cut::Complete;

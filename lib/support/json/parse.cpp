@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "io/file.hpp"
+#include "text/utf8.hpp"
+#include "json/value_cut.hpp"
 
 namespace otm::json {
 namespace {
@@ -131,80 +133,41 @@ std::vector<std::optional<Value>> parse_members(std::string_view members, const 
   return out;
 }
 
-namespace {
-namespace od = simdjson::ondemand;
-
-// The text of the value `v` stands at, through the padded copy `padded` of
-// `text`.
-simdjson::error_code value_text(od::value v, const char *padded, std::string_view text, std::string_view &out) {
-  od::json_type type;
-  if (auto e = v.type().get(type)) return e;
-  std::string_view raw;
-  simdjson::error_code e;
-  if (type == od::json_type::object) {
-    od::object o;
-    e = v.get_object().get(o);
-    if (!e) e = o.raw_json().get(raw);
-  } else if (type == od::json_type::array) {
-    od::array a;
-    e = v.get_array().get(a);
-    if (!e) e = a.raw_json().get(raw);
-  } else {
-    raw = v.raw_json_token();
-    e = simdjson::SUCCESS;
-  }
-  if (e) return e;
-  out = text.substr(static_cast<std::size_t>(raw.data() - padded), raw.size());
-  return simdjson::SUCCESS;
+std::string_view unquote(std::string_view quoted, std::string &decoded, std::string_view source) {
+  std::string_view raw = quoted.substr(1, quoted.size() - 2);
+  if (std::none_of(raw.begin(), raw.end(), [](char c) { return c == '\\' || static_cast<unsigned char>(c) < 0x20; }))
+    return raw;
+  decoded = *parse(quoted, source).as_string();
+  return decoded;
 }
-} // namespace
 
 std::optional<ObjectLayout> object_layout(std::string_view text, std::string_view array_key, std::string_view source) {
-  auto fail = [&](simdjson::error_code e) {
-    return ParseError(std::string(source) + ": invalid JSON (" + simdjson::error_message(e) + ")");
+  auto fail = [&](const char *what, std::size_t at) {
+    return ParseError(std::string(source) + ": invalid JSON (" + what + " at byte " + std::to_string(at) + ")");
   };
-  thread_local od::parser parser;
-  simdjson::padded_string padded(text);
-  od::document doc;
-  if (auto e = parser.iterate(padded).get(doc)) throw fail(e);
-  od::json_type type;
-  if (auto e = doc.type().get(type)) throw fail(e);
-  if (type != od::json_type::object) return std::nullopt;
-  od::object obj;
-  if (auto e = doc.get_object().get(obj)) throw fail(e);
+  if (!otm::text::is_valid_utf8(text))
+    throw ParseError(std::string(source) + ": invalid JSON (" + simdjson::error_message(simdjson::UTF8_ERROR) + ")");
+  std::size_t at = skip_space(text, 0);
+  if (at == text.size() || text[at] != '{') return std::nullopt;
+  // A value's view runs to the next comma or bracket, as the offsets the
+  // keys index holds always have.
+  auto view = [&](Extent e) { return text.substr(e.at, skip_space(text, e.end) - e.at); };
   ObjectLayout out;
-  for (auto field : obj) {
-    od::field f;
-    if (auto e = std::move(field).get(f)) throw fail(e);
-    std::string_view key;
-    if (auto e = f.unescaped_key().get(key)) throw fail(e);
-    od::value v = f.value();
-    od::json_type vt;
-    if (auto e = v.type().get(vt)) throw fail(e);
-    if (key == array_key && vt == od::json_type::array) {
-      od::array arr;
-      if (auto e = v.get_array().get(arr)) throw fail(e);
+  std::string decoded;
+  auto cut = cut_object(text, at, true, [&](Extent name, Extent value) {
+    std::string key(unquote(text.substr(name.at, name.end - name.at), decoded, source));
+    if (key == array_key && text[value.at] == '[') {
       std::vector<std::string_view> elements;
-      for (auto element : arr) {
-        od::value ev;
-        if (auto e = std::move(element).get(ev)) throw fail(e);
-        std::string_view t;
-        if (auto e = value_text(ev, padded.data(), text, t)) throw fail(e);
-        elements.push_back(t);
-      }
+      if (cut_array(text, value.at, true, [&](Extent e) { elements.push_back(view(e)); }).status != Cut::Complete)
+        throw fail("a malformed list", value.at);
       out.elements = std::move(elements);
-      continue;
+      return;
     }
     if (key == array_key) out.elements.reset(); // the last one wins
-    std::string k(key);
-    std::string_view t;
-    if (auto e = value_text(v, padded.data(), text, t)) throw fail(e);
-    out.members.emplace_back(std::move(k), t);
-  }
-  // Past the object's end: nothing may follow (the location is out of
-  // bounds exactly then).
-  const char *after = nullptr;
-  if (doc.current_location().get(after) != simdjson::OUT_OF_BOUNDS) throw fail(simdjson::TRAILING_CONTENT);
+    out.members.emplace_back(std::move(key), view(value));
+  });
+  if (cut.status != Cut::Complete) throw fail("a malformed object", at);
+  if (std::size_t end = skip_space(text, cut.end); end != text.size()) throw fail("text after the object", end);
   return out;
 }
 

@@ -2,6 +2,7 @@
 // so a user can find and fix the input.
 #pragma once
 
+#include <cstddef>
 #include <filesystem>
 #include <functional>
 #include <optional>
@@ -29,14 +30,17 @@ Value parse(std::string_view text, std::string_view source = "<input>");
 // that takes a large document's entries one at a time: each member's key
 // and the text of its value, and for the member `array_key`, when it is an
 // array, the text of each element instead. The views point into `text`
-// (they may end in the whitespace after the value). Only the skeleton is
-// checked here (every byte's UTF-8, the object's and the array's brackets,
-// colons and commas): parse each value you use. nullopt when `text` is not
-// an object; throws ParseError naming `source` when the skeleton is not
-// JSON. A repeated key: each occurrence is listed; the last array wins.
+// (each runs to the comma or bracket after its value, whitespace included).
+// Only the skeleton is checked here (every byte's UTF-8, the object's and
+// the array's brackets, colons and commas, the keys): parse each value you
+// use, with json/parse_part.hpp at its depth to check it as a parse of the
+// whole would. nullopt when `text` is not an object; throws ParseError
+// naming `source` when the skeleton is not JSON. A repeated key: each
+// occurrence is listed; the last array wins. Cut by json/value_cut.hpp.
 struct ObjectLayout {
-  std::vector<std::pair<std::string, std::string_view>> members; // the others'
-  std::optional<std::vector<std::string_view>> elements;         // array_key's
+  static constexpr std::size_t kMemberDepth = 1, kElementDepth = 2; // levels around each view's value
+  std::vector<std::pair<std::string, std::string_view>> members;    // the others'
+  std::optional<std::vector<std::string_view>> elements;            // array_key's
 };
 std::optional<ObjectLayout> object_layout(std::string_view text, std::string_view array_key,
                                           std::string_view source = "<input>");

@@ -27,5 +27,9 @@ void check_elements(std::string_view elements, std::size_t depth, std::string_vi
 // are checked, not built.
 std::vector<std::optional<Value>> parse_members(std::string_view members, const std::vector<std::string> &keys,
                                                 std::size_t depth, std::string_view source);
+// The text a JSON string written as `quoted` (quotes included) stands for:
+// its bytes between the quotes when they hold no escape or control byte
+// (the common case, not copied), else its parse, kept in `decoded`.
+std::string_view unquote(std::string_view quoted, std::string &decoded, std::string_view source);
 
 } // namespace otm::json

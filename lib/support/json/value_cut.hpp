@@ -40,6 +40,9 @@ struct Extent {
   std::size_t at, end;
 };
 template <typename Member> ValueCut cut_object(std::string_view text, std::size_t at, bool at_end, Member &&member);
+// The same for an array, calling `element(value)` with each element's
+// extent, in order.
+template <typename Element> ValueCut cut_array(std::string_view text, std::size_t at, bool at_end, Element &&element);
 
 namespace detail {
 std::size_t string_end(std::string_view text, std::size_t at);
@@ -69,6 +72,24 @@ template <typename Member> ValueCut cut_object(std::string_view text, std::size_
     if (text[p] == '}') return {Cut::Complete, p + 1};
     if (text[p] != ',') return {Cut::Malformed, 0};
     p = next(p + 1);
+  }
+}
+
+template <typename Element> ValueCut cut_array(std::string_view text, std::size_t at, bool at_end, Element &&element) {
+  if (at >= text.size() || text[at] != '[') return cut_value(text, at, at_end);
+  auto more = [&] { return ValueCut{at_end ? Cut::Malformed : Cut::NeedMore, 0}; };
+  std::size_t p = skip_space(text, at + 1);
+  if (p >= text.size()) return more();
+  if (text[p] == ']') return {Cut::Complete, p + 1};
+  while (true) {
+    auto value = cut_value(text, p, at_end);
+    if (value.status != Cut::Complete) return value;
+    element(Extent{p, value.end});
+    p = skip_space(text, value.end);
+    if (p >= text.size()) return more();
+    if (text[p] == ']') return {Cut::Complete, p + 1};
+    if (text[p] != ',') return {Cut::Malformed, 0};
+    p = skip_space(text, p + 1);
   }
 }
 
