@@ -4,6 +4,7 @@
 #include "cli/exit_codes.hpp"
 #include "cli/options.hpp"
 #include "io/file.hpp"
+#include "otm_tools.hpp"
 #include "report/archive_report.hpp"
 #include "workspace/layout.hpp"
 #include "json/write.hpp"
@@ -43,7 +44,7 @@ Exit: 0 every trace succeeded; 1 at least one failed (named in the table);
 2 bad arguments or an unwritable report.
 )";
 
-int main(int argc, char **argv) {
+int otm_archive_report_main(int argc, char **argv) {
   return cli::run_tool("otm-archive-report", [&] {
     cli::Options opts("otm-archive-report", kHelp);
     opts.value("scratch", "DIR", "the archive's scratch root (OTM_SCRATCH of the make run)");

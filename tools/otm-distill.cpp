@@ -13,6 +13,7 @@
 #include "distill/gates_for_trace.hpp"
 #include "distill/packet_list.hpp"
 #include "io/file.hpp"
+#include "otm_tools.hpp"
 #include "record/store_layout.hpp"
 #include "json/write.hpp"
 
@@ -35,7 +36,7 @@ unsigned positive(const cli::Options &opts, const std::string &name, unsigned fa
 
 } // namespace
 
-int main(int argc, char **argv) {
+int otm_distill_main(int argc, char **argv) {
   return cli::run_tool("otm-distill", [&] {
     cli::Options opts(
         "otm-distill",

@@ -12,13 +12,14 @@
 #include "distill/drafter.hpp"
 #include "distill/gates_for_trace.hpp"
 #include "distill/packet_list.hpp"
+#include "otm_tools.hpp"
 #include "record/store_layout.hpp"
 #include "workspace/layout.hpp"
 #include "json/write.hpp"
 
 using namespace otm;
 
-int main(int argc, char **argv) {
+int otm_draft_main(int argc, char **argv) {
   return cli::run_tool("otm-draft", [&] {
     cli::Options opts("otm-draft",
                       "Usage: otm-draft --trace DIR --live DIR [--store DIR] [--slug SLUG] PACKET|DIR...\n"

@@ -12,6 +12,7 @@
 #include "explain/render.hpp"
 #include "explain/trace_model.hpp"
 #include "io/file.hpp"
+#include "otm_tools.hpp"
 #include "workspace/layout.hpp"
 #include "json/write.hpp"
 
@@ -52,7 +53,7 @@ neither a file nor a known id, unreadable input).
 
 } // namespace
 
-int main(int argc, char **argv) {
+int otm_explain_main(int argc, char **argv) {
   return otm::cli::run_tool("otm-explain", [&] {
     using otm::config::Setting;
     otm::cli::Options opts("otm-explain", kHelp);

@@ -1,4 +1,5 @@
 // otm-gate-layout: one gate over records (docs/tools/otm-gate.md).
 #include "cli/gate_tool.hpp"
+#include "otm_tools.hpp"
 
-int main(int argc, char **argv) { return otm::cli::run_gate_tool("layout", argc, argv); }
+int otm_gate_layout_main(int argc, char **argv) { return otm::cli::run_gate_tool("layout", argc, argv); }

@@ -1,4 +1,7 @@
 // otm-gate-no-fabrication: one gate over records (docs/tools/otm-gate.md).
 #include "cli/gate_tool.hpp"
+#include "otm_tools.hpp"
 
-int main(int argc, char **argv) { return otm::cli::run_gate_tool("no-fabrication", argc, argv); }
+int otm_gate_no_fabrication_main(int argc, char **argv) {
+  return otm::cli::run_gate_tool("no-fabrication", argc, argv);
+}

@@ -9,6 +9,7 @@
 #include "cli/tool_setup.hpp"
 #include "config/config.hpp"
 #include "config/settings.hpp"
+#include "otm_tools.hpp"
 #include "trace/ingest.hpp"
 #include "trace/trace_location.hpp"
 
@@ -39,7 +40,7 @@ unreadable configuration, write failure).
 
 } // namespace
 
-int main(int argc, char **argv) {
+int otm_ingest_main(int argc, char **argv) {
   otm::cli::use_large_heap_pages(true);
   return otm::cli::run_tool("otm-ingest", [&] {
     using otm::config::Setting;

@@ -17,6 +17,7 @@
 #include "ladder/ladder.hpp"
 #include "ladder/self_test.hpp"
 #include "ladder/summary.hpp"
+#include "otm_tools.hpp"
 #include "json/write.hpp"
 
 using namespace otm;
@@ -46,7 +47,7 @@ Exit status: 0 success (self-test passed); 1 self-test failed;
 2 unreadable or malformed input (file and line named), bad usage.
 )";
 
-int main(int argc, char **argv) {
+int otm_ladder_main(int argc, char **argv) {
   cli::use_large_heap_pages();
   return cli::run_tool("otm-ladder", [&]() -> int {
     cli::Options opts("otm-ladder", kHelp);

@@ -10,6 +10,7 @@
 #include "cli/options.hpp"
 #include "cli/tool_setup.hpp"
 #include "config/settings.hpp"
+#include "otm_tools.hpp"
 #include "packet/stage.hpp"
 #include "scrub/denylist.hpp"
 #include "trace/trace_location.hpp"
@@ -56,7 +57,7 @@ leaks; 2 cannot run (bad arguments, no trace, missing work files).
 
 } // namespace
 
-int main(int argc, char **argv) {
+int otm_packet_main(int argc, char **argv) {
   return otm::cli::run_tool("otm-packet", [&] {
     using otm::config::Setting;
     otm::cli::Options opts("otm-packet", kHelp);

@@ -10,6 +10,7 @@
 #include "config/config.hpp"
 #include "config/settings.hpp"
 #include "io/file.hpp"
+#include "otm_tools.hpp"
 #include "partition/inputs.hpp"
 #include "partition/partition.hpp"
 #include "trace/trace_location.hpp"
@@ -42,7 +43,7 @@ malformed work files, unreadable store).
 
 } // namespace
 
-int main(int argc, char **argv) {
+int otm_partition_main(int argc, char **argv) {
   otm::cli::use_large_heap_pages();
   return otm::cli::run_tool("otm-partition", [&] {
     using otm::config::Setting;

@@ -6,6 +6,7 @@
 #include "cli/tool_setup.hpp"
 #include "config/settings.hpp"
 #include "io/file.hpp"
+#include "otm_tools.hpp"
 #include "report/readme.hpp"
 #include "workspace/layout.hpp"
 
@@ -29,7 +30,7 @@ Exit: 0 written; 1 neither staged records nor work files; 2 bad arguments
 or an unwritable output.
 )";
 
-int main(int argc, char **argv) {
+int otm_readme_main(int argc, char **argv) {
   return cli::run_tool("otm-readme", [&] {
     cli::Options opts("otm-readme", kHelp);
     opts.value("gate-report", "FILE", "saved otm-validate output to report the gate status from");

@@ -9,6 +9,7 @@
 #include "config/config.hpp"
 #include "config/settings.hpp"
 #include "io/file.hpp"
+#include "otm_tools.hpp"
 #include "recon/inputs.hpp"
 #include "recon/recon.hpp"
 #include "report/ladder_svg.hpp"
@@ -42,7 +43,7 @@ files, --live not a store).
 
 } // namespace
 
-int main(int argc, char **argv) {
+int otm_recon_main(int argc, char **argv) {
   return otm::cli::run_tool("otm-recon", [&] {
     using otm::config::Setting;
     otm::cli::Options opts("otm-recon", kHelp);

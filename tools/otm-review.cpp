@@ -7,6 +7,7 @@
 #include "config/settings.hpp"
 #include "gates/gate_cli.hpp"
 #include "io/file.hpp"
+#include "otm_tools.hpp"
 #include "review/review_page.hpp"
 #include "workspace/layout.hpp"
 
@@ -35,7 +36,7 @@ unwritable output).
 
 } // namespace
 
-int main(int argc, char **argv) {
+int otm_review_main(int argc, char **argv) {
   return otm::cli::run_tool("otm-review", [&] {
     otm::cli::Options opts("otm-review", kHelp);
     otm::gates::add_context_options(opts);

@@ -4,9 +4,10 @@
 
 #include "cli/exit_codes.hpp"
 #include "cli/options.hpp"
+#include "otm_tools.hpp"
 #include "schema/schema_command.hpp"
 
-int main(int argc, char **argv) {
+int otm_schema_main(int argc, char **argv) {
   return otm::cli::run_tool("otm-schema", [&] {
     otm::cli::Options opts(
         "otm-schema",

@@ -6,6 +6,7 @@
 #include "cli/tool_setup.hpp"
 #include "config/config.hpp"
 #include "config/settings.hpp"
+#include "otm_tools.hpp"
 #include "scoring/score_store.hpp"
 #include "workspace/layout.hpp"
 
@@ -32,7 +33,7 @@ Exit: 0 success; 1 no staged records (without --allow-empty); 2 a record
 file does not parse or another input problem (nothing written).
 )";
 
-int main(int argc, char **argv) {
+int otm_score_main(int argc, char **argv) {
   return cli::run_tool("otm-score", [&] {
     cli::Options opts("otm-score", kHelp);
     opts.flag("dry-run", "compute and report, write nothing");

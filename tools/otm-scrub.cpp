@@ -6,6 +6,7 @@
 #include "cli/tool_setup.hpp"
 #include "config/settings.hpp"
 #include "io/file.hpp"
+#include "otm_tools.hpp"
 #include "scrub/denylist.hpp"
 #include "scrub/scrubber.hpp"
 #include "scrub/self_test.hpp"
@@ -32,7 +33,7 @@ failed; 2 bad arguments or unreadable input.
 
 } // namespace
 
-int main(int argc, char **argv) {
+int otm_scrub_main(int argc, char **argv) {
   return otm::cli::run_tool("otm-scrub", [&] {
     using otm::config::Setting;
     otm::cli::Options opts("otm-scrub", kHelp);

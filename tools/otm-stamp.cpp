@@ -7,6 +7,7 @@
 #include "config/config.hpp"
 #include "config/settings.hpp"
 #include "io/file.hpp"
+#include "otm_tools.hpp"
 #include "pipeline/stamps.hpp"
 #include "trace/trace_location.hpp"
 
@@ -35,7 +36,7 @@ Exit status: 0 success; 2 bad usage, unreadable trace or configuration.
 )";
 } // namespace
 
-int main(int argc, char **argv) {
+int otm_stamp_main(int argc, char **argv) {
   return otm::cli::run_tool("otm-stamp", [&] {
     using otm::config::Setting;
     otm::cli::Options opts("otm-stamp", kHelp);

@@ -3,6 +3,7 @@
 #include <optional>
 
 #include "admission/store_lock.hpp"
+#include "otm_tools.hpp"
 
 #include "cli/exit_codes.hpp"
 #include "cli/kept_until_exit.hpp"
@@ -16,7 +17,7 @@
 #include "gates/validate_command.hpp"
 #include "workspace/layout.hpp"
 
-int main(int argc, char **argv) {
+int otm_validate_main(int argc, char **argv) {
   otm::cli::use_large_heap_pages(true);
   return otm::cli::run_tool("otm-validate", [&] {
     otm::cli::Options opts(

@@ -7,6 +7,7 @@
 #include "cli/tool_setup.hpp"
 #include "config/config.hpp"
 #include "config/settings.hpp"
+#include "otm_tools.hpp"
 #include "workspace/layout.hpp"
 
 using namespace otm;
@@ -71,7 +72,7 @@ Exit: 0 match ok / action done (including an already counted confirm);
   still rejected after the last attempt (nothing admitted in each case).
 )";
 
-int main(int argc, char **argv) {
+int otm_wiki_gate_main(int argc, char **argv) {
   return cli::run_tool("otm-wiki-gate", [&] {
     cli::Options opts("otm-wiki-gate", kHelp);
     opts.value("target", "ID", "existing live record id (confirm, conflict)");

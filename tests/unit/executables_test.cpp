@@ -77,6 +77,39 @@ TEST_CASE("every executable: --help, --version, an unknown option, its manual pa
   fs::remove_all(dir);
 }
 
+// The commands are names of one executable, bin/otm (tools/driver/otm.cpp):
+// each is a hard link to the file the last build wrote, the name it is run
+// under picks the tool, and under any other name it is no command.
+TEST_CASE("the multi-call executable: one file, every command a name of it", "[cli][executables]") {
+  fs::path otm_exe = fs::path(OTM_BIN_DIR) / "otm";
+  REQUIRE(io::is_regular_file(otm_exe));
+  for (const auto &src : io::list_dir(fs::path(OTM_SOURCE_DIR) / "tools"))
+    if (src.extension() == ".cpp" && src.filename().string().rfind("otm-", 0) == 0) {
+      INFO(src.stem().string());
+      CHECK(fs::equivalent(otm_exe, fs::path(OTM_BIN_DIR) / src.stem()));
+    }
+  auto dir = fresh_temp_dir("multicall");
+  // A symbolic link is run under its own name: the tool it names runs.
+  fs::create_symlink(otm_exe, dir / "otm-gate-ids");
+  auto tool = run_in(dir, "./otm-gate-ids --version");
+  CHECK(tool.rc == 0);
+  CHECK(tool.out.rfind("otm-gate-ids (otm) " + cli::project_version(), 0) == 0);
+  // Under its own name, or a name that is no tool: a usage error naming
+  // where the commands are, whatever the arguments.
+  fs::create_symlink(otm_exe, dir / "otm-nonesuch");
+  std::string bin_dir = fs::canonical(OTM_BIN_DIR).string();
+  for (const std::string &cmd :
+       {bin(otm_exe.filename().string()) + " --help", std::string("./otm-nonesuch --version")}) {
+    INFO(cmd);
+    auto r = run_in(dir, cmd);
+    CHECK(r.rc == 2);
+    CHECK(r.out.empty());
+    CHECK_THAT(r.err, Catch::Contains("is no otm command") && Catch::Contains(bin_dir));
+  }
+  CHECK_THAT(run_in(dir, "./otm-nonesuch").err, Catch::Contains("'otm-nonesuch'"));
+  fs::remove_all(dir);
+}
+
 TEST_CASE("man_page: sections from the help text", "[cli][man]") {
   std::string help = "usage: otm-demo [--flag] FILE\n       otm-demo --other\n\nReads FILE. Writes a demo.\n\n"
                      "Table:\n  a   one\n  b   two\n\n.dot and back\\slash -x\n\nExit status: 0 ok; 2 cannot run.\n\n"
