@@ -103,7 +103,7 @@ std::vector<std::string> touched_disagreements(const fs::path &live, const std::
 
 // One test case, so that ctest (one process per case) generates the store
 // once; each section runs on its own clone.
-TEST_CASE("an archive-scale store (100,000 records; 10,000 under the sanitizers): concurrent inserts and confirms, "
+TEST_CASE("an archive-scale store (100,000 records, 10,000 under the sanitizers): concurrent inserts and confirms, "
           "and commits killed with SIGKILL",
           "[admission][process][large]") {
   SECTION("16 concurrent inserts from separate processes all land and are indexed") {

@@ -46,7 +46,7 @@ TEST_CASE("archive report: a row counts what the per-trace pipeline wrote", "[ar
   fs::remove_all(scratch);
 }
 
-TEST_CASE("archive report: a failed trace names its diagnostic; no run record is a failure", "[archive][report]") {
+TEST_CASE("archive report: a failed trace names its diagnostic, no run record is a failure", "[archive][report]") {
   auto scratch = fresh_temp_dir("archive-report-failed");
   auto ws = workspace::archive_workspace(scratch, "t1");
   io::write_file_atomic(ws.archive_run_file(), "exit 2\nmilliseconds 10\nstarted_ns 0\n");
@@ -88,7 +88,7 @@ TEST_CASE("archive report: a trace restaged with nothing left to stage reads 'no
   fs::remove_all(scratch);
 }
 
-TEST_CASE("archive report: rows collected from runs made elsewhere (Slurm tasks); a missing one is failed",
+TEST_CASE("archive report: rows collected from runs made elsewhere (Slurm tasks), a missing one is failed",
           "[archive][report][slurm]") {
   auto dir = fresh_temp_dir("archive-report-collected");
   report::ArchiveRow made;

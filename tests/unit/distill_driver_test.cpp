@@ -114,8 +114,8 @@ TEST_CASE("hanging, crashing and babbling agents fail their packet, not the run"
   auto packets = testsupport::copy_fixture_packets(dir / "packets");
   InjectedNumberGateDouble gates;
   auto start = std::chrono::steady_clock::now();
-  auto hang =
-      distill::distill_packets(packets_in(packets, {"strategy-v3", "refk-final"}), options_for("hang.sh", 3, hanging_deadline), gates);
+  auto hang = distill::distill_packets(packets_in(packets, {"strategy-v3", "refk-final"}),
+                                       options_for("hang.sh", 3, hanging_deadline), gates);
   auto took = std::chrono::steady_clock::now() - start;
   REQUIRE(hang.size() == 2);
   CHECK(hang[0].verdict == "timeout");

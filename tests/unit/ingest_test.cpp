@@ -151,7 +151,7 @@ TEST_CASE("ingest: versions, order, last commit wins, DSL per blob, meta", "[ing
   CHECK_THAT(text, Catch::Contains("1 versions read performance.latency_us"));
 }
 
-TEST_CASE("ingest: configured DSL names what detection could not; invalid settings refuse", "[ingest]") {
+TEST_CASE("ingest: configured DSL names what detection could not, invalid settings refuse", "[ingest]") {
   Fixture f;
   f.trace.write("kernel.py", "import torch\n");
   f.trace.commit("v0: baseline");

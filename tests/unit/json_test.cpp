@@ -136,7 +136,7 @@ TEST_CASE("every byte is escaped as RapidJSON's writer escapes it, at every offs
   CHECK(quote(mixed) == expected_literal(mixed));
 }
 
-TEST_CASE("append_line appends what to_line writes; integers at their limits", "[json]") {
+TEST_CASE("append_line appends what to_line writes, integers at their limits", "[json]") {
   auto v = parse(R"({"min": -9223372036854775808, "max": 9223372036854775807, "a": [{"b": [null, false]}, "x\ny"]})");
   CHECK(to_line(v) ==
         R"({"min": -9223372036854775808, "max": 9223372036854775807, "a": [{"b": [null, false]}, "x\ny"]})");

@@ -234,7 +234,7 @@ TEST_CASE("an old-format keys index is rebuilt and a journal line without a summ
   CHECK(store_disagreements(live).empty());
 }
 
-TEST_CASE("a stale keys index is rebuilt with every record's summary; an unreadable record has none",
+TEST_CASE("a stale keys index is rebuilt with every record's summary, an unreadable record has none",
           "[admission][match]") {
   TempDir tmp;
   fs::path live = tmp.path / "live";

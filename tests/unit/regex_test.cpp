@@ -26,7 +26,7 @@ TEST_CASE("regex is Unicode-aware (UTF + UCP)", "[regex]") {
   CHECK((*m)[1] == "59");
 }
 
-TEST_CASE("regex dot excludes only LF; $ matches before a final newline", "[regex]") {
+TEST_CASE("regex dot excludes only LF, $ matches before a final newline", "[regex]") {
   CHECK(Regex("a.b").search("a\rb"));
   CHECK_FALSE(Regex("a.b").search("a\nb"));
   CHECK(Regex("end$").search("the end\n"));

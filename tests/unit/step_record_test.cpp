@@ -25,7 +25,7 @@ TEST_CASE("§3.1 fields in table order with defaults", "[step_record]") {
         R"("search_log": [], "profile_evidence": {}, "geomean_source": "latency_us_geomean"})");
 }
 
-TEST_CASE("geomean falls back to latency_us and says so; zero is corrupt", "[step_record]") {
+TEST_CASE("geomean falls back to latency_us and says so, zero is corrupt", "[step_record]") {
   std::string problems;
   auto a = step_record_fields("v2.json", parse(R"({"performance": {"latency_us": 12}})"), problems);
   CHECK(to_line(a.get("geomean_us")) == "12");

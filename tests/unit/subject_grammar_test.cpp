@@ -37,7 +37,7 @@ TEST_CASE("abbreviations do not end a dead-end item", "[subject]") {
   CHECK(split_deadend_list("cf. the note, approx. twice slower") == V{"cf. the note", "approx. twice slower"});
 }
 
-TEST_CASE("the verdict comes from the subject; a body marker line counts unless the subject says kept", "[subject]") {
+TEST_CASE("the verdict comes from the subject, a body marker line counts unless the subject says kept", "[subject]") {
   CHECK_FALSE(parse_commit_message("v7: faster loads", "The earlier split-K attempt was reverted.").reverted);
   CHECK(parse_commit_message("v7: Reverted split-K", "").reverted);
   CHECK(parse_commit_message("v8: split-K", "Dead-end recorded: slower by 3%").reverted);

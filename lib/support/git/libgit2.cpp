@@ -35,5 +35,10 @@ std::string hex(const git_oid *oid) {
 // libpcre2 (built without frame pointers), so the suppression names the
 // library: otm's own PCRE2 objects are each held by a handle that frees it
 // (text/regex.cpp), and leaks of otm's own allocations are still reported.
-extern "C" const char *__lsan_default_suppressions() { return "leak:libpcre2-8.so\n"; }
+// PCRE2 linked from its archive (cmake/system_libraries.cmake) has no
+// library to name: its allocator's function names it there.
+extern "C" const char *__lsan_default_suppressions() {
+  return "leak:libpcre2-8.so\n"
+         "leak:_pcre2_memctl_malloc_8\n";
+}
 #endif
