@@ -10,10 +10,10 @@
 # (docs/benchmarks.md, "issue 11: start-up"; docs/dependencies.md). Linked
 # from the archives, only the code used is copied in and its symbols are
 # bound at link time; their size is paid once, in the one executable every
-# command is a name of (tools/CMakeLists.txt). Where an archive is missing, or the archives do not
-# link and run together (another distribution's libgit2 built with other
-# back ends), the shared libraries are used instead: a user's build never
-# fails for this.
+# command is a name of (tools/CMakeLists.txt). Where an archive is missing,
+# or the archives do not link and run together (another distribution's
+# libgit2 built with other back ends), the shared libraries are used
+# instead: a user's build never fails for this.
 option(OTM_STATIC_DEPS "Link libgit2, PCRE2, mbedcrypto and libgit2's dependencies from their static archives where they link (faster start-up); shared libraries otherwise" ON)
 
 find_package(PkgConfig REQUIRED)
