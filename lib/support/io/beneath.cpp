@@ -20,25 +20,6 @@ namespace {
 
 constexpr int kMaxLinks = 40; // as the kernel's own limit on a path walk
 
-struct Fd {
-  int fd = -1;
-  Fd() = default;
-  explicit Fd(int f) : fd(f) {}
-  Fd(Fd &&o) noexcept : fd(o.fd) { o.fd = -1; }
-  Fd &operator=(Fd &&o) noexcept {
-    std::swap(fd, o.fd);
-    return *this;
-  }
-  ~Fd() {
-    if (fd >= 0) ::close(fd);
-  }
-  int release() {
-    int f = fd;
-    fd = -1;
-    return f;
-  }
-};
-
 Refusal from_errno(int err) {
   switch (err) {
   case ENOENT:
@@ -94,12 +75,12 @@ std::string describe(Refusal r, const std::string &what, int err) {
 
 Beneath::Beneath(const std::filesystem::path &root, std::string what, Method method)
     : root_(root), what_(std::move(what)) {
-  root_fd_ = ::open(root.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
-  if (root_fd_ < 0) throw IoError(root.string() + ": cannot open directory (" + std::strerror(errno) + ")");
+  root_fd_.fd = ::open(root.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+  if (root_fd_.fd < 0) throw IoError(root.string() + ": cannot open directory (" + std::strerror(errno) + ")");
   if (method == Method::Auto) {
     // Containers' seccomp filters answer an unknown system call with ENOSYS
     // or EPERM; either means the walk.
-    long fd = openat2_call(root_fd_, ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+    long fd = openat2_call(root_fd_.fd, ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
     if (fd >= 0) {
       ::close(static_cast<int>(fd));
       openat2_ = true;
@@ -107,20 +88,9 @@ Beneath::Beneath(const std::filesystem::path &root, std::string what, Method met
   }
 }
 
-Beneath::~Beneath() {
-  if (root_fd_ >= 0) ::close(root_fd_);
-}
-Beneath::Beneath(Beneath &&o) noexcept
-    : root_(std::move(o.root_)), what_(std::move(o.what_)), root_fd_(o.root_fd_), openat2_(o.openat2_) {
-  o.root_fd_ = -1;
-}
-Beneath &Beneath::operator=(Beneath &&o) noexcept {
-  std::swap(root_, o.root_);
-  std::swap(what_, o.what_);
-  std::swap(root_fd_, o.root_fd_);
-  std::swap(openat2_, o.openat2_);
-  return *this;
-}
+Beneath::~Beneath() = default;
+Beneath::Beneath(Beneath &&) noexcept = default;
+Beneath &Beneath::operator=(Beneath &&) noexcept = default;
 
 int Beneath::open_beneath(const std::string &rel, int flags, Refusal &refusal) const {
   // openat2 refuses O_PATH with any flag but O_DIRECTORY, O_NOFOLLOW and
@@ -134,7 +104,7 @@ int Beneath::open_beneath(const std::string &rel, int flags, Refusal &refusal) c
   }
   long fd;
   do {
-    fd = openat2_call(root_fd_, path.c_str(), flags);
+    fd = openat2_call(root_fd_.fd, path.c_str(), flags);
   } while (fd < 0 && (errno == EINTR || errno == EAGAIN));
   if (fd < 0) {
     refusal = from_errno(errno);
@@ -154,11 +124,11 @@ int Beneath::walk(const std::string &rel, int flags, Refusal &refusal) const {
     return -1;
   }
   std::deque<std::string> pending = components(rel);
-  std::vector<Fd> dirs;
-  dirs.emplace_back(::fcntl(root_fd_, F_DUPFD_CLOEXEC, 0));
+  std::vector<UniqueFd> dirs;
+  dirs.emplace_back(::fcntl(root_fd_.fd, F_DUPFD_CLOEXEC, 0));
   int links = 0;
   if (pending.empty()) {
-    int fd = ::openat(root_fd_, ".", flags);
+    int fd = ::openat(root_fd_.fd, ".", flags);
     refusal = fd < 0 ? from_errno(errno) : Refusal::None;
     return fd;
   }
@@ -235,7 +205,7 @@ int Beneath::walk(const std::string &rel, int flags, Refusal &refusal) const {
 
 Refusal Beneath::probe_file(const std::string &rel) const {
   Refusal r;
-  Fd fd(open_beneath(rel, O_PATH, r));
+  UniqueFd fd(open_beneath(rel, O_PATH, r));
   if (fd.fd < 0) return r;
   struct stat st {};
   if (::fstat(fd.fd, &st) != 0) return Refusal::Unreadable;
@@ -244,30 +214,18 @@ Refusal Beneath::probe_file(const std::string &rel) const {
 
 bool Beneath::is_directory(const std::string &rel) const {
   Refusal r;
-  Fd fd(open_beneath(rel, O_PATH | O_DIRECTORY, r));
+  UniqueFd fd(open_beneath(rel, O_PATH | O_DIRECTORY, r));
   return fd.fd >= 0;
 }
 
-OpenFile::~OpenFile() {
-  if (fd_ >= 0) ::close(fd_);
-}
-OpenFile::OpenFile(OpenFile &&o) noexcept
-    : refusal(o.refusal), why(std::move(o.why)), size(o.size), bound(o.bound), fd_(o.fd_) {
-  o.fd_ = -1;
-}
-OpenFile &OpenFile::operator=(OpenFile &&o) noexcept {
-  std::swap(refusal, o.refusal);
-  std::swap(why, o.why);
-  std::swap(size, o.size);
-  std::swap(bound, o.bound);
-  std::swap(fd_, o.fd_);
-  return *this;
-}
+OpenFile::~OpenFile() = default;
+OpenFile::OpenFile(OpenFile &&) noexcept = default;
+OpenFile &OpenFile::operator=(OpenFile &&) noexcept = default;
 
 std::size_t OpenFile::read_at(std::size_t offset, char *buf, std::size_t n) {
   if (!*this) return 0;
   ssize_t r;
-  do r = ::pread(fd_, buf, n, static_cast<off_t>(offset));
+  do r = ::pread(fd_.fd, buf, n, static_cast<off_t>(offset));
   while (r < 0 && errno == EINTR);
   if (r < 0) {
     refusal = Refusal::Unreadable;
@@ -289,7 +247,7 @@ OpenFile Beneath::open(const std::string &rel, std::size_t max_bytes) const {
   // First a handle that opens nothing (O_PATH: no FIFO wait, no device
   // side effect), judged by fstat; then the read handle, which must be the
   // same file.
-  Fd probe(open_beneath(rel, O_PATH, out.refusal));
+  UniqueFd probe(open_beneath(rel, O_PATH, out.refusal));
   if (probe.fd < 0) {
     out.why = describe(out.refusal, what_, errno);
     return out;
@@ -310,7 +268,7 @@ OpenFile Beneath::open(const std::string &rel, std::size_t max_bytes) const {
     out.why = std::to_string(st.st_size) + " bytes, over the limit of " + std::to_string(max_bytes);
     return out;
   }
-  Fd fd(open_beneath(rel, O_RDONLY | O_NONBLOCK, out.refusal));
+  UniqueFd fd(open_beneath(rel, O_RDONLY | O_NONBLOCK, out.refusal));
   struct stat again {};
   if (fd.fd < 0 || ::fstat(fd.fd, &again) != 0 || again.st_dev != st.st_dev || again.st_ino != st.st_ino) {
     out.refusal = Refusal::Unreadable;
@@ -319,7 +277,7 @@ OpenFile Beneath::open(const std::string &rel, std::size_t max_bytes) const {
   }
   out.refusal = Refusal::None;
   out.size = static_cast<std::size_t>(st.st_size);
-  out.fd_ = fd.release();
+  out.fd_ = std::move(fd);
   return out;
 }
 
@@ -348,7 +306,7 @@ FileRead Beneath::read(const std::string &rel, std::size_t max_bytes) const {
 
 DirList Beneath::list(const std::string &rel) const {
   DirList out;
-  Fd fd(open_beneath(rel, O_RDONLY | O_DIRECTORY | O_NONBLOCK, out.refusal));
+  UniqueFd fd(open_beneath(rel, O_RDONLY | O_DIRECTORY | O_NONBLOCK, out.refusal));
   if (fd.fd < 0) {
     int err = errno;
     // O_DIRECTORY on a file (or FIFO) fails as a missing path would.

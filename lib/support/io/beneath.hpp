@@ -18,6 +18,8 @@
 #include <string>
 #include <vector>
 
+#include "io/unique_fd.hpp"
+
 namespace otm::io {
 
 enum class Refusal {
@@ -66,7 +68,7 @@ public:
 
 private:
   friend class Beneath;
-  int fd_ = -1;
+  UniqueFd fd_;
 };
 
 enum class EntryType { Regular, Directory, Symlink, Other };
@@ -120,7 +122,7 @@ private:
   int walk(const std::string &rel, int flags, Refusal &refusal) const;
   std::filesystem::path root_;
   std::string what_;
-  int root_fd_ = -1;
+  UniqueFd root_fd_;
   bool openat2_ = false;
 };
 

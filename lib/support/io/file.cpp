@@ -15,6 +15,8 @@
 #include <random>
 #include <sstream>
 
+#include "io/unique_fd.hpp"
+
 namespace otm::io {
 namespace fs = std::filesystem;
 
@@ -60,11 +62,6 @@ std::string read_bounded(int fd, const std::string &name, const InputBounds &bou
   return out;
 }
 
-struct FdCloser {
-  int fd;
-  ~FdCloser() { ::close(fd); }
-};
-
 } // namespace
 
 // POSIX reads into a buffer sized by fstat: ingest reads thousands of
@@ -73,7 +70,7 @@ struct FdCloser {
 std::string read_file(const fs::path &path, std::size_t max_bytes) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
   if (fd < 0) throw IoError(path.string() + ": cannot read (" + std::strerror(errno) + ")");
-  FdCloser closer{fd};
+  UniqueFd closer(fd);
   struct stat st {};
   if (::fstat(fd, &st) != 0) throw IoError(path.string() + ": cannot read (" + std::strerror(errno) + ")");
   if (!S_ISREG(st.st_mode)) throw IoError(path.string() + ": " + kind_of(st.st_mode) + ", not a regular file");
@@ -92,7 +89,7 @@ std::string read_input(const std::string &path_or_dash, const InputBounds &bound
   if (path_or_dash == "-") return read_stdin(bounds);
   int fd = ::open(path_or_dash.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
   if (fd < 0) throw IoError(path_or_dash + ": cannot read (" + std::strerror(errno) + ")");
-  FdCloser closer{fd};
+  UniqueFd closer(fd);
   struct stat st {};
   if (::fstat(fd, &st) != 0) throw IoError(path_or_dash + ": cannot read (" + std::strerror(errno) + ")");
   if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode))

@@ -71,41 +71,30 @@ void Writer::prefix() {
   ++l.count;
 }
 
-Writer &Writer::begin_object() {
+Writer &Writer::open(char bracket, bool array) {
   prefix();
-  out_ += '{';
-  levels_.push_back({false, 0});
+  out_ += bracket;
+  levels_.push_back({array, 0});
   return *this;
 }
 
-Writer &Writer::end_object() {
+// An empty container closes at once ("{}", "[]"); in the pretty layout a
+// filled one closes on a line of its own.
+Writer &Writer::close(char bracket) {
   bool empty = levels_.back().count == 0;
   levels_.pop_back();
   if (!empty && layout_ == Layout::Pretty) {
     out_ += '\n';
     indent();
   }
-  out_ += '}';
+  out_ += bracket;
   return *this;
 }
 
-Writer &Writer::begin_array() {
-  prefix();
-  out_ += '[';
-  levels_.push_back({true, 0});
-  return *this;
-}
-
-Writer &Writer::end_array() {
-  bool empty = levels_.back().count == 0;
-  levels_.pop_back();
-  if (!empty && layout_ == Layout::Pretty) {
-    out_ += '\n';
-    indent();
-  }
-  out_ += ']';
-  return *this;
-}
+Writer &Writer::begin_object() { return open('{', false); }
+Writer &Writer::end_object() { return close('}'); }
+Writer &Writer::begin_array() { return open('[', true); }
+Writer &Writer::end_array() { return close(']'); }
 
 void Writer::string(std::string_view s) {
   static constexpr char kHex[] = "0123456789ABCDEF";

@@ -63,6 +63,8 @@ private:
     bool array;
     std::size_t count; // values (and, in an object, keys) written so far
   };
+  Writer &open(char bracket, bool array);
+  Writer &close(char bracket);
   void prefix();
   void indent();
   void string(std::string_view s);
