@@ -81,10 +81,7 @@ int otm_ladder_main(int argc, char **argv) {
     ladder::annotate_in_place(rows, result);
     std::string out;
     out.reserve(text.size() + text.size() / 4);
-    for (const auto &row : rows) {
-      json::append_line(out, row);
-      out += '\n';
-    }
+    json::append_lines(out, rows);
     std::string dest = opts.get_or("output", "-");
     io::write_output(dest, out, io::FileClass::Scratch);
     if (dest != "-") io::sync_file_system(dest);

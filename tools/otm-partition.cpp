@@ -78,10 +78,7 @@ int otm_partition_main(int argc, char **argv) {
 
     std::string out = opts.get_or("output", ws.segments_file().string());
     std::string text;
-    for (const auto &s : result.segments) {
-      otm::json::append_line(text, s);
-      text += '\n';
-    }
+    otm::json::append_lines(text, result.segments);
     otm::io::write_output(out, text, otm::io::FileClass::Scratch);
     auto report = loc.store.partition_report(loc.slug);
     otm::io::write_file_atomic(report, otm::partition::report(in, result), otm::io::FileClass::Scratch);

@@ -437,23 +437,14 @@ std::string summary_text(const TraceLocation &loc, const IngestResult &r) {
   return s;
 }
 
-std::string jsonl(const std::vector<json::Value> &rows) {
-  std::string out;
-  for (const auto &r : rows) {
-    json::append_line(out, r);
-    out += '\n';
-  }
-  return out;
-}
-
 void write_ingest(const TraceLocation &loc, const IngestResult &r, const std::string &versions_out) {
   const auto &ws = loc.workspace;
   fs::create_directories(ws.work_dir());
   fs::create_directories(ws.packets_dir());
   // Scratch files (docs/durability.md): atomic, flushed once at the end.
-  io::write_output(versions_out.empty() ? ws.versions_file().string() : versions_out, jsonl(r.versions),
+  io::write_output(versions_out.empty() ? ws.versions_file().string() : versions_out, json::to_lines(r.versions),
                    io::FileClass::Scratch);
-  io::write_file_atomic(ws.profiles_file(), jsonl(r.profiles), io::FileClass::Scratch);
+  io::write_file_atomic(ws.profiles_file(), json::to_lines(r.profiles), io::FileClass::Scratch);
   io::write_file_atomic(ws.meta_file(), json::to_pretty(r.meta), io::FileClass::Scratch);
   io::sync_file_system(ws.work_dir());
 }

@@ -37,7 +37,4 @@ std::string summary_text(const TraceLocation &loc, const IngestResult &result);
 // all atomically. Creates work/ and packets/.
 void write_ingest(const TraceLocation &loc, const IngestResult &result, const std::string &versions_out);
 
-// JSONL text of rows (one line each, final newline when non-empty).
-std::string jsonl(const std::vector<json::Value> &rows);
-
 } // namespace otm::trace

@@ -12,6 +12,19 @@ std::string to_line(const Value &v) {
 
 void append_line(std::string &out, const Value &v) { Writer(out, Writer::Layout::Line).value(v); }
 
+void append_lines(std::string &out, const std::vector<Value> &rows) {
+  for (const auto &row : rows) {
+    append_line(out, row);
+    out += '\n';
+  }
+}
+
+std::string to_lines(const std::vector<Value> &rows) {
+  std::string out;
+  append_lines(out, rows);
+  return out;
+}
+
 std::string to_pretty(const Value &v) {
   std::string out;
   Writer(out, Writer::Layout::Pretty).value(v);

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "json/value.hpp"
 
@@ -16,6 +17,9 @@ std::string to_line(const Value &v); // no trailing newline
 // to_line(v) appended to `out`: a JSONL file built row by row without a
 // string per row.
 void append_line(std::string &out, const Value &v);
+// Each of `rows` as a line ending in "\n", appended to `out`: a JSONL file.
+void append_lines(std::string &out, const std::vector<Value> &rows);
+std::string to_lines(const std::vector<Value> &rows);
 std::string to_pretty(const Value &v); // ends with "\n"
 std::string quote(std::string_view s); // a JSON string literal
 // Whether quote(s) is s between two quotes: no byte the writer escapes
