@@ -6,7 +6,9 @@
 // milestones, small and noisy steps, comment-only and docstring-only steps
 // that claim a gain, re-committed versions, reverted dead-ends in list and
 // prose form with their stated causes, accuracy failures, infrastructure
-// outages, and bookkeeping commits.
+// outages, and bookkeeping commits; on request the hostile shapes
+// (tracegen/hostile_shapes.hpp). The manifest records each version's ground
+// truth.
 #pragma once
 
 #include <optional>

@@ -6,11 +6,15 @@
 #include <cstdlib>
 #include <map>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 
+#include "example_trace.hpp"
+#include "io/file.hpp"
 #include "story_replay.hpp"
 #include "tracegen/hostile_shapes.hpp"
 #include "tracegen/trace_generator.hpp"
+#include "tracegen/trace_writer.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
 
@@ -412,4 +416,33 @@ TEST_CASE("tracegen hostile shapes: kernel comments quote an earlier version, ca
       ++full;
     }
   CHECK(full >= 5);
+}
+
+TEST_CASE("otm-make-trace: --hostile and --hostile-rate are checked, and the tool writes what the library tells",
+          "[tracegen]") {
+  testsupport::TempDir dir("make-trace-hostile");
+  auto run = [&](const std::string &args) { return run_in(dir.path(), bin("otm-make-trace") + " " + args); };
+  auto typo = run("--hostile invisible-code,typo --stream");
+  CHECK(typo.rc == 2);
+  CHECK_THAT(typo.err, Catch::Contains("'typo'") && Catch::Contains("quoted-versions"));
+  CHECK(run("--hostile-rate 30 --stream").rc == 2); // a rate without shapes
+  CHECK(run("--hostile all --hostile-rate 0 --stream").rc == 2);
+  CHECK(run("--hostile all --hostile-rate 101 --stream").rc == 2);
+
+  auto made = run("--versions 60 --hostile quoted-versions,invisible-code --hostile-rate 40 --stream --manifest '" +
+                  (dir.path() / "manifest.jsonl").string() + "' > '" + (dir.path() / "trace.fi").string() + "'");
+  REQUIRE(made.rc == 0);
+  TraceOptions o;
+  o.versions = 60;
+  o.hostile = {HostileShape::InvisibleCode, HostileShape::QuotedVersions};
+  o.hostile_rate = 40;
+  auto story = write_story(o);
+  std::ostringstream stream;
+  write_fast_import(stream, story);
+  CHECK(io::read_file(dir.path() / "trace.fi") == stream.str());
+  CHECK(io::read_file(dir.path() / "manifest.jsonl") == manifest_jsonl(story));
+  std::size_t marked = 0;
+  for (const auto &line : json::parse_lines_file(dir.path() / "manifest.jsonl"))
+    marked += line.get("hostile").size() > 0;
+  CHECK(marked >= 5);
 }
