@@ -225,7 +225,10 @@ void Teller::judge(double after_geo, bool counted, bool kept, bool declares_no_c
     truth_.milestone = improve >= milestone_pct_ && !declares_no_change;
     truth_.span = since_floor_;
     truth_.span.push_back(v());
-    truth_.span_code_names = code_change(o_.dsl, op_, floor_code_, head_).names;
+    auto span = code_change(o_.dsl, op_, floor_code_, head_);
+    truth_.span_code_names = span.names;
+    truth_.span_dead_names = span.dead;
+    truth_.span_runs = span.runs();
   }
   if (improve > 0) {
     floor_version_ = v();

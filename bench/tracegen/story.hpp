@@ -57,6 +57,8 @@ struct VersionNote {
   std::string best_before;                    // the version holding the floor when it was tried
   std::vector<std::string> span;              // kept: the kept versions whose code the diff from best_before holds
   std::vector<std::string> span_code_names;   // kept: what that diff changes
+  std::vector<std::string> span_dead_names;   // kept: those of span_code_names no executed line reads
+  bool span_runs = false;                     // kept: whether that diff reaches an executed line
   std::vector<ListedLever> listed_levers;     // list-form dead-ends: every item
   bool pitfall_contradicts = false;           // a pitfall of its step record contradicts its measurement
   std::vector<std::string> refutes;           // versions whose recorded failure of this lever it keeps as a win

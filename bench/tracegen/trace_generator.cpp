@@ -63,6 +63,8 @@ std::string manifest_jsonl(const Story &story) {
     v.set("best_before", m.best_before.empty() ? json::Value() : json::Value(m.best_before));
     v.set("span", json::Value::strings(m.span));
     v.set("span_code_names", json::Value::strings(m.span_code_names));
+    v.set("span_dead_names", json::Value::strings(m.span_dead_names));
+    v.set("span_runs", m.span_runs);
     json::Value listed = json::Value::array();
     for (const auto &l : m.listed_levers) {
       json::Value item = json::Value::object();

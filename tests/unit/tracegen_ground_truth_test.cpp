@@ -105,14 +105,9 @@ Checked check_story(const TraceOptions &o) {
     }
     if (m.kept && !m.best_before.empty()) {
       // The span's diff runs from the best-so-far's last commit to this one's.
-      auto changed = changed_code_lines(commits.at(m.best_before).kernels.back(), mine.kernels.back());
-      CHECK(changed.empty() == m.span_code_names.empty());
-      for (const auto &n : m.span_code_names) {
-        bool found = false;
-        for (const auto &line : changed) found = found || line.find(n) != std::string::npos;
-        INFO("span name " << n);
-        CHECK(found);
-      }
+      check_change(m.version + "'s diff from the best-so-far " + m.best_before,
+                   commits.at(m.best_before).kernels.back(), mine.kernels.back(), m.span_code_names, m.span_dead_names,
+                   m.span_runs);
       REQUIRE_FALSE(m.span.empty());
       CHECK(m.span.back() == m.version);
       for (std::size_t i = 0; i + 1 < m.span.size(); ++i) {
