@@ -47,7 +47,8 @@ void uncalled_python(Lines &L, const OperatorSpec &op, const KernelState &s) {
   } else {
     L.raw("def " + s.uncalled_fn + "(x: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:");
     L.add(4, "\"\"\"" + s.uncalled_claim + "\"\"\"");
-    L.add(4, "return torch.nn.functional.gelu(x + bias)");
+    bool silu = has_word(op.name, "silu") || has_word(op.name, "swish");
+    L.add(4, std::string("return torch.nn.functional.") + (silu ? "silu" : "gelu") + "(x + bias)");
   }
   L.raw("");
   L.raw("");
