@@ -61,7 +61,7 @@ TEST_CASE("inert code: a constant nothing reads, and what only it reads, run for
   CHECK_FALSE(c.is_inert(21));
 }
 
-TEST_CASE("inert code: only new functions can be uncalled; a launch keeps its assignment live", "[inert]") {
+TEST_CASE("inert code: only new functions can be uncalled, and a launch keeps its assignment live", "[inert]") {
   auto c = code::find_inert_code(kTritonKernel, code::Language::Python, {"_loader_partition", "rmsnorm"});
   CHECK(c.uncalled_functions == std::vector<std::string>{"_loader_partition", "rmsnorm"});
   CHECK(lines_of(c, Why::UncalledFunction) == std::vector<std::size_t>{21, 22, 25, 26, 27, 28, 29});
