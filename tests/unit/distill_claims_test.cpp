@@ -408,10 +408,12 @@ TEST_CASE("a reference kernel carries its launch configuration as whole lines", 
   auto d = distill::draft_record(p);
   REQUIRE(d.record);
   const auto &impl = d.record->get("payload").get("implementation");
-  CHECK(impl.string_or("dispatch_snippet") == "N_COLS = 4096\n\ndef launch(x):\n    grid = (x.shape[0],)\n"
+  CHECK(impl.string_or("dispatch_snippet") == "import triton\nN_COLS = 4096\n\ndef launch(x):\n"
+                                              "    grid = (x.shape[0],)\n"
                                               "    k[grid](x, BLOCK=N_COLS, num_warps=8)\n    return x");
-  // CUDA held in a load_inline string: the __global__ function and the host
-  // function that launches it.
+  // CUDA held in a load_inline string: the __global__ function with the
+  // #define it uses; the Python around the source, the host function that
+  // launches it and the load_inline call.
   p.code = "from torch.utils.cpp_extension import load_inline\n"
            "cuda_src = r\"\"\"\n"
            "#define THREADS 256\n"
@@ -432,9 +434,12 @@ TEST_CASE("a reference kernel carries its launch configuration as whole lines", 
   REQUIRE(cu.record);
   const auto &ci = cu.record->get("payload").get("implementation");
   CHECK(ci.string_or("core_kernel_name") == "rms_kernel");
-  CHECK_THAT(ci.string_or("snippet"), Catch::StartsWith("__global__ void rms_kernel(") && Catch::EndsWith("}"));
+  CHECK_THAT(ci.string_or("snippet"),
+             Catch::StartsWith("#define THREADS 256\n__global__ void rms_kernel(") && Catch::EndsWith("}"));
   CHECK_THAT(ci.string_or("dispatch_snippet"),
-             Catch::StartsWith("torch::Tensor rms(torch::Tensor x) {") && Catch::Contains("<<<x.size(0), THREADS>>>"));
+             Catch::StartsWith("from torch.utils.cpp_extension import load_inline\ncuda_src = r\"\"\"\n\n"
+                               "torch::Tensor rms(torch::Tensor x) {") &&
+                 Catch::Contains("<<<x.size(0), THREADS>>>") && Catch::EndsWith("functions=[\"rms\"])"));
 }
 
 TEST_CASE("otm-gate-substance fails a strategy whose snippet changes nothing that runs", "[gates][claims]") {

@@ -104,21 +104,30 @@ inline QuotedCodeCheck check_quoted_code(const std::string &file, const std::str
   auto lexed = code::lex_source(file, code::Language::Python);
   const std::size_t n = std::min(lines.size(), lexed.size());
 
-  // Each field's lines, matched in file order.
+  // Each field's lines, matched in file order: a run of consecutive
+  // non-blank quoted lines is a block of consecutive lines of the file (a
+  // blank line separates what the file does not hold together).
   for (const auto &[field, text] : {std::pair<std::string, std::string>{"snippet", snippet}, {"dispatch", dispatch}}) {
-    std::size_t at = 0;
+    std::vector<std::vector<std::string>> runs(1);
     for (const auto &q : lines_of(text)) {
-      auto t = trimmed(q);
-      if (t.empty()) continue;
-      std::size_t k = at;
-      while (k < n && lines[k] != q) ++k;
-      if (k == n) {
-        bool anywhere = std::find(lines.begin(), lines.end(), q) != lines.end();
-        out.problems.push_back(field + (anywhere ? ": out of file order: " : ": not a line of the file: ") + q);
+      if (trimmed(q).empty()) {
+        if (!runs.back().empty()) runs.emplace_back();
         continue;
       }
-      out.quoted.insert(k);
-      at = k + 1;
+      runs.back().push_back(q);
+    }
+    std::size_t at = 0;
+    for (const auto &run : runs) {
+      if (run.empty()) continue;
+      std::size_t k = at;
+      for (; k + run.size() <= n; ++k)
+        if (std::equal(run.begin(), run.end(), lines.begin() + static_cast<std::ptrdiff_t>(k))) break;
+      if (k + run.size() > n) {
+        out.problems.push_back(field + ": not a block of the file's lines after the ones before it: " + run.front());
+        continue;
+      }
+      for (std::size_t i = 0; i < run.size(); ++i) out.quoted.insert(k + i);
+      at = k + run.size();
     }
   }
 
@@ -197,18 +206,37 @@ inline QuotedCodeCheck check_quoted_code(const std::string &file, const std::str
       if (auto m = c_var.search(c)) defined[std::string((*m)[1])].push_back(i);
   }
 
-  // Every name a quoted line reads that the file defines has a quoted definition.
-  std::set<std::string> reads;
+  // Every name a quoted line reads that the file defines has a quoted
+  // definition, unless a quoted line binds it itself (a local of the kernel:
+  // an assignment, a loop variable, a parameter).
+  static const text::Regex assigned(R"(^\s*([A-Za-z_][\w\s,]*?)\s*(?::[^=]*)?[-+*/]?=(?!=))");
+  static const text::Regex loop(R"(\bfor\s+([\w\s,]+?)\s+in\b)");
+  static const text::Regex params(R"(\bdef\s+\w+\s*\(([^)]*))");
+  std::set<std::string> reads, bound;
   for (auto i : out.quoted) {
     for (const auto &r : reads_of(code[i].python)) reads.insert(r);
     for (const auto &r : reads_of(code[i].c)) reads.insert(r);
+    if (lines[i].empty() || lines[i][0] != ' ') continue; // top-level names are the definitions checked
+    auto py = code[i].python;
+    for (const auto *re : {&assigned, &loop, &params})
+      re->for_each_match(py, [&](const text::Match &m) {
+        std::string names(m[1]);
+        for (auto &ch : names)
+          if (ch == ',' || ch == ':' || ch == '=') ch = '\n';
+        for (const auto &one : lines_of(names)) {
+          auto t = trimmed(one);
+          auto sp = t.find(' ');
+          if (!t.empty()) bound.insert(sp == std::string::npos ? t : t.substr(0, sp));
+        }
+      });
   }
   for (const auto &r : reads) {
     auto it = defined.find(r);
-    if (it == defined.end()) continue;
+    if (it == defined.end() || bound.count(r)) continue;
     bool any = std::any_of(it->second.begin(), it->second.end(), [&](std::size_t i) { return out.quoted.count(i); });
-    if (!any) out.problems.push_back("reads '" + r + "' but quotes no definition of it (line " +
-                                     std::to_string(it->second.front() + 1) + ": " + lines[it->second.front()] + ")");
+    if (!any)
+      out.problems.push_back("reads '" + r + "' but quotes no definition of it (line " +
+                             std::to_string(it->second.front() + 1) + ": " + lines[it->second.front()] + ")");
   }
 
   // Quoted top-level defs come whole: every decorator line, every body line.
@@ -233,7 +261,8 @@ inline QuotedCodeCheck check_quoted_code(const std::string &file, const std::str
   int depth = 0, braces = 0;
   std::size_t quotes = 0;
   for (auto i : out.quoted) {
-    for (char ch : code[i].python) depth += (ch == '(' || ch == '[' || ch == '{') - (ch == ')' || ch == ']' || ch == '}');
+    for (char ch : code[i].python)
+      depth += (ch == '(' || ch == '[' || ch == '{') - (ch == ')' || ch == ']' || ch == '}');
     for (char ch : code[i].c) braces += (ch == '{') - (ch == '}');
     for (auto p = lines[i].find("\"\"\""); p != std::string::npos; p = lines[i].find("\"\"\"", p + 3)) ++quotes;
     if (depth < 0 || braces < 0) out.problems.push_back("a bracket closes that the quote never opened: " + lines[i]);

@@ -340,7 +340,8 @@ TEST_CASE("a Triton reference kernel quotes its multi-line autotune, its helper 
     CHECK_FALSE(testsupport::quotes_name(q.all(), absent));
 }
 
-TEST_CASE("a Gluon reference kernel quotes its layouts, its helpers and its persistent launcher", "[distill][reference]") {
+TEST_CASE("a Gluon reference kernel quotes its layouts, its helpers and its persistent launcher",
+          "[distill][reference]") {
   auto q = quote_of(kGluonPersistent);
   INFO("snippet:\n" << q.snippet << "\ndispatch:\n" << q.dispatch);
   CHECK(q.problems == std::vector<std::string>{});
@@ -369,11 +370,12 @@ TEST_CASE("a CUDA reference kernel in a load_inline string quotes its device hel
                             Catch::Contains("__global__ void __launch_bounds__(THREADS) rms_kernel(") &&
                             Catch::EndsWith("}"));
   // The dispatch: the Python that builds the source and launches it.
-  CHECK_THAT(q.dispatch, Catch::StartsWith("import torch\nfrom torch.utils.cpp_extension import load_inline") &&
-                             Catch::Contains("cuda_src = r\"\"\"\n#include <cuda_runtime.h>\n#include <torch/extension.h>") &&
-                             Catch::Contains("torch::Tensor rms(torch::Tensor x, double eps) {") &&
-                             Catch::Contains("\"\"\"\n\ncpp_src = ") && Catch::Contains("_ext = load_inline(") &&
-                             Catch::EndsWith("    return _ext.rms(x.contiguous(), eps)"));
+  CHECK_THAT(q.dispatch,
+             Catch::StartsWith("import torch\nfrom torch.utils.cpp_extension import load_inline") &&
+                 Catch::Contains("cuda_src = r\"\"\"\n#include <cuda_runtime.h>\n#include <torch/extension.h>") &&
+                 Catch::Contains("torch::Tensor rms(torch::Tensor x, double eps) {") &&
+                 Catch::Contains("\"\"\"\n\ncpp_src = ") && Catch::Contains("_ext = load_inline(") &&
+                 Catch::EndsWith("    return _ext.rms(x.contiguous(), eps)"));
   for (const char *absent : {"UNUSED_TILE", "unused_helper", "_WARMUP", "_bench"})
     CHECK_FALSE(testsupport::quotes_name(q.all(), absent));
 }
@@ -394,8 +396,10 @@ TEST_CASE("a reference kernel quotes nothing its kernel and launcher do not need
 
 TEST_CASE("every reference kernel of the bundled example trace runs as quoted", "[distill][reference]") {
   std::size_t files = 0;
-  for (const auto &e : fs::recursive_directory_iterator(fs::path(testing::source_dir()) / "testdata/example-trace/steps")) {
-    if (!e.is_regular_file() || e.path().extension() != ".py" || e.path().parent_path().filename() == "tree@no-hardware")
+  for (const auto &e :
+       fs::recursive_directory_iterator(fs::path(testing::source_dir()) / "testdata/example-trace/steps")) {
+    if (!e.is_regular_file() || e.path().extension() != ".py" ||
+        e.path().parent_path().filename() == "tree@no-hardware")
       continue;
     ++files;
     auto code = io::read_file(e.path());
@@ -442,4 +446,34 @@ TEST_CASE("a reference kernel longer than limits.max_reference_kernel_lines is r
   auto shipped = config::Config::defaults().data().get("limits").get("max_reference_kernel_lines").as_number();
   CHECK(shipped.value_or(0) >= 200);
   fs::remove_all(dir);
+}
+
+TEST_CASE("the quoted-code checker finds what a reference kernel's quote lacks", "[distill][reference]") {
+  // The quote before issue 25: the kernel from its last decorator on, the
+  // launcher, no imports, no helpers, no autotune configurations.
+  std::string kernel = "@triton.jit\ndef rowmax_norm_kernel(x_ptr, y_ptr, n_cols, BLOCK_SIZE: tl.constexpr):\n"
+                       "    row = tl.program_id(0)\n    offs = tl.arange(0, BLOCK_SIZE)\n    mask = offs < n_cols\n"
+                       "    x = tl.load(x_ptr + row * n_cols + offs, mask=mask, other=0.0)\n"
+                       "    m = tl.reduce(tl.abs(x), 0, _max_combine)\n"
+                       "    tl.store(y_ptr + row * n_cols + offs, _scale(x, m), mask=mask)";
+  std::string launcher =
+      "def rowmax_norm(x: torch.Tensor) -> torch.Tensor:\n    n_rows, n_cols = x.shape\n"
+      "    y = torch.empty_like(x)\n    grid = (n_rows,)\n    rowmax_norm_kernel[grid](x, y, n_cols)\n"
+      "    return y";
+  auto problems = testsupport::check_quoted_code(kTritonAutotune, "rowmax_norm_kernel", kernel, launcher).problems;
+  auto has = [&](const std::string &text) {
+    return std::any_of(problems.begin(), problems.end(), [&](const std::string &p) { return p.find(text) != p.npos; });
+  };
+  CHECK(has("decorator line not quoted: @triton.autotune("));
+  CHECK(has("reads '_max_combine'"));
+  CHECK(has("reads '_scale'"));
+  CHECK(has("reads 'tl'"));
+  CHECK(has("reads 'torch'"));
+  // A multi-line constant cut after its first line leaves a bracket open;
+  // a line that is not the file's is named.
+  auto cut = testsupport::check_quoted_code(kTritonAutotune, "rowmax_norm_kernel", kernel,
+                                            "import triton\n\nCONFIGS = [\n\n" + launcher + "\n\n    return x + 1")
+                 .problems;
+  CHECK(std::any_of(cut.begin(), cut.end(), [](const std::string &p) { return p.find("bracket open") != p.npos; }));
+  CHECK(std::any_of(cut.begin(), cut.end(), [](const std::string &p) { return p.find("return x + 1") != p.npos; }));
 }

@@ -451,13 +451,21 @@ Value draft_anti(Context &c) {
 }
 
 Value draft_reference(Context &c) {
-  std::optional<EntryFunction> fn;
-  if (!c.packet.code.empty() && c.af.get("kernel_file").is_string()) fn = choose_entry_function(c.packet.code);
-  if (!fn)
+  std::optional<ReferenceKernelCode> code;
+  if (!c.packet.code.empty() && c.af.get("kernel_file").is_string()) code = reference_kernel_code(c.packet.code);
+  if (!code)
     refuse("payload.implementation.snippet",
            c.packet.code.empty() ? "the packet carries no kernel file"
                                  : "the kernel file has no JIT- or kernel-decorated entry-point function and no "
                                    "__global__ function");
+  // A reference kernel is for reading: one that needs more lines than the
+  // limit to run as quoted is not one.
+  if (code->quoted_lines > c.rules.max_reference_kernel_lines)
+    refuse("payload.implementation.snippet",
+           "the kernel needs " + std::to_string(code->quoted_lines) +
+               " lines to run as quoted (entry point, helpers, constants, imports, launch), more than "
+               "limits.max_reference_kernel_lines (" +
+               std::to_string(c.rules.max_reference_kernel_lines) + ")");
   Value r = record_head(c);
   Value p = Value::object();
   std::string dsl = c.af.get("operator").string_or("dsl", "this DSL");
@@ -478,12 +486,10 @@ Value draft_reference(Context &c) {
   p.set("trace", trace);
   Value impl = Value::object();
   impl.set("format", kSourceFormat);
-  impl.set("snippet", fn->text);
-  impl.set("core_kernel_name", fn->name);
-  if (auto launch = choose_launch(c.packet.code, *fn))
-    impl.set("dispatch_snippet", *launch);
-  else
-    c.out.thin.push_back("payload.implementation.dispatch_snippet");
+  impl.set("snippet", code->snippet);
+  impl.set("core_kernel_name", code->name);
+  if (!code->dispatch.empty()) impl.set("dispatch_snippet", code->dispatch);
+  if (!code->launched) c.out.thin.push_back("payload.implementation.dispatch_snippet");
   p.set("implementation", impl);
   r.set("payload", p);
   auto terms = terms_for(c);
@@ -525,6 +531,7 @@ DraftRules DraftRules::from_config(const config::Config &config) {
   DraftRules r;
   r.causal = record::CausalRule::from_json(config.data().get("causal_sentences"), config.source_name());
   r.retrieval = RetrievalTerms::from_json(config.data().get("retrieval_terms"), config.source_name());
+  r.max_reference_kernel_lines = config.limits().max_reference_kernel_lines;
   return r;
 }
 

@@ -26,10 +26,14 @@ struct Draft {
 };
 
 // The configuration the drafter reads: the causal-sentence rule (for a
-// mechanism stated in the change text itself) and the retrieval vocabulary.
+// mechanism stated in the change text itself), the retrieval vocabulary and
+// the reference-kernel size limit.
 struct DraftRules {
   record::CausalRule causal;
   RetrievalTerms retrieval;
+  // limits.max_reference_kernel_lines: the longest reference kernel (its
+  // snippet and dispatch_snippet, non-blank lines) a record quotes.
+  std::size_t max_reference_kernel_lines = config::Limits{}.max_reference_kernel_lines;
   // From the configuration (defaults merged with the override); a malformed
   // section is an otm::Error (kind Usage) naming it.
   static DraftRules from_config(const config::Config &config);

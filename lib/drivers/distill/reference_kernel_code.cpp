@@ -1,19 +1,23 @@
 #include "distill/reference_kernel_code.hpp"
 
 #include <algorithm>
-#include <cctype>
-#include <optional>
+#include <map>
+#include <set>
 #include <tuple>
 #include <vector>
 
-#include "code/source_lexer.hpp"
-#include "distill/diff_reading.hpp"
+#include "code/module_outline.hpp"
 #include "text/regex.hpp"
 #include "text/utf8.hpp"
 
 namespace otm::distill {
 
 namespace {
+
+using code::CItem;
+using code::ModuleOutline;
+using code::PythonStatement;
+using Kind = PythonStatement::Kind;
 
 std::vector<std::string_view> split_lines(std::string_view text) {
   std::vector<std::string_view> lines;
@@ -30,186 +34,355 @@ std::vector<std::string_view> split_lines(std::string_view text) {
   return lines;
 }
 
-std::string join_lines(const std::vector<std::string_view> &lines, std::size_t begin, std::size_t end) {
+// Whole lines of the file, in file order; a gap between two becomes one
+// blank line.
+std::string quote_lines(const std::vector<std::string_view> &lines, const std::set<std::size_t> &which) {
   std::string out;
-  for (std::size_t i = begin; i < end; ++i) {
-    if (i > begin) out += '\n';
+  std::size_t prev = 0;
+  bool first = true;
+  for (auto i : which) {
+    if (i >= lines.size()) continue;
+    if (!first) out += i == prev + 1 ? "\n" : "\n\n";
     out += lines[i];
+    prev = i;
+    first = false;
   }
   return out;
 }
 
-// C-family code of a source file as the lexer sees it: per line, the text
-// of its embedded (or, for C-family files, all) code spans, and the brace
-// depth at the line's start.
-struct CLines {
-  std::vector<std::string> code;
-  std::vector<int> depth_before;
-};
-CLines c_lines(const std::vector<code::SourceLine> &lines) {
-  CLines c;
-  int depth = 0;
-  for (const auto &l : lines) {
-    std::string text;
-    for (const auto &sp : l.spans)
-      if (sp.embedded && sp.kind == code::SpanKind::Code) text += l.text.substr(sp.begin, sp.end - sp.begin);
-    c.depth_before.push_back(depth);
-    for (char ch : text) {
-      if (ch == '{') ++depth;
-      if (ch == '}' && depth > 0) --depth;
+std::size_t count_identifier(std::string_view code, std::string_view name) {
+  std::size_t n = 0;
+  auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (auto p = code.find(name); p != std::string_view::npos; p = code.find(name, p + 1))
+    if ((p == 0 || !ident(code[p - 1])) && (p + name.size() >= code.size() || !ident(code[p + name.size()]))) ++n;
+  return n;
+}
+
+bool reads_any(const std::set<std::string> &reads, const std::vector<std::string> &names) {
+  return std::any_of(names.begin(), names.end(), [&](const std::string &n) { return reads.count(n) > 0; });
+}
+
+// A function named as a benchmark or a test, not as the operator.
+bool bench_named(std::string_view name) {
+  static const text::Regex r(R"(^_*(?:bench|test|main$|profile|check|verify|run_(?:bench|test)|demo))");
+  return r.contains(name);
+}
+
+// Statements that never count as binding a name someone reads: the main
+// guard (a harness) binds nothing by construction in the outline.
+std::map<std::string, std::vector<std::size_t>> python_binders(const ModuleOutline &o) {
+  std::map<std::string, std::vector<std::size_t>> by;
+  for (std::size_t k = 0; k < o.statements.size(); ++k)
+    for (const auto &b : o.statements[k].binds) by[b].push_back(k);
+  return by;
+}
+
+// What every Python selection adds: `from __future__` and `import *` (they
+// may bind anything), and module-level calls that configure the DSL
+// (`triton.set_allocator(...)`).
+void add_always(const ModuleOutline &o, std::vector<bool> &need) {
+  static const text::Regex setup(R"(^(?:triton|gluon)\.[\w.]+\s*\()");
+  for (std::size_t k = 0; k < o.statements.size(); ++k) {
+    const auto &s = o.statements[k];
+    auto head = text::strip(o.lines[s.header].python);
+    if (s.wildcard || head.starts_with("from __future__") || (s.kind == Kind::Expression && setup.contains(head)))
+      need[k] = true;
+  }
+}
+
+// Closure over Python reads: every statement binding a name a needed one reads.
+void close_python(const ModuleOutline &o, const std::map<std::string, std::vector<std::size_t>> &by,
+                  std::vector<bool> &need) {
+  std::vector<std::size_t> work;
+  for (std::size_t k = 0; k < need.size(); ++k)
+    if (need[k]) work.push_back(k);
+  while (!work.empty()) {
+    auto k = work.back();
+    work.pop_back();
+    for (const auto &r : o.statements[k].reads) {
+      auto it = by.find(r);
+      if (it == by.end()) continue;
+      for (auto j : it->second)
+        if (!need[j] && o.statements[j].kind != Kind::MainGuard) {
+          need[j] = true;
+          work.push_back(j);
+        }
     }
-    c.code.push_back(std::move(text));
   }
-  c.depth_before.push_back(depth);
-  return c;
 }
 
-// The line after the brace block that starts at or after `from` closes.
-std::size_t block_end(const CLines &c, std::size_t from) {
-  bool opened = false;
-  for (std::size_t k = from; k < c.code.size(); ++k) {
-    if (c.depth_before[k + 1] > c.depth_before[from]) opened = true;
-    if (c.code[k].find('{') != std::string::npos) opened = true;
-    if (opened && c.depth_before[k + 1] <= c.depth_before[from]) return k + 1;
-  }
-  return c.code.size();
+// Launchers among `candidates`: the benchmark- and test-named ones go when another remains.
+std::vector<std::size_t> drop_bench(const ModuleOutline &o, std::vector<std::size_t> candidates) {
+  std::vector<std::size_t> kept;
+  for (auto k : candidates)
+    if (!bench_named(o.statements[k].name)) kept.push_back(k);
+  return kept.empty() ? candidates : kept;
 }
 
-std::optional<EntryFunction> cuda_entry(const std::vector<std::string_view> &lines,
-                                        const std::vector<code::SourceLine> &lexed) {
-  static const text::Regex global(R"(__global__\s+void\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?(\w+)\s*\()");
-  auto c = c_lines(lexed);
-  for (std::size_t i = 0; i < c.code.size(); ++i) {
-    if (c.code[i].find("__global__") == std::string::npos) continue;
-    std::string head;
-    for (std::size_t k = i; k < c.code.size() && k < i + 4; ++k) head += c.code[k] + " ";
-    auto m = global.search(head);
-    if (!m) continue;
-    std::size_t begin = i;
-    if (begin > 0 && text::strip(c.code[begin - 1]).starts_with("template")) --begin;
-    return EntryFunction{std::string((*m)[1]), join_lines(lines, begin, block_end(c, i)), true};
+void add_range(std::set<std::size_t> &lines, std::size_t begin, std::size_t end) {
+  for (std::size_t i = begin; i < end; ++i) lines.insert(i);
+}
+
+std::size_t non_blank(const std::vector<std::string_view> &lines, const std::set<std::size_t> &which) {
+  std::size_t n = 0;
+  for (auto i : which)
+    if (i < lines.size() && !text::strip(lines[i]).empty()) ++n;
+  return n;
+}
+
+std::optional<ReferenceKernelCode> python_entry(const ModuleOutline &o, const std::vector<std::string_view> &lines) {
+  static const text::Regex decorator(R"(^@[\w.]*(?:jit|kernel)\w*\b)");
+  struct Candidate {
+    std::size_t k;
+    bool launched;
+    std::size_t uses;
+  };
+  std::vector<Candidate> candidates;
+  for (std::size_t k = 0; k < o.statements.size(); ++k) {
+    const auto &s = o.statements[k];
+    if (s.kind != Kind::Function) continue;
+    bool decorated = false;
+    for (std::size_t i = s.begin; i < s.header && !decorated; ++i)
+      decorated = decorator.contains(text::lstrip(lines[i]));
+    if (!decorated) continue;
+    text::Regex launch("\\b" + s.name + "\\s*\\[");
+    Candidate c{k, false, 0};
+    for (std::size_t i = 0; i < o.lines.size(); ++i) {
+      if (i >= s.begin && i < s.end) continue;
+      c.uses += count_identifier(o.lines[i].python, s.name);
+      if (!c.launched && launch.contains(o.lines[i].python)) c.launched = true;
+    }
+    candidates.push_back(c);
+  }
+  if (candidates.empty()) return std::nullopt;
+  const Candidate *best = &candidates.front();
+  for (const auto &c : candidates)
+    if (std::tie(c.launched, c.uses) > std::tie(best->launched, best->uses)) best = &c;
+  const std::size_t entry = best->k;
+  const auto &e = o.statements[entry];
+
+  auto by = python_binders(o);
+  std::vector<bool> need(o.statements.size(), false), device(o.statements.size(), false);
+  // The device side: the entry point and the functions and classes it calls.
+  device[entry] = true;
+  for (std::vector<std::size_t> work{entry}; !work.empty();) {
+    auto k = work.back();
+    work.pop_back();
+    for (const auto &r : o.statements[k].reads) {
+      auto it = by.find(r);
+      if (it == by.end()) continue;
+      for (auto j : it->second) {
+        auto kind = o.statements[j].kind;
+        if (!device[j] && (kind == Kind::Function || kind == Kind::Class)) {
+          device[j] = true;
+          work.push_back(j);
+        }
+      }
+    }
+  }
+  // The launch: top-level code that launches the entry point (`name[grid](`).
+  text::Regex launch("\\b" + e.name + "\\s*\\[");
+  std::vector<std::size_t> launchers;
+  for (std::size_t k = 0; k < o.statements.size(); ++k) {
+    const auto &s = o.statements[k];
+    if (device[k] || (s.kind != Kind::Function && s.kind != Kind::Class)) continue;
+    bool launches = false;
+    for (std::size_t i = s.header; i < s.end && !launches; ++i) launches = launch.contains(o.lines[i].python);
+    if (launches) launchers.push_back(k);
+  }
+  launchers = drop_bench(o, launchers);
+  need = device;
+  for (auto k : launchers) need[k] = true;
+  add_always(o, need);
+  close_python(o, by, need);
+
+  std::set<std::size_t> snippet, dispatch;
+  for (std::size_t k = 0; k < o.statements.size(); ++k) {
+    if (!need[k]) continue;
+    add_range(device[k] ? snippet : dispatch, o.statements[k].begin, o.statements[k].end);
+  }
+  ReferenceKernelCode out;
+  out.name = e.name;
+  out.snippet = quote_lines(lines, snippet);
+  out.dispatch = quote_lines(lines, dispatch);
+  out.launched = !launchers.empty();
+  out.quoted_lines = non_blank(lines, snippet) + non_blank(lines, dispatch);
+  return out;
+}
+
+std::optional<ReferenceKernelCode> cuda_entry(const ModuleOutline &o, const std::vector<std::string_view> &lines) {
+  struct Candidate {
+    std::size_t item;
+    bool launched;
+    std::size_t uses;
+  };
+  std::vector<Candidate> candidates;
+  for (std::size_t c = 0; c < o.c_items.size(); ++c) {
+    const auto &item = o.c_items[c];
+    if (item.kind != CItem::Kind::Function || item.binds.empty() || item.head.find("__global__") == std::string::npos)
+      continue;
+    const auto &name = item.binds.front();
+    text::Regex launch("\\b" + name + "\\s*<<<");
+    Candidate cand{c, false, 0};
+    for (std::size_t i = 0; i < o.lines.size(); ++i) {
+      if (i >= item.begin && i < item.end) continue;
+      cand.uses += count_identifier(o.lines[i].c, name);
+      if (!cand.launched && launch.contains(o.lines[i].c)) cand.launched = true;
+    }
+    candidates.push_back(cand);
+  }
+  if (candidates.empty()) return std::nullopt;
+  const Candidate *best = &candidates.front();
+  for (const auto &c : candidates)
+    if (std::tie(c.launched, c.uses) > std::tie(best->launched, best->uses)) best = &c;
+  const auto &entry = o.c_items[best->item];
+  const std::string name = entry.binds.front();
+  const std::size_t source = entry.statement;
+
+  // C items of the kernel's own source string, by the names they bind.
+  std::map<std::string, std::vector<std::size_t>> c_by;
+  for (std::size_t c = 0; c < o.c_items.size(); ++c)
+    if (o.c_items[c].statement == source)
+      for (const auto &b : o.c_items[c].binds) c_by[b].push_back(c);
+  std::vector<bool> c_need(o.c_items.size(), false), c_device(o.c_items.size(), false);
+  auto close_c = [&](std::vector<bool> &set, std::vector<std::size_t> work) {
+    while (!work.empty()) {
+      auto c = work.back();
+      work.pop_back();
+      for (const auto &r : o.c_items[c].reads) {
+        auto it = c_by.find(r);
+        if (it == c_by.end()) continue;
+        for (auto j : it->second)
+          if (!set[j]) {
+            set[j] = true;
+            work.push_back(j);
+          }
+      }
+    }
+  };
+  c_device[best->item] = true;
+  close_c(c_device, {best->item});
+  // The host side: the functions of any source that launch or name the
+  // kernel, bindings that register a quoted host function, the includes.
+  std::vector<std::size_t> host;
+  std::set<std::size_t> other_sources;
+  for (std::size_t c = 0; c < o.c_items.size(); ++c) {
+    const auto &item = o.c_items[c];
+    if (c_device[c] || item.kind != CItem::Kind::Function || !item.reads.count(name)) continue;
+    if (item.head.find("__global__") != std::string::npos || item.head.find("__device__") != std::string::npos)
+      continue;
+    if (item.statement == source)
+      host.push_back(c);
+    else
+      other_sources.insert(item.statement);
+  }
+  c_need = c_device;
+  for (auto c : host) c_need[c] = true;
+  close_c(c_need, host);
+  for (bool grew = true; grew;) {
+    grew = false;
+    std::vector<std::string> quoted_names;
+    for (std::size_t c = 0; c < o.c_items.size(); ++c)
+      if (c_need[c] && !c_device[c])
+        quoted_names.insert(quoted_names.end(), o.c_items[c].binds.begin(), o.c_items[c].binds.end());
+    for (std::size_t c = 0; c < o.c_items.size(); ++c) {
+      const auto &item = o.c_items[c];
+      if (c_need[c] || item.statement != source) continue;
+      bool registration = item.head.starts_with("PYBIND11_MODULE") || item.head.starts_with("TORCH_LIBRARY");
+      if (item.kind == CItem::Kind::Include || (registration && reads_any(item.reads, quoted_names))) {
+        c_need[c] = grew = true;
+        close_c(c_need, {c});
+      }
+    }
+  }
+
+  // The Python that builds the source and calls what it builds.
+  auto by = python_binders(o);
+  std::vector<bool> need(o.statements.size(), false);
+  need[source] = true;
+  for (auto k : other_sources) need[k] = true;
+  std::vector<std::size_t> builders, callers;
+  for (std::size_t k = 0; k < o.statements.size(); ++k) {
+    const auto &s = o.statements[k];
+    if (k != source && s.kind != Kind::MainGuard && reads_any(s.reads, o.statements[source].binds))
+      builders.push_back(k);
+  }
+  std::vector<std::string> built;
+  for (auto k : builders) {
+    need[k] = true;
+    built.insert(built.end(), o.statements[k].binds.begin(), o.statements[k].binds.end());
+  }
+  for (std::size_t k = 0; k < o.statements.size(); ++k) {
+    const auto &s = o.statements[k];
+    if (need[k] || (s.kind != Kind::Function && s.kind != Kind::Class && s.kind != Kind::Assignment)) continue;
+    if (reads_any(s.reads, built)) callers.push_back(k);
+  }
+  for (auto k : drop_bench(o, callers)) need[k] = true;
+  add_always(o, need);
+  close_python(o, by, need);
+
+  std::set<std::size_t> snippet, dispatch;
+  for (std::size_t c = 0; c < o.c_items.size(); ++c)
+    if (c_need[c]) add_range(c_device[c] ? snippet : dispatch, o.c_items[c].begin, o.c_items[c].end);
+  for (std::size_t k = 0; k < o.statements.size(); ++k) {
+    if (!need[k]) continue;
+    const auto &s = o.statements[k];
+    if (k != source) {
+      add_range(dispatch, s.begin, s.end);
+      continue;
+    }
+    // The source string's own statement: its Python lines (the string's
+    // opening and closing), not the C items left out.
+    for (std::size_t i = s.begin; i < s.end; ++i)
+      if (!text::strip(o.lines[i].python).empty()) dispatch.insert(i);
+  }
+  ReferenceKernelCode out;
+  out.name = name;
+  out.cuda = true;
+  out.snippet = quote_lines(lines, snippet);
+  out.dispatch = quote_lines(lines, dispatch);
+  out.launched = !host.empty() || !other_sources.empty();
+  out.quoted_lines = non_blank(lines, snippet) + non_blank(lines, dispatch);
+  return out;
+}
+
+// A decorated function inside another (a method, a factory): its decorator
+// lines, its def and its body, quoted alone.
+std::optional<ReferenceKernelCode> nested_entry(const std::vector<std::string_view> &lines) {
+  static const text::Regex decorator(R"(^(\s+)@[\w.]*(?:jit|kernel)\w*\b)");
+  static const text::Regex def(R"(^(\s*)(?:async\s+)?def\s+(\w+)\s*\()");
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    auto d = decorator.match(lines[i]);
+    if (!d) continue;
+    std::size_t j = i;
+    while (j < lines.size() && !def.match(lines[j])) ++j;
+    if (j >= lines.size()) break;
+    auto m = def.match(lines[j]);
+    std::size_t indent = (*m)[1].size(), end = j + 1;
+    for (std::size_t k = j + 1; k < lines.size(); ++k) {
+      if (text::strip(lines[k]).empty()) continue;
+      if (lines[k].size() - text::lstrip(lines[k]).size() <= indent) break;
+      end = k + 1;
+    }
+    std::set<std::size_t> which;
+    add_range(which, i, end);
+    ReferenceKernelCode out;
+    out.name = std::string((*m)[2]);
+    out.snippet = quote_lines(lines, which);
+    out.quoted_lines = non_blank(lines, which);
+    return out;
   }
   return std::nullopt;
 }
 
-// [begin, end) of the Python block whose header is line `i`.
-std::size_t python_block_end(const std::vector<std::string_view> &lines, std::size_t i) {
-  std::size_t indent = lines[i].size() - text::lstrip(lines[i]).size(), end = i + 1;
-  for (std::size_t k = i + 1; k < lines.size(); ++k) {
-    if (text::strip(lines[k]).empty()) continue;
-    if (lines[k].size() - text::lstrip(lines[k]).size() <= indent) break;
-    end = k + 1;
-  }
-  return end;
-}
-
 } // namespace
 
-std::optional<EntryFunction> choose_entry_function(std::string_view source) {
-  static const text::Regex decorator(R"(^(\s*)@[\w.]*(?:jit|kernel)\w*\b)");
-  static const text::Regex def(R"(^(\s*)(?:async\s+)?def\s+(\w+)\s*\()");
-  static const text::Regex word(R"(\b\w+\b)");
+std::optional<ReferenceKernelCode> reference_kernel_code(std::string_view source) {
   auto lines = split_lines(source);
-  struct Fn {
-    std::string name;
-    std::size_t begin, end;
-  };
-  std::vector<Fn> fns;
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    if (!decorator.match(lines[i])) continue;
-    std::size_t j = i;
-    while (j < lines.size() && text::lstrip(lines[j]).starts_with("@")) ++j;
-    if (j >= lines.size()) break;
-    auto m = def.match(lines[j]);
-    if (!m) continue;
-    std::size_t indent = (*m)[1].size();
-    std::size_t end = j + 1;
-    for (std::size_t k = j + 1; k < lines.size(); ++k) {
-      auto stripped = text::strip(lines[k]);
-      if (stripped.empty()) continue;
-      std::size_t ind = lines[k].size() - text::lstrip(lines[k]).size();
-      if (ind <= indent) break;
-      end = k + 1;
-    }
-    fns.push_back({std::string((*m)[2]), i, end});
-    i = end - 1;
-  }
-  if (fns.empty()) return cuda_entry(lines, code::lex_source(source, code::Language::Python));
-  const Fn *best = nullptr;
-  std::size_t best_uses = 0;
-  for (const auto &f : fns) {
-    std::size_t uses = 0;
-    for (std::size_t i = 0; i < lines.size(); ++i) {
-      if (i >= f.begin && i < f.end) continue;
-      for (const auto &w : word.find_all(lines[i]))
-        if (w[0] == f.name) ++uses;
-    }
-    if (!best || uses > best_uses) {
-      best = &f;
-      best_uses = uses;
-    }
-  }
-  return EntryFunction{best->name, join_lines(lines, best->begin, best->end)};
-}
-
-std::optional<std::string> choose_launch(std::string_view source, const EntryFunction &entry) {
-  auto lines = split_lines(source);
-  auto lexed = code::lex_source(source, code::Language::Python);
-  std::vector<std::string_view> out;
-  if (entry.cuda) {
-    auto c = c_lines(lexed);
-    text::Regex launch("\\b" + entry.name + "\\s*<<<");
-    for (std::size_t i = 0; i < c.code.size(); ++i) {
-      if (!launch.contains(c.code[i])) continue;
-      // The host function holding the launch: back to the first line of its
-      // signature at depth 0, forward to its closing brace.
-      std::size_t begin = i;
-      while (begin > 0 && c.depth_before[begin] > 0) --begin;
-      while (begin > 0 && c.depth_before[begin - 1] == 0 && !text::strip(c.code[begin - 1]).empty() &&
-             !text::strip(c.code[begin - 1]).ends_with(";") && !text::strip(c.code[begin - 1]).ends_with("}") &&
-             !text::strip(c.code[begin - 1]).starts_with("#"))
-        --begin;
-      for (std::size_t k = begin; k < block_end(c, begin); ++k) out.push_back(lines[k]);
-      break;
-    }
-  } else {
-    static const text::Regex def(R"(^def\s+(\w+)\s*\()");
-    static const text::Regex constant(R"(^([A-Za-z_]\w*)\s*(?::[^=]+)?=[^=])");
-    text::Regex launch("\\b" + entry.name + "\\s*\\[");
-    std::vector<std::pair<std::size_t, std::size_t>> launchers;
-    std::string named = entry.text;
-    for (std::size_t i = 0; i < lines.size(); ++i) {
-      auto d = def.match(lines[i]);
-      if (!d || (*d)[1] == entry.name || lexed[i].kind != code::LineKind::Code) continue;
-      std::size_t end = python_block_end(lines, i);
-      bool launches = false;
-      for (std::size_t k = i; k < end && !launches; ++k) launches = launch.contains(lines[k]);
-      if (!launches) continue;
-      launchers.emplace_back(i, end);
-      named += '\n';
-      named += join_lines(lines, i, end);
-    }
-    if (launchers.empty()) return std::nullopt;
-    for (std::size_t i = 0; i < lines.size(); ++i) {
-      auto m = constant.match(lines[i]);
-      if (!m || lexed[i].kind != code::LineKind::Code) continue;
-      // One-line assignments only: a bracket or string left open spans lines.
-      std::string_view l = lines[i];
-      if (std::count(l.begin(), l.end(), '(') != std::count(l.begin(), l.end(), ')') ||
-          std::count(l.begin(), l.end(), '[') != std::count(l.begin(), l.end(), ']') ||
-          l.find("\"\"\"") != std::string_view::npos || l.find("'''") != std::string_view::npos)
-        continue;
-      bool used = holds_name(named, std::string((*m)[1]));
-      if (used) out.push_back(lines[i]);
-    }
-    for (auto [b, e] : launchers) {
-      if (!out.empty()) out.push_back("");
-      while (e > b && text::strip(lines[e - 1]).empty()) --e;
-      for (std::size_t k = b; k < e; ++k) out.push_back(lines[k]);
-    }
-  }
-  if (out.empty()) return std::nullopt;
-  return join_lines(out, 0, out.size());
+  auto outline = code::outline_module(source);
+  if (auto py = python_entry(outline, lines)) return py;
+  if (auto nested = nested_entry(lines)) return nested;
+  return cuda_entry(outline, lines);
 }
 
 } // namespace otm::distill

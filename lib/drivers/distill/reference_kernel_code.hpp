@@ -1,39 +1,65 @@
 // Which lines of a kernel file a reference-kernel record quotes (spec
-// distill.md §4.3): the entry point and its launch. Both rules only select
-// whole lines of the file, never edit them, so the snippet is verbatim by
-// construction.
+// distill.md §4.3, issue 25: "runnable as quoted"): the entry point and
+// everything it needs to run, split in two fields. Only whole lines of the
+// file are selected, never edited, in file order, so both fields are
+// verbatim by construction.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
 
 namespace otm::distill {
 
-// Reference kernel: the entry-point function of a kernel file.
-// Rule: among Python functions carrying a JIT/kernel decorator (a decorator
-// line whose name contains "jit" or "kernel"), the one whose name is used
-// most often outside its own definition (the one the rest calls or
-// launches); ties go to the earliest. The snippet is its decorator lines,
-// its def and its body (up to the next non-blank line indented no deeper
-// than the def), trailing blank lines dropped. A file with no decorated
-// function but C/C++/CUDA source in a Python string (load_inline) or of its
-// own: its first `__global__` function, from its first line to its closing
-// brace (braces counted in code only, by the shared lexer). Otherwise there
-// is no entry point.
-struct EntryFunction {
-  std::string name;
-  std::string text;
-  bool cuda = false; // a __global__ function of C-family source
+// The entry point:
+//   Python DSLs: among top-level functions with a decorator naming "jit" or
+//     "kernel", the one the rest launches (`name[grid](...)`), else the one
+//     named most often outside its own definition; ties go to the earliest.
+//   Otherwise C/C++/CUDA source in a Python string (load_inline): the
+//     `__global__` function a host function launches (`name<<<...>>>`), else
+//     the one named most often, else the first.
+//   A decorated function nested in another (a method, a factory) when no
+//     top-level one exists: quoted alone, without a dispatch.
+//
+// What is quoted: the entry point and, transitively, every top-level
+// definition of the file that a quoted line reads (a name bound by an import,
+// an assignment - multi-line ones whole -, a def or class, or by a
+// `#define`, a function, a type or a variable of the kernel's source
+// string), plus the launch: the top-level functions and classes that launch
+// the entry point (Python DSLs), or the host function holding its `<<<>>>`
+// launch, the Python statements that build its source (load_inline) and the
+// functions that call what they build (CUDA). A bench harness, an unused
+// function, module-level test code and `if __name__ == "__main__":` are
+// quoted only when something quoted reads them (the main guard never).
+// Benchmark- or test-named launchers (bench*, test*, main, …) are left out
+// when another function launches the kernel too.
+//
+// How it is split:
+//   snippet          the kernel: the entry point with every decorator line,
+//                    and the functions (and classes) it calls, transitively
+//                    - the helpers `@triton.jit` / `@gluon.jit` functions
+//                    that run on the device; for CUDA, the `#define`s,
+//                    `__device__` functions, types and `__constant__`s it
+//                    uses, with the `__global__` function itself;
+//   dispatch_snippet everything else it needs, in file order: imports,
+//                    module constants, host helpers, the launcher; for
+//                    CUDA, the Python around the source string (its opening
+//                    and closing lines, `cpp_src`, the load_inline call, the
+//                    Python launcher), the source's #include lines and the
+//                    host function that launches the kernel.
+// To run it: Python DSLs, the dispatch_snippet then the snippet, then call
+// the launcher; CUDA, the snippet inside the dispatch_snippet's source
+// string, before the host function. In each field, lines that are not
+// adjacent in the file are separated by one blank line.
+struct ReferenceKernelCode {
+  std::string name;             // core_kernel_name
+  std::string snippet;          // never empty
+  std::string dispatch;         // empty when the kernel needs nothing else
+  bool launched = false;        // a launcher (or host launch) is quoted
+  bool cuda = false;            // the entry point is a __global__ function
+  std::size_t quoted_lines = 0; // non-blank lines of both fields
 };
-std::optional<EntryFunction> choose_entry_function(std::string_view source);
-
-// The launch configuration of the entry point, as whole lines of the file:
-//   Python DSLs: the module-level one-line assignments the entry function or
-//     its launcher names (`N_COLS = 4096`), then every top-level function
-//     whose body launches it (`kernel[grid](..., num_warps=8)`);
-//   CUDA: the host function holding `name<<<grid, block>>>`.
-// nullopt when nothing in the file launches it.
-std::optional<std::string> choose_launch(std::string_view source, const EntryFunction &entry);
+std::optional<ReferenceKernelCode> reference_kernel_code(std::string_view source);
 
 } // namespace otm::distill

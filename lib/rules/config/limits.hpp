@@ -25,6 +25,9 @@ struct Limits {
   // Lines of the live index's journal before a commit folds it into
   // records/index.json (docs/admission.md, "The index journal").
   std::size_t max_journal_entries = 1000;
+  // Non-blank lines a reference kernel may quote (its snippet and
+  // dispatch_snippet together); a longer one is refused (docs/tools/otm-draft.md).
+  std::size_t max_reference_kernel_lines = 400;
 };
 
 } // namespace otm::config

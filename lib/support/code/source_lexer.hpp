@@ -81,6 +81,10 @@ public:
   // Starts the next line inside a docstring or an embedded source string
   // opened with `quote` (a diff hunk that begins mid-string).
   void assume_inside_string(bool docstring, char quote);
+  // Where the next line starts: inside a multi-line string (a docstring or
+  // an embedded source), and at which Python bracket depth.
+  bool in_string() const { return mode_ != Mode::Code; }
+  int bracket_depth() const { return depth_; }
 
 private:
   enum class Mode { Code, Docstring, Embedded };
