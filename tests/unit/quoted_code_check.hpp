@@ -208,7 +208,7 @@ inline QuotedCodeCheck check_quoted_code(const std::string &file, const std::str
 
   // Every name a quoted line reads that the file defines has a quoted
   // definition, unless a quoted line binds it itself (a local of the kernel:
-  // an assignment, a loop variable, a parameter).
+  // an assignment, a loop variable, a parameter; a lambda's parameter).
   static const text::Regex assigned(R"(^\s*([A-Za-z_][\w\s,]*?)\s*(?::[^=]*)?[-+*/]?=(?!=))");
   static const text::Regex loop(R"(\bfor\s+([\w\s,]+?)\s+in\b)");
   static const text::Regex params(R"(\bdef\s+\w+\s*\(([^)]*))");
@@ -216,8 +216,10 @@ inline QuotedCodeCheck check_quoted_code(const std::string &file, const std::str
   for (auto i : out.quoted) {
     for (const auto &r : reads_of(code[i].python)) reads.insert(r);
     for (const auto &r : reads_of(code[i].c)) reads.insert(r);
-    if (lines[i].empty() || lines[i][0] != ' ') continue; // top-level names are the definitions checked
     auto py = code[i].python;
+    static const text::Regex lambda(R"(\blambda\s+(\w+))");
+    lambda.for_each_match(py, [&](const text::Match &m) { bound.insert(std::string(m[1])); });
+    if (lines[i].empty() || lines[i][0] != ' ') continue; // top-level names are the definitions checked
     for (const auto *re : {&assigned, &loop, &params})
       re->for_each_match(py, [&](const text::Match &m) {
         std::string names(m[1]);

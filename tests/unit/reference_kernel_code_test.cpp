@@ -477,3 +477,62 @@ TEST_CASE("the quoted-code checker finds what a reference kernel's quote lacks",
   CHECK(std::any_of(cut.begin(), cut.end(), [](const std::string &p) { return p.find("bracket open") != p.npos; }));
   CHECK(std::any_of(cut.begin(), cut.end(), [](const std::string &p) { return p.find("return x + 1") != p.npos; }));
 }
+
+TEST_CASE("a reference kernel quotes a fallback import, a DSL setup call and a class that launches it",
+          "[distill][reference]") {
+  const char *code = R"PY(import argparse
+
+import torch
+import triton
+import triton.language as tl
+
+try:
+    from triton.language.extra import libdevice
+except ImportError:
+    from triton.language.extra.cuda import libdevice
+
+
+def _alloc(size, alignment, stream):
+    return torch.empty(size, device="cuda", dtype=torch.int8)
+
+
+triton.set_allocator(_alloc)
+
+parser = argparse.ArgumentParser()
+args = parser.parse_args([])
+
+
+@triton.heuristics({"EVEN": lambda args: args["n"] % args["BLOCK"] == 0})
+@triton.jit
+def gelu_kernel(x_ptr, n, BLOCK: tl.constexpr, EVEN: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n)
+    tl.store(x_ptr + offs, 0.5 * x * (1.0 + libdevice.erf(x * 0.7071067811865476)), mask=offs < n)
+
+
+class Gelu(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        n = x.numel()
+        gelu_kernel[(triton.cdiv(n, 1024),)](x, n, BLOCK=1024)
+        return x
+
+
+def bench_gelu():
+    x = torch.randn(1 << 20, device="cuda")
+    gelu_kernel[(1024,)](x, x.numel(), BLOCK=1024)
+)PY";
+  auto q = quote_of(code);
+  INFO("snippet:\n" << q.snippet << "\ndispatch:\n" << q.dispatch);
+  CHECK(q.problems == std::vector<std::string>{});
+  CHECK_THAT(q.snippet, Catch::StartsWith("@triton.heuristics({\"EVEN\": lambda args:"));
+  CHECK_THAT(q.dispatch, Catch::Contains("try:\n    from triton.language.extra import libdevice\nexcept ImportError:\n"
+                                         "    from triton.language.extra.cuda import libdevice") &&
+                             Catch::Contains("triton.set_allocator(_alloc)") &&
+                             Catch::Contains("def _alloc(size, alignment, stream):") &&
+                             Catch::Contains("class Gelu(torch.autograd.Function):"));
+  // The lambda's `args` is not the module's; the bench launcher goes when
+  // another function launches the kernel.
+  for (const char *absent : {"argparse", "parser", "bench_gelu"})
+    CHECK_FALSE(testsupport::quotes_name(q.all(), absent));
+}

@@ -426,6 +426,9 @@ void c_items_of(ModuleOutline &o, const std::vector<std::string_view> &text, std
         if (!is_space(ch) || (!head.empty() && head.back() != ' ')) head += is_space(ch) ? ' ' : ch;
       item.head = std::string(trim(head));
       std::string_view h = item.head;
+      // `template <class T>` names no type of its own.
+      static const text::Regex template_head(R"(^template\s*<[^>]*>\s*)");
+      if (auto t = template_head.search(h)) h.remove_prefix(t->end);
       auto paren = h.find('(');
       if (include.contains(h)) {
         item.kind = CItem::Kind::Include;

@@ -1,0 +1,170 @@
+// code::outline_module: the top-level statements of a Python kernel file and
+// the C items of its load_inline sources, with what each binds and reads.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+
+#include "code/module_outline.hpp"
+
+using namespace otm;
+using code::CItem;
+using code::PythonStatement;
+using Kind = PythonStatement::Kind;
+
+namespace {
+
+const PythonStatement &binding(const code::ModuleOutline &o, const std::string &name) {
+  for (const auto &s : o.statements)
+    if (std::count(s.binds.begin(), s.binds.end(), name)) return s;
+  FAIL("nothing binds " << name);
+  throw;
+}
+
+bool reads(const PythonStatement &s, const std::string &name) { return s.reads.count(name) > 0; }
+
+} // namespace
+
+TEST_CASE("outline: statements with their decorators, clauses and multi-line parts", "[code][outline]") {
+  auto o = code::outline_module(R"PY("""Doc of the module.
+
+It spans lines."""
+import triton.language as tl
+from triton import (
+    jit,
+    autotune as tune,
+)
+try:
+    from triton.language.extra import libdevice
+except ImportError:
+    from triton.language.extra.cuda import libdevice
+
+CONFIGS = [
+    {"BLOCK": 128},
+]
+# a comment between statements
+
+@tune(
+    configs=CONFIGS,
+    key=["n"],
+)
+@jit
+def kernel(x_ptr, n, BLOCK: tl.constexpr):
+    x = tl.load(x_ptr)
+# a column-0 comment inside the body
+    y = libdevice.exp(x) + [v for v in range(3)][0]
+    tl.store(x_ptr, y)
+
+
+if __name__ == "__main__":
+    CONFIGS = None
+)PY");
+  REQUIRE(o.statements.size() == 7);
+  CHECK(o.statements[0].kind == Kind::Expression); // the docstring
+  CHECK(o.statements[0].end == 3);
+  CHECK(o.statements[1].binds == std::vector<std::string>{"tl"});
+  CHECK(o.statements[2].kind == Kind::Import);
+  CHECK(o.statements[2].binds == std::vector<std::string>{"jit", "tune"});
+  CHECK(o.statements[2].end == 8);
+  const auto &fallback = o.statements[3];
+  CHECK(fallback.kind == Kind::Compound);
+  CHECK(fallback.binds == std::vector<std::string>{"libdevice"});
+  CHECK(fallback.end == 12);
+  const auto &configs = binding(o, "CONFIGS");
+  CHECK(configs.kind == Kind::Assignment);
+  CHECK(configs.begin == 13);
+  CHECK(configs.end == 16); // the comment after it is not its
+  const auto &k = o.statements[5];
+  CHECK(k.kind == Kind::Function);
+  CHECK(k.name == "kernel");
+  CHECK(k.begin == 18); // the multi-line decorator
+  CHECK(k.header == 23);
+  CHECK(k.end == 28); // the column-0 comment does not end the body
+  for (const char *name : {"tune", "CONFIGS", "jit", "tl", "libdevice"}) CHECK(reads(k, name));
+  // Parameters, locals, comprehension variables, attributes and keyword
+  // argument names are not reads.
+  for (const char *name : {"x_ptr", "n", "BLOCK", "x", "y", "v", "load", "configs", "key", "kernel"})
+    CHECK_FALSE(reads(k, name));
+  CHECK(o.statements[6].kind == Kind::MainGuard);
+  CHECK(o.statements[6].binds.empty());
+}
+
+TEST_CASE("outline: assignments bind their targets, mutations bind what they change", "[code][outline]") {
+  auto o = code::outline_module("a, (b, c) = 1, (2, 3)\nX: int = 4\nD = {}\nD[\"k\"] = a\ntorch.backends.flag = True\n"
+                                "g = lambda meta: meta[\"B\"] + X\nn += 1\nif ready: z = 1\n");
+  REQUIRE(o.statements.size() == 8);
+  CHECK(o.statements[0].binds == std::vector<std::string>{"a", "b", "c"});
+  CHECK(o.statements[1].binds == std::vector<std::string>{"X"});
+  CHECK(o.statements[3].binds == std::vector<std::string>{"D"});
+  CHECK(reads(o.statements[3], "a"));
+  CHECK(o.statements[4].binds == std::vector<std::string>{"torch"});
+  CHECK(reads(o.statements[5], "X"));
+  CHECK_FALSE(reads(o.statements[5], "meta"));
+  CHECK(o.statements[6].binds == std::vector<std::string>{"n"});
+  CHECK(o.statements[7].kind == Kind::Compound);
+  CHECK(reads(o.statements[7], "ready"));
+}
+
+TEST_CASE("outline: the C items of a load_inline source", "[code][outline]") {
+  auto o = code::outline_module(R"PY(cuda_src = r"""
+#include <cuda_runtime.h>
+#define THREADS 256
+#define SQ(a) ((a) * (a) * SCALE)
+struct Pair { float a, b; };
+__constant__ float W[4] = {1.f, 2.f, 3.f, 4.f};
+
+// helper
+template <int N>
+__device__ float twice(float v) {
+    return N * v;  // "}" in a comment
+}
+
+__global__ void __launch_bounds__(THREADS) k(const float* x, Pair p) {
+    const char* s = "{";
+    float v = twice<2>(x[threadIdx.x]) + W[0] + SQ(p.a);
+}
+torch::Tensor run(torch::Tensor x);
+"""
+cpp_src = "torch::Tensor run(torch::Tensor x);"
+)PY");
+  REQUIRE(o.statements.size() == 2);
+  CHECK(o.statements[0].holds_source);
+  CHECK(o.statements[0].end == 19);
+  std::vector<std::pair<CItem::Kind, std::string>> items;
+  for (const auto &c : o.c_items) items.emplace_back(c.kind, c.binds.empty() ? std::string() : c.binds.front());
+  std::vector<std::pair<CItem::Kind, std::string>> want = {
+      {CItem::Kind::Include, ""},   {CItem::Kind::Define, "THREADS"},  {CItem::Kind::Define, "SQ"},
+      {CItem::Kind::Type, "Pair"},  {CItem::Kind::Declaration, "W"},   {CItem::Kind::Function, "twice"},
+      {CItem::Kind::Function, "k"}, {CItem::Kind::Declaration, "run"}, {CItem::Kind::Declaration, "run"}};
+  CHECK(items == want);
+  const auto &twice = o.c_items[5];
+  CHECK(twice.begin == 8); // the template line
+  CHECK(twice.head.starts_with("template <int N> __device__ float twice("));
+  CHECK(twice.end == 12);
+  const auto &k = o.c_items[6];
+  CHECK(k.end == 17);
+  for (const char *name : {"THREADS", "twice", "W", "SQ", "Pair"}) CHECK(k.reads.count(name));
+  CHECK_FALSE(k.reads.count("a")); // a member
+  CHECK(o.c_items[2].reads.count("SCALE"));
+  CHECK_FALSE(o.c_items[2].reads.count("a")); // a macro parameter
+  CHECK(o.c_items[8].statement == 1);
+  // `template <class T>` is a template of a function, not a class T.
+  auto t = code::outline_module("src = \"\"\"\ntemplate <class T>\n__device__ T same(T v) { return v; }\n\"\"\"\n");
+  REQUIRE(t.c_items.size() == 1);
+  CHECK(t.c_items[0].kind == CItem::Kind::Function);
+  CHECK(t.c_items[0].binds == std::vector<std::string>{"same"});
+}
+
+TEST_CASE("outline: malformed text is outlined, not refused", "[code][outline]") {
+  for (const char *text :
+       {"def (", "@jit\n", "\"\"\"never closed\n", "x = [\n", "cuda_src = r\"\"\"\n__global__ void k( {\n",
+        "cuda_src = \"\"\"\n#define A \\\n", "\n\n\n", "", "else:\n    pass\n", ")]}\n"}) {
+    INFO(text);
+    auto o = code::outline_module(text);
+    for (const auto &s : o.statements) {
+      CHECK(s.begin <= s.header);
+      CHECK(s.header < s.end);
+      CHECK(s.end <= o.lines.size());
+    }
+    for (const auto &c : o.c_items) CHECK(c.begin < c.end);
+  }
+}
