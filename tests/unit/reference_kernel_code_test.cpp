@@ -412,11 +412,16 @@ TEST_CASE("every reference kernel of the bundled example trace runs as quoted", 
 }
 
 TEST_CASE("generated kernels in Triton, Gluon and CUDA run as quoted", "[distill][reference][generated]") {
-  std::vector<tracegen::KernelState> states(4);
+  std::vector<tracegen::KernelState> states(5);
   states[1].vec = 4, states[1].persistent = true, states[1].single_pass = true, states[1].reciprocal = true;
   states[2].rows_per_prog = 2, states[2].load_cache = "nc", states[2].vec = 2, states[2].warp_shuffle = true;
   states[3].load_cache = "nc", states[3].vec = 4, states[3].streaming_store = true, states[3].mask_free = true,
   states[3].extra_comment = "two rows in flight";
+  // The hostile shapes' dead code: a constant nothing reads, a helper
+  // nothing calls, a module constant the kernel reads instead of N_COLS.
+  states[4].tune_id = 826245, states[4].tune_comment = "fused the residual add into the normalisation pass";
+  states[4].uncalled_fn = "_fused_residual_rmsnorm", states[4].uncalled_claim = "fuses the residual add";
+  states[4].mean_by_multiply = true, states[4].block_name = "BLOCK_N", states[4].persistent = true;
   std::size_t checked = 0;
   for (auto dsl : {tracegen::Dsl::Triton, tracegen::Dsl::Gluon, tracegen::Dsl::Cuda})
     for (const char *op : {"rmsnorm", "fused_softmax", "gelu"})
@@ -427,10 +432,16 @@ TEST_CASE("generated kernels in Triton, Gluon and CUDA run as quoted", "[distill
         INFO(op << " state " << s << "\n" << code << "\nsnippet:\n" << q.snippet << "\ndispatch:\n" << q.dispatch);
         CHECK(q.problems == std::vector<std::string>{});
         CHECK(q.name == tracegen::kernel_name(spec));
-        CHECK_FALSE(testsupport::quotes_name(q.all(), "_WARMUP"));
+        for (const char *absent : {"_WARMUP", "_TUNE_ID", "_fused_residual_rmsnorm"})
+          CHECK_FALSE(testsupport::quotes_name(q.all(), absent));
+        if (states[s].tune_id) // the dead code is there to be left out
+          CHECK((testsupport::quotes_name(code, "_TUNE_ID") &&
+                 testsupport::quotes_name(code, "_fused_residual_rmsnorm")));
+        if (states[s].mean_by_multiply && std::string(op) == "rmsnorm")
+          CHECK(testsupport::quotes_name(q.all(), "INV_N_COLS"));
         ++checked;
       }
-  CHECK(checked == 36);
+  CHECK(checked == 45);
 }
 
 TEST_CASE("a reference kernel longer than limits.max_reference_kernel_lines is refused", "[distill][reference]") {
