@@ -224,7 +224,7 @@ Bindings block_bindings(std::string_view code) {
                  std::string_view("+-*/%&|^@<>:").find(code[target_end - 1]) != std::string_view::npos)
             --target_end;
           auto target = code.substr(from, target_end - from);
-          // A statement keyword before the target (`else: x = 1` is rare; `return` never binds).
+          // target_binds reads a one-line block's target after its colon.
           if (!trim(target).empty()) add_names(target);
           from = op + 1;
         }
@@ -328,8 +328,8 @@ void fill_statement(ModuleOutline &o, PythonStatement &s) {
     auto depth = depths(code);
     auto first_nl = code.find('\n');
     auto ops = assignment_ops(code, depth, 0, first_nl == std::string::npos ? code.size() : first_nl);
-    // A multi-line statement: its operators may sit on later lines at depth 0 only
-    // after a backslash; the first line's are enough for the usual forms.
+    // The first line's operators: a later line of the statement is inside
+    // brackets (a keyword argument, not an assignment) or after a backslash.
     s.kind = ops.empty() ? PythonStatement::Kind::Expression : PythonStatement::Kind::Assignment;
     std::size_t from = 0;
     for (auto op : ops) {
