@@ -10,6 +10,7 @@
 #include "report/gate_report.hpp"
 #include "store/merged_marker.hpp"
 #include "store/store_reader.hpp"
+#include "text/printable.hpp"
 #include "workspace/layout.hpp"
 #include "workspace/work_files.hpp"
 #include "json/parse.hpp"
@@ -161,7 +162,18 @@ std::string seconds_text(double s) {
 
 } // namespace
 
+ArchiveRow not_run_row(const trace::ArchiveEntry &entry) {
+  ArchiveRow row;
+  row.trace = text::escape_controls(entry.name);
+  row.kind = entry.kind == trace::ArchiveEntryKind::Refused ? RowKind::Refused : RowKind::Skipped;
+  row.failed = row.kind == RowKind::Refused;
+  row.failure = entry.reason;
+  return row;
+}
+
 std::string archive_outcome(const ArchiveRow &r) {
+  if (r.kind == RowKind::Refused) return "REFUSED";
+  if (r.kind == RowKind::Skipped) return "skipped";
   if (r.failed) return "FAILED";
   if (!r.ran) return "unchanged";
   return r.staged == 0 ? "nothing new" : "admitted";
@@ -170,8 +182,12 @@ std::string archive_outcome(const ArchiveRow &r) {
 json::Value archive_row_json(const ArchiveRow &r) {
   auto v = json::Value::object();
   v.set("trace", r.trace);
-  v.set("status", r.failed ? "failed" : "ok");
-  v.set("outcome", r.failed ? std::string("failed") : archive_outcome(r));
+  const char *status = r.kind == RowKind::Refused   ? "refused"
+                       : r.kind == RowKind::Skipped ? "skipped"
+                       : r.failed                   ? "failed"
+                                                    : "ok";
+  v.set("status", status);
+  v.set("outcome", r.kind != RowKind::Run || r.failed ? std::string(status) : archive_outcome(r));
   v.set("exit", r.exit_code);
   for (const auto &c : kColumns) v.set(c.key, r.*c.field);
   v.set("seconds", r.seconds);
@@ -242,7 +258,10 @@ std::string archive_table(const std::vector<ArchiveRow> &rows) {
   }
   line("total", failed ? std::to_string(failed) + " failed" : "ok", &total, seconds_text(total.seconds));
   for (const auto &r : rows)
-    if (r.failed) os << r.trace << ": FAILED: " << r.failure << " (log: " << r.log.string() << ")\n";
+    if (r.kind != RowKind::Run)
+      os << r.trace << ": " << archive_outcome(r) << ": " << text::escape_controls(r.failure) << '\n';
+    else if (r.failed)
+      os << r.trace << ": FAILED: " << text::escape_controls(r.failure) << " (log: " << r.log.string() << ")\n";
   return os.str();
 }
 
