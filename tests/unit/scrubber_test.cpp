@@ -237,3 +237,10 @@ TEST_CASE("issue 10: scrubbing keeps meaning", "[scrub][issue10]") {
                                                  "   note */\n");
   }
 }
+
+TEST_CASE("a version id inside a name is scrubbed (issue 27)", "[scrub][security]") {
+  scrub::Scrubber s;
+  auto out = s.prose("Profile report v289_ncu_full: DRAM throughput 91% of peak");
+  CHECK(out.find("v289") == std::string::npos);
+  CHECK(record::find_leaks(out, true).empty());
+}
