@@ -61,7 +61,8 @@ TEST_CASE("limits: defaults are the shipped data, overrides are checked", "[conf
   CHECK(shipped.max_pitfalls_per_version == compiled.max_pitfalls_per_version);
   CHECK(shipped.max_segments_per_version == compiled.max_segments_per_version);
   CHECK(shipped.max_journal_entries == compiled.max_journal_entries);
-  CHECK(config::Config::defaults().data().get("limits").size() == 11); // every limit is in the data
+  CHECK(shipped.max_explain_items == compiled.max_explain_items);
+  CHECK(config::Config::defaults().data().get("limits").size() == 12); // every limit is in the data
 
   test::TempDir tmp;
   auto load = [&](const std::string &text) {

@@ -127,6 +127,7 @@ Limits Config::limits() const {
   count("max_pitfalls_per_version", l.max_pitfalls_per_version);
   count("max_segments_per_version", l.max_segments_per_version);
   count("max_journal_entries", l.max_journal_entries);
+  count("max_explain_items", l.max_explain_items);
   return l;
 }
 

@@ -7,6 +7,8 @@
 
 #include <cstddef>
 
+#include "io/file.hpp"
+
 namespace otm::config {
 
 // Each is enforced where the input is read, with a message that names the
@@ -25,6 +27,14 @@ struct Limits {
   // Lines of the live index's journal before a commit folds it into
   // records/index.json (docs/admission.md, "The index journal").
   std::size_t max_journal_entries = 1000;
+  // Numbers and quoted code lines otm-explain explains per record (each
+  // list); past it, what was not explained is one line naming the count, so
+  // a record of millions of short lines cannot make its output unbounded.
+  std::size_t max_explain_items = 2000;
+
+  // The bounds of a stage's input stream (stdin, a JSONL file or pipe), for
+  // io::read_input / io::read_stdin, the one reader of such a stream.
+  io::InputBounds input_bounds() const { return {max_input_bytes, max_line_bytes}; }
 };
 
 } // namespace otm::config

@@ -49,7 +49,7 @@ Context build_context(const cli::Options &opts, const config::Settings &settings
   }
   const config::Limits limits = config.limits();
   ctx.limits = limits;
-  io::InputBounds bounds{limits.max_input_bytes, limits.max_line_bytes};
+  const io::InputBounds bounds = limits.input_bounds();
   std::vector<std::filesystem::path> files;
   for (const auto &arg : in) {
     if (arg == "-") {

@@ -78,7 +78,7 @@ bool modified_since(const fs::path &file, long long unix_ns) {
 void read_outputs(ArchiveRow &row, const workspace::Workspace &ws, std::vector<std::string> &problems) {
   try {
     if (io::is_regular_file(ws.ladder_file()))
-      for (const auto &r : workspace::read_ladder_rows(ws.ladder_file().string())) {
+      for (const auto &r : workspace::read_ladder_rows(ws.ladder_file().string(), config::Limits{})) {
         ++row.versions;
         auto sel = r.string_or("selection");
         row.milestones += sel == "milestone" || sel == "mega" || sel == "final";
