@@ -7,6 +7,7 @@
 #include "gates/gates.hpp"
 #include "io/file.hpp"
 #include "schema/builtin_schemas.hpp"
+#include "trace/git_dir_policy.hpp"
 #include "trace/trace_location.hpp"
 #include "workspace/layout.hpp"
 
@@ -23,6 +24,7 @@ TraceGateInputs trace_gate_inputs(const config::Settings &settings, const config
   TraceGateInputs in;
   in.store_root = store_root;
   in.trace_repo = io::expand_user(*trace);
+  trace::check_git_dir(*in.trace_repo, settings);
   in.trace_label = trace::trace_label(settings, *in.trace_repo);
   in.live_root = *live;
   in.store_schema = schema::store_schema();

@@ -8,6 +8,7 @@
 #include "text/regex.hpp"
 #include "text/sha256.hpp"
 #include "text/utf8.hpp"
+#include "trace/git_dir_policy.hpp"
 
 namespace otm::trace {
 
@@ -79,9 +80,11 @@ TraceLocation locate_trace(const config::Settings &settings, const config::Confi
   loc.trace = workspace::resolve_dir(trace);
   const std::string shown = loc.trace.string();
   if (!io::is_directory(loc.trace)) throw Error(ErrorKind::UnreadableInput, shown + ": trace is not a directory");
-  if (!fs::exists(loc.trace / ".git"))
+  std::error_code ec;
+  if (!fs::exists(fs::symlink_status(loc.trace / ".git", ec)))
     throw Error(ErrorKind::UnreadableInput,
                 shown + ": not a git repository (no .git); a trace's verdicts live in its commit subjects");
+  check_git_dir(loc.trace, settings);
   try {
     if (!git::Repository::open(loc.trace).head())
       throw Error(ErrorKind::UnreadableInput,
