@@ -14,6 +14,7 @@
 #include "distill/packet_list.hpp"
 #include "otm_tools.hpp"
 #include "record/store_layout.hpp"
+#include "trace/trace_location.hpp"
 #include "workspace/layout.hpp"
 #include "json/write.hpp"
 
@@ -31,7 +32,8 @@ int otm_draft_main(int argc, char **argv) {
                       "that pass, to <store>/records/<type>/<vendor>/<arch>/<dsl>/<family>/<id>.json. Prints one\n"
                       "JSONL line per packet on stdout ({\"seg_id\",\"written\",\"thin\"} or\n"
                       "{\"seg_id\",\"refused\",\"why\"[,\"gate\"]}) and keeps refusals, a gate's among them, in\n"
-                      "<store>/reports/<slug>/refusals.jsonl.\n"
+                      "<store>/reports/<slug>/refusals.jsonl (<slug>: the trace's, as otm-stamp slug gives it,\n"
+                      "unless --slug names another).\n"
                       "With --stdout: one packet, the ungated draft (or the refusal line) on stdout, nothing\n"
                       "written (the agent protocol: otm-distill gates what it reads).\n\n"
                       "Refuses to decide: any code, number, mechanism or condition the packet does not state;\n"
@@ -41,7 +43,7 @@ int otm_draft_main(int argc, char **argv) {
                       "store, no trace or live store).");
     config::Settings::add_options(opts, {config::Setting::Store, config::Setting::Trace, config::Setting::TraceLabel,
                                          config::Setting::Live, config::Setting::ConfigFile});
-    opts.value("slug", "SLUG", "reports/<SLUG>/ that holds the refusal ledger (default: unset)");
+    opts.value("slug", "SLUG", "reports/<SLUG>/ that holds the refusal ledger (default: the trace's slug)");
     opts.flag("stdout", "draft one packet to stdout instead of the staging store");
     if (!opts.parse(argc, argv)) return cli::kSuccess;
     const auto [settings, config] = cli::tool_setup(opts);
@@ -68,7 +70,11 @@ int otm_draft_main(int argc, char **argv) {
       return cli::kFailure;
     }
     auto store = workspace::staging_store(settings);
-    auto slug = opts.get_or("slug", "unset");
+    auto given = opts.get("slug");
+    auto slug = given ? *given : trace::configured_trace_slug(settings).value_or("");
+    if (slug.empty())
+      throw Error(ErrorKind::Usage,
+                  "no reports/<slug>/ for the refusal ledger: give --trace DIR (its slug) or --slug SLUG");
     if (auto why = record::unsafe_component_reason(slug); !why.empty())
       throw Error(ErrorKind::Usage, "--slug '" + slug + "' " + why);
     distill::TraceGates gates(distill::trace_gate_inputs(settings, config, store.root));
