@@ -63,8 +63,8 @@ int otm_distill_main(int argc, char **argv) {
     opts.value("slug", "SLUG", "reports/<SLUG>/ for the refusal ledger and the log (default: the trace's slug)");
     opts.value("log", "FILE", "append the per-packet log here instead");
     opts.flag("print-brief", "print the built-in brief and exit");
-    config::Settings::add_options(
-        opts, {Setting::Store, Setting::Trace, Setting::TraceLabel, Setting::Live, Setting::ConfigFile});
+    config::Settings::add_options(opts, {Setting::Store, Setting::Trace, Setting::TraceLabel, Setting::Live,
+                                         Setting::Denylist, Setting::ConfigFile});
     if (!opts.parse(argc, argv)) return cli::kSuccess;
     if (opts.is_set("print-brief")) {
       std::cout << distill::distill_brief_text();

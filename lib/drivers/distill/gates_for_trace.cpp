@@ -4,6 +4,7 @@
 #include "error/error.hpp"
 #include "gates/admission.hpp"
 #include "gates/context.hpp"
+#include "gates/denylist.hpp"
 #include "gates/gates.hpp"
 #include "io/file.hpp"
 #include "schema/builtin_schemas.hpp"
@@ -30,6 +31,7 @@ TraceGateInputs trace_gate_inputs(const config::Settings &settings, const config
   in.store_schema = schema::store_schema();
   in.profile = schema::profile_schema();
   in.id_products = gates::target_products(config);
+  if (auto deny = settings.get(Setting::Denylist)) in.denylist = gates::load_denylist(*deny);
   return in;
 }
 
@@ -56,6 +58,7 @@ std::vector<GateFinding> TraceGates::check(const json::Value &record, const std:
   ctx.store_schema = in_.store_schema;
   ctx.profile = in_.profile;
   ctx.id_products = in_.id_products;
+  ctx.denylist = in_.denylist;
   const workspace::Workspace ws{packet.path.parent_path().parent_path()};
   ctx.workspace = ws.root;
   auto profiles = ws.profiles_file();
