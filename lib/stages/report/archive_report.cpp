@@ -9,6 +9,7 @@
 #include "io/file.hpp"
 #include "report/gate_report.hpp"
 #include "store/merged_marker.hpp"
+#include "store/staged_reports.hpp"
 #include "store/store_reader.hpp"
 #include "text/printable.hpp"
 #include "workspace/layout.hpp"
@@ -101,8 +102,9 @@ void read_outputs(ArchiveRow &row, const workspace::Workspace &ws, std::vector<s
       problems.push_back(e.what());
     }
   }
-  for (const auto &dir : io::list_dir(staging.reports_root()))
-    row.packets_refused += file_lines(dir / workspace::StagingStore::kRefusalsFileName).size();
+  auto reports = store::read_staged_reports(staging.root, config::Limits{});
+  row.packets_refused += reports.refusals.size();
+  for (auto &p : reports.problems) problems.push_back(std::move(p));
   row.refused = file_lines(ws.admit_refused_file()).size();
   if (io::is_regular_file(ws.validate_report_file()))
     row.gate_failures += read_gate_report(io::read_file(ws.validate_report_file())).failed;
