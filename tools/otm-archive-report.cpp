@@ -6,18 +6,25 @@
 #include "io/file.hpp"
 #include "otm_tools.hpp"
 #include "report/archive_report.hpp"
+#include "trace/archive_listing.hpp"
 #include "workspace/layout.hpp"
 #include "json/write.hpp"
 
 using namespace otm;
 
 static const char *kHelp =
-    R"(usage: otm-archive-report --scratch DIR [--report FILE|-] TRACE...
-       otm-archive-report --collected DIR [--report FILE|-] TRACE...
+    R"(usage: otm-archive-report --scratch DIR [--traces-dir DIR] [--report FILE|-] [--] [TRACE...]
+       otm-archive-report --collected DIR [--traces-dir DIR] [--report FILE|-] [--] [TRACE...]
 
 The closing step of `make -f Makefile.pipeline archive`: one row per trace
 (its directory name, or its path), read from what its per-trace pipeline
 wrote into <scratch>/<trace name>/.
+
+With --traces-dir, also one row per entry of that archive that archive
+mode does not run (as otm-archive-list lists it): a directory whose name
+make and the shell cannot carry, "refused" (a failure), and a symbolic link
+to a trace, "skipped"; without TRACE arguments, a row for each of its
+traces too.
 
 With --collected, the closing step of scripts/otm-slurm-archive: the rows
 were made elsewhere (one Slurm array task per trace, each an archive run of
@@ -38,9 +45,10 @@ Writes: the table on stdout (status, versions, milestones, staged, packets
         --collected directory; - for stdout
         instead of the table), replaced atomically.
 Refuses to decide: anything about a record; a trace without a run record is
-        reported failed, never skipped.
+        reported failed, never skipped. Names are shown with control
+        characters and bytes that are not UTF-8 escaped (\xNN).
 
-Exit: 0 every trace succeeded; 1 at least one failed (named in the table);
+Exit: 0 every trace succeeded; 1 at least one failed or was refused (named in the table);
 2 bad arguments or an unwritable report.
 )";
 
@@ -50,22 +58,42 @@ int otm_archive_report_main(int argc, char **argv) {
     opts.value("scratch", "DIR", "the archive's scratch root (OTM_SCRATCH of the make run)");
     opts.value("collected", "DIR", "read each trace's row from DIR/<trace>.jsonl (runs made elsewhere)");
     opts.value("report", "FILE", "where to write the JSONL report (default <scratch>/archive-report.jsonl)");
+    opts.value("traces-dir", "DIR",
+               "the archive: report its refused names and skipped links (and, without TRACE "
+               "arguments, its traces)");
     if (!opts.parse(argc, argv)) return 0;
     auto scratch = opts.get("scratch");
     auto collected = opts.get("collected");
     if (!scratch == !collected)
       throw Error(ErrorKind::Usage, "give either --scratch DIR (the archive's OTM_SCRATCH) or --collected DIR");
-    if (opts.positionals().empty())
-      throw Error(ErrorKind::Usage, "name at least one trace (its directory name or path; see --help)");
-    std::vector<report::ArchiveRow> rows;
-    std::string jsonl;
-    bool failed = false;
+    auto traces_dir = opts.get("traces-dir");
+    if (opts.positionals().empty() && !traces_dir)
+      throw Error(ErrorKind::Usage,
+                  "name at least one trace (its directory name or path), or give --traces-dir DIR; see --help");
+    // The traces to read rows of, and the archive's entries not run, in name order.
+    std::vector<std::string> names;
+    std::vector<trace::ArchiveEntry> not_run;
+    if (traces_dir)
+      for (auto &e : trace::list_archive(*traces_dir)) {
+        if (e.kind != trace::ArchiveEntryKind::Trace)
+          not_run.push_back(std::move(e));
+        else if (opts.positionals().empty())
+          names.push_back(e.name);
+      }
     for (const auto &t : opts.positionals()) {
       auto name = std::filesystem::path(t).filename().string();
       if (name.empty()) name = std::filesystem::path(t).parent_path().filename().string();
+      names.push_back(name);
+    }
+    std::vector<report::ArchiveRow> rows;
+    for (const auto &name : names)
       rows.push_back(scratch ? report::read_archive_row(*scratch, name) : report::read_collected_row(*collected, name));
-      jsonl += json::to_line(report::archive_row_json(rows.back())) + "\n";
-      failed = failed || rows.back().failed;
+    for (const auto &e : not_run) rows.push_back(report::not_run_row(e));
+    std::string jsonl;
+    bool failed = false;
+    for (const auto &r : rows) {
+      jsonl += json::to_line(report::archive_row_json(r)) + "\n";
+      failed = failed || r.failed;
     }
     auto root = scratch ? std::filesystem::path(*scratch)
                         : std::filesystem::absolute(*collected).lexically_normal().parent_path();

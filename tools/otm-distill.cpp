@@ -60,11 +60,11 @@ int otm_distill_main(int argc, char **argv) {
     opts.value("max-rounds", "R", "agent runs per packet, the first included (default 3)");
     opts.value("timeout", "SECONDS", "deadline of one agent run (default 600)");
     opts.value("brief", "FILE", "hand the agent this brief instead of the built-in docs/distill-brief.md");
-    opts.value("slug", "SLUG", "reports/<SLUG>/ for the refusal ledger and the log (default: unset)");
+    opts.value("slug", "SLUG", "reports/<SLUG>/ for the refusal ledger and the log (default: the trace's slug)");
     opts.value("log", "FILE", "append the per-packet log here instead");
     opts.flag("print-brief", "print the built-in brief and exit");
-    config::Settings::add_options(
-        opts, {Setting::Store, Setting::Trace, Setting::TraceLabel, Setting::Live, Setting::ConfigFile});
+    config::Settings::add_options(opts, {Setting::Store, Setting::Trace, Setting::TraceLabel, Setting::Live,
+                                         Setting::Denylist, Setting::ConfigFile});
     if (!opts.parse(argc, argv)) return cli::kSuccess;
     if (opts.is_set("print-brief")) {
       std::cout << distill::distill_brief_text();
@@ -77,7 +77,11 @@ int otm_distill_main(int argc, char **argv) {
     auto packets = distill::expand_packet_args(opts.positionals());
     if (packets.empty())
       throw Error(ErrorKind::Usage, "no packets given (pass packet files or the packets/ directory)");
-    auto slug = opts.get_or("slug", "unset");
+    auto given = opts.get("slug");
+    auto slug = given ? *given : trace::configured_trace_slug(settings).value_or("");
+    if (slug.empty())
+      throw Error(ErrorKind::Usage,
+                  "no reports/<slug>/ for the refusal ledger and the log: give --trace DIR (its slug) or --slug SLUG");
     if (auto why = record::unsafe_component_reason(slug); !why.empty())
       throw Error(ErrorKind::Usage, "--slug '" + slug + "' " + why);
 

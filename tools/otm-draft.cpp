@@ -14,6 +14,8 @@
 #include "distill/packet_list.hpp"
 #include "otm_tools.hpp"
 #include "record/store_layout.hpp"
+#include "scrub/denylist.hpp"
+#include "trace/trace_location.hpp"
 #include "workspace/layout.hpp"
 #include "json/write.hpp"
 
@@ -22,7 +24,8 @@ using namespace otm;
 int otm_draft_main(int argc, char **argv) {
   return cli::run_tool("otm-draft", [&] {
     cli::Options opts("otm-draft",
-                      "Usage: otm-draft --trace DIR --live DIR [--store DIR] [--slug SLUG] PACKET|DIR...\n"
+                      "Usage: otm-draft --trace DIR --live DIR [--store DIR] [--slug SLUG] [--denylist FILE] "
+                      "PACKET|DIR...\n"
                       "       otm-draft --stdout PACKET\n\n"
                       "Reads packets (<seg_id>.json and the sibling .diff/.py they name; a directory means\n"
                       "every *.json in it) and drafts one record per packet by quoting only what the packet\n"
@@ -31,7 +34,12 @@ int otm_draft_main(int argc, char **argv) {
                       "that pass, to <store>/records/<type>/<vendor>/<arch>/<dsl>/<family>/<id>.json. Prints one\n"
                       "JSONL line per packet on stdout ({\"seg_id\",\"written\",\"thin\"} or\n"
                       "{\"seg_id\",\"refused\",\"why\"[,\"gate\"]}) and keeps refusals, a gate's among them, in\n"
-                      "<store>/reports/<slug>/refusals.jsonl.\n"
+                      "<store>/reports/<slug>/refusals.jsonl (<slug>: the trace's, as otm-stamp slug gives it,\n"
+                      "unless --slug names another).\n"
+                      "Reads the private denylist (--denylist FILE / ATREX_WIKI_DENYLIST, the setting every gate\n"
+                      "reads): each packet's agent_facing text is redacted through it before drafting, and the\n"
+                      "anonymization gate refuses a draft that still holds a term; a configured file that\n"
+                      "cannot be read is exit 2.\n"
                       "With --stdout: one packet, the ungated draft (or the refusal line) on stdout, nothing\n"
                       "written (the agent protocol: otm-distill gates what it reads).\n\n"
                       "Refuses to decide: any code, number, mechanism or condition the packet does not state;\n"
@@ -39,12 +47,16 @@ int otm_draft_main(int argc, char **argv) {
                       "Exit: 0 done (refusals, a gate's included, are reported, not failures; with --stdout: a\n"
                       "record), 1 with --stdout: the packet was refused, 2 cannot run (bad packet, unwritable\n"
                       "store, no trace or live store).");
-    config::Settings::add_options(opts, {config::Setting::Store, config::Setting::Trace, config::Setting::TraceLabel,
-                                         config::Setting::Live, config::Setting::ConfigFile});
-    opts.value("slug", "SLUG", "reports/<SLUG>/ that holds the refusal ledger (default: unset)");
+    config::Settings::add_options(opts,
+                                  {config::Setting::Store, config::Setting::Trace, config::Setting::TraceLabel,
+                                   config::Setting::Live, config::Setting::Denylist, config::Setting::ConfigFile});
+    opts.value("slug", "SLUG", "reports/<SLUG>/ that holds the refusal ledger (default: the trace's slug)");
     opts.flag("stdout", "draft one packet to stdout instead of the staging store");
     if (!opts.parse(argc, argv)) return cli::kSuccess;
     const auto [settings, config] = cli::tool_setup(opts);
+    // The one reader of the one setting: a configured file that cannot be
+    // read stops the run before anything is drafted.
+    const auto denylist = scrub::Denylist::from_setting(settings.get(config::Setting::Denylist));
     auto rules = distill::DraftRules::from_config(config);
     auto packets = distill::expand_packet_args(opts.positionals());
     if (packets.empty())
@@ -52,6 +64,7 @@ int otm_draft_main(int argc, char **argv) {
     if (opts.is_set("stdout")) {
       if (packets.size() != 1) throw Error(ErrorKind::Usage, "--stdout drafts exactly one packet");
       auto p = distill::load_packet(packets.front());
+      distill::redact_packet(p, denylist);
       auto d = distill::draft_record(p, rules);
       if (d.record) {
         std::cout << json::to_pretty(*d.record);
@@ -68,12 +81,16 @@ int otm_draft_main(int argc, char **argv) {
       return cli::kFailure;
     }
     auto store = workspace::staging_store(settings);
-    auto slug = opts.get_or("slug", "unset");
+    auto given = opts.get("slug");
+    auto slug = given ? *given : trace::configured_trace_slug(settings).value_or("");
+    if (slug.empty())
+      throw Error(ErrorKind::Usage,
+                  "no reports/<slug>/ for the refusal ledger: give --trace DIR (its slug) or --slug SLUG");
     if (auto why = record::unsafe_component_reason(slug); !why.empty())
       throw Error(ErrorKind::Usage, "--slug '" + slug + "' " + why);
     distill::TraceGates gates(distill::trace_gate_inputs(settings, config, store.root));
     cli::Progress progress("otm-draft", "packets", packets.size());
-    auto res = distill::draft_into_store(packets, store, slug, gates, rules, progress.fn());
+    auto res = distill::draft_into_store(packets, store, slug, gates, rules, progress.fn(), &denylist);
     for (const auto &line : res.lines) std::cout << json::to_line(line) << '\n';
     std::cerr << "otm-draft: " << res.written << " record(s) written, " << res.refused << " packet(s) refused (reports/"
               << slug << "/refusals.jsonl)\n";

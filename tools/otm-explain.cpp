@@ -74,7 +74,7 @@ int otm_explain_main(int argc, char **argv) {
     staging = otm::workspace::configured_store(settings);
     live = otm::workspace::live_root(settings);
     if (auto w = settings.get(Setting::Workspace)) workspace = otm::io::expand_user(*w);
-    auto records = otm::explain::resolve_records(opts.positionals(), staging, live);
+    auto records = otm::explain::resolve_records(opts.positionals(), staging, live, config.limits());
     if (records.empty()) throw otm::Error(otm::ErrorKind::Usage, "no record on standard input");
 
     auto model = otm::explain::TraceModel::load(settings, config, records.front().record.get("retrieval").get("scope"));

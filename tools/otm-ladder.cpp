@@ -73,7 +73,7 @@ int otm_ladder_main(int argc, char **argv) {
     if (opts.positionals().size() > 1) throw Error(ErrorKind::Usage, "expected at most one input file (see --help)");
     const std::string input = opts.positionals().empty() ? "-" : opts.positionals()[0];
     const std::string source = input == "-" ? "<stdin>" : input;
-    const std::string text = io::read_input(input, {limits.max_input_bytes, limits.max_line_bytes});
+    const std::string text = io::read_input(input, limits.input_bounds());
     // Held until exit: freeing every row one by one just before the process
     // ends would cost more than writing them.
     auto &rows = cli::kept_until_exit(ladder::parse_version_rows(text, source));

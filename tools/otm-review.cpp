@@ -15,20 +15,25 @@ namespace {
 
 const char *kHelp = R"(usage: otm-review [STORE] [--output FILE|-] [--workspace DIR] [--trace DIR] [--live DIR]
 
-Reads the staging store (STORE, or --store / RTM_STORE): its records, the
-refusal ledgers reports/*/refusals.jsonl and the ladder pictures
-reports/*/ladder.svg (otm-recon); with --workspace the packets (the code
-each record quotes from) and work/profiles.jsonl; with --trace and --live
-what the trace gates need. It runs all seventeen gates itself, as
-otm-validate does; a gate lacking its input is shown as not run.
+Reads the staging store (STORE, or --store / RTM_STORE): its records and
+the refusal ledgers reports/*/refusals.jsonl, beneath the store (a ledger
+that is a link out of the store, or not a regular file, is named, never
+read); with --workspace the packets (the code each record quotes from),
+work/profiles.jsonl and work/ladder.jsonl with work/meta.json (the ladder
+it draws); with --trace and --live what the trace gates need. It runs all
+seventeen gates itself, as otm-validate does; a gate lacking its input is
+shown as not run.
 
 Writes one static HTML page, <store>/review.html (or --output FILE, '-' for
 stdout): per record its fields, its verdict from every gate, its packet's
 diff with the lines the record quotes highlighted, the refused packets with
-their reasons, and the ladder picture. Self-contained: inline CSS and SVG,
-no script, nothing fetched from a network; open it in any browser.
+their reasons, and the ladder picture, drawn from the workspace's work
+files. Self-contained: inline CSS and SVG, a Content-Security-Policy that
+forbids script, nothing fetched from a network; open it in any browser.
 
 Refuses to decide anything: it shows what the gates and the ledgers say.
+Refuses to embed what the store stages as markup: every text of the store
+is escaped, and its own reports/*/ladder.svg are named, never inlined.
 
 Exit status: 0 written; 2 cannot run (no store, unreadable input,
 unwritable output).
@@ -52,6 +57,11 @@ int otm_review_main(int argc, char **argv) {
     otm::review::PageInputs in;
     in.context = &ctx;
     in.gates = otm::review::run_all_gates(ctx);
+    in.limits = config.limits();
+    if (ctx.workspace)
+      in.ladder = otm::review::workspace_ladder(*ctx.workspace, config, &in.ladder_source);
+    else
+      in.ladder_source = "no workspace given (--workspace DIR / RTM_WORKSPACE holds work/ladder.jsonl)";
     std::string out = opts.get_or("output", otm::workspace::StagingStore{*ctx.store_root}.review_page().string());
     otm::io::write_output(out, otm::review::review_page(in));
     if (!opts.is_set("quiet") && out != "-") std::cerr << "otm-review: wrote " << out << "\n";

@@ -37,7 +37,7 @@ int otm_scrub_main(int argc, char **argv) {
   return otm::cli::run_tool("otm-scrub", [&] {
     using otm::config::Setting;
     otm::cli::Options opts("otm-scrub", kHelp);
-    otm::config::Settings::add_options(opts, {Setting::Denylist});
+    otm::config::Settings::add_options(opts, {Setting::Denylist, Setting::ConfigFile});
     opts.flag("code", "scrub as code: comments and docstrings only");
     opts.flag("self-test", "run the specification's self-test");
     if (!opts.parse(argc, argv)) return otm::cli::kSuccess;
@@ -49,9 +49,10 @@ int otm_scrub_main(int argc, char **argv) {
       return r.ok() ? otm::cli::kSuccess : otm::cli::kFailure;
     }
     if (opts.positionals().size() > 1) throw otm::Error(otm::ErrorKind::Usage, "at most one input file");
-    auto settings = otm::cli::settings_from(opts);
+    const auto [settings, config] = otm::cli::tool_setup(opts);
     auto denylist = otm::scrub::Denylist::from_setting(settings.get(Setting::Denylist));
-    std::string input = otm::io::read_input(opts.positionals().empty() ? "-" : opts.positionals().front());
+    std::string input = otm::io::read_input(opts.positionals().empty() ? "-" : opts.positionals().front(),
+                                            config.limits().input_bounds());
     otm::scrub::Scrubber s(&denylist);
     std::cout << (opts.is_set("code") ? s.code(input) : s.prose(input) + "\n");
     return otm::cli::kSuccess;

@@ -9,6 +9,7 @@
 #include "io/file.hpp"
 #include "otm_tools.hpp"
 #include "pipeline/stamps.hpp"
+#include "trace/git_dir_policy.hpp"
 #include "trace/trace_location.hpp"
 
 namespace {
@@ -29,6 +30,8 @@ so its modification time moves exactly when what it stands for does.
   slug     the trace's slug (names the reports/<slug>/ directory)
 
 Reads the trace (never writes it) and the configuration. Writes FILE only.
+Refuses a trace whose .git leads out of it (--allow-git-dir DIR /
+OTM_ALLOW_GIT_DIR allows one git directory by name; docs/security.md).
 Decides nothing about the pipeline: make compares the stamps' dates.
 Prints 'changed' or 'unchanged' on stdout.
 
@@ -40,7 +43,7 @@ int otm_stamp_main(int argc, char **argv) {
   return otm::cli::run_tool("otm-stamp", [&] {
     using otm::config::Setting;
     otm::cli::Options opts("otm-stamp", kHelp);
-    otm::config::Settings::add_options(opts, {Setting::ConfigFile});
+    otm::config::Settings::add_options(opts, {Setting::ConfigFile, Setting::AllowGitDir});
     if (!opts.parse(argc, argv)) return otm::cli::kSuccess;
     const auto &args = opts.positionals();
     if (args.empty()) throw otm::Error(otm::ErrorKind::Usage, "missing mode 'trace' or 'config' (see --help)");
@@ -48,6 +51,8 @@ int otm_stamp_main(int argc, char **argv) {
     std::string file;
     if (args[0] == "trace") {
       if (args.size() != 3) throw otm::Error(otm::ErrorKind::Usage, "usage: otm-stamp trace TRACE FILE");
+      // The trace reading policy's .git rule before its HEAD is read.
+      otm::trace::check_git_dir(otm::io::expand_user(args[1]), otm::cli::settings_from(opts));
       content = otm::pipeline::trace_state(otm::io::expand_user(args[1]));
       file = args[2];
     } else if (args[0] == "config") {

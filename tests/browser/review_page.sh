@@ -4,7 +4,10 @@
 # must hold every staged record, its verdict from every gate, every refused
 # packet and the ladder picture, and a screenshot of the page must not be
 # blank (compared with a screenshot of an empty page: a uniform image
-# compresses to almost nothing). Exit 77 (ctest: skipped) without chromium.
+# compresses to almost nothing). Then the page of a hostile staging store
+# (issue 27): a staged reports/*/ladder.svg holding <script> and a refusal
+# ledger linked out of the store must neither run nor show. Exit 77 (ctest:
+# skipped) without chromium.
 #   review_page.sh BIN_DIR SOURCE_DIR
 set -euo pipefail
 bin=$1 src=$2
@@ -64,3 +67,20 @@ run_browser blank --window-size=1280,1600 --screenshot="$tmp/blank.png" "file://
 page_bytes=$(stat -c %s "$tmp/page.png") blank_bytes=$(stat -c %s "$tmp/blank.png")
 [ "$page_bytes" -gt $((blank_bytes * 10)) ] || fail "the screenshot looks blank ($page_bytes bytes; an empty page: $blank_bytes)"
 echo "review_page: $records records, $gates verdicts, $refused refusals on the rendered page; screenshot $page_bytes bytes (empty page $blank_bytes)"
+
+# A staging store is untrusted: what it stages is escaped or redrawn, never
+# embedded as it is, and a link out of it is not followed.
+mkdir -p "$store/reports/evil" "$store/reports/linked"
+printf '<svg xmlns="http://www.w3.org/2000/svg"><script>document.body.setAttribute("data-pwned", "1")</script>%s</svg>\n' \
+  '<image href="x" onerror="document.title=&quot;PWNED&quot;"/>' >"$store/reports/evil/ladder.svg"
+printf '{"seg_id": "OUTSIDE-CANARY-review"}\n' >"$tmp/outside.jsonl"
+ln -s "$tmp/outside.jsonl" "$store/reports/linked/refusals.jsonl"
+"$bin/otm-review" "$store" --trace "$trace" --workspace "$tmp/scratch/$(basename "$trace")" --output "$tmp/hostile.html" \
+  --quiet || fail "otm-review failed on the hostile store"
+run_browser hostile --dump-dom "file://$tmp/hostile.html" >"$tmp/hostile-dom.html" || fail "chromium --dump-dom failed"
+grep -q 'data-pwned' "$tmp/hostile-dom.html" && fail "a staged <script> ran in the page"
+grep -q '<title>PWNED' "$tmp/hostile-dom.html" && fail "a staged event handler ran in the page"
+grep -qi '<script\|onerror=' "$tmp/hostile-dom.html" && fail "the page embeds a staged script or event handler"
+grep -q 'OUTSIDE-CANARY' "$tmp/hostile-dom.html" && fail "a ledger linked out of the store reached the page"
+grep -q '<svg' "$tmp/hostile-dom.html" || fail "no ladder picture on the hostile store's page"
+echo "review_page: a staged script and a ledger linked out of the store stay out of the page"

@@ -62,6 +62,13 @@ check 'the configuration loaded by hand' 'Config::load\(' lib/rules/config/confi
   lib/command/cli/tool_setup.cpp
 check 'the settings read by hand' 'Settings::from_environment\(' lib/rules/config/settings.hpp \
   lib/rules/config/settings.cpp lib/command/cli/tool_setup.cpp
+# Untrusted input read one way (docs/security.md): a stage's input stream
+# only through io::read_input / io::read_stdin, which bound it; the trace's
+# .git by the one policy that reads its exception; a staging store's
+# reports/ beneath the store.
+check 'standard input read by hand (unbounded)' 'std::cin\b|STDIN_FILENO' lib/support/io/file.cpp
+check 'the .git exception read by hand' 'get\(.*Setting::AllowGitDir\)' lib/ingest/trace/git_dir_policy.cpp
+check 'a refusal ledger read by hand' 'kRefusalsFileName' lib/rules/workspace/layout.hpp lib/rules/store/staged_reports.cpp
 # The built-in schemas compiled one way (schema_command reads the raw
 # documents to derive the profile from the base).
 check 'a built-in schema loaded by hand' 'builtin_(store_schema|profile)_text\(\)' \

@@ -85,7 +85,8 @@ TEST_CASE("io::read_file refuses what is not a regular file at once", "[io]") {
   CHECK_THROWS_WITH(otm::io::read_file(t.root / "fifo"), Catch::EndsWith("fifo: a FIFO, not a regular file"));
   CHECK_THROWS_WITH(otm::io::read_file(t.root / "memory"), Catch::Contains("a directory, not a regular file"));
   CHECK_THROWS_WITH(otm::io::read_file(t.root / "big.txt", 10), Catch::Contains("100 bytes, over the limit of 10"));
-  CHECK_THROWS_WITH(otm::io::read_input("/dev/zero"), Catch::Contains("a character device, not a file or a pipe"));
+  CHECK_THROWS_WITH(otm::io::read_input("/dev/zero", {1000, 1000}),
+                    Catch::Contains("a character device, not a file or a pipe"));
   otm::test::write_text(t.tmp.path() / "lines", "short\n" + std::string(50, 'y') + "\n");
   CHECK_THROWS_WITH(otm::io::read_input((t.tmp.path() / "lines").string(), {1000, 20}),
                     Catch::Contains("line 2 is longer than 20 bytes (limits.max_line_bytes)"));

@@ -140,3 +140,17 @@ TEST_CASE("one version-id rule: PTX mnemonics and vector types are not version i
   CHECK(record::replace_version_ids(t, [](std::string_view) { return std::string("X"); }) ==
         "use ld.global.nc.v4 since X");
 }
+
+// Issue 27: a version id inside a name ('_' bounds it as a space does) is a
+// version id: the capture directory `v289_ncu_full` quoted in a profiler
+// conclusion passed the scrubber and the pre-flight found no leak.
+TEST_CASE("a version id inside a name is a version id (issue 27)", "[record][security]") {
+  auto leaks = record::find_leaks("# Profile report v289_ncu_full (kept beside profiles/v25_ncu)", true);
+  std::vector<std::string> tokens;
+  for (const auto &l : leaks)
+    if (l.label == "version id") tokens.push_back(l.token);
+  CHECK(tokens == std::vector<std::string>{"v289", "v25"});
+  CHECK(record::version_ids("kernel_v3.py and run_v12_rerun").size() == 2);
+  // Still not: part of a word or a number, a dotted release, a vector width.
+  CHECK(record::version_ids("dev12 uv3 v12x Triton v3.1 float v4 ld.global.v4").empty());
+}

@@ -36,3 +36,27 @@ TEST_CASE("run_tool is where an error's kind becomes the exit code", "[cli]") {
   CHECK(run_capturing([]() -> int { throw std::logic_error("bug"); }) ==
         std::pair<int, std::string>{2, "otm-x: internal error: bug\n"});
 }
+
+// Issue 27: a trace's control characters (ESC, NUL in an operator name)
+// never reach the terminal raw: every diagnostic a tool prints, its error
+// and its warnings, is escaped where diagnostics are printed.
+TEST_CASE("run_tool escapes control characters in every diagnostic", "[cli][security]") {
+  auto [code, err] = run_capturing([]() -> int {
+    std::cerr << "warning: operator soft\x1b[2Jmax" << '\n';
+    std::cerr << std::string("nul\0here", 8) << " bel\x07 del\x7f tab\tkept\n";
+    std::cerr << "split \xe6";
+    std::cerr << "\xb3\xa8 whole, \xff alone\n";
+    throw Error(ErrorKind::Refused, "name \x1b]0;owned\x07 refused");
+  });
+  CHECK(code == 2);
+  CHECK(err == "warning: operator soft\\x1b[2Jmax\n"
+               "nul\\x00here bel\\x07 del\\x7f tab\tkept\n"
+               "split \xe6\xb3\xa8 whole, \\xff alone\n"
+               "otm-x: name \\x1b]0;owned\\x07 refused\n");
+  // Restored afterwards: what is written outside a tool's run is the caller's.
+  std::ostringstream after;
+  auto *old = std::cerr.rdbuf(after.rdbuf());
+  std::cerr << "\x1b";
+  std::cerr.rdbuf(old);
+  CHECK(after.str() == "\x1b");
+}

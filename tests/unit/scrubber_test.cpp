@@ -9,6 +9,8 @@
 #include "scrub/denylist.hpp"
 #include "scrub/scrubber.hpp"
 #include "scrub/self_test.hpp"
+#include "json/parse.hpp"
+#include "json/write.hpp"
 
 using namespace otm;
 
@@ -236,4 +238,22 @@ TEST_CASE("issue 10: scrubbing keeps meaning", "[scrub][issue10]") {
                                                  "__global__ void k(int v2) { return; } /* this step\n"
                                                  "   note */\n");
   }
+}
+
+TEST_CASE("a version id inside a name is scrubbed (issue 27)", "[scrub][security]") {
+  scrub::Scrubber s;
+  auto out = s.prose("Profile report v289_ncu_full: DRAM throughput 91% of peak");
+  CHECK(out.find("v289") == std::string::npos);
+  CHECK(record::find_leaks(out, true).empty());
+}
+
+TEST_CASE("a denylist redacts strings, never keys (issue 27)", "[scrub][security]") {
+  auto d = scrub::Denylist::from_terms({"Row Buffers"});
+  CHECK(d.redact("two row buffers, ROW BUFFERS") ==
+        std::string("two ") + scrub::kPrivateIdentifier + ", " + scrub::kPrivateIdentifier);
+  auto v = json::parse(R"({"row buffers": ["the row buffers", {"x": "row buffers"}], "n": 1})");
+  d.redact_strings(v);
+  CHECK(json::to_line(v) == R"({"row buffers": ["the a private identifier", {"x": "a private identifier"}], "n": 1})");
+  auto none = scrub::Denylist();
+  CHECK(none.redact("row buffers") == "row buffers");
 }

@@ -62,7 +62,8 @@ TEST_CASE("limits: defaults are the shipped data, overrides are checked", "[conf
   CHECK(shipped.max_segments_per_version == compiled.max_segments_per_version);
   CHECK(shipped.max_journal_entries == compiled.max_journal_entries);
   CHECK(shipped.max_reference_kernel_lines == compiled.max_reference_kernel_lines);
-  CHECK(config::Config::defaults().data().get("limits").size() == 12); // every limit is in the data
+  CHECK(shipped.max_explain_items == compiled.max_explain_items);
+  CHECK(config::Config::defaults().data().get("limits").size() == 13); // every limit is in the data
 
   test::TempDir tmp;
   auto load = [&](const std::string &text) {
@@ -123,8 +124,9 @@ TEST_CASE("slugs are ASCII, never empty, and keep distinct names apart", "[trace
     std::string slug = trace::trace_slug(name);
     INFO(name << " -> " << slug);
     CHECK_FALSE(slug.empty());
-    CHECK(std::all_of(slug.begin(), slug.end(),
-                      [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.'; }));
+    CHECK(std::all_of(slug.begin(), slug.end(), [](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' || c == '_';
+    }));
     CHECK(seen.insert(slug).second);
   }
 }
@@ -149,4 +151,27 @@ TEST_CASE("store records: links out of the store, nesting and non-objects are fi
   gates::Context ctx;
   ctx.records = gates::records_from_store(s, limits);
   CHECK(gates::unreadable_records("ids", ctx).size() == 3);
+}
+
+// Issue 27: slugging is not injective (`a_b`, `a-b` and `a b` all slug to
+// `a-b`), so only the one name a slug spells back to keeps it plain; every
+// other gets '_' and a hash of the raw name, which no plain slug holds.
+TEST_CASE("slugs are unique by construction", "[trace][security]") {
+  std::set<std::string> seen;
+  for (const char *name : {"a_b", "a-b", "a b", "a.b", "a__b", "kernel_opt_7_a_b", "kernel_opt_7_a-b", "7_a_b",
+                           "kernel_opt_07_a_b", "unset", "trace", "a_b_c", "a-b_c"}) {
+    std::string slug = trace::trace_slug(name);
+    INFO(name << " -> " << slug);
+    CHECK(seen.insert(slug).second);
+  }
+  CHECK(trace::trace_slug("a_b") == "a-b");
+  CHECK(trace::trace_slug("a-b").starts_with("a-b_"));
+  CHECK(trace::trace_slug("kernel_opt_7_a_b") == "7-a-b");
+  CHECK(trace::trace_slug("7_a_b").starts_with("7-a-b_"));
+  CHECK(trace::trace_slug("unset") == "unset");
+  // A plain slug never holds '_'; a hashed one holds exactly one.
+  for (const auto &slug : seen) {
+    auto n = std::count(slug.begin(), slug.end(), '_');
+    CHECK(n <= 1);
+  }
 }

@@ -14,7 +14,8 @@ using otm::config::Setting;
 TEST_CASE("trace slug of §8", "[trace_location]") {
   CHECK(trace_slug("kernel_opt_001_example_fused_softmax") == "001-example-fused-softmax");
   CHECK(trace_slug("kernel_opt_7_a") == "7-a");
-  CHECK(trace_slug("__My Trace (copy)..") == "My-Trace-copy");
+  // Not the name "My-Trace-copy" spells back to: hashed (issue 27).
+  CHECK(trace_slug("__My Trace (copy)..").starts_with("My-Trace-copy_"));
   CHECK(trace_slug("foo_bar.v2") == "foo-bar.v2");
 }
 

@@ -1,6 +1,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "cli/diagnostics.hpp"
 #include "cli/exit_codes.hpp"
 
 namespace otm::cli {
@@ -17,6 +18,8 @@ ExitCode exit_code(ErrorKind kind) {
 }
 
 int run_tool(const std::string &tool, const std::function<int()> &body) {
+  // Every diagnostic of the run, the error below included, escaped.
+  EscapedStderr escaped;
   try {
     return body();
   } catch (const Error &e) {

@@ -25,7 +25,7 @@ json::Value read_record(const std::string &source) {
     throw io::IoError(source + ": no such record file (pass a record file, or - for stdin)");
   // An incoming record is untrusted: bounded, an object, not nested too deep.
   const std::string shown = source == "-" ? "<stdin>" : source;
-  auto parsed = store::parse_record(io::read_input(source), shown, config::Limits{});
+  auto parsed = store::parse_record(io::read_input(source, config::Limits{}.input_bounds()), shown, config::Limits{});
   if (!parsed.error.empty()) throw json::ParseError(parsed.error);
   return std::move(parsed.record);
 }

@@ -10,7 +10,7 @@ namespace otm::distill {
 
 DraftRunResult draft_into_store(const std::vector<std::filesystem::path> &packets, const workspace::StagingStore &store,
                                 const std::string &slug, const RecordGates &gates, const DraftRules &rules,
-                                const cli::ProgressFn &progress) {
+                                const cli::ProgressFn &progress, const scrub::Denylist *denylist) {
   DraftRunResult res;
   std::vector<LedgerUpdate> updates;
   // The run's records and its ledger are staged together or not at all: a
@@ -18,6 +18,7 @@ DraftRunResult draft_into_store(const std::vector<std::filesystem::path> &packet
   io::WriteBatch batch;
   for (const auto &path : packets) {
     Packet p = load_packet(path);
+    if (denylist) redact_packet(p, *denylist);
     Draft d = draft_record(p, rules);
     if (d.record) {
       auto relpath = workspace::store_relpath(record::record_relpath(*d.record));

@@ -11,6 +11,7 @@
 #include "cli/progress.hpp"
 #include "distill/drafter.hpp"
 #include "distill/record_gates.hpp"
+#include "scrub/denylist.hpp"
 #include "workspace/layout.hpp"
 #include "json/value.hpp"
 
@@ -21,11 +22,13 @@ struct DraftRunResult {
   std::size_t written = 0, refused = 0;
 };
 
-// Drafts every packet in order, gates each draft with `gates`, writes the
-// passing records into `store` and updates the refusal ledger of `slug`
-// (refusal lines carry "by": "otm-draft", and "gate" when a gate refused).
+// Drafts every packet in order (each read through `denylist`, when given:
+// redact_packet), gates each draft with `gates`, writes the passing records
+// into `store` and updates the refusal ledger of `slug` (refusal lines
+// carry "by": "otm-draft", and "gate" when a gate refused).
 DraftRunResult draft_into_store(const std::vector<std::filesystem::path> &packets, const workspace::StagingStore &store,
                                 const std::string &slug, const RecordGates &gates,
-                                const DraftRules &rules = DraftRules::defaults(), const cli::ProgressFn &progress = {});
+                                const DraftRules &rules = DraftRules::defaults(), const cli::ProgressFn &progress = {},
+                                const scrub::Denylist *denylist = nullptr);
 
 } // namespace otm::distill

@@ -4,9 +4,11 @@
 #include "error/error.hpp"
 #include "gates/admission.hpp"
 #include "gates/context.hpp"
+#include "gates/denylist.hpp"
 #include "gates/gates.hpp"
 #include "io/file.hpp"
 #include "schema/builtin_schemas.hpp"
+#include "trace/git_dir_policy.hpp"
 #include "trace/trace_location.hpp"
 #include "workspace/layout.hpp"
 
@@ -23,11 +25,13 @@ TraceGateInputs trace_gate_inputs(const config::Settings &settings, const config
   TraceGateInputs in;
   in.store_root = store_root;
   in.trace_repo = io::expand_user(*trace);
+  trace::check_git_dir(*in.trace_repo, settings);
   in.trace_label = trace::trace_label(settings, *in.trace_repo);
   in.live_root = *live;
   in.store_schema = schema::store_schema();
   in.profile = schema::profile_schema();
   in.id_products = gates::target_products(config);
+  if (auto deny = settings.get(Setting::Denylist)) in.denylist = gates::load_denylist(*deny);
   return in;
 }
 
@@ -54,6 +58,7 @@ std::vector<GateFinding> TraceGates::check(const json::Value &record, const std:
   ctx.store_schema = in_.store_schema;
   ctx.profile = in_.profile;
   ctx.id_products = in_.id_products;
+  ctx.denylist = in_.denylist;
   const workspace::Workspace ws{packet.path.parent_path().parent_path()};
   ctx.workspace = ws.root;
   auto profiles = ws.profiles_file();

@@ -17,6 +17,7 @@
 #include "config/settings.hpp"
 #include "distill/record_gates.hpp"
 #include "schema/json_schema.hpp"
+#include "text/regex.hpp"
 
 namespace otm::distill {
 
@@ -27,6 +28,7 @@ struct TraceGateInputs {
   std::optional<std::filesystem::path> live_root;  // for store-overlap
   std::shared_ptr<const schema::Schema> store_schema, profile;
   std::vector<std::string> id_products;
+  std::shared_ptr<const text::Regex> denylist; // the private denylist, for anonymization (null: none)
 };
 
 class TraceGates : public RecordGates {
@@ -47,9 +49,11 @@ private:
 
 // The inputs from the run's settings: the trace (--trace / RTM_TRACE, for
 // provenance), its label, the live store (--live / RTM_LIVE, for
-// store-overlap) and the configuration (record-id products). A missing
-// trace or live store is a Usage Error naming the setting: the gates
-// that need them would otherwise fail every record.
+// store-overlap), the private denylist (--denylist / ATREX_WIKI_DENYLIST,
+// for anonymization, the one reader: a configured file that cannot be read
+// is an io::IoError naming it) and the configuration (record-id products).
+// A missing trace or live store is a Usage Error naming the setting: the
+// gates that need them would otherwise fail every record.
 TraceGateInputs trace_gate_inputs(const config::Settings &settings, const config::Config &config,
                                   const std::filesystem::path &store_root);
 

@@ -17,4 +17,11 @@ Packet load_packet(const std::filesystem::path &path) {
   return p;
 }
 
+void redact_packet(Packet &packet, const scrub::Denylist &denylist) {
+  if (denylist.empty()) return;
+  if (auto *o = packet.doc.as_object())
+    for (auto &[key, value] : *o)
+      if (key == "agent_facing") denylist.redact_strings(value);
+}
+
 } // namespace otm::distill

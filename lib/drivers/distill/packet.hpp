@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <string>
 
+#include "scrub/denylist.hpp"
 #include "json/value.hpp"
 
 namespace otm::distill {
@@ -29,5 +30,11 @@ struct Packet {
 // that names a sibling outside its directory or missing on disk, throws
 // json::ParseError / io::IoError naming the file.
 Packet load_packet(const std::filesystem::path &path);
+
+// The packet as a drafter may quote it under the private denylist: every
+// string of `agent_facing` with each denylisted term redacted (otm-packet
+// scrubs it so already when it ran with the same denylist; a packet made
+// without one is redacted here, so no draft quotes a denied term).
+void redact_packet(Packet &packet, const scrub::Denylist &denylist);
 
 } // namespace otm::distill

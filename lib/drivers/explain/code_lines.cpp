@@ -122,7 +122,7 @@ private:
 } // namespace
 
 std::vector<CodeLine> locate_code_lines(const std::string &field, const std::string &quote, const CodeFile &code,
-                                        const git::Repository &repo) {
+                                        const git::Repository &repo, std::size_t max_lines, std::size_t *not_located) {
   std::vector<CodeLine> out;
   auto located = locate_all(code);
   FileLines files(repo, code.path);
@@ -130,6 +130,10 @@ std::vector<CodeLine> locate_code_lines(const std::string &field, const std::str
   for (auto s : text::split_lines(quote)) {
     ++number;
     if (text::strip(s).empty()) continue;
+    if (out.size() >= max_lines) {
+      if (not_located) ++*not_located;
+      continue;
+    }
     CodeLine c;
     c.field = field;
     c.line = number;

@@ -23,7 +23,11 @@ struct CodeFile {
   std::string path = "kernel.py";
 };
 
+// At most `max_lines` lines of `quote` (blank ones not counted) are
+// located; the number of further lines is added to *not_located, for the
+// caller to summarise (limits.max_explain_items: a snippet of millions of
+// lines must not make the output, or the work, unbounded).
 std::vector<CodeLine> locate_code_lines(const std::string &field, const std::string &quote, const CodeFile &code,
-                                        const git::Repository &repo);
+                                        const git::Repository &repo, std::size_t max_lines, std::size_t *not_located);
 
 } // namespace otm::explain

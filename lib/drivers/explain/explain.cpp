@@ -266,12 +266,19 @@ void explain_code(const json::Value &record, const json::Value &seg, const packe
     code.new_commit = code.path == "kernel.py" ? seg.string_or("sha") : m.repo().head().value_or("");
     e.diff_range = code.path + " at " + short_sha(code.new_commit);
   }
-  for (const auto &[field, quote] : quotes)
-    for (auto &l : locate_code_lines("payload." + field, quote, code, m.repo())) {
+  const std::size_t max_items = m.config().limits().max_explain_items;
+  for (const auto &[field, quote] : quotes) {
+    std::size_t budget = max_items > e.code_lines.size() ? max_items - e.code_lines.size() : 0, past = 0;
+    for (auto &l : locate_code_lines("payload." + field, quote, code, m.repo(), budget, &past)) {
       if (!l.explained())
         e.unexplained.push_back("payload." + field + " line " + std::to_string(l.line) + ": " + l.problem);
       e.code_lines.push_back(std::move(l));
     }
+    if (past)
+      e.unexplained.push_back("payload." + field + ": " + std::to_string(past) +
+                              " more line(s) not located, past limits.max_explain_items (" + std::to_string(max_items) +
+                              "): the output summarises them");
+  }
 }
 
 void compare_with_workspace(const std::filesystem::path &ws, const packet::Built &built, Explanation &e) {
@@ -323,17 +330,27 @@ Explanation explain_record(const json::Value &record, const std::string &record_
   if (workspace) compare_with_workspace(*workspace, built, e);
 
   NumberExplainer numbers(m, *seg, built);
+  const std::size_t max_items = m.config().limits().max_explain_items;
+  std::size_t numbers_past = 0;
   for (const auto &section : explained_sections())
     gates::walk_scalars(gates::at_path(record, section), section, false,
                         [&](const std::string &path, const json::Value &v, bool in_code) {
                           if (in_code || v.is_bool()) return;
                           std::string text = gates::audited_text(v);
                           for (const auto &tok : gates::number_tokens(text)) {
+                            if (e.numbers.size() >= max_items) {
+                              ++numbers_past;
+                              continue;
+                            }
                             auto o = numbers.explain(path, text, tok, v.is_number());
                             if (!o.explained()) e.unexplained.push_back(path + ": " + o.number + " " + o.problem);
                             e.numbers.push_back(std::move(o));
                           }
                         });
+  if (numbers_past)
+    e.unexplained.push_back(std::to_string(numbers_past) +
+                            " more number(s) not explained, past limits.max_explain_items (" +
+                            std::to_string(max_items) + "): the output summarises them");
   explain_code(record, *seg, built, m, e);
   return e;
 }

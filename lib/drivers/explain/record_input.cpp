@@ -12,7 +12,7 @@ namespace otm::explain {
 namespace fs = std::filesystem;
 
 std::vector<InputRecord> resolve_records(const std::vector<std::string> &args, const std::optional<fs::path> &staging,
-                                         const std::optional<fs::path> &live) {
+                                         const std::optional<fs::path> &live, const config::Limits &limits) {
   std::vector<InputRecord> out;
   // Each store is read once, and only when an id is asked for.
   std::vector<std::pair<fs::path, std::vector<store::StoredRecord>>> stores;
@@ -29,7 +29,9 @@ std::vector<InputRecord> resolve_records(const std::vector<std::string> &args, c
   for (const auto &arg : args) {
     if (arg == "-") {
       std::size_t n = 0;
-      json::for_each_line("-", [&](json::Value v) { out.push_back({"<stdin>:" + std::to_string(++n), std::move(v)}); });
+      json::for_each_line("-", limits.input_bounds(), [&](json::Value v) {
+        out.push_back({"<stdin>:" + std::to_string(++n), std::move(v)});
+      });
       continue;
     }
     if (io::is_regular_file(arg)) {

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "config/limits.hpp"
 #include "json/value.hpp"
 
 namespace otm::explain {
@@ -18,9 +19,11 @@ struct InputRecord {
 
 // Throws an otm::Error of kind Usage naming the argument when it is neither a readable
 // record file nor an id in `staging` or `live`, and json::ParseError when a
-// file or a stdin line does not parse.
+// file or a stdin line does not parse, or standard input passes
+// limits.max_input_bytes or a line of it limits.max_line_bytes.
 std::vector<InputRecord> resolve_records(const std::vector<std::string> &args,
                                          const std::optional<std::filesystem::path> &staging,
-                                         const std::optional<std::filesystem::path> &live);
+                                         const std::optional<std::filesystem::path> &live,
+                                         const config::Limits &limits);
 
 } // namespace otm::explain

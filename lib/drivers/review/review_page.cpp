@@ -5,9 +5,12 @@
 
 #include "gates/record_text.hpp"
 #include "io/file.hpp"
+#include "store/staged_reports.hpp"
 #include "text/markup.hpp"
+#include "text/printable.hpp"
 #include "text/utf8.hpp"
 #include "workspace/layout.hpp"
+#include "workspace/work_files.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
 
@@ -39,6 +42,12 @@ pre.diff span { display: block; white-space: pre; }
 figure { margin: 12px 0; overflow-x: auto; } figcaption { font-size: 12px; color: #555; }
 details summary { cursor: pointer; color: #1f4e99; font-size: 13px; }
 )";
+
+// No script of any origin, nothing fetched: the page is inline CSS and SVG
+// (issue 27; a browser that honours it runs nothing even if markup slipped in).
+const char *kContentSecurityPolicy =
+    "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
+    "img-src data:; script-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'\">";
 
 // Leaves of `v` as (dotted path, text), skipping code keys.
 void leaves(const json::Value &v, const std::string &path, std::vector<std::pair<std::string, std::string>> &out) {
@@ -156,18 +165,10 @@ std::string record_section(const gates::RecordEntry &r, std::size_t n, const Pag
   return s + "</section>\n";
 }
 
-std::string refusals_section(const fs::path &store) {
-  std::vector<json::Value> rows;
-  for (const auto &dir : io::list_dir(workspace::StagingStore{store}.reports_root())) {
-    fs::path ledger = dir / workspace::StagingStore::kRefusalsFileName;
-    if (!io::is_regular_file(ledger)) continue;
-    try {
-      for (auto &row : json::parse_lines_file(ledger)) rows.push_back(std::move(row));
-    } catch (const std::exception &e) {
-      return "<p class=\"fail\">" + xml_escape(ledger.string()) + " is unreadable: " + xml_escape(e.what()) + "</p>\n";
-    }
-  }
+std::string refusals_section(const store::StagedReports &reports) {
+  const auto &rows = reports.refusals;
   std::string s = "<section id=\"refusals\">\n<h2>Refused packets (" + std::to_string(rows.size()) + ")</h2>\n";
+  for (const auto &p : reports.problems) s += "<p class=\"fail not-read\">Not read: " + xml_escape(p) + "</p>\n";
   if (rows.empty()) return s + "<p class=\"muted\">No refusal ledger records a refused packet.</p>\n</section>\n";
   s += "<table>\n<tr><th>segment</th><th>type</th><th>gate</th><th>refused field</th><th>why</th></tr>\n";
   for (const auto &r : rows)
@@ -178,24 +179,53 @@ std::string refusals_section(const fs::path &store) {
   return s + "</table>\n</section>\n";
 }
 
-std::string ladders_section(const fs::path &store) {
+// The ladder, drawn here from the rows (report::ladder_svg escapes every
+// text it writes); the store's own pictures are named, never inlined.
+std::string ladders_section(const PageInputs &in, const store::StagedReports &reports) {
   std::string s;
-  for (const auto &dir : io::list_dir(workspace::StagingStore{store}.reports_root())) {
-    fs::path svg = dir / workspace::StagingStore::kLadderPictureFileName;
-    if (!io::is_regular_file(svg)) continue;
-    std::string text = io::read_file(svg);
-    if (text.starts_with("<?xml")) text = text.substr(text.find('\n') + 1);
-    s += "<figure class=\"ladder\" data-slug=\"" + xml_escape(dir.filename().string()) + "\">\n" + text +
-         "<figcaption>" +
-         xml_escape(workspace::StagingStore::report_relpath(dir.filename().string(),
-                                                            workspace::StagingStore::kLadderPictureFileName)) +
+  if (in.ladder) {
+    std::string svg = report::ladder_svg(*in.ladder);
+    if (svg.starts_with("<?xml")) svg = svg.substr(svg.find('\n') + 1);
+    s += "<figure class=\"ladder\">\n" + svg + "<figcaption>drawn from " + xml_escape(in.ladder_source) +
          "</figcaption>\n</figure>\n";
+  } else {
+    s += "<p class=\"muted\">No ladder picture: " + xml_escape(in.ladder_source) + ".</p>\n";
   }
-  if (s.empty()) s = "<p class=\"muted\">No ladder picture (reports/&lt;slug&gt;/ladder.svg): run otm-recon.</p>\n";
+  if (!reports.ladder_slugs.empty()) {
+    std::string names;
+    for (const auto &slug : reports.ladder_slugs)
+      names += (names.empty() ? "" : ", ") +
+               workspace::StagingStore::report_relpath(text::escape_controls(slug),
+                                                       workspace::StagingStore::kLadderPictureFileName);
+    s += "<p class=\"muted staged-pictures\">The store's own picture(s), not embedded (a staged file is not "
+         "trusted markup; open it as an image): " +
+         xml_escape(names) + "</p>\n";
+  }
   return "<section id=\"ladder\">\n<h2>The ladder</h2>\n" + s + "</section>\n";
 }
 
 } // namespace
+
+std::optional<report::LadderPicture> workspace_ladder(const fs::path &ws, const config::Config &config,
+                                                      std::string *why) {
+  const workspace::Workspace w{ws};
+  if (!io::is_regular_file(w.ladder_file())) {
+    if (why) *why = "no " + w.ladder_file().string() + " (run otm-ladder)";
+    return std::nullopt;
+  }
+  try {
+    report::LadderPicture pic;
+    pic.rows = workspace::read_ladder_rows(w.ladder_file().string(), config.limits());
+    if (io::is_regular_file(w.meta_file()))
+      pic.title = workspace::read_meta(w.meta_file()).get("meta").string_or("operator_name");
+    pic.thresholds = config.ladder();
+    if (why) *why = w.ladder_file().string();
+    return pic;
+  } catch (const std::exception &e) {
+    if (why) *why = std::string("the work files are unreadable: ") + e.what();
+    return std::nullopt;
+  }
+}
 
 std::vector<GateOutcome> run_all_gates(const gates::Context &ctx) {
   std::vector<GateOutcome> out;
@@ -223,9 +253,9 @@ std::string review_page(const PageInputs &in) {
   std::string store = ctx.store_root ? ctx.store_root->string() : "<records>";
   std::map<std::string, std::size_t> types;
   for (const auto &r : ctx.records) ++types[r.record.string_or("type", "unparseable")];
-  std::string s =
-      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>otm review: " + xml_escape(store) +
-      "</title>\n<style>" + kStyle + "</style>\n</head>\n<body>\n";
+  std::string s = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n" +
+                  std::string(kContentSecurityPolicy) + "\n<title>otm review: " + xml_escape(store) +
+                  "</title>\n<style>" + kStyle + "</style>\n</head>\n<body>\n";
   s += "<h1>Review of a staging store</h1>\n<p class=\"muted\">" + xml_escape(store) +
        " &mdash; written by otm-review; nothing here is in the live store until otm-wiki-gate admits it.</p>\n";
   std::string counts;
@@ -248,11 +278,12 @@ std::string review_page(const PageInputs &in) {
          "</td></tr>\n";
   }
   s += "</table>\n";
-  if (ctx.store_root) s += ladders_section(*ctx.store_root);
+  const auto reports = ctx.store_root ? store::read_staged_reports(*ctx.store_root, in.limits) : store::StagedReports{};
+  s += ladders_section(in, reports);
   s += "<section id=\"records\">\n<h2>Records</h2>\n";
   for (std::size_t i = 0; i < ctx.records.size(); ++i) s += record_section(ctx.records[i], i + 1, in);
   s += "</section>\n";
-  if (ctx.store_root) s += refusals_section(*ctx.store_root);
+  if (ctx.store_root) s += refusals_section(reports);
   s += "</body>\n</html>\n";
   return s;
 }

@@ -8,6 +8,7 @@
 #include "text/regex.hpp"
 #include "text/sha256.hpp"
 #include "text/utf8.hpp"
+#include "trace/git_dir_policy.hpp"
 
 namespace otm::trace {
 
@@ -23,24 +24,37 @@ std::string trace_slug(std::string_view base_name) {
   } else {
     s = std::string(text::strip_chars(other.replace(base_name, "-"), "-_."));
   }
-  // A slug names directories and make targets: ASCII only. A name with
-  // other characters, or one that leaves nothing (`___`, `...`), gets a
-  // hash of the whole name, so two such traces never share a workspace.
-  bool lossy = false;
+  // A slug names directories and make targets: ASCII only.
   std::string ascii;
   for (char c : s) {
     auto u = static_cast<unsigned char>(c);
     if (u >= 0x80 || !(std::isalnum(u) || c == '.' || c == '-' || c == '_')) {
-      lossy = true;
       if (ascii.empty() || ascii.back() != '-') ascii += '-';
     } else {
       ascii += c == '_' ? '-' : c;
     }
   }
   ascii = std::string(text::strip_chars(ascii, "-."));
-  if (!lossy && !ascii.empty()) return ascii;
+  // Unique by construction: the slugging is not injective (`a_b`, `a-b` and
+  // `a b` all give `a-b`), so a slug is kept plain only for the one name it
+  // spells back to — the campaign form `kernel_opt_<n>_<words_joined_by_underscores>`
+  // for `<n>-<words-joined-by-dashes>`, else the slug with '-' as '_'. Every
+  // other name gets `_` and 8 hex digits of its SHA-256; a plain slug never
+  // holds '_', so the two kinds never meet (docs/differences.md).
+  static const text::Regex campaign_slug("^[0-9]+-.");
+  std::string spelled_back = ascii;
+  for (char &c : spelled_back)
+    if (c == '-') c = '_';
+  if (campaign_slug.search(ascii)) spelled_back = "kernel_opt_" + spelled_back;
+  if (!ascii.empty() && spelled_back == base_name) return ascii;
   std::string tag = text::sha256_hex(base_name).substr(0, 8);
-  return ascii.empty() ? "trace-" + tag : ascii + "-" + tag;
+  return (ascii.empty() ? std::string("trace") : ascii) + "_" + tag;
+}
+
+std::optional<std::string> configured_trace_slug(const config::Settings &settings) {
+  auto t = settings.get(Setting::Trace);
+  if (!t) return std::nullopt;
+  return trace_slug(workspace::resolve_dir(io::expand_user(*t)).filename().string());
 }
 
 std::string trace_label(const config::Settings &settings, const fs::path &trace_dir) {
@@ -79,9 +93,11 @@ TraceLocation locate_trace(const config::Settings &settings, const config::Confi
   loc.trace = workspace::resolve_dir(trace);
   const std::string shown = loc.trace.string();
   if (!io::is_directory(loc.trace)) throw Error(ErrorKind::UnreadableInput, shown + ": trace is not a directory");
-  if (!fs::exists(loc.trace / ".git"))
+  std::error_code ec;
+  if (!fs::exists(fs::symlink_status(loc.trace / ".git", ec)))
     throw Error(ErrorKind::UnreadableInput,
                 shown + ": not a git repository (no .git); a trace's verdicts live in its commit subjects");
+  check_git_dir(loc.trace, settings);
   try {
     if (!git::Repository::open(loc.trace).head())
       throw Error(ErrorKind::UnreadableInput,

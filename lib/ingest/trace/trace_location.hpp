@@ -26,11 +26,19 @@ struct TraceLocation {
 
 // trace-format.md §8: kernel_opt_<n>_<rest> → <n>-<rest with '-'>;
 // otherwise non-[\w.-] runs → '-', trimmed of '-', '_', '.', '_' → '-'.
-// Always ASCII and never empty (docs/differences.md): characters outside
-// [A-Za-z0-9._-] become '-' and the first 8 hex digits of the name's SHA-256
-// are appended ("trace-<hash>" when nothing is left), so distinct names
-// that would collapse (`___` and `...`, `ñandú` and `ñandu`) stay apart.
+// Always ASCII, never empty and unique by construction (docs/differences.md):
+// characters outside [A-Za-z0-9._-] become '-', and a name that is not the
+// one its slug spells back to (kernel_opt_<n>_<words_with_underscores>, or
+// the slug with '-' as '_') gets '_' and the first 8 hex digits of its
+// SHA-256 ("trace_<hash>" when nothing is left), so names that would
+// collapse (`a_b`, `a-b`, `a b`; `___` and `...`; `ñandú` and `ñandu`) stay
+// apart, and no plain slug (never holding '_') meets a hashed one.
 std::string trace_slug(std::string_view base_name);
+
+// The slug of the trace the settings name (--trace / RTM_TRACE: its
+// directory's name, the trace not opened), for a tool that writes
+// reports/<slug>/ without locating the trace; nullopt when none is set.
+std::optional<std::string> configured_trace_slug(const config::Settings &settings);
 
 // evidence.raw.source_repo of a trace directory: --trace-label /
 // RTM_TRACE_LABEL, else the directory's base name, taken from its absolute,

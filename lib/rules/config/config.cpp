@@ -128,6 +128,7 @@ Limits Config::limits() const {
   count("max_segments_per_version", l.max_segments_per_version);
   count("max_journal_entries", l.max_journal_entries);
   count("max_reference_kernel_lines", l.max_reference_kernel_lines);
+  count("max_explain_items", l.max_explain_items);
   return l;
 }
 

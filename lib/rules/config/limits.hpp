@@ -7,6 +7,8 @@
 
 #include <cstddef>
 
+#include "io/file.hpp"
+
 namespace otm::config {
 
 // Each is enforced where the input is read, with a message that names the
@@ -28,6 +30,15 @@ struct Limits {
   // Non-blank lines a reference kernel may quote (its snippet and
   // dispatch_snippet together); a longer one is refused (docs/tools/otm-draft.md).
   std::size_t max_reference_kernel_lines = 400;
+
+  // Numbers and quoted code lines otm-explain explains per record (each
+  // list); past it, what was not explained is one line naming the count, so
+  // a record of millions of short lines cannot make its output unbounded.
+  std::size_t max_explain_items = 2000;
+
+  // The bounds of a stage's input stream (stdin, a JSONL file or pipe), for
+  // io::read_input / io::read_stdin, the one reader of such a stream.
+  io::InputBounds input_bounds() const { return {max_input_bytes, max_line_bytes}; }
 };
 
 } // namespace otm::config

@@ -1,5 +1,6 @@
 #include "config/settings.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "cli/options.hpp"
@@ -40,6 +41,9 @@ const std::vector<SettingInfo> &all_settings() {
       {Setting::LivePushAttempts, "OTM_LIVE_PUSH_ATTEMPTS", "push-attempts", "N",
        "git-backed live store: attempts to push one admission before giving up (env OTM_LIVE_PUSH_ATTEMPTS; default "
        "the configuration's live_git.push_attempts)"},
+      {Setting::AllowGitDir, "OTM_ALLOW_GIT_DIR", "allow-git-dir", "DIR",
+       "let the trace's .git (a symbolic link or a gitdir: file) lead out of the trace to this git directory, and "
+       "to no other (env OTM_ALLOW_GIT_DIR; docs/security.md)"},
   };
   return table;
 }
@@ -54,8 +58,12 @@ Settings Settings::from_environment() {
 }
 
 void Settings::add_options(cli::Options &opts, const std::vector<Setting> &which) {
+  auto wanted = which;
+  bool trace = std::find(which.begin(), which.end(), Setting::Trace) != which.end();
+  if (trace && std::find(which.begin(), which.end(), Setting::AllowGitDir) == which.end())
+    wanted.push_back(Setting::AllowGitDir);
   for (const auto &info : all_settings())
-    for (auto w : which)
+    for (auto w : wanted)
       if (w == info.setting) opts.value(info.flag, info.meta, info.help);
 }
 

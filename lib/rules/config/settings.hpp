@@ -33,6 +33,7 @@ enum class Setting {
   LiveRemote,       // OTM_LIVE_REMOTE    --remote         (git-backed live store)
   LiveAuthor,       // OTM_LIVE_AUTHOR    --author
   LivePushAttempts, // OTM_LIVE_PUSH_ATTEMPTS --push-attempts
+  AllowGitDir,      // OTM_ALLOW_GIT_DIR  --allow-git-dir  (registered with Trace)
 };
 
 struct SettingInfo {
@@ -49,7 +50,9 @@ class Settings {
 public:
   // Reads the environment; empty variables count as unset.
   static Settings from_environment();
-  // Registers the flags for `which` on a tool's option parser.
+  // Registers the flags for `which` on a tool's option parser; a tool that
+  // takes --trace also takes --allow-git-dir (the trace reading policy's one
+  // exception, trace::locate_trace).
   static void add_options(cli::Options &opts, const std::vector<Setting> &which);
   // Flags given on the command line override the environment.
   void apply(const cli::Options &opts);

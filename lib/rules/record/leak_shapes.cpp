@@ -31,9 +31,11 @@ bool LeakShape::may_occur_in(std::string_view text) const {
 }
 
 const text::Regex &version_id_regex() {
-  // Not a dotted release number ("Triton v3.1", "CUDA v12.4"): that is a
-  // toolchain, which a record may well name.
-  static const text::Regex r(R"(\b[vV]\d+\b(?!\.\d))");
+  // Bounded by anything but a letter or a digit: '_' too, so a version id
+  // inside a name (`v289_ncu_full`, a capture directory's; `kernel_v3.py`)
+  // is one (issue 27). Not a dotted release number ("Triton v3.1", "CUDA
+  // v12.4"): that is a toolchain, which a record may well name.
+  static const text::Regex r(R"((?<![^\W_])[vV]\d+(?![^\W_])(?!\.\d))");
   return r;
 }
 

@@ -39,8 +39,9 @@ const std::vector<LeakShape> &store_leak_shapes();
 //
 // The version-id rule, the one place it is spelled (the scrubber, the packet
 // pre-flight, slugs and ids, and the anonymization gate all call it): a
-// word-bounded `v<N>` (version_id_regex, which already leaves out dotted
-// release numbers such as `Triton v3.1`) is a version id unless it is
+// `v<N>` with no letter or digit either side ('_' is a boundary: the
+// `v289` of `v289_ncu_full` is one) (version_id_regex, which already leaves
+// out dotted release numbers such as `Triton v3.1`) is a version id unless it is
 //  - a vector width (scrubbing.md §2: v2..v100 with vec/float/.f16/.bf16/x2
 //    within 12 code points), or
 //  - a segment of a dotted mnemonic or vector type: right after a "."

@@ -68,6 +68,22 @@ Denylist Denylist::load(const std::filesystem::path &file) {
   return from_terms(std::move(terms));
 }
 
+std::string Denylist::redact(std::string_view text) const {
+  if (!regex_) return std::string(text);
+  return regex_->replace(text, kPrivateIdentifier);
+}
+
+void Denylist::redact_strings(json::Value &v) const {
+  if (!regex_) return;
+  if (const auto *s = v.as_string()) {
+    v = json::Value(redact(*s));
+  } else if (auto *a = v.as_array()) {
+    for (auto &e : *a) redact_strings(e);
+  } else if (auto *o = v.as_object()) {
+    for (auto &[key, child] : *o) redact_strings(child);
+  }
+}
+
 Denylist Denylist::from_setting(const std::optional<std::string> &path) {
   if (!path || path->empty()) return {};
   return load(io::expand_user(*path));

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "text/regex.hpp"
+#include "json/value.hpp"
 
 namespace otm::scrub {
 
@@ -32,6 +33,11 @@ public:
   const std::vector<std::string> &terms() const { return terms_; }
   // One case-insensitive alternation of the escaped terms; nullptr when empty.
   const text::Regex *regex() const { return regex_.get(); }
+  // `text` with every term replaced by kPrivateIdentifier (as the scrubber
+  // replaces it); `text` itself when empty.
+  std::string redact(std::string_view text) const;
+  // Every string value of `v` (not its keys), redacted in place.
+  void redact_strings(json::Value &v) const;
 
 private:
   std::vector<std::string> terms_;

@@ -6,10 +6,10 @@
 
 namespace otm::workspace {
 
-std::vector<json::Value> read_ladder_rows(const std::string &path) {
+std::vector<json::Value> read_ladder_rows(const std::string &path, const config::Limits &limits) {
   std::vector<json::Value> rows;
   std::size_t line = 0;
-  json::for_each_line(path, [&](json::Value v) {
+  json::for_each_line(path, limits.input_bounds(), [&](json::Value v) {
     ++line;
     if (!v.is_object() || !v.get("version").is_string() || !v.get("selection").is_string())
       throw Error(ErrorKind::UnreadableInput,

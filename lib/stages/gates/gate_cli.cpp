@@ -9,6 +9,7 @@
 #include "io/file.hpp"
 #include "record/format_tags.hpp"
 #include "schema/builtin_schemas.hpp"
+#include "trace/git_dir_policy.hpp"
 #include "trace/trace_location.hpp"
 #include "workspace/layout.hpp"
 #include "json/parse.hpp"
@@ -49,7 +50,7 @@ Context build_context(const cli::Options &opts, const config::Settings &settings
   }
   const config::Limits limits = config.limits();
   ctx.limits = limits;
-  io::InputBounds bounds{limits.max_input_bytes, limits.max_line_bytes};
+  const io::InputBounds bounds = limits.input_bounds();
   std::vector<std::filesystem::path> files;
   for (const auto &arg : in) {
     if (arg == "-") {
@@ -104,7 +105,10 @@ Context build_context(const cli::Options &opts, const config::Settings &settings
       ctx.have_captures = true;
     }
   }
-  if (auto trace = settings.get(Setting::Trace)) ctx.trace_repo = io::expand_user(*trace);
+  if (auto trace = settings.get(Setting::Trace)) {
+    ctx.trace_repo = io::expand_user(*trace);
+    trace::check_git_dir(*ctx.trace_repo, settings);
+  }
   ctx.trace_label = trace::trace_label(settings, ctx.trace_repo.value_or(std::filesystem::path()));
   return ctx;
 }

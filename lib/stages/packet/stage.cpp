@@ -32,7 +32,8 @@ StageOutput run_stage(const StageInputs &in, const std::function<cli::ProgressFn
   const auto &ws = in.workspace;
   if (in.segments != "-" && !io::is_regular_file(in.segments))
     throw Error(ErrorKind::UnreadableInput, in.segments + ": missing; run otm-partition first");
-  std::string seg_text = in.segments == "-" ? io::read_stdin() : work_file(in.segments);
+  std::string seg_text =
+      in.segments == "-" ? io::read_stdin(in.config->limits().input_bounds()) : work_file(in.segments);
   if (!io::is_regular_file(ws.versions_file()))
     throw Error(ErrorKind::UnreadableInput, ws.versions_file().string() + ": missing; run otm-ingest first");
   std::string version_text = work_file(ws.versions_file());

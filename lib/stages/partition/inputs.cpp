@@ -10,7 +10,7 @@ namespace otm::partition {
 
 Inputs load_inputs(const Sources &src) {
   Inputs in;
-  in.rows = workspace::read_ladder_rows(src.ladder);
+  in.rows = workspace::read_ladder_rows(src.ladder, src.limits);
   in.meta = workspace::read_meta(src.meta).get("meta");
   if (io::is_regular_file(src.profiles)) in.profiles = json::parse_lines_file(src.profiles);
   add_store_inputs(in, src);

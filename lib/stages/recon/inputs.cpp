@@ -12,7 +12,7 @@ namespace otm::recon {
 
 Inputs load_inputs(const Sources &src, const config::Config &config) {
   Inputs in;
-  in.rows = workspace::read_ladder_rows(src.ladder);
+  in.rows = workspace::read_ladder_rows(src.ladder, config.limits());
   in.meta_file = workspace::read_meta(src.meta);
   if (!io::is_regular_file(src.profiles))
     throw Error(ErrorKind::UnreadableInput, src.profiles.string() + ": missing; run otm-ingest first");

@@ -9,7 +9,9 @@
 #include "io/file.hpp"
 #include "report/gate_report.hpp"
 #include "store/merged_marker.hpp"
+#include "store/staged_reports.hpp"
 #include "store/store_reader.hpp"
+#include "text/printable.hpp"
 #include "workspace/layout.hpp"
 #include "workspace/work_files.hpp"
 #include "json/parse.hpp"
@@ -77,7 +79,7 @@ bool modified_since(const fs::path &file, long long unix_ns) {
 void read_outputs(ArchiveRow &row, const workspace::Workspace &ws, std::vector<std::string> &problems) {
   try {
     if (io::is_regular_file(ws.ladder_file()))
-      for (const auto &r : workspace::read_ladder_rows(ws.ladder_file().string())) {
+      for (const auto &r : workspace::read_ladder_rows(ws.ladder_file().string(), config::Limits{})) {
         ++row.versions;
         auto sel = r.string_or("selection");
         row.milestones += sel == "milestone" || sel == "mega" || sel == "final";
@@ -100,8 +102,9 @@ void read_outputs(ArchiveRow &row, const workspace::Workspace &ws, std::vector<s
       problems.push_back(e.what());
     }
   }
-  for (const auto &dir : io::list_dir(staging.reports_root()))
-    row.packets_refused += file_lines(dir / workspace::StagingStore::kRefusalsFileName).size();
+  auto reports = store::read_staged_reports(staging.root, config::Limits{});
+  row.packets_refused += reports.refusals.size();
+  for (auto &p : reports.problems) problems.push_back(std::move(p));
   row.refused = file_lines(ws.admit_refused_file()).size();
   if (io::is_regular_file(ws.validate_report_file()))
     row.gate_failures += read_gate_report(io::read_file(ws.validate_report_file())).failed;
@@ -161,7 +164,18 @@ std::string seconds_text(double s) {
 
 } // namespace
 
+ArchiveRow not_run_row(const trace::ArchiveEntry &entry) {
+  ArchiveRow row;
+  row.trace = text::escape_controls(entry.name);
+  row.kind = entry.kind == trace::ArchiveEntryKind::Refused ? RowKind::Refused : RowKind::Skipped;
+  row.failed = row.kind == RowKind::Refused;
+  row.failure = entry.reason;
+  return row;
+}
+
 std::string archive_outcome(const ArchiveRow &r) {
+  if (r.kind == RowKind::Refused) return "REFUSED";
+  if (r.kind == RowKind::Skipped) return "skipped";
   if (r.failed) return "FAILED";
   if (!r.ran) return "unchanged";
   return r.staged == 0 ? "nothing new" : "admitted";
@@ -170,8 +184,12 @@ std::string archive_outcome(const ArchiveRow &r) {
 json::Value archive_row_json(const ArchiveRow &r) {
   auto v = json::Value::object();
   v.set("trace", r.trace);
-  v.set("status", r.failed ? "failed" : "ok");
-  v.set("outcome", r.failed ? std::string("failed") : archive_outcome(r));
+  const char *status = r.kind == RowKind::Refused   ? "refused"
+                       : r.kind == RowKind::Skipped ? "skipped"
+                       : r.failed                   ? "failed"
+                                                    : "ok";
+  v.set("status", status);
+  v.set("outcome", r.kind != RowKind::Run || r.failed ? std::string(status) : archive_outcome(r));
   v.set("exit", r.exit_code);
   for (const auto &c : kColumns) v.set(c.key, r.*c.field);
   v.set("seconds", r.seconds);
@@ -242,7 +260,10 @@ std::string archive_table(const std::vector<ArchiveRow> &rows) {
   }
   line("total", failed ? std::to_string(failed) + " failed" : "ok", &total, seconds_text(total.seconds));
   for (const auto &r : rows)
-    if (r.failed) os << r.trace << ": FAILED: " << r.failure << " (log: " << r.log.string() << ")\n";
+    if (r.kind != RowKind::Run)
+      os << r.trace << ": " << archive_outcome(r) << ": " << text::escape_controls(r.failure) << '\n';
+    else if (r.failed)
+      os << r.trace << ": FAILED: " << text::escape_controls(r.failure) << " (log: " << r.log.string() << ")\n";
   return os.str();
 }
 

@@ -8,12 +8,22 @@
 #include <string>
 #include <vector>
 
+#include "trace/archive_listing.hpp"
 #include "json/value.hpp"
 
 namespace otm::report {
 
+// Whether archive mode ran the trace, or what it did with an entry of
+// TRACES_DIR it did not run (trace::list_archive).
+enum class RowKind {
+  Run,
+  Refused, // a name make and the shell cannot carry: not run, a failure
+  Skipped, // a symbolic link: not a trace of the archive, reported only
+};
+
 struct ArchiveRow {
-  std::string trace;               // the trace directory's name
+  std::string trace; // the trace directory's name (control characters escaped)
+  RowKind kind = RowKind::Run;
   bool failed = true;              // its per-trace make failed, or left no run record
   int exit_code = -1;              // the per-trace make's exit status (-1: no run record)
   std::string failure;             // the first diagnostic of its log, when it failed
@@ -37,7 +47,11 @@ struct ArchiveRow {
 // thrown, so one broken trace cannot hide the others.
 ArchiveRow read_archive_row(const std::filesystem::path &scratch, const std::string &trace_name);
 
-// What the run did with the trace: "FAILED"; "admitted" (it was (re)staged
+// The row of an entry of TRACES_DIR archive mode refused or skipped: its
+// name (escaped), the reason as its failure; refused rows fail the run.
+ArchiveRow not_run_row(const trace::ArchiveEntry &entry);
+
+// What the run did with the trace: "REFUSED" or "skipped" (not run); "FAILED"; "admitted" (it was (re)staged
 // and its staged records offered); "nothing new" (it was restaged, but every
 // packet was refused, e.g. already live: nothing to admit, a success);
 // "unchanged" (nothing was stale).

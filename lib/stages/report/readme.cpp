@@ -9,7 +9,9 @@
 #include "io/file.hpp"
 #include "record/format_tags.hpp"
 #include "store/merged_marker.hpp"
+#include "store/staged_reports.hpp"
 #include "store/store_reader.hpp"
+#include "text/printable.hpp"
 #include "text/pyformat.hpp"
 #include "text/regex.hpp"
 #include "workspace/layout.hpp"
@@ -175,14 +177,13 @@ void gate_section(std::ostringstream &os, const std::optional<fs::path> &report,
 
 // Links to what shows a run at a glance: each trace's ladder picture
 // (otm-recon) and the review page (otm-review), where present.
-void pictures_section(std::ostringstream &os, const fs::path &staging_root) {
+void pictures_section(std::ostringstream &os, const fs::path &staging_root, const store::StagedReports &reports) {
   std::vector<std::string> links;
-  for (const auto &dir : io::list_dir(workspace::StagingStore{staging_root}.reports_root()))
-    if (io::is_regular_file(dir / workspace::StagingStore::kLadderPictureFileName)) {
-      std::string rel = workspace::StagingStore::report_relpath(dir.filename().string(),
-                                                                workspace::StagingStore::kLadderPictureFileName);
-      links.push_back("the ladder of `" + dir.filename().string() + "`: [" + rel + "](" + rel + ")");
-    }
+  for (const auto &slug : reports.ladder_slugs) {
+    auto shown = text::escape_controls(slug);
+    std::string rel = workspace::StagingStore::report_relpath(shown, workspace::StagingStore::kLadderPictureFileName);
+    links.push_back("the ladder of `" + shown + "`: [" + rel + "](" + rel + ")");
+  }
   if (io::is_regular_file(workspace::StagingStore{staging_root}.review_page()))
     links.push_back("every record with its gate verdicts and quoted code: [review.html](review.html)");
   if (links.empty()) return;
@@ -191,18 +192,10 @@ void pictures_section(std::ostringstream &os, const fs::path &staging_root) {
   os << ".\n\n";
 }
 
-void refusals_section(std::ostringstream &os, const fs::path &staging_root, std::vector<std::string> &warnings) {
+void refusals_section(std::ostringstream &os, const store::StagedReports &reports, std::vector<std::string> &warnings) {
   os << "## Refusals from distillation\n\n";
-  std::vector<json::Value> rows;
-  for (const auto &dir : io::list_dir(workspace::StagingStore{staging_root}.reports_root())) {
-    fs::path ledger = dir / workspace::StagingStore::kRefusalsFileName;
-    if (!io::is_regular_file(ledger)) continue;
-    try {
-      for (auto &row : json::parse_lines_file(ledger)) rows.push_back(std::move(row));
-    } catch (const std::exception &e) {
-      warnings.push_back(e.what());
-    }
-  }
+  const auto &rows = reports.refusals;
+  for (const auto &p : reports.problems) warnings.push_back(p);
   if (rows.empty()) {
     os << "No refusal ledger (`reports/<slug>/refusals.jsonl`) records a refused packet.\n\n";
     return;
@@ -277,12 +270,14 @@ Readme make_readme(const ReadmeInputs &in) {
      << "; do not edit.\n\n"
      << "> **Nothing here is served.** The admission gate (`otm-wiki-gate match`, a decision, then "
         "`otm-wiki-gate commit`) is the only way into the live store.\n\n";
-  pictures_section(os, in.staging_root);
+  // The store's reports/, read beneath it (a link out of it is named, never read).
+  const auto reports = store::read_staged_reports(in.staging_root, config::Limits{});
+  pictures_section(os, in.staging_root, reports);
   if (work.meta) trace_section(os, work);
   records_section(os, recs);
   bool gates_passed = false;
   gate_section(os, in.gate_report, out.warnings, gates_passed);
-  refusals_section(os, in.staging_root, out.warnings);
+  refusals_section(os, reports, out.warnings);
   live_section(os, recs);
   os << "## How to read one record\n\n| layer | for whom | content |\n|---|---|---|\n"
      << "| `retrieval` | the retrieval engine | scope filter and recall signals |\n"

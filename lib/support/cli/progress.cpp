@@ -4,13 +4,16 @@
 
 #include <iostream>
 
+#include "cli/diagnostics.hpp"
+#include "text/printable.hpp"
+
 namespace otm::cli {
 
 bool Progress::stderr_is_terminal() { return ::isatty(STDERR_FILENO) == 1; }
 
 Progress::Progress(std::string tool, std::string what, std::size_t total, std::ostream *out)
     : tool_(std::move(tool)), what_(std::move(what)), total_(total),
-      out_(out ? out : (stderr_is_terminal() ? &std::cerr : nullptr)) {}
+      out_(out ? out : (stderr_is_terminal() ? &terminal() : nullptr)) {}
 
 Progress::~Progress() {
   if (!out_ || !drawn_) return;
@@ -33,7 +36,9 @@ void Progress::step(std::string_view item) {
   drawn_ = true;
   std::string line = tool_ + ": " + what_ + " " + std::to_string(done_) + "/" + std::to_string(total_);
   if (!item.empty()) line += " " + std::string(item.substr(0, 60));
-  *out_ << "\r\033[K" << line << std::flush;
+  // Drawn past the escaping std::cerr (its own \r and erase must reach the
+  // terminal), so what it shows of the trace is escaped here.
+  *out_ << "\r\033[K" << text::escape_controls(line) << std::flush;
 }
 
 ProgressFn Progress::fn() {

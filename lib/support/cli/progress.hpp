@@ -23,8 +23,8 @@ using ProgressFn = std::function<void(std::string_view item)>;
 
 class Progress {
 public:
-  // Draws on `out` when given (tests), else on std::cerr when stderr is a
-  // terminal, else nowhere.
+  // Draws on `out` when given (tests), else on the terminal (cli::terminal(),
+  // standard error unescaped) when stderr is one, else nowhere.
   Progress(std::string tool, std::string what, std::size_t total, std::ostream *out = nullptr);
   ~Progress();
   Progress(const Progress &) = delete;

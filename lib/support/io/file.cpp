@@ -77,9 +77,7 @@ std::string read_file(const fs::path &path, std::size_t max_bytes) {
   if (static_cast<unsigned long long>(st.st_size) > max_bytes)
     throw IoError(path.string() + ": " + std::to_string(st.st_size) + " bytes, over the limit of " +
                   std::to_string(max_bytes));
-  InputBounds bounds;
-  bounds.max_bytes = max_bytes;
-  bounds.max_line_bytes = SIZE_MAX;
+  InputBounds bounds{max_bytes, SIZE_MAX};
   return read_bounded(fd, path.string(), bounds, static_cast<std::size_t>(st.st_size));
 }
 

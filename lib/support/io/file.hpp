@@ -29,17 +29,21 @@ public:
 inline constexpr std::size_t kMaxNamedFileBytes = std::size_t(1) << 30;
 std::string read_file(const std::filesystem::path &path, std::size_t max_bytes = kMaxNamedFileBytes);
 
-// Bounds on a stage's input stream, so /dev/zero or a runaway pipe ends in a
-// message instead of an exhausted memory (data/otm-config.json `limits`).
+// Bounds on a stage's input stream (a JSONL file or pipe, stdin), so
+// /dev/zero or a runaway pipe ends in a message instead of an exhausted
+// memory (data/otm-config.json `limits`). Every reader of such a stream goes
+// through read_input / read_stdin, which enforce them, and must pass them:
+// there is no default, so a reader cannot be added without its bounds
+// (config::Limits::input_bounds() makes them from the configuration).
 struct InputBounds {
-  std::size_t max_bytes = std::size_t(1) << 30;       // limits.max_input_bytes
-  std::size_t max_line_bytes = std::size_t(64) << 20; // limits.max_line_bytes
+  std::size_t max_bytes;      // limits.max_input_bytes
+  std::size_t max_line_bytes; // limits.max_line_bytes
 };
 // Reads all of standard input, within `bounds`.
-std::string read_stdin(const InputBounds &bounds = {});
+std::string read_stdin(const InputBounds &bounds);
 // "-" reads stdin, anything else the file, which may also be a pipe (a
 // directory or a device is refused); within `bounds`.
-std::string read_input(const std::string &path_or_dash, const InputBounds &bounds = {});
+std::string read_input(const std::string &path_or_dash, const InputBounds &bounds);
 
 // What a file is, which decides how it is written (docs/durability.md).
 enum class FileClass {

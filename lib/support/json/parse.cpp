@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <fstream>
-#include <iostream>
 #include <memory>
 #include <sstream>
 #include <vector>
@@ -206,18 +205,15 @@ std::vector<Value> parse_lines_file(const std::filesystem::path &path) {
   return parse_lines(text, path.string());
 }
 
-void for_each_line(const std::string &path_or_dash, const std::function<void(Value)> &row) {
-  if (path_or_dash == "-") {
-    std::string line;
-    std::size_t line_no = 0;
-    while (std::getline(std::cin, line)) {
-      ++line_no;
-      if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-      row(parse(line, "<stdin>:" + std::to_string(line_no)));
-    }
-    return;
+void for_each_line(const std::string &path_or_dash, const io::InputBounds &bounds,
+                   const std::function<void(Value)> &row) {
+  std::string text;
+  try {
+    text = io::read_input(path_or_dash, bounds);
+  } catch (const io::IoError &e) {
+    throw ParseError(e.what());
   }
-  for (auto &v : parse_lines_file(path_or_dash)) row(std::move(v));
+  for (auto &v : parse_lines(text, path_or_dash == "-" ? "<stdin>" : path_or_dash)) row(std::move(v));
 }
 
 } // namespace otm::json

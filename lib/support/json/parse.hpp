@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "error/error.hpp"
+#include "io/file.hpp"
 #include "json/value.hpp"
 
 namespace otm::json {
@@ -52,7 +53,9 @@ Value parse_file(const std::filesystem::path &path);
 std::vector<Value> parse_lines(std::string_view text, std::string_view source = "<input>");
 std::vector<Value> parse_lines_file(const std::filesystem::path &path);
 
-// Streams JSONL values from a file, or stdin for "-", calling `row` for each.
-void for_each_line(const std::string &path_or_dash, const std::function<void(Value)> &row);
+// JSONL values of a stage input (a file, or stdin for "-"), read by
+// io::read_input within `bounds`, calling `row` for each.
+void for_each_line(const std::string &path_or_dash, const io::InputBounds &bounds,
+                   const std::function<void(Value)> &row);
 
 } // namespace otm::json
