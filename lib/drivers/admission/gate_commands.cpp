@@ -1,9 +1,14 @@
 #include "admission/gate_commands.hpp"
 
+#include <sys/stat.h>
+
 #include <algorithm>
+#include <map>
+#include <functional>
 #include <sstream>
 
 #include "admission/actions.hpp"
+#include "admission/batch_log.hpp"
 #include "admission/git_store.hpp"
 #include "admission/index_journal_writer.hpp"
 #include "admission/match.hpp"
@@ -12,6 +17,7 @@
 #include "admission/store_lock.hpp"
 #include "error/error.hpp"
 #include "io/file.hpp"
+#include "record/store_layout.hpp"
 #include "store/store_reader.hpp"
 #include "workspace/layout.hpp"
 #include "json/parse.hpp"
@@ -91,9 +97,10 @@ struct Applied {
   std::string decision; // the auto policy's decision and reason, for a commit message
 };
 
-Applied apply_action(const CommitCommand &cmd, const json::Value &rec) {
+Applied apply_action(const CommitCommand &cmd, const json::Value &rec, BatchLog *log = nullptr) {
   Applied a;
   CommitRequest req{cmd.live_root, rec, cmd.target, cmd.when, cmd.builder_version, cmd.limits};
+  req.batch = log;
   std::string action = cmd.action;
   if (action == "auto") {
     auto decision = decide_auto(rec, find_candidates(rec, cmd.live_root, cmd.limits));
@@ -121,14 +128,56 @@ void add_changed(std::vector<std::string> &changed, const std::vector<std::strin
 }
 
 // Brings records/index.json up to date: the journal is crash safety inside
-// one command, never state left between commands (docs/admission.md).
-bool fold_journal(const CommitCommand &cmd, std::vector<std::string> &changed) {
-  if (!compact_index(cmd.live_root, cmd.limits)) return false;
+// one command, never state left between commands (docs/admission.md). In a
+// batch, the new index's hash goes into the batch's log first.
+bool fold_journal(const CommitCommand &cmd, std::vector<std::string> &changed, BatchLog *log = nullptr) {
+  std::function<void(const std::string &)> logged;
+  if (log) logged = [log](const std::string &text) { log->folding(text); };
+  if (!compact_index(cmd.live_root, cmd.limits, logged)) return false;
   add_changed(changed, {workspace::kIndexRelpath, workspace::kJournalRelpath});
   return true;
 }
 
-Pass apply_items(const CommitCommand &cmd, std::vector<Item> &items) {
+// A batch's records, `limits.max_journal_entries` at a time (so the journal
+// each record reads stays bounded): each chunk under a batch log, written
+// without a flush per record, flushed once (syncfs) and folded into
+// records/index.json (batch_log.hpp). A failure rolls the chunk back.
+void apply_batch(const CommitCommand &cmd, std::vector<Item> &items, Pass &pass) {
+  const std::size_t chunk = std::max<std::size_t>(1, cmd.limits.max_journal_entries);
+  for (std::size_t from = 0; from < items.size();) {
+    std::vector<std::size_t> which;
+    std::vector<std::string> new_files;
+    for (; from < items.size() && which.size() < chunk; ++from) {
+      if (!items[from].problems.empty()) continue;
+      which.push_back(from);
+      try {
+        new_files.push_back(workspace::store_relpath(record::record_relpath(items[from].record)));
+      } catch (const std::exception &) {
+        // no safe path: the action refuses it without writing
+      }
+    }
+    if (which.empty()) continue;
+    BatchLog log(cmd.live_root, new_files);
+    try {
+      for (std::size_t i : which) {
+        pass.applied[i] = apply_action(cmd, items[i].record, &log);
+        add_changed(pass.changed, pass.applied[i]->outcome.changed);
+      }
+      io::sync_file_system(cmd.live_root);
+      if (fold_journal(cmd, pass.changed, &log)) pass.folded = true;
+      log.finish();
+    } catch (...) {
+      // The chunk goes back to before it (the log says what it wrote).
+      try {
+        recover_interrupted_commit(cmd.live_root, cmd.limits);
+      } catch (...) {
+      }
+      throw;
+    }
+  }
+}
+
+Pass apply_items(const CommitCommand &cmd, std::vector<Item> &items, bool batch) {
   Pass pass;
   pass.applied.resize(items.size());
   if (cmd.action == "compact") {
@@ -141,6 +190,10 @@ Pass apply_items(const CommitCommand &cmd, std::vector<Item> &items) {
                             : std::string("compacted: nothing to fold (no index journal)");
     a.out = a.outcome.message + "\n";
     pass.applied.assign(1, std::move(a));
+    return pass;
+  }
+  if (batch) {
+    apply_batch(cmd, items, pass);
     return pass;
   }
   try {
@@ -198,7 +251,7 @@ Pass apply_with_git(const CommitCommand &cmd, std::vector<Item> &items, bool bat
     for (int attempt = 1;; ++attempt) {
       git.sync();
       if (attempt > 1 && cmd.action != "compact") revalidate(cmd, items);
-      Pass pass = apply_items(cmd, items);
+      Pass pass = apply_items(cmd, items, batch);
       if (pass.changed.empty()) {
         git.finish();
         return pass;
@@ -373,7 +426,7 @@ GateReport run_items(const CommitCommand &cmd, std::vector<Item> items, bool bat
     StoreLock lock(cmd.live_root, StoreLock::Mode::Exclusive);
     auto git = open_git(cmd, rep.err);
     recover_interrupted_commit(cmd.live_root, cmd.limits);
-    pass = git ? apply_with_git(cmd, items, batch, *git, git_out, rep.err) : apply_items(cmd, items);
+    pass = git ? apply_with_git(cmd, items, batch, *git, git_out, rep.err) : apply_items(cmd, items, batch);
   } else {
     pass.applied.resize(items.size());
   }
@@ -397,15 +450,23 @@ GateReport run_items(const CommitCommand &cmd, std::vector<Item> items, bool bat
   rep.out += git_out;
   // The source is marked merged once the admission counts: after the git
   // commit (the push, with a remote), which apply_with_git has made.
+  // A batch writes its ledgers unflushed and flushes each file system
+  // that holds one once (a lost ledger only offers its record again, which
+  // admission finds done).
+  std::map<dev_t, std::string> flush; // one path per file system
   for (std::size_t i = 0; i < items.size(); ++i) {
     if (!pass.applied[i] || !pass.applied[i]->outcome.mark_merged) continue;
     if (items[i].file.empty()) {
       rep.err += prefix(items[i].label, "note: the record came from stdin, so no source file was marked merged\n");
     } else {
-      mark_merged(items[i].file, pass.applied[i]->outcome, items[i].record, cmd.when);
+      mark_merged(items[i].file, pass.applied[i]->outcome, items[i].record, cmd.when,
+                  batch ? io::FileClass::Scratch : io::FileClass::Live);
       if (!batch) rep.out += "marked merged: " + store::merged_marker_path(items[i].file).string() + "\n";
+      struct stat st {};
+      if (batch && ::stat(items[i].file.c_str(), &st) == 0) flush.emplace(st.st_dev, items[i].file);
     }
   }
+  for (const auto &[dev, file] : flush) io::sync_file_system(file);
   rep.exit_code = refused.empty() ? 0 : 1;
   if (batch) {
     for (const auto &r : refused) rep.out += "refused: " + r + "\n";
@@ -461,7 +522,7 @@ GateReport run_compact(const CommitCommand &cmd) {
   recover_interrupted_commit(c.live_root, c.limits);
   std::vector<Item> none;
   std::string git_out;
-  Pass pass = git ? apply_with_git(c, none, false, *git, git_out, rep.err) : apply_items(c, none);
+  Pass pass = git ? apply_with_git(c, none, false, *git, git_out, rep.err) : apply_items(c, none, false);
   if (!pass.applied.empty() && pass.applied[0]) rep.out += pass.applied[0]->out;
   rep.out += git_out;
   return rep;

@@ -79,8 +79,8 @@ const std::vector<std::string> &never_committed_patterns() {
   // file's pending mark, and the temporary siblings of io::write_file_atomic.
   // The keys index (store/index_keys.hpp) is a cache derived from
   // records/index.json, rebuilt after a checkout.
-  static const std::vector<std::string> patterns = {".otm-commit", ".otm-commit.tmp.*", kPendingName, ".*.tmp.*",
-                                                    workspace::kKeysFileName};
+  static const std::vector<std::string> patterns = {".otm-commit", ".otm-commit.tmp.*", ".otm-batch", kPendingName,
+                                                    ".*.tmp.*", workspace::kKeysFileName};
   return patterns;
 }
 

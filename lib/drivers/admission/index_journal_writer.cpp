@@ -27,7 +27,7 @@ namespace {
 }
 } // namespace
 
-void append_journal_line(const fs::path &root, std::uint64_t offset, std::string_view line) {
+void append_journal_line(const fs::path &root, std::uint64_t offset, std::string_view line, bool flush) {
   fs::path p = store::journal_file(root);
   int fd = ::open(p.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
   if (fd < 0) fail(p, "open the index journal");
@@ -47,12 +47,12 @@ void append_journal_line(const fs::path &root, std::uint64_t offset, std::string
     ::close(fd);
     throw;
   }
-  if (::fsync(fd) != 0) {
+  if (flush && ::fsync(fd) != 0) {
     ::close(fd);
     fail(p, "flush the index journal");
   }
   ::close(fd);
-  if (offset == 0) io::fsync_directory(p.parent_path());
+  if (flush && offset == 0) io::fsync_directory(p.parent_path());
 }
 
 void truncate_journal(const fs::path &root, std::uint64_t length) {
@@ -206,7 +206,8 @@ std::optional<std::string> spliced_index(std::string_view text, const store::Key
 
 } // namespace
 
-bool compact_index(const fs::path &root, const config::Limits &limits) {
+bool compact_index(const fs::path &root, const config::Limits &limits,
+                   const std::function<void(const std::string &)> &before_write) {
   store::Journal journal;
   try {
     journal = store::read_journal(root, limits);
@@ -244,6 +245,7 @@ bool compact_index(const fs::path &root, const config::Limits &limits) {
   std::optional<std::string> spliced;
   if (text && summaries) spliced = spliced_index(*text, *before, upserts, keys, index_path.string());
   if (spliced) {
+    if (before_write) before_write(*spliced);
     io::write_file_atomic(index_path, *spliced, io::FileClass::Live);
   } else {
     // Rewritten whole: an index of another layout (or none yet).
@@ -257,6 +259,7 @@ bool compact_index(const fs::path &root, const config::Limits &limits) {
       throw io::IoError(index_path.string() +
                         ": not an index (an object with a \"records\" list); rebuild it before compacting");
     std::string whole = json::to_pretty(*index);
+    if (before_write) before_write(whole);
     io::write_file_atomic(index_path, whole, io::FileClass::Live);
     fs::path j = store::journal_file(root);
     if (::unlink(j.c_str()) != 0 && errno != ENOENT) fail(j, "remove the index journal");
