@@ -110,7 +110,7 @@ TEST_CASE("a batch: one lock, one index rewrite, refused records reported and th
   // A JSONL stream on stdin, decided in order: a record repeating the
   // episode of one inserted earlier in the same batch confirms it.
   auto first = par_record("stream", 0);
-  auto again = strategy_record(nth_id("stream", 1), first.get("episode_key").as_string().value());
+  auto again = strategy_record(nth_id("stream", 1), first.string_or("episode_key"));
   std::string jsonl = json::to_line(first) + "\n" + json::to_line(again) + "\n";
   io::write_file_atomic(tmp.path / "stream.jsonl", jsonl);
   auto s = testsupport::run_capturing(bin("otm-wiki-gate") + " commit auto - --live " + live.string() + " < " +

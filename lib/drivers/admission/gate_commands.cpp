@@ -422,8 +422,11 @@ GateReport run_items(const CommitCommand &cmd, std::vector<Item> items, bool bat
   }
   Pass pass;
   std::string git_out;
+  // Held until the sources are marked merged (a ledger is read, appended
+  // and rewritten: concurrent admissions of one source must not lose one).
+  std::optional<StoreLock> lock;
   if (any_valid) {
-    StoreLock lock(cmd.live_root, StoreLock::Mode::Exclusive);
+    lock.emplace(cmd.live_root, StoreLock::Mode::Exclusive);
     auto git = open_git(cmd, rep.err);
     recover_interrupted_commit(cmd.live_root, cmd.limits);
     pass = git ? apply_with_git(cmd, items, batch, *git, git_out, rep.err) : apply_items(cmd, items, batch);
