@@ -26,13 +26,13 @@ std::string store_checker_missing() {
   auto p = checker_path();
   std::error_code ec;
   if (p.empty() || !std::filesystem::is_regular_file(p, ec))
-    return "the store's own checker is not here (" + (p.empty() ? real_store_missing() : p.string() + " missing") +
-           ")";
+    return "the store's own checker is not here (" + (p.empty() ? real_store_missing() : p.string() + " missing") + ")";
   return "the store's own checker needs python3 with jsonschema (Debian's python3-jsonschema; scripts/bootstrap "
          "--test installs it)";
 }
 
-testsupport::RunResult run_store_checker(const std::filesystem::path &checker, const std::filesystem::path &store_root) {
+testsupport::RunResult run_store_checker(const std::filesystem::path &checker,
+                                         const std::filesystem::path &store_root) {
   testsupport::TempDir tmp("store-checker");
   return testsupport::run_capturing("python3 " + testsupport::shell_quote(checker.string()) + " --out " +
                                         testsupport::shell_quote(store_root.string()) + " --full",

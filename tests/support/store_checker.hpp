@@ -44,7 +44,7 @@ testsupport::RunResult run_store_checker(const std::filesystem::path &checker, c
 #define CHECK_STORE_CHECKER_PASSES(checker, store)                                                                     \
   do {                                                                                                                 \
     const auto otm_checked_ = ::otm::testing::run_store_checker(checker, store);                                       \
-    INFO("check_kernel_wiki.py --out " << (store).string() << " --full:\n" << otm_checked_.out << otm_checked_.err);  \
+    INFO("check_kernel_wiki.py --out " << (store).string() << " --full:\n" << otm_checked_.out << otm_checked_.err);   \
     CHECK(otm_checked_.code == 0);                                                                                     \
   } while (0)
 

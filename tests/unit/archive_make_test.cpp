@@ -6,8 +6,8 @@
 // in one trace reruns that trace alone.
 #include <catch2/catch.hpp>
 
-#include "test_paths.hpp"
 #include "store_checker.hpp"
+#include "test_paths.hpp"
 
 #include <iostream>
 #include <map>

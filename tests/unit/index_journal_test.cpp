@@ -28,8 +28,9 @@ namespace {
 // writer killed before its fold leaves), which these tests look at.
 admission::GateReport commit(const fs::path &live, const std::string &action, const fs::path &source,
                              std::optional<std::string> target = std::nullopt, config::Limits limits = {}) {
-  admission::CommitRequest req{live,   json::parse_file(source), target, {"2026-01-02T03:04:05Z", "20260102_030405"},
-                               record::kBuilderVersion, limits};
+  admission::CommitRequest req{
+      live,  json::parse_file(source), target, {"2026-01-02T03:04:05Z", "20260102_030405"}, record::kBuilderVersion,
+      limits};
   admission::StoreLock lock(live, admission::StoreLock::Mode::Exclusive);
   admission::recover_interrupted_commit(live, limits);
   admission::GateReport rep;

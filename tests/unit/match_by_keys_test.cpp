@@ -11,11 +11,11 @@
 #include <set>
 
 #include "admission/actions.hpp"
-#include "admission/store_commit.hpp"
-#include "admission/store_lock.hpp"
 #include "admission/gate_commands.hpp"
 #include "admission/index_journal_writer.hpp"
 #include "admission/match.hpp"
+#include "admission/store_commit.hpp"
+#include "admission/store_lock.hpp"
 #include "admission_fixtures.hpp"
 #include "store/candidate_summary.hpp"
 #include "store/index_journal.hpp"
@@ -112,8 +112,9 @@ std::vector<std::string> match_differences(const fs::path &live) {
 // writer killed before its fold leaves), which these tests look at.
 admission::GateReport commit(const fs::path &live, const std::string &action, const fs::path &source,
                              std::optional<std::string> target = std::nullopt, config::Limits limits = {}) {
-  admission::CommitRequest req{live,   json::parse_file(source), target, {"2026-01-02T03:04:05Z", "20260102_030405"},
-                               record::kBuilderVersion, limits};
+  admission::CommitRequest req{
+      live,  json::parse_file(source), target, {"2026-01-02T03:04:05Z", "20260102_030405"}, record::kBuilderVersion,
+      limits};
   admission::StoreLock lock(live, admission::StoreLock::Mode::Exclusive);
   admission::recover_interrupted_commit(live, limits);
   admission::GateReport rep;

@@ -3,8 +3,8 @@
 // parallel determinism, and agreement with the stages run as a pipe.
 #include <catch2/catch.hpp>
 
-#include "test_paths.hpp"
 #include "store_checker.hpp"
+#include "test_paths.hpp"
 
 #include <algorithm>
 #include <map>

@@ -120,7 +120,8 @@ TEST_CASE("a batch: one lock, one index rewrite, refused records reported and th
   CHECK(s.code == 0);
   CHECK_THAT(s.out, Catch::Contains("<stdin>:1: auto: insert"));
   CHECK_THAT(s.out, Catch::Contains("<stdin>:2: auto: confirm --target " + nth_id("stream", 0)));
-  CHECK_THAT(s.out, Catch::Contains("batch: 2 records offered, 1 inserted, 1 confirmed, 0 queued as conflicts, 0 refused"));
+  CHECK_THAT(s.out,
+             Catch::Contains("batch: 2 records offered, 1 inserted, 1 confirmed, 0 queued as conflicts, 0 refused"));
   CHECK(store_disagreements(live).empty());
 
   OTM_STORE_CHECKER_OR_SKIP(checker);

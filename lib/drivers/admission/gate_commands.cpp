@@ -3,8 +3,8 @@
 #include <sys/stat.h>
 
 #include <algorithm>
-#include <map>
 #include <functional>
+#include <map>
 #include <sstream>
 
 #include "admission/actions.hpp"
@@ -243,8 +243,8 @@ std::string batch_commit_message(const CommitCommand &cmd, const std::vector<Ite
 
 // The git-backed store's loop (git_store.hpp): apply, commit, push; when
 // the push is rejected, reset to the remote's new head and apply again.
-Pass apply_with_git(const CommitCommand &cmd, std::vector<Item> &items, bool batch, GitStore &git,
-                    std::string &out, std::string &err) {
+Pass apply_with_git(const CommitCommand &cmd, std::vector<Item> &items, bool batch, GitStore &git, std::string &out,
+                    std::string &err) {
   git.begin(); // refuses before changing anything, or marks the admission as under way
   bool abandoned = false;
   try {

@@ -79,8 +79,8 @@ const std::vector<std::string> &never_committed_patterns() {
   // file's pending mark, and the temporary siblings of io::write_file_atomic.
   // The keys index (store/index_keys.hpp) is a cache derived from
   // records/index.json, rebuilt after a checkout.
-  static const std::vector<std::string> patterns = {".otm-commit", ".otm-commit.tmp.*", ".otm-batch", kPendingName,
-                                                    ".*.tmp.*", workspace::kKeysFileName};
+  static const std::vector<std::string> patterns = {".otm-commit", ".otm-commit.tmp.*", ".otm-batch",
+                                                    kPendingName,  ".*.tmp.*",          workspace::kKeysFileName};
   return patterns;
 }
 
@@ -151,8 +151,8 @@ void GitStore::refuse_hostile_setup() {
   }
   if (!gating.empty())
     throw Error(ErrorKind::Refused,
-                "--remote " + *options_.remote + ": the remote is a repository on this machine with server-side hooks (" +
-                    gating +
+                "--remote " + *options_.remote +
+                    ": the remote is a repository on this machine with server-side hooks (" + gating +
                     ") that otm's push would not run: it writes a local remote's objects and moves its branch itself, "
                     "without receive-pack (docs/scale-out.md). Push through ssh, where the server runs them, or move "
                     "the checks out of the hooks, then admit again");

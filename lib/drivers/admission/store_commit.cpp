@@ -88,8 +88,8 @@ void StoreCommit::commit() {
   const io::FileClass cls = batch_ ? io::FileClass::Scratch : io::FileClass::Live;
   auto place = [&](const fs::path &target, const std::string &content) {
     if (batch_) {
-      if (io::is_regular_file(target)) batch_->keep_old(workspace::store_relpath(target.lexically_relative(records)),
-                                                        io::read_file(target));
+      if (io::is_regular_file(target))
+        batch_->keep_old(workspace::store_relpath(target.lexically_relative(records)), io::read_file(target));
       std::error_code ec;
       fs::create_directories(target.parent_path(), ec);
       if (ec) throw io::IoError(target.parent_path().string() + ": cannot create directory (" + ec.message() + ")");

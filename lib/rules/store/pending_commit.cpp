@@ -54,8 +54,8 @@ std::string unsafe_pending_path(const fs::path &root, const std::string &relpath
     auto st = fs::symlink_status(at, ec);
     if (ec || !fs::exists(st)) break;
     if (fs::is_symlink(st)) return "through the symbolic link " + at.lexically_relative(root).generic_string();
-    if (n < parts && !fs::is_directory(st)) return "through " + at.lexically_relative(root).generic_string() +
-                                                   ", which is not a directory";
+    if (n < parts && !fs::is_directory(st))
+      return "through " + at.lexically_relative(root).generic_string() + ", which is not a directory";
     if (n == parts && !fs::is_regular_file(st)) return "not a regular file";
   }
   return {};

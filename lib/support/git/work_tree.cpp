@@ -96,8 +96,9 @@ int on_push_negotiation(const git_push_update **updates, size_t len, void *paylo
     bool absent = git_oid_is_zero(&updates[i]->dst);
     std::string now = absent ? std::string() : hex(&updates[i]->dst);
     if ((absent && !state->expected) || (state->expected && now == *state->expected)) continue;
-    state->lease_broken = "the remote's " + state->ref + " is at " + (absent ? std::string("nothing") : now.substr(0, 12)) +
-                          ", not " + (state->expected ? state->expected->substr(0, 12) : std::string("absent")) +
+    state->lease_broken = "the remote's " + state->ref + " is at " +
+                          (absent ? std::string("nothing") : now.substr(0, 12)) + ", not " +
+                          (state->expected ? state->expected->substr(0, 12) : std::string("absent")) +
                           " as the sync saw it (another writer pushed first, or it was rewound)";
     git_error_set_str(GIT_ERROR_NET, state->lease_broken.c_str());
     return -1;
