@@ -19,7 +19,7 @@ namespace otm::admission {
 
 namespace fs = std::filesystem;
 
-fs::path BatchLog::file(const fs::path &root) { return root / ".otm-batch"; }
+fs::path BatchLog::file(const fs::path &root) { return root / kFileName; }
 
 BatchLog::BatchLog(fs::path root, const std::vector<std::string> &new_files) : root_(std::move(root)) {
   store::Journal journal = journal_without_torn_tail(root_, {});

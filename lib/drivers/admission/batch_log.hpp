@@ -37,6 +37,7 @@ public:
   // The batch is done (folded, or nothing written): the log goes.
   void finish();
   static std::filesystem::path file(const std::filesystem::path &root);
+  static constexpr const char *kFileName = ".otm-batch";
 
 private:
   void append(const std::string &line);

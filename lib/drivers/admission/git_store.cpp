@@ -8,6 +8,7 @@
 #include <random>
 #include <thread>
 
+#include "admission/batch_log.hpp"
 #include "io/file.hpp"
 #include "workspace/layout.hpp"
 
@@ -75,11 +76,12 @@ LiveGitOptions live_git_options(const config::Settings &settings, const config::
 }
 
 const std::vector<std::string> &never_committed_patterns() {
-  // .otm-commit (store/pending_commit.hpp) and its temporary file, this
-  // file's pending mark, and the temporary siblings of io::write_file_atomic.
+  // .otm-commit (store/pending_commit.hpp) and its temporary file, a
+  // batch's log (batch_log.hpp), this file's pending mark, and the
+  // temporary siblings of io::write_file_atomic.
   // The keys index (store/index_keys.hpp) is a cache derived from
   // records/index.json, rebuilt after a checkout.
-  static const std::vector<std::string> patterns = {".otm-commit", ".otm-commit.tmp.*", ".otm-batch",
+  static const std::vector<std::string> patterns = {".otm-commit", ".otm-commit.tmp.*", BatchLog::kFileName,
                                                     kPendingName,  ".*.tmp.*",          workspace::kKeysFileName};
   return patterns;
 }
