@@ -72,6 +72,12 @@ TEST_CASE("index.json after a command keeps every byte outside the changed entri
   CHECK(index.get("count").as_int() == 7);
   CHECK(json::to_pretty(index) == after); // the layout is the index's own
   CHECK(store_disagreements(live).empty());
+  // The last entry replaced in place (a confirm of it): still the layout.
+  REQUIRE(run(gate("confirm", stage(tmp.path, strategy_record(nth_id("splice-echo", 0))), live, nth_id("splice", 0))) ==
+          0);
+  std::string again = io::read_file(live / workspace::kIndexRelpath);
+  CHECK(json::to_pretty(json::parse(again)) == again);
+  CHECK(store_disagreements(live).empty());
 }
 
 TEST_CASE("a batch: one lock, one index rewrite, refused records reported and the others admitted",

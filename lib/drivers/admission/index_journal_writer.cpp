@@ -15,6 +15,7 @@
 #include "store/store_reader.hpp"
 #include "workspace/layout.hpp"
 #include "json/parse.hpp"
+#include "json/value_cut.hpp"
 #include "json/write.hpp"
 
 namespace otm::admission {
@@ -129,6 +130,13 @@ std::optional<std::string> spliced_index(std::string_view text, const store::Key
   auto rows = before.base_rows();
   if (rows.size() != elements.size()) return std::nullopt;
   auto at_of = [&](std::string_view v) { return static_cast<std::size_t>(v.data() - text.data()); };
+  // An entry's text without the whitespace the cutter leaves after the last
+  // one (before the closing bracket).
+  auto end_of = [&](std::string_view v) {
+    std::size_t end = at_of(v) + v.size();
+    while (end > at_of(v) && json::is_space(text[end - 1])) --end;
+    return end;
+  };
   for (std::size_t i = 0; i < rows.size(); ++i) {
     if (rows[i].at != at_of(elements[i]) || rows[i].size != elements[i].size()) return std::nullopt;
     if (i && !(rows[i - 1].id < rows[i].id)) return std::nullopt; // not sorted by id, or an id twice
@@ -141,11 +149,11 @@ std::optional<std::string> spliced_index(std::string_view text, const store::Key
   if (indent.find_first_not_of(' ') != std::string_view::npos) return std::nullopt;
   std::string sep = ",\n" + std::string(indent);
   for (std::size_t i = 1; i < elements.size(); ++i) {
-    std::size_t gap_at = at_of(elements[i - 1]) + elements[i - 1].size();
+    std::size_t gap_at = end_of(elements[i - 1]);
     if (text.substr(gap_at, at_of(elements[i]) - gap_at) != sep) return std::nullopt;
   }
   std::size_t count_at = at_of(count), count_end = count_at + count.size();
-  std::size_t last_end = at_of(elements.back()) + elements.back().size();
+  std::size_t last_end = end_of(elements.back());
   if (count_at > first && count_at < last_end) return std::nullopt;
 
   // Rows are sorted by id (checked above): one merge counts the new ids.
@@ -185,13 +193,14 @@ std::optional<std::string> spliced_index(std::string_view text, const store::Key
       out += sep;
     }
     copy_to(at);
+    std::size_t end = end_of(elements[i]);
     if (next != upserts.end() && next->first == row.id) {
       added(next->second);
-      cur = at + elements[i].size();
+      cur = end;
       ++next;
     } else {
-      keys.add(std::string(row.keys), out.size(), row.size, row.summary);
-      copy_to(at + elements[i].size());
+      keys.add(std::string(row.keys), out.size(), end - at, row.summary);
+      copy_to(end);
     }
   }
   copy_to(last_end);
