@@ -5,6 +5,7 @@
 #include "cli/exit_codes.hpp"
 #include "cli/options.hpp"
 #include "io/file.hpp"
+#include "tracegen/hostile_shapes.hpp"
 #include "tracegen/trace_generator.hpp"
 #include "tracegen/trace_writer.hpp"
 
@@ -44,7 +45,8 @@ int main(int argc, char **argv) {
         "PTX), memory/v<N>.json in both step-record templates and pitfall vintages, ncu and nsys captures,\n"
         "snapshots, reverted dead-ends with stated causes, comment-only and docstring-only steps, re-committed\n"
         "versions, accuracy failures and outages. Prints the trace directory. With --stream, writes the git\n"
-        "fast-import stream to stdout instead (no git needed).\n\n"
+        "fast-import stream to stdout instead (no git needed). --hostile adds shapes of a stranger's trace that\n"
+        "mislead a miner (bench/README.md); --manifest records every version's ground truth.\n\n"
         "Deterministic: the same options give the same commit ids. Test and benchmark tooling (it runs git),\n"
         "not part of the pipeline; it reads nothing and decides nothing about records.\n\n"
         "Exit: 0 written; 2 usage, OUTDIR's trace directory exists, or git failed.");
@@ -56,7 +58,14 @@ int main(int argc, char **argv) {
     opts.value("variant", "V", "full (default), no-memory, broken-json, no-hardware or no-profiles");
     opts.value("gpu", "TOKEN", "hardware the trace states (default 'NVIDIA H100')");
     opts.value("number", "NNN", "the NNN of kernel_opt_NNN_<operator> (default 901)");
-    opts.value("manifest", "FILE", "also write the manifest (one JSON line per version: kind, names, subject)");
+    opts.value("manifest", "FILE",
+               "also write the manifest (one JSON line per version: kind, names, subject, ground truth)");
+    opts.value("hostile", "LIST",
+               "hostile shapes: all, or comma-separated invisible-code, renamed-levers, template-impact, "
+               "repeated-pitfalls, milestone-span, contradicted-pitfalls, misleading-reverts, quoted-versions "
+               "(default none)");
+    opts.value("hostile-rate", "PCT",
+               "percent of versions from v3 on that start a hostile episode (default 20, 1..100; needs --hostile)");
     opts.flag("stream", "write the fast-import stream to stdout instead of a repository");
     if (!opts.parse(argc, argv)) return cli::kSuccess;
     tracegen::TraceOptions o;
@@ -81,6 +90,18 @@ int main(int argc, char **argv) {
                                            {"no-profiles", tracegen::Variant::NoProfiles}});
     o.gpu = opts.get_or("gpu", "NVIDIA H100");
     o.number = static_cast<unsigned>(number("number", opts.get_or("number", "901"), 999));
+    if (auto h = opts.get("hostile")) {
+      try {
+        o.hostile = tracegen::parse_hostile_shapes(*h);
+      } catch (const std::invalid_argument &e) {
+        throw Error(ErrorKind::Usage, std::string("--hostile: ") + e.what());
+      }
+    }
+    if (auto rate = opts.get("hostile-rate")) {
+      if (o.hostile.empty()) throw Error(ErrorKind::Usage, "--hostile-rate needs --hostile");
+      o.hostile_rate = static_cast<unsigned>(number("hostile-rate", *rate, 100));
+      if (o.hostile_rate == 0) throw Error(ErrorKind::Usage, "--hostile-rate takes 1..100, not 0");
+    }
     if (opts.is_set("stream")) {
       if (!opts.positionals().empty()) throw Error(ErrorKind::Usage, "--stream writes to stdout: give no OUTDIR");
       auto story = tracegen::write_story(o);

@@ -22,7 +22,36 @@ bool has_word(const std::string &name, const char *w) { return name.find(w) != s
 std::string header_docstring(const OperatorSpec &op, const KernelState &s) {
   std::string d = "\"\"\"" + op.what + " (generated trace for otm tests).\n\nTuning log: " + s.tuning_note + "\n";
   if (!s.docs_note.empty()) d += "\n" + s.docs_note + "\n";
+  if (!s.doc_quote.empty()) d += "\n" + s.doc_quote + "\n";
   return d + "\"\"\"\n";
+}
+
+// A module constant nothing reads, under the comment that names it.
+void tune_constant(Lines &L, const KernelState &s) {
+  if (!s.tune_comment.empty()) L.raw("# " + s.tune_comment);
+  if (s.tune_id) L.raw("_TUNE_ID = " + std::to_string(s.tune_id));
+}
+
+// What the uncalled helper computes, by the operator's kind.
+void uncalled_python(Lines &L, const OperatorSpec &op, const KernelState &s) {
+  if (s.uncalled_fn.empty()) return;
+  if (op.kind == OpKind::RowNorm) {
+    L.raw("def " + s.uncalled_fn + "(x: torch.Tensor, residual: torch.Tensor, eps: float = 1e-6) -> torch.Tensor:");
+    L.add(4, "\"\"\"" + s.uncalled_claim + "\"\"\"");
+    L.add(4, "h = x + residual");
+    L.add(4, "return h * torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + eps)");
+  } else if (op.kind == OpKind::RowSoftmax) {
+    L.raw("def " + s.uncalled_fn + "(x: torch.Tensor, scale: float) -> torch.Tensor:");
+    L.add(4, "\"\"\"" + s.uncalled_claim + "\"\"\"");
+    L.add(4, "return torch.softmax(x * scale, dim=-1)");
+  } else {
+    L.raw("def " + s.uncalled_fn + "(x: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:");
+    L.add(4, "\"\"\"" + s.uncalled_claim + "\"\"\"");
+    bool silu = has_word(op.name, "silu") || has_word(op.name, "swish");
+    L.add(4, std::string("return torch.nn.functional.") + (silu ? "silu" : "gelu") + "(x + bias)");
+  }
+  L.raw("");
+  L.raw("");
 }
 
 // ---- Triton and Gluon: one template, two namespaces ----
@@ -51,9 +80,10 @@ std::string store_stmt(const PyDsl &d, const KernelState &s, const std::string &
 }
 
 std::string norm_expr(const PyDsl &d, const KernelState &s) {
-  if (s.fast_math) return d.c("math.rsqrt_approx(acc / N_COLS + eps)");
-  if (s.reciprocal) return d.c("rsqrt(acc / N_COLS + eps)");
-  return "1.0 / " + d.c("sqrt(acc / N_COLS + eps)");
+  std::string mean = s.mean_by_multiply ? "acc * INV_N_COLS + eps" : "acc / N_COLS + eps";
+  if (s.fast_math) return d.c("math.rsqrt_approx(" + mean + ")");
+  if (s.reciprocal) return d.c("rsqrt(" + mean + ")");
+  return "1.0 / " + d.c("sqrt(" + mean + ")");
 }
 
 std::string exp_expr(const PyDsl &d, const KernelState &s, const std::string &arg) {
@@ -70,7 +100,7 @@ std::string elementwise_expr(const PyDsl &d, const OperatorSpec &op, const Kerne
 void row_body(Lines &L, unsigned in, const PyDsl &d, const OperatorSpec &op, const KernelState &s) {
   bool one = s.single_pass || op.kind == OpKind::Elementwise;
   std::string off = one ? "cols" : "off + cols";
-  auto tile_loop = [&](unsigned at) { L.add(at, "for off in range(0, N_COLS, BLOCK_SIZE):"); };
+  auto tile_loop = [&](unsigned at) { L.add(at, "for off in range(0, N_COLS, " + s.block_name + "):"); };
   if (op.kind == OpKind::Elementwise) {
     tile_loop(in);
     L.add(in + 4, "x = " + load_expr(d, op, s, off));
@@ -135,21 +165,25 @@ std::string render_python(const PyDsl &d, const OperatorSpec &op, const KernelSt
   }
   L.raw("");
   L.raw("N_COLS = " + std::to_string(op.n_cols));
+  if (s.mean_by_multiply) L.raw("INV_N_COLS = 1.0 / N_COLS");
+  if (!s.claim_comment.empty() && !s.claim_at_wrapper) L.raw("# " + s.claim_comment);
   L.raw("_WARMUP = " + std::to_string(s.warmup));
+  tune_constant(L, s);
   if (s.persistent) L.raw("NUM_SMS = torch.cuda.get_device_properties(0).multi_processor_count");
   L.raw("");
   L.raw("");
   L.raw(d.gluon ? "@gluon.jit" : "@triton.jit");
   std::string k = kernel_name(op);
-  std::string params =
-      "x_ptr, y_ptr, n_rows, stride, eps, BLOCK_SIZE: " + d.c("constexpr") + ", ROWS_PER_PROG: " + d.c("constexpr");
+  std::string params = "x_ptr, y_ptr, n_rows, stride, eps, " + s.block_name + ": " + d.c("constexpr") +
+                       ", ROWS_PER_PROG: " + d.c("constexpr");
   if (d.gluon) params += ", num_warps: gl.constexpr";
   L.raw("def " + k + "(" + params + "):");
+  if (!s.note_comment.empty()) L.add(4, "# " + s.note_comment);
   if (d.gluon) {
     L.add(4, "layout: gl.constexpr = gl.BlockedLayout([" + std::to_string(s.vec) + "], [32], [num_warps], [0])");
-    L.add(4, "cols = gl.arange(0, BLOCK_SIZE, layout=layout)");
+    L.add(4, "cols = gl.arange(0, " + s.block_name + ", layout=layout)");
   } else {
-    L.add(4, "cols = tl.arange(0, BLOCK_SIZE)");
+    L.add(4, "cols = tl.arange(0, " + s.block_name + ")");
     if (s.vec > 1) {
       std::string v = std::to_string(s.vec);
       L.add(4, "cols = tl.max_contiguous(tl.multiple_of(cols, " + v + "), " + v + ")");
@@ -180,6 +214,8 @@ std::string render_python(const PyDsl &d, const OperatorSpec &op, const KernelSt
   row_body(L, in, d, op, s);
   L.raw("");
   L.raw("");
+  uncalled_python(L, op, s);
+  if (!s.claim_comment.empty() && s.claim_at_wrapper) L.raw("# " + s.claim_comment);
   L.raw("def " + op.name + "(x: torch.Tensor, eps: float = 1e-6) -> torch.Tensor:");
   L.add(4, "n_rows, n_cols = x.shape");
   L.add(4, "assert n_cols == N_COLS");
@@ -188,9 +224,9 @@ std::string render_python(const PyDsl &d, const OperatorSpec &op, const KernelSt
   std::string programs = s.rows_per_prog == 1 ? "n_rows" : "(n_rows + " + rows + " - 1) // " + rows;
   L.add(4, std::string("grid = (") + (s.persistent ? "min(" + programs + ", NUM_SMS)" : programs) + ",)");
   L.add(4, k + "[grid](x, y, n_rows, x.stride(0), eps,");
-  L.add(4 + static_cast<unsigned>(k.size()) + 7, "BLOCK_SIZE=" + std::to_string(s.block) + ", ROWS_PER_PROG=" + rows +
-                                                     ", num_warps=" + std::to_string(s.warps) +
-                                                     ", num_stages=" + std::to_string(s.stages) + ")");
+  L.add(4 + static_cast<unsigned>(k.size()) + 7,
+        s.block_name + "=" + std::to_string(s.block) + ", ROWS_PER_PROG=" + rows +
+            ", num_warps=" + std::to_string(s.warps) + ", num_stages=" + std::to_string(s.stages) + ")");
   L.add(4, "return y");
   return L.text();
 }
@@ -238,6 +274,7 @@ std::string render_cuda(const OperatorSpec &op, const KernelState &s, unsigned r
   L.raw("from torch.utils.cpp_extension import load_inline");
   L.raw("");
   L.raw("_WARMUP = " + std::to_string(s.warmup));
+  tune_constant(L, s);
   L.raw("");
   L.raw("cuda_src = r\"\"\"");
   L.raw("#include <cuda_runtime.h>");
@@ -248,6 +285,7 @@ std::string render_cuda(const OperatorSpec &op, const KernelState &s, unsigned r
   L.raw("#define UNROLL " + std::to_string(s.stages));
   L.raw("#define MIN_BLOCKS " + std::to_string(s.warps));
   L.raw("#define N_COLS " + std::to_string(op.n_cols));
+  if (s.mean_by_multiply) L.raw("#define INV_N_COLS (1.0f / N_COLS)");
   L.raw("");
   if (s.load_cache == "nc" && s.vec == 4) {
     L.raw("// 128-bit read-only loads: one instruction per four floats");
@@ -264,6 +302,13 @@ std::string render_cuda(const OperatorSpec &op, const KernelState &s, unsigned r
     L.add(4, "float2 v;");
     L.add(4, "asm volatile(\"ld.global.nc.v2.f32 {%0, %1}, [%2];\" : \"=f\"(v.x), \"=f\"(v.y) : \"l\"(p));");
     L.add(4, "return v;");
+    L.raw("}");
+    L.raw("");
+  }
+  if (!s.uncalled_fn.empty()) {
+    L.raw("// " + s.uncalled_claim);
+    L.raw("__device__ __forceinline__ float " + s.uncalled_fn + "(float x, float r) {");
+    L.add(4, "return x + r;");
     L.raw("}");
     L.raw("");
   }
@@ -298,6 +343,7 @@ std::string render_cuda(const OperatorSpec &op, const KernelState &s, unsigned r
   L.raw("__global__ void __launch_bounds__(THREADS, MIN_BLOCKS) " + k +
         "(const float* __restrict__ x, float* __restrict__ y, int n_rows, float eps) {");
   L.add(4, std::string("__shared__ float partial[") + (s.warp_shuffle ? "THREADS / 32" : "THREADS") + "];");
+  if (!s.note_comment.empty()) L.add(4, "// " + s.note_comment);
   if (!s.extra_comment.empty()) L.add(4, "// " + s.extra_comment);
   unsigned in = 4;
   if (s.persistent) {
@@ -324,9 +370,12 @@ std::string render_cuda(const OperatorSpec &op, const KernelState &s, unsigned r
     L.add(in, "float acc = 0.f;");
     vec_loop("acc += " + lanes(s, "@ * @") + ";");
     L.add(in, "acc = block_reduce(acc, partial, false);");
-    L.add(in, std::string("const float r = ") + (s.fast_math    ? "__frsqrt_approx(acc / N_COLS + eps);"
-                                                 : s.reciprocal ? "rsqrtf(acc / N_COLS + eps);"
-                                                                : "1.0f / sqrtf(acc / N_COLS + eps);"));
+    std::string mean = s.mean_by_multiply ? "acc * INV_N_COLS + eps" : "acc / N_COLS + eps";
+    L.add(in, "const float r = " +
+                  std::string(s.fast_math    ? "__frsqrt_approx("
+                              : s.reciprocal ? "rsqrtf("
+                                             : "1.0f / sqrtf(") +
+                  mean + ");");
     write("xr[i] * r");
   } else if (op.kind == OpKind::RowSoftmax) {
     L.add(in, "float m = -INFINITY;");
@@ -362,6 +411,7 @@ std::string render_cuda(const OperatorSpec &op, const KernelState &s, unsigned r
         op.name + "\"])");
   L.raw("");
   L.raw("");
+  if (!s.claim_comment.empty()) L.raw("# " + s.claim_comment);
   L.raw("def " + op.name + "(x: torch.Tensor, eps: float = 1e-6) -> torch.Tensor:");
   L.add(4, "return _ext." + op.name + "(x.contiguous(), eps)");
   return L.text();

@@ -45,6 +45,18 @@ struct KernelState {
   std::string extra_comment;            // one more comment line in the kernel body ("" for none)
   std::string tuning_note = "baseline"; // the docstring's "Tuning log:" line
   std::string docs_note;                // a further docstring paragraph ("" for none)
+  // What only the hostile shapes set (tracegen/hostile_shapes.hpp); the
+  // defaults render nothing, so the ordinary traces stay byte-identical.
+  std::string block_name = "BLOCK_SIZE"; // the Triton/Gluon tile constexpr (BLOCK_N under renamed levers)
+  bool mean_by_multiply = false;         // row norms: acc * INV_N_COLS, a module constant, instead of acc / N_COLS
+  unsigned long tune_id = 0;             // a module constant _TUNE_ID nothing reads (0: none)
+  std::string tune_comment;              // the comment line above _TUNE_ID ("" for none)
+  std::string claim_comment;             // a comment far from the change it describes ("" for none):
+  bool claim_at_wrapper = false;         // above the Python wrapper (always for CUDA), else at module level
+  std::string uncalled_fn;               // the name of a helper the file defines and nothing calls ("" for none)
+  std::string uncalled_claim;            // that helper's docstring or comment
+  std::string note_comment;              // a comment on the kernel body's first line ("" for none)
+  std::string doc_quote;                 // a last docstring paragraph ("" for none)
 };
 
 // kernel.py for commit number `revision` (the `# revision N` line).

@@ -36,7 +36,10 @@ Move Moves::parameter(const KernelState &from) {
   if (off_ok || from.load_cache.empty() || (!python() && from.load_cache == "ldg")) keys.push_back("cache");
   if (off_ok || !from.streaming_store) keys.push_back("store");
   if (python() && (off_ok || !from.evict_first)) keys.push_back("evict");
-  auto key = keys[prose_.rng().below(keys.size())];
+  return parameter(keys[prose_.rng().below(keys.size())], from);
+}
+
+Move Moves::parameter(const std::string &key, const KernelState &from) {
   if (key == "block") return block(from);
   if (key == "warps") return warps(from);
   if (key == "stages") return stages(from);

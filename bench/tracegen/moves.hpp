@@ -34,6 +34,9 @@ public:
   Moves(Dsl dsl, const OperatorSpec &op, Prose &prose) : dsl_(dsl), op_(op), prose_(prose) {}
   // A random parameter change of `from` (always changes the code).
   Move parameter(const KernelState &from);
+  // The parameter change of `key` ("block", "warps", "stages", "vec",
+  // "cache", "evict" or "store") from `from`.
+  Move parameter(const std::string &key, const KernelState &from);
   // The structural moves still open from `from`, by key, in story order.
   std::vector<std::string> structural_keys(const KernelState &from, const std::vector<std::string> &done) const;
   Move structural(const std::string &key, const KernelState &from);

@@ -19,7 +19,7 @@ const std::map<std::string, std::string, std::less<>> &variants() {
       {"amortised", "amortized"},     {"favour", "favor"},
       {"centre", "center"},           {"analysed", "analyzed"},
       {"parallelise", "parallelize"}, {"recognised", "recognized"},
-      {"synchronise", "synchronize"},
+      {"synchronise", "synchronize"}, {"normalisation", "normalization"},
   };
   return v;
 }

@@ -20,7 +20,9 @@ struct GeneratedTrace {
 // itself must not exist). Throws std::runtime_error on failure.
 GeneratedTrace generate_trace(const std::filesystem::path &outdir, const TraceOptions &options);
 
-// The manifest as JSON lines: {"version", "kind", "names", "subject", "commits"}.
+// The manifest as JSON lines, one per version: {"version", "kind", "names",
+// "subject", "commits"} and then the ground truth of VersionNote, in its
+// order (bench/README.md, "The manifest").
 std::string manifest_jsonl(const Story &story);
 
 } // namespace otm::tracegen

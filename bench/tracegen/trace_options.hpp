@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace otm::tracegen {
 
@@ -20,6 +21,19 @@ enum class Variant {
   NoProfiles, // no profiles/ directory
 };
 
+// Shapes of a stranger's trace that mislead a miner (issue 25), added on
+// request only (tracegen/hostile_shapes.hpp says what each one writes).
+enum class HostileShape {
+  InvisibleCode,        // a kept gain whose diff changes a dead constant, a comment or an uncalled function
+  RenamedLevers,        // prose names (BLOCK_SIZE, warps, stages, vec4) that are not the code's names
+  TemplateImpact,       // one expected_impact sentence in every step record
+  RepeatedPitfalls,     // one dead-end retried, pitfalls repeated in later step records
+  MilestoneSpan,        // neutral kept steps between milestones; a milestone whose claim is not in code
+  ContradictedPitfalls, // an accuracy pitfall on a passing step; a failed lever later kept as a win
+  MisleadingReverts,    // list items not in code, a comment-only revert, a restoration by a dead constant
+  QuotedVersions,       // version ids in kernel comments and docstrings, capture dirs v<N>_ncu_full
+};
+
 struct TraceOptions {
   std::size_t versions = 120; // v1 .. vN (the baseline is v1)
   Dsl dsl = Dsl::Triton;      // kernel.py's DSL: Triton, CUDA via load_inline strings, or Gluon
@@ -27,8 +41,10 @@ struct TraceOptions {
   std::uint64_t seed = 1;     // every random choice derives from it
   Spelling spelling = Spelling::Mixed;
   Variant variant = Variant::Full;
-  std::string gpu = "NVIDIA H100"; // the hardware token the trace states (solution.json, definition.json)
-  unsigned number = 901;           // the trace directory is kernel_opt_<number>_<op>
+  std::string gpu = "NVIDIA H100";   // the hardware token the trace states (solution.json, definition.json)
+  unsigned number = 901;             // the trace directory is kernel_opt_<number>_<op>
+  std::vector<HostileShape> hostile; // none: the trace is byte-identical to one made before they existed
+  unsigned hostile_rate = 20;        // percent of versions from v3 on that start an episode of a hostile shape
 };
 
 const char *dsl_name(Dsl dsl);

@@ -1,4 +1,4 @@
-#include "distill/snippet_choice.hpp"
+#include "distill/reference_kernel_code.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "code/source_lexer.hpp"
+#include "distill/diff_reading.hpp"
 #include "text/regex.hpp"
 #include "text/utf8.hpp"
 
@@ -36,52 +37,6 @@ std::string join_lines(const std::vector<std::string_view> &lines, std::size_t b
     out += lines[i];
   }
   return out;
-}
-
-struct HunkScore {
-  std::size_t strong = 0, weak = 0, running = 0;
-  auto key() const { return std::tuple(strong, weak, running); }
-};
-
-bool hunk_holds(const HunkReading &h, std::string_view name) {
-  for (const auto &c : h.running)
-    if (!c.dead && holds_name(c.code, name)) return true;
-  return false;
-}
-
-HunkScore score_of(const HunkReading &h, const std::vector<ChangeName> &names) {
-  HunkScore s;
-  s.running = h.running_lines();
-  for (const auto &n : names)
-    if (hunk_holds(h, n.text)) ++(n.strong ? s.strong : s.weak);
-  return s;
-}
-
-// The body lines of one hunk to quote: from kContextLines before its first
-// running changed line to kContextLines after its last (comment, docstring
-// and version-stamp changes around them are context, not the change), cut
-// to kMaxSnippetLines around the first running line that holds a name.
-std::pair<std::size_t, std::size_t> window_of(const DiffReading &d, const HunkReading &h,
-                                              const std::vector<ChangeName> &names) {
-  std::size_t begin = h.body_begin, end = h.body_end;
-  // Trailing empty strings come from the file's final newline, not the hunk.
-  while (end > begin && d.lines[end - 1].empty()) --end;
-  std::optional<std::size_t> first, last, named;
-  for (const auto &c : h.running) {
-    if (c.dead) continue;
-    if (!first) first = c.line;
-    last = c.line;
-    if (!named)
-      for (const auto &n : names)
-        if (holds_name(c.code, n.text)) named = c.line;
-  }
-  if (!first) return {begin, end};
-  begin = std::max(begin, *first > kContextLines ? *first - kContextLines : 0);
-  end = std::min(end, *last + kContextLines + 1);
-  if (end - begin <= kMaxSnippetLines) return {begin, end};
-  std::size_t anchor = named ? *named : *first;
-  begin = std::max(begin, anchor > kContextLines ? anchor - kContextLines : 0);
-  return {begin, std::min(end, begin + kMaxSnippetLines)};
 }
 
 // C-family code of a source file as the lexer sees it: per line, the text
@@ -149,53 +104,6 @@ std::size_t python_block_end(const std::vector<std::string_view> &lines, std::si
 }
 
 } // namespace
-
-std::optional<DiffSnippet> choose_diff_hunks(const DiffReading &diff, std::string_view change_text) {
-  auto names = named_in(diff, change_text);
-  std::vector<std::size_t> candidates;
-  for (std::size_t i = 0; i < diff.hunks.size(); ++i)
-    if (diff.hunks[i].running_lines() > 0) candidates.push_back(i);
-  if (candidates.empty()) return std::nullopt;
-  std::vector<HunkScore> scores(diff.hunks.size());
-  for (auto i : candidates) scores[i] = score_of(diff.hunks[i], names);
-  auto best_holding = [&](const ChangeName *name) {
-    std::optional<std::size_t> best;
-    for (auto i : candidates) {
-      if (name && !hunk_holds(diff.hunks[i], name->text)) continue;
-      if (!best || scores[i].key() > scores[*best].key()) best = i;
-    }
-    return best;
-  };
-  std::vector<std::size_t> chosen{*best_holding(nullptr)};
-  for (const auto &n : names) {
-    if (!n.strong || chosen.size() >= kMaxHunks) continue;
-    bool covered = false;
-    for (auto i : chosen) covered = covered || hunk_holds(diff.hunks[i], n.text);
-    if (covered) continue;
-    if (auto i = best_holding(&n)) chosen.push_back(*i);
-  }
-  std::sort(chosen.begin(), chosen.end());
-  DiffSnippet s;
-  s.hunks_quoted = chosen.size();
-  std::vector<std::string_view> out;
-  for (auto i : chosen) {
-    const auto &h = diff.hunks[i];
-    if (chosen.size() > 1) out.push_back(diff.lines[h.header]);
-    auto [begin, end] = window_of(diff, h, names);
-    for (std::size_t k = begin; k < end; ++k) out.push_back(diff.lines[k]);
-  }
-  s.text = join_lines(out, 0, out.size());
-  for (const auto &n : names) {
-    if (!n.strong) continue;
-    bool quoted = false;
-    for (auto i : chosen)
-      for (const auto &c : diff.hunks[i].running)
-        if (!c.dead && holds_name(c.code, n.text) && s.text.find(diff.lines[c.line]) != std::string::npos)
-          quoted = true;
-    if (quoted) s.names.push_back(n.text);
-  }
-  return s;
-}
 
 std::optional<EntryFunction> choose_entry_function(std::string_view source) {
   static const text::Regex decorator(R"(^(\s*)@[\w.]*(?:jit|kernel)\w*\b)");

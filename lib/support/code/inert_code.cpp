@@ -1,0 +1,331 @@
+#include "code/inert_code.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <unordered_map>
+
+#include "text/regex.hpp"
+
+namespace otm::code {
+
+namespace {
+
+bool is_ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
+bool is_ident(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// A line's code, split by what reads it: Python (the file's own code) and
+// C-family (a C-family file, or source embedded in a Python string).
+struct LineCode {
+  std::string python, c;
+};
+
+LineCode code_of(const SourceLine &l, Language language) {
+  LineCode out;
+  for (const auto &s : l.spans) {
+    if (s.kind != SpanKind::Code) continue;
+    auto part = l.text.substr(s.begin, s.end - s.begin);
+    if (s.embedded || language == Language::CFamily)
+      out.c.append(part), out.c += ' ';
+    else
+      out.python.append(part), out.python += ' ';
+  }
+  return out;
+}
+
+struct Identifier {
+  std::size_t begin = 0, end = 0;
+};
+
+std::vector<Identifier> identifiers(std::string_view code) {
+  std::vector<Identifier> out;
+  for (std::size_t i = 0; i < code.size();) {
+    if (!is_ident_start(code[i]) || (i > 0 && is_ident(code[i - 1]))) {
+      ++i;
+      continue;
+    }
+    std::size_t j = i + 1;
+    while (j < code.size() && is_ident(code[j])) ++j;
+    out.push_back({i, j});
+    i = j;
+  }
+  return out;
+}
+
+int bracket_balance(std::string_view code) {
+  int d = 0;
+  for (char ch : code) {
+    if (ch == '(' || ch == '[' || ch == '{') ++d;
+    if (ch == ')' || ch == ']' || ch == '}') --d;
+  }
+  return d;
+}
+
+std::size_t indent_of(std::string_view s) {
+  std::size_t i = 0;
+  while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
+  return i;
+}
+
+// Calls whose only effect is their value: an assignment of one of these to
+// a name nothing reads computes nothing that is used. Any other call (a
+// launch, a synchronisation, a print) may act, so its assignment stays live.
+bool is_pure_callee(std::string_view callee) {
+  static const std::set<std::string, std::less<>> pure = {"dict",
+                                                          "list",
+                                                          "tuple",
+                                                          "set",
+                                                          "frozenset",
+                                                          "int",
+                                                          "float",
+                                                          "str",
+                                                          "bool",
+                                                          "range",
+                                                          "min",
+                                                          "max",
+                                                          "abs",
+                                                          "round",
+                                                          "len",
+                                                          "sorted",
+                                                          "triton.Config",
+                                                          "triton.cdiv",
+                                                          "cdiv",
+                                                          "next_power_of_2",
+                                                          "triton.next_power_of_2"};
+  if (pure.count(callee)) return true;
+  if (callee.ends_with("constexpr") || callee.starts_with("math.")) return true;
+  // Triton's and Gluon's language functions compute values, but for those
+  // that write memory, synchronise or print.
+  for (std::string_view dsl : {"tl.", "gl.", "triton.language.", "ttgl."})
+    if (callee.starts_with(dsl)) {
+      static const text::Regex acts(R"((?i)store|atomic|debug|print|barrier|assert|async|wait|arrive|fence|)"
+                                    R"(commit|inline_asm|mbarrier|warp_specialize)");
+      return !acts.contains(callee);
+    }
+  return false;
+}
+
+// Whether the right-hand side of an assignment calls something that may act.
+bool calls_impure(std::string_view rhs) {
+  static const text::Regex call(R"(([A-Za-z_][\w.]*)\s*\()");
+  bool impure = false;
+  call.for_each_match(rhs, [&](const text::Match &m) {
+    if (!is_pure_callee(m[1])) impure = true;
+  });
+  // A subscripted call (`kernel[grid](...)`) is a launch.
+  static const text::Regex launch(R"(\]\s*\()");
+  return impure || launch.contains(rhs);
+}
+
+} // namespace
+
+std::vector<std::string> names_defined_by(std::string_view code, bool starts_statement) {
+  static const text::Regex define(R"(^\s*#\s*define\s+([A-Za-z_]\w*))");
+  static const text::Regex c_decl(
+      R"(^\s*(?:(?:static|constexpr|const|inline|__constant__|__device__|unsigned|signed|volatile)\s+)*)"
+      R"([A-Za-z_][\w:<>]*[\s*&]+([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?\s*=(?!=)[^;]*;\s*$)");
+  static const text::Regex py_assign(R"(^\s*([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*)\s*(?::[^=]*)?=(?!=))");
+  std::vector<std::string> out;
+  if (auto m = define.search(code)) {
+    out.emplace_back((*m)[1]);
+    return out;
+  }
+  if (!starts_statement) return out;
+  if (auto m = c_decl.search(code)) {
+    if (!calls_impure(code.substr(m->end))) out.emplace_back((*m)[1]);
+    return out;
+  }
+  if (auto m = py_assign.search(code)) {
+    // `x == y` and keyword-only lines are no assignments; a call on the
+    // right may act (a launch), so the statement is then not inert.
+    if (calls_impure(code.substr(m->end))) return out;
+    for (const auto &id : identifiers((*m)[1])) out.emplace_back((*m)[1].substr(id.begin, id.end - id.begin));
+  }
+  return out;
+}
+
+InertCode find_inert_code(std::string_view source, Language language, const std::set<std::string> &new_functions) {
+  InertCode out;
+  auto lexed = lex_source(source, language);
+  const std::size_t n = lexed.size();
+  out.lines.assign(n, InertCode::Why::Live);
+  out.owner.assign(n, {});
+  std::vector<LineCode> code(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    code[i] = code_of(lexed[i], language);
+    if (lexed[i].kind != LineKind::Code) out.lines[i] = InertCode::Why::NotCode;
+  }
+
+  // Python statements: a line starts one at bracket depth 0 unless the line
+  // before it continues with a backslash; it runs while brackets are open.
+  std::vector<std::size_t> stmt_of(n, 0);
+  std::vector<bool> starts(n, false);
+  {
+    int depth = 0;
+    bool continued = false;
+    std::size_t current = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const auto &py = code[i].python;
+      bool has_code = py.find_first_not_of(' ') != std::string::npos;
+      if (depth <= 0 && !continued && has_code) {
+        current = i;
+        starts[i] = true;
+        depth = 0;
+      }
+      stmt_of[i] = current;
+      depth += bracket_balance(py);
+      auto text = std::string_view(lexed[i].text);
+      while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r')) text.remove_suffix(1);
+      continued = has_code && text.ends_with("\\");
+    }
+  }
+
+  // Definitions: statements (first line, last line) by the names they
+  // define, and the occurrences that are those definitions.
+  struct Statement {
+    std::size_t begin, end;
+    std::vector<std::string> names;
+  };
+  std::vector<Statement> statements;
+  std::map<std::pair<std::size_t, std::string>, bool> defining; // (line, name) whose first occurrence defines
+  for (std::size_t i = 0; i < n; ++i) {
+    if (out.lines[i] == InertCode::Why::NotCode) continue;
+    if (starts[i] && !code[i].python.empty()) {
+      auto names = names_defined_by(code[i].python, true);
+      if (!names.empty()) {
+        std::size_t end = i + 1;
+        while (end < n && stmt_of[end] == i && !starts[end]) ++end;
+        // The statement's other lines must not open a block of their own.
+        for (const auto &nm : names) defining[{i, nm}] = true;
+        statements.push_back({i, end, std::move(names)});
+      }
+    }
+    if (!code[i].c.empty()) {
+      auto names = names_defined_by(code[i].c, true);
+      if (!names.empty()) {
+        std::size_t end = i + 1;
+        // A #define continued with backslashes.
+        while (end < n && std::string_view(lexed[end - 1].text).ends_with("\\")) ++end;
+        for (const auto &nm : names) defining[{i, nm}] = true;
+        statements.push_back({i, end, std::move(names)});
+      }
+    }
+  }
+
+  // New Python functions: the def's decorators and its indented block.
+  struct Function {
+    std::string name;
+    std::size_t begin, def_line, end;
+  };
+  std::vector<Function> functions;
+  if (language == Language::Python && !new_functions.empty()) {
+    static const text::Regex def(R"(^(\s*)(?:async\s+)?def\s+([A-Za-z_]\w*)\s*\()");
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!starts[i]) continue;
+      auto m = def.search(code[i].python);
+      if (!m || !new_functions.count(std::string((*m)[2]))) continue;
+      std::size_t indent = indent_of(lexed[i].text);
+      std::size_t begin = i;
+      for (std::size_t k = i; k > 0;) {
+        std::size_t prev = stmt_of[k - 1];
+        if (out.lines[k - 1] == InertCode::Why::NotCode) break;
+        auto head = std::string_view(code[prev].python);
+        head.remove_prefix(std::min(head.size(), head.find_first_not_of(' ')));
+        if (!head.starts_with("@") || indent_of(lexed[prev].text) != indent) break;
+        begin = prev;
+        k = prev;
+      }
+      std::size_t end = i + 1;
+      for (std::size_t k = i + 1; k < n; ++k) {
+        if (out.lines[k] == InertCode::Why::NotCode || !starts[k]) {
+          if (stmt_of[k] >= i) end = k + 1;
+          continue;
+        }
+        if (indent_of(lexed[k].text) <= indent) break;
+        end = k + 1;
+      }
+      // Trailing blank or comment lines belong to what follows.
+      while (end > i + 1 && out.lines[end - 1] == InertCode::Why::NotCode) --end;
+      functions.push_back({std::string((*m)[2]), begin, i, end});
+    }
+  }
+
+  // Every identifier occurrence that reads its name, by line.
+  std::vector<std::vector<std::string>> reads(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (out.lines[i] == InertCode::Why::NotCode) continue;
+    std::map<std::string, bool> skipped;
+    for (const std::string *part : {&code[i].python, &code[i].c}) {
+      for (const auto &id : identifiers(*part)) {
+        std::string name = part->substr(id.begin, id.end - id.begin);
+        if (defining.count({i, name}) && !skipped[name]) {
+          skipped[name] = true; // the definition itself
+          continue;
+        }
+        reads[i].push_back(std::move(name));
+      }
+    }
+  }
+  for (const auto &f : functions) {
+    // `def NAME(` names the function without reading it.
+    auto &r = reads[f.def_line];
+    if (auto it = std::find(r.begin(), r.end(), f.name); it != r.end()) r.erase(it);
+  }
+
+  // Fixed point: a name is read when a live line reads it; an assignment
+  // of names none of which is read, and a new function nobody names, are
+  // dead, and their own reads then stop counting.
+  std::vector<bool> dead(n, false);
+  std::vector<bool> statement_dead(statements.size(), false), function_dead(functions.size(), false);
+  for (bool changed = true; changed;) {
+    changed = false;
+    std::unordered_map<std::string, std::size_t> live_reads;
+    for (std::size_t i = 0; i < n; ++i)
+      if (!dead[i])
+        for (const auto &r : reads[i]) ++live_reads[r];
+    for (std::size_t s = 0; s < statements.size(); ++s) {
+      if (statement_dead[s]) continue;
+      const auto &st = statements[s];
+      bool any_read = std::any_of(st.names.begin(), st.names.end(),
+                                  [&](const std::string &nm) { return nm == "_" || live_reads.count(nm); });
+      if (any_read) continue;
+      statement_dead[s] = changed = true;
+      for (std::size_t k = st.begin; k < st.end; ++k)
+        if (!dead[k]) {
+          dead[k] = true;
+          if (out.lines[k] == InertCode::Why::Live) {
+            out.lines[k] = InertCode::Why::UnreadName;
+            out.owner[k] = st.names.front();
+          }
+        }
+      for (const auto &nm : st.names)
+        if (std::find(out.unread_names.begin(), out.unread_names.end(), nm) == out.unread_names.end())
+          out.unread_names.push_back(nm);
+    }
+    for (std::size_t f = 0; f < functions.size(); ++f) {
+      if (function_dead[f] || live_reads.count(functions[f].name)) continue;
+      function_dead[f] = changed = true;
+      for (std::size_t k = functions[f].begin; k < functions[f].end; ++k)
+        if (!dead[k]) {
+          dead[k] = true;
+          if (out.lines[k] != InertCode::Why::NotCode) {
+            out.lines[k] = InertCode::Why::UncalledFunction;
+            out.owner[k] = functions[f].name;
+          }
+        }
+      out.uncalled_functions.push_back(functions[f].name);
+    }
+  }
+  for (std::size_t i = 0; i < n; ++i)
+    if (!dead[i]) out.live_names.insert(reads[i].begin(), reads[i].end());
+  // A name defined twice, once dead and once live, is read: only names with
+  // no live definition left are reported.
+  std::erase_if(out.unread_names, [&](const std::string &nm) {
+    for (std::size_t s = 0; s < statements.size(); ++s)
+      if (!statement_dead[s] && std::count(statements[s].names.begin(), statements[s].names.end(), nm)) return true;
+    return false;
+  });
+  return out;
+}
+
+} // namespace otm::code

@@ -1,0 +1,58 @@
+// Which lines of a source run for nothing: the statements that only assign a
+// name no live line reads (`_TUNE_ID = 826245`, a config dict nothing looks
+// up), and the functions nothing calls. A change confined to such lines, to
+// comments, docstrings, blank lines or version stamps changes nothing that
+// runs (issue 25: "dead code is not a change"). The one rule: the packet
+// builder (where a dead-end's attempt ends), the drafter (what a strategy may
+// claim and quote) and the substance gate all ask it.
+//
+// The reading is syntactic and conservative (a name counts as read wherever
+// it occurs as an identifier in code, attribute and keyword positions
+// included, in Python and in embedded C/CUDA/PTX source alike), so it may call
+// dead code live, never live code dead, with two stated exceptions a caller
+// opts into:
+//   * a function counts as uncalled only when the caller says it is new
+//     (`new_functions`): an old top-level function nothing in the file calls
+//     may be the entry point a harness imports;
+//   * a name a module reads through strings (`getattr(m, "X")`) is not seen.
+//
+// Usage:
+//   auto inert = code::find_inert_code(after_text, code::Language::Python, {"_loader_partition"});
+//   inert.is_inert(line)          // 0-based line of after_text
+//   inert.unread_names            // ["_TUNE_ID"]
+//   inert.uncalled_functions      // ["_loader_partition"]
+#pragma once
+
+#include <cstddef>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "code/source_lexer.hpp"
+
+namespace otm::code {
+
+struct InertCode {
+  enum class Why { Live, NotCode, UnreadName, UncalledFunction };
+  std::vector<Why> lines;                      // per line of the source
+  std::vector<std::string> owner;              // per line: the unread name or uncalled function it belongs to
+  std::vector<std::string> unread_names;       // defined, never read by a live line, in first-definition order
+  std::vector<std::string> uncalled_functions; // new functions no live line names
+  std::set<std::string> live_names;            // every name a live line reads
+  bool is_inert(std::size_t line) const { return line >= lines.size() || lines[line] != Why::Live; }
+};
+
+// `new_functions`: names of functions the caller knows to be new (defined on
+// added lines of a diff); only these can be found uncalled.
+InertCode find_inert_code(std::string_view source, Language language, const std::set<std::string> &new_functions = {});
+
+// The name a line of code defines when it is a plain assignment statement
+// (`X = 1`, `X: tl.constexpr = 4`, `a, b = f()` gives `a`), a `#define X`, or
+// a C declaration with an initialiser (`constexpr int X = 4;`); empty
+// otherwise. `code` is the line without comments or strings; the caller
+// says whether the line starts a statement (a Python line inside brackets
+// is a keyword argument, not an assignment).
+std::vector<std::string> names_defined_by(std::string_view code, bool starts_statement);
+
+} // namespace otm::code

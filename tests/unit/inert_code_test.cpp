@@ -1,0 +1,183 @@
+#include <catch2/catch.hpp>
+
+#include "code/inert_changes.hpp"
+#include "code/inert_code.hpp"
+
+using namespace otm;
+using Why = code::InertCode::Why;
+
+namespace {
+
+const char *kTritonKernel = R"(import torch
+import triton
+import triton.language as tl
+
+_TUNE_ID = 826245  # fused the residual add into the normalisation pass
+_WARMUP = 25
+BLOCK_N = 1024
+_CFG = dict(block=BLOCK_N, tune=_TUNE_ID)
+
+
+@triton.jit
+def rmsnorm_kernel(x_ptr, w_ptr, y_ptr, n_cols, eps, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    unused = tl.zeros([BLOCK], dtype=tl.float32)
+    x = tl.load(x_ptr + row * n_cols + cols, mask=cols < n_cols, other=0.0)
+    var = tl.sum(x * x, axis=0) / n_cols
+    tl.store(y_ptr + row * n_cols + cols, x / tl.sqrt(var + eps), mask=cols < n_cols)
+
+
+def _loader_partition(x_ptr):
+    pass
+
+
+def rmsnorm(x, w, eps=1e-6):
+    y = torch.empty_like(x)
+    grid = (x.shape[0],)
+    rmsnorm_kernel[grid](x, w, y, x.shape[1], eps, BLOCK=BLOCK_N, num_warps=8)
+    return y
+)";
+
+std::vector<std::size_t> lines_of(const code::InertCode &c, Why why) {
+  std::vector<std::size_t> out;
+  for (std::size_t i = 0; i < c.lines.size(); ++i)
+    if (c.lines[i] == why) out.push_back(i + 1); // 1-based, as an editor shows them
+  return out;
+}
+
+} // namespace
+
+TEST_CASE("inert code: a constant nothing reads, and what only it reads, run for nothing", "[inert]") {
+  auto c = code::find_inert_code(kTritonKernel, code::Language::Python);
+  // _CFG is read by nothing, so _TUNE_ID (read only by _CFG) is unread too;
+  // BLOCK_N is read by the launch; `unused` by nothing.
+  CHECK(c.unread_names == std::vector<std::string>{"_WARMUP", "_CFG", "unused", "_TUNE_ID"});
+  CHECK(lines_of(c, Why::UnreadName) == std::vector<std::size_t>{5, 6, 8, 15});
+  CHECK_FALSE(c.is_inert(6)); // BLOCK_N = 1024 (line 7)
+  CHECK(c.live_names.count("BLOCK_N"));
+  // _loader_partition is an old function: it may be the harness's entry point.
+  CHECK(c.uncalled_functions.empty());
+  CHECK_FALSE(c.is_inert(21));
+}
+
+TEST_CASE("inert code: only new functions can be uncalled, and a launch keeps its assignment live", "[inert]") {
+  auto c = code::find_inert_code(kTritonKernel, code::Language::Python, {"_loader_partition", "rmsnorm"});
+  CHECK(c.uncalled_functions == std::vector<std::string>{"_loader_partition", "rmsnorm"});
+  CHECK(lines_of(c, Why::UncalledFunction) == std::vector<std::size_t>{21, 22, 25, 26, 27, 28, 29});
+
+  std::string launch = "def run(x):\n"
+                       "    handle = kernel[grid](x)\n" // a launch acts though its handle is unread
+                       "    _ = torch.cuda.synchronize()\n"
+                       "    t = time.time()\n" // an impure call
+                       "    n = max(1, 2)\n"   // a pure one
+                       "    return x\n";
+  auto l = code::find_inert_code(launch, code::Language::Python);
+  CHECK(lines_of(l, Why::UnreadName) == std::vector<std::size_t>{5});
+}
+
+TEST_CASE("inert code: keyword arguments on continuation lines are not assignments", "[inert]") {
+  std::string src = "def run(x):\n"
+                    "    kernel[grid](\n"
+                    "        x,\n"
+                    "        BLOCK_N=1024,\n"
+                    "        num_warps=8,\n"
+                    "    )\n"
+                    "TABLE = {\n"
+                    "    'a': 1,\n"
+                    "}\n";
+  auto c = code::find_inert_code(src, code::Language::Python);
+  CHECK(lines_of(c, Why::UnreadName) == std::vector<std::size_t>{7, 8, 9}); // the whole unread statement
+  CHECK_FALSE(c.is_inert(3));
+}
+
+TEST_CASE("inert code: embedded CUDA source, #define and constexpr", "[inert]") {
+  std::string src = "cuda_src = r'''\n"
+                    "#define UNROLL 4\n"
+                    "#define TUNE_TAG 17\n"
+                    "constexpr int VEC = 4;\n"
+                    "constexpr int STALE = 2;\n"
+                    "__global__ void k(const float* x, float* y) {\n"
+                    "  #pragma unroll UNROLL\n"
+                    "  for (int i = 0; i < VEC; ++i) y[i] = x[i];\n"
+                    "}\n"
+                    "'''\n"
+                    "mod = load_inline(name='k', cuda_sources=[cuda_src])\n";
+  auto c = code::find_inert_code(src, code::Language::Python);
+  CHECK(lines_of(c, Why::UnreadName) == std::vector<std::size_t>{3, 5});
+  CHECK_FALSE(c.is_inert(1));
+  CHECK_FALSE(c.is_inert(3));
+}
+
+TEST_CASE("inert changes: a diff that only moves a dead constant runs for nothing", "[inert]") {
+  std::string after = kTritonKernel;
+  std::string diff = "diff --git a/kernel.py b/kernel.py\n"
+                     "--- a/kernel.py\n"
+                     "+++ b/kernel.py\n"
+                     "@@ -5,3 +5,3 @@ import triton.language as tl\n"
+                     "-_TUNE_ID = 113  # row-wise rms\n"
+                     "+_TUNE_ID = 826245  # fused the residual add into the normalisation pass\n"
+                     " _WARMUP = 25\n"
+                     " BLOCK_N = 1024\n"
+                     "@@ -37,3 +37,3 @@ def rmsnorm(x, w, eps=1e-6):\n"
+                     "     grid = (x.shape[0],)\n"
+                     "-    rmsnorm_kernel[grid](x, w, y, x.shape[1], eps, BLOCK=BLOCK_N, num_warps=4)\n"
+                     "+    rmsnorm_kernel[grid](x, w, y, x.shape[1], eps, BLOCK=BLOCK_N, num_warps=8)\n"
+                     "     return y\n";
+  auto lexed = code::lex_diff(diff);
+  auto with_file = code::inert_changes(lexed, after);
+  CHECK(with_file.running == 2); // the launch, both sides
+  CHECK(with_file.inert_code == 2);
+  CHECK(with_file.unread_names == std::vector<std::string>{"_TUNE_ID"});
+  CHECK(with_file.lines[4] == Why::UnreadName);
+  CHECK(with_file.lines[5] == Why::UnreadName);
+  CHECK(with_file.runs(10));
+  CHECK(with_file.runs(11));
+  // Without the file only the line kinds decide: all four lines run.
+  CHECK(code::inert_changes(lexed, std::nullopt).running == 4);
+
+  // Only the constant changed: nothing runs.
+  std::string only = "diff --git a/kernel.py b/kernel.py\n"
+                     "--- a/kernel.py\n"
+                     "+++ b/kernel.py\n"
+                     "@@ -5 +5 @@ import triton.language as tl\n"
+                     "-_TUNE_ID = 113  # row-wise rms\n"
+                     "+_TUNE_ID = 826245  # fused the residual add into the normalisation pass\n";
+  CHECK(code::inert_changes(code::lex_diff(only), after).running == 0);
+  CHECK(code::inert_changes(code::lex_diff(only), std::nullopt).running == 2);
+}
+
+TEST_CASE("inert changes: a new function nothing calls, and one that is called", "[inert]") {
+  std::string after = "def helper(x):\n"
+                      "    return x * 2\n"
+                      "\n"
+                      "def _loader_partition(x):\n"
+                      "    y = x + 1\n"
+                      "    return y\n"
+                      "\n"
+                      "def run(x):\n"
+                      "    return helper(x)\n";
+  std::string diff = "diff --git a/kernel.py b/kernel.py\n"
+                     "--- a/kernel.py\n"
+                     "+++ b/kernel.py\n"
+                     "@@ -1,0 +1,7 @@\n"
+                     "+def helper(x):\n"
+                     "+    return x * 2\n"
+                     "+\n"
+                     "+def _loader_partition(x):\n"
+                     "+    y = x + 1\n"
+                     "+    return y\n"
+                     "+\n"
+                     "@@ -2 +9 @@ def run(x):\n"
+                     "-    return x\n"
+                     "+    return helper(x)\n";
+  auto lexed = code::lex_diff(diff);
+  auto c = code::inert_changes(lexed, after);
+  CHECK(c.uncalled_functions == std::vector<std::string>{"_loader_partition"});
+  CHECK(c.runs(4));
+  CHECK(c.runs(5));
+  CHECK(c.lines[7] == Why::UncalledFunction);
+  CHECK(c.lines[8] == Why::UncalledFunction);
+  CHECK(c.lines[9] == Why::UncalledFunction);
+  CHECK(c.running == 4);
+}
