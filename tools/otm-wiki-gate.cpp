@@ -7,13 +7,15 @@
 #include "cli/tool_setup.hpp"
 #include "config/config.hpp"
 #include "config/settings.hpp"
+#include "io/file.hpp"
 #include "otm_tools.hpp"
 #include "workspace/layout.hpp"
 
 using namespace otm;
 
 static const char *kHelp = R"(usage: otm-wiki-gate match RECORD [--live DIR]
-       otm-wiki-gate commit insert|confirm|conflict|auto RECORD [--target ID] [--live DIR] [--remote NAME]
+       otm-wiki-gate commit confirm|conflict RECORD --target ID [--live DIR] [--remote NAME]
+       otm-wiki-gate commit insert|auto RECORD... [--live DIR] [--remote NAME]
        otm-wiki-gate compact [--live DIR] [--remote NAME]
 
 The admission gate: the only writer of the live store (the directory holding
@@ -38,15 +40,29 @@ path, then:
   commit auto      decides by a fixed policy: no same-scope candidate or no
             exact episode_key match -> insert; a match pointing the same way
             -> confirm; the opposite way -> conflict. Prints the decision.
+  commit insert|auto RECORD...   a batch: several record files, a staging
+            store (the directory holding records/: each of its records), or
+            - (stdin: one record, or a JSONL stream, one record a line).
+            Every record is decided in order under one lock (a later one
+            sees the earlier ones), each all or nothing; records/index.json
+            is rewritten once; in a git-backed store the batch is one git
+            commit and one push. A record that cannot be read, fails
+            validation or is refused is reported (stderr, and a
+            "refused: SOURCE" line) and the others go on. Each output line
+            is prefixed with its record's source; the last line counts
+            what was inserted, confirmed, queued and refused.
   compact   folds the index journal (records/index.journal) into
-            records/index.json and removes it; a commit does this by itself
-            when the journal reaches limits.max_journal_entries lines.
+            records/index.json and removes it. Every commit does this
+            before it releases the lock (and within a batch whenever the
+            journal reaches limits.max_journal_entries lines), so `compact`
+            is needed only after a writer was killed.
 
 Writes: records/ changes are atomic as a whole (described first, the index
 entry appended last to records/index.journal, under an exclusive lock on
-the store), so
-parallel runs never lose an entry and a killed run never leaves the index
-disagreeing with records/. After an admitting commit the source file gets a
+the store), so parallel runs never lose an entry and a killed run never
+leaves the index disagreeing with records/; before the lock is released the
+journal is folded into records/index.json, which every other tool reads
+(only the changed entries' bytes and `count` change). After an admitting commit the source file gets a
 sidecar RECORD.merged ledger; the record itself is not modified.
 
 Git-backed store: when the live store is a git work tree (its root, or a
@@ -66,7 +82,9 @@ Refuses to decide: whether two records are the same knowledge (match lists
 candidates; the caller or the auto policy decides).
 
 Exit: 0 match ok / action done (including an already counted confirm);
+  a batch: every record admitted;
 1 validation errors, insert refused, target not in the live store;
+  a batch: at least one record refused (the others were admitted);
 2 missing input, missing --target, bad arguments, unreadable live store;
   a git-backed store with uncommitted changes, a failed git commit, a push
   still rejected after the last attempt (nothing admitted in each case).
@@ -93,13 +111,20 @@ int otm_wiki_gate_main(int argc, char **argv) {
     if (pos.size() == 2 && pos[0] == "match") {
       if (opts.has("target")) throw Error(ErrorKind::Usage, "match takes no --target");
       rep = admission::run_match(pos[1], live, checks(), setup.config.limits());
-    } else if (pos.size() == 3 && pos[0] == "commit") {
+    } else if (pos.size() >= 3 && pos[0] == "commit") {
       const auto &cfg = setup.config;
+      std::vector<std::string> sources(pos.begin() + 2, pos.end());
+      const bool batch_action = pos[1] == "insert" || pos[1] == "auto";
       admission::CommitCommand cmd{
           pos[1], pos[2], live, opts.get("target"), admission::Timestamp::now(), checks(), cfg.builder_version()};
       cmd.git = admission::live_git_options(settings, cfg);
       cmd.limits = cfg.limits();
-      rep = admission::run_commit(cmd);
+      // One record file is one commit as ever; several, a staging store or
+      // a stream on stdin are a batch.
+      if (sources.size() == 1 && !io::is_directory(sources[0]) && !(sources[0] == "-" && batch_action))
+        rep = admission::run_commit(cmd);
+      else
+        rep = admission::run_batch(cmd, sources);
     } else if (pos.size() == 1 && pos[0] == "compact") {
       if (opts.has("target")) throw Error(ErrorKind::Usage, "compact takes no --target");
       const auto &cfg = setup.config;

@@ -5,6 +5,7 @@
 #include "admission/merged_marker.hpp"
 #include "admission_fixtures.hpp"
 #include "store/pending_commit.hpp"
+#include "store_checker.hpp"
 
 using namespace otm;
 using namespace otm::testing;
@@ -29,6 +30,10 @@ TEST_CASE("16 concurrent inserts from separate processes all land and are indexe
   CHECK(store_disagreements(live).empty());
   CHECK(store_gate_failures(live).empty());
   for (int i = 0; i < 16; ++i) CHECK(store::read_merged_marker(tmp.path / (nth_id("par", i) + ".json")));
+  // index.json itself, as every other tool reads it, lists all 20.
+  CHECK(json::parse_file(live / "records" / "index.json").get("count").as_int() == 20);
+  OTM_STORE_CHECKER_OR_SKIP(checker);
+  CHECK_STORE_CHECKER_PASSES(checker, live);
 }
 
 TEST_CASE("16 concurrent confirms of the same pair count once", "[admission][process]") {

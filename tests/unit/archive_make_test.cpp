@@ -6,6 +6,7 @@
 // in one trace reruns that trace alone.
 #include <catch2/catch.hpp>
 
+#include "store_checker.hpp"
 #include "test_paths.hpp"
 
 #include <iostream>
@@ -151,6 +152,10 @@ TEST_CASE("archive mode: parallel traces into one live store, the broken one rep
   auto gates = run_in(dir, bin("otm-validate") + " --store-gates '" + live.string() + "'");
   INFO(gates.out << gates.err);
   CHECK(gates.rc == 0);
+  // And the store's own checker: records/index.json is current after every
+  // trace's batch.
+  CHECK_FALSE(fs::exists(live / "records" / "index.journal"));
+  CHECK_STORE_CHECKER_PASSES_IF_HERE(live);
 
   // Nothing changed: no stage reruns, nothing is admitted, no file of a
   // workspace or of the live store is rewritten.

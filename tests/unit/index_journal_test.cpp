@@ -9,6 +9,7 @@
 #include "admission/index_journal_writer.hpp"
 #include "admission/match.hpp"
 #include "admission/store_commit.hpp"
+#include "admission/store_lock.hpp"
 #include "admission_fixtures.hpp"
 #include "store/candidate_summary.hpp"
 #include "store/index_journal.hpp"
@@ -22,16 +23,30 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// The action as a command applies it, before the command folds the
+// journal into records/index.json: the state inside a command (or that a
+// writer killed before its fold leaves), which these tests look at.
 admission::GateReport commit(const fs::path &live, const std::string &action, const fs::path &source,
                              std::optional<std::string> target = std::nullopt, config::Limits limits = {}) {
-  admission::CommitCommand cmd{action,
-                               source.string(),
-                               live,
-                               target,
-                               {"2026-01-02T03:04:05Z", "20260102_030405"},
-                               admission::default_store_checks()};
-  cmd.limits = limits;
-  return admission::run_commit(cmd);
+  admission::CommitRequest req{
+      live,  json::parse_file(source), target, {"2026-01-02T03:04:05Z", "20260102_030405"}, record::kBuilderVersion,
+      limits};
+  admission::StoreLock lock(live, admission::StoreLock::Mode::Exclusive);
+  admission::recover_interrupted_commit(live, limits);
+  admission::GateReport rep;
+  std::string act = action;
+  if (action == "auto") {
+    auto d = admission::decide_auto(req.record, admission::find_candidates(req.record, live, limits));
+    rep.out = "auto: " + d.action + (d.target.empty() ? "" : " --target " + d.target) + " (" + d.reason + ")\n";
+    act = d.action;
+    if (!d.target.empty()) req.target = d.target;
+  }
+  auto o = act == "insert"    ? admission::insert_record(req)
+           : act == "confirm" ? admission::confirm_record(req)
+                              : admission::flag_conflict(req);
+  rep.exit_code = o.exit_code;
+  rep.out += o.message + "\n";
+  return rep;
 }
 
 std::string id_of(int i) { return "nvidia.b200.triton.toy-op.j" + std::to_string(i) + "-s01"; }
@@ -255,7 +270,8 @@ TEST_CASE("limits.max_journal_entries is overridable and checked", "[admission][
   CHECK(cfg.limits().max_journal_entries == 2);
   io::write_file_atomic(tmp.path / "bad.json", R"({"limits": {"max_journal_entries": 0}})");
   CHECK_THROWS(config::Config::load(std::optional<fs::path>(tmp.path / "bad.json")).limits());
-  // The executable takes it from --config: the second insert compacts.
+  // The executable folds the journal before every command ends, whatever
+  // the limit; `compact` folds one a writer killed before its fold left.
   fs::path live = tmp.path / "live";
   seed_live_store(live, 1);
   auto gate = [&](const json::Value &rec) {
@@ -263,13 +279,11 @@ TEST_CASE("limits.max_journal_entries is overridable and checked", "[admission][
                 "--config", (tmp.path / "c.json").string()});
   };
   REQUIRE(gate(strategy_record(id_of(0))) == 0);
-  CHECK(fs::exists(store::journal_file(live)));
+  CHECK_FALSE(fs::exists(store::journal_file(live)));
   REQUIRE(gate(strategy_record(id_of(1))) == 0);
   CHECK_FALSE(fs::exists(store::journal_file(live)));
   CHECK(count_of(live) == 3);
-  // And `compact` folds whatever is there.
-  REQUIRE(run({bin("otm-wiki-gate"), "commit", "insert", stage(tmp.path, strategy_record(id_of(2))).string(), "--live",
-               live.string()}) == 0);
+  REQUIRE(commit(live, "insert", stage(tmp.path, strategy_record(id_of(2)))).exit_code == 0);
   REQUIRE(fs::exists(store::journal_file(live)));
   REQUIRE(run({bin("otm-wiki-gate"), "compact", "--live", live.string()}) == 0);
   CHECK_FALSE(fs::exists(store::journal_file(live)));

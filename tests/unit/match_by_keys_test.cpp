@@ -14,6 +14,8 @@
 #include "admission/gate_commands.hpp"
 #include "admission/index_journal_writer.hpp"
 #include "admission/match.hpp"
+#include "admission/store_commit.hpp"
+#include "admission/store_lock.hpp"
 #include "admission_fixtures.hpp"
 #include "store/candidate_summary.hpp"
 #include "store/index_journal.hpp"
@@ -105,16 +107,30 @@ std::vector<std::string> match_differences(const fs::path &live) {
   return out;
 }
 
+// The action as a command applies it, before the command folds the
+// journal into records/index.json: the state inside a command (or that a
+// writer killed before its fold leaves), which these tests look at.
 admission::GateReport commit(const fs::path &live, const std::string &action, const fs::path &source,
                              std::optional<std::string> target = std::nullopt, config::Limits limits = {}) {
-  admission::CommitCommand cmd{action,
-                               source.string(),
-                               live,
-                               target,
-                               {"2026-01-02T03:04:05Z", "20260102_030405"},
-                               admission::default_store_checks()};
-  cmd.limits = limits;
-  return admission::run_commit(cmd);
+  admission::CommitRequest req{
+      live,  json::parse_file(source), target, {"2026-01-02T03:04:05Z", "20260102_030405"}, record::kBuilderVersion,
+      limits};
+  admission::StoreLock lock(live, admission::StoreLock::Mode::Exclusive);
+  admission::recover_interrupted_commit(live, limits);
+  admission::GateReport rep;
+  std::string act = action;
+  if (action == "auto") {
+    auto d = admission::decide_auto(req.record, admission::find_candidates(req.record, live, limits));
+    rep.out = "auto: " + d.action + (d.target.empty() ? "" : " --target " + d.target) + " (" + d.reason + ")\n";
+    act = d.action;
+    if (!d.target.empty()) req.target = d.target;
+  }
+  auto o = act == "insert"    ? admission::insert_record(req)
+           : act == "confirm" ? admission::confirm_record(req)
+                              : admission::flag_conflict(req);
+  rep.exit_code = o.exit_code;
+  rep.out += o.message + "\n";
+  return rep;
 }
 
 // A record of the toy scope with its own episode key and gain.

@@ -3,6 +3,7 @@
 // parallel determinism, and agreement with the stages run as a pipe.
 #include <catch2/catch.hpp>
 
+#include "store_checker.hpp"
 #include "test_paths.hpp"
 
 #include <algorithm>
@@ -249,6 +250,11 @@ TEST_CASE("one broken record in a batch of good ones: the good are staged and ad
   CHECK(staged > 10);
   CHECK(admitted == staged);
   CHECK_THAT(r.out, Catch::Contains("packets refused") && Catch::Contains("store gates pass on the live store"));
+  // One batch: one index rewrite, no journal left, and the store's own
+  // checker passes on the live store `make admit` wrote.
+  CHECK_THAT(r.out, Catch::Contains("batch: " + std::to_string(staged) + " records offered"));
+  CHECK_FALSE(fs::exists(live / "records" / "index.journal"));
+  CHECK_STORE_CHECKER_PASSES_IF_HERE(live);
 }
 
 TEST_CASE("a subject naming a PTX vector mnemonic (ld.global.nc.v4) never sinks the trace", "[pipeline][make]") {

@@ -20,6 +20,8 @@ struct Timestamp {
   static Timestamp now();
 };
 
+class BatchLog;
+
 struct CommitRequest {
   std::filesystem::path live_root;   // the directory holding records/
   json::Value record;                // the validated incoming record
@@ -27,6 +29,10 @@ struct CommitRequest {
   Timestamp when;
   std::string builder_version = record::kBuilderVersion; // written when confirm re-ranks
   config::Limits limits{};                               // limits.max_journal_entries and the readers'
+  // Set inside a batch (batch_log.hpp): the record's commit is not flushed
+  // on its own (the batch flushes once), and a file it replaces is kept in
+  // the batch's log first.
+  BatchLog *batch = nullptr;
 };
 
 struct Outcome {

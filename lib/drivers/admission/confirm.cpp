@@ -95,6 +95,7 @@ Outcome confirm_record(const CommitRequest &req) {
   }
 
   StoreCommit swap(req.live_root, req.limits);
+  swap.in_batch(req.batch);
   swap.write(under_records(*rel), json::to_pretty(rec));
   if (rerank) {
     // The entry as the index holds it, re-ranked: an upsert line. The keys

@@ -7,6 +7,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "admission/commit_types.hpp"
 #include "admission/git_store.hpp"
@@ -49,10 +50,27 @@ struct CommitCommand {
 
 // Validates, takes the exclusive store lock, removes generations a killed
 // writer left, runs the action (in a git-backed store: commits it, and
-// pushes it with a remote, re-applying it when the push is rejected), and
-// marks the source merged when the action admitted it. Throws a Usage
+// pushes it with a remote, re-applying it when the push is rejected), folds
+// the index journal into records/index.json (so the index is current when
+// the lock is released: docs/admission.md), and marks the source merged
+// when the action admitted it. Throws a Usage
 // Error for a bad action or a missing --target.
 GateReport run_commit(const CommitCommand &cmd);
+
+// A batch (`commit insert|auto RECORD...`): every record of `sources` —
+// record files, staging stores (the directory holding records/: each of its
+// records), or "-" (stdin: one JSON record, or a JSONL stream of them) —
+// decided and written under one lock, in order (a later record sees the
+// earlier ones), with one rewrite of records/index.json at the end and, in
+// a git-backed store, one git commit and one push for the whole batch
+// (re-applied whole when the push is rejected). A record that cannot be
+// read, fails validation or is refused is reported (stderr, and a
+// "refused: SOURCE" line on stdout) and does not stop the others; each
+// record is still all or nothing in the store. `cmd.source` is not used.
+// Exit 0 when every record was admitted, 1 when one was refused. Throws a
+// Usage Error for another action, a --target, or a source that does not
+// exist.
+GateReport run_batch(const CommitCommand &cmd, const std::vector<std::string> &sources);
 
 // `compact`: under the exclusive lock (after resolving a killed writer's
 // commit), folds the index journal into records/index.json and removes it

@@ -8,6 +8,7 @@
 #include <random>
 #include <thread>
 
+#include "admission/batch_log.hpp"
 #include "io/file.hpp"
 #include "workspace/layout.hpp"
 
@@ -75,12 +76,13 @@ LiveGitOptions live_git_options(const config::Settings &settings, const config::
 }
 
 const std::vector<std::string> &never_committed_patterns() {
-  // .otm-commit (store/pending_commit.hpp) and its temporary file, this
-  // file's pending mark, and the temporary siblings of io::write_file_atomic.
+  // .otm-commit (store/pending_commit.hpp) and its temporary file, a
+  // batch's log (batch_log.hpp), this file's pending mark, and the
+  // temporary siblings of io::write_file_atomic.
   // The keys index (store/index_keys.hpp) is a cache derived from
   // records/index.json, rebuilt after a checkout.
-  static const std::vector<std::string> patterns = {".otm-commit", ".otm-commit.tmp.*", kPendingName, ".*.tmp.*",
-                                                    workspace::kKeysFileName};
+  static const std::vector<std::string> patterns = {".otm-commit", ".otm-commit.tmp.*", BatchLog::kFileName,
+                                                    kPendingName,  ".*.tmp.*",          workspace::kKeysFileName};
   return patterns;
 }
 
@@ -120,6 +122,47 @@ std::vector<std::string> GitStore::store_prefixes() const {
 
 fs::path GitStore::pending_file() const { return live_root_ / kPendingName; }
 
+std::vector<std::string> GitStore::attribute_probes() const {
+  std::string p = live_rel_.empty() ? "" : live_rel_ + "/";
+  // The index, its journal, a record at the layout's depth, a conflict.
+  return {p + workspace::kIndexRelpath, p + workspace::kJournalRelpath,
+          p + workspace::kRecordsDirName + "/strategy/vendor/arch/dsl/family/record.json", p + "conflicts/c.json"};
+}
+
+void GitStore::refuse_attributes(const std::optional<std::string> &commit) const {
+  auto found = tree_.rewriting_attributes(attribute_probes(), commit);
+  if (found.empty()) return;
+  std::string list;
+  for (const auto &f : found) list += (list.empty() ? "" : "; ") + f;
+  throw Error(ErrorKind::Refused,
+              tree_.root().string() + ": the live store's git attributes rewrite its files on checkout (" + list +
+                  (commit ? ", in " + *options_.remote + "/" + branch_ + " " + commit->substr(0, 12) : std::string()) +
+                  "): a clone would not hold the bytes otm wrote (a journal read as damaged, records that differ "
+                  "from their commits). otm refuses such a store; remove those attributes from the store's "
+                  ".gitattributes (or set `* -text` for it) and from info/attributes, then admit again");
+}
+
+void GitStore::refuse_hostile_setup() {
+  refuse_attributes(std::nullopt);
+  if (!options_.remote) return;
+  std::string gating, other;
+  for (const auto &h : tree_.local_remote_hooks(*options_.remote)) {
+    bool gates = h == "pre-receive" || h == "update" || h == "proc-receive" || h == "reference-transaction";
+    std::string &list = gates ? gating : other;
+    list += (list.empty() ? "" : ", ") + h;
+  }
+  if (!gating.empty())
+    throw Error(ErrorKind::Refused,
+                "--remote " + *options_.remote +
+                    ": the remote is a repository on this machine with server-side hooks (" + gating +
+                    ") that otm's push would not run: it writes a local remote's objects and moves its branch itself, "
+                    "without receive-pack (docs/scale-out.md). Push through ssh, where the server runs them, or move "
+                    "the checks out of the hooks, then admit again");
+  if (!other.empty())
+    notes_ += "note: --remote " + *options_.remote + ": the remote's hooks " + other +
+              " do not run on otm's push to a local path (docs/scale-out.md)\n";
+}
+
 void GitStore::begin() {
   branch_ = tree_.branch();
   tree_.ensure_excluded(never_committed_patterns());
@@ -152,6 +195,9 @@ void GitStore::sync() {
   auto remote_head = tree_.fetch(*options_.remote, branch_);
   bool first = !synced_once_;
   synced_once_ = true;
+  remote_seen_ = remote_head;
+  // What the remote's head would check out, before it is checked out.
+  if (remote_head) refuse_attributes(remote_head);
   if (!remote_head) {
     // A new, empty remote: the first push creates its branch; the local
     // branch is the base (a killed writer's leftovers put back first).
@@ -173,17 +219,18 @@ void GitStore::sync() {
   if (head != remote_head || !first || recovering_) tree_.reset_hard(*remote_head, store_prefixes());
 }
 
-std::string GitStore::commit(const Outcome &outcome, const json::Value &record, const std::string &decision) {
+std::string GitStore::commit_paths(const std::vector<std::string> &changed, const std::string &message) {
   std::vector<std::string> paths;
-  for (const auto &c : outcome.changed) {
+  for (const auto &c : changed) {
     std::string rel = fs::path(c).lexically_normal().generic_string();
     paths.push_back(live_rel_.empty() ? rel : live_rel_ + "/" + rel);
   }
-  return tree_.commit_files(paths, admission_commit_message(outcome, record, decision), options_.author);
+  return tree_.commit_files(paths, message, options_.author);
 }
 
 git::PushResult GitStore::push() {
-  auto result = tree_.push(*options_.remote, branch_, [this] { pause_for_test("before-update"); });
+  pause_for_test("before-push");
+  auto result = tree_.push(*options_.remote, branch_, remote_seen_, [this] { pause_for_test("before-update"); });
   if (result.pushed) pause_for_test("after-update");
   return result;
 }

@@ -64,6 +64,17 @@ public:
   // is not made into commits of that checkout).
   static std::optional<GitStore> open(const std::filesystem::path &live_root, const LiveGitOptions &options);
 
+  // Refuses (a Refused Error naming them) attributes of the store's
+  // repository that would make a checkout write the store's files with
+  // other bytes than its commits hold (`* text eol=crlf`: a fresh clone's
+  // journal and records would not be what otm wrote); with a remote on
+  // this machine, refuses one whose pre-receive or update hook otm's push
+  // would not run (notes() lists the other hooks it does not run). Call
+  // before anything reads the store.
+  void refuse_hostile_setup();
+  // Warnings for stderr ("note: ..." lines).
+  const std::string &notes() const { return notes_; }
+
   // Under the exclusive lock, after recover_interrupted_commit: puts back
   // an admission a killed writer left (the pending mark), or refuses a
   // store with uncommitted changes in records/ or conflicts/ (they are not
@@ -73,8 +84,9 @@ public:
   // resets the store to it (on the first attempt refusing local commits
   // the remote lacks, unless a killed writer left them).
   void sync();
-  // Commits outcome.changed (nothing when empty); returns the commit id.
-  std::string commit(const Outcome &outcome, const json::Value &record, const std::string &decision);
+  // Commits exactly `changed` (paths relative to the live root: written, or
+  // removed when absent) with `message`; returns the commit id.
+  std::string commit_paths(const std::vector<std::string> &changed, const std::string &message);
   bool pushes() const { return options_.remote.has_value(); }
   const std::string &remote() const { return *options_.remote; }
   const std::string &branch() const { return branch_; }
@@ -102,6 +114,12 @@ private:
   LiveGitOptions options_;
   std::string branch_;
   std::optional<std::string> base_; // what abandon() resets to
+  // The remote's branch as the last sync saw it (nullopt: absent): the
+  // push's lease.
+  std::optional<std::string> remote_seen_;
+  std::string notes_;
+  std::vector<std::string> attribute_probes() const;
+  void refuse_attributes(const std::optional<std::string> &commit) const;
   bool recovering_ = false;
   bool synced_once_ = false;
 };

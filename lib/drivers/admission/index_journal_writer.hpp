@@ -6,6 +6,8 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
+#include <string>
 #include <string_view>
 
 #include "config/limits.hpp"
@@ -13,10 +15,12 @@
 
 namespace otm::admission {
 
-// Appends `line` at `offset` (the journal's length, checked) and flushes it
-// (and records/ when the journal is new): after it returns the line
-// survives a power loss. Throws io::IoError.
-void append_journal_line(const std::filesystem::path &root, std::uint64_t offset, std::string_view line);
+// Appends `line` at `offset` (the journal's length, checked) and, with
+// `flush`, flushes it (and records/ when the journal is new): after it
+// returns the line survives a power loss. A batch appends without (it
+// flushes once). Throws io::IoError.
+void append_journal_line(const std::filesystem::path &root, std::uint64_t offset, std::string_view line,
+                         bool flush = true);
 
 // Cuts the journal back to `length` bytes, durably (a no-op when it is not
 // longer).
@@ -32,6 +36,9 @@ store::Journal journal_without_torn_tail(const std::filesystem::path &root, cons
 // compaction stopped between the two steps reads the same (the fold is
 // idempotent). Returns false, changing nothing, when the journal holds no
 // line. Throws io::IoError when the index cannot be read.
-bool compact_index(const std::filesystem::path &root, const config::Limits &limits);
+// `before_write`, when given, is called with the new index's text before it
+// is written (a batch logs its hash: batch_log.hpp).
+bool compact_index(const std::filesystem::path &root, const config::Limits &limits,
+                   const std::function<void(const std::string &)> &before_write = {});
 
 } // namespace otm::admission

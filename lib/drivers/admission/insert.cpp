@@ -59,6 +59,7 @@ Outcome insert_record(const CommitRequest &req) {
   }
 
   StoreCommit swap(req.live_root, req.limits);
+  swap.in_batch(req.batch);
   swap.write(rel_in_records, json::to_pretty(rec));
   swap.upsert_index_entry(live_index_entry(rec, rel), store::candidate_summary_text(rec));
   swap.commit();

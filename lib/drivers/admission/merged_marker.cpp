@@ -7,7 +7,7 @@
 namespace otm::admission {
 
 void mark_merged(const std::filesystem::path &record_file, const Outcome &outcome, const json::Value &record,
-                 const Timestamp &when) {
+                 const Timestamp &when, io::FileClass cls) {
   json::Value ledger = json::Value::object();
   try {
     if (auto old = store::read_merged_marker(record_file); old && old->get("merges").is_array()) ledger = *old;
@@ -23,7 +23,7 @@ void mark_merged(const std::filesystem::path &record_file, const Outcome &outcom
   json::Value merges = ledger.get("merges").is_array() ? ledger.get("merges") : json::Value::array();
   merges.push_back(std::move(entry));
   ledger.set("merges", std::move(merges));
-  io::write_file_atomic(store::merged_marker_path(record_file), json::to_pretty(ledger));
+  io::write_file_atomic(store::merged_marker_path(record_file), json::to_pretty(ledger), cls);
 }
 
 } // namespace otm::admission

@@ -7,6 +7,8 @@
 // and reader are store/merged_marker.hpp (the staging README reads it too).
 #pragma once
 
+#include "io/file.hpp"
+
 #include <filesystem>
 
 #include "admission/commit_types.hpp"
@@ -15,8 +17,9 @@
 
 namespace otm::admission {
 
-// Appends the outcome to the ledger (atomic rewrite).
+// Appends the outcome to the ledger (atomic rewrite; flushed unless `cls`
+// says otherwise: a batch marks its sources unflushed and flushes once).
 void mark_merged(const std::filesystem::path &record_file, const Outcome &outcome, const json::Value &record,
-                 const Timestamp &when);
+                 const Timestamp &when, io::FileClass cls = io::FileClass::Live);
 
 } // namespace otm::admission

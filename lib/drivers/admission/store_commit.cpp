@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "admission/batch_log.hpp"
 #include "admission/index_journal_writer.hpp"
 #include "io/file.hpp"
 #include "record/store_layout.hpp"
@@ -82,13 +83,27 @@ void StoreCommit::upsert_index_entry(json::Value entry, std::string summary) {
 void StoreCommit::commit() {
   if (writes_.empty() && !entry_) return;
   const fs::path records = workspace::records_dir(root_);
+  // In a batch nothing is flushed per record: the batch's log makes it
+  // undoable and the batch flushes once (batch_log.hpp).
+  const io::FileClass cls = batch_ ? io::FileClass::Scratch : io::FileClass::Live;
+  auto place = [&](const fs::path &target, const std::string &content) {
+    if (batch_) {
+      if (io::is_regular_file(target))
+        batch_->keep_old(workspace::store_relpath(target.lexically_relative(records)), io::read_file(target));
+      std::error_code ec;
+      fs::create_directories(target.parent_path(), ec);
+      if (ec) throw io::IoError(target.parent_path().string() + ": cannot create directory (" + ec.message() + ")");
+    } else {
+      make_parents_durable(target);
+    }
+    io::write_file_atomic(target, content, cls);
+  };
   changed_.clear();
   if (!entry_) {
     if (writes_.size() != 1)
       throw io::IoError("internal: a commit of several record files must change the index (its commit point)");
     auto target = record::inside(records, writes_[0].first);
-    make_parents_durable(target);
-    io::write_file_atomic(target, writes_[0].second, io::FileClass::Live);
+    place(target, writes_[0].second);
     changed_.push_back(workspace::store_relpath(writes_[0].first));
     writes_.clear();
     return;
@@ -106,20 +121,22 @@ void StoreCommit::commit() {
   }
   // An index change alone needs no description: a torn line is cut.
   if (!writes_.empty())
-    io::write_file_atomic(store::pending_commit_file(root_), json::to_line(store::to_json(pending)) + "\n",
-                          io::FileClass::Live);
+    io::write_file_atomic(store::pending_commit_file(root_), json::to_line(store::to_json(pending)) + "\n", cls);
   for (const auto &[rel, content] : writes_) {
-    auto target = record::inside(records, rel);
-    make_parents_durable(target);
-    io::write_file_atomic(target, content, io::FileClass::Live);
+    place(record::inside(records, rel), content);
     changed_.push_back(workspace::store_relpath(rel));
   }
-  append_journal_line(root_, journal.valid_end, line.text);
+  append_journal_line(root_, journal.valid_end, line.text, !batch_);
   changed_.push_back(workspace::kJournalRelpath);
-  if (!writes_.empty()) remove_durably(store::pending_commit_file(root_));
+  if (!writes_.empty()) {
+    if (batch_)
+      ::unlink(store::pending_commit_file(root_).c_str());
+    else
+      remove_durably(store::pending_commit_file(root_));
+  }
   writes_.clear();
   entry_.reset();
-  if (journal.lines.size() + 1 >= limits_.max_journal_entries && compact_index(root_, limits_))
+  if (!batch_ && journal.lines.size() + 1 >= limits_.max_journal_entries && compact_index(root_, limits_))
     changed_.push_back(workspace::kIndexRelpath);
 }
 
@@ -148,6 +165,7 @@ void recover_interrupted_commit(const fs::path &root, const config::Limits &limi
       fs::remove_all(entry, ec);
       if (ec) throw io::IoError(entry.string() + ": cannot remove an old store generation (" + ec.message() + ")");
     }
+  recover_batch(root);
 }
 
 } // namespace otm::admission

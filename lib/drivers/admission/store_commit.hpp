@@ -32,6 +32,8 @@
 
 namespace otm::admission {
 
+class BatchLog;
+
 class StoreCommit {
 public:
   // The caller must hold the store's exclusive StoreLock.
@@ -46,6 +48,11 @@ public:
   // candidate summary is `summary` (store::candidate_summary_text), kept in
   // the journal line for `match`.
   void upsert_index_entry(json::Value entry, std::string summary);
+
+  // Inside a batch (batch_log.hpp): nothing is flushed here (the batch
+  // flushes once, before its fold) and a file about to be replaced is kept
+  // in the batch's log first; no compaction.
+  void in_batch(BatchLog *log) { batch_ = log; }
 
   // Applies the queued writes (the journal line last). Does nothing when
   // nothing was queued. Throws io::IoError on failure; the store then reads
@@ -63,12 +70,14 @@ private:
   std::optional<json::Value> entry_;
   std::string summary_;
   std::vector<std::string> changed_;
+  BatchLog *batch_ = nullptr;
 };
 
 // Resolves a commit a killed writer left (see above): rolls back one that
 // did not reach its journal line and cuts a torn journal tail; removes the
 // records/ generations of otm versions that committed by swapping
-// directories. Call under the exclusive lock before any change.
+// directories; then resolves a batch's log left behind (batch_log.hpp).
+// Call under the exclusive lock before any change.
 void recover_interrupted_commit(const std::filesystem::path &root, const config::Limits &limits = {});
 
 } // namespace otm::admission

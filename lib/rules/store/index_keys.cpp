@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <exception>
 #include <thread>
+#include <unordered_map>
 
 #include "io/beneath.hpp"
 #include "io/file.hpp"
@@ -426,6 +427,40 @@ std::optional<std::string> KeysIndex::entry_text(std::string_view id) const {
   }
   ::close(fd);
   return out;
+}
+
+std::vector<KeysIndex::BaseRow> KeysIndex::base_rows() const {
+  std::vector<BaseRow> rows;
+  if (!has_base_) return rows;
+  // The by-scope lines carry the key fields, the by-id lines the places:
+  // joined by the (escaped) id.
+  std::unordered_map<std::string_view, std::size_t> by_id;
+  for (std::size_t at = by_id_end_; at < by_scope_end_;) {
+    std::size_t end = bytes_.find('\n', at);
+    std::string_view line = bytes_.substr(at, end - at);
+    at = end + 1;
+    ScopeFields f;
+    if (!split(line, f)) continue;
+    BaseRow r;
+    r.keys = line.substr(0, static_cast<std::size_t>(f[kKeyFields].data() - line.data()) - 1);
+    r.id = unescape(f[4]);
+    r.summary = summary_at(f[kKeyFields]);
+    by_id.emplace(f[4], rows.size());
+    rows.push_back(std::move(r));
+  }
+  for (std::size_t at = by_id_at_; at < by_id_end_;) {
+    std::size_t end = bytes_.find('\n', at);
+    std::string_view line = bytes_.substr(at, end - at);
+    at = end + 1;
+    IdFields f;
+    if (!split(line, f)) continue;
+    if (auto it = by_id.find(f[0]); it != by_id.end()) {
+      rows[it->second].at = number(f[2]);
+      rows[it->second].size = number(f[3]);
+    }
+  }
+  std::sort(rows.begin(), rows.end(), [](const BaseRow &a, const BaseRow &b) { return a.at < b.at; });
+  return rows;
 }
 
 ScopeRows KeysIndex::in_scope(const json::Value &scope) const {

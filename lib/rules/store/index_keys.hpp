@@ -102,6 +102,19 @@ public:
   // longer the file the keys were built from.
   std::optional<std::string> entry_text(std::string_view id) const;
 
+  // Every entry of records/index.json (the base; the journal is not laid
+  // over) with its key fields as entry_keys() makes them, its place in
+  // index.json and its summary, sorted by place. The views point into the
+  // KeysIndex. What a compaction that splices the journal's entries into
+  // index.json re-stamps the keys from (admission::compact_index).
+  struct BaseRow {
+    std::string_view keys; // entry_keys() of the entry
+    std::string id;        // unescaped
+    std::size_t at = 0, size = 0;
+    std::string_view summary;
+  };
+  std::vector<BaseRow> base_rows() const;
+
 private:
   struct BaseLine;
   std::optional<BaseLine> base_line(std::string_view id) const;

@@ -30,6 +30,37 @@ json::Value to_json(const PendingCommit &c) {
   return doc;
 }
 
+std::string unsafe_pending_path(const fs::path &root, const std::string &relpath) {
+  if (relpath.empty()) return "an empty path";
+  fs::path p(relpath);
+  if (p.is_absolute()) return "an absolute path";
+  if (p.lexically_normal().generic_string() != relpath) return "not a plain relative path";
+  auto it = p.begin();
+  std::string top = it->string();
+  if (top != workspace::kRecordsDirName && top != "conflicts") return "outside records/ and conflicts/";
+  if (relpath == workspace::kJournalRelpath) return "the index journal, which a commit only appends to";
+  for (const auto &part : p) {
+    std::string c = part.string();
+    if (c.empty() || c == "." || c == "..") return "not a plain relative path";
+  }
+  // No symbolic link, and nothing but directories, on the way (the file
+  // itself may be absent: a new record).
+  fs::path at = root;
+  std::size_t n = 0, parts = static_cast<std::size_t>(std::distance(p.begin(), p.end()));
+  for (const auto &part : p) {
+    at /= part;
+    ++n;
+    std::error_code ec;
+    auto st = fs::symlink_status(at, ec);
+    if (ec || !fs::exists(st)) break;
+    if (fs::is_symlink(st)) return "through the symbolic link " + at.lexically_relative(root).generic_string();
+    if (n < parts && !fs::is_directory(st))
+      return "through " + at.lexically_relative(root).generic_string() + ", which is not a directory";
+    if (n == parts && !fs::is_regular_file(st)) return "not a regular file";
+  }
+  return {};
+}
+
 std::optional<PendingCommit> read_pending_commit(const fs::path &root) {
   auto p = pending_commit_file(root);
   if (!io::is_regular_file(p)) return std::nullopt;
@@ -52,6 +83,15 @@ std::optional<PendingCommit> read_pending_commit(const fs::path &root) {
       c.files.push_back({f.string_or("path"), f.string_or("new_sha256"),
                          old.is_string() ? std::optional<std::string>(*old.as_string()) : std::nullopt});
     }
+  // A commit writes record files only, beneath the store: a description
+  // naming anything else (hand-made, or pushed into a git-backed store) is
+  // not otm's, and acting on it would write outside the store.
+  for (const auto &f : c.files)
+    if (auto why = unsafe_pending_path(root, f.relpath); !why.empty())
+      throw io::IoError(p.string() + ": names '" + f.relpath + "' (" + why +
+                        "), which no commit of the store writes: not a description of an interrupted commit that "
+                        "otm wrote (it is never committed or pushed); nothing was done. Check the store, then remove "
+                        "the file");
   return c;
 }
 

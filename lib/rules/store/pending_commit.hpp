@@ -47,8 +47,15 @@ fs::path pending_commit_file(const fs::path &root);
 json::Value to_json(const PendingCommit &c);
 // The pending commit of `root`, if any. Throws io::IoError when the file
 // exists but cannot be read as one (it is written atomically, so that is
-// damage, not a torn write).
+// damage, not a torn write), or names a file a commit never writes
+// (unsafe_pending_path): neither a reader nor the recovery acts on it.
 std::optional<PendingCommit> read_pending_commit(const fs::path &root);
+
+// Why `relpath` (of a description) is not a file a commit writes, "" when
+// it is: a plain relative path under records/ (not its journal) or
+// conflicts/, through no symbolic link or non-directory, naming a regular
+// file or nothing.
+std::string unsafe_pending_path(const fs::path &root, const std::string &relpath);
 
 // What a reader must take instead of the files on disk: relpath -> the old
 // bytes (nullopt: the file must read as absent). Empty when there is no

@@ -65,6 +65,11 @@ std::optional<fs::path> local_remote_path(const std::string &url, const fs::path
 struct RemoteState {
   int asked = 0;
   std::string rejected; // the remote's reason, when it refused the update
+  // The push's lease (WorkTree::push): the commit the remote's branch must
+  // still be, and why the push stopped when it was not.
+  std::optional<std::string> expected;
+  std::string ref;
+  std::string lease_broken;
 };
 
 int credentials(git_credential **out, const char *, const char *username_from_url, unsigned int allowed,
@@ -80,6 +85,25 @@ int credentials(git_credential **out, const char *, const char *username_from_ur
   git_error_set_str(GIT_ERROR_NET, "the remote asks for a user name and password, which otm cannot supply "
                                    "(use an ssh remote with a key in ssh-agent, or a file:// or local path remote)");
   return GIT_EAUTH;
+}
+
+// Before anything is sent: the remote advertises its branch's commit, which
+// receive-pack will compare-and-swap against; it must be the leased one.
+int on_push_negotiation(const git_push_update **updates, size_t len, void *payload) {
+  auto *state = static_cast<RemoteState *>(payload);
+  for (size_t i = 0; i < len; ++i) {
+    if (state->ref != updates[i]->dst_refname) continue;
+    bool absent = git_oid_is_zero(&updates[i]->dst);
+    std::string now = absent ? std::string() : hex(&updates[i]->dst);
+    if ((absent && !state->expected) || (state->expected && now == *state->expected)) continue;
+    state->lease_broken = "the remote's " + state->ref + " is at " +
+                          (absent ? std::string("nothing") : now.substr(0, 12)) + ", not " +
+                          (state->expected ? state->expected->substr(0, 12) : std::string("absent")) +
+                          " as the sync saw it (another writer pushed first, or it was rewound)";
+    git_error_set_str(GIT_ERROR_NET, state->lease_broken.c_str());
+    return -1;
+  }
+  return 0;
 }
 
 int on_push_update(const char *refname, const char *status, void *payload) {
@@ -265,7 +289,10 @@ std::string WorkTree::commit_files(const std::vector<std::string> &relpaths, con
     struct stat st {};
     if (::lstat((impl_->root / rel).c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
       git_index_entry entry{};
-      if (git_blob_create_from_workdir(&entry.id, repo, rel.c_str()) != 0) impl_->fail("cannot store " + rel);
+      // The file's bytes as they are: no attribute's filter rewrites a
+      // record on its way into the store's history.
+      if (git_blob_create_from_disk(&entry.id, repo, (impl_->root / rel).c_str()) != 0)
+        impl_->fail("cannot store " + rel);
       entry.mode = (st.st_mode & S_IXUSR) ? GIT_FILEMODE_BLOB_EXECUTABLE : GIT_FILEMODE_BLOB;
       entry.path = rel.c_str();
       entry.file_size = static_cast<std::uint32_t>(st.st_size);
@@ -311,6 +338,7 @@ void WorkTree::reset_hard(const std::string &commit, const std::vector<std::stri
   git_checkout_options co;
   git_checkout_options_init(&co, GIT_CHECKOUT_OPTIONS_VERSION);
   co.checkout_strategy = GIT_CHECKOUT_FORCE;
+  co.disable_filters = 1; // the store's files are its commits' bytes, whatever the attributes say
   if (git_reset(impl_->repo.get(), target.get(), GIT_RESET_HARD, &co) != 0) impl_->fail("cannot reset to " + commit);
   clean(clean_prefixes);
 }
@@ -319,6 +347,7 @@ void WorkTree::restore(const std::vector<std::string> &prefixes) {
   git_checkout_options co;
   git_checkout_options_init(&co, GIT_CHECKOUT_OPTIONS_VERSION);
   co.checkout_strategy = GIT_CHECKOUT_FORCE;
+  co.disable_filters = 1;
   std::vector<char *> specs;
   for (const auto &p : prefixes) specs.push_back(const_cast<char *>(p.c_str()));
   co.paths.strings = specs.data();
@@ -376,7 +405,7 @@ std::optional<std::string> WorkTree::fetch(const std::string &remote_name, const
 }
 
 PushResult WorkTree::push(const std::string &remote_name, const std::string &branch,
-                          const std::function<void()> &before_update) {
+                          const std::optional<std::string> &expected, const std::function<void()> &before_update) {
   git_repository *repo = impl_->repo.get();
   auto local = head();
   if (!local) throw GitWriteError(impl_->root.string() + ": nothing to push (the branch has no commit)");
@@ -409,15 +438,16 @@ PushResult WorkTree::push(const std::string &remote_name, const std::string &bra
       old = old_id;
     else
       git_error_clear();
+    // The lease: the branch must still be what the caller saw.
+    std::optional<std::string> now = old ? std::optional<std::string>(hex(&*old)) : std::nullopt;
+    if (now != expected)
+      return {false, "the remote's " + branch + " is at " + (now ? now->substr(0, 12) : std::string("nothing")) +
+                         ", not " + (expected ? expected->substr(0, 12) : std::string("absent")) +
+                         " as the sync saw it (another writer pushed first, or it was rewound)"};
     if (old && git_oid_equal(&*old, &local_id)) return {true, ""};
-    if (old) {
-      git_odb *odb = nullptr;
-      bool known = git_repository_odb(&odb, repo) == 0 && git_odb_exists(odb, &*old) == 1;
-      if (odb) git_odb_free(odb);
-      if (!known || !is_ancestor(hex(&*old), *local))
-        return {false, "the remote's " + branch + " is at " + hex(&*old).substr(0, 12) +
-                           ", which this commit does not build on (another writer pushed first)"};
-    }
+    if (old && !is_ancestor(hex(&*old), *local))
+      return {false, "the remote's " + branch + " is at " + hex(&*old).substr(0, 12) +
+                         ", which this commit does not build on (another writer pushed first)"};
     WalkPtr walk;
     PackPtr pack;
     if (git_revwalk_new(walk.out(), repo) != 0 || git_revwalk_push(walk.get(), &local_id) != 0 ||
@@ -451,9 +481,16 @@ PushResult WorkTree::push(const std::string &remote_name, const std::string &bra
   RemoteState state;
   po.callbacks.credentials = credentials;
   po.callbacks.push_update_reference = on_push_update;
+  po.callbacks.push_negotiation = on_push_negotiation;
+  state.expected = expected;
+  state.ref = ref;
   po.callbacks.payload = &state;
   if (before_update) before_update();
   int rc = git_remote_push(remote.get(), &refspecs, &po);
+  if (!state.lease_broken.empty()) {
+    git_error_clear();
+    return {false, state.lease_broken};
+  }
   if (rc == GIT_ENONFASTFORWARD) {
     std::string why = last_error();
     git_error_clear();
@@ -462,6 +499,72 @@ PushResult WorkTree::push(const std::string &remote_name, const std::string &bra
   if (rc != 0) impl_->fail("cannot push " + branch + " to " + remote_name);
   if (!state.rejected.empty()) return {false, "the remote refused " + state.rejected};
   return {true, ""};
+}
+
+std::vector<std::string> WorkTree::local_remote_hooks(const std::string &remote_name) const {
+  RemotePtr remote;
+  if (git_remote_lookup(remote.out(), impl_->repo.get(), remote_name.c_str()) != 0) {
+    git_error_clear();
+    return {};
+  }
+  const char *url = git_remote_pushurl(remote.get()) ? git_remote_pushurl(remote.get()) : git_remote_url(remote.get());
+  if (!url) return {};
+  auto path = local_remote_path(url, impl_->root);
+  if (!path) return {};
+  RepoPtr dst;
+  if (git_repository_open_ext(dst.out(), path->c_str(), GIT_REPOSITORY_OPEN_NO_SEARCH, nullptr) != 0) {
+    git_error_clear();
+    return {};
+  }
+  // core.hooksPath of the remote, else its hooks/ (git's own rule).
+  fs::path dir = fs::path(git_repository_commondir(dst.get())) / "hooks";
+  git_config *cfg = nullptr;
+  if (git_repository_config_snapshot(&cfg, dst.get()) == 0) {
+    git_buf buf = GIT_BUF_INIT;
+    if (git_config_get_path(&buf, cfg, "core.hooksPath") == 0) {
+      fs::path p = buf.ptr;
+      dir = p.is_absolute() ? p : fs::path(git_repository_commondir(dst.get())) / p;
+    }
+    git_buf_dispose(&buf);
+    git_config_free(cfg);
+  }
+  git_error_clear();
+  std::vector<std::string> out;
+  for (const char *name : {"pre-receive", "update", "proc-receive", "reference-transaction", "post-receive",
+                           "post-update", "push-to-checkout"}) {
+    fs::path h = dir / name;
+    if (::access(h.c_str(), X_OK) == 0 && io::is_regular_file(h)) out.emplace_back(name);
+  }
+  return out;
+}
+
+std::vector<std::string> WorkTree::rewriting_attributes(const std::vector<std::string> &relpaths,
+                                                        const std::optional<std::string> &commit) const {
+  static const char *names[] = {"text", "eol", "crlf", "filter", "ident", "working-tree-encoding"};
+  git_attr_options opts = GIT_ATTR_OPTIONS_INIT;
+  opts.flags = GIT_ATTR_CHECK_FILE_THEN_INDEX | GIT_ATTR_CHECK_INCLUDE_HEAD;
+  if (commit) {
+    opts.flags |= GIT_ATTR_CHECK_INCLUDE_COMMIT;
+    opts.attr_commit_id = oid_of(*commit);
+  }
+  std::vector<std::string> out;
+  for (const auto &rel : relpaths) {
+    const char *values[std::size(names)] = {};
+    if (git_attr_get_many_ext(values, impl_->repo.get(), &opts, rel.c_str(), std::size(names), names) != 0) {
+      git_error_clear();
+      continue;
+    }
+    std::string set;
+    for (std::size_t i = 0; i < std::size(names); ++i) {
+      auto v = git_attr_value(values[i]);
+      // Unset (-text) or unspecified leaves the bytes alone.
+      if (v == GIT_ATTR_VALUE_UNSPECIFIED || v == GIT_ATTR_VALUE_FALSE) continue;
+      set += std::string(set.empty() ? "" : ", ") + names[i] +
+             (v == GIT_ATTR_VALUE_STRING ? "=" + std::string(values[i]) : std::string());
+    }
+    if (!set.empty()) out.push_back(rel + ": " + set);
+  }
+  return out;
 }
 
 void WorkTree::ensure_excluded(const std::vector<std::string> &patterns) {

@@ -104,8 +104,31 @@ public:
   // objects. `before_update`, when given, runs after the objects are on the
   // remote and before its branch moves (a test pauses there). For a local
   // or file:// remote no credentials are needed; ssh uses the ssh agent.
-  PushResult push(const std::string &remote, const std::string &branch,
+  //
+  // The push is leased: `expected` is the remote's commit as the caller last
+  // saw it (nullopt: the remote had no such branch), and the branch moves
+  // only if it still is that commit — also when it was rewound meanwhile,
+  // where a fast-forward check alone would publish the dropped commits
+  // again. For a local remote the compare-and-swap is the ref update
+  // itself; for a network remote the push is stopped in its negotiation
+  // when the remote's advertised commit is not `expected`, and the server
+  // (receive-pack) updates the branch only if it still is the advertised
+  // one.
+  PushResult push(const std::string &remote, const std::string &branch, const std::optional<std::string> &expected,
                   const std::function<void()> &before_update = {});
+
+  // The server-side hooks of `remote` when it is a repository on this
+  // machine (a local path or file:// URL), by name ("pre-receive",
+  // "update", ...): git's receive-pack would run them on a push, otm's
+  // local push does not (docs/scale-out.md). Empty for a network remote.
+  std::vector<std::string> local_remote_hooks(const std::string &remote) const;
+
+  // The attributes that would make a checkout of `commit` (nullopt: HEAD)
+  // write `relpaths` with other bytes than the repository holds (text, eol,
+  // crlf, filter, ident, working-tree-encoding set by any .gitattributes or
+  // info/attributes), as "path: attr=value" lines; empty when none.
+  std::vector<std::string> rewriting_attributes(const std::vector<std::string> &relpaths,
+                                                const std::optional<std::string> &commit = std::nullopt) const;
 
   // Adds the `patterns` missing from the repository's info/exclude (its
   // local ignore file, never committed), so `git status` and `git add -A`
