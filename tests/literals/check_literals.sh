@@ -68,6 +68,45 @@ check 'a built-in schema loaded by hand' 'builtin_(store_schema|profile)_text\(\
   lib/rules/schema/load_schema.cpp lib/rules/schema/builtin_schemas.hpp lib/rules/schema/builtin_schemas.cpp.in \
   lib/rules/schema/schema_command.cpp
 
+# One error type (docs/exit-codes.md): every exception lib/ throws is an
+# otm::Error or a subclass of one. No standard exception is thrown or derived
+# from outside error.hpp, and each thrown type (throw T(...) / throw T{...})
+# is defined in lib/ as a subclass of otm::Error (directly or through another
+# such subclass); a helper that returns an Error (throw bad(...)) is a call.
+error_home=lib/support/error/error.hpp
+grep -rnE --include='*.cpp' --include='*.hpp' 'throw +std::|(class|struct) +[A-Za-z_]+ *(final *)?: *(public +)?std::[a-z_]*(exception|error)\b' lib |
+  while IFS= read -r hit; do
+    file=${hit%%:*}
+    code=$(printf '%s\n' "${hit#*:*:}" | sed 's/^[[:space:]]*//')
+    case $code in //* | \**) continue ;; esac
+    [ "$file" = "$error_home" ] && continue
+    printf '%s: a standard exception thrown or derived from; throw an otm::Error of a kind (%s)\n' "${hit%%:*}:$(printf '%s' "${hit#*:}" | cut -d: -f1)" "$error_home"
+  done >>"$hits"
+# The subclasses of otm::Error, found to a fixed point.
+error_types=' Error '
+while :; do
+  more=$(grep -rhoE --include='*.cpp' --include='*.hpp' '(class|struct) +[A-Za-z_]+ *(final *)?: *(public +)?[A-Za-z_:]+' lib |
+    sed -E 's/^(class|struct) +([A-Za-z_]+) *(final *)?: *(public +)?([A-Za-z_:]+)$/\2 \5/' |
+    while read -r derived base; do
+      case $error_types in *" ${base##*::} "*) case $error_types in *" $derived "*) ;; *) printf '%s ' "$derived" ;; esac ;; esac
+    done)
+  [ -z "$more" ] && break
+  error_types="$error_types$more"
+done
+grep -rnoE --include='*.cpp' --include='*.hpp' 'throw +[A-Z][A-Za-z_:]*[({]' lib |
+  while IFS= read -r hit; do
+    type=$(printf '%s\n' "$hit" | sed -E 's/.*throw +([A-Za-z_:]+)[({]$/\1/')
+    type=${type##*::}
+    case $error_types in
+    *" $type "*)
+      # Thrown by that name: every definition of the name must be a subclass.
+      grep -rnE --include='*.cpp' --include='*.hpp' "^ *(class|struct) +$type *(\{|$)" lib | while IFS= read -r def; do
+        printf '%s: %s is thrown but defined here without deriving from otm::Error\n' "$(printf '%s' "$def" | cut -d: -f1,2)" "$type"
+      done ;;
+    *) printf '%s: throws %s, which is no subclass of otm::Error (%s)\n' "$(printf '%s' "$hit" | cut -d: -f1,2)" "$type" "$error_home" ;;
+    esac
+  done | sort -u >>"$hits"
+
 # Makefile.pipeline writes an empty live index when parsed, before any tool
 # is built, so it spells the tag: it must spell the home's.
 tag=$(sed -n 's/.*kStoreSchemaTag\[\] = "\([^"]*\)".*/\1/p' $tags)

@@ -11,7 +11,8 @@ ExitCode exit_code(ErrorKind kind) {
   case ErrorKind::Usage:
   case ErrorKind::UnreadableInput:
   case ErrorKind::Io:
-  case ErrorKind::Refused: break;
+  case ErrorKind::Refused:
+  case ErrorKind::Internal: break;
   }
   return kCannotRun;
 }
@@ -20,7 +21,8 @@ int run_tool(const std::string &tool, const std::function<int()> &body) {
   try {
     return body();
   } catch (const Error &e) {
-    std::cerr << tool << ": " << e.what() << '\n';
+    // Internal is otm's own bug: said so, so it is reported, not worked around.
+    std::cerr << tool << ": " << (e.kind() == ErrorKind::Internal ? "internal error: " : "") << e.what() << '\n';
     return exit_code(e.kind());
   } catch (const std::filesystem::filesystem_error &e) {
     // A directory that cannot be created (read-only, a file in the way).
@@ -28,6 +30,9 @@ int run_tool(const std::string &tool, const std::function<int()> &body) {
               << ")\n";
     return kCannotRun;
   } catch (const std::exception &e) {
+    // Not an otm::Error, so not thrown by lib/ itself (the literals test
+    // refuses any other exception type there): the standard library's, such
+    // as std::out_of_range from a bug or std::bad_alloc.
     std::cerr << tool << ": internal error: " << e.what() << '\n';
     return kCannotRun;
   }
