@@ -12,6 +12,7 @@
 #include "cli/build_info.hpp"
 #include "cli/man_page.hpp"
 #include "example_trace.hpp"
+#include "gates/gates.hpp"
 #include "io/file.hpp"
 
 using namespace otm;
@@ -42,6 +43,12 @@ TEST_CASE("every executable: --help, --version, an unknown option, its manual pa
   for (const auto &src : io::list_dir(fs::path(OTM_SOURCE_DIR) / "tools"))
     if (src.extension() == ".cpp" && src.filename().string().rfind("otm-", 0) == 0)
       CHECK(have.count(src.stem().string()));
+  // One otm-gate-<name> per gate of the registry (tools/CMakeLists.txt reads
+  // registry.def), and no other.
+  std::size_t gate_commands = 0;
+  for (const auto &exe : exes) gate_commands += exe.rfind("otm-gate-", 0) == 0;
+  CHECK(gate_commands == gates::all_gates().size());
+  for (const auto &g : gates::all_gates()) CHECK(have.count("otm-gate-" + g.name));
   CHECK(have.count("otm-bench-store"));
   CHECK(have.count("otm-make-trace"));
   REQUIRE(exes.size() >= 30);
@@ -88,6 +95,8 @@ TEST_CASE("the multi-call executable: one file, every command a name of it", "[c
       INFO(src.stem().string());
       CHECK(fs::equivalent(otm_exe, fs::path(OTM_BIN_DIR) / src.stem()));
     }
+  for (const auto &g : gates::all_gates())
+    CHECK(fs::equivalent(otm_exe, fs::path(OTM_BIN_DIR) / ("otm-gate-" + g.name)));
   auto dir = fresh_temp_dir("multicall");
   // A symbolic link is run under its own name: the tool it names runs.
   fs::create_symlink(otm_exe, dir / "otm-gate-ids");

@@ -1,6 +1,7 @@
 #include "cli/gate_tool.hpp"
 
 #include <iostream>
+#include <string_view>
 
 #include "cli/exit_codes.hpp"
 #include "cli/kept_until_exit.hpp"
@@ -14,12 +15,13 @@
 
 namespace otm::cli {
 
-int run_gate_tool(const std::string &gate, int argc, char **argv) {
-  std::string tool = "otm-gate-" + gate;
+int run_gate_tool(const std::string &tool, int argc, char **argv) {
+  constexpr std::string_view kPrefix = "otm-gate-";
+  const std::string gate = tool.starts_with(kPrefix) ? tool.substr(kPrefix.size()) : "";
   use_large_heap_pages();
   return run_tool(tool, [&] {
     const auto *info = gates::find_gate(gate);
-    if (!info) throw Error(ErrorKind::Usage, "unknown gate " + gate);
+    if (!info) throw Error(ErrorKind::Usage, "'" + tool + "' names no gate (otm-validate --list-gates lists them)");
     Options opts(tool, "Runs the " + gate + " gate: " + info->summary +
                            ".\n\nReads records from a store directory (the one holding records/), record files, "
                            "or JSONL on stdin (-). Writes one JSON line per failure on stdout (gate, record, "

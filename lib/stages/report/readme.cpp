@@ -162,10 +162,10 @@ void gate_section(std::ostringstream &os, const std::optional<fs::path> &report,
   }
   auto parsed = read_gate_report(text);
   const auto &lines = parsed.lines;
-  const auto &verdict = parsed.verdict;
   gates_passed = parsed.passed();
   os << "Verdict from `" << report->filename().string() << "`: **"
-     << (verdict.empty() ? std::string("no verdict line found (the report is incomplete)") : verdict) << "**\n\n";
+     << (parsed.verdict ? parsed.verdict_line : std::string("no verdict line found (the report is incomplete)"))
+     << "**\n\n";
   if (!lines.empty()) {
     os << "```\n";
     for (const auto &l : lines) os << l << "\n";
