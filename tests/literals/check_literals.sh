@@ -68,6 +68,41 @@ check 'a built-in schema loaded by hand' 'builtin_(store_schema|profile)_text\(\
   lib/rules/schema/load_schema.cpp lib/rules/schema/builtin_schemas.hpp lib/rules/schema/builtin_schemas.cpp.in \
   lib/rules/schema/schema_command.cpp
 
+# One name per gate: a gate's name is spelled in the registry
+# (lib/stages/gates/registry.def) alone; code names a gate Gate::<Id> and
+# takes its name from the registry. Checked: an injection case named
+# "<name>/<what>" anywhere; a name that is only a gate's anywhere; a name that is
+# also a record, packet or option key (schema, profile, layout, provenance,
+# index) in the gates' own directory or on a line about a gate, unless it is
+# the key of a JSON or option accessor (get("provenance"), opts.value("schema")).
+registry=lib/stages/gates/registry.def
+gate_names=$(sed -n 's/^OTM_GATE([A-Za-z]*, \.name = "\([a-z0-9-]*\)".*/\1/p' $registry)
+[ -n "$gate_names" ] || echo "$registry: no OTM_GATE line with a .name: the gate-name check reads none" >>"$hits"
+keyword_names=' schema profile layout provenance index '
+for g in $gate_names; do
+  grep -rnE --include='*.cpp' --include='*.hpp' --include='*.in' --include='*.def' -e "\"$g(/[a-z0-9-]+)?\"" lib tools bench |
+    while IFS= read -r hit; do
+      file=${hit%%:*}
+      rest=${hit#*:}
+      line=${rest%%:*}
+      code=$(printf '%s\n' "${rest#*:}" | sed 's/^[[:space:]]*//; s/[[:space:]]\/\/.*$//')
+      case $code in //* | \**) continue ;; esac
+      [ "$file" = "$registry" ] && continue
+      if printf '%s\n' "$code" | grep -qE "\"$g/[a-z0-9-]+\""; then :; else case $code in *"\"$g\""*)
+        case $keyword_names in *" $g "*)
+          about_gate=no
+          case $file in lib/stages/gates/*) about_gate=yes ;; esac
+          printf '%s\n' "$code" | grep -qi 'gate' && about_gate=yes
+          [ $about_gate = no ] && continue
+          printf '%s\n' "$code" | sed -E "s/((get|set|key|value|string_or)\\(|obj\\([^,]*, )\"$g\"//g" |
+            grep -q "\"$g\"" || continue ;;
+        esac ;;
+      *) continue ;; esac; fi
+      printf '%s:%s: the gate name "%s", whose home is %s (use Gate:: and gate_name): %s\n' "$file" "$line" "$g" \
+        $registry "$code"
+    done >>"$hits"
+done
+
 # One error type (docs/exit-codes.md): every exception lib/ throws is an
 # otm::Error or a subclass of one. No standard exception is thrown or derived
 # from outside error.hpp, and each thrown type (throw T(...) / throw T{...})
