@@ -3,9 +3,7 @@
 // fill. No model involved; see docs/tools/otm-draft.md.
 #include <iostream>
 
-#include "cli/exit_codes.hpp"
-#include "cli/options.hpp"
-#include "cli/tool_setup.hpp"
+#include "cmdline/options.hpp"
 #include "config/config.hpp"
 #include "config/settings.hpp"
 #include "distill/draft_run.hpp"
@@ -14,13 +12,15 @@
 #include "distill/packet_list.hpp"
 #include "otm_tools.hpp"
 #include "record/store_layout.hpp"
+#include "tool/exit_codes.hpp"
+#include "tool/tool_setup.hpp"
 #include "workspace/layout.hpp"
 #include "json/write.hpp"
 
 using namespace otm;
 
 int otm_draft_main(int argc, char **argv) {
-  return cli::run_tool("otm-draft", [&] {
+  return tool::run_tool("otm-draft", [&] {
     cli::Options opts("otm-draft",
                       "Usage: otm-draft --trace DIR --live DIR [--store DIR] [--slug SLUG] PACKET|DIR...\n"
                       "       otm-draft --stdout PACKET\n\n"
@@ -43,8 +43,8 @@ int otm_draft_main(int argc, char **argv) {
                                          config::Setting::Live, config::Setting::ConfigFile});
     opts.value("slug", "SLUG", "reports/<SLUG>/ that holds the refusal ledger (default: unset)");
     opts.flag("stdout", "draft one packet to stdout instead of the staging store");
-    if (!opts.parse(argc, argv)) return cli::kSuccess;
-    const auto [settings, config] = cli::tool_setup(opts);
+    if (!opts.parse(argc, argv)) return tool::kSuccess;
+    const auto [settings, config] = tool::tool_setup(opts);
     auto rules = distill::DraftRules::from_config(config);
     auto packets = distill::expand_packet_args(opts.positionals());
     if (packets.empty())
@@ -62,10 +62,10 @@ int otm_draft_main(int argc, char **argv) {
           thin.set("thin", json::Value::strings(d.thin));
           std::cerr << json::to_line(thin) << '\n';
         }
-        return cli::kSuccess;
+        return tool::kSuccess;
       }
       std::cout << json::to_line(distill::refusal_line(p, *d.refusal, "otm-draft")) << '\n';
-      return cli::kFailure;
+      return tool::kFailure;
     }
     auto store = workspace::staging_store(settings);
     auto slug = opts.get_or("slug", "unset");
@@ -77,6 +77,6 @@ int otm_draft_main(int argc, char **argv) {
     for (const auto &line : res.lines) std::cout << json::to_line(line) << '\n';
     std::cerr << "otm-draft: " << res.written << " record(s) written, " << res.refused << " packet(s) refused (reports/"
               << slug << "/refusals.jsonl)\n";
-    return cli::kSuccess;
+    return tool::kSuccess;
   });
 }

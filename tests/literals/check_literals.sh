@@ -56,17 +56,28 @@ check 'the markdown-page shape' '\\+\.md\\+b' lib/rules/record/leak_shapes.cpp
 check 'the store setting read by hand' 'Setting::Store\)' lib/rules/workspace/layout.cpp
 check 'the live-store setting read by hand' 'Setting::Live\)' lib/rules/workspace/layout.cpp
 check 'the trace label derived by hand' 'Setting::TraceLabel\)' lib/ingest/trace/trace_location.cpp
-# The prologue of every tool main (lib/command/cli/tool_setup.hpp): the
+# The prologue of every tool main (lib/command/tool/tool_setup.hpp): the
 # settings and the configuration they name, read one way.
 check 'the configuration loaded by hand' 'Config::load\(' lib/rules/config/config.hpp lib/rules/config/config.cpp \
-  lib/command/cli/tool_setup.cpp
+  lib/command/tool/tool_setup.cpp
 check 'the settings read by hand' 'Settings::from_environment\(' lib/rules/config/settings.hpp \
-  lib/rules/config/settings.cpp lib/command/cli/tool_setup.cpp
+  lib/rules/config/settings.cpp lib/command/tool/tool_setup.cpp
 # The built-in schemas compiled one way (schema_command reads the raw
 # documents to derive the profile from the base).
 check 'a built-in schema loaded by hand' 'builtin_(store_schema|profile)_text\(\)' \
   lib/rules/schema/load_schema.cpp lib/rules/schema/builtin_schemas.hpp lib/rules/schema/builtin_schemas.cpp.in \
   lib/rules/schema/schema_command.cpp
+
+# docs/architecture.md names every directory of lib/: each lib/<layer>/<dir>
+# as `<dir>/` in its layer's row of the layers table.
+for dir in lib/*/*/; do
+  dir=${dir%/}
+  layer=${dir#lib/}
+  layer=${layer%%/*}
+  name=${dir##*/}
+  grep -E "^\| $layer \|" docs/architecture.md | grep -qF "\`$name/\`" ||
+    printf 'docs/architecture.md: the layers table does not name %s/ in the %s row\n' "$dir" "$layer" >>"$hits"
+done
 
 # One name per gate: a gate's name is spelled in the registry
 # (lib/stages/gates/registry.def) alone; code names a gate Gate::<Id> and

@@ -9,8 +9,8 @@
 #include <regex>
 #include <set>
 
-#include "cli/build_info.hpp"
-#include "cli/man_page.hpp"
+#include "cmdline/build_info.hpp"
+#include "cmdline/man_page.hpp"
 #include "example_trace.hpp"
 #include "gates/gates.hpp"
 #include "io/file.hpp"

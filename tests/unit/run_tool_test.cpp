@@ -4,13 +4,13 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "cli/exit_codes.hpp"
 #include "error_kind.hpp"
 #include "io/file.hpp"
 #include "record/store_layout.hpp"
 #include "schema/json_schema.hpp"
 #include "schema/profile.hpp"
 #include "text/regex.hpp"
+#include "tool/exit_codes.hpp"
 #include "json/parse.hpp"
 
 using namespace otm;
@@ -21,7 +21,7 @@ namespace {
 std::pair<int, std::string> run_capturing(const std::function<int()> &body) {
   std::ostringstream err;
   auto *old = std::cerr.rdbuf(err.rdbuf());
-  int code = cli::run_tool("otm-x", body);
+  int code = tool::run_tool("otm-x", body);
   std::cerr.rdbuf(old);
   return {code, err.str()};
 }

@@ -4,11 +4,11 @@
 // registry, so a new gate is a new command with nothing to add here.
 #include <string_view>
 
-#include "cli/gate_tool.hpp"
 #include "otm_tools.hpp"
+#include "tool/gate_tool.hpp"
 
 int otm_gate_main(int argc, char **argv) {
   std::string_view name = argc > 0 && argv[0] ? argv[0] : "";
   if (auto slash = name.rfind('/'); slash != std::string_view::npos) name.remove_prefix(slash + 1);
-  return otm::cli::run_gate_tool(std::string(name), argc, argv);
+  return otm::tool::run_gate_tool(std::string(name), argc, argv);
 }

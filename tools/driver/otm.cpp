@@ -8,8 +8,8 @@
 #include <iostream>
 #include <string_view>
 
-#include "cli/exit_codes.hpp"
 #include "otm_tools.hpp"
+#include "tool/exit_codes.hpp"
 
 namespace {
 
@@ -47,5 +47,5 @@ int main(int argc, char **argv) {
     if (tool.name == name) return tool.main(argc, argv);
   std::cerr << "otm: '" << name << "' is no otm command; this executable runs the tool its name names: run one of "
             << "the otm-* commands in " << own_directory(invoked).string() << " (e.g. otm-ingest --help)\n";
-  return otm::cli::kCannotRun;
+  return otm::tool::kCannotRun;
 }

@@ -2,7 +2,7 @@
 
 #include <cstdlib>
 
-#include "cli/options.hpp"
+#include "cmdline/options.hpp"
 
 namespace otm::config {
 

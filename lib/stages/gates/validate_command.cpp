@@ -1,6 +1,6 @@
 #include "gates/validate_command.hpp"
 
-#include "cli/build_info.hpp"
+#include "cmdline/build_info.hpp"
 #include "error/error.hpp"
 #include "gates/injection.hpp"
 #include "gates/report.hpp"

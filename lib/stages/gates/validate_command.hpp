@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "cli/progress.hpp"
+#include "cmdline/progress.hpp"
 #include "gates/context.hpp"
 
 namespace otm::gates {

@@ -1,9 +1,9 @@
 #include <filesystem>
 #include <iostream>
 
-#include "cli/exit_codes.hpp"
+#include "tool/exit_codes.hpp"
 
-namespace otm::cli {
+namespace otm::tool {
 
 ExitCode exit_code(ErrorKind kind) {
   switch (kind) {
@@ -38,4 +38,4 @@ int run_tool(const std::string &tool, const std::function<int()> &body) {
   }
 }
 
-} // namespace otm::cli
+} // namespace otm::tool

@@ -1,4 +1,4 @@
-#include "cli/progress.hpp"
+#include "cmdline/progress.hpp"
 
 #include <unistd.h>
 

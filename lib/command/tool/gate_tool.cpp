@@ -1,19 +1,19 @@
-#include "cli/gate_tool.hpp"
+#include "tool/gate_tool.hpp"
 
 #include <iostream>
 #include <string_view>
 
-#include "cli/exit_codes.hpp"
-#include "cli/kept_until_exit.hpp"
-#include "cli/large_heap_pages.hpp"
-#include "cli/options.hpp"
-#include "cli/tool_setup.hpp"
+#include "cmdline/options.hpp"
 #include "config/settings.hpp"
 #include "gates/gate_cli.hpp"
 #include "gates/gates.hpp"
+#include "tool/exit_codes.hpp"
+#include "tool/kept_until_exit.hpp"
+#include "tool/large_heap_pages.hpp"
+#include "tool/tool_setup.hpp"
 #include "json/write.hpp"
 
-namespace otm::cli {
+namespace otm::tool {
 
 int run_gate_tool(const std::string &tool, int argc, char **argv) {
   constexpr std::string_view kPrefix = "otm-gate-";
@@ -22,13 +22,13 @@ int run_gate_tool(const std::string &tool, int argc, char **argv) {
   return run_tool(tool, [&] {
     const auto *info = gates::find_gate(gate);
     if (!info) throw Error(ErrorKind::Usage, "'" + tool + "' names no gate (otm-validate --list-gates lists them)");
-    Options opts(tool, "Runs the " + gate + " gate: " + info->summary +
-                           ".\n\nReads records from a store directory (the one holding records/), record files, "
-                           "or JSONL on stdin (-). Writes one JSON line per failure on stdout (gate, record, "
-                           "file, message, token) and a one-line verdict on stderr. It decides only this gate; "
-                           "a gate that lacks its input (packets, trace, live store) fails rather than passing."
-                           "\n\nExit: 0 pass, 1 fail, 2 usage or unreadable input.\n\nUsage: " +
-                           tool + " [options] [STORE_DIR | RECORD.json ... | -]");
+    cli::Options opts(tool, "Runs the " + gate + " gate: " + info->summary +
+                                ".\n\nReads records from a store directory (the one holding records/), record files, "
+                                "or JSONL on stdin (-). Writes one JSON line per failure on stdout (gate, record, "
+                                "file, message, token) and a one-line verdict on stderr. It decides only this gate; "
+                                "a gate that lacks its input (packets, trace, live store) fails rather than passing."
+                                "\n\nExit: 0 pass, 1 fail, 2 usage or unreadable input.\n\nUsage: " +
+                                tool + " [options] [STORE_DIR | RECORD.json ... | -]");
     gates::add_context_options(opts);
     if (!opts.parse(argc, argv)) return 0;
     const auto [settings, config] = tool_setup(opts);
@@ -48,4 +48,4 @@ int run_gate_tool(const std::string &tool, int argc, char **argv) {
   });
 }
 
-} // namespace otm::cli
+} // namespace otm::tool

@@ -4,8 +4,8 @@
 
 #include <string>
 
-namespace otm::cli {
+namespace otm::tool {
 
 int run_gate_tool(const std::string &tool, int argc, char **argv);
 
-} // namespace otm::cli
+} // namespace otm::tool
