@@ -1,6 +1,5 @@
-// otm-distill: drive a distilling agent packet by packet, gate every record
-// it returns, re-run it with the findings, keep only what passes. See
-// docs/tools/otm-distill.md.
+// otm-distill: drive a distilling agent per packet, gate its records, keep what passes.
+// It re-runs the agent with the findings; see docs/tools/otm-distill.md.
 #include <iostream>
 
 #include "cmdline/options.hpp"

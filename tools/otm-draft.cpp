@@ -1,6 +1,6 @@
-// otm-draft: the extractive drafter. Packet (+ sibling code file) → one
-// staging record, or a refusal naming the field the packet is too thin to
-// fill. No model involved; see docs/tools/otm-draft.md.
+// otm-draft: the extractive drafter: a packet -> one staging record, or a refusal.
+// The refusal names the field the packet is too thin to fill. No model
+// involved; see docs/tools/otm-draft.md.
 #include <iostream>
 
 #include "cmdline/options.hpp"

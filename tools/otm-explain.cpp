@@ -1,5 +1,6 @@
-// otm-explain: where every number, snippet line and provenance field of a
-// record comes from in its trace, rebuilt from the trace alone (issue 14).
+// otm-explain: where a record's numbers, code and provenance come from in its trace.
+// Every number, snippet line and provenance field, rebuilt from the trace
+// alone (issue 14).
 #include <iostream>
 
 #include "cmdline/options.hpp"

@@ -1,5 +1,5 @@
-// otm-ingest: reads one optimisation trace into work/versions.jsonl,
-// work/profiles.jsonl and work/meta.json (spec trace-format.md §9).
+// otm-ingest: a trace -> work/versions.jsonl, work/profiles.jsonl, work/meta.json.
+// Reads one optimisation trace (spec trace-format.md §9).
 #include <iostream>
 
 #include "cmdline/options.hpp"

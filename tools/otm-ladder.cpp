@@ -1,5 +1,5 @@
-// otm-ladder: the best-so-far ratchet over work/versions.jsonl (spec
-// ladder.md). Reads version rows, writes them back annotated with the
+// otm-ladder: the best-so-far ratchet over work/versions.jsonl (work/ladder.jsonl).
+// Spec ladder.md. Reads version rows, writes them back annotated with the
 // selection; all logic is in lib/ingest/ladder.
 #include <unistd.h>
 

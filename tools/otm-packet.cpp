@@ -1,6 +1,6 @@
-// otm-packet: work/segments.jsonl -> packets/<seg_id>.json plus the sibling
-// <seg_id>.diff or <seg_id>.py, scrubbed, with the anonymisation pre-flight
-// (spec packets.md).
+// otm-packet: work/segments.jsonl -> scrubbed packets/<seg_id>.json and their code.
+// The sibling <seg_id>.diff or <seg_id>.py, with the anonymisation
+// pre-flight (spec packets.md).
 #include <iostream>
 
 #include <optional>

@@ -1,5 +1,6 @@
-// otm-partition: the ladder's annotated versions -> work/segments.jsonl (one
-// segment per record-to-be) and reports/<slug>/partition.md (spec partition.md).
+// otm-partition: the ladder's versions -> work/segments.jsonl and partition.md.
+// One segment per record-to-be, and reports/<slug>/partition.md (spec
+// partition.md).
 #include <iostream>
 
 #include "cmdline/options.hpp"

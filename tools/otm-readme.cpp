@@ -1,4 +1,4 @@
-// otm-readme: the reviewer's summary of the staging store.
+// otm-readme: the reviewer's summary of the staging store (its README.md).
 #include <iostream>
 
 #include "cmdline/options.hpp"

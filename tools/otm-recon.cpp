@@ -1,5 +1,5 @@
-// otm-recon: work/* plus the live store -> reports/<slug>/recon.md, counts
-// only (spec scoring.md §5).
+// otm-recon: work files and the live store -> recon.md and ladder.svg, counts only.
+// reports/<slug>/recon.md and the ladder picture (spec scoring.md §5).
 #include <algorithm>
 #include <iostream>
 

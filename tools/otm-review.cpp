@@ -1,4 +1,4 @@
-// otm-review: the staging store as one self-contained HTML page (issue 14).
+// otm-review: the staging store as one self-contained HTML page.
 #include <iostream>
 
 #include "cmdline/options.hpp"

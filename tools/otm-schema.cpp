@@ -1,5 +1,5 @@
-// otm-schema: the opt-trace-1.0 profile from the store schema and its patch
-// list (docs/tools/otm-schema.md).
+// otm-schema: the opt-trace-1.0 profile from the store schema and its patch list.
+// See docs/tools/otm-schema.md.
 #include <iostream>
 
 #include "cmdline/options.hpp"
