@@ -69,17 +69,17 @@ std::string summary_of(const Tool &tool) {
 }
 
 std::string help_text() {
-  std::string out =
-      "usage: otm COMMAND [ARGS...]\n"
-      "       otm help [COMMAND]\n"
-      "       otm --version\n\n"
-      "otm mines a GPU-kernel optimization trace into gate-validated knowledge records. Each command is also on "
-      "PATH as otm-COMMAND (a link to this executable); `otm COMMAND ARGS` runs it. It reads and writes what the "
-      "command does: `otm help COMMAND` shows the command's own --help, which says what it reads, writes and "
-      "refuses to decide.\n\n"
-      "Exit: the command's own (0 success, 1 a negative verdict, 2 could not run); 2 for a name that is no "
-      "command.\n\n"
-      "Commands:\n";
+  std::string out = "usage: otm COMMAND [ARGS...]\n"
+                    "       otm help [COMMAND]\n"
+                    "       otm --version\n\n"
+                    "otm mines a GPU-kernel optimization trace into gate-validated knowledge\n"
+                    "records. Each command is also on PATH as otm-COMMAND (a link to this\n"
+                    "executable); `otm COMMAND ARGS` runs it. It reads and writes what the\n"
+                    "command does: `otm help COMMAND` shows the command's own --help, which\n"
+                    "says what it reads, writes and refuses to decide.\n\n"
+                    "Exit: the command's own (0 success, 1 a negative verdict, 2 could not\n"
+                    "run); 2 for a name that is no command.\n\n"
+                    "Commands:\n";
   std::size_t width = 0;
   for (const Tool &tool : kTools) width = std::max(width, tool.name.size() - kPrefix.size());
   for (const Tool &tool : kTools) {
