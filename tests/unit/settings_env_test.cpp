@@ -28,7 +28,7 @@ TEST_CASE("every setting has an OTM_ name, and the seed's names are kept", "[con
   CHECK(config::env_names(Setting::ConfigFile) == std::vector<std::string>{"OTM_CONFIG"});
 }
 
-TEST_CASE("a setting from OTM_<NAME>, else the seed's name; the flag wins", "[config][settings]") {
+TEST_CASE("a setting from OTM_<NAME>, else the seed's name, and the flag wins", "[config][settings]") {
   ::unsetenv("OTM_ARCH");
   ::setenv("RTM_ARCH", "hopper", 1);
   CHECK(config::Settings::from_environment().get(Setting::Arch) == "hopper");
