@@ -2,9 +2,9 @@
 // large-store tests (bench/storegen/store_generator.hpp).
 #include <iostream>
 
-#include "cli/exit_codes.hpp"
-#include "cli/options.hpp"
+#include "cmdline/options.hpp"
 #include "storegen/store_generator.hpp"
+#include "tool/exit_codes.hpp"
 
 namespace {
 
@@ -17,7 +17,7 @@ std::size_t number(const std::string &name, const std::string &text) {
 } // namespace
 
 int main(int argc, char **argv) {
-  return otm::cli::run_tool("otm-bench-store", [&] {
+  return otm::tool::run_tool("otm-bench-store", [&] {
     otm::cli::Options opts(
         "otm-bench-store",
         "Writes a generated store: OUTDIR/records/<type>/<vendor>/<arch>/<dsl>/<family>/<id>.json and "

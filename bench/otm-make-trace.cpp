@@ -2,9 +2,9 @@
 // and benchmarks (bench/tracegen/trace_generator.hpp; bench/README.md).
 #include <iostream>
 
-#include "cli/exit_codes.hpp"
-#include "cli/options.hpp"
+#include "cmdline/options.hpp"
 #include "io/file.hpp"
+#include "tool/exit_codes.hpp"
 #include "tracegen/hostile_shapes.hpp"
 #include "tracegen/trace_generator.hpp"
 #include "tracegen/trace_writer.hpp"
@@ -34,7 +34,7 @@ E choice(const std::string &name, const std::string &text, const std::vector<std
 } // namespace
 
 int main(int argc, char **argv) {
-  return cli::run_tool("otm-make-trace", [&] {
+  return tool::run_tool("otm-make-trace", [&] {
     cli::Options opts(
         "otm-make-trace",
         "Usage: otm-make-trace [options] OUTDIR\n"
@@ -67,7 +67,7 @@ int main(int argc, char **argv) {
     opts.value("hostile-rate", "PCT",
                "percent of versions from v3 on that start a hostile episode (default 20, 1..100; needs --hostile)");
     opts.flag("stream", "write the fast-import stream to stdout instead of a repository");
-    if (!opts.parse(argc, argv)) return cli::kSuccess;
+    if (!opts.parse(argc, argv)) return tool::kSuccess;
     tracegen::TraceOptions o;
     o.versions = number("versions", opts.get_or("versions", "120"), 5000);
     if (o.versions < 2) throw Error(ErrorKind::Usage, "--versions must be at least 2 (a baseline and one step)");
@@ -107,7 +107,7 @@ int main(int argc, char **argv) {
       auto story = tracegen::write_story(o);
       tracegen::write_fast_import(std::cout, story);
       if (auto m = opts.get("manifest")) io::write_file_atomic(*m, tracegen::manifest_jsonl(story));
-      return cli::kSuccess;
+      return tool::kSuccess;
     }
     if (opts.positionals().size() != 1) throw Error(ErrorKind::Usage, "give one OUTDIR");
     std::filesystem::path outdir = opts.positionals()[0];
@@ -122,6 +122,6 @@ int main(int argc, char **argv) {
     }
     if (auto m = opts.get("manifest")) io::write_file_atomic(*m, tracegen::manifest_jsonl(g.story));
     std::cout << g.dir.string() << "\n";
-    return cli::kSuccess;
+    return tool::kSuccess;
   });
 }

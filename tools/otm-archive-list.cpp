@@ -1,8 +1,8 @@
 // otm-archive-list: the traces of an archive, as archive mode runs them.
 #include <iostream>
 
-#include "cli/exit_codes.hpp"
-#include "cli/options.hpp"
+#include "tool/exit_codes.hpp"
+#include "cmdline/options.hpp"
 #include "otm_tools.hpp"
 #include "trace/archive_listing.hpp"
 
@@ -31,12 +31,12 @@ Exit: 0 listed (possibly nothing, when every entry was refused or skipped);
 )";
 
 int otm_archive_list_main(int argc, char **argv) {
-  return cli::run_tool("otm-archive-list", [&] {
+  return tool::run_tool("otm-archive-list", [&] {
     cli::Options opts("otm-archive-list", kHelp);
     opts.flag("null", "end each entry with a NUL byte instead of a newline");
     opts.short_alias('z', "null");
     opts.flag("names", "print each trace's directory name instead of its path");
-    if (!opts.parse(argc, argv)) return cli::kSuccess;
+    if (!opts.parse(argc, argv)) return tool::kSuccess;
     if (opts.positionals().size() != 1) throw Error(ErrorKind::Usage, "give exactly one TRACES_DIR (see --help)");
     const auto dir = std::filesystem::absolute(opts.positionals().front()).lexically_normal();
     const auto entries = trace::list_archive(dir);
@@ -51,6 +51,6 @@ int otm_archive_list_main(int argc, char **argv) {
       else
         std::cerr << "otm-archive-list: " << trace::archive_entry_message(e) << '\n';
     }
-    return cli::kSuccess;
+    return tool::kSuccess;
   });
 }

@@ -1,11 +1,11 @@
 // otm-archive-report: archive mode's per-trace table and archive-report.jsonl.
 #include <iostream>
 
-#include "cli/exit_codes.hpp"
-#include "cli/options.hpp"
+#include "cmdline/options.hpp"
 #include "io/file.hpp"
 #include "otm_tools.hpp"
 #include "report/archive_report.hpp"
+#include "tool/exit_codes.hpp"
 #include "trace/archive_listing.hpp"
 #include "workspace/layout.hpp"
 #include "json/write.hpp"
@@ -53,7 +53,7 @@ Exit: 0 every trace succeeded; 1 at least one failed or was refused (named in th
 )";
 
 int otm_archive_report_main(int argc, char **argv) {
-  return cli::run_tool("otm-archive-report", [&] {
+  return tool::run_tool("otm-archive-report", [&] {
     cli::Options opts("otm-archive-report", kHelp);
     opts.value("scratch", "DIR", "the archive's scratch root (OTM_SCRATCH of the make run)");
     opts.value("collected", "DIR", "read each trace's row from DIR/<trace>.jsonl (runs made elsewhere)");
@@ -104,6 +104,6 @@ int otm_archive_report_main(int argc, char **argv) {
       io::write_file_atomic(dest, jsonl, io::FileClass::Scratch);
       std::cout << report::archive_table(rows) << "report: " << dest << '\n';
     }
-    return static_cast<int>(failed ? cli::kFailure : cli::kSuccess);
+    return static_cast<int>(failed ? tool::kFailure : tool::kSuccess);
   });
 }

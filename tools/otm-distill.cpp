@@ -1,11 +1,8 @@
-// otm-distill: drive a distilling agent packet by packet, gate every record
-// it returns, re-run it with the findings, keep only what passes. See
-// docs/tools/otm-distill.md.
+// otm-distill: drive a distilling agent per packet, gate its records, keep what passes.
+// It re-runs the agent with the findings; see docs/tools/otm-distill.md.
 #include <iostream>
 
-#include "cli/exit_codes.hpp"
-#include "cli/options.hpp"
-#include "cli/tool_setup.hpp"
+#include "cmdline/options.hpp"
 #include "config/config.hpp"
 #include "config/settings.hpp"
 #include "distill/agent_driver.hpp"
@@ -15,6 +12,8 @@
 #include "io/file.hpp"
 #include "otm_tools.hpp"
 #include "record/store_layout.hpp"
+#include "tool/exit_codes.hpp"
+#include "tool/tool_setup.hpp"
 #include "json/write.hpp"
 
 using namespace otm;
@@ -37,7 +36,7 @@ unsigned positive(const cli::Options &opts, const std::string &name, unsigned fa
 } // namespace
 
 int otm_distill_main(int argc, char **argv) {
-  return cli::run_tool("otm-distill", [&] {
+  return tool::run_tool("otm-distill", [&] {
     cli::Options opts(
         "otm-distill",
         "Usage: otm-distill --agent-cmd CMD [-j N] [--max-rounds R] [--timeout S] PACKET|DIR...\n\n"
@@ -65,12 +64,12 @@ int otm_distill_main(int argc, char **argv) {
     opts.flag("print-brief", "print the built-in brief and exit");
     config::Settings::add_options(opts, {Setting::Store, Setting::Trace, Setting::TraceLabel, Setting::Live,
                                          Setting::Denylist, Setting::ConfigFile});
-    if (!opts.parse(argc, argv)) return cli::kSuccess;
+    if (!opts.parse(argc, argv)) return tool::kSuccess;
     if (opts.is_set("print-brief")) {
       std::cout << distill::distill_brief_text();
-      return cli::kSuccess;
+      return tool::kSuccess;
     }
-    const auto [settings, config] = cli::tool_setup(opts);
+    const auto [settings, config] = tool::tool_setup(opts);
     auto cmd = opts.get("agent-cmd");
     if (!cmd || cmd->empty())
       throw Error(ErrorKind::Usage, "--agent-cmd is required (the command that runs the agent)");
@@ -113,6 +112,6 @@ int otm_distill_main(int argc, char **argv) {
     if (agent_down == outcomes.size())
       throw Error(ErrorKind::Usage,
                   "the agent gave no answer on any packet (" + outcomes.front().detail + "): check --agent-cmd");
-    return cli::kSuccess;
+    return tool::kSuccess;
   });
 }

@@ -1,11 +1,9 @@
-// otm-draft: the extractive drafter. Packet (+ sibling code file) → one
-// staging record, or a refusal naming the field the packet is too thin to
-// fill. No model involved; see docs/tools/otm-draft.md.
+// otm-draft: the extractive drafter: a packet -> one staging record, or a refusal.
+// The refusal names the field the packet is too thin to fill. No model
+// involved; see docs/tools/otm-draft.md.
 #include <iostream>
 
-#include "cli/exit_codes.hpp"
-#include "cli/options.hpp"
-#include "cli/tool_setup.hpp"
+#include "cmdline/options.hpp"
 #include "config/config.hpp"
 #include "config/settings.hpp"
 #include "distill/draft_run.hpp"
@@ -14,6 +12,8 @@
 #include "distill/packet_list.hpp"
 #include "otm_tools.hpp"
 #include "record/store_layout.hpp"
+#include "tool/exit_codes.hpp"
+#include "tool/tool_setup.hpp"
 #include "scrub/denylist.hpp"
 #include "trace/trace_location.hpp"
 #include "workspace/layout.hpp"
@@ -22,7 +22,7 @@
 using namespace otm;
 
 int otm_draft_main(int argc, char **argv) {
-  return cli::run_tool("otm-draft", [&] {
+  return tool::run_tool("otm-draft", [&] {
     cli::Options opts("otm-draft",
                       "Usage: otm-draft --trace DIR --live DIR [--store DIR] [--slug SLUG] [--denylist FILE] "
                       "PACKET|DIR...\n"
@@ -52,8 +52,8 @@ int otm_draft_main(int argc, char **argv) {
                                    config::Setting::Live, config::Setting::Denylist, config::Setting::ConfigFile});
     opts.value("slug", "SLUG", "reports/<SLUG>/ that holds the refusal ledger (default: the trace's slug)");
     opts.flag("stdout", "draft one packet to stdout instead of the staging store");
-    if (!opts.parse(argc, argv)) return cli::kSuccess;
-    const auto [settings, config] = cli::tool_setup(opts);
+    if (!opts.parse(argc, argv)) return tool::kSuccess;
+    const auto [settings, config] = tool::tool_setup(opts);
     // The one reader of the one setting: a configured file that cannot be
     // read stops the run before anything is drafted.
     const auto denylist = scrub::Denylist::from_setting(settings.get(config::Setting::Denylist));
@@ -75,10 +75,10 @@ int otm_draft_main(int argc, char **argv) {
           thin.set("thin", json::Value::strings(d.thin));
           std::cerr << json::to_line(thin) << '\n';
         }
-        return cli::kSuccess;
+        return tool::kSuccess;
       }
       std::cout << json::to_line(distill::refusal_line(p, *d.refusal, "otm-draft")) << '\n';
-      return cli::kFailure;
+      return tool::kFailure;
     }
     auto store = workspace::staging_store(settings);
     auto given = opts.get("slug");
@@ -94,6 +94,6 @@ int otm_draft_main(int argc, char **argv) {
     for (const auto &line : res.lines) std::cout << json::to_line(line) << '\n';
     std::cerr << "otm-draft: " << res.written << " record(s) written, " << res.refused << " packet(s) refused (reports/"
               << slug << "/refusals.jsonl)\n";
-    return cli::kSuccess;
+    return tool::kSuccess;
   });
 }

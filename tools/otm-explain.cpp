@@ -1,10 +1,9 @@
-// otm-explain: where every number, snippet line and provenance field of a
-// record comes from in its trace, rebuilt from the trace alone (issue 14).
+// otm-explain: where a record's numbers, code and provenance come from in its trace.
+// Every number, snippet line and provenance field, rebuilt from the trace
+// alone (issue 14).
 #include <iostream>
 
-#include "cli/exit_codes.hpp"
-#include "cli/options.hpp"
-#include "cli/tool_setup.hpp"
+#include "cmdline/options.hpp"
 #include "config/config.hpp"
 #include "config/settings.hpp"
 #include "explain/explain.hpp"
@@ -13,6 +12,8 @@
 #include "explain/trace_model.hpp"
 #include "io/file.hpp"
 #include "otm_tools.hpp"
+#include "tool/exit_codes.hpp"
+#include "tool/tool_setup.hpp"
 #include "workspace/layout.hpp"
 #include "json/write.hpp"
 
@@ -54,7 +55,7 @@ neither a file nor a known id, unreadable input).
 } // namespace
 
 int otm_explain_main(int argc, char **argv) {
-  return otm::cli::run_tool("otm-explain", [&] {
+  return otm::tool::run_tool("otm-explain", [&] {
     using otm::config::Setting;
     otm::cli::Options opts("otm-explain", kHelp);
     otm::config::Settings::add_options(opts, {Setting::Trace, Setting::TraceName, Setting::TraceRoot,
@@ -62,14 +63,14 @@ int otm_explain_main(int argc, char **argv) {
                                               Setting::Vendor, Setting::Arch, Setting::Product, Setting::Harness,
                                               Setting::Denylist, Setting::ConfigFile});
     opts.value("format", "FORMAT", "text (default) or json (one object per record per line)");
-    if (!opts.parse(argc, argv)) return otm::cli::kSuccess;
+    if (!opts.parse(argc, argv)) return otm::tool::kSuccess;
     std::string format = opts.get_or("format", "text");
     if (format != "text" && format != "json")
       throw otm::Error(otm::ErrorKind::Usage, "--format takes text or json, not '" + format + "'");
     if (opts.positionals().empty())
       throw otm::Error(otm::ErrorKind::Usage, "no RECORD given (a file, an id, or '-'; see --help)");
 
-    auto [settings, config] = otm::cli::tool_setup(opts);
+    auto [settings, config] = otm::tool::tool_setup(opts);
     std::optional<std::filesystem::path> staging, live, workspace;
     staging = otm::workspace::configured_store(settings);
     live = otm::workspace::live_root(settings);
@@ -85,6 +86,6 @@ int otm_explain_main(int argc, char **argv) {
       std::cout << (format == "json" ? otm::json::to_line(otm::explain::to_json(e)) + "\n"
                                      : otm::explain::to_text(e) + "\n");
     }
-    return complete ? otm::cli::kSuccess : otm::cli::kFailure;
+    return complete ? otm::tool::kSuccess : otm::tool::kFailure;
   });
 }

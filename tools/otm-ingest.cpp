@@ -1,15 +1,15 @@
-// otm-ingest: reads one optimisation trace into work/versions.jsonl,
-// work/profiles.jsonl and work/meta.json (spec trace-format.md §9).
+// otm-ingest: a trace -> work/versions.jsonl, work/profiles.jsonl, work/meta.json.
+// Reads one optimisation trace (spec trace-format.md §9).
 #include <iostream>
 
-#include "cli/exit_codes.hpp"
-#include "cli/kept_until_exit.hpp"
-#include "cli/large_heap_pages.hpp"
-#include "cli/options.hpp"
-#include "cli/tool_setup.hpp"
+#include "cmdline/options.hpp"
 #include "config/config.hpp"
 #include "config/settings.hpp"
 #include "otm_tools.hpp"
+#include "tool/exit_codes.hpp"
+#include "tool/kept_until_exit.hpp"
+#include "tool/large_heap_pages.hpp"
+#include "tool/tool_setup.hpp"
 #include "trace/ingest.hpp"
 #include "trace/trace_location.hpp"
 
@@ -41,8 +41,8 @@ unreadable configuration, write failure).
 } // namespace
 
 int otm_ingest_main(int argc, char **argv) {
-  otm::cli::use_large_heap_pages(true);
-  return otm::cli::run_tool("otm-ingest", [&] {
+  otm::tool::use_large_heap_pages(true);
+  return otm::tool::run_tool("otm-ingest", [&] {
     using otm::config::Setting;
     otm::cli::Options opts("otm-ingest", kHelp);
     otm::config::Settings::add_options(opts, {Setting::Trace, Setting::TraceName, Setting::TraceRoot,
@@ -52,13 +52,13 @@ int otm_ingest_main(int argc, char **argv) {
     opts.value("output", "FILE", "where versions.jsonl goes; '-' for stdout (default <workspace>/work/versions.jsonl)");
     opts.short_alias('o', "output");
     opts.flag("quiet", "do not print the summary");
-    if (!opts.parse(argc, argv)) return otm::cli::kSuccess;
-    otm::cli::refuse_positionals(opts, " (the trace is --trace DIR)");
+    if (!opts.parse(argc, argv)) return otm::tool::kSuccess;
+    otm::tool::refuse_positionals(opts, " (the trace is --trace DIR)");
 
-    auto [settings, config, loc] = otm::cli::trace_tool_setup(opts);
+    auto [settings, config, loc] = otm::tool::trace_tool_setup(opts);
     // Held until exit: freeing every row one by one just before the process
     // ends would cost more than writing them.
-    const auto &result = otm::cli::kept_until_exit(otm::trace::ingest(loc, config));
+    const auto &result = otm::tool::kept_until_exit(otm::trace::ingest(loc, config));
     otm::trace::write_ingest(loc, result, opts.get_or("output", ""));
     if (!opts.is_set("quiet")) {
       std::string out = opts.get_or("output", "");
@@ -66,6 +66,6 @@ int otm_ingest_main(int argc, char **argv) {
       std::cerr << otm::trace::summary_text(loc, result) << "wrote:      versions to " << versions << "; "
                 << loc.workspace.profiles_file().string() << "; " << loc.workspace.meta_file().string() << "\n";
     }
-    return otm::cli::kSuccess;
+    return otm::tool::kSuccess;
   });
 }

@@ -1,15 +1,11 @@
-// otm-ladder: the best-so-far ratchet over work/versions.jsonl (spec
-// ladder.md). Reads version rows, writes them back annotated with the
+// otm-ladder: the best-so-far ratchet over work/versions.jsonl (work/ladder.jsonl).
+// Spec ladder.md. Reads version rows, writes them back annotated with the
 // selection; all logic is in lib/ingest/ladder.
 #include <unistd.h>
 
 #include <iostream>
 
-#include "cli/exit_codes.hpp"
-#include "cli/kept_until_exit.hpp"
-#include "cli/large_heap_pages.hpp"
-#include "cli/options.hpp"
-#include "cli/tool_setup.hpp"
+#include "cmdline/options.hpp"
 #include "config/config.hpp"
 #include "config/settings.hpp"
 #include "io/file.hpp"
@@ -18,6 +14,10 @@
 #include "ladder/self_test.hpp"
 #include "ladder/summary.hpp"
 #include "otm_tools.hpp"
+#include "tool/exit_codes.hpp"
+#include "tool/kept_until_exit.hpp"
+#include "tool/large_heap_pages.hpp"
+#include "tool/tool_setup.hpp"
 #include "json/write.hpp"
 
 using namespace otm;
@@ -48,16 +48,16 @@ Exit status: 0 success (self-test passed); 1 self-test failed;
 )";
 
 int otm_ladder_main(int argc, char **argv) {
-  cli::use_large_heap_pages();
-  return cli::run_tool("otm-ladder", [&]() -> int {
+  tool::use_large_heap_pages();
+  return tool::run_tool("otm-ladder", [&]() -> int {
     cli::Options opts("otm-ladder", kHelp);
     opts.value("output", "FILE", "write the annotated rows to FILE (atomically) instead of stdout")
         .short_alias('o', "output")
         .flag("summary", "print the ladder summary on stderr")
         .flag("self-test", "run the spec's synthetic series and report");
     config::Settings::add_options(opts, {config::Setting::ConfigFile});
-    if (!opts.parse(argc, argv)) return cli::kSuccess;
-    const auto config = cli::tool_setup(opts).config;
+    if (!opts.parse(argc, argv)) return tool::kSuccess;
+    const auto config = tool::tool_setup(opts).config;
     const auto thresholds = config.ladder();
     const auto limits = config.limits();
 
@@ -68,7 +68,7 @@ int otm_ladder_main(int argc, char **argv) {
       for (const auto &p : rep.passed) std::cout << "  ok    " << p << "\n";
       for (const auto &f : rep.failed) std::cout << "  FAIL  " << f << "\n";
       std::cout << rep.passed.size() << " passed, " << rep.failed.size() << " failed\n";
-      return rep.ok() ? cli::kSuccess : cli::kFailure;
+      return rep.ok() ? tool::kSuccess : tool::kFailure;
     }
     if (opts.positionals().size() > 1) throw Error(ErrorKind::Usage, "expected at most one input file (see --help)");
     const std::string input = opts.positionals().empty() ? "-" : opts.positionals()[0];
@@ -76,7 +76,7 @@ int otm_ladder_main(int argc, char **argv) {
     const std::string text = io::read_input(input, limits.input_bounds());
     // Held until exit: freeing every row one by one just before the process
     // ends would cost more than writing them.
-    auto &rows = cli::kept_until_exit(ladder::parse_version_rows(text, source));
+    auto &rows = tool::kept_until_exit(ladder::parse_version_rows(text, source));
     auto result = ladder::select(rows, thresholds);
     ladder::annotate_in_place(rows, result);
     std::string out;
@@ -86,6 +86,6 @@ int otm_ladder_main(int argc, char **argv) {
     io::write_output(dest, out, io::FileClass::Scratch);
     if (dest != "-") io::sync_file_system(dest);
     if (opts.is_set("summary") || isatty(STDERR_FILENO)) std::cerr << ladder::summary_text(rows, result);
-    return cli::kSuccess;
+    return tool::kSuccess;
   });
 }

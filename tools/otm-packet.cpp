@@ -1,18 +1,18 @@
-// otm-packet: work/segments.jsonl -> packets/<seg_id>.json plus the sibling
-// <seg_id>.diff or <seg_id>.py, scrubbed, with the anonymisation pre-flight
-// (spec packets.md).
+// otm-packet: work/segments.jsonl -> scrubbed packets/<seg_id>.json and their code.
+// The sibling <seg_id>.diff or <seg_id>.py, with the anonymisation
+// pre-flight (spec packets.md).
 #include <iostream>
 
 #include <optional>
 
-#include "cli/build_info.hpp"
-#include "cli/exit_codes.hpp"
-#include "cli/options.hpp"
-#include "cli/tool_setup.hpp"
+#include "cmdline/build_info.hpp"
+#include "cmdline/options.hpp"
 #include "config/settings.hpp"
 #include "otm_tools.hpp"
 #include "packet/stage.hpp"
 #include "scrub/denylist.hpp"
+#include "tool/exit_codes.hpp"
+#include "tool/tool_setup.hpp"
 #include "trace/trace_location.hpp"
 
 namespace {
@@ -58,7 +58,7 @@ leaks; 2 cannot run (bad arguments, no trace, missing work files).
 } // namespace
 
 int otm_packet_main(int argc, char **argv) {
-  return otm::cli::run_tool("otm-packet", [&] {
+  return otm::tool::run_tool("otm-packet", [&] {
     using otm::config::Setting;
     otm::cli::Options opts("otm-packet", kHelp);
     otm::config::Settings::add_options(opts,
@@ -69,8 +69,8 @@ int otm_packet_main(int argc, char **argv) {
     opts.repeated("seg", "ID", "only this segment (repeatable)");
     opts.value("limit", "N", "at most N packets (0: no limit)");
     opts.flag("quiet", "do not print the pre-flight report");
-    if (!opts.parse(argc, argv)) return otm::cli::kSuccess;
-    otm::cli::refuse_positionals(opts);
+    if (!opts.parse(argc, argv)) return otm::tool::kSuccess;
+    otm::tool::refuse_positionals(opts);
     otm::packet::Filters filters;
     filters.type = opts.get("type");
     filters.seg_ids = opts.all("seg");
@@ -79,7 +79,7 @@ int otm_packet_main(int argc, char **argv) {
       throw otm::Error(otm::ErrorKind::Usage, "--limit takes a non-negative integer, not '" + limit + "'");
     filters.limit = std::stoul(limit);
 
-    auto [settings, config, loc] = otm::cli::trace_tool_setup(opts);
+    auto [settings, config, loc] = otm::tool::trace_tool_setup(opts);
     auto denylist = otm::scrub::Denylist::from_setting(settings.get(Setting::Denylist));
     otm::packet::StageInputs in{loc.trace,
                                 loc.workspace,
@@ -100,6 +100,6 @@ int otm_packet_main(int argc, char **argv) {
                    "them ("
                 << loc.workspace.packet_run_file().string() << "): nothing rebuilt\n";
     if (!opts.is_set("quiet") || !out.clean) std::cerr << out.report;
-    return out.clean ? otm::cli::kSuccess : otm::cli::kFailure;
+    return out.clean ? otm::tool::kSuccess : otm::tool::kFailure;
   });
 }

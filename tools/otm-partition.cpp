@@ -1,18 +1,19 @@
-// otm-partition: the ladder's annotated versions -> work/segments.jsonl (one
-// segment per record-to-be) and reports/<slug>/partition.md (spec partition.md).
+// otm-partition: the ladder's versions -> work/segments.jsonl and partition.md.
+// One segment per record-to-be, and reports/<slug>/partition.md (spec
+// partition.md).
 #include <iostream>
 
-#include "cli/exit_codes.hpp"
-#include "cli/kept_until_exit.hpp"
-#include "cli/large_heap_pages.hpp"
-#include "cli/options.hpp"
-#include "cli/tool_setup.hpp"
+#include "cmdline/options.hpp"
 #include "config/config.hpp"
 #include "config/settings.hpp"
 #include "io/file.hpp"
 #include "otm_tools.hpp"
 #include "partition/inputs.hpp"
 #include "partition/partition.hpp"
+#include "tool/exit_codes.hpp"
+#include "tool/kept_until_exit.hpp"
+#include "tool/large_heap_pages.hpp"
+#include "tool/tool_setup.hpp"
 #include "trace/trace_location.hpp"
 #include "json/write.hpp"
 
@@ -44,8 +45,8 @@ malformed work files, unreadable store).
 } // namespace
 
 int otm_partition_main(int argc, char **argv) {
-  otm::cli::use_large_heap_pages();
-  return otm::cli::run_tool("otm-partition", [&] {
+  otm::tool::use_large_heap_pages();
+  return otm::tool::run_tool("otm-partition", [&] {
     using otm::config::Setting;
     otm::cli::Options opts("otm-partition", kHelp);
     otm::config::Settings::add_options(opts,
@@ -55,10 +56,10 @@ int otm_partition_main(int argc, char **argv) {
     opts.value("output", "FILE", "where segments go; '-' for stdout (default <workspace>/work/segments.jsonl)");
     opts.short_alias('o', "output");
     opts.flag("quiet", "do not print the summary");
-    if (!opts.parse(argc, argv)) return otm::cli::kSuccess;
-    otm::cli::refuse_positionals(opts);
+    if (!opts.parse(argc, argv)) return otm::tool::kSuccess;
+    otm::tool::refuse_positionals(opts);
 
-    auto [settings, config, loc] = otm::cli::trace_tool_setup(opts);
+    auto [settings, config, loc] = otm::tool::trace_tool_setup(opts);
     const auto &ws = loc.workspace;
 
     otm::partition::Sources src;
@@ -73,8 +74,8 @@ int otm_partition_main(int argc, char **argv) {
     src.limits = config.limits();
     // Held until exit: freeing every row and segment one by one just before
     // the process ends cost more than writing them.
-    const auto &in = otm::cli::kept_until_exit(otm::partition::load_inputs(src));
-    const auto &result = otm::cli::kept_until_exit(otm::partition::run(in));
+    const auto &in = otm::tool::kept_until_exit(otm::partition::load_inputs(src));
+    const auto &result = otm::tool::kept_until_exit(otm::partition::run(in));
 
     std::string out = opts.get_or("output", ws.segments_file().string());
     std::string text;
@@ -86,6 +87,6 @@ int otm_partition_main(int argc, char **argv) {
     if (!opts.is_set("quiet"))
       std::cerr << otm::partition::console_summary(result, out == "-" ? "stdout" : out) << "report: " << report.string()
                 << "\n";
-    return otm::cli::kSuccess;
+    return otm::tool::kSuccess;
   });
 }

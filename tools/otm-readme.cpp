@@ -1,13 +1,13 @@
-// otm-readme: the reviewer's summary of the staging store.
+// otm-readme: the reviewer's summary of the staging store (its README.md).
 #include <iostream>
 
-#include "cli/exit_codes.hpp"
-#include "cli/options.hpp"
-#include "cli/tool_setup.hpp"
+#include "cmdline/options.hpp"
 #include "config/settings.hpp"
 #include "io/file.hpp"
 #include "otm_tools.hpp"
 #include "report/readme.hpp"
+#include "tool/exit_codes.hpp"
+#include "tool/tool_setup.hpp"
 #include "workspace/layout.hpp"
 
 using namespace otm;
@@ -31,16 +31,15 @@ or an unwritable output.
 )";
 
 int otm_readme_main(int argc, char **argv) {
-  return cli::run_tool("otm-readme", [&] {
+  return tool::run_tool("otm-readme", [&] {
     cli::Options opts("otm-readme", kHelp);
     opts.value("gate-report", "FILE", "saved otm-validate output to report the gate status from");
     opts.value("output", "FILE", "where to write (default <store>/README.md; - for stdout)");
     opts.value("timestamp", "TEXT", "generation time to print (none by default, for reproducible output)");
     config::Settings::add_options(opts, {config::Setting::Store, config::Setting::Workspace});
     if (!opts.parse(argc, argv)) return 0;
-    if (!opts.positionals().empty())
-      throw Error(ErrorKind::Usage, "otm-readme takes no positional arguments (see --help)");
-    auto settings = cli::settings_from(opts);
+    tool::refuse_positionals(opts, " (see --help)");
+    auto settings = tool::settings_from(opts);
     auto store = workspace::staging_store(settings);
     report::ReadmeInputs in;
     in.staging_root = store.root;

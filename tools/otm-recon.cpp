@@ -1,11 +1,9 @@
-// otm-recon: work/* plus the live store -> reports/<slug>/recon.md, counts
-// only (spec scoring.md §5).
+// otm-recon: work files and the live store -> recon.md and ladder.svg, counts only.
+// reports/<slug>/recon.md and the ladder picture (spec scoring.md §5).
 #include <algorithm>
 #include <iostream>
 
-#include "cli/exit_codes.hpp"
-#include "cli/options.hpp"
-#include "cli/tool_setup.hpp"
+#include "cmdline/options.hpp"
 #include "config/config.hpp"
 #include "config/settings.hpp"
 #include "io/file.hpp"
@@ -13,6 +11,8 @@
 #include "recon/inputs.hpp"
 #include "recon/recon.hpp"
 #include "report/ladder_svg.hpp"
+#include "tool/exit_codes.hpp"
+#include "tool/tool_setup.hpp"
 #include "trace/trace_location.hpp"
 
 namespace {
@@ -44,7 +44,7 @@ files, --live not a store).
 } // namespace
 
 int otm_recon_main(int argc, char **argv) {
-  return otm::cli::run_tool("otm-recon", [&] {
+  return otm::tool::run_tool("otm-recon", [&] {
     using otm::config::Setting;
     otm::cli::Options opts("otm-recon", kHelp);
     otm::config::Settings::add_options(opts,
@@ -56,10 +56,10 @@ int otm_recon_main(int argc, char **argv) {
     opts.value("picture", "FILE",
                "where the ladder picture goes; '' for none (default <store>/reports/<slug>/ladder.svg)");
     opts.flag("quiet", "do not print the summary");
-    if (!opts.parse(argc, argv)) return otm::cli::kSuccess;
-    otm::cli::refuse_positionals(opts);
+    if (!opts.parse(argc, argv)) return otm::tool::kSuccess;
+    otm::tool::refuse_positionals(opts);
 
-    auto [settings, config, loc] = otm::cli::trace_tool_setup(opts);
+    auto [settings, config, loc] = otm::tool::trace_tool_setup(opts);
     const auto &ws = loc.workspace;
 
     otm::recon::Sources src;
@@ -89,6 +89,6 @@ int otm_recon_main(int argc, char **argv) {
       otm::io::sync_file_system(picture);
     if (!opts.is_set("quiet"))
       std::cerr << otm::recon::console_summary(in, out == "-" ? "stdout" : out, std::count(md.begin(), md.end(), '\n'));
-    return otm::cli::kSuccess;
+    return otm::tool::kSuccess;
   });
 }

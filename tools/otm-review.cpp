@@ -1,14 +1,14 @@
-// otm-review: the staging store as one self-contained HTML page (issue 14).
+// otm-review: the staging store as one self-contained HTML page.
 #include <iostream>
 
-#include "cli/exit_codes.hpp"
-#include "cli/options.hpp"
-#include "cli/tool_setup.hpp"
+#include "cmdline/options.hpp"
 #include "config/settings.hpp"
 #include "gates/gate_cli.hpp"
 #include "io/file.hpp"
 #include "otm_tools.hpp"
 #include "review/review_page.hpp"
+#include "tool/exit_codes.hpp"
+#include "tool/tool_setup.hpp"
 #include "workspace/layout.hpp"
 
 namespace {
@@ -42,15 +42,15 @@ unwritable output).
 } // namespace
 
 int otm_review_main(int argc, char **argv) {
-  return otm::cli::run_tool("otm-review", [&] {
+  return otm::tool::run_tool("otm-review", [&] {
     otm::cli::Options opts("otm-review", kHelp);
     otm::gates::add_context_options(opts);
     opts.value("output", "FILE", "where the page goes; '-' for stdout (default <store>/review.html)");
     opts.short_alias('o', "output");
     opts.flag("quiet", "do not print where the page was written");
-    if (!opts.parse(argc, argv)) return otm::cli::kSuccess;
+    if (!opts.parse(argc, argv)) return otm::tool::kSuccess;
     if (opts.positionals().size() > 1) throw otm::Error(otm::ErrorKind::Usage, "one store directory at most");
-    const auto [settings, config] = otm::cli::tool_setup(opts);
+    const auto [settings, config] = otm::tool::tool_setup(opts);
     auto ctx = otm::gates::build_context(opts, settings, config, opts.positionals());
     if (!ctx.store_root)
       throw otm::Error(otm::ErrorKind::Usage, "otm-review takes a store directory (the one holding records/)");
@@ -65,6 +65,6 @@ int otm_review_main(int argc, char **argv) {
     std::string out = opts.get_or("output", otm::workspace::StagingStore{*ctx.store_root}.review_page().string());
     otm::io::write_output(out, otm::review::review_page(in));
     if (!opts.is_set("quiet") && out != "-") std::cerr << "otm-review: wrote " << out << "\n";
-    return otm::cli::kSuccess;
+    return otm::tool::kSuccess;
   });
 }

@@ -1,14 +1,14 @@
-// otm-schema: the opt-trace-1.0 profile from the store schema and its patch
-// list (docs/tools/otm-schema.md).
+// otm-schema: the opt-trace-1.0 profile from the store schema and its patch list.
+// See docs/tools/otm-schema.md.
 #include <iostream>
 
-#include "cli/exit_codes.hpp"
-#include "cli/options.hpp"
+#include "cmdline/options.hpp"
 #include "otm_tools.hpp"
 #include "schema/schema_command.hpp"
+#include "tool/exit_codes.hpp"
 
 int otm_schema_main(int argc, char **argv) {
-  return otm::cli::run_tool("otm-schema", [&] {
+  return otm::tool::run_tool("otm-schema", [&] {
     otm::cli::Options opts(
         "otm-schema",
         "Generates the opt-trace-1.0 profile: the store schema (clean-1.3) narrowed by a declared patch list, "

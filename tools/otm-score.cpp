@@ -1,13 +1,13 @@
 // otm-score: the store's worth model over the staging store.
 #include <iostream>
 
-#include "cli/exit_codes.hpp"
-#include "cli/options.hpp"
-#include "cli/tool_setup.hpp"
+#include "cmdline/options.hpp"
 #include "config/config.hpp"
 #include "config/settings.hpp"
 #include "otm_tools.hpp"
 #include "scoring/score_store.hpp"
+#include "tool/exit_codes.hpp"
+#include "tool/tool_setup.hpp"
 #include "workspace/layout.hpp"
 
 using namespace otm;
@@ -34,15 +34,14 @@ file does not parse or another input problem (nothing written).
 )";
 
 int otm_score_main(int argc, char **argv) {
-  return cli::run_tool("otm-score", [&] {
+  return tool::run_tool("otm-score", [&] {
     cli::Options opts("otm-score", kHelp);
     opts.flag("dry-run", "compute and report, write nothing");
     opts.flag("allow-empty", "no staged records is a result (an empty index), not exit 1");
     config::Settings::add_options(opts, {config::Setting::Store, config::Setting::ConfigFile});
     if (!opts.parse(argc, argv)) return 0;
-    if (!opts.positionals().empty())
-      throw Error(ErrorKind::Usage, "otm-score takes no positional arguments (see --help)");
-    auto [settings, cfg] = cli::tool_setup(opts);
+    tool::refuse_positionals(opts, " (see --help)");
+    auto [settings, cfg] = tool::tool_setup(opts);
     scoring::ScoreOptions so;
     so.staging_root = workspace::staging_store(settings).root;
     so.dry_run = opts.is_set("dry-run");

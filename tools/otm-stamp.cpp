@@ -1,14 +1,14 @@
 // otm-stamp: content stamps for Makefile.pipeline (lib/stages/pipeline/stamps.hpp).
 #include <iostream>
 
-#include "cli/exit_codes.hpp"
-#include "cli/options.hpp"
-#include "cli/tool_setup.hpp"
+#include "cmdline/options.hpp"
 #include "config/config.hpp"
 #include "config/settings.hpp"
 #include "io/file.hpp"
 #include "otm_tools.hpp"
 #include "pipeline/stamps.hpp"
+#include "tool/exit_codes.hpp"
+#include "tool/tool_setup.hpp"
 #include "trace/git_dir_policy.hpp"
 #include "trace/trace_location.hpp"
 
@@ -40,11 +40,11 @@ Exit status: 0 success; 2 bad usage, unreadable trace or configuration.
 } // namespace
 
 int otm_stamp_main(int argc, char **argv) {
-  return otm::cli::run_tool("otm-stamp", [&] {
+  return otm::tool::run_tool("otm-stamp", [&] {
     using otm::config::Setting;
     otm::cli::Options opts("otm-stamp", kHelp);
     otm::config::Settings::add_options(opts, {Setting::ConfigFile, Setting::AllowGitDir});
-    if (!opts.parse(argc, argv)) return otm::cli::kSuccess;
+    if (!opts.parse(argc, argv)) return otm::tool::kSuccess;
     const auto &args = opts.positionals();
     if (args.empty()) throw otm::Error(otm::ErrorKind::Usage, "missing mode 'trace' or 'config' (see --help)");
     std::string content;
@@ -52,12 +52,12 @@ int otm_stamp_main(int argc, char **argv) {
     if (args[0] == "trace") {
       if (args.size() != 3) throw otm::Error(otm::ErrorKind::Usage, "usage: otm-stamp trace TRACE FILE");
       // The trace reading policy's .git rule before its HEAD is read.
-      otm::trace::check_git_dir(otm::io::expand_user(args[1]), otm::cli::settings_from(opts));
+      otm::trace::check_git_dir(otm::io::expand_user(args[1]), otm::tool::settings_from(opts));
       content = otm::pipeline::trace_state(otm::io::expand_user(args[1]));
       file = args[2];
     } else if (args[0] == "config") {
       if (args.size() < 3) throw otm::Error(otm::ErrorKind::Usage, "usage: otm-stamp config FILE SECTION...");
-      auto [settings, config] = otm::cli::tool_setup(opts);
+      auto [settings, config] = otm::tool::tool_setup(opts);
       content = otm::pipeline::config_state(config, settings, {args.begin() + 2, args.end()});
       file = args[1];
     } else if (args[0] == "slug") {
@@ -70,6 +70,6 @@ int otm_stamp_main(int argc, char **argv) {
       throw otm::Error(otm::ErrorKind::Usage, "unknown mode '" + args[0] + "' (expected 'trace', 'config' or 'slug')");
     }
     std::cout << (otm::pipeline::write_if_changed(file, content) ? "changed" : "unchanged") << '\n';
-    return otm::cli::kSuccess;
+    return otm::tool::kSuccess;
   });
 }

@@ -5,21 +5,21 @@
 #include "admission/store_lock.hpp"
 #include "otm_tools.hpp"
 
-#include "cli/exit_codes.hpp"
-#include "cli/kept_until_exit.hpp"
-#include "cli/large_heap_pages.hpp"
-#include "cli/options.hpp"
-#include "cli/tool_setup.hpp"
+#include "cmdline/options.hpp"
 #include "config/settings.hpp"
 #include "gates/gate_cli.hpp"
 #include "gates/gates.hpp"
 #include "gates/store_gates.hpp"
 #include "gates/validate_command.hpp"
+#include "tool/exit_codes.hpp"
+#include "tool/kept_until_exit.hpp"
+#include "tool/large_heap_pages.hpp"
+#include "tool/tool_setup.hpp"
 #include "workspace/layout.hpp"
 
 int otm_validate_main(int argc, char **argv) {
-  otm::cli::use_large_heap_pages(true);
-  return otm::cli::run_tool("otm-validate", [&] {
+  otm::tool::use_large_heap_pages(true);
+  return otm::tool::run_tool("otm-validate", [&] {
     otm::cli::Options opts(
         "otm-validate",
         "Runs the nine store gates and the eight trace gates over a staging store, or proves with "
@@ -49,7 +49,7 @@ int otm_validate_main(int argc, char **argv) {
       for (const auto &name : otm::gates::gate_names(*set)) std::cout << name << "\n";
       return 0;
     }
-    const auto [settings, config] = otm::cli::tool_setup(opts);
+    const auto [settings, config] = otm::tool::tool_setup(opts);
     if (opts.positionals().size() > 1) throw otm::Error(otm::ErrorKind::Usage, "one staging store directory at most");
     // A live store being admitted into meanwhile (archive mode: parallel
     // traces) is read under its shared lock, so the index and the records
@@ -61,7 +61,7 @@ int otm_validate_main(int argc, char **argv) {
                                              : std::optional<std::filesystem::path>(opts.positionals()[0]);
       if (root && std::filesystem::is_directory(*root)) lock.emplace(*root, otm::admission::StoreLock::Mode::Shared);
     }
-    auto &ctx = otm::cli::kept_until_exit(otm::gates::build_context(
+    auto &ctx = otm::tool::kept_until_exit(otm::gates::build_context(
         opts, settings, config, opts.positionals(), opts.is_set("store-gates"),
         opts.is_set("store-gates") ? otm::gates::store_gates() : std::vector<const otm::gates::GateInfo *>{}));
     otm::gates::ValidateOptions vo;

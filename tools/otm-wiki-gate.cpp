@@ -2,13 +2,13 @@
 #include <iostream>
 
 #include "admission/gate_commands.hpp"
-#include "cli/exit_codes.hpp"
-#include "cli/options.hpp"
-#include "cli/tool_setup.hpp"
+#include "cmdline/options.hpp"
 #include "config/config.hpp"
 #include "config/settings.hpp"
 #include "io/file.hpp"
 #include "otm_tools.hpp"
+#include "tool/exit_codes.hpp"
+#include "tool/tool_setup.hpp"
 #include "workspace/layout.hpp"
 
 using namespace otm;
@@ -91,7 +91,7 @@ Exit: 0 match ok / action done (including an already counted confirm);
 )";
 
 int otm_wiki_gate_main(int argc, char **argv) {
-  return cli::run_tool("otm-wiki-gate", [&] {
+  return tool::run_tool("otm-wiki-gate", [&] {
     cli::Options opts("otm-wiki-gate", kHelp);
     opts.value("target", "ID", "existing live record id (confirm, conflict)");
     opts.value("schema", "FILE", "store schema (default: the live store's own, else the built-in clean-1.3)");
@@ -99,7 +99,7 @@ int otm_wiki_gate_main(int argc, char **argv) {
                                   {config::Setting::Live, config::Setting::Denylist, config::Setting::ConfigFile});
     config::Settings::add_options(opts, admission::live_git_settings());
     if (!opts.parse(argc, argv)) return 0;
-    const auto setup = cli::tool_setup(opts);
+    const auto setup = tool::tool_setup(opts);
     const auto &settings = setup.settings;
     const auto &pos = opts.positionals();
     std::filesystem::path live = workspace::live_root(settings).value_or(std::filesystem::path());

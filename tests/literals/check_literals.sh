@@ -56,12 +56,12 @@ check 'the markdown-page shape' '\\+\.md\\+b' lib/rules/record/leak_shapes.cpp
 check 'the store setting read by hand' 'Setting::Store\)' lib/rules/workspace/layout.cpp
 check 'the live-store setting read by hand' 'Setting::Live\)' lib/rules/workspace/layout.cpp
 check 'the trace label derived by hand' 'Setting::TraceLabel\)' lib/ingest/trace/trace_location.cpp
-# The prologue of every tool main (lib/command/cli/tool_setup.hpp): the
+# The prologue of every tool main (lib/command/tool/tool_setup.hpp): the
 # settings and the configuration they name, read one way.
 check 'the configuration loaded by hand' 'Config::load\(' lib/rules/config/config.hpp lib/rules/config/config.cpp \
-  lib/command/cli/tool_setup.cpp
+  lib/command/tool/tool_setup.cpp
 check 'the settings read by hand' 'Settings::from_environment\(' lib/rules/config/settings.hpp \
-  lib/rules/config/settings.cpp lib/command/cli/tool_setup.cpp
+  lib/rules/config/settings.cpp lib/command/tool/tool_setup.cpp
 # Untrusted input read one way (docs/security.md): a stage's input stream
 # only through io::read_input / io::read_stdin, which bound it; the trace's
 # .git by the one policy that reads its exception; a staging store's
@@ -74,6 +74,91 @@ check 'a refusal ledger read by hand' 'kRefusalsFileName' lib/rules/workspace/la
 check 'a built-in schema loaded by hand' 'builtin_(store_schema|profile)_text\(\)' \
   lib/rules/schema/load_schema.cpp lib/rules/schema/builtin_schemas.hpp lib/rules/schema/builtin_schemas.cpp.in \
   lib/rules/schema/schema_command.cpp
+
+# docs/architecture.md names every directory of lib/: each lib/<layer>/<dir>
+# as `<dir>/` in its layer's row of the layers table.
+for dir in lib/*/*/; do
+  dir=${dir%/}
+  layer=${dir#lib/}
+  layer=${layer%%/*}
+  name=${dir##*/}
+  grep -E "^\| $layer \|" docs/architecture.md | grep -qF "\`$name/\`" ||
+    printf 'docs/architecture.md: the layers table does not name %s/ in the %s row\n' "$dir" "$layer" >>"$hits"
+done
+
+# One name per gate: a gate's name is spelled in the registry
+# (lib/stages/gates/registry.def) alone; code names a gate Gate::<Id> and
+# takes its name from the registry. Checked: an injection case named
+# "<name>/<what>" anywhere; a name that is only a gate's anywhere; a name that is
+# also a record, packet or option key (schema, profile, layout, provenance,
+# index) in the gates' own directory or on a line about a gate, unless it is
+# the key of a JSON or option accessor (get("provenance"), opts.value("schema")).
+registry=lib/stages/gates/registry.def
+gate_names=$(sed -n 's/^OTM_GATE([A-Za-z]*, \.name = "\([a-z0-9-]*\)".*/\1/p' $registry)
+[ -n "$gate_names" ] || echo "$registry: no OTM_GATE line with a .name: the gate-name check reads none" >>"$hits"
+keyword_names=' schema profile layout provenance index '
+for g in $gate_names; do
+  grep -rnE --include='*.cpp' --include='*.hpp' --include='*.in' --include='*.def' -e "\"$g(/[a-z0-9-]+)?\"" lib tools bench |
+    while IFS= read -r hit; do
+      file=${hit%%:*}
+      rest=${hit#*:}
+      line=${rest%%:*}
+      code=$(printf '%s\n' "${rest#*:}" | sed 's/^[[:space:]]*//; s/[[:space:]]\/\/.*$//')
+      case $code in //* | \**) continue ;; esac
+      [ "$file" = "$registry" ] && continue
+      if printf '%s\n' "$code" | grep -qE "\"$g/[a-z0-9-]+\""; then :; else case $code in *"\"$g\""*)
+        case $keyword_names in *" $g "*)
+          about_gate=no
+          case $file in lib/stages/gates/*) about_gate=yes ;; esac
+          printf '%s\n' "$code" | grep -qi 'gate' && about_gate=yes
+          [ $about_gate = no ] && continue
+          printf '%s\n' "$code" | sed -E "s/((get|set|key|value|string_or)\\(|obj\\([^,]*, )\"$g\"//g" |
+            grep -q "\"$g\"" || continue ;;
+        esac ;;
+      *) continue ;; esac; fi
+      printf '%s:%s: the gate name "%s", whose home is %s (use Gate:: and gate_name): %s\n' "$file" "$line" "$g" \
+        $registry "$code"
+    done >>"$hits"
+done
+
+# One error type (docs/exit-codes.md): every exception lib/ throws is an
+# otm::Error or a subclass of one. No standard exception is thrown or derived
+# from outside error.hpp, and each thrown type (throw T(...) / throw T{...})
+# is defined in lib/ as a subclass of otm::Error (directly or through another
+# such subclass); a helper that returns an Error (throw bad(...)) is a call.
+error_home=lib/support/error/error.hpp
+grep -rnE --include='*.cpp' --include='*.hpp' 'throw +std::|(class|struct) +[A-Za-z_]+ *(final *)?: *(public +)?std::[a-z_]*(exception|error)\b' lib |
+  while IFS= read -r hit; do
+    file=${hit%%:*}
+    code=$(printf '%s\n' "${hit#*:*:}" | sed 's/^[[:space:]]*//')
+    case $code in //* | \**) continue ;; esac
+    [ "$file" = "$error_home" ] && continue
+    printf '%s: a standard exception thrown or derived from; throw an otm::Error of a kind (%s)\n' "${hit%%:*}:$(printf '%s' "${hit#*:}" | cut -d: -f1)" "$error_home"
+  done >>"$hits"
+# The subclasses of otm::Error, found to a fixed point.
+error_types=' Error '
+while :; do
+  more=$(grep -rhoE --include='*.cpp' --include='*.hpp' '(class|struct) +[A-Za-z_]+ *(final *)?: *(public +)?[A-Za-z_:]+' lib |
+    sed -E 's/^(class|struct) +([A-Za-z_]+) *(final *)?: *(public +)?([A-Za-z_:]+)$/\2 \5/' |
+    while read -r derived base; do
+      case $error_types in *" ${base##*::} "*) case $error_types in *" $derived "*) ;; *) printf '%s ' "$derived" ;; esac ;; esac
+    done)
+  [ -z "$more" ] && break
+  error_types="$error_types$more"
+done
+grep -rnoE --include='*.cpp' --include='*.hpp' 'throw +[A-Z][A-Za-z_:]*[({]' lib |
+  while IFS= read -r hit; do
+    type=$(printf '%s\n' "$hit" | sed -E 's/.*throw +([A-Za-z_:]+)[({]$/\1/')
+    type=${type##*::}
+    case $error_types in
+    *" $type "*)
+      # Thrown by that name: every definition of the name must be a subclass.
+      grep -rnE --include='*.cpp' --include='*.hpp' "^ *(class|struct) +$type *(\{|$)" lib | while IFS= read -r def; do
+        printf '%s: %s is thrown but defined here without deriving from otm::Error\n' "$(printf '%s' "$def" | cut -d: -f1,2)" "$type"
+      done ;;
+    *) printf '%s: throws %s, which is no subclass of otm::Error (%s)\n' "$(printf '%s' "$hit" | cut -d: -f1,2)" "$type" "$error_home" ;;
+    esac
+  done | sort -u >>"$hits"
 
 # Makefile.pipeline writes an empty live index when parsed, before any tool
 # is built, so it spells the tag: it must spell the home's.

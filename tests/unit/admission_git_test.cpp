@@ -11,7 +11,7 @@
 #include "admission/git_store.hpp"
 #include "admission/merged_marker.hpp"
 #include "admission_fixtures.hpp"
-#include "cli/options.hpp"
+#include "cmdline/options.hpp"
 #include "store_checker.hpp"
 
 using namespace otm;

@@ -9,9 +9,10 @@
 #include <regex>
 #include <set>
 
-#include "cli/build_info.hpp"
-#include "cli/man_page.hpp"
+#include "cmdline/build_info.hpp"
+#include "cmdline/man_page.hpp"
 #include "example_trace.hpp"
+#include "gates/gates.hpp"
 #include "io/file.hpp"
 
 using namespace otm;
@@ -42,6 +43,12 @@ TEST_CASE("every executable: --help, --version, an unknown option, its manual pa
   for (const auto &src : io::list_dir(fs::path(OTM_SOURCE_DIR) / "tools"))
     if (src.extension() == ".cpp" && src.filename().string().rfind("otm-", 0) == 0)
       CHECK(have.count(src.stem().string()));
+  // One otm-gate-<name> per gate of the registry (tools/CMakeLists.txt reads
+  // registry.def), and no other.
+  std::size_t gate_commands = 0;
+  for (const auto &exe : exes) gate_commands += exe.rfind("otm-gate-", 0) == 0;
+  CHECK(gate_commands == gates::all_gates().size());
+  for (const auto &g : gates::all_gates()) CHECK(have.count("otm-gate-" + g.name));
   CHECK(have.count("otm-bench-store"));
   CHECK(have.count("otm-make-trace"));
   REQUIRE(exes.size() >= 30);
@@ -88,25 +95,74 @@ TEST_CASE("the multi-call executable: one file, every command a name of it", "[c
       INFO(src.stem().string());
       CHECK(fs::equivalent(otm_exe, fs::path(OTM_BIN_DIR) / src.stem()));
     }
+  for (const auto &g : gates::all_gates())
+    CHECK(fs::equivalent(otm_exe, fs::path(OTM_BIN_DIR) / ("otm-gate-" + g.name)));
   auto dir = fresh_temp_dir("multicall");
   // A symbolic link is run under its own name: the tool it names runs.
   fs::create_symlink(otm_exe, dir / "otm-gate-ids");
   auto tool = run_in(dir, "./otm-gate-ids --version");
   CHECK(tool.rc == 0);
   CHECK(tool.out.rfind("otm-gate-ids (otm) " + cli::project_version(), 0) == 0);
-  // Under its own name, or a name that is no tool: a usage error naming
-  // where the commands are, whatever the arguments.
+  // Under a name that is no tool: a usage error naming where the commands
+  // are, whatever the arguments.
   fs::create_symlink(otm_exe, dir / "otm-nonesuch");
   std::string bin_dir = fs::canonical(OTM_BIN_DIR).string();
-  for (const std::string &cmd :
-       {bin(otm_exe.filename().string()) + " --help", std::string("./otm-nonesuch --version")}) {
+  auto r = run_in(dir, "./otm-nonesuch --version");
+  CHECK(r.rc == 2);
+  CHECK(r.out.empty());
+  CHECK_THAT(r.err, Catch::Contains("is no otm command") && Catch::Contains(bin_dir));
+  CHECK_THAT(run_in(dir, "./otm-nonesuch").err, Catch::Contains("'otm-nonesuch'"));
+  fs::remove_all(dir);
+}
+
+// Under its own name, otm is the front door, git-style: the commands listed
+// from the table that makes the links, `otm COMMAND ARGS` = otm-COMMAND ARGS.
+TEST_CASE("the front door: otm help, otm COMMAND ARGS, otm --version", "[cli][executables]") {
+  auto dir = fresh_temp_dir("front-door");
+  std::string otm = bin("otm");
+  auto help = run_in(dir, otm + " --help");
+  CHECK(help.rc == 0);
+  CHECK(help.err.empty());
+  CHECK_THAT(help.out, Catch::StartsWith("usage: otm COMMAND [ARGS...]\n"));
+  // One line per command: every otm-* name in bin/ but the benchmark tools.
+  std::size_t listed = 0;
+  for (const auto &p : io::list_dir(OTM_BIN_DIR)) {
+    std::string exe = p.filename().string();
+    if (exe.rfind("otm-", 0) != 0 || exe == "otm-bench-store" || exe == "otm-make-trace") continue;
+    INFO(exe);
+    CHECK(std::regex_search(help.out, std::regex("\n  " + exe.substr(4) + " +[a-z'].+\n")));
+    ++listed;
+  }
+  auto commands = help.out.find("\nCommands:\n");
+  REQUIRE(commands != std::string::npos);
+  CHECK(listed == static_cast<std::size_t>(std::count(help.out.begin() + commands + 11, help.out.end(), '\n')));
+  CHECK_THAT(help.out, Catch::Contains("\n  gate-ids ") && Catch::Contains("one gate: ids are unique"));
+  CHECK(run_in(dir, otm + " help").out == help.out);
+  CHECK(run_in(dir, otm).out == help.out);
+  // otm COMMAND ARGS runs otm-COMMAND ARGS; otm help COMMAND is its --help.
+  auto ingest_help = run_in(dir, bin("otm-ingest") + " --help");
+  REQUIRE(ingest_help.rc == 0);
+  auto via_door = run_in(dir, otm + " ingest --help");
+  CHECK(via_door.rc == 0);
+  CHECK(via_door.out == ingest_help.out);
+  CHECK(run_in(dir, otm + " help ingest").out == ingest_help.out);
+  CHECK(run_in(dir, otm + " otm-ingest --help").out == ingest_help.out);
+  auto gate = run_in(dir, otm + " gate-ids --version");
+  CHECK(gate.rc == 0);
+  CHECK(gate.out.rfind("otm-gate-ids (otm) " + cli::project_version(), 0) == 0);
+  auto bad_option = run_in(dir, otm + " scrub --no-such-option-xyz </dev/null");
+  CHECK(bad_option.rc == 2);
+  CHECK_THAT(bad_option.err, Catch::Contains("otm-scrub") && Catch::Contains("--no-such-option-xyz"));
+  auto version = run_in(dir, otm + " --version");
+  CHECK(version.rc == 0);
+  CHECK(version.out.rfind("otm (otm) " + cli::project_version(), 0) == 0);
+  for (const std::string &cmd : {otm + " nonesuch", otm + " help nonesuch", otm + " --nonesuch"}) {
     INFO(cmd);
     auto r = run_in(dir, cmd);
     CHECK(r.rc == 2);
     CHECK(r.out.empty());
-    CHECK_THAT(r.err, Catch::Contains("is no otm command") && Catch::Contains(bin_dir));
+    CHECK_THAT(r.err, Catch::Contains("nonesuch"));
   }
-  CHECK_THAT(run_in(dir, "./otm-nonesuch").err, Catch::Contains("'otm-nonesuch'"));
   fs::remove_all(dir);
 }
 

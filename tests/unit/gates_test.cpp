@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include <functional>
+#include <regex>
 #include <set>
 
 #include "error/error.hpp"
@@ -8,6 +9,7 @@
 #include "gates/denylist.hpp"
 #include "gates/gates.hpp"
 #include "gates/injection.hpp"
+#include "gates/report.hpp"
 #include "gates_fixture.hpp"
 #include "schema/builtin_schemas.hpp"
 #include "json/parse.hpp"
@@ -258,4 +260,58 @@ TEST_CASE("the registry is the one list of gates: sets by name, admission's subs
   CHECK(&gates::gate_named("substance") == gates::find_gate("substance"));
   CHECK_THROWS_AS(gates::gate_named("no-such-gate"), otm::Error);
   CHECK_THROWS_AS(gates::gate_names("nine"), otm::Error);
+}
+
+TEST_CASE("the registry: one entry per Gate, in enum order, each field named once", "[gates]") {
+  const auto &all = gates::all_gates();
+  REQUIRE(all.size() == 17);
+  std::set<std::string> names;
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    INFO(all[i].name);
+    CHECK(static_cast<std::size_t>(all[i].gate) == i);
+    CHECK(&gates::gate_info(all[i].gate) == &all[i]);
+    CHECK(gates::gate_name(all[i].gate) == all[i].name);
+    CHECK(gates::find_gate(all[i].name) == &all[i]);
+    CHECK(std::regex_match(all[i].name, std::regex("[a-z][a-z-]*")));
+    CHECK_FALSE(all[i].summary.empty());
+    CHECK(all[i].run != nullptr);
+    names.insert(all[i].name);
+  }
+  CHECK(names.size() == all.size());
+  // The store gates come first, then the trace gates (the reports' order).
+  CHECK(std::is_partitioned(all.begin(), all.end(),
+                            [](const gates::GateInfo &g) { return g.kind == gates::GateKind::Store; }));
+  CHECK(gates::gate_name(gates::Gate::Schema) == "schema");
+  CHECK(gates::gate_name(gates::Gate::NoCrossReference) == "no-cross-reference");
+  CHECK(gates::gate_name(gates::Gate::Substance) == "substance");
+  CHECK(gates::gate_info(gates::Gate::Index).reads_index);
+  CHECK(gates::gate_info(gates::Gate::Relations).whole_store);
+  CHECK(gates::gate_info(gates::Gate::Profile).token_is_schema_path);
+  CHECK(gates::gate_info(gates::Gate::StoreOverlap).field == "id");
+  // Findings and injection cases take the registry's name.
+  GateFixture f;
+  auto ctx = f.write_and_load();
+  for (const auto &c : gates::run_injection_tests(ctx)) {
+    INFO(c.name);
+    REQUIRE(gates::find_gate(c.gate));
+    CHECK(c.name.rfind(c.gate + "/", 0) == 0);
+  }
+}
+
+TEST_CASE("the verdict of a validation is a value, written and read back in one place", "[gates]") {
+  using gates::Verdict;
+  for (auto v : {Verdict::Pass, Verdict::Fail, Verdict::NothingToValidate}) {
+    CHECK(gates::read_verdict(gates::verdict_text(v)) == v);
+    CHECK(gates::read_verdict(gates::verdict_text(v) + " (2 groups)") == v);
+  }
+  CHECK(gates::verdict_text(Verdict::Pass) == "ALL GATES PASS");
+  CHECK_FALSE(gates::read_verdict("  ids                PASS"));
+  gates::ValidationReport report;
+  CHECK(gates::verdict_of(report) == Verdict::Pass);
+  CHECK(gates::format_text(report, false).ends_with("\nALL GATES PASS\n"));
+  gates::GateResult failed;
+  failed.findings.push_back({"ids", "", "", "x", ""});
+  report.runs.push_back({&gates::gate_info(gates::Gate::Ids), failed});
+  CHECK(gates::verdict_of(report) == Verdict::Fail);
+  CHECK(gates::format_text(report, false).ends_with("\nGATES FAILED (1 groups)\n"));
 }

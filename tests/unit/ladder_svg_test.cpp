@@ -6,11 +6,13 @@
 // golden (example_packets_test.cpp).
 #include <catch2/catch.hpp>
 
+#include <map>
 #include <regex>
 
 #include "ladder/ladder.hpp"
 #include "ladder/self_test.hpp"
 #include "report/ladder_svg.hpp"
+#include "json/parse.hpp"
 
 using namespace otm;
 
@@ -125,4 +127,42 @@ TEST_CASE("ladder picture: hundreds of versions stay one bounded picture", "[lad
   CHECK(std::stod(m.str(1)) <= 78 + 1500 + 24 + 300);
   // Version labels thinned out so they never overlap (at most one per 30 units).
   CHECK(count(svg, "rotate(-40") < 60);
+}
+
+TEST_CASE("ladder picture: each rejection reason has a glyph or colour of its own in the legend", "[ladder][svg]") {
+  // The example trace's ladder rejects for ten reasons; five of them once
+  // shared one brown circle.
+  auto rows = json::parse_lines_file(std::string(OTM_SOURCE_DIR) + "/testdata/golden/example/ladder.jsonl");
+  auto svg = report::ladder_svg({"example", rows, config::LadderThresholds{}});
+  std::regex mark(
+      R"re(<(rect|circle|polygon|path) ([^>]*)class="legend-mark ([^"]+)" stroke="([^"]+)" fill="([^"]+)")re");
+  std::map<std::string, std::string> glyph_of; // look -> category
+  std::size_t rejected = 0;
+  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), mark); it != std::sregex_iterator(); ++it) {
+    const auto &m = *it;
+    std::string geometry = m.str(2);
+    std::size_t vertices = std::count(geometry.begin(), geometry.end(), ',');
+    std::string look = m.str(1) + " " + m.str(4) + " " + m.str(5) + " " + std::to_string(vertices);
+    auto [seen, fresh] = glyph_of.emplace(look, m.str(3));
+    INFO(m.str(3) << " looks like " << seen->second);
+    CHECK(fresh);
+    rejected += m.str(3).rfind("rejected-", 0) == 0;
+  }
+  CHECK(rejected == 10);
+  // A reason without a style of its own still gets a look of its own.
+  std::vector<json::Value> odd;
+  for (const char *reason : {"first odd reason", "second odd reason"}) {
+    json::Value r = json::Value::object();
+    r.set("version", reason[0] == 'f' ? "v1" : "v2");
+    r.set("selection", "rejected");
+    r.set("reason", reason);
+    odd.push_back(r);
+  }
+  auto odd_svg = report::ladder_svg({"odd", odd, config::LadderThresholds{}});
+  std::smatch a, b;
+  REQUIRE(std::regex_search(odd_svg, a,
+                            std::regex(R"re(class="legend-mark rejected-first-odd-reason" stroke="([^"]+)")re")));
+  REQUIRE(std::regex_search(odd_svg, b,
+                            std::regex(R"re(class="legend-mark rejected-second-odd-reason" stroke="([^"]+)")re")));
+  CHECK(a.str(1) != b.str(1));
 }

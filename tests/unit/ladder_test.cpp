@@ -9,6 +9,7 @@
 #include "ladder/ladder.hpp"
 #include "ladder/noise.hpp"
 #include "ladder/self_test.hpp"
+#include "ladder/verdict.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
 
@@ -379,4 +380,28 @@ TEST_CASE("version rows are read with their line named on error", "[ladder]") {
   CHECK_THROWS_WITH(ladder::parse_version_rows("\n{\"n\": 1}\n", "w.jsonl"), Catch::Contains("w.jsonl:2"));
   CHECK_THROWS_WITH(ladder::parse_version_rows("{\"version\": \"v1\"}\n{oops\n", "w.jsonl"),
                     Catch::Contains("w.jsonl:2"));
+}
+
+TEST_CASE("the ratchet's verdict: baseline to final, not the running minimum", "[ladder]") {
+  // v2 is a rejected unexplained win: it sets the running minimum (3.9 us),
+  // never the verdict.
+  auto rows = json::parse_lines(R"j({"version": "v1", "geomean_us": 61.8, "selection": "baseline"}
+{"version": "v2", "geomean_us": 3.9, "selection": "rejected", "reason": "unexplained win (16x ...)"}
+{"version": "v3", "geomean_us": 30.0, "selection": "mega"}
+{"version": "v4", "geomean_us": 22.5, "selection": "final"}
+{"version": "v5", "selection": "deadend"})j",
+                                "rows");
+  auto meta = json::parse(R"({"vendor": "nvidia", "arch": "blackwell", "product": "b200"})", "meta");
+  CHECK(ladder::ratchet_verdict(rows, meta) ==
+        "**What the run achieved:** the best-so-far ratchet took the geomean from 61.80 us (`v1`) to 22.50 us "
+        "(`v4`), 2.75x faster, over 5 versions and 3 milestones, on nvidia blackwell b200.");
+  CHECK(ladder::running_minimum(rows).back().second == 3.9);
+  // No final: the last accepted milestone. No hardware stated: said so.
+  rows.pop_back();
+  rows.pop_back();
+  CHECK_THAT(ladder::ratchet_verdict(rows, json::Value::object()),
+             Catch::Contains("to 30.00 us (`v3`), 2.06x faster, over 3 versions and 2 milestones, on hardware the "
+                             "trace does not state."));
+  // No measured baseline: no speed-up is claimed.
+  CHECK_THAT(ladder::ratchet_verdict({rows[1]}, meta), Catch::Contains("no speed-up can be stated; over 1 version"));
 }

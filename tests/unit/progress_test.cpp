@@ -6,7 +6,7 @@
 #include <sstream>
 #include <thread>
 
-#include "cli/progress.hpp"
+#include "cmdline/progress.hpp"
 
 using otm::cli::Progress;
 

@@ -4,8 +4,13 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "cli/exit_codes.hpp"
+#include "error_kind.hpp"
 #include "io/file.hpp"
+#include "record/store_layout.hpp"
+#include "schema/json_schema.hpp"
+#include "schema/profile.hpp"
+#include "text/regex.hpp"
+#include "tool/exit_codes.hpp"
 #include "json/parse.hpp"
 
 using namespace otm;
@@ -16,7 +21,7 @@ namespace {
 std::pair<int, std::string> run_capturing(const std::function<int()> &body) {
   std::ostringstream err;
   auto *old = std::cerr.rdbuf(err.rdbuf());
-  int code = cli::run_tool("otm-x", body);
+  int code = tool::run_tool("otm-x", body);
   std::cerr.rdbuf(old);
   return {code, err.str()};
 }
@@ -35,6 +40,28 @@ TEST_CASE("run_tool is where an error's kind becomes the exit code", "[cli]") {
   CHECK(run_capturing([]() -> int { return json::parse("{", "in.json").size() > 0; }).first == 2);
   CHECK(run_capturing([]() -> int { throw std::logic_error("bug"); }) ==
         std::pair<int, std::string>{2, "otm-x: internal error: bug\n"});
+  CHECK(run_capturing([]() -> int { throw Error(ErrorKind::Internal, "bug"); }) ==
+        std::pair<int, std::string>{2, "otm-x: internal error: bug\n"});
+}
+
+TEST_CASE("the named errors of lib/ are otm::Errors, reported by their message, not as internal", "[cli]") {
+  // A malformed schema, a record that cannot be placed, a bad pattern: each
+  // was a std::runtime_error once and surfaced as "internal error".
+  json::Value not_an_object = json::parse("[1]", "t");
+  CHECK(run_capturing([&]() -> int {
+          schema::Schema(not_an_object, "s.json");
+          return 0;
+        }) == std::pair<int, std::string>{2, "otm-x: s.json: a JSON Schema must be an object\n"});
+  CHECK_THROWS_MATCHES(record::inside("/store/records", "../x.json"), Error, test::of_kind(ErrorKind::Refused));
+  CHECK_THROWS_MATCHES(text::Regex("("), Error, test::of_kind(ErrorKind::UnreadableInput));
+  CHECK_THROWS_MATCHES(schema::parse_patch_list(json::parse("{}", "p"), "p.json"), Error,
+                       test::of_kind(ErrorKind::UnreadableInput));
+  auto [code, err] = run_capturing([]() -> int {
+    text::Regex("(");
+    return 0;
+  });
+  CHECK(code == 2);
+  CHECK(err.find("internal error") == std::string::npos);
 }
 
 // Issue 27: a trace's control characters (ESC, NUL in an operator name)

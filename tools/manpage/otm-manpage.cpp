@@ -8,7 +8,7 @@
 #include <iostream>
 #include <string>
 
-#include "cli/man_page.hpp"
+#include "cmdline/man_page.hpp"
 #include "io/file.hpp"
 
 namespace {

@@ -339,7 +339,7 @@ std::vector<Item> read_items(const std::vector<std::string> &sources, const Reco
     if (source == "-") {
       if (stdin_taken) throw Error(ErrorKind::Usage, "- (stdin) given twice");
       stdin_taken = true;
-      std::string text = io::read_input("-");
+      std::string text = io::read_input("-", config::Limits{}.input_bounds());
       // One JSON record (pretty or not), else a JSONL stream of them.
       auto whole = store::parse_record(text, "<stdin>", config::Limits{});
       if (whole.error.empty() || text.find_first_not_of(" \t\r\n") == std::string::npos) {

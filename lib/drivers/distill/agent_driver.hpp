@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/progress.hpp"
+#include "cmdline/progress.hpp"
 #include "distill/agent_process.hpp"
 #include "distill/record_gates.hpp"
 #include "workspace/layout.hpp"

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/progress.hpp"
+#include "cmdline/progress.hpp"
 #include "distill/drafter.hpp"
 #include "distill/record_gates.hpp"
 #include "scrub/denylist.hpp"

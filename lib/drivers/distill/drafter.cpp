@@ -4,9 +4,10 @@
 
 #include "distill/change_claims.hpp"
 #include "distill/diff_reading.hpp"
-#include "distill/mechanism_source.hpp"
 #include "distill/diff_snippet.hpp"
+#include "distill/mechanism_source.hpp"
 #include "distill/reference_kernel_code.hpp"
+#include "error/error.hpp"
 #include "record/established_fact.hpp"
 #include "record/id_format.hpp"
 #include "record/leak_shapes.hpp"
@@ -25,11 +26,14 @@ using json::Value;
 inline constexpr const char *kDiffFormat = "unified-diff (verbatim; '-' = before this step, '+' = after)";
 inline constexpr const char *kSourceFormat = "source (verbatim)";
 
-struct Refused {
+// Thrown from deep in a draft and caught by draft(): an otm::Error, as
+// every exception of lib/ is, that carries the refusal.
+struct Refused : Error {
+  explicit Refused(DraftRefusal refusal) : Error(ErrorKind::Refused, refusal.field + ": " + refusal.why), r(refusal) {}
   DraftRefusal r;
 };
 
-[[noreturn]] void refuse(std::string field, std::string why) { throw Refused{{std::move(field), std::move(why), ""}}; }
+[[noreturn]] void refuse(std::string field, std::string why) { throw Refused({std::move(field), std::move(why), ""}); }
 
 std::string required_string(const Value &v, const std::string &field, const std::string &why) {
   const auto *s = v.as_string();

@@ -3,6 +3,7 @@
 #include <functional>
 #include <optional>
 
+#include "gates/gates.hpp"
 #include "text/regex.hpp"
 
 namespace otm::distill {
@@ -25,7 +26,8 @@ std::optional<std::string> path_in_message(const std::string &message) {
 // A schema error path ("payload/trace/builds_on", the schema and profile
 // gates' token) as a dotted path.
 std::optional<std::string> schema_path(const GateFinding &f) {
-  if ((f.gate != "schema" && f.gate != "profile") || f.token.empty() || f.token == "<root>") return std::nullopt;
+  const auto *gate = gates::find_gate(f.gate);
+  if (!gate || !gate->token_is_schema_path || f.token.empty() || f.token == "<root>") return std::nullopt;
   const std::string &token = f.token;
   std::string out;
   std::size_t pos = token[0] == '/' ? 1 : 0;
@@ -57,14 +59,10 @@ std::optional<std::string> holding(const json::Value &v, const std::string &toke
   return std::nullopt;
 }
 
+// The field the registry says a gate's findings are about, else the record.
 std::string gate_field(const std::string &gate) {
-  if (gate == "ids" || gate == "store-overlap") return "id";
-  if (gate == "layout") return "retrieval.scope";
-  if (gate == "provenance") return "evidence.raw";
-  if (gate == "ncu-attribution") return "evidence.raw.evidence_extra.ncu_dirs";
-  if (gate == "established-fact") return "payload.established_fact";
-  if (gate == "verbatim") return "payload.implementation.snippet";
-  return "record";
+  const auto *g = gates::find_gate(gate);
+  return g && !g->field.empty() ? g->field : "record";
 }
 
 } // namespace

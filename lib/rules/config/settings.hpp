@@ -1,5 +1,6 @@
-// Run settings: the spec's environment variables, each also settable by a
-// command-line flag that wins over the environment. One table (settings.cpp)
+// Run settings: each an environment variable (OTM_<NAME>, and the seed's
+// RTM_<NAME> / ATREX_WIKI_DENYLIST for compatibility) and a command-line flag
+// that wins over the environment. One table (settings.cpp)
 // lists them all, so --help, the environment and docs agree.
 #pragma once
 
@@ -15,20 +16,20 @@ class Options;
 namespace otm::config {
 
 enum class Setting {
-  Trace,            // RTM_TRACE          --trace
-  TraceName,        // RTM_TRACE_NAME     --trace-name
-  TraceRoot,        // RTM_TRACE_ROOT     --trace-root
-  TraceLabel,       // RTM_TRACE_LABEL    --trace-label
-  Workspace,        // RTM_WORKSPACE      --workspace
-  Store,            // RTM_STORE          --store
-  Live,             // RTM_LIVE           --live
-  Vendor,           // RTM_VENDOR         --vendor
-  Arch,             // RTM_ARCH           --arch
-  Product,          // RTM_PRODUCT        --product
-  Dsl,              // RTM_DSL            --dsl
-  Harness,          // RTM_HARNESS        --harness
-  NonTargetKernels, // RTM_NON_TARGET_KERNELS --non-target-kernels
-  Denylist,         // ATREX_WIKI_DENYLIST --denylist
+  Trace,            // OTM_/RTM_TRACE          --trace
+  TraceName,        // OTM_/RTM_TRACE_NAME     --trace-name
+  TraceRoot,        // OTM_/RTM_TRACE_ROOT     --trace-root
+  TraceLabel,       // OTM_/RTM_TRACE_LABEL    --trace-label
+  Workspace,        // OTM_/RTM_WORKSPACE      --workspace
+  Store,            // OTM_/RTM_STORE          --store
+  Live,             // OTM_/RTM_LIVE           --live
+  Vendor,           // OTM_/RTM_VENDOR         --vendor
+  Arch,             // OTM_/RTM_ARCH           --arch
+  Product,          // OTM_/RTM_PRODUCT        --product
+  Dsl,              // OTM_/RTM_DSL            --dsl
+  Harness,          // OTM_/RTM_HARNESS        --harness
+  NonTargetKernels, // OTM_/RTM_NON_TARGET_KERNELS --non-target-kernels
+  Denylist,         // OTM_DENYLIST / ATREX_WIKI_DENYLIST --denylist
   ConfigFile,       // OTM_CONFIG         --config
   LiveRemote,       // OTM_LIVE_REMOTE    --remote         (git-backed live store)
   LiveAuthor,       // OTM_LIVE_AUTHOR    --author
@@ -38,13 +39,18 @@ enum class Setting {
 
 struct SettingInfo {
   Setting setting;
-  const char *env;
+  const char *env;      // OTM_<NAME>: every setting has one
+  const char *seed_env; // the seed's name (RTM_<NAME>, ATREX_WIKI_DENYLIST), read for compatibility; or null
   const char *flag;
   const char *meta;
   const char *help;
 };
 
 const std::vector<SettingInfo> &all_settings();
+// The environment variables a setting is read from, in precedence order:
+// OTM_<NAME>, then the seed's name when it had one (docs/configuration.md,
+// "Environment variables"). The one place a setting's names are resolved.
+std::vector<std::string> env_names(Setting setting);
 
 class Settings {
 public:

@@ -6,17 +6,19 @@
 #pragma once
 
 #include <filesystem>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 
+#include "error/error.hpp"
 #include "json/value.hpp"
 
 namespace otm::record {
 
-class LayoutError : public std::runtime_error {
+// A record whose fields cannot name its place in a store (a missing field,
+// a component that would leave the store): the record is refused.
+class LayoutError : public Error {
 public:
-  using std::runtime_error::runtime_error;
+  explicit LayoutError(const std::string &message) : Error(ErrorKind::Refused, message) {}
 };
 
 inline constexpr std::size_t kMaxComponentLength = 200;

@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "error/error.hpp"
 #include "text/regex.hpp"
 
 namespace otm::schema {
@@ -214,9 +215,11 @@ std::optional<std::string> pcre2_form(std::string_view p) {
   return out;
 }
 
-class Refused {
+// A schema construct the compiled validator does not implement: compile()
+// answers null and valijson validates instead. Caught in this file only.
+class Refused : public Error {
 public:
-  std::string what;
+  explicit Refused(const std::string &what) : Error(ErrorKind::Refused, what) {}
 };
 
 // Keywords that carry no constraint (valijson ignores them too).
@@ -360,7 +363,7 @@ public:
   }
 
 private:
-  [[noreturn]] static void refuse(const std::string &what) { throw Refused{what}; }
+  [[noreturn]] static void refuse(const std::string &what) { throw Refused(what); }
 
   static bool obj_has(const json::Object &obj, std::string_view key) {
     return std::any_of(obj.begin(), obj.end(), [&](const auto &m) { return m.first == key; });
@@ -536,7 +539,7 @@ std::unique_ptr<CompiledValidator> CompiledValidator::compile(const json::Value 
     Compiler compiler(doc, *impl);
     impl->root = compiler.compile(doc, true);
   } catch (const Refused &r) {
-    if (why) *why = r.what;
+    if (why) *why = r.what();
     return nullptr;
   }
   return std::unique_ptr<CompiledValidator>(new CompiledValidator(std::move(impl)));

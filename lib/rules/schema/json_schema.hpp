@@ -13,18 +13,20 @@
 
 #include <filesystem>
 #include <memory>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "error/error.hpp"
 #include "schema/compiled_validator.hpp"
 #include "json/value.hpp"
 
 namespace otm::schema {
 
-class SchemaError : public std::runtime_error {
+// A schema document that cannot be compiled: malformed, or using a keyword
+// otm refuses (UnreadableInput, the schema being an input).
+class SchemaError : public Error {
 public:
-  using std::runtime_error::runtime_error;
+  explicit SchemaError(const std::string &message) : Error(ErrorKind::UnreadableInput, message) {}
 };
 
 struct ValidationError {

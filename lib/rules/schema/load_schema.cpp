@@ -9,12 +9,9 @@ namespace {
 
 std::shared_ptr<const Schema> load(const std::optional<std::filesystem::path> &file, const char *builtin,
                                    const std::string &name) {
-  try {
-    if (file) return std::make_shared<const Schema>(Schema::from_file(*file));
-    return std::make_shared<const Schema>(json::parse(builtin, name), name);
-  } catch (const SchemaError &e) {
-    throw Error(ErrorKind::UnreadableInput, e.what());
-  }
+  // A SchemaError is an UnreadableInput Error naming the file.
+  if (file) return std::make_shared<const Schema>(Schema::from_file(*file));
+  return std::make_shared<const Schema>(json::parse(builtin, name), name);
 }
 
 } // namespace

@@ -6,18 +6,20 @@
 // byte change in the base that changes no meaning is not "stale".
 #pragma once
 
-#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "error/error.hpp"
 #include "record/format_tags.hpp"
 #include "json/value.hpp"
 
 namespace otm::schema {
 
-class ProfileError : public std::runtime_error {
+// A patch list that does not apply, or a profile that does not only narrow
+// its base (UnreadableInput: the patch list or the profile file is wrong).
+class ProfileError : public Error {
 public:
-  using std::runtime_error::runtime_error;
+  explicit ProfileError(const std::string &message) : Error(ErrorKind::UnreadableInput, message) {}
 };
 
 struct Patch {

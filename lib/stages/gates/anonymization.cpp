@@ -57,7 +57,8 @@ std::unique_ptr<RecordPass> anonymization_pass(const Context &ctx) {
     auto leaks = record::find_leaks(prose, is_trace_derived(r.record), ctx.denylist.get());
     for (auto &l : record::find_leaks(comments, false, ctx.denylist.get())) leaks.push_back(std::move(l));
     for (const auto &l : leaks)
-      out.findings.push_back(finding("anonymization", r, "dangling " + l.label + " in an agent-facing layer", l.token));
+      out.findings.push_back(
+          finding(Gate::Anonymization, r, "dangling " + l.label + " in an agent-facing layer", l.token));
     *total += leaks.size();
   };
   return make_pass(body, [&ctx, total](GateResult &out) {

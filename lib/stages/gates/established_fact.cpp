@@ -12,7 +12,7 @@ std::unique_ptr<RecordPass> established_fact_pass(const Context &) {
     if (!r.parse_error.empty()) return;
     if (r.record.string_or("type") == "anti-strategy") ++*anti;
     for (auto &p : record::established_fact_problems(r.record))
-      out.findings.push_back(finding("established-fact", r, p));
+      out.findings.push_back(finding(Gate::EstablishedFact, r, p));
   };
   return make_pass(body,
                    [anti](GateResult &out) { out.note = std::to_string(*anti) + " anti-strategy record(s) checked"; });

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/options.hpp"
+#include "cmdline/options.hpp"
 #include "config/config.hpp"
 #include "config/settings.hpp"
 #include "gates/context.hpp"

@@ -52,8 +52,19 @@ GateResult gate_store_overlap(const Context &ctx);
 GateResult gate_substance(const Context &ctx); // issue 10: no change, no strategy
 
 enum class GateKind { Store, Trace };
+
+// Each gate, by its registry entry (gates/registry.def): code names a gate
+// so, and the registry alone spells its name.
+enum class Gate {
+#define OTM_GATE(id, ...) id,
+#include "gates/registry.def"
+#undef OTM_GATE
+};
+
+// One registry entry; registry.def fills it by field name.
 struct GateInfo {
-  std::string name; // "schema", "no-cross-reference", ...
+  Gate gate;
+  std::string name; // "schema", "no-cross-reference", ...: otm-gate-<name>, a finding's "gate"
   GateKind kind;
   GateResult (*run)(const Context &);
   std::string summary; // one line for --help and reports
@@ -72,12 +83,21 @@ struct GateInfo {
   // gates reads them (build_context).
   bool reads_index = false;
   bool reads_schema = false;
+  // The record field a finding of this gate is about when the finding does
+  // not say ("id", "retrieval.scope", ...; "" for none): where a distiller
+  // points a refusal.
+  std::string field = "";
+  // Its findings' token is a JSON Schema error path ("payload/goal").
+  bool token_is_schema_path = false;
 };
 
 // The seventeen, store gates first, in the reference's order (substance, an
 // otm addition, last).
 const std::vector<GateInfo> &all_gates();
 const GateInfo *find_gate(const std::string &name);
+// The registry's entry and name of a gate.
+const GateInfo &gate_info(Gate gate);
+const std::string &gate_name(Gate gate);
 // The registry's gate of that name; an unknown name is a programming error
 // (an otm::Error naming it), never a null to dereference.
 const GateInfo &gate_named(const std::string &name);
@@ -110,8 +130,8 @@ bool is_trace_derived(const json::Value &record);
 std::vector<std::string> cited_captures(const json::Value &record);
 
 // Helpers for gate implementations.
-Finding finding(const std::string &gate, const RecordEntry &r, std::string message, std::string token = "");
+Finding finding(Gate gate, const RecordEntry &r, std::string message, std::string token = "");
 // "cannot run" failure for a gate missing its input: never a silent pass.
-GateResult cannot_run(const std::string &gate, const std::string &why);
+GateResult cannot_run(Gate gate, const std::string &why);
 
 } // namespace otm::gates

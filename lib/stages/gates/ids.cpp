@@ -13,21 +13,23 @@ public:
     if (!r.parse_error.empty()) return; // the schema gate reports it
     const auto *id = r.record.get("id").as_string();
     if (!id || id->empty()) {
-      out_.findings.push_back(finding("ids", r, "record has no id"));
+      out_.findings.push_back(finding(Gate::Ids, r, "record has no id"));
       return;
     }
     auto [index, fresh] = ids_.intern(*id);
     if (fresh)
       first_file_.push_back(files_.keep(r.file));
     else
-      out_.findings.push_back(finding("ids", r, "duplicate id (also in " + std::string(first_file_[index]) + ")", *id));
+      out_.findings.push_back(
+          finding(Gate::Ids, r, "duplicate id (also in " + std::string(first_file_[index]) + ")", *id));
     if (!r.path.empty() && r.path.filename() != *id + ".json")
       out_.findings.push_back(
-          finding("ids", r, "file name " + r.path.filename().string() + " is not " + *id + ".json", *id));
+          finding(Gate::Ids, r, "file name " + r.path.filename().string() + " is not " + *id + ".json", *id));
     std::size_t segments = 1;
     for (char c : *id) segments += c == '.';
     if (segments < 5)
-      out_.findings.push_back(finding("ids", r, "id has " + std::to_string(segments) + " segments, fewer than 5", *id));
+      out_.findings.push_back(
+          finding(Gate::Ids, r, "id has " + std::to_string(segments) + " segments, fewer than 5", *id));
   }
   GateResult finish() override { return std::move(out_); }
 

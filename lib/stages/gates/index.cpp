@@ -30,7 +30,7 @@ bool same_number(const json::Value &a, const json::Value &b) {
 class IndexPass : public RecordPass {
 public:
   explicit IndexPass(const Context &ctx) : index_(ctx.index) {
-    const std::string g = "index";
+    constexpr Gate g = Gate::Index;
     if (ctx.index_unreadable) {
       cannot_ = cannot_run(g, std::string(workspace::kIndexRelpath) + " does not parse; rebuild it with otm-score");
     } else if (!ctx.index) {
@@ -72,7 +72,7 @@ public:
   void record(const RecordEntry &r) override {
     ++records_;
     if (cannot_ || !r.parse_error.empty()) return;
-    const std::string g = "index";
+    constexpr Gate g = Gate::Index;
     const auto *e = entry_of(r.id());
     if (!e) {
       body_.push_back(finding(g, r, "record is not in the index", r.id()));
@@ -99,7 +99,7 @@ public:
     GateResult out;
     out.findings = std::move(head_);
     if (by_id_.size() != records_)
-      out.findings.push_back(finding("index", index_entry_,
+      out.findings.push_back(finding(Gate::Index, index_entry_,
                                      "index lists " + std::to_string(by_id_.size()) + " ids for " +
                                          std::to_string(records_) + " record files"));
     for (auto &f : body_) out.findings.push_back(std::move(f));

@@ -14,9 +14,10 @@ namespace {
 
 using Mutation = std::function<void(json::Value &record, PacketEntry *packet, Context &ctx)>;
 
+// A case is named "<gate name>/<what>": `what` is the mutation.
 struct CaseSpec {
-  const char *name;
-  const char *gate;
+  Gate gate;
+  const char *what;
   Mutation mutate;
 };
 
@@ -29,53 +30,53 @@ void append(json::Value &node, const char *key, const std::string &tail) { node.
 
 const std::vector<CaseSpec> &cases() {
   static const std::vector<CaseSpec> specs = {
-      {"schema/unknown-top-level-key", "schema",
+      {Gate::Schema, "unknown-top-level-key",
        [](json::Value &r, PacketEntry *, Context &) { r.set("x_injected", true); }},
-      {"ids/short-id", "ids", [](json::Value &r, PacketEntry *, Context &) { r.set("id", "injected.id"); }},
-      {"anonymization/home-path", "anonymization",
+      {Gate::Ids, "short-id", [](json::Value &r, PacketEntry *, Context &) { r.set("id", "injected.id"); }},
+      {Gate::Anonymization, "home-path",
        [](json::Value &r, PacketEntry *, Context &) {
          append(obj(r, "payload"), "goal", " (notes in /home/injected/x)");
        }},
-      {"raw-isolation/served-raw", "raw-isolation",
+      {Gate::RawIsolation, "served-raw",
        [](json::Value &r, PacketEntry *, Context &) {
          json::Value raw = json::Value::object();
          raw.set("source_repo", "injected");
          obj(obj(r, "evidence"), "summary").set("raw", raw);
        }},
-      {"relations/dangling-link", "relations",
+      {Gate::Relations, "dangling-link",
        [](json::Value &r, PacketEntry *, Context &) {
          obj(obj(r, "retrieval"), "links")
              .set("see_also", json::Value::strings({"injected.no.such.record.anywhere-s99"}));
        }},
-      {"index/stale-score", "index",
+      {Gate::Index, "stale-score",
        [](json::Value &r, PacketEntry *, Context &) {
          auto &rank = obj(obj(r, "worth"), "rank");
          double s = rank.get("score").as_number().value_or(0.0);
          rank.set("score", s > 0.5 ? s - 0.25 : s + 0.25);
        }},
-      {"self-contained/blank-goal", "self-contained",
+      {Gate::SelfContained, "blank-goal",
        [](json::Value &r, PacketEntry *, Context &) { obj(r, "payload").set("goal", "   "); }},
-      {"no-cross-reference/record-id", "no-cross-reference",
+      {Gate::NoCrossReference, "record-id",
        [](json::Value &r, PacketEntry *, Context &) {
          append(obj(r, "payload"), "goal", " (as in nvidia.any.cuda.gemm.injected-s01)");
        }},
-      {"established-fact/inconclusive-verdict", "established-fact",
+      {Gate::EstablishedFact, "inconclusive-verdict",
        [](json::Value &r, PacketEntry *, Context &) {
          r.set("type", "anti-strategy");
          obj(r, "payload").set("verdict", "unknown");
        }},
-      {"profile/generic-level", "profile", [](json::Value &r, PacketEntry *, Context &) { r.set("level", "generic"); }},
-      {"layout/scope-mismatch", "layout",
+      {Gate::Profile, "generic-level", [](json::Value &r, PacketEntry *, Context &) { r.set("level", "generic"); }},
+      {Gate::Layout, "scope-mismatch",
        [](json::Value &r, PacketEntry *, Context &) {
          auto &scope = obj(obj(r, "retrieval"), "scope");
          scope.set("dsl", scope.string_or("dsl") == "cuda" ? "triton" : "cuda");
        }},
-      {"verbatim/paraphrased-snippet", "verbatim",
+      {Gate::Verbatim, "paraphrased-snippet",
        [](json::Value &r, PacketEntry *, Context &) {
          auto &impl = obj(obj(r, "payload"), "implementation");
          impl.set("snippet", "+    totally_invented_symbol = compute_nothing()");
        }},
-      {"no-fabrication/invented-number", "no-fabrication",
+      {Gate::NoFabrication, "invented-number",
        [](json::Value &r, PacketEntry *, Context &) {
          auto &gain = obj(obj(r, "worth"), "gain");
          auto *metrics = gain.find("metrics");
@@ -86,18 +87,18 @@ const std::vector<CaseSpec> &cases() {
            append(obj(r, "payload"), "goal", " (87.6543% of the traffic)");
          }
        }},
-      {"provenance/unknown-commit", "provenance",
+      {Gate::Provenance, "unknown-commit",
        [](json::Value &r, PacketEntry *, Context &) {
          obj(obj(r, "evidence"), "raw").set("git_commit", std::string(40, '0'));
        }},
-      {"ncu-attribution/unbacked-claim", "ncu-attribution",
+      {Gate::NcuAttribution, "unbacked-claim",
        [](json::Value &r, PacketEntry *p, Context &) {
          auto &ev = obj(r, "evidence");
          obj(obj(ev, "summary"), "bottleneck_evidence").set("basis", "profiler");
          obj(obj(ev, "raw"), "evidence_extra").set("ncu_dirs", json::Value::strings({"injected-capture"}));
          if (p) obj(p->packet, "provenance").set("ncu_dirs", json::Value::array());
        }},
-      {"store-overlap/known-id", "store-overlap",
+      {Gate::StoreOverlap, "known-id",
        [](json::Value &r, PacketEntry *, Context &ctx) {
          // The error lives in the live store: use its smallest id, or, when
          // it holds none, make this record's id live.
@@ -106,7 +107,7 @@ const std::vector<CaseSpec> &cases() {
          else
            ctx.live_ids.insert(r.string_or("id"));
        }},
-      {"substance/comment-only-snippet", "substance",
+      {Gate::Substance, "comment-only-snippet",
        [](json::Value &r, PacketEntry *, Context &) {
          r.set("type", "strategy");
          obj(obj(r, "payload"), "implementation").set("snippet", " x = 1\n+# measured on the warm-L2 harness");
@@ -157,8 +158,8 @@ std::vector<InjectionCase> run_injection_tests(const Context &full) {
   ctx.records.clear();
   ctx.index.reset();
   for (const auto &spec : cases()) {
-    InjectionCase ic{spec.name, spec.gate, InjectionStatus::NoSuitableRecord, "", "no record parses"};
-    const auto &gate = gate_named(spec.gate);
+    const auto &gate = gate_info(spec.gate);
+    InjectionCase ic{gate.name + "/" + spec.what, gate.name, InjectionStatus::NoSuitableRecord, "", "no record parses"};
     for (const auto &entry : full.records) {
       if (!entry.parse_error.empty() || !entry.record.is_object()) continue;
       Context base = single(ctx, full.index, entry);

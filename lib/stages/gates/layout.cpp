@@ -12,18 +12,18 @@ GateResult gate_layout(const Context &ctx) {
   GateResult out;
   for (const auto &r : ctx.records) {
     if (!r.parse_error.empty()) {
-      out.findings.push_back(finding("layout", r, "does not parse: cannot place it"));
+      out.findings.push_back(finding(Gate::Layout, r, "does not parse: cannot place it"));
       continue;
     }
     if (r.path.empty()) {
-      out.findings.push_back(finding("layout", r, "record was read from a stream: its location cannot be checked"));
+      out.findings.push_back(finding(Gate::Layout, r, "record was read from a stream: its location cannot be checked"));
       continue;
     }
     std::filesystem::path expected;
     try {
       expected = record::record_dir(r.record);
     } catch (const record::LayoutError &e) {
-      out.findings.push_back(finding("layout", r, e.what()));
+      out.findings.push_back(finding(Gate::Layout, r, e.what()));
       continue;
     }
     // The file's directory must end in the derived one (and, inside a store,
@@ -38,7 +38,8 @@ GateResult gate_layout(const Context &ctx) {
     if (!ok) {
       std::string shown =
           ctx.store_root ? actual.lexically_relative(workspace::records_dir(*ctx.store_root)).generic_string() : a;
-      out.findings.push_back(finding("layout", r, "filed under " + shown + ", expected " + expected.generic_string(),
+      out.findings.push_back(finding(Gate::Layout, r,
+                                     "filed under " + shown + ", expected " + expected.generic_string(),
                                      expected.generic_string()));
     }
   }

@@ -30,7 +30,7 @@ std::vector<std::string> cited_captures(const json::Value &record) {
 }
 
 GateResult gate_ncu_attribution(const Context &ctx) {
-  const std::string g = "ncu-attribution";
+  constexpr Gate g = Gate::NcuAttribution;
   GateResult out;
   std::size_t claims = 0;
   for (const auto &r : ctx.records) {

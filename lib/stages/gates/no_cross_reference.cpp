@@ -125,15 +125,15 @@ std::unique_ptr<RecordPass> no_cross_reference_pass(const Context &ctx) {
       std::string text = json::to_line(doc);
       if (paths->any_in(text))
         for (const auto &m : repo_path.find_all(text))
-          out.findings.push_back(finding("no-cross-reference", r, "names a repository path", std::string(m[0])));
+          out.findings.push_back(finding(Gate::NoCrossReference, r, "names a repository path", std::string(m[0])));
       if (ids->any_in(text))
         for (const auto &m : record_id->find_all(text))
-          out.findings.push_back(finding("no-cross-reference", r, "names another record by id", std::string(m[0])));
+          out.findings.push_back(finding(Gate::NoCrossReference, r, "names another record by id", std::string(m[0])));
     }
     for (const char *k : {"source_text", "source_truncated"})
       if (payload.get("implementation").contains(k))
         out.findings.push_back(
-            finding("no-cross-reference", r, std::string("serve-time field implementation.") + k + " is stored", k));
+            finding(Gate::NoCrossReference, r, std::string("serve-time field implementation.") + k + " is stored", k));
   });
 }
 

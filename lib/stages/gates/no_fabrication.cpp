@@ -12,7 +12,7 @@
 namespace otm::gates {
 
 GateResult gate_no_fabrication(const Context &ctx) {
-  const std::string g = "no-fabrication";
+  constexpr Gate g = Gate::NoFabrication;
   if (!ctx.workspace)
     return cannot_run(g, "no workspace given (--workspace / RTM_WORKSPACE): nothing to audit numbers against");
   if (ctx.packets.empty()) return cannot_run(g, "the workspace has no packets: nothing can audit the records' numbers");

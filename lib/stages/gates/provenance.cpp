@@ -11,7 +11,7 @@
 namespace otm::gates {
 
 GateResult gate_provenance(const Context &ctx) {
-  const std::string g = "provenance";
+  constexpr Gate g = Gate::Provenance;
   if (!ctx.trace_repo) return cannot_run(g, "no trace given (--trace / RTM_TRACE): commits cannot be resolved");
   std::optional<git::Repository> repo;
   try {

@@ -107,23 +107,25 @@ std::unique_ptr<RecordPass> raw_isolation_pass(const Context &) {
     if (!r.parse_error.empty()) return;
     const auto &rec = r.record;
     if (!rec.get("worth").get("rank").is_object()) {
-      out.findings.push_back(finding("raw-isolation", r, "worth.rank is missing: the served projection has no rank"));
+      out.findings.push_back(
+          finding(Gate::RawIsolation, r, "worth.rank is missing: the served projection has no rank"));
       return;
     }
     if (!rec.get("evidence").get("summary").is_object()) {
-      out.findings.push_back(finding("raw-isolation", r, "evidence.summary is missing: nothing to serve as evidence"));
+      out.findings.push_back(
+          finding(Gate::RawIsolation, r, "evidence.summary is missing: nothing to serve as evidence"));
       return;
     }
     if (!rec.get("worth").contains("gain"))
-      out.findings.push_back(finding("raw-isolation", r, "served worth keys are not exactly {gain, rank}", "gain"));
+      out.findings.push_back(finding(Gate::RawIsolation, r, "served worth keys are not exactly {gain, rank}", "gain"));
     for (const char *k : {"score", "tier"})
       if (!rec.get("worth").get("rank").contains(k))
-        out.findings.push_back(finding("raw-isolation", r, std::string("served rank has no ") + k, k));
+        out.findings.push_back(finding(Gate::RawIsolation, r, std::string("served rank has no ") + k, k));
     std::vector<std::string> keys;
     for (const auto &part : served_parts(rec))
       forbidden_keys(*part.value, std::string(part.key_path) + ".", part.skip_links, keys);
     for (const auto &k : keys)
-      out.findings.push_back(finding("raw-isolation", r, "engine-only or raw key served: " + k, k));
+      out.findings.push_back(finding(Gate::RawIsolation, r, "engine-only or raw key served: " + k, k));
     // The raw identifiers, each compared with the served text as written
     // (JSON-escaped), like with like.
     const auto &raw = rec.get("evidence").get("raw");
@@ -142,7 +144,7 @@ std::unique_ptr<RecordPass> raw_isolation_pass(const Context &) {
         }
     auto found = served_occurrences(rec, needles);
     for (std::size_t i = 0; i < needles.size(); ++i)
-      if (found[i]) out.findings.push_back(finding("raw-isolation", r, messages[i], *needles[i]));
+      if (found[i]) out.findings.push_back(finding(Gate::RawIsolation, r, messages[i], *needles[i]));
   });
 }
 

@@ -51,7 +51,7 @@ public:
     GateResult out;
     for (const auto &l : pending_)
       if (!l.is_string || !ids_.contains(l.target))
-        out.findings.push_back({"relations", std::string(l.record), std::string(l.file),
+        out.findings.push_back({gate_name(Gate::Relations), std::string(l.record), std::string(l.file),
                                 "links." + std::string(l.kind) + " names no known record", std::string(l.target)});
     out.note = std::to_string(checked_) + " link(s) checked";
     return out;

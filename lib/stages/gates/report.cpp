@@ -63,8 +63,26 @@ std::string format_text(const ValidationReport &r, bool verbose) {
     }
     out += "\n";
   }
-  out += r.passed() ? "ALL GATES PASS\n" : "GATES FAILED (" + std::to_string(r.failed_groups()) + " groups)\n";
+  out += verdict_text(verdict_of(r));
+  out += r.passed() ? "\n" : " (" + std::to_string(r.failed_groups()) + " groups)\n";
   return out;
+}
+
+Verdict verdict_of(const ValidationReport &r) { return r.passed() ? Verdict::Pass : Verdict::Fail; }
+
+std::string verdict_text(Verdict v) {
+  switch (v) {
+  case Verdict::Pass: return "ALL GATES PASS";
+  case Verdict::Fail: return "GATES FAILED";
+  case Verdict::NothingToValidate: break;
+  }
+  return "NOTHING TO VALIDATE";
+}
+
+std::optional<Verdict> read_verdict(std::string_view line) {
+  for (auto v : {Verdict::Pass, Verdict::Fail, Verdict::NothingToValidate})
+    if (line.starts_with(verdict_text(v))) return v;
+  return std::nullopt;
 }
 
 std::string format_jsonl(const ValidationReport &r) {

@@ -3,7 +3,9 @@
 // test case per gate).
 #pragma once
 
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gates/finding.hpp"
@@ -26,9 +28,21 @@ struct ValidationReport {
   bool passed() const { return failed_groups() == 0; }
 };
 
-// The text report's verdict for a store without records when that is allowed
-// (otm-validate --allow-empty); report/gate_report.cpp reads it back.
-inline constexpr const char *kNothingToValidate = "NOTHING TO VALIDATE";
+// The verdict of a validation, as a value. Its text (the last line of the
+// text report, the head of otm-validate's summary) is written by
+// verdict_text and read back from a saved report by read_verdict, both here,
+// so no other code matches the words.
+enum class Verdict {
+  Pass,              // ALL GATES PASS
+  Fail,              // GATES FAILED (<k> groups)
+  NothingToValidate, // NOTHING TO VALIDATE: no records, allowed (--allow-empty)
+};
+Verdict verdict_of(const ValidationReport &r);
+// The words that open the verdict line: "ALL GATES PASS", "GATES FAILED",
+// "NOTHING TO VALIDATE".
+std::string verdict_text(Verdict v);
+// The verdict a line of a saved text report states, if it is the verdict line.
+std::optional<Verdict> read_verdict(std::string_view line);
 
 std::string format_text(const ValidationReport &r, bool verbose);
 std::string format_jsonl(const ValidationReport &r);

@@ -7,8 +7,9 @@ namespace {
 
 class SchemaPass : public RecordPass {
 public:
-  SchemaPass(std::string gate, const schema::Schema *schema, std::string what)
-      : gate_(std::move(gate)), schema_(schema), what_(std::move(what)) {}
+  // Its errors read "<gate name>: <path>: <message>": the gate's name says
+  // which document ("schema", "profile") the record failed.
+  SchemaPass(Gate gate, const schema::Schema *schema) : gate_(gate), schema_(schema), what_(gate_name(gate)) {}
   void record(const RecordEntry &r) override {
     ++seen_;
     if (!schema_) return;
@@ -28,7 +29,7 @@ public:
   }
 
 private:
-  std::string gate_;
+  Gate gate_;
   const schema::Schema *schema_;
   std::string what_;
   GateResult out_;
@@ -38,13 +39,13 @@ private:
 } // namespace
 
 std::unique_ptr<RecordPass> schema_pass(const Context &ctx) {
-  return std::make_unique<SchemaPass>("schema", ctx.store_schema.get(), "schema");
+  return std::make_unique<SchemaPass>(Gate::Schema, ctx.store_schema.get());
 }
 
 GateResult gate_schema(const Context &ctx) { return over_records(schema_pass(ctx), ctx); }
 
 GateResult gate_profile(const Context &ctx) {
-  return over_records(std::make_unique<SchemaPass>("profile", ctx.profile.get(), "profile"), ctx);
+  return over_records(std::make_unique<SchemaPass>(Gate::Profile, ctx.profile.get()), ctx);
 }
 
 } // namespace otm::gates

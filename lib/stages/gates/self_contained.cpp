@@ -45,7 +45,7 @@ std::unique_ptr<RecordPass> self_contained_pass(const Context &) {
   return make_pass([](const RecordEntry &r, GateResult &out) {
     if (!r.parse_error.empty()) return;
     auto fail = [&](std::string msg, std::string token) {
-      out.findings.push_back(finding("self-contained", r, std::move(msg), std::move(token)));
+      out.findings.push_back(finding(Gate::SelfContained, r, std::move(msg), std::move(token)));
     };
     const auto &rec = r.record;
     const auto &payload = rec.get("payload");

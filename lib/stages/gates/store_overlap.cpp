@@ -5,14 +5,14 @@
 namespace otm::gates {
 
 GateResult gate_store_overlap(const Context &ctx) {
-  if (!ctx.have_live) return cannot_run("store-overlap", "no live store given (--live / RTM_LIVE)");
+  if (!ctx.have_live) return cannot_run(Gate::StoreOverlap, "no live store given (--live / RTM_LIVE)");
   GateResult out;
   std::size_t keys = 0;
   for (const auto &r : ctx.records) {
     if (!r.parse_error.empty()) continue;
     if (ctx.live_ids.count(r.id()))
       out.findings.push_back(
-          finding("store-overlap", r, "id is already in the live store: insert would be refused", r.id()));
+          finding(Gate::StoreOverlap, r, "id is already in the live store: insert would be refused", r.id()));
     if (ctx.live_episode_keys.count(r.record.string_or("episode_key"))) ++keys;
   }
   out.note = std::to_string(ctx.records.size() - out.findings.size()) + " ids free of " +

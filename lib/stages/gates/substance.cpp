@@ -34,7 +34,7 @@ GateResult gate_substance(const Context &ctx) {
     ++checked;
     const auto *snippet = r.record.get("payload").get("implementation").get("snippet").as_string();
     if (!snippet || text::strip(*snippet).empty()) {
-      out.findings.push_back(finding("substance", r,
+      out.findings.push_back(finding(Gate::Substance, r,
                                      "payload.implementation.snippet: a strategy quotes no code change (no change, "
                                      "no strategy)"));
       continue;
@@ -47,7 +47,7 @@ GateResult gate_substance(const Context &ctx) {
     auto counts = code::count_changes(code::lex_diff(diff));
     if (!counts.changes_code())
       out.findings.push_back(finding(
-          "substance", r,
+          Gate::Substance, r,
           "payload.implementation.snippet: no changed line of the snippet runs (" + std::to_string(counts.comment) +
               " comment or docstring, " + std::to_string(counts.version_stamp) + " version-stamp, " +
               std::to_string(counts.blank) + " blank): the gain is credited to no code change"));

@@ -1,6 +1,6 @@
 #include "gates/validate_command.hpp"
 
-#include "cli/build_info.hpp"
+#include "cmdline/build_info.hpp"
 #include "error/error.hpp"
 #include "gates/injection.hpp"
 #include "gates/report.hpp"
@@ -22,9 +22,10 @@ ValidateOutcome finish(const ValidationReport &report, const ValidateOptions &op
     out.report = format_junit(report);
   std::size_t failed = 0;
   for (const auto &run : report.runs) failed += !run.result.passed();
-  out.summary = report.passed() ? "ALL GATES PASS (" + std::to_string(report.runs.size()) + " gates)"
-                                : "GATES FAILED (" + std::to_string(failed) + " gate(s) in " +
-                                      std::to_string(report.failed_groups()) + " group(s))";
+  out.summary =
+      verdict_text(verdict_of(report)) + (report.passed() ? " (" + std::to_string(report.runs.size()) + " gates)"
+                                                          : " (" + std::to_string(failed) + " gate(s) in " +
+                                                                std::to_string(report.failed_groups()) + " group(s))");
   out.exit_code = report.passed() ? 0 : 1;
   return out;
 }
@@ -42,7 +43,7 @@ ValidateOutcome run_validate(const Context &ctx, const ValidateOptions &opts) {
     out.summary = "no records in " + opts.store_label + ": nothing to validate";
     out.exit_code = opts.allow_empty ? 0 : 1;
     if (opts.allow_empty && opts.format == "text")
-      out.report = std::string(kNothingToValidate) + ": " + out.summary + "\n";
+      out.report = verdict_text(Verdict::NothingToValidate) + ": " + out.summary + "\n";
     return out;
   };
   ValidationReport report;

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "cli/progress.hpp"
+#include "cmdline/progress.hpp"
 #include "gates/context.hpp"
 
 namespace otm::gates {
@@ -29,7 +29,8 @@ struct ValidateOutcome {
 };
 
 // Exit code 1 when a gate group failed, an injection case was not proven, or
-// there are no records (0 with allow_empty; the text report is then the kNothingToValidate line).
+// there are no records (0 with allow_empty; the text report is then the
+// Verdict::NothingToValidate line).
 ValidateOutcome run_validate(const Context &ctx, const ValidateOptions &opts);
 
 } // namespace otm::gates

@@ -37,7 +37,8 @@ std::set<std::string> code_lines(const std::string &code) {
 
 GateResult gate_verbatim(const Context &ctx) {
   if (!ctx.workspace)
-    return cannot_run("verbatim", "no workspace given (--workspace / RTM_WORKSPACE): no packet code to compare with");
+    return cannot_run(Gate::Verbatim,
+                      "no workspace given (--workspace / RTM_WORKSPACE): no packet code to compare with");
   GateResult out;
   std::size_t checked = 0;
   for (const auto &r : ctx.records) {
@@ -46,7 +47,7 @@ GateResult gate_verbatim(const Context &ctx) {
     if (quotes.empty()) continue;
     auto lookup = find_packet(ctx, r.record);
     if (!lookup.packet) {
-      out.findings.push_back(finding("verbatim", r,
+      out.findings.push_back(finding(Gate::Verbatim, r,
                                      lookup.ambiguous
                                          ? "quotes code but several packets match its version: cannot check it"
                                          : "quotes code but has no packet to check it against"));
@@ -55,7 +56,7 @@ GateResult gate_verbatim(const Context &ctx) {
     ++checked;
     auto haystack = code_lines(lookup.packet->code_text);
     if (haystack.empty()) {
-      out.findings.push_back(finding("verbatim", r, "quotes code but the packet carries none"));
+      out.findings.push_back(finding(Gate::Verbatim, r, "quotes code but the packet carries none"));
       continue;
     }
     for (const auto &[field, quote] : quotes) {
@@ -69,7 +70,7 @@ GateResult gate_verbatim(const Context &ctx) {
       }
       if (missing)
         out.findings.push_back(
-            finding("verbatim", r,
+            finding(Gate::Verbatim, r,
                     field + ": " + std::to_string(missing) + " line(s) are not lines of the packet's code", first));
     }
   }

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/progress.hpp"
+#include "cmdline/progress.hpp"
 #include "config/config.hpp"
 #include "packet/packet.hpp"
 #include "json/value.hpp"

@@ -9,7 +9,7 @@
 #include <functional>
 #include <string>
 
-#include "cli/progress.hpp"
+#include "cmdline/progress.hpp"
 #include "config/config.hpp"
 #include "packet/build.hpp"
 #include "scrub/denylist.hpp"

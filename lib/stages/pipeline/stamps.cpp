@@ -69,9 +69,11 @@ std::string config_state(const config::Config &config, const config::Settings &s
   for (const auto &name : sections) {
     if (name == "settings") {
       json::Value s = json::Value::object();
+      // Keyed by the seed's name where there is one, as stamps always were,
+      // so a stamp written before the OTM_ names reads the same.
       for (const auto &info : config::all_settings())
         if (info.setting != config::Setting::ConfigFile)
-          if (auto v = settings.get(info.setting)) s.set(info.env, *v);
+          if (auto v = settings.get(info.setting)) s.set(info.seed_env ? info.seed_env : info.env, *v);
       out.set(name, s);
       continue;
     }

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "ladder/ladder.hpp"
+#include "ladder/verdict.hpp"
 #include "record/id_format.hpp"
 #include "record/id_namespace.hpp"
 #include "text/pyformat.hpp"
@@ -376,6 +377,8 @@ void conclusion_section(std::string &md, const Inputs &in, const Sel &sel) {
 std::string report(const Inputs &in) {
   Sel sel = selections(in.rows);
   std::string md = "# Recon: " + in.meta_file.get("meta").string_or("operator_name") + "\n\n";
+  // What the run achieved, first: the ratchet's verdict, before any count.
+  md += ladder::ratchet_verdict(in.rows, in.meta_file.get("meta")) + "\n\n";
   md += "Counts only, from `work/` and the live store; no model was involved and nothing is decided here.\n\n";
   what_it_is(md, in);
   coverage_section(md, in);

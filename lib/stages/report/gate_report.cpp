@@ -2,7 +2,6 @@
 
 #include <sstream>
 
-#include "gates/report.hpp"
 #include "text/regex.hpp"
 
 namespace otm::report {
@@ -15,9 +14,10 @@ GateReport read_gate_report(const std::string &text) {
   GateReport rep;
   std::istringstream in(text);
   for (std::string line; std::getline(in, line);) {
-    if (line.starts_with("ALL GATES PASS") || line.starts_with("GATES FAILED") ||
-        line.starts_with(gates::kNothingToValidate))
-      rep.verdict = line;
+    if (auto verdict = gates::read_verdict(line)) {
+      rep.verdict = verdict;
+      rep.verdict_line = line;
+    }
     if (gate_line.contains(line)) rep.lines.push_back(line);
     if (failed_line.contains(line)) ++rep.failed;
   }

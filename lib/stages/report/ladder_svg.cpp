@@ -22,12 +22,15 @@ constexpr double kLeft = 78, kTop = 58, kPlotHeight = 300, kBandGap = 34, kBandH
 constexpr double kLegendWidth = 300, kMinPitch = 10, kMaxPitch = 34, kMinPlotWidth = 520, kMaxPlotWidth = 1500;
 
 struct Style {
-  const char *shape; // square, circle, diamond, star, cross, up, down
+  const char *shape; // square, circle, diamond, star, cross, plus, up, down, left, right
   const char *stroke, *fill;
   double size;
 };
 
-// One style per category key; rejected groups not listed share "rejected-other".
+// One style per category key, and each rejection reason the ratchet gives
+// (ladder.cpp, noise.cpp) a glyph and colour of its own: accepted versions
+// solid, rejected ones hollow. A reason not listed here gets a colour of its
+// own from kOtherColours (ladder_svg assigns them per picture).
 const std::map<std::string, Style> &styles() {
   static const std::map<std::string, Style> s = {
       {"baseline", {"square", "#1f4e99", "#1f4e99", 5.5}},
@@ -40,16 +43,20 @@ const std::map<std::string, Style> &styles() {
       {"rejected-under-threshold", {"circle", "#808080", "none", 4.5}},
       {"rejected-declares-no-change", {"diamond", "#808080", "none", 6}},
       {"rejected-incorrect", {"square", "#a01c1c", "none", 5}},
-      {"rejected-gate-fail", {"square", "#a01c1c", "none", 5}},
-      {"rejected-other", {"circle", "#8c564b", "none", 4.5}},
+      {"rejected-gate-fail", {"diamond", "#a01c1c", "none", 6}},
+      {"rejected-infrastructure", {"square", "#8c564b", "none", 5}},
+      {"rejected-remeasurement", {"circle", "#1f77b4", "none", 4.5}},
+      {"rejected-reverted-nothing-said", {"left", "#c0262d", "none", 6.5}},
+      {"rejected-no-usable-geomean", {"right", "#555555", "none", 6.5}},
+      {"rejected-no-commit-code-not-reachable", {"plus", "#8c564b", "none", 5.5}},
   };
   return s;
 }
 
-const Style &style_of(const std::string &key) {
-  auto it = styles().find(key);
-  return it == styles().end() ? styles().at("rejected-other") : it->second;
-}
+// Colours for reasons without a style of their own, in the order such
+// reasons first appear in a picture (a circle each).
+constexpr const char *kOtherColours[] = {"#e377c2", "#17becf", "#bcbd22", "#9467bd",
+                                         "#ff7f0e", "#2f4f4f", "#b8860b", "#4682b4"};
 
 std::string slug(std::string_view s) {
   std::string out;
@@ -104,6 +111,8 @@ std::string marker(const Style &st, const std::string &cls, double x, double y, 
   if (shape == "diamond") points = pts({{0, -1}, {1, 0}, {0, 1}, {-1, 0}});
   if (shape == "up") points = pts({{0, -1}, {0.95, 0.75}, {-0.95, 0.75}});
   if (shape == "down") points = pts({{0, 1}, {0.95, -0.75}, {-0.95, -0.75}});
+  if (shape == "left") points = pts({{-1, 0}, {0.75, -0.95}, {0.75, 0.95}});
+  if (shape == "right") points = pts({{1, 0}, {-0.75, -0.95}, {-0.75, 0.95}});
   if (shape == "star")
     points = pts({{0, -1},
                   {0.24, -0.33},
@@ -115,6 +124,12 @@ std::string marker(const Style &st, const std::string &cls, double x, double y, 
                   {-0.38, 0.12},
                   {-0.95, -0.31},
                   {-0.24, -0.33}});
+  if (shape == "plus") {
+    std::string d = "M" + num(x - r) + "," + num(y) + " L" + num(x + r) + "," + num(y) + " M" + num(x) + "," +
+                    num(y - r) + " L" + num(x) + "," + num(y + r);
+    return "<path d=\"" + d + "\"" + attrs + " stroke-linecap=\"round\"><title>" + xml_escape(title) +
+           "</title></path>\n";
+  }
   if (shape == "cross") {
     std::string d = "M" + num(x - r) + "," + num(y - r) + " L" + num(x + r) + "," + num(y + r) + " M" + num(x + r) +
                     "," + num(y - r) + " L" + num(x - r) + "," + num(y + r);
@@ -170,8 +185,7 @@ MarkCategory mark_category(const json::Value &row) {
     return {sel, sel == "deadend" ? "dead-end (reverted, mined)" : sel};
   std::string group = ladder::reason_group(row.string_or("reason"));
   if (group.empty()) group = "no reason given";
-  // Every reason keeps its own key (and legend entry); reasons without a
-  // style of their own share the "rejected-other" look.
+  // Every reason keeps its own key, legend entry and look (styles()).
   std::string key = group.rfind("under ", 0) == 0 ? "rejected-under-threshold" : "rejected-" + slug(group);
   return {key, "rejected: " + group};
 }
@@ -187,7 +201,18 @@ std::string ladder_svg(const LadderPicture &pic) {
   const double width = kLeft + plot_w + 24 + kLegendWidth;
   // Tall enough for the legend: a line per category drawn, plus two.
   std::set<std::string> categories;
-  for (const auto &r : rows) categories.insert(mark_category(r).key);
+  std::map<std::string, Style> other; // reasons without a style of their own, each its own colour
+  for (const auto &r : rows) {
+    std::string key = mark_category(r).key;
+    if (categories.insert(key).second && !styles().count(key)) {
+      const char *colour = kOtherColours[other.size() % std::size(kOtherColours)];
+      other.emplace(key, Style{"circle", colour, "none", 4.5});
+    }
+  }
+  auto style_of = [&](const std::string &key) -> const Style & {
+    auto it = styles().find(key);
+    return it != styles().end() ? it->second : other.at(key);
+  };
   const double height = std::max(band_y + kBandHeight + kBottom, kTop + 28 + 19.0 * (categories.size() + 2) + 12);
   auto x_of = [&](std::size_t i) { return kLeft + step * (static_cast<double>(i) + 0.5); };
   // Markers shrink on a crowded axis so neighbours and the ratchet stay visible.

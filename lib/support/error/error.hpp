@@ -1,7 +1,10 @@
-// The library's one error type: a message and the kind of failure. Library
-// code throws it (io::IoError and json::ParseError are kinds of it) and never
-// chooses an exit code; the command layer's cli::run_tool is the one place a
-// kind becomes one (docs/exit-codes.md, docs/architecture.md).
+// The library's one error type: a message and the kind of failure. Every
+// exception lib/ throws is an otm::Error or a subclass of it (io::IoError,
+// json::ParseError, git::GitError, schema::SchemaError, text::RegexError, ...:
+// each only fixes its kind); the literals test refuses any other exception
+// type in lib/. Library code never chooses an exit code: the command layer's
+// tool::run_tool is the one place a kind becomes one (docs/exit-codes.md,
+// docs/architecture.md).
 #pragma once
 
 #include <stdexcept>
@@ -11,10 +14,11 @@ namespace otm {
 
 enum class ErrorKind {
   Usage,           // the run was asked for wrongly: an option, a missing setting
-  UnreadableInput, // an input is missing or malformed (a trace, a work file, the configuration)
+  UnreadableInput, // an input is missing or malformed (a trace, a work file, the configuration, a schema)
   Io,              // a file could not be read or written (io::IoError)
-  Refused,         // a decision otm will not guess, such as the hardware
+  Refused,         // a decision otm will not guess, such as the hardware; an input beyond a limit
   NegativeVerdict, // the run completed and its answer is negative
+  Internal,        // a bug: otm's own invariant broke (never a property of the input)
 };
 
 class Error : public std::runtime_error {

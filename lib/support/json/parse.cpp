@@ -83,7 +83,7 @@ simdjson::dom::element parse_dom(std::string_view text, std::size_t depth, std::
   if (!parsers[depth]) {
     parsers[depth] = std::make_unique<simdjson::dom::parser>();
     if (depth && parsers[depth]->allocate(simdjson::SIMDJSON_PADDING, simdjson::DEFAULT_MAX_DEPTH - depth))
-      throw std::bad_alloc();
+      throw Error(ErrorKind::Refused, std::string(source) + ": out of memory for a JSON parser");
   }
   // One padded buffer per thread, reused for documents up to 8 MiB (a
   // larger one gets its own, so the buffer kept stays small): a

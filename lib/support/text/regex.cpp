@@ -35,7 +35,7 @@ pcre2_match_data *thread_match_data(uint32_t pairs) {
     if (h.md) pcre2_match_data_free(h.md);
     h.pairs = std::max<uint32_t>(pairs, 16);
     h.md = pcre2_match_data_create(h.pairs, nullptr);
-    if (!h.md) throw RegexError("cannot allocate regex match data");
+    if (!h.md) throw RegexError(ErrorKind::Refused, "cannot allocate regex match data");
   }
   return h.md;
 }
@@ -53,8 +53,9 @@ Regex::Regex(std::string_view pattern) : pattern_(pattern), impl_(std::make_uniq
   if (!impl_->code) {
     PCRE2_UCHAR msg[256];
     pcre2_get_error_message(err, msg, sizeof msg);
-    throw RegexError("bad regular expression /" + pattern_ + "/ at offset " + std::to_string(offset) + ": " +
-                     reinterpret_cast<const char *>(msg));
+    throw RegexError(ErrorKind::UnreadableInput, "bad regular expression /" + pattern_ + "/ at offset " +
+                                                     std::to_string(offset) + ": " +
+                                                     reinterpret_cast<const char *>(msg));
   }
   pcre2_pattern_info(impl_->code, PCRE2_INFO_CAPTURECOUNT, &impl_->capture_count);
   // JIT is an optimisation only; without it the interpreter gives the same answers.
@@ -125,8 +126,9 @@ bool Regex::matches(std::string_view subject, std::size_t start, Anchor anchor, 
     if (rc == PCRE2_ERROR_NOMATCH) return false;
     PCRE2_UCHAR msg[256];
     pcre2_get_error_message(rc, msg, sizeof msg);
-    throw RegexError("matching /" + std::string(prefix_code_points(pattern_, 80)) + "/ against " +
-                     std::to_string(subject.size()) + " bytes of text failed: " + reinterpret_cast<const char *>(msg));
+    throw RegexError(ErrorKind::Refused, "matching /" + std::string(prefix_code_points(pattern_, 80)) + "/ against " +
+                                             std::to_string(subject.size()) +
+                                             " bytes of text failed: " + reinterpret_cast<const char *>(msg));
   }
   return true;
 }

@@ -9,16 +9,20 @@
 #include <functional>
 #include <memory>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "error/error.hpp"
+
 namespace otm::text {
 
-class RegexError : public std::runtime_error {
+// A pattern that does not compile (UnreadableInput: patterns come from the
+// configuration too), or a match PCRE2 could not finish (Refused: its
+// resource limits, not a bug).
+class RegexError : public Error {
 public:
-  using std::runtime_error::runtime_error;
+  RegexError(ErrorKind kind, const std::string &message) : Error(kind, message) {}
 };
 
 // One match: group 0 is the whole match; an unset group is nullopt.

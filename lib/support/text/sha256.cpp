@@ -4,7 +4,8 @@
 #include <mbedtls/version.h>
 
 #include <array>
-#include <stdexcept>
+
+#include "error/error.hpp"
 
 namespace otm::text {
 
@@ -16,7 +17,7 @@ std::string sha256_hex(std::string_view data) {
 #else
   int rc = mbedtls_sha256_ret(in, data.size(), digest.data(), 0);
 #endif
-  if (rc != 0) throw std::runtime_error("SHA-256 failed (mbedcrypto error " + std::to_string(rc) + ")");
+  if (rc != 0) throw Error(ErrorKind::Internal, "SHA-256 failed (mbedcrypto error " + std::to_string(rc) + ")");
   static constexpr char kHex[] = "0123456789abcdef";
   std::string out;
   out.reserve(64);

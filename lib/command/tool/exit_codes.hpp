@@ -13,7 +13,7 @@
 
 #include "error/error.hpp"
 
-namespace otm::cli {
+namespace otm::tool {
 
 enum ExitCode : int { kSuccess = 0, kFailure = 1, kCannotRun = 2 };
 
@@ -25,4 +25,4 @@ ExitCode exit_code(ErrorKind kind);
 // internal error, exit 2). Every main() is `return run_tool(...)`.
 int run_tool(const std::string &tool, const std::function<int()> &body);
 
-} // namespace otm::cli
+} // namespace otm::tool

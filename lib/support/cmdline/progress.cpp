@@ -1,10 +1,10 @@
-#include "cli/progress.hpp"
+#include "cmdline/progress.hpp"
 
 #include <unistd.h>
 
 #include <iostream>
 
-#include "cli/diagnostics.hpp"
+#include "cmdline/diagnostics.hpp"
 #include "text/printable.hpp"
 
 namespace otm::cli {

@@ -1,9 +1,9 @@
-#include "cli/options.hpp"
+#include "cmdline/options.hpp"
 
 #include <iostream>
 #include <sstream>
 
-#include "cli/build_info.hpp"
+#include "cmdline/build_info.hpp"
 #include "error/error.hpp"
 #include "text/regex.hpp"
 

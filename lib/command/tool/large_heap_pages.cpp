@@ -1,4 +1,4 @@
-#include "cli/large_heap_pages.hpp"
+#include "tool/large_heap_pages.hpp"
 
 #include <malloc.h>
 #include <sys/mman.h>
@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <cstdlib>
 
-namespace otm::cli {
+namespace otm::tool {
 
 void use_large_heap_pages(bool one_arena) {
   // Threads share the main heap, the one advised: a reader thread's own
@@ -30,4 +30,4 @@ void use_large_heap_pages(bool one_arena) {
   if (end > begin) madvise(reinterpret_cast<void *>(begin), end - begin, MADV_HUGEPAGE);
 }
 
-} // namespace otm::cli
+} // namespace otm::tool

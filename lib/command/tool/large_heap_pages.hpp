@@ -7,10 +7,10 @@
 // the advice.
 #pragma once
 
-namespace otm::cli {
+namespace otm::tool {
 
 // `one_arena`: every thread allocates from that heap (a tool whose
 // threads hand parsed records to each other).
 void use_large_heap_pages(bool one_arena = false);
 
-} // namespace otm::cli
+} // namespace otm::tool

@@ -1,4 +1,4 @@
-#include "cli/diagnostics.hpp"
+#include "cmdline/diagnostics.hpp"
 
 #include <unistd.h>
 

@@ -1,4 +1,4 @@
-#include "cli/man_page.hpp"
+#include "cmdline/man_page.hpp"
 
 #include <algorithm>
 #include <vector>
@@ -146,7 +146,7 @@ std::string man_page(std::string_view tool, std::string_view help, std::string_v
   };
 
   std::string out = ".\\\" Generated from `" + std::string(tool) +
-                    " --help` by otm's build (lib/support/cli/man_page.hpp); do not edit.\n";
+                    " --help` by otm's build (lib/support/cmdline/man_page.hpp); do not edit.\n";
   out += ".TH \"" + upper(tool) + "\" \"1\" \"\" \"" + roff(version_line) + "\" \"otm manual\"\n";
   out += ".SH NAME\n" + roff(tool) + " \\- " + roff(name_line) + "\n";
   out += ".SH SYNOPSIS\n.nf\n";

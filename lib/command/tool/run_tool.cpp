@@ -1,10 +1,10 @@
 #include <filesystem>
 #include <iostream>
 
-#include "cli/diagnostics.hpp"
-#include "cli/exit_codes.hpp"
+#include "cmdline/diagnostics.hpp"
+#include "tool/exit_codes.hpp"
 
-namespace otm::cli {
+namespace otm::tool {
 
 ExitCode exit_code(ErrorKind kind) {
   switch (kind) {
@@ -12,18 +12,20 @@ ExitCode exit_code(ErrorKind kind) {
   case ErrorKind::Usage:
   case ErrorKind::UnreadableInput:
   case ErrorKind::Io:
-  case ErrorKind::Refused: break;
+  case ErrorKind::Refused:
+  case ErrorKind::Internal: break;
   }
   return kCannotRun;
 }
 
 int run_tool(const std::string &tool, const std::function<int()> &body) {
   // Every diagnostic of the run, the error below included, escaped.
-  EscapedStderr escaped;
+  cli::EscapedStderr escaped;
   try {
     return body();
   } catch (const Error &e) {
-    std::cerr << tool << ": " << e.what() << '\n';
+    // Internal is otm's own bug: said so, so it is reported, not worked around.
+    std::cerr << tool << ": " << (e.kind() == ErrorKind::Internal ? "internal error: " : "") << e.what() << '\n';
     return exit_code(e.kind());
   } catch (const std::filesystem::filesystem_error &e) {
     // A directory that cannot be created (read-only, a file in the way).
@@ -31,9 +33,12 @@ int run_tool(const std::string &tool, const std::function<int()> &body) {
               << ")\n";
     return kCannotRun;
   } catch (const std::exception &e) {
+    // Not an otm::Error, so not thrown by lib/ itself (the literals test
+    // refuses any other exception type there): the standard library's, such
+    // as std::out_of_range from a bug or std::bad_alloc.
     std::cerr << tool << ": internal error: " << e.what() << '\n';
     return kCannotRun;
   }
 }
 
-} // namespace otm::cli
+} // namespace otm::tool

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-namespace otm::cli {
+namespace otm::tool {
 
 template <typename T> T &kept_until_exit(T value) {
   static std::vector<void *> *kept = new std::vector<void *>;
@@ -17,4 +17,4 @@ template <typename T> T &kept_until_exit(T value) {
   return *p;
 }
 
-} // namespace otm::cli
+} // namespace otm::tool

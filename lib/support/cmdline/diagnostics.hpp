@@ -2,7 +2,7 @@
 // errors, warnings and summaries to. A trace's text reaches them (an
 // operator name, a file name, a commit subject), and a control character
 // printed raw (ESC, NUL) lets a hostile trace rewrite or hide what the
-// terminal shows. So while a tool runs (cli::run_tool), std::cerr escapes
+// terminal shows. So while a tool runs (tool::run_tool), std::cerr escapes
 // them, in this one place for every diagnostic: every control character but
 // TAB and LF, the C1 controls and bytes that are not UTF-8 become \xNN
 // (text::escape_controls).

@@ -5,20 +5,20 @@
 // one place a main loads the configuration, so every tool reads the same
 // override the same way.
 //
-// lib/command/cli/ is what makes a tool: this prologue, run_tool and the
+// lib/command/tool/ is what makes a tool: this prologue, run_tool and the
 // exit codes, the gate executables' main. The command-line parser itself
 // (cli::Options), the progress line and the build identity know nothing of
-// tools or exit codes and live a layer down, in lib/support/cli/.
+// tools or exit codes and live a layer down, in lib/support/cmdline/.
 #pragma once
 
 #include <string>
 
-#include "cli/options.hpp"
+#include "cmdline/options.hpp"
 #include "config/config.hpp"
 #include "config/settings.hpp"
 #include "trace/trace_location.hpp"
 
-namespace otm::cli {
+namespace otm::tool {
 
 struct ToolSetup {
   config::Settings settings;
@@ -32,14 +32,14 @@ struct TraceToolSetup {
 };
 
 // The settings of a run: the environment's, then the parsed `opts` over them.
-config::Settings settings_from(const Options &opts);
+config::Settings settings_from(const cli::Options &opts);
 // The settings and the configuration they name.
-ToolSetup tool_setup(const Options &opts);
+ToolSetup tool_setup(const cli::Options &opts);
 // The settings, the configuration and the trace they name.
-TraceToolSetup trace_tool_setup(const Options &opts);
+TraceToolSetup trace_tool_setup(const cli::Options &opts);
 
 // A Usage Error "unexpected argument '<first>'<hint>" when `opts` has
 // positional arguments; for the tools that take none.
-void refuse_positionals(const Options &opts, const std::string &hint = "");
+void refuse_positionals(const cli::Options &opts, const std::string &hint = "");
 
-} // namespace otm::cli
+} // namespace otm::tool

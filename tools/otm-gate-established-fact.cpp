@@ -1,7 +1,0 @@
-// otm-gate-established-fact: one gate over records (docs/tools/otm-gate.md).
-#include "cli/gate_tool.hpp"
-#include "otm_tools.hpp"
-
-int otm_gate_established_fact_main(int argc, char **argv) {
-  return otm::cli::run_gate_tool("established-fact", argc, argv);
-}

@@ -1,7 +1,0 @@
-// otm-gate-ncu-attribution: one gate over records (docs/tools/otm-gate.md).
-#include "cli/gate_tool.hpp"
-#include "otm_tools.hpp"
-
-int otm_gate_ncu_attribution_main(int argc, char **argv) {
-  return otm::cli::run_gate_tool("ncu-attribution", argc, argv);
-}

@@ -1,5 +1,0 @@
-// otm-gate-store-overlap: one gate over records (docs/tools/otm-gate.md).
-#include "cli/gate_tool.hpp"
-#include "otm_tools.hpp"
-
-int otm_gate_store_overlap_main(int argc, char **argv) { return otm::cli::run_gate_tool("store-overlap", argc, argv); }
