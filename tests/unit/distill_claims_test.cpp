@@ -211,7 +211,7 @@ TEST_CASE("a strategy's mechanism is the trace's own reason, in a fixed order", 
   CHECK(mech() == "each program covers a whole 8192-wide row"); // the cause the change gives, not the lever again
 }
 
-TEST_CASE("retrieval fields: tags from the category and the change, triggers from symptoms, cost from code",
+TEST_CASE("retrieval fields: tags from the change, triggers from symptoms, cost from code",
           "[distill][claims]") {
   auto p = strategy_with(kTuningDiff, "BLOCK_SIZE 64 -> 128 and num_warps 4 -> 8 for the long rows.");
   auto &said = at(p.doc, {"agent_facing", "what_the_run_said"});
@@ -222,8 +222,10 @@ TEST_CASE("retrieval fields: tags from the category and the change, triggers fro
   REQUIRE(d.record);
   const auto &ret = d.record->get("retrieval");
   auto tags = ret.get("technique_tags");
-  for (const char *t : {"launch-config", "num-warps-tuning", "block-size-tuning", "block-size", "num-warps"})
+  for (const char *t : {"num-warps-tuning", "block-size-tuning", "block-size", "num-warps"})
     CHECK(std::count(tags.as_array()->begin(), tags.as_array()->end(), json::Value(t)) == 1);
+  // The step's category is not what the change does (issue 25).
+  CHECK(std::count(tags.as_array()->begin(), tags.as_array()->end(), json::Value("launch-config")) == 0);
   CHECK(ret.get("signals").get("symptoms") == json::Value::strings({"partial-wave"}));
   CHECK(ret.get("triggers") ==
         json::Value::strings({"Half the SMs sat in a partial last wave, so wider blocks halve the grid."}));
@@ -466,7 +468,7 @@ TEST_CASE("otm-gate-substance fails a strategy whose snippet changes nothing tha
 TEST_CASE("the retrieval vocabulary is configuration a user can override", "[distill][claims]") {
   auto dir = testsupport::fresh_dir("retrieval-terms");
   auto file = dir / "override.json";
-  io::write_file_atomic(file, R"({"retrieval_terms": {"techniques": {"wide-tiles": ["BLOCK_SIZE \\d+ -> \\d+"]}}})");
+  io::write_file_atomic(file, R"({"levers": {"wide-tiles": {"prose": ["BLOCK_SIZE \\d+ -> \\d+"]}}})");
   auto rules = distill::DraftRules::from_config(config::Config::load(file));
   auto d = distill::draft_record(strategy_with(kTuningDiff, "BLOCK_SIZE 64 -> 128 for the long rows."), rules);
   REQUIRE(d.record);
@@ -478,4 +480,52 @@ TEST_CASE("the retrieval vocabulary is configuration a user can override", "[dis
   io::write_file_atomic(file, R"({"retrieval_terms": {"symptoms": {"bad": ["(unclosed"]}}})");
   CHECK_THROWS_AS(distill::DraftRules::from_config(config::Config::load(file)), otm::Error);
   fs::remove_all(dir);
+}
+
+TEST_CASE("otm-gate-substance reads the kernel after the change: a dead constant runs nothing", "[gates][claims]") {
+  // The launch changes num_warps; `_TUNE_ID` is a module constant no line reads.
+  const char *diff = "diff --git a/kernel.py b/kernel.py\n--- a/kernel.py\n+++ b/kernel.py\n"
+                     "@@ -3 +3 @@ import triton\n"
+                     "-_TUNE_ID = 113  # row-wise pass\n"
+                     "+_TUNE_ID = 826245  # fused the residual add into the normalisation pass\n"
+                     "@@ -6 +6 @@ def run(x):\n"
+                     "-    kernel[grid](x, num_warps=4)\n"
+                     "+    kernel[grid](x, num_warps=8)\n";
+  const char *after = "import torch\nimport triton\n"
+                      "_TUNE_ID = 826245  # fused the residual add into the normalisation pass\n"
+                      "def run(x):\n    grid = (x.shape[0],)\n    kernel[grid](x, num_warps=8)\n";
+  auto rec = *distill::draft_record(strategy_with(kTuningDiff, "BLOCK_SIZE 64 -> 128.")).record;
+  gates::PacketEntry pe;
+  pe.seg_id = "strategy-v3";
+  pe.file = "packets/strategy-v3.json";
+  pe.packet = fixture("strategy-v3").doc;
+  pe.packet.find("target")->set("id", rec.get("id"));
+  pe.code_text = diff;
+  pe.code_after = after;
+  auto run = [&](const std::string &snippet, bool with_after) {
+    json::Value r = rec;
+    at(r, {"payload", "implementation"}).set("snippet", snippet);
+    auto p = pe;
+    if (!with_after) p.code_after.clear();
+    return gates::gate_substance(gates::context_for_record(r, "records/x.json", p));
+  };
+  const std::string dead = "-_TUNE_ID = 113  # row-wise pass\n"
+                           "+_TUNE_ID = 826245  # fused the residual add into the normalisation pass";
+  auto r = run(dead, true);
+  REQUIRE_FALSE(r.passed());
+  CHECK_THAT(r.findings.front().message, Catch::Contains("`_TUNE_ID`") && Catch::Contains("does nothing"));
+  // The running change passes; so does the dead constant when the packet
+  // cannot tell (no kernel after the change: the lexer's rule alone).
+  CHECK(run("-    kernel[grid](x, num_warps=4)\n+    kernel[grid](x, num_warps=8)", true).passed());
+  CHECK(run(dead, false).passed());
+
+  // The drafter refuses the same change credited to the constant alone.
+  auto p = strategy_with("diff --git a/kernel.py b/kernel.py\n--- a/kernel.py\n+++ b/kernel.py\n"
+                         "@@ -3 +3 @@ import triton\n" + dead + "\n",
+                         "Fused the residual add into the normalisation pass.");
+  p.code_after = after;
+  auto d = distill::draft_record(p);
+  REQUIRE(d.refusal);
+  CHECK(d.refusal->field == "payload.implementation.snippet");
+  CHECK_THAT(d.refusal->why, Catch::Contains("assign `_TUNE_ID`, which no line of the kernel reads"));
 }

@@ -154,12 +154,18 @@ TEST_CASE("a mechanism quoted from the change is the cause it gives, not the lev
       doc.set("agent_facing", af);
     });
   };
-  auto d = with_change("MIN_BLOCKS 1 -> 2 in __launch_bounds__ so the compiler caps the registers for that many "
+  auto d = with_change("BLOCK capped at 8192 columns so the compiler caps the registers for that many "
                        "resident blocks per SM.");
   REQUIRE(d.record);
   CHECK(d.record->get("payload").string_or("mechanism") ==
         "the compiler caps the registers for that many resident blocks per SM");
-  CHECK(d.record->get("payload").string_or("change").starts_with("MIN_BLOCKS 1 -> 2"));
+  CHECK(d.record->get("payload").string_or("change").starts_with("BLOCK capped at 8192"));
+  // The same words credited to a lever the diff does not change are refused.
+  auto elsewhere = with_change("MIN_BLOCKS 1 -> 2 in __launch_bounds__ so the compiler caps the registers for that "
+                               "many resident blocks per SM.");
+  REQUIRE(elsewhere.refusal);
+  CHECK(elsewhere.refusal->field == "payload.change");
+  CHECK_THAT(elsewhere.refusal->why, Catch::Contains("`occupancy-tuning`"));
   // A cause too short to stand alone leaves the sentence whole.
   auto short_cause = with_change("Moved the rescale into the reduction loop so it fuses.");
   REQUIRE(short_cause.record);
@@ -302,17 +308,15 @@ TEST_CASE("drafting into a store files records and keeps the refusal ledger", "[
 namespace {
 
 // TEST DOUBLE: refuses the record drafted from one packet (by id) under the
-// anonymization gate's name, naming a token of its technique tags, as the
-// real gate does for a version id in a derived slug.
+// anonymization gate's name, naming a token of its goal, as the real gate
+// does for a version id in a derived text.
 class RefuseOneGateDouble : public distill::RecordGates {
 public:
   explicit RefuseOneGateDouble(std::string id) : id_(std::move(id)) {}
   std::vector<distill::GateFinding> check(const json::Value &record, const std::string &,
                                           const distill::Packet &) const override {
     if (record.string_or("id") != id_) return {};
-    const auto &tags = record.get("retrieval").get("technique_tags");
-    const auto *first = tags.size() ? tags.as_array()->front().as_string() : nullptr;
-    std::string token = first ? *first : std::string();
+    std::string token = record.get("payload").string_or("goal");
     return {{"anonymization", "dangling version id in an agent-facing layer", token}};
   }
 
@@ -341,7 +345,7 @@ TEST_CASE("one record a gate refuses never sinks the batch: it becomes a refusal
                          [](const json::Value &l) { return l.string_or("seg_id") == "strategy-v3"; });
   REQUIRE(it != ledger.end());
   CHECK(it->string_or("gate") == "anonymization");
-  CHECK(it->string_or("refused") == "retrieval.technique_tags[0]");
+  CHECK(it->string_or("refused") == "payload.goal");
   CHECK(it->string_or("by") == "otm-draft");
   CHECK_THAT(it->string_or("why"), Catch::Contains("[anonymization] dangling version id"));
   // The drafter's own refusals carry no gate.

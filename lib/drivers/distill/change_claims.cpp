@@ -37,6 +37,39 @@ std::optional<std::string> described_dead_code(const DiffReading &diff, const st
   return std::nullopt;
 }
 
+bool changes_lever(const ChangedLine &line, const std::vector<std::string> &levers,
+                   const levers::LeverVocabulary &vocabulary, std::string_view dsl) {
+  if (line.dead) return false;
+  for (const auto &l : levers)
+    if (vocabulary.in_code(l, line.changed, dsl) || (!line.owner.empty() && vocabulary.in_code(l, line.owner, dsl)))
+      return true;
+  return false;
+}
+
+LeverReading read_levers(const DiffReading &diff, std::string_view change, const levers::LeverVocabulary &levers,
+                         std::string_view dsl) {
+  LeverReading r;
+  r.claimed = levers.claimed_in(change);
+  for (const auto &l : r.claimed) {
+    if (!levers.checkable(l, dsl)) continue;
+    r.checkable.push_back(l);
+    bool realised = false, passed_through = false;
+    for (const auto &h : diff.hunks)
+      for (const auto &c : h.running) {
+        if (changes_lever(c, {l}, levers, dsl)) realised = true;
+        if (!c.dead && levers.in_code(l, c.code, dsl)) passed_through = true;
+      }
+    // A lever the claim names only as part of a line it quotes, which the
+    // change passes through unchanged (`[num_warps]` beside the edited
+    // `BlockedLayout([2], ...)`), is not claimed as changed.
+    if (realised)
+      r.realised.push_back(l);
+    else if (!passed_through)
+      r.missing.push_back(l);
+  }
+  return r;
+}
+
 // Accepts a matched retrieval term unless it is a code name the diff does
 // not change.
 TermVocabulary::Accept changed_by(const DiffReading &diff) {

@@ -1,7 +1,8 @@
 // What a strategy may claim from its diff, beyond the snippet: the cost of
 // applying it (from the changed lines that run), a function the change text
 // describes that the diff defines and nothing calls (the gain is then not
-// its), and which retrieval terms the diff bears out.
+// its), which levers the change text claims and the diff changes, and which
+// retrieval terms the diff bears out.
 //
 //   record["payload"]["cost"] = cost_of(diff);              // edit_scope, risk, risk_basis
 //   if (auto f = described_dead_code(diff, change)) refuse(...);
@@ -13,6 +14,7 @@
 
 #include "distill/diff_reading.hpp"
 #include "distill/retrieval_terms.hpp"
+#include "levers/lever_vocabulary.hpp"
 #include "json/value.hpp"
 
 namespace otm::distill {
@@ -24,6 +26,26 @@ inline constexpr std::size_t kArchitectureLines = 40;
 json::Value cost_of(const DiffReading &diff);
 
 std::optional<std::string> described_dead_code(const DiffReading &diff, const std::string &change);
+
+// The levers a change text claims (levers/lever_vocabulary.hpp, claimed_in),
+// and what the diff's running changes make of them:
+//   checkable  the claimed levers with code forms for the packet's DSL;
+//   realised   checkable levers some running (not dead) changed line
+//              changes: a code form of the lever occurs in the part of the
+//              line that changed (an unpaired line: all of it);
+//   missing    checkable, not realised, and no running changed line even
+//              holds its code: the diff does not bear the claim out (a lever
+//              whose code a changed line passes through unchanged is one the
+//              claim quotes, not one it changes).
+struct LeverReading {
+  std::vector<std::string> claimed, checkable, realised, missing;
+};
+LeverReading read_levers(const DiffReading &diff, std::string_view change, const levers::LeverVocabulary &levers,
+                         std::string_view dsl);
+
+// Whether a changed line changes one of `levers`' code.
+bool changes_lever(const ChangedLine &line, const std::vector<std::string> &levers,
+                   const levers::LeverVocabulary &vocabulary, std::string_view dsl);
 
 // Accepts a matched retrieval term unless it is a code name the diff does
 // not change. `diff` must outlive the result.

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <set>
 
+#include "code/inert_changes.hpp"
 #include "text/regex.hpp"
 #include "text/utf8.hpp"
 
@@ -153,7 +154,7 @@ std::size_t DiffReading::running_lines() const {
   return n;
 }
 
-DiffReading read_diff(std::string_view diff) {
+DiffReading read_diff(std::string_view diff, std::optional<std::string_view> after) {
   static const text::Regex def(R"(^(\s*)(?:async\s+)?def\s+(\w+)\s*\()");
   DiffReading r;
   auto lexed = code::lex_diff(diff);
@@ -193,6 +194,19 @@ DiffReading read_diff(std::string_view diff) {
     if (referenced) continue;
     r.dead_definitions.push_back(name);
     for (std::size_t k = begin; k < end; ++k) dead[k] = true;
+  }
+
+  // Judged against the whole file after the change: assignments nothing
+  // reads, new functions nothing calls, and what the file's own lexing
+  // (not a hunk's guess) calls a docstring.
+  if (after) {
+    auto inert = code::inert_changes(lexed, after);
+    for (std::size_t i = 0; i < lexed.size(); ++i)
+      if (is_change(lexed[i]) && !inert.runs(i)) dead[i] = true;
+    r.unread_names = inert.unread_names;
+    for (const auto &f : inert.uncalled_functions)
+      if (std::find(r.dead_definitions.begin(), r.dead_definitions.end(), f) == r.dead_definitions.end())
+        r.dead_definitions.push_back(f);
   }
 
   for (std::size_t i = 0; i < lexed.size(); ++i) {

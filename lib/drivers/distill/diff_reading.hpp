@@ -5,13 +5,14 @@
 // with them, and the functions the diff adds that nothing calls.
 //
 // Usage:
-//   auto d = read_diff(packet.code);
+//   auto d = read_diff(packet.code, packet.code_after);  // the file after the change, when the packet has it
 //   d.running_lines()                  // 0: the diff changes nothing that runs
 //   named_in(d, change_text)           // the names of the change text the diff's running changes hold
 //   d.dead_definitions                 // `_loader_partition`: defined on added lines, referenced nowhere
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,7 +35,10 @@ struct ChangedLine {
   std::string owner;   // the name that owns `changed` (`num_warps`, `UNROLL`), or empty
   std::string defines; // the name the line defines or assigns (`#define X`, `X: T = v`), or empty
   bool added = false;
-  bool dead = false; // part of a definition the diff adds and never references
+  // Runs for nothing (code/inert_changes.hpp): an assignment of a name no
+  // live line reads, a function the diff adds and nothing calls, or (judged
+  // against the whole file) a line that is not code after all.
+  bool dead = false;
 };
 
 struct HunkReading {
@@ -50,13 +54,19 @@ struct DiffReading {
   std::vector<std::string_view> lines; // the diff's lines, without newlines (views into the diff)
   std::vector<HunkReading> hunks;
   // Python functions defined on added lines that no other line of the diff
-  // names and no removed line defined: new code nothing calls.
+  // (or, with the file after the change, of that file) names and no removed
+  // line defined: new code nothing calls.
   std::vector<std::string> dead_definitions;
+  // Names the changed lines assign that no live line of the file after the
+  // change reads (`_TUNE_ID`); empty without that file.
+  std::vector<std::string> unread_names;
   std::size_t running_lines() const; // changed executable lines that are not dead, whole diff
 };
 
-// `diff` must outlive the result (lines are views into it).
-DiffReading read_diff(std::string_view diff);
+// `diff` (and `after`) must outlive the result (lines are views into it).
+// `after`: the diff's file after the change, which decides what the changed
+// lines read and call; without it only the diff's own lines do.
+DiffReading read_diff(std::string_view diff, std::optional<std::string_view> after = std::nullopt);
 
 // A name of a change text ("num_warps", "BLOCK_SIZE", "tl.reduce", ".cs",
 // "ld.global.nc.v4.f32", "persistent"): `strong` when it can only be an

@@ -24,8 +24,8 @@ std::string join_lines(const std::vector<std::string_view> &lines, std::size_t b
 }
 
 struct HunkScore {
-  std::size_t strong = 0, weak = 0, running = 0;
-  auto key() const { return std::tuple(strong, weak, running); }
+  std::size_t claimed = 0, strong = 0, weak = 0, running = 0;
+  auto key() const { return std::tuple(claimed, strong, weak, running); }
 };
 
 bool hunk_holds(const HunkReading &h, std::string_view name) {
@@ -34,9 +34,19 @@ bool hunk_holds(const HunkReading &h, std::string_view name) {
   return false;
 }
 
-HunkScore score_of(const HunkReading &h, const std::vector<ChangeName> &names) {
+bool on_claim_in(const HunkReading &h, const ClaimedLine &on_claim) {
+  if (!on_claim) return false;
+  for (const auto &c : h.running)
+    if (!c.dead && on_claim(c)) return true;
+  return false;
+}
+
+HunkScore score_of(const HunkReading &h, const std::vector<ChangeName> &names, const ClaimedLine &on_claim) {
   HunkScore s;
   s.running = h.running_lines();
+  if (on_claim)
+    for (const auto &c : h.running)
+      if (!c.dead && on_claim(c)) ++s.claimed;
   for (const auto &n : names)
     if (hunk_holds(h, n.text)) ++(n.strong ? s.strong : s.weak);
   return s;
@@ -47,7 +57,7 @@ HunkScore score_of(const HunkReading &h, const std::vector<ChangeName> &names) {
 // and version-stamp changes around them are context, not the change), cut
 // to kMaxSnippetLines around the first running line that holds a name.
 std::pair<std::size_t, std::size_t> window_of(const DiffReading &d, const HunkReading &h,
-                                              const std::vector<ChangeName> &names) {
+                                              const std::vector<ChangeName> &names, const ClaimedLine &on_claim) {
   std::size_t begin = h.body_begin, end = h.body_end;
   // Trailing empty strings come from the file's final newline, not the hunk.
   while (end > begin && d.lines[end - 1].empty()) --end;
@@ -56,6 +66,7 @@ std::pair<std::size_t, std::size_t> window_of(const DiffReading &d, const HunkRe
     if (c.dead) continue;
     if (!first) first = c.line;
     last = c.line;
+    if (!named && on_claim && on_claim(c)) named = c.line;
     if (!named)
       for (const auto &n : names)
         if (holds_name(c.code, n.text)) named = c.line;
@@ -71,14 +82,15 @@ std::pair<std::size_t, std::size_t> window_of(const DiffReading &d, const HunkRe
 
 } // namespace
 
-std::optional<DiffSnippet> choose_diff_hunks(const DiffReading &diff, std::string_view change_text) {
+std::optional<DiffSnippet> choose_diff_hunks(const DiffReading &diff, std::string_view change_text,
+                                             const ClaimedLine &on_claim) {
   auto names = named_in(diff, change_text);
   std::vector<std::size_t> candidates;
   for (std::size_t i = 0; i < diff.hunks.size(); ++i)
     if (diff.hunks[i].running_lines() > 0) candidates.push_back(i);
   if (candidates.empty()) return std::nullopt;
   std::vector<HunkScore> scores(diff.hunks.size());
-  for (auto i : candidates) scores[i] = score_of(diff.hunks[i], names);
+  for (auto i : candidates) scores[i] = score_of(diff.hunks[i], names, on_claim);
   auto best_holding = [&](const ChangeName *name) {
     std::optional<std::size_t> best;
     for (auto i : candidates) {
@@ -87,34 +99,54 @@ std::optional<DiffSnippet> choose_diff_hunks(const DiffReading &diff, std::strin
     }
     return best;
   };
-  std::vector<std::size_t> chosen{*best_holding(nullptr)};
-  for (const auto &n : names) {
-    if (!n.strong || chosen.size() >= kMaxHunks) continue;
-    bool covered = false;
-    for (auto i : chosen) covered = covered || hunk_holds(diff.hunks[i], n.text);
-    if (covered) continue;
-    if (auto i = best_holding(&n)) chosen.push_back(*i);
+  std::vector<std::size_t> chosen;
+  bool pointed = std::any_of(candidates.begin(), candidates.end(),
+                             [&](std::size_t i) { return scores[i].claimed || scores[i].strong; });
+  if (!pointed && diff.running_lines() <= kQuoteAllLines && candidates.size() <= kMaxHunks) {
+    chosen = candidates; // a small change the claim's names do not point into: all of it
+  } else {
+    chosen.push_back(*best_holding(nullptr));
+    auto is_chosen = [&](std::size_t i) { return std::find(chosen.begin(), chosen.end(), i) != chosen.end(); };
+    for (auto i : candidates)
+      if (chosen.size() < kMaxHunks && !is_chosen(i) && on_claim_in(diff.hunks[i], on_claim)) chosen.push_back(i);
+    for (const auto &n : names) {
+      if (!n.strong || chosen.size() >= kMaxHunks) continue;
+      bool covered = false;
+      for (auto i : chosen) covered = covered || hunk_holds(diff.hunks[i], n.text);
+      if (covered) continue;
+      if (auto i = best_holding(&n)) chosen.push_back(*i);
+    }
   }
   std::sort(chosen.begin(), chosen.end());
   DiffSnippet s;
   s.hunks_quoted = chosen.size();
   std::vector<std::string_view> out;
+  std::vector<std::pair<std::size_t, std::size_t>> windows;
   for (auto i : chosen) {
     const auto &h = diff.hunks[i];
     if (chosen.size() > 1) out.push_back(diff.lines[h.header]);
-    auto [begin, end] = window_of(diff, h, names);
+    auto [begin, end] = window_of(diff, h, names, on_claim);
+    windows.emplace_back(begin, end);
     for (std::size_t k = begin; k < end; ++k) out.push_back(diff.lines[k]);
   }
   s.text = join_lines(out, 0, out.size());
+  auto quoted = [&](std::size_t line) {
+    for (auto [b, e] : windows)
+      if (line >= b && line < e) return true;
+    return false;
+  };
   for (const auto &n : names) {
     if (!n.strong) continue;
-    bool quoted = false;
+    bool in = false;
     for (auto i : chosen)
       for (const auto &c : diff.hunks[i].running)
-        if (!c.dead && holds_name(c.code, n.text) && s.text.find(diff.lines[c.line]) != std::string::npos)
-          quoted = true;
-    if (quoted) s.names.push_back(n.text);
+        if (!c.dead && holds_name(c.code, n.text) && quoted(c.line)) in = true;
+    if (in) s.names.push_back(n.text);
   }
+  if (on_claim)
+    for (auto i : chosen)
+      for (const auto &c : diff.hunks[i].running)
+        if (!c.dead && on_claim(c) && quoted(c.line)) s.claimed_code_quoted = true;
   return s;
 }
 

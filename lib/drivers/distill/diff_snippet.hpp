@@ -3,6 +3,7 @@
 // never edits them, so the snippet is verbatim by construction.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -15,29 +16,40 @@ namespace otm::distill {
 // A strategy's (or an anti-strategy's) snippet: the hunks of a unified diff
 // that carry the change its text claims. Rule, over the hunks that change a
 // line that runs (diff_reading.hpp; a hunk of comments, docstrings, blank
-// lines or version stamps never qualifies, nor the body of a function the
-// diff adds and nothing calls):
-//   1. the hunk whose running changed lines hold the most strong names of the
-//      change text (`BLOCK_SIZE`, `num_warps`, `tl.reduce`, `.cs`), then the
-//      most plain words of it, then the most running changed lines; ties go
-//      to the earliest hunk;
-//   2. then, for each strong name the diff's running changes hold that no
-//      chosen hunk holds, the best hunk holding it, up to kMaxHunks in all.
+// lines, version stamps, assignments nothing reads or the body of a
+// function nothing calls never qualifies):
+//   0. when no hunk changes a claimed lever's code or a strong name of the
+//      change text (prose that names the lever otherwise than the code
+//      does) and the diff's running change is small (at most kQuoteAllLines
+//      changed lines that run, in at most kMaxHunks hunks), all of it;
+//   1. otherwise the hunk with the most running changed lines that change a
+//      claimed lever's code (`on_claim`; the levers the change text names,
+//      change_claims.hpp), then the most strong names of the change text
+//      (`BLOCK_SIZE`, `num_warps`, `tl.reduce`, `.cs`), then the most plain
+//      words of it, then the most running changed lines; ties go to the
+//      earliest hunk (words of comments never count: only code is read);
+//   2. then every other hunk that changes a claimed lever's code, and for
+//      each strong name the diff's running changes hold that no chosen hunk
+//      holds, the best hunk holding it, up to kMaxHunks in all.
 // One hunk is quoted without its "@@" header; several are quoted in file
 // order, each with its header. Each is quoted from kContextLines before its
 // first running changed line to kContextLines after its last (a docstring or
 // comment change at its edge is not the change); longer than
 // kMaxSnippetLines, from kContextLines before its first running line that
-// holds a name.
+// changes a claimed lever or holds a name.
 inline constexpr std::size_t kMaxSnippetLines = 60;
 inline constexpr std::size_t kContextLines = 3;
 inline constexpr std::size_t kMaxHunks = 3;
+inline constexpr std::size_t kQuoteAllLines = 8;
 
 struct DiffSnippet {
   std::string text;
   std::size_t hunks_quoted = 0;
   std::vector<std::string> names; // strong change-text names the quoted lines change
+  bool claimed_code_quoted = false; // a quoted running line changes a claimed lever's code
 };
-std::optional<DiffSnippet> choose_diff_hunks(const DiffReading &diff, std::string_view change_text);
+using ClaimedLine = std::function<bool(const ChangedLine &)>;
+std::optional<DiffSnippet> choose_diff_hunks(const DiffReading &diff, std::string_view change_text,
+                                             const ClaimedLine &on_claim = {});
 
 } // namespace otm::distill

@@ -68,6 +68,23 @@ RecordTerms terms_for(Context &c) {
 
 void set_terms(Value &record, const RecordTerms &terms) { terms.write_to(*record.find("retrieval")); }
 
+// The kernel file after the change, when the packet carries it: what the
+// changed lines read and call is judged against it.
+std::optional<std::string_view> code_after(const Context &c) {
+  if (c.packet.code_after.empty()) return std::nullopt;
+  return std::string_view(c.packet.code_after);
+}
+
+// "`a`, `b` and `c`"
+std::string quoted_list(const std::vector<std::string> &items) {
+  std::string out;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (i) out += i + 1 == items.size() ? " and " : ", ";
+    out += "`" + items[i] + "`";
+  }
+  return out;
+}
+
 std::vector<std::string> strings_at(const Value &list, const char *key = nullptr) {
   std::vector<std::string> out;
   if (const auto *a = list.as_array())
@@ -269,9 +286,13 @@ Value draft_strategy(Context &c) {
                                        "the run recorded no description of its change");
   // No change, no strategy: the gain must be bought by code that runs.
   std::optional<DiffReading> diff;
-  if (!c.packet.code.empty() && c.af.get("diff_file").is_string()) diff = read_diff(c.packet.code);
+  if (!c.packet.code.empty() && c.af.get("diff_file").is_string()) diff = read_diff(c.packet.code, code_after(c));
   std::string range = range_of(c.prov);
   if (!diff || diff->running_lines() == 0) {
+    if (diff && !diff->unread_names.empty())
+      refuse("payload.implementation.snippet", "no code change that runs " + range + ": the code lines it changes " +
+                                                   "assign `" + diff->unread_names.front() +
+                                                   "`, which no line of the kernel reads");
     if (diff && !diff->dead_definitions.empty())
       refuse("payload.implementation.snippet", "no code change that runs " + range +
                                                    ": the executable lines it adds "
@@ -284,6 +305,13 @@ Value draft_strategy(Context &c) {
   if (auto dead = described_dead_code(*diff, change))
     refuse("payload.change", "the change text describes `" + *dead + "`, which the diff " + range +
                                  " defines but never calls: the measured gain is not its");
+  // A claim must be visible in the code: every lever the change text names
+  // that has code forms for this DSL is changed by a running line.
+  const std::string dsl = c.af.get("operator").string_or("dsl");
+  auto levers = read_levers(*diff, change, c.rules.retrieval.levers, dsl);
+  if (!levers.missing.empty())
+    refuse("payload.change", "the change text claims " + quoted_list(levers.missing) + ", but no running change " +
+                                 range + " changes its code: the measured gain is not borne out by the diff");
   auto mech = strategy_mechanism(c.af, c.rules.causal);
   if (!mech)
     refuse("payload.mechanism", "the packet states no reason for the gain: no causal sentence, expected impact, "
@@ -312,7 +340,10 @@ Value draft_strategy(Context &c) {
   p.set("trace", trace);
   p.set("change", change);
   p.set("mechanism", mech->text);
-  auto hunk = choose_diff_hunks(*diff, change);
+  const auto &vocabulary = c.rules.retrieval.levers;
+  auto hunk = choose_diff_hunks(*diff, change, [&](const ChangedLine &line) {
+    return changes_lever(line, levers.realised, vocabulary, dsl);
+  });
   Value impl = Value::object();
   impl.set("format", kDiffFormat);
   impl.set("snippet", hunk->text);
@@ -335,11 +366,15 @@ Value draft_strategy(Context &c) {
   if (applies.size()) p.set("applies_when", applies);
   r.set("payload", p);
 
-  auto terms = terms_for(c);
-  // A technique the change text names by a code name counts only when the
-  // diff changes that name: `[num_warps]` passed through beside an edited
-  // layout is not num_warps tuning.
-  terms.techniques_in(change, changed_by(*diff));
+  // Tags from the change: the levers it claims that the code bears out (or
+  // that no code can show, like a fusion), never the step's category.
+  RecordTerms terms(c.rules.retrieval);
+  for (const auto &l : vocabulary.prose().tags_in(change)) {
+    bool changed = false;
+    for (const auto &h : diff->hunks)
+      for (const auto &line : h.running) changed = changed || changes_lever(line, {l}, vocabulary, dsl);
+    if (changed || !vocabulary.checkable(l, dsl)) terms.tag(l);
+  }
   for (const auto &n : hunk->names)
     if (changes_name(*diff, n))
       if (auto t = tag_of(n); t.size() >= 4) terms.tag(t);
@@ -424,7 +459,7 @@ Value draft_anti(Context &c) {
     p.set("observed", "the run recorded " + *fact.stated_effect + " for this lever");
   // The failed attempt's code, when the diff's running changes name the lever.
   if (!c.packet.code.empty() && c.af.get("diff_file").is_string()) {
-    auto diff = read_diff(c.packet.code);
+    auto diff = read_diff(c.packet.code, code_after(c));
     auto hunk = choose_diff_hunks(diff, fact.attempted);
     if (hunk && !hunk->names.empty()) {
       Value impl = Value::object();
@@ -534,7 +569,7 @@ void check_placement(const Value &record, const Value &target) {
 DraftRules DraftRules::from_config(const config::Config &config) {
   DraftRules r;
   r.causal = record::CausalRule::from_json(config.data().get("causal_sentences"), config.source_name());
-  r.retrieval = RetrievalTerms::from_json(config.data().get("retrieval_terms"), config.source_name());
+  r.retrieval = RetrievalTerms::from_config(config);
   r.max_reference_kernel_lines = config.limits().max_reference_kernel_lines;
   return r;
 }

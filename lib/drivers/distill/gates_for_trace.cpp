@@ -52,6 +52,7 @@ std::vector<GateFinding> TraceGates::check(const json::Value &record, const std:
   pe.file = workspace::Workspace::packet_relpath(packet.path);
   pe.packet = packet.doc;
   pe.code_text = packet.code;
+  pe.code_after = packet.code_after;
   auto ctx = gates::context_for_record(record, in_.store_root / relpath, pe);
   ctx.records.front().file = relpath;
   ctx.store_root = in_.store_root;

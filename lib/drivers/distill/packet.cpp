@@ -14,6 +14,7 @@ Packet load_packet(const std::filesystem::path &path) {
   auto code = workspace::packet_code(path, p.doc);
   p.code_name = std::move(code.name);
   p.code = std::move(code.text);
+  p.code_after = workspace::packet_sibling(path, p.doc, "code_after_file").text;
   return p;
 }
 

@@ -17,6 +17,7 @@ struct Packet {
   json::Value doc;            // the whole packet
   std::string code_name;      // sibling file name ("" when the packet names none)
   std::string code;           // its content ("" when none)
+  std::string code_after;     // the kernel file after the change (agent_facing.code_after_file), "" when none
 
   std::string seg_id() const { return doc.string_or("seg_id", path.stem().string()); }
   const json::Value &target() const { return doc.get("target"); }

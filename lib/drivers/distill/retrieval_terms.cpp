@@ -9,59 +9,16 @@
 
 namespace otm::distill {
 
-TermVocabulary TermVocabulary::from_json(const json::Value &terms, std::string_view where) {
-  auto bad = [&](const std::string &what) {
-    return Error(ErrorKind::Usage, std::string(where) + ": retrieval_terms" + what);
-  };
-  const auto *obj = terms.as_object();
-  if (!obj) throw bad(" must hold objects of tag -> list of patterns");
-  TermVocabulary v;
-  for (const auto &[tag, patterns] : *obj) {
-    const auto *list = patterns.as_array();
-    if (tag.empty() || !list || list->empty()) throw bad(": '" + tag + "' must be a non-empty list of patterns");
-    std::string alternation;
-    for (const auto &p : *list) {
-      const auto *s = p.as_string();
-      if (!s || s->empty()) throw bad(": '" + tag + "' holds a pattern that is not a non-empty string");
-      if (!alternation.empty()) alternation += '|';
-      alternation += *s;
-    }
-    try {
-      v.terms_.push_back({tag, std::make_shared<const text::Regex>("(?i)(?<!\\w)(?:" + alternation + ")(?!\\w)")});
-    } catch (const std::exception &e) {
-      throw bad(": '" + tag + "': " + e.what());
-    }
-  }
-  return v;
-}
-
-std::vector<std::string> TermVocabulary::tags_in(std::string_view text, const Accept &accept) const {
-  std::vector<std::string> out;
-  for (const auto &t : terms_) {
-    if (!accept) {
-      if (t.regex->contains(text)) out.push_back(t.tag);
-      continue;
-    }
-    for (const auto &m : t.regex->find_all(text))
-      if (accept(m[0])) {
-        out.push_back(t.tag);
-        break;
-      }
-  }
-  return out;
-}
-
-bool TermVocabulary::matches(const std::string &tag, std::string_view text) const {
-  for (const auto &t : terms_)
-    if (t.tag == tag && t.regex->contains(text)) return true;
-  return false;
-}
-
-RetrievalTerms RetrievalTerms::from_json(const json::Value &section, std::string_view where) {
-  if (!section.is_object()) throw Error(ErrorKind::Usage, std::string(where) + ": retrieval_terms must be an object");
+RetrievalTerms RetrievalTerms::from_config(const config::Config &config) {
+  const auto &section = config.data().get("retrieval_terms");
+  std::string where = config.source_name() + ": retrieval_terms";
+  if (!section.is_object()) throw Error(ErrorKind::Usage, where + " must be an object");
+  if (!section.get("techniques").is_null())
+    throw Error(ErrorKind::Usage, where + ".techniques: the technique vocabulary is now the levers section "
+                                          "(levers.<tag>.prose); move each tag's patterns there");
   RetrievalTerms r;
-  r.techniques = TermVocabulary::from_json(section.get("techniques"), where);
-  r.symptoms = TermVocabulary::from_json(section.get("symptoms"), where);
+  r.levers = levers::LeverVocabulary::from_config(config);
+  r.symptoms = TermVocabulary::from_json(section.get("symptoms"), where + ".symptoms");
   return r;
 }
 
@@ -80,7 +37,7 @@ void RecordTerms::trigger(const std::string &t) {
 }
 
 void RecordTerms::techniques_in(std::string_view text, const TermVocabulary::Accept &accept) {
-  for (const auto &t : vocabulary_.techniques.tags_in(text, accept)) tag(t);
+  for (const auto &t : vocabulary_.levers.prose().tags_in(text, accept)) tag(t);
 }
 
 void RecordTerms::symptoms_in(const std::vector<std::string> &texts) {

@@ -1,12 +1,9 @@
-// The words a search uses to find a drafted record: technique tags and
-// symptoms, recognised in the packet's own text by a vocabulary that is
-// data (the `retrieval_terms` section of data/otm-config.json, overridable
-// with --config / OTM_CONFIG):
-//   "techniques": {"<tag>": ["<pattern>", ...], ...}   what a change does
-//   "symptoms":   {"<tag>": ["<pattern>", ...], ...}   what a run saw before it
-// Patterns are PCRE2, matched case-insensitively as whole tokens (no word
-// character on either side), so `seriali[sz]\w*` takes both spellings and
-// `\.cs` finds a cache modifier. Tags are emitted in vocabulary order.
+// The words a search uses to find a drafted record: technique tags (the
+// levers a change pulls, data in the `levers` section of
+// data/otm-config.json) and symptoms (what a run saw before it, the
+// `retrieval_terms.symptoms` section: {"<tag>": ["<pattern>", ...]}), both
+// overridable with --config / OTM_CONFIG and matched as levers/
+// term_vocabulary.hpp says. Tags are emitted in vocabulary order.
 #pragma once
 
 #include <functional>
@@ -15,37 +12,22 @@
 #include <string_view>
 #include <vector>
 
-#include "text/regex.hpp"
+#include "config/config.hpp"
+#include "levers/lever_vocabulary.hpp"
+#include "levers/term_vocabulary.hpp"
 #include "json/value.hpp"
 
 namespace otm::distill {
 
-class TermVocabulary {
-public:
-  TermVocabulary() = default;
-  // From one object of the section; anything malformed (not an object of
-  // non-empty lists of non-empty strings, a pattern PCRE2 refuses) throws
-  // otm::Error (kind Usage) naming `where` and the tag.
-  static TermVocabulary from_json(const json::Value &terms, std::string_view where);
+using levers::TermVocabulary;
 
-  // The tags whose patterns occur in `text`, in vocabulary order; with
-  // `accept`, only tags with a match (the matched text) it accepts.
-  using Accept = std::function<bool(std::string_view)>;
-  std::vector<std::string> tags_in(std::string_view text, const Accept &accept = {}) const;
-  // The first match of tag `tag`'s patterns in `text`, if any.
-  bool matches(const std::string &tag, std::string_view text) const;
-
-private:
-  struct Term {
-    std::string tag;
-    std::shared_ptr<const text::Regex> regex;
-  };
-  std::vector<Term> terms_;
-};
-
+// The technique tags are the levers' ids, named by their prose forms
+// (levers/lever_vocabulary.hpp); the symptoms are the `symptoms` object of
+// the `retrieval_terms` section.
 struct RetrievalTerms {
-  TermVocabulary techniques, symptoms;
-  static RetrievalTerms from_json(const json::Value &section, std::string_view where);
+  levers::LeverVocabulary levers;
+  TermVocabulary symptoms;
+  static RetrievalTerms from_config(const config::Config &config);
 };
 
 // The retrieval terms of one record, gathered from its packet's texts:

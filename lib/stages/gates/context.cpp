@@ -107,6 +107,7 @@ PacketEntry load_packet(const fs::path &p) {
   e.seg_id = e.packet.string_or("seg_id", p.stem().string());
   e.file = workspace::Workspace::packet_relpath(p);
   e.code_text = workspace::packet_code(p, e.packet).text; // what the distiller was given
+  e.code_after = workspace::packet_sibling(p, e.packet, "code_after_file").text;
   return e;
 }
 

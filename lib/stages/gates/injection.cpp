@@ -1,6 +1,7 @@
 #include "gates/injection.hpp"
 
 #include <functional>
+#include <set>
 
 #include "gates/gates.hpp"
 #include "record/format_tags.hpp"
@@ -112,6 +113,20 @@ const std::vector<CaseSpec> &cases() {
          r.set("type", "strategy");
          obj(obj(r, "payload"), "implementation").set("snippet", " x = 1\n+# measured on the warm-L2 harness");
        }},
+      // Issue 25: a changed module constant no line of the kernel reads is
+      // not a change that runs, though the lexer calls it code.
+      {"substance/dead-constant-snippet", "substance",
+       [](json::Value &r, PacketEntry *p, Context &) {
+         r.set("type", "strategy");
+         const char *hunk = "-_TUNE_ID = 113  # row-wise pass\n+_TUNE_ID = 826245  # fused the residual add";
+         obj(obj(r, "payload"), "implementation").set("snippet", hunk);
+         if (!p) return;
+         p->code_text = std::string("diff --git a/kernel.py b/kernel.py\n--- a/kernel.py\n+++ b/kernel.py\n"
+                                    "@@ -3 +3 @@ import triton\n") +
+                        hunk + "\n";
+         p->code_after = "import torch\nimport triton\n_TUNE_ID = 826245  # fused the residual add\n"
+                         "def run(x):\n    return x\n";
+       }},
   };
   return specs;
 }
@@ -213,7 +228,10 @@ std::string format_injection(const std::vector<InjectionCase> &cases, const std:
     }
     out += "  " + name + " " + status + "  " + std::string(text::prefix_code_points(c.detail, 88)) + "\n";
   }
-  out += all_fired(cases) ? "all " + std::to_string(cases.size()) + " gates fired\n"
+  std::set<std::string> gates;
+  for (const auto &c : cases) gates.insert(c.gate);
+  out += all_fired(cases) ? "all " + std::to_string(cases.size()) + " injection cases fired, proving all " +
+                                std::to_string(gates.size()) + " gates\n"
                           : "some gates were not proven to fire\n";
   return out;
 }

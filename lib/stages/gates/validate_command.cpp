@@ -64,7 +64,7 @@ ValidateOutcome run_validate(const Context &ctx, const ValidateOptions &opts) {
     out.report = format_injection(cases, opts.store_label);
     std::size_t fired = 0;
     for (const auto &c : cases) fired += c.status == InjectionStatus::Fired;
-    out.summary = std::to_string(fired) + " of " + std::to_string(cases.size()) + " gates fired";
+    out.summary = std::to_string(fired) + " of " + std::to_string(cases.size()) + " injection cases fired";
     out.exit_code = all_fired(cases) ? 0 : 1;
     return out;
   }

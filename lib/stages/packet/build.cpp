@@ -89,8 +89,10 @@ BuildResult build_all(const std::vector<json::Value> &all_segments, const Filter
   }
   auto segs = chosen(all_segments, filters);
   DiffCache diffs;
+  const RunFacts facts(version_rows);
   Context run_ctx = ctx;
   if (!run_ctx.diffs) run_ctx.diffs = &diffs;
+  if (!run_ctx.facts) run_ctx.facts = &facts;
   static const std::vector<json::Value> none;
   // All packets or none: the new set is written into a fresh sibling of
   // the packets directory and published by one rename, so a disk that fills
@@ -126,6 +128,7 @@ BuildResult build_all(const std::vector<json::Value> &all_segments, const Filter
     try {
       publish.add(b.seg_id + ".json", b.text);
       if (!b.code_name.empty()) publish.add(b.code_name, b.code);
+      for (const auto &[name, content] : b.siblings) publish.add(name, content);
     } catch (const io::IoError &e) {
       throw io::IoError(std::string(e.what()) + "; no packet was written");
     }
@@ -173,9 +176,15 @@ BuildResult build_all(const std::vector<json::Value> &all_segments, const Filter
     }
     for (const auto &name : publish.current()) {
       if (publish.given(name)) continue;
-      fs::path path(name);
-      std::string ext = path.extension().string(), stem = path.stem().string();
-      bool ours = ext == ".json" || ext == ".diff" || ext == ".py";
+      // A packet's files are <seg_id> and one of these endings.
+      std::string stem;
+      for (std::string_view end : {std::string_view(kCodeAfterSuffix), std::string_view(kStepDiffSuffix),
+                                   std::string_view(".json"), std::string_view(".diff"), std::string_view(".py")})
+        if (name.size() > end.size() && name.ends_with(end)) {
+          stem = name.substr(0, name.size() - end.size());
+          break;
+        }
+      bool ours = !stem.empty();
       if (ours && (!current.count(stem) || rebuilt.count(stem))) {
         r.removed.push_back(name); // stale
         continue;
@@ -201,7 +210,10 @@ Built build_one(const json::Value &seg, const std::vector<json::Value> &version_
     }
   auto taken_up = directions_taken_up(version_rows, ctx.directions);
   auto up = taken_up.find(version);
-  auto b = build_packet(seg, *row, ctx, up == taken_up.end() ? std::vector<json::Value>{} : up->second);
+  const RunFacts facts(version_rows);
+  Context with_facts = ctx;
+  if (!with_facts.facts) with_facts.facts = &facts;
+  auto b = build_packet(seg, *row, with_facts, up == taken_up.end() ? std::vector<json::Value>{} : up->second);
   b.packet = json::parse(b.text, b.seg_id + ".json");
   return b;
 }

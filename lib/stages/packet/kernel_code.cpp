@@ -1,5 +1,6 @@
 #include "packet/kernel_code.hpp"
 
+#include "code/inert_changes.hpp"
 #include "code/source_lexer.hpp"
 #include "text/regex.hpp"
 #include "text/utf8.hpp"
@@ -42,25 +43,43 @@ void DiffCache::put(const std::string &base, const std::string &target, Entry e)
   entries_.emplace(std::make_pair(base, target), std::move(e));
 }
 
+KernelDiff diff_between(const git::Repository &repo, const std::string &base, const std::string &target,
+                        DiffRange range, DiffCache *cache) {
+  KernelDiff d{base, target, {}, range, false, nullptr, nullptr};
+  if (auto hit = cache ? cache->find(base, target) : std::nullopt) {
+    d.lexed = std::move(hit->lexed);
+    d.after = std::move(hit->after);
+    d.text = d.lexed->text;
+    d.executable = hit->executable;
+    return d;
+  }
+  auto base_blob = base.empty() ? std::nullopt : repo.blob_id(base, "kernel.py");
+  if (repo.blob_id(target, "kernel.py") != base_blob) d.text = repo.diff_path(base, target, "kernel.py");
+  if (text::strip(d.text).empty()) d.text.clear();
+  d.lexed = std::make_shared<const LexedDiff>(d.text);
+  d.after = std::make_shared<const std::string>(d.text.empty() ? "" : repo.read_at(target, "kernel.py").value_or(""));
+  d.executable =
+      code::count_changes(d.lexed->lines).changes_code() &&
+      code::inert_changes(d.lexed->lines, d.after->empty() ? std::nullopt : std::optional<std::string_view>(*d.after))
+              .running > 0;
+  if (cache) cache->put(base, target, {d.lexed, d.after, d.executable});
+  return d;
+}
+
+std::optional<KernelDiff> own_change(const git::Repository &repo, const VersionCommits &commits,
+                                     const std::string &version, DiffCache *cache) {
+  const auto &mine = commits.of(version);
+  if (mine.empty()) return std::nullopt;
+  std::string base = mine.front().parents.empty() ? "" : mine.front().parents.front();
+  return diff_between(repo, base, mine.back().sha, DiffRange::VersionChange, cache);
+}
+
 std::optional<KernelDiff> version_diff(const git::Repository &repo, const VersionCommits &commits,
                                        const json::Value &segment, DiffCache *cache) {
   const auto *sha = segment.get("sha").as_string();
   if (!sha || sha->empty()) return std::nullopt;
   auto diff = [&](const std::string &base, const std::string &target, DiffRange range) {
-    KernelDiff d{base, target, {}, range, false, nullptr};
-    if (auto hit = cache ? cache->find(base, target) : std::nullopt) {
-      d.lexed = std::move(hit->lexed);
-      d.text = d.lexed->text;
-      d.executable = hit->executable;
-      return d;
-    }
-    auto base_blob = base.empty() ? std::nullopt : repo.blob_id(base, "kernel.py");
-    if (repo.blob_id(target, "kernel.py") != base_blob) d.text = repo.diff_path(base, target, "kernel.py");
-    if (text::strip(d.text).empty()) d.text.clear();
-    d.lexed = std::make_shared<const LexedDiff>(d.text);
-    d.executable = code::count_changes(d.lexed->lines).changes_code();
-    if (cache) cache->put(base, target, {d.lexed, d.executable});
-    return d;
+    return diff_between(repo, base, target, range, cache);
   };
   bool strategy = segment.string_or("record_type") == "strategy";
   if (const auto *from = segment.get("measured_against").get("sha").as_string(); strategy && from && !from->empty())

@@ -57,8 +57,12 @@ struct KernelDiff {
   std::string target; // commit the diff ends at
   std::string text;   // unified diff of kernel.py, as `git diff base..target -- kernel.py`; may be empty
   DiffRange range = DiffRange::VersionChange;
-  bool executable = false;                // `text` changes an executable line (code/source_lexer.hpp)
-  std::shared_ptr<const LexedDiff> lexed; // `text`, lexed
+  // `text` changes a line that runs (code/inert_changes.hpp, judged against
+  // kernel.py at `target`): not only comments, docstrings, version stamps,
+  // assignments nothing reads or new functions nothing calls.
+  bool executable = false;
+  std::shared_ptr<const LexedDiff> lexed;   // `text`, lexed
+  std::shared_ptr<const std::string> after; // kernel.py at `target` ("" when absent)
 };
 
 // kernel.py diffs already computed in this run, by (base, target): a pair
@@ -69,6 +73,7 @@ class DiffCache {
 public:
   struct Entry {
     std::shared_ptr<const LexedDiff> lexed;
+    std::shared_ptr<const std::string> after;
     bool executable = false;
   };
   std::optional<Entry> find(const std::string &base, const std::string &target) const;
@@ -79,6 +84,15 @@ private:
   std::map<std::pair<std::string, std::string>, Entry> entries_;
 };
 
+// kernel.py from `base` ("" for none) to `target`, through the cache.
+KernelDiff diff_between(const git::Repository &repo, const std::string &base, const std::string &target,
+                        DiffRange range, DiffCache *cache = nullptr);
+
+// A version's own change: from the parent of its first commit to its last
+// commit; nullopt when the version has no commit.
+std::optional<KernelDiff> own_change(const git::Repository &repo, const VersionCommits &commits,
+                                     const std::string &version, DiffCache *cache = nullptr);
+
 // The change a record's code shows, nullopt without a commit.
 //  - A strategy whose segment names `measured_against.sha` (the ladder's
 //    best-so-far before it): that commit to the version's last commit, even
@@ -87,8 +101,9 @@ private:
 //    version's FIRST commit (for a dead-end whose segment names
 //    `measured_against.sha`: from that best-so-far commit, the code the
 //    attempt was tried on): for an anti-strategy, to the version's latest
-//    commit whose code differs from that base in an executable line (the
-//    failed attempt, never a restoration), else to the latest commit that
+//    commit whose code differs from that base in a line that runs (the
+//    failed attempt, never a restoration that differs only by a constant
+//    nothing reads), else to the latest commit that
 //    changed kernel.py at all; for other segments, to the last commit, or
 //    when that leaves kernel.py as it was, to the latest that changed it.
 std::optional<KernelDiff> version_diff(const git::Repository &repo, const VersionCommits &commits,

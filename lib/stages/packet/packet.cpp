@@ -156,7 +156,8 @@ std::string diff_shows(const KernelDiff &d, const json::Value &seg) {
     break;
   }
   if (!d.executable)
-    what += "; it changes no executable line, only comments, docstrings, blank lines or version stamps";
+    what += "; it changes no line that runs, only comments, docstrings, blank lines, version stamps, assignments "
+            "nothing reads or functions nothing calls";
   return what;
 }
 
@@ -195,18 +196,52 @@ bool cap_at_line(std::string &code, std::size_t cap) {
 
 namespace {
 
+// What a step says it changed: its step record's description, else its
+// commit subject.
+const json::Value &change_text_of(const json::Value &row) {
+  const auto &d = row.get("action_description");
+  if (const auto *s = d.as_string(); s && !text::strip(*s).empty()) return d;
+  return row.get("subject");
+}
+
+// A strategy's span (issue 25): the kept steps between the best-so-far its
+// gain is measured against and its own step whose own change runs (their
+// code is in the strategy's diff too), and whether its own step's change
+// runs at all.
+struct Span {
+  std::vector<const json::Value *> earlier;
+  std::optional<KernelDiff> own; // this step's own change, when the diff spans earlier steps
+  bool this_step_runs = true;
+};
+Span span_of(const json::Value &seg, const Context &ctx) {
+  Span out;
+  if (seg.string_or("record_type") != "strategy" || !ctx.facts || !ctx.repo || !ctx.commits) return out;
+  const auto *from = seg.get("measured_against").get("version").as_string();
+  if (!from) return out;
+  for (const auto *row : ctx.facts->kept_between(*from, seg.string_or("version"))) {
+    auto d = own_change(*ctx.repo, *ctx.commits, row->string_or("version"), ctx.diffs);
+    if (d && d->executable) out.earlier.push_back(row);
+  }
+  auto own = own_change(*ctx.repo, *ctx.commits, seg.string_or("version"), ctx.diffs);
+  out.this_step_runs = own && own->executable;
+  if (!out.earlier.empty() && own && !own->text.empty()) out.own = std::move(own);
+  return out;
+}
+
 // The agent-facing texts of a packet, each scrubbed.
 struct Texts {
   json::Value description, change, subject, body, gate, shapes;
   std::optional<Conclusion> conclusion;
   json::Value conclusion_text, directions, pitfalls, lever, fix, previous, harness, category, fixed_axes, var_axes;
   json::Value expected, directions_up, evidence, causal;
+  json::Value span_changes; // strategy: the earlier kept steps' change texts in its span
 };
 
 // Scrubs the texts in the order that fixes the shape-N numbering
 // (packets.md §2): the spec's fields first, then otm's additions.
 Texts scrub_texts(scrub::Scrubber &s, const json::Value &seg, const json::Value &row, const Context &ctx,
-                  const std::vector<json::Value> &taken_up, const std::string &type) {
+                  const std::vector<json::Value> &taken_up, const std::string &type,
+                  const std::vector<const json::Value *> &span) {
   const auto &meta = ctx.meta;
   Texts t;
   t.description = scrubbed(s, meta.get("description"));
@@ -269,6 +304,8 @@ Texts scrub_texts(scrub::Scrubber &s, const json::Value &seg, const json::Value 
   t.causal = json::Value::array();
   if (const auto *b = t.body.as_string())
     for (auto &sentence : ctx.causal.causal_sentences(*b)) t.causal.push_back(std::move(sentence));
+  t.span_changes = json::Value::array();
+  for (const auto *step : span) t.span_changes.push_back(scrubbed(s, change_text_of(*step)));
   return t;
 }
 
@@ -305,7 +342,7 @@ CodeFile code_file(scrub::Scrubber &s, const json::Value &seg, const Context &ct
 // The agent_facing layer (packets.md §3) but the code file's name, left
 // open for it.
 void write_agent_facing(json::Writer &w, const Texts &t, const json::Value &seg, const json::Value &row,
-                        const json::Value &meta, const std::string &type) {
+                        const json::Value &meta, const std::string &type, const RunFacts *facts, const Span &span) {
   w.begin_object();
   w.key("operator").begin_object();
   w.key("what_it_computes").value(t.description);
@@ -323,6 +360,7 @@ void write_agent_facing(json::Writer &w, const Texts &t, const json::Value &seg,
   w.key("category_hint").value(t.category);
   w.key("gate_verdict").value(t.gate);
   w.key("expected_impact").value(t.expected);
+  w.key("expected_impact_stated_by_steps").value(facts ? facts->steps_stating(row.get("expected_impact")) : 0);
   w.key("causal_sentences").value(t.causal);
   w.key("directions_taken_up").value(t.directions_up);
   w.end_object();
@@ -360,6 +398,16 @@ void write_agent_facing(json::Writer &w, const Texts &t, const json::Value &seg,
     w.key("was_the_untouched_baseline").value(seg.get("builds_on").get("is_baseline").truthy());
     w.key("previous_approach").value(t.previous);
     w.end_object();
+    w.key("span").begin_object();
+    w.key("this_step_changes_running_code").value(span.this_step_runs);
+    w.key("earlier_kept_steps").begin_array();
+    for (const auto &c : *t.span_changes.as_array()) {
+      w.begin_object();
+      w.key("change").value(c);
+      w.end_object();
+    }
+    w.end_array();
+    w.end_object();
   }
 }
 
@@ -395,7 +443,8 @@ Built build_packet(const json::Value &seg, const json::Value &row, const Context
   out.record_type = type;
   out.id = seg.get("id");
 
-  const Texts texts = scrub_texts(s, seg, row, ctx, taken_up, type);
+  const Span span = span_of(seg, ctx);
+  const Texts texts = scrub_texts(s, seg, row, ctx, taken_up, type, span.earlier);
   CodeFile code = code_file(s, seg, ctx, type);
   out.code = code.text;
 
@@ -414,7 +463,7 @@ Built build_packet(const json::Value &seg, const json::Value &row, const Context
   std::string evidence;
   std::size_t parts = 0;
   w.collect_scalars(&evidence, &parts);
-  write_agent_facing(w, texts, seg, row, ctx.meta, type);
+  write_agent_facing(w, texts, seg, row, ctx.meta, type, ctx.facts, span);
   if (code.diff && !out.code.empty()) w.key("diff_shows").value(diff_shows(*code.diff, seg));
   w.collect_scalars(nullptr, nullptr);
   out.evidence_chars = text::code_points(evidence);
@@ -423,6 +472,23 @@ Built build_packet(const json::Value &seg, const json::Value &row, const Context
   if (!out.code.empty()) {
     out.code_name = out.seg_id + code.ext;
     w.key(code.ext == ".diff" ? "diff_file" : "kernel_file").value(out.code_name);
+    // The whole kernel after the change, so a reader of the diff can tell
+    // a changed line that runs from an assignment nothing reads.
+    if (code.diff && code.diff->after && !code.diff->after->empty()) {
+      std::string after = s.code(*code.diff->after);
+      if (!cap_at_line(after, kMaxKernelChars)) {
+        out.siblings.push_back({out.seg_id + kCodeAfterSuffix, std::move(after)});
+        w.key("code_after_file").value(out.siblings.back().first);
+      }
+    }
+    // The claimed step's own change, when the diff also holds earlier steps.
+    if (span.own) {
+      std::string own = s.code(span.own->lexed->text, span.own->lexed->lines);
+      if (!cap_at_line(own, kMaxDiffChars)) {
+        out.siblings.push_back({out.seg_id + kStepDiffSuffix, std::move(own)});
+        w.key("step_diff_file").value(out.siblings.back().first);
+      }
+    }
   }
   w.end_object();
   w.key("provenance");

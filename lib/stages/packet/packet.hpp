@@ -7,15 +7,18 @@
 //   agent_facing {operator,
 //                 what_the_run_said {change, commit_subject, commit_body,
 //                                    category_hint, gate_verdict,
-//                                    expected_impact, causal_sentences,
-//                                    directions_taken_up},
+//                                    expected_impact, expected_impact_stated_by_steps,
+//                                    causal_sentences, directions_taken_up},
 //                 measurements,
 //                 profiler {conclusion, ncu_measured_the_kernel_under_test,
 //                           tool, evidence, conclusion_is_from_the_kernel_under_test},
 //                 open_directions, pitfalls_recorded_here,
 //                 [anti-strategy: the_failed_lever, how_it_was_fixed,
 //                  split_instruction, established_fact_required]
-//                 [strategy: builds_on], [diff_shows, diff_file | kernel_file]},
+//                 [strategy: builds_on, span {this_step_changes_running_code,
+//                  earlier_kept_steps [{change}]}],
+//                 [diff_shows, diff_file | kernel_file, code_after_file,
+//                  step_diff_file]},
 //   provenance {source_repo, version, git_commit, ncu_dirs, report_dir,
 //               shape_label_note, diff_from {version, git_commit},
 //               diff_to {version, git_commit}, code_truncated},
@@ -31,6 +34,7 @@
 #include "git/repository.hpp"
 #include "packet/directions_taken_up.hpp"
 #include "packet/kernel_code.hpp"
+#include "packet/run_facts.hpp"
 #include "record/causal_sentences.hpp"
 #include "record/format_tags.hpp"
 #include "record/leak_shapes.hpp"
@@ -39,6 +43,13 @@
 #include "json/value.hpp"
 
 namespace otm::packet {
+
+// The sibling holding the kernel file after a diff's change
+// (agent_facing.code_after_file): "<seg_id>.after.py".
+inline constexpr const char *kCodeAfterSuffix = ".after.py";
+// The sibling holding a strategy's own step's change when its diff from the
+// best-so-far spans earlier kept steps (agent_facing.step_diff_file).
+inline constexpr const char *kStepDiffSuffix = ".step.diff";
 
 // Size caps of the code file, in code points.
 inline constexpr std::size_t kMaxDiffChars = 60000;
@@ -54,6 +65,7 @@ struct Context {
   record::CausalRule causal;              // what_the_run_said.causal_sentences (default: none)
   DirectionRule directions;               // what_the_run_said.directions_taken_up (default: none)
   DiffCache *diffs = nullptr;             // shared by the packets of one run; may be null
+  const RunFacts *facts = nullptr;        // the run's steps (spans, repeated texts); may be null
   scrub::ScrubMemo *scrub_memo = nullptr; // one thread's (ScrubMemo is not thread-safe); may be null
 };
 
@@ -63,6 +75,8 @@ struct Built {
   json::Value packet;              // the same, parsed: filled by build_one (build_packet leaves it null)
   std::string code_name;           // "<seg_id>.diff" / "<seg_id>.py"; empty when none
   std::string code;                // scrubbed, capped
+  // Further siblings (name, content): the kernel after the change.
+  std::vector<std::pair<std::string, std::string>> siblings;
   std::vector<record::Leak> leaks; // pre-flight hits in the agent-facing layer
   // What the summary line repeats of the packet.
   std::string record_type;

@@ -1,0 +1,99 @@
+#include "levers/lever_vocabulary.hpp"
+
+#include "error/error.hpp"
+#include "text/utf8.hpp"
+
+namespace otm::levers {
+
+LeverVocabulary LeverVocabulary::from_json(const json::Value &section, std::string_view where) {
+  const std::string here = std::string(where) + ": levers";
+  const auto *obj = section.as_object();
+  if (!obj) throw Error(ErrorKind::Usage, here + " must be an object of lever -> {prose, code}");
+  LeverVocabulary v;
+  for (const auto &[id, lever] : *obj) {
+    if (id.empty() || !lever.is_object())
+      throw Error(ErrorKind::Usage, here + ": '" + id + "' must be an object with \"prose\" and optional \"code\"");
+    v.prose_.add(id, lever.get("prose"), here + ".prose");
+    v.ids_.push_back(id);
+    const auto &code = lever.get("code");
+    if (code.is_null()) continue;
+    const auto *by_dsl = code.as_object();
+    if (!by_dsl)
+      throw Error(ErrorKind::Usage, here + ": '" + id + "'.code must be an object of DSL (or \"any\") -> patterns");
+    Code c;
+    for (const auto &[dsl, patterns] : *by_dsl) {
+      auto re = whole_token_regex(patterns, false, here + ": '" + id + "'.code." + dsl);
+      if (dsl == "any")
+        c.any = std::move(re);
+      else
+        c.by_dsl.emplace(text::to_lower(dsl), std::move(re));
+    }
+    v.code_.emplace(id, std::move(c));
+  }
+  return v;
+}
+
+LeverVocabulary LeverVocabulary::from_config(const config::Config &config) {
+  return from_json(config.data().get("levers"), config.source_name());
+}
+
+const LeverVocabulary &LeverVocabulary::defaults() {
+  static const LeverVocabulary v = from_config(config::Config::defaults());
+  return v;
+}
+
+std::vector<std::string> LeverVocabulary::named_in(std::string_view text) const {
+  auto hits = prose_.hits_in(text);
+  std::vector<bool> inside(hits.size(), false);
+  for (std::size_t i = 0; i < hits.size(); ++i)
+    for (std::size_t j = 0; j < hits.size() && !inside[i]; ++j) {
+      if (i == j || hits[i].tag == hits[j].tag) continue;
+      bool contained = hits[j].begin <= hits[i].begin && hits[i].end <= hits[j].end;
+      bool longer = hits[j].end - hits[j].begin > hits[i].end - hits[i].begin;
+      inside[i] = contained && longer;
+    }
+  std::vector<std::string> out;
+  for (const auto &id : ids_)
+    for (std::size_t i = 0; i < hits.size(); ++i)
+      if (hits[i].tag == id && !inside[i]) {
+        out.push_back(id);
+        break;
+      }
+  return out;
+}
+
+std::string_view claim_part(std::string_view change_text) {
+  static const text::Regex cause(
+      R"((?i)(?:[\s,]+(?:so that|so|because|since|due to|thanks to|which|thereby|in order to|)"
+      R"(to (?:cut|reduce|hide|avoid|remove|keep|let|make|give|halve|lower|raise|increase|overlap|amortis|amortiz)\w*)\b|)"
+      R"(\s+[\x{2014}\x{2013}-]{1,2}\s+|;|:\s))");
+  auto m = cause.search(change_text);
+  return m ? change_text.substr(0, m->begin) : change_text;
+}
+
+std::vector<std::string> LeverVocabulary::claimed_in(std::string_view change_text) const {
+  return named_in(claim_part(change_text));
+}
+
+bool LeverVocabulary::checkable(const std::string &lever, std::string_view dsl) const {
+  auto it = code_.find(lever);
+  if (it == code_.end()) return false;
+  return it->second.any || it->second.by_dsl.count(text::to_lower(dsl));
+}
+
+bool LeverVocabulary::in_code(const std::string &lever, std::string_view code, std::string_view dsl) const {
+  auto it = code_.find(lever);
+  if (it == code_.end()) return false;
+  if (it->second.any && it->second.any->contains(code)) return true;
+  auto d = it->second.by_dsl.find(text::to_lower(dsl));
+  return d != it->second.by_dsl.end() && d->second->contains(code);
+}
+
+std::vector<std::string> LeverVocabulary::levers_in_code(std::string_view code, std::string_view dsl) const {
+  std::vector<std::string> out;
+  for (const auto &id : ids_)
+    if (in_code(id, code, dsl)) out.push_back(id);
+  return out;
+}
+
+} // namespace otm::levers

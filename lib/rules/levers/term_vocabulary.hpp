@@ -1,0 +1,58 @@
+// A vocabulary of tags, each with the patterns that name it in text:
+//   {"<tag>": ["<pattern>", ...], ...}
+// Patterns are PCRE2, matched case-insensitively as whole tokens (no word
+// character on either side), so `seriali[sz]\w*` takes both spellings and
+// `\.cs` finds a cache modifier. Tags are reported in vocabulary order.
+// The retrieval symptoms and the levers' prose forms are such vocabularies.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "text/regex.hpp"
+#include "json/value.hpp"
+
+namespace otm::levers {
+
+class TermVocabulary {
+public:
+  TermVocabulary() = default;
+  // From an object of tag -> non-empty list of non-empty patterns; anything
+  // else (or a pattern PCRE2 refuses) throws otm::Error (kind Usage) naming
+  // `where` (the file and the section) and the tag.
+  static TermVocabulary from_json(const json::Value &terms, std::string_view where);
+  // One tag at a time (the levers section builds its prose forms this way).
+  void add(const std::string &tag, const json::Value &patterns, std::string_view where);
+
+  // The tags whose patterns occur in `text`, in vocabulary order; with
+  // `accept`, only tags with a match (the matched text) it accepts.
+  using Accept = std::function<bool(std::string_view)>;
+  std::vector<std::string> tags_in(std::string_view text, const Accept &accept = {}) const;
+  // Every match of every tag in `text`: the tag and the match's byte range.
+  struct Hit {
+    std::string tag;
+    std::size_t begin = 0, end = 0;
+  };
+  std::vector<Hit> hits_in(std::string_view text) const;
+  // Whether tag `tag`'s patterns occur in `text`.
+  bool matches(const std::string &tag, std::string_view text) const;
+  bool empty() const { return terms_.empty(); }
+
+private:
+  struct Term {
+    std::string tag;
+    std::shared_ptr<const text::Regex> regex;
+  };
+  std::vector<Term> terms_;
+};
+
+// One regex, the alternation of `patterns` (a non-empty list of non-empty
+// strings) as a whole token; `caseless` adds (?i). Throws otm::Error (Usage)
+// naming `where` when the list or a pattern is malformed.
+std::shared_ptr<const text::Regex> whole_token_regex(const json::Value &patterns, bool caseless,
+                                                     const std::string &where);
+
+} // namespace otm::levers
