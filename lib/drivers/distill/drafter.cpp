@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "distill/change_claims.hpp"
+#include "error/error.hpp"
 #include "distill/diff_reading.hpp"
 #include "distill/diff_snippet.hpp"
 #include "distill/mechanism_source.hpp"
@@ -312,11 +313,38 @@ Value draft_strategy(Context &c) {
   if (!levers.missing.empty())
     refuse("payload.change", "the change text claims " + quoted_list(levers.missing) + ", but no running change " +
                                  range + " changes its code: the measured gain is not borne out by the diff");
-  auto mech = strategy_mechanism(c.af, c.rules.causal);
+  // The step's own span: its own commits must change code that runs; a
+  // diff that also holds earlier kept steps names them and credits the
+  // gain to all of them together.
+  const auto &span = c.af.get("span");
+  std::vector<std::string> earlier = strings_at(span.get("earlier_kept_steps"), "change");
+  if (span.get("this_step_changes_running_code").is_bool() && !*span.get("this_step_changes_running_code").as_bool())
+    refuse("payload.change", "this step's own commits change no code that runs: the gain " + range + " belongs to " +
+                                 (earlier.empty() ? std::string("other steps")
+                                                  : "the " + std::to_string(earlier.size()) +
+                                                        " earlier kept step(s) its diff also holds"));
+  // A reason the run gives on many steps (its template's expected impact,
+  // a sentence the run's other strategies share) is not this step's.
+  const auto &said_here = c.af.get("what_the_run_said");
+  std::size_t impact_steps = said_here.get("expected_impact_stated_by_steps").as_int().value_or(0) > 0
+                                 ? static_cast<std::size_t>(*said_here.get("expected_impact_stated_by_steps").as_int())
+                                 : 0;
+  auto is_template = [&](const std::string &source, const std::string &text) {
+    if (source == "what_the_run_said.expected_impact" && impact_steps >= c.rules.template_min_steps) return true;
+    const auto &ex = c.rules.excluded_mechanisms;
+    return std::find(ex.begin(), ex.end(), text::folded(text)) != ex.end();
+  };
+  auto mech = strategy_mechanism(c.af, c.rules.causal, is_template);
   if (!mech)
-    refuse("payload.mechanism", "the packet states no reason for the gain: no causal sentence, expected impact, "
-                                "profiler conclusion of the kernel under test, rationale of a direction taken "
-                                "up, or causal change text");
+    refuse("payload.mechanism",
+           impact_steps >= c.rules.template_min_steps
+               ? "the packet states no reason of this step's own: its expected impact is the run's template default "
+                 "(stated on " +
+                     std::to_string(impact_steps) +
+                     " steps), and it has no causal sentence, profiler conclusion of the kernel under test, "
+                     "rationale of a direction taken up, or causal change text"
+               : "the packet states no reason for the gain: no causal sentence, expected impact, profiler "
+                 "conclusion of the kernel under test, rationale of a direction taken up, or causal change text");
   Value r = record_head(c);
   Value p = Value::object();
   p.set("goal", "Make " + (c.family.empty() ? std::string("this operator") : c.family) + " faster on " + c.gpu);
@@ -338,7 +366,20 @@ Value draft_strategy(Context &c) {
   Value trace = Value::object();
   trace.set("builds_on", builds_on);
   p.set("trace", trace);
-  p.set("change", change);
+  if (!earlier.empty()) {
+    // Each kept step of the span with its own change text: the gain is
+    // theirs together.
+    std::string with = change;
+    if (!with.empty() && with.back() != '.') with += '.';
+    with += " Measured together with the " + std::to_string(earlier.size()) +
+            " kept step(s) before it since the best-so-far, whose code the diff also holds: ";
+    for (std::size_t i = 0; i < earlier.size(); ++i)
+      with += (i ? "; (" : "(") + std::to_string(i + 1) + ") " + std::string(text::rstrip_chars(earlier[i], " ."));
+    with += ".";
+    p.set("change", with);
+  } else {
+    p.set("change", change);
+  }
   p.set("mechanism", mech->text);
   const auto &vocabulary = c.rules.retrieval.levers;
   auto hunk = choose_diff_hunks(*diff, change, [&](const ChangedLine &line) {
@@ -401,7 +442,14 @@ Value draft_strategy(Context &c) {
   r.set("evidence", ev);
   Value worth = Value::object();
   worth.set("rank", rank_placeholder());
-  worth.set("gain", strategy_gain(c));
+  Value gain = strategy_gain(c);
+  if (!earlier.empty()) {
+    std::string note = "measured from the best-so-far across this step and the " + std::to_string(earlier.size()) +
+                       " kept step(s) before it, together; not this step's alone";
+    if (const auto *n = gain.get("note").as_string()) note = *n + "; " + note;
+    gain.set("note", note);
+  }
+  worth.set("gain", gain);
   r.set("worth", worth);
   return r;
 }
@@ -571,6 +619,23 @@ DraftRules DraftRules::from_config(const config::Config &config) {
   r.causal = record::CausalRule::from_json(config.data().get("causal_sentences"), config.source_name());
   r.retrieval = RetrievalTerms::from_config(config);
   r.max_reference_kernel_lines = config.limits().max_reference_kernel_lines;
+  const auto &b = config.data().get("boilerplate");
+  std::string where = config.source_name() + ": boilerplate";
+  if (!b.is_null()) {
+    if (!b.is_object()) throw Error(ErrorKind::Usage, where + " must be an object");
+    const auto &steps = b.get("template_min_steps");
+    if (!steps.is_null()) {
+      if (!steps.is_int() || *steps.as_int() < 2)
+        throw Error(ErrorKind::Usage, where + ".template_min_steps must be an integer of at least 2");
+      r.template_min_steps = static_cast<std::size_t>(*steps.as_int());
+    }
+    const auto &share = b.get("max_mechanism_share");
+    if (!share.is_null()) {
+      if (!share.is_number() || *share.as_number() <= 0 || *share.as_number() > 1)
+        throw Error(ErrorKind::Usage, where + ".max_mechanism_share must be a number in (0, 1]");
+      r.max_mechanism_share = *share.as_number();
+    }
+  }
   return r;
 }
 

@@ -26,11 +26,21 @@ struct Draft {
 };
 
 // The configuration the drafter reads: the causal-sentence rule (for a
-// mechanism stated in the change text itself), the retrieval vocabulary and
-// the reference-kernel size limit.
+// mechanism stated in the change text itself), the retrieval vocabulary
+// (levers and symptoms), the reference-kernel size limit, and when a text is a template default rather than
+// a step's own (the `boilerplate` section).
 struct DraftRules {
   record::CausalRule causal;
   RetrievalTerms retrieval;
+  // An expected impact that this many steps of the run state is the
+  // producer's template default, never a step's mechanism.
+  std::size_t template_min_steps = 3;
+  // A mechanism that more than this share of a run's strategies would carry
+  // (and more than one) is not specific to any of them (draft_into_store).
+  double max_mechanism_share = 0.1;
+  // Mechanism texts (normalised) a run found shared too widely: skipped as
+  // sources, so each record falls back to its next own source.
+  std::vector<std::string> excluded_mechanisms;
   // limits.max_reference_kernel_lines: the longest reference kernel (its
   // snippet and dispatch_snippet, non-blank lines) a record quotes.
   std::size_t max_reference_kernel_lines = config::Limits{}.max_reference_kernel_lines;

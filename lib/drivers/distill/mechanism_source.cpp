@@ -107,25 +107,34 @@ std::string without_revert_marker(const std::string &subject) {
 
 } // namespace
 
-std::optional<SourcedText> strategy_mechanism(const json::Value &af, const record::CausalRule &causal) {
+std::optional<SourcedText> strategy_mechanism(const json::Value &af, const record::CausalRule &causal,
+                                              const TemplateTest &is_template) {
+  auto own = [&](std::string text, const char *source) -> std::optional<SourcedText> {
+    if (is_template && is_template(source, text)) return std::nullopt;
+    return SourcedText{std::move(text), source};
+  };
   const auto &said = af.get("what_the_run_said");
   if (const auto *list = said.get("causal_sentences").as_array())
     for (const auto &s : *list)
-      if (auto t = nonblank(s)) return SourcedText{*t, "what_the_run_said.causal_sentences"};
-  if (auto t = nonblank(said.get("expected_impact"))) return SourcedText{*t, "what_the_run_said.expected_impact"};
+      if (auto t = nonblank(s))
+        if (auto m = own(*t, "what_the_run_said.causal_sentences")) return m;
+  if (auto t = nonblank(said.get("expected_impact")))
+    if (auto m = own(*t, "what_the_run_said.expected_impact")) return m;
   // A report conclusion speaks for the kernel under test only when its
   // capture measured it; otherwise it may describe another kernel.
   const auto &prof = af.get("profiler");
   const auto *measured = prof.get("conclusion_is_from_the_kernel_under_test").as_bool();
   if (measured && *measured)
     if (auto t = nonblank(prof.get("conclusion")))
-      if (auto body = without_headings(*t)) return SourcedText{*body, "profiler.conclusion"};
+      if (auto body = without_headings(*t))
+        if (auto m = own(*body, "profiler.conclusion")) return m;
   if (const auto *list = said.get("directions_taken_up").as_array())
     for (const auto &d : *list)
-      if (auto t = nonblank(d.get("rationale"))) return SourcedText{*t, "what_the_run_said.directions_taken_up"};
+      if (auto t = nonblank(d.get("rationale")))
+        if (auto m = own(*t, "what_the_run_said.directions_taken_up")) return m;
   if (auto change = nonblank(said.get("change")))
     for (const auto &s : causal.causal_sentences(*change))
-      return SourcedText{the_cause_it_gives(s, causal.min_chars()), "what_the_run_said.change"};
+      if (auto m = own(the_cause_it_gives(s, causal.min_chars()), "what_the_run_said.change")) return m;
   return std::nullopt;
 }
 

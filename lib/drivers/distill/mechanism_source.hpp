@@ -8,6 +8,7 @@
 // whole field, one sentence of it, or a report's lines joined by spaces).
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,7 +35,12 @@ struct SourcedText {
 //   5. a sentence of the change text itself that meets `causal`
 //      ("Streaming stores so the output row does not evict …").
 // nullopt when the packet states none.
-std::optional<SourcedText> strategy_mechanism(const json::Value &agent_facing, const record::CausalRule &causal);
+// A source is skipped when `is_template(text)` says it is not the step's
+// own (an expected impact the run states on many steps, a text the run's
+// other strategies share).
+using TemplateTest = std::function<bool(const std::string &source, const std::string &text)>;
+std::optional<SourcedText> strategy_mechanism(const json::Value &agent_facing, const record::CausalRule &causal,
+                                              const TemplateTest &is_template = {});
 
 // The fact context of a packet (record::fact_context_of_packet): its DSL,
 // fixed axes, and whether its correctness status or quality gate failed.

@@ -1,26 +1,10 @@
 #include "packet/run_facts.hpp"
 
 #include <algorithm>
-#include <cctype>
 
 #include "text/utf8.hpp"
 
 namespace otm::packet {
-
-std::string normalised_text(std::string_view text) {
-  std::string out;
-  bool space = false;
-  for (char ch : text::strip(text)) {
-    if (std::isspace(static_cast<unsigned char>(ch))) {
-      space = true;
-      continue;
-    }
-    if (space && !out.empty()) out += ' ';
-    space = false;
-    out += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  }
-  return out;
-}
 
 RunFacts::RunFacts(const std::vector<json::Value> &version_rows) {
   for (const auto &r : version_rows) rows_.push_back(&r);
@@ -30,7 +14,7 @@ RunFacts::RunFacts(const std::vector<json::Value> &version_rows) {
   for (std::size_t i = 0; i < rows_.size(); ++i) {
     position_.try_emplace(rows_[i]->string_or("version"), i);
     if (const auto *s = rows_[i]->get("expected_impact").as_string(); s && !text::strip(*s).empty())
-      ++impacts_[normalised_text(*s)];
+      ++impacts_[text::folded(*s)];
   }
 }
 
@@ -50,7 +34,7 @@ std::vector<const json::Value *> RunFacts::kept_between(const std::string &from,
 std::size_t RunFacts::steps_stating(const json::Value &text) const {
   const auto *s = text.as_string();
   if (!s) return 0;
-  auto it = impacts_.find(normalised_text(*s));
+  auto it = impacts_.find(text::folded(*s));
   return it == impacts_.end() ? 0 : it->second;
 }
 

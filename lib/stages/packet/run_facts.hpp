@@ -27,7 +27,7 @@ public:
   // that have a commit and were not reverted, oldest first; empty when
   // either version is unknown.
   std::vector<const json::Value *> kept_between(const std::string &from, const std::string &to) const;
-  // How many steps state `text` (white space and case aside) as their
+  // How many steps state `text` (text::folded alike) as their
   // expected impact; 0 for a non-string.
   std::size_t steps_stating(const json::Value &text) const;
 
@@ -36,9 +36,5 @@ private:
   std::unordered_map<std::string, std::size_t> position_; // version -> index in rows_
   std::unordered_map<std::string, std::size_t> impacts_;  // normalised expected impact -> steps
 };
-
-// White space runs as one space, lower case, trimmed: two texts that
-// differ only so are one text.
-std::string normalised_text(std::string_view text);
 
 } // namespace otm::packet

@@ -170,4 +170,19 @@ std::string to_lower(std::string_view s) {
   return out;
 }
 
+std::string folded(std::string_view s) {
+  std::string out;
+  bool space = false;
+  for (char ch : strip(s)) {
+    if (ch == ' ' || (ch >= '\t' && ch <= '\r')) {
+      space = true;
+      continue;
+    }
+    if (space && !out.empty()) out += ' ';
+    space = false;
+    out += (ch >= 'A' && ch <= 'Z') ? static_cast<char>(ch - 'A' + 'a') : ch;
+  }
+  return out;
+}
+
 } // namespace otm::text

@@ -30,5 +30,8 @@ std::string_view rstrip_chars(std::string_view s, std::string_view chars);
 // Unicode simple lower-casing for the scripts real traces use (Latin,
 // Greek, Cyrillic), byte-identical for ASCII.
 std::string to_lower(std::string_view s);
+// Trimmed, ASCII lower case, every run of white space one space: two texts
+// that differ only so compare equal ("one text", for repeat counts).
+std::string folded(std::string_view s);
 
 } // namespace otm::text
