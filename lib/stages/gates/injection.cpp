@@ -115,7 +115,7 @@ const std::vector<CaseSpec> &cases() {
        }},
       // Issue 25: a changed module constant no line of the kernel reads is
       // not a change that runs, though the lexer calls it code.
-      {"substance/dead-constant-snippet", "substance",
+      {Gate::Substance, "dead-constant-snippet",
        [](json::Value &r, PacketEntry *p, Context &) {
          r.set("type", "strategy");
          const char *hunk = "-_TUNE_ID = 113  # row-wise pass\n+_TUNE_ID = 826245  # fused the residual add";

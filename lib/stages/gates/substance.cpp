@@ -94,7 +94,7 @@ GateResult gate_substance(const Context &ctx) {
       continue;
     }
     if (auto inert = inert_snippet(ctx, r.record, lexed))
-      out.findings.push_back(finding("substance", r,
+      out.findings.push_back(finding(Gate::Substance, r,
                                      "payload.implementation.snippet: no changed line of the snippet runs: " + *inert +
                                          ": the gain is credited to code that does nothing"));
   }
