@@ -10,8 +10,8 @@
 
 #include "config/config.hpp"
 #include "distill/diff_reading.hpp"
-#include "distill/drafter.hpp"
 #include "distill/diff_snippet.hpp"
+#include "distill/drafter.hpp"
 #include "distill/reference_kernel_code.hpp"
 #include "distill_test_support.hpp"
 #include "error/error.hpp"
@@ -211,8 +211,7 @@ TEST_CASE("a strategy's mechanism is the trace's own reason, in a fixed order", 
   CHECK(mech() == "each program covers a whole 8192-wide row"); // the cause the change gives, not the lever again
 }
 
-TEST_CASE("retrieval fields: tags from the change, triggers from symptoms, cost from code",
-          "[distill][claims]") {
+TEST_CASE("retrieval fields: tags from the change, triggers from symptoms, cost from code", "[distill][claims]") {
   auto p = strategy_with(kTuningDiff, "BLOCK_SIZE 64 -> 128 and num_warps 4 -> 8 for the long rows.");
   auto &said = at(p.doc, {"agent_facing", "what_the_run_said"});
   said.set("category_hint", "launch_config");
@@ -521,7 +520,8 @@ TEST_CASE("otm-gate-substance reads the kernel after the change: a dead constant
 
   // The drafter refuses the same change credited to the constant alone.
   auto p = strategy_with("diff --git a/kernel.py b/kernel.py\n--- a/kernel.py\n+++ b/kernel.py\n"
-                         "@@ -3 +3 @@ import triton\n" + dead + "\n",
+                         "@@ -3 +3 @@ import triton\n" +
+                             dead + "\n",
                          "Fused the residual add into the normalisation pass.");
   p.code_after = after;
   auto d = distill::draft_record(p);

@@ -75,8 +75,8 @@ TEST_CASE("example trace: every record otm-draft writes passes the gates", "[dis
   auto lines = json::parse_lines(draft.out);
   std::size_t written = 0, refused = 0;
   for (const auto &l : lines) (l.contains("written") ? written : refused)++;
-  CHECK(written == 22);
-  CHECK(refused == 7);
+  CHECK(written == 21); // strategy-v25's mbarrier is in no running line (issue 25)
+  CHECK(refused == 8);
   auto ledger = json::parse_lines_file(e.store / "reports" / kSlug / "refusals.jsonl");
   CHECK(ledger.size() == refused);
   for (const auto &l : ledger) {
@@ -149,7 +149,7 @@ TEST_CASE("example trace: otm-distill driving otm-draft stages otm-draft's recor
   INFO(distill.err);
   REQUIRE(distill.rc == 0);
   auto a = record_files(draft_store), b = record_files(e.store);
-  CHECK(a.size() == 22);
+  CHECK(a.size() == 21);
   CHECK(a == b);
   for (const auto &l : json::parse_lines(distill.out)) {
     INFO(json::to_line(l));

@@ -156,7 +156,9 @@ TEST_CASE("packet layout, labels, caps and counters", "[packet]") {
   CHECK(prov.string_or("git_commit") == t.sha.at("v1"));
   // evidence_chars re-derived from what was written.
   json::Value af_no_file = af;
-  af_no_file.erase("diff_file");
+  // The siblings' names (<seg_id>.diff, .after.py) are not evidence.
+  for (const char *k : {"diff_file", "code_after_file", "step_diff_file"}) af_no_file.erase(k);
+  CHECK(af.string_or("code_after_file") == "strategy-v1.after.py");
   std::string code = io::read_file(b.dir / "strategy-v1.diff");
   CHECK(p.get("evidence_chars") == json::Value(text::code_points(packet::evidence_text(af_no_file, code))));
   CHECK(p.get("code_bytes") == json::Value(text::code_points(code)));
@@ -264,7 +266,8 @@ TEST_CASE("no denylisted term reaches an agent-facing layer", "[packet]") {
   auto open = build(t, nullptr);
   CHECK(open.result.clean());
   json::Value af = find(open, "strategy-v1").packet.get("agent_facing");
-  af.erase("diff_file"); // the sibling's name (<seg_id>.diff) is not evidence
+  for (const char *k : {"diff_file", "code_after_file", "step_diff_file"})
+    af.erase(k); // the siblings' names (<seg_id>.diff, ...) are not evidence
   auto leaks = packet::preflight(af, &deny);
   REQUIRE_FALSE(leaks.empty());
   for (const auto &l : leaks) CHECK(l.label == "private denylist");

@@ -45,7 +45,7 @@ inline constexpr std::size_t kQuoteAllLines = 8;
 struct DiffSnippet {
   std::string text;
   std::size_t hunks_quoted = 0;
-  std::vector<std::string> names; // strong change-text names the quoted lines change
+  std::vector<std::string> names;   // strong change-text names the quoted lines change
   bool claimed_code_quoted = false; // a quoted running line changes a claimed lever's code
 };
 using ClaimedLine = std::function<bool(const ChangedLine &)>;

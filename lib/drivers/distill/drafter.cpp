@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "distill/change_claims.hpp"
-#include "error/error.hpp"
 #include "distill/diff_reading.hpp"
 #include "distill/diff_snippet.hpp"
 #include "distill/mechanism_source.hpp"
@@ -318,8 +317,15 @@ Value draft_strategy(Context &c) {
   // gain to all of them together.
   const auto &span = c.af.get("span");
   std::vector<std::string> earlier = strings_at(span.get("earlier_kept_steps"), "change");
-  if (span.get("this_step_changes_running_code").is_bool() && !*span.get("this_step_changes_running_code").as_bool())
-    refuse("payload.change", "this step's own commits change no code that runs: the gain " + range + " belongs to " +
+  // A step whose own commits run nothing may still claim a lever an earlier
+  // kept step of its span changed (a change kept and re-measured): the diff
+  // must then bear that lever out. Otherwise the gain is not its claim's.
+  bool own_runs =
+      !span.get("this_step_changes_running_code").is_bool() || *span.get("this_step_changes_running_code").as_bool();
+  if (!own_runs && levers.realised.empty())
+    refuse("payload.change", "this step's own commits change no code that runs, and no lever its change text names "
+                             "is changed " +
+                                 range + ": the gain belongs to " +
                                  (earlier.empty() ? std::string("other steps")
                                                   : "the " + std::to_string(earlier.size()) +
                                                         " earlier kept step(s) its diff also holds"));
@@ -382,9 +388,8 @@ Value draft_strategy(Context &c) {
   }
   p.set("mechanism", mech->text);
   const auto &vocabulary = c.rules.retrieval.levers;
-  auto hunk = choose_diff_hunks(*diff, change, [&](const ChangedLine &line) {
-    return changes_lever(line, levers.realised, vocabulary, dsl);
-  });
+  auto hunk = choose_diff_hunks(
+      *diff, change, [&](const ChangedLine &line) { return changes_lever(line, levers.realised, vocabulary, dsl); });
   Value impl = Value::object();
   impl.set("format", kDiffFormat);
   impl.set("snippet", hunk->text);

@@ -35,7 +35,7 @@ struct PacketEntry {
   std::string seg_id;
   std::string file; // packets/<seg_id>.json
   json::Value packet;
-  std::string code_text; // the sibling file it names (workspace::packet_code)
+  std::string code_text;  // the sibling file it names (workspace::packet_code)
   std::string code_after; // the kernel after the diff's change (agent_facing.code_after_file), "" when none
 };
 

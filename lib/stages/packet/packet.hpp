@@ -71,10 +71,10 @@ struct Context {
 
 struct Built {
   std::string seg_id;
-  std::string text;                // the packet's JSON as written to <seg_id>.json (pretty, final newline)
-  json::Value packet;              // the same, parsed: filled by build_one (build_packet leaves it null)
-  std::string code_name;           // "<seg_id>.diff" / "<seg_id>.py"; empty when none
-  std::string code;                // scrubbed, capped
+  std::string text;      // the packet's JSON as written to <seg_id>.json (pretty, final newline)
+  json::Value packet;    // the same, parsed: filled by build_one (build_packet leaves it null)
+  std::string code_name; // "<seg_id>.diff" / "<seg_id>.py"; empty when none
+  std::string code;      // scrubbed, capped
   // Further siblings (name, content): the kernel after the change.
   std::vector<std::pair<std::string, std::string>> siblings;
   std::vector<record::Leak> leaks; // pre-flight hits in the agent-facing layer
