@@ -5,6 +5,7 @@
 #include <set>
 
 #include "code/inert_changes.hpp"
+#include "scrub/scrubber.hpp"
 #include "text/regex.hpp"
 #include "text/utf8.hpp"
 
@@ -90,6 +91,23 @@ ChangedPart changed_part(std::string_view code, const std::vector<Token> &own, s
   bool value = prefix < own.size() - suffix && (std::isdigit(static_cast<unsigned char>(code[own[prefix].begin])) ||
                                                 code[own[prefix].begin] == '"' || code[own[prefix].begin] == '\'');
   if ((opened || value) && k > 0 && is_ident(code[own[k - 1].begin])) out = std::string(text(code, own[k - 1]));
+  // Otherwise an argument's change is the call's: `tl.multiple_of(offs, 2)`
+  // -> `(offs, 4)` changes multiple_of (the innermost call still open
+  // before the changed part).
+  if (out.empty()) {
+    int depth = 0;
+    for (std::size_t j = prefix; j > 0; --j) {
+      auto t = text(code, own[j - 1]);
+      if (t == ")" || t == "]") ++depth;
+      if (t == "(" || t == "[") {
+        if (depth == 0) {
+          if (j > 1 && is_ident(code[own[j - 2].begin])) out = std::string(text(code, own[j - 2]));
+          break;
+        }
+        --depth;
+      }
+    }
+  }
   std::string owner = out;
   if (prefix < own.size() - suffix) {
     if (!out.empty()) out += ' ';
@@ -159,7 +177,12 @@ DiffReading read_diff(std::string_view diff, std::optional<std::string_view> aft
   DiffReading r;
   auto lexed = code::lex_diff(diff);
   r.lines.reserve(lexed.size());
-  for (const auto &l : lexed) r.lines.push_back(l.text);
+  for (const auto &l : lexed) {
+    r.lines.push_back(l.text);
+    bool comment = (l.role == code::DiffLine::Role::Context || is_change(l)) && l.kind == code::LineKind::Comment;
+    bool quotes = l.text.find(R"(""")") != std::string_view::npos || l.text.find("'''") != std::string_view::npos;
+    r.scrubbed_comment.push_back(comment && !quotes && scrub::holds_replacement_phrase(l.text.substr(l.body)));
+  }
   std::vector<std::string> code(lexed.size());
   for (std::size_t i = 0; i < lexed.size(); ++i) code[i] = code_text(lexed[i]);
 

@@ -127,7 +127,8 @@ std::optional<DiffSnippet> choose_diff_hunks(const DiffReading &diff, std::strin
     if (chosen.size() > 1) out.push_back(diff.lines[h.header]);
     auto [begin, end] = window_of(diff, h, names, on_claim);
     windows.emplace_back(begin, end);
-    for (std::size_t k = begin; k < end; ++k) out.push_back(diff.lines[k]);
+    for (std::size_t k = begin; k < end; ++k)
+      if (!diff.scrubbed_comment[k]) out.push_back(diff.lines[k]);
   }
   s.text = join_lines(out, 0, out.size());
   auto quoted = [&](std::size_t line) {

@@ -36,7 +36,10 @@ namespace otm::distill {
 // first running changed line to kContextLines after its last (a docstring or
 // comment change at its edge is not the change); longer than
 // kMaxSnippetLines, from kContextLines before its first running line that
-// changes a claimed lever or holds a name.
+// changes a claimed lever or holds a name. A comment line holding a phrase
+// the scrubber wrote for a version id ("see an earlier step's note") is
+// left out wherever it falls: it is no part of the change and reads as an
+// artefact.
 inline constexpr std::size_t kMaxSnippetLines = 60;
 inline constexpr std::size_t kContextLines = 3;
 inline constexpr std::size_t kMaxHunks = 3;

@@ -1,12 +1,52 @@
 #include "distill/draft_run.hpp"
 
+#include <algorithm>
+#include <map>
+
 #include "distill/drafter.hpp"
 #include "distill/refusal.hpp"
 #include "distill/staging.hpp"
 #include "record/store_layout.hpp"
+#include "text/utf8.hpp"
 #include "workspace/layout.hpp"
 
 namespace otm::distill {
+
+namespace {
+
+std::string strategy_mechanism_of(const Draft &d) {
+  if (!d.record || d.record->string_or("type") != "strategy") return {};
+  return text::folded(d.record->get("payload").string_or("mechanism"));
+}
+
+} // namespace
+
+std::vector<Draft> draft_run(const std::vector<Packet> &packets, const DraftRules &rules) {
+  std::vector<Draft> drafts;
+  for (const auto &p : packets) drafts.push_back(draft_record(p, rules));
+  // A mechanism more of the run's strategies would share than
+  // max_mechanism_share allows (and more than one) is no step's own: those
+  // strategies are drafted again without it, each falling back to its next
+  // own source (or refused when it has none). A few rounds settle it.
+  DraftRules current = rules;
+  for (int round = 0; round < 4; ++round) {
+    std::map<std::string, std::size_t> shared;
+    std::size_t strategies = 0;
+    for (const auto &d : drafts)
+      if (auto m = strategy_mechanism_of(d); !m.empty()) ++shared[m], ++strategies;
+    auto limit = std::max<std::size_t>(
+        1, static_cast<std::size_t>(current.max_mechanism_share * static_cast<double>(strategies)));
+    std::vector<std::string> wide;
+    for (const auto &[m, n] : shared)
+      if (n > limit) wide.push_back(m);
+    if (wide.empty()) break;
+    for (const auto &m : wide) current.excluded_mechanisms.push_back(m);
+    for (std::size_t i = 0; i < packets.size(); ++i)
+      if (std::find(wide.begin(), wide.end(), strategy_mechanism_of(drafts[i])) != wide.end())
+        drafts[i] = draft_record(packets[i], current);
+  }
+  return drafts;
+}
 
 DraftRunResult draft_into_store(const std::vector<std::filesystem::path> &packets, const workspace::StagingStore &store,
                                 const std::string &slug, const RecordGates &gates, const DraftRules &rules,
@@ -16,10 +56,15 @@ DraftRunResult draft_into_store(const std::vector<std::filesystem::path> &packet
   // The run's records and its ledger are staged together or not at all: a
   // full disk half-way leaves the store as it was (docs/durability.md).
   io::WriteBatch batch;
+  std::vector<Packet> loaded;
   for (const auto &path : packets) {
-    Packet p = load_packet(path);
-    if (denylist) redact_packet(p, *denylist);
-    Draft d = draft_record(p, rules);
+    loaded.push_back(load_packet(path));
+    if (denylist) redact_packet(loaded.back(), *denylist);
+  }
+  auto drafts = draft_run(loaded, rules);
+  for (std::size_t i = 0; i < loaded.size(); ++i) {
+    const Packet &p = loaded[i];
+    Draft &d = drafts[i];
     if (d.record) {
       auto relpath = workspace::store_relpath(record::record_relpath(*d.record));
       auto findings = gates.check(*d.record, relpath, p);

@@ -22,6 +22,12 @@ struct DraftRunResult {
   std::size_t written = 0, refused = 0;
 };
 
+// Drafts every packet of one run in order, the run as a whole deciding what
+// no single packet can: a mechanism that more than
+// DraftRules::max_mechanism_share of the run's strategies would carry (and
+// more than one) is excluded, and those strategies drafted again without it.
+std::vector<Draft> draft_run(const std::vector<Packet> &packets, const DraftRules &rules = DraftRules::defaults());
+
 // Drafts every packet in order (each read through `denylist`, when given:
 // redact_packet), gates each draft with `gates`, writes the passing records
 // into `store` and updates the refusal ledger of `slug` (refusal lines

@@ -75,6 +75,19 @@ std::optional<std::string_view> code_after(const Context &c) {
   return std::string_view(c.packet.code_after);
 }
 
+// Lever ids as words: "num-warps-tuning", "cache-hints" -> "num warps
+// tuning and cache hints".
+std::string lever_words(const std::vector<std::string> &ids) {
+  std::string out;
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    if (i) out += i + 1 == ids.size() ? " and " : ", ";
+    std::string w = ids[i];
+    std::replace(w.begin(), w.end(), '-', ' ');
+    out += w;
+  }
+  return out;
+}
+
 // "`a`, `b` and `c`"
 std::string quoted_list(const std::vector<std::string> &items) {
   std::string out;
@@ -433,6 +446,11 @@ Value draft_strategy(Context &c) {
   if (mech->source != "profiler.conclusion") situation.push_back(mech->text);
   situation.push_back(change);
   terms.symptoms_in(situation);
+  // No symptom named: the search that should find this record is for the
+  // lever it pulls, on this operator and hardware.
+  if (!terms.has_triggers() && !levers.realised.empty())
+    terms.trigger("considering " + lever_words(levers.realised) + " for " +
+                  (c.family.empty() ? std::string("this operator") : c.family) + " on " + c.gpu);
   set_terms(r, terms);
 
   bool measured = c.af.get("measurements").get("geomean_us").is_number();

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "code/module_outline.hpp"
+#include "scrub/scrubber.hpp"
 #include "text/regex.hpp"
 #include "text/utf8.hpp"
 
@@ -34,6 +35,16 @@ std::vector<std::string_view> split_lines(std::string_view text) {
   return lines;
 }
 
+// A whole-line comment (`# ...` but for preprocessor lines, `// ...`) that
+// holds a phrase the scrubber wrote for a version id: left out of a quote,
+// where it reads as an artefact ("see an earlier step's note").
+bool scrubbed_comment_line(std::string_view line) {
+  auto t = text::strip(line);
+  static const text::Regex directive(R"(^#\s*(?:define|include|pragma|if|ifdef|ifndef|elif|else|endif|undef)\b)");
+  bool comment = t.starts_with("//") || (t.starts_with("#") && !directive.contains(t));
+  return comment && scrub::holds_replacement_phrase(t);
+}
+
 // Whole lines of the file, in file order; a gap between two becomes one
 // blank line.
 std::string quote_lines(const std::vector<std::string_view> &lines, const std::set<std::size_t> &which) {
@@ -41,7 +52,7 @@ std::string quote_lines(const std::vector<std::string_view> &lines, const std::s
   std::size_t prev = 0;
   bool first = true;
   for (auto i : which) {
-    if (i >= lines.size()) continue;
+    if (i >= lines.size() || scrubbed_comment_line(lines[i])) continue;
     if (!first) out += i == prev + 1 ? "\n" : "\n\n";
     out += lines[i];
     prev = i;

@@ -47,6 +47,7 @@ public:
   void techniques_in(std::string_view text, const TermVocabulary::Accept &accept = {});
   void symptoms_in(const std::vector<std::string> &texts);
   void write_to(json::Value &retrieval) const;
+  bool has_triggers() const { return !triggers_.empty(); }
   static constexpr std::size_t kMaxTriggers = 4;
 
 private:

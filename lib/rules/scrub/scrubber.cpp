@@ -88,6 +88,12 @@ std::string Scrubber::version_phrase(std::string_view ids, bool plural) const {
   return capitalised(plural ? "earlier steps" : "an earlier step", upper);
 }
 
+bool holds_replacement_phrase(std::string_view text) {
+  static const text::Regex phrases(std::string(R"((?i)\b(?:this(?: and earlier)? steps?|an earlier (?:step|state)|)") +
+                                   R"(earlier steps|)" + kPrivateIdentifier + R"()\b)");
+  return phrases.contains(text);
+}
+
 std::string tidy(std::string_view input) {
   static const text::Regex repeated(R"(\ban earlier step(?:[\s,]+an earlier step)+\b)");
   static const text::Regex article(R"(\b([Tt]he|[Aa]n?|[Tt]his|[Tt]hat)\s+[Aa]n earlier step\b)");

@@ -85,6 +85,13 @@ private:
   mutable bool used_state_ = false;
 };
 
+// Whether a text holds a phrase the scrubber writes in place of a version
+// id ("this step", "an earlier step", "earlier steps", "this and earlier
+// steps", "an earlier state") or of a denied name ("a private identifier"):
+// a quoted comment holding one reads as an artefact ("see an earlier
+// step's note"), so a snippet leaves such comment lines out (issue 25).
+bool holds_replacement_phrase(std::string_view text);
+
 // The tidy-up of §4 alone (exposed for tests).
 std::string tidy(std::string_view text);
 
