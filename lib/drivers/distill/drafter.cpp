@@ -390,10 +390,12 @@ Value draft_strategy(Context &c) {
     // theirs together.
     std::string with = change;
     if (!with.empty() && with.back() != '.') with += '.';
-    with += " Measured together with the " + std::to_string(earlier.size()) +
-            " kept step(s) before it since the best-so-far, whose code the diff also holds: ";
+    // No count and no numbering: a number the packet does not hold is a
+    // fabrication (the no-fabrication gate).
+    with += " Measured together with the kept step" + std::string(earlier.size() > 1 ? "s" : "") +
+            " before it since the best-so-far, whose code the diff also holds: ";
     for (std::size_t i = 0; i < earlier.size(); ++i)
-      with += (i ? "; (" : "(") + std::to_string(i + 1) + ") " + std::string(text::rstrip_chars(earlier[i], " ."));
+      with += (i ? "; " : "") + std::string(text::rstrip_chars(earlier[i], " ."));
     with += ".";
     p.set("change", with);
   } else {
@@ -467,8 +469,8 @@ Value draft_strategy(Context &c) {
   worth.set("rank", rank_placeholder());
   Value gain = strategy_gain(c);
   if (!earlier.empty()) {
-    std::string note = "measured from the best-so-far across this step and the " + std::to_string(earlier.size()) +
-                       " kept step(s) before it, together; not this step's alone";
+    std::string note = "measured from the best-so-far across this step and the kept step" +
+                       std::string(earlier.size() > 1 ? "s" : "") + " before it, together; not this step's alone";
     if (const auto *n = gain.get("note").as_string()) note = *n + "; " + note;
     gain.set("note", note);
   }

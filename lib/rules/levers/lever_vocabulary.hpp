@@ -9,11 +9,6 @@
 //                 "cuda": ["THREADS(?:_PER_BLOCK)?", "blockDim"]} // "any" applies to every DSL
 //     }, ...
 //   }
-// The part of a change text before the clause that gives its cause or its
-// effect ("so", "so that", "because", "since", "to cut", "which", a dash or
-// a semicolon): what it claims was done.
-std::string_view claim_part(std::string_view change_text);
-
 // A lever's id is also the technique tag a record carries. A lever without
 // code forms for a DSL cannot be checked against that DSL's code ("fused
 // the residual add" may be realised any way): a claim naming only such
@@ -34,6 +29,11 @@ std::string_view claim_part(std::string_view change_text);
 #include "levers/term_vocabulary.hpp"
 
 namespace otm::levers {
+
+// The part of a change text before the clause that gives its cause or its
+// effect ("so", "so that", "because", "since", "to cut", "which", a dash or
+// a semicolon): what it claims was done.
+std::string_view claim_part(std::string_view change_text);
 
 class LeverVocabulary {
 public:

@@ -1,0 +1,174 @@
+// Issue 25, strategies: the claim, the code and the gain agree. Each rule is
+// seen firing on a packet edited to break it, and passing on one that
+// keeps it (built on the distill fixtures, as distill_claims_test.cpp).
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+
+#include "distill/draft_run.hpp"
+#include "distill/drafter.hpp"
+#include "distill_test_support.hpp"
+#include "json/parse.hpp"
+
+using namespace otm;
+
+namespace {
+
+json::Value &at(json::Value &v, std::initializer_list<const char *> path) {
+  json::Value *node = &v;
+  for (const char *k : path) {
+    if (!node->get(k).is_object()) node->set(k, json::Value::object());
+    node = node->find(k);
+  }
+  return *node;
+}
+
+// The launch changes num_warps; three hunks up a comment repeats the
+// claim's words ("warps"); `_TUNE_ID` is a constant nothing reads.
+const char *kDiff = R"(diff --git a/kernel.py b/kernel.py
+--- a/kernel.py
++++ b/kernel.py
+@@ -3,2 +3,3 @@ import triton
+-_TUNE_ID = 113
++_TUNE_ID = 826245
++# more warps per program for the long rows; see v12's note
+ BLOCK_N = 2048
+@@ -12,3 +13,3 @@ def run(x):
+     grid = (x.shape[0],)
+-    kernel[grid](x, BLOCK_N=BLOCK_N, num_warps=4)
++    kernel[grid](x, BLOCK_N=BLOCK_N, num_warps=8)
+     return x
+)";
+const char *kAfter = "import torch\n"
+                     "import triton\n"
+                     "_TUNE_ID = 826245\n"
+                     "# more warps per program for the long rows; see v12's note\n"
+                     "BLOCK_N = 2048\n"
+                     "\n"
+                     "\n"
+                     "@triton.jit\n"
+                     "def kernel(x, BLOCK_N: tl.constexpr):\n"
+                     "    pass\n"
+                     "\n"
+                     "def run(x):\n"
+                     "    grid = (x.shape[0],)\n"
+                     "    kernel[grid](x, BLOCK_N=BLOCK_N, num_warps=8)\n"
+                     "    return x\n";
+
+distill::Packet packet(const std::string &change, const std::string &diff = kDiff) {
+  auto p = distill::load_packet(testsupport::distill_fixtures() / "strategy-v3.json");
+  p.code = diff;
+  p.code_after = kAfter;
+  auto &said = at(p.doc, {"agent_facing", "what_the_run_said"});
+  said.set("change", change);
+  said.set("causal_sentences", json::Value::strings({"Eight warps split each row finer, so the row's loads overlap."}));
+  at(p.doc, {"agent_facing", "operator"}).set("dsl", "triton");
+  return p;
+}
+
+std::string snippet(const distill::Draft &d) {
+  REQUIRE(d.record);
+  return d.record->get("payload").get("implementation").string_or("snippet");
+}
+
+} // namespace
+
+TEST_CASE("a claim named otherwise than the code is checked by the lever, and quoted by its code",
+          "[distill][issue25]") {
+  auto d = distill::draft_record(packet("Ran twice the warps per program."));
+  auto s = snippet(d);
+  CHECK_THAT(s, Catch::Contains("+    kernel[grid](x, BLOCK_N=BLOCK_N, num_warps=8)"));
+  CHECK_THAT(s, !Catch::Contains("_TUNE_ID"));
+  CHECK_THAT(s, !Catch::Contains("see")); // the comment repeating the claim's words is not the change
+  auto tags = d.record->get("retrieval").get("technique_tags");
+  CHECK(std::count(tags.as_array()->begin(), tags.as_array()->end(), json::Value("num-warps-tuning")) == 1);
+}
+
+TEST_CASE("a claim whose lever no running line changes is refused", "[distill][issue25]") {
+  auto d = distill::draft_record(packet("Fused the residual add into the normalisation pass."));
+  REQUIRE(d.refusal);
+  CHECK(d.refusal->field == "payload.change");
+  CHECK_THAT(d.refusal->why, Catch::Contains("`residual-fusion`"));
+  // A claim only a dead constant carries is refused before that.
+  std::string dead = "diff --git a/kernel.py b/kernel.py\n--- a/kernel.py\n+++ b/kernel.py\n"
+                     "@@ -3 +3 @@ import triton\n-_TUNE_ID = 113\n+_TUNE_ID = 826245\n";
+  auto only = distill::draft_record(packet("Persistent grid over the rows.", dead));
+  REQUIRE(only.refusal);
+  CHECK_THAT(only.refusal->why, Catch::Contains("`_TUNE_ID`, which no line of the kernel reads"));
+}
+
+TEST_CASE("a span names each kept step and credits the gain to all of them", "[distill][issue25]") {
+  auto p = packet("num_warps 4 -> 8 for the long rows.");
+  auto &span = at(p.doc, {"agent_facing", "span"});
+  span.set("this_step_changes_running_code", true);
+  json::Value a = json::Value::object(), b = json::Value::object();
+  a.set("change", "evict_first on the weight loads.");
+  b.set("change", "variance in one pass");
+  span.set("earlier_kept_steps", json::Value(json::Array{a, b}));
+  auto d = distill::draft_record(p);
+  REQUIRE(d.record);
+  auto change = d.record->get("payload").string_or("change");
+  CHECK_THAT(change, Catch::StartsWith("num_warps 4 -> 8 for the long rows.") &&
+                         Catch::Contains("evict_first on the weight loads; variance in one pass."));
+  CHECK_THAT(d.record->get("worth").get("gain").string_or("note"), Catch::Contains("not this step's alone"));
+  // Its own step runs nothing and its lever is nowhere in the span: refused.
+  auto q = packet("Kept the weight tile in registers.");
+  at(q.doc, {"agent_facing", "span"}).set("this_step_changes_running_code", false);
+  auto r = distill::draft_record(q);
+  REQUIRE(r.refusal);
+  CHECK_THAT(r.refusal->why, Catch::Contains("this step's own commits change no code that runs"));
+  // ... but a lever an earlier kept step of its span changed is borne out.
+  auto k = packet("num_warps 8 kept, re-measured.");
+  at(k.doc, {"agent_facing", "span"}).set("this_step_changes_running_code", false);
+  CHECK(distill::draft_record(k).record);
+}
+
+TEST_CASE("a template's expected impact is no step's mechanism", "[distill][issue25]") {
+  auto p = packet("num_warps 4 -> 8.");
+  auto &said = at(p.doc, {"agent_facing", "what_the_run_said"});
+  said.set("causal_sentences", json::Value::array());
+  said.set("directions_taken_up", json::Value::array());
+  at(p.doc, {"agent_facing", "profiler"}).set("conclusion", json::Value());
+  said.set("expected_impact", "fewer DRAM round trips per row");
+  said.set("expected_impact_stated_by_steps", 2);
+  auto own = distill::draft_record(p);
+  REQUIRE(own.record);
+  CHECK(own.record->get("payload").string_or("mechanism") == "fewer DRAM round trips per row");
+  said.set("expected_impact_stated_by_steps", 106);
+  auto d = distill::draft_record(p);
+  REQUIRE(d.refusal);
+  CHECK(d.refusal->field == "payload.mechanism");
+  CHECK_THAT(d.refusal->why, Catch::Contains("template default (stated on 106 steps)"));
+}
+
+TEST_CASE("a run keeps any one mechanism to its share of the strategies", "[distill][issue25]") {
+  // Ten strategies whose only reason is one sentence (their commit bodies
+  // all say it): none may carry it; those with a reason of their own fall
+  // back to it.
+  std::vector<distill::Packet> run;
+  for (int i = 0; i < 10; ++i) {
+    auto p = packet("num_warps 4 -> 8.");
+    auto &said = at(p.doc, {"agent_facing", "what_the_run_said"});
+    said.set("causal_sentences", json::Value::strings({"Fewer DRAM round trips per row, so the kernel is faster."}));
+    if (i < 3) said.set("expected_impact", "each thread holds half the row, item " + std::string(1, 'a' + i));
+    run.push_back(p);
+  }
+  auto drafts = distill::draft_run(run);
+  std::size_t staged = 0;
+  for (const auto &d : drafts)
+    if (d.record) {
+      ++staged;
+      CHECK_THAT(d.record->get("payload").string_or("mechanism"), Catch::StartsWith("each thread holds half the row"));
+    }
+  CHECK(staged == 3);
+  // Alone, the sentence is that strategy's own.
+  CHECK(distill::draft_run({run.back()})[0].record);
+}
+
+TEST_CASE("a strategy without a symptom is found by its lever", "[distill][issue25]") {
+  auto d = distill::draft_record(packet("num_warps 4 -> 8."));
+  REQUIRE(d.record);
+  const auto &triggers = d.record->get("retrieval").get("triggers");
+  REQUIRE(triggers.size() == 1);
+  CHECK_THAT(*triggers[0].as_string(), Catch::StartsWith("considering num warps tuning for "));
+}

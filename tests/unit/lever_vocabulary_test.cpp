@@ -1,0 +1,87 @@
+// Issue 25: the lever vocabulary is data (levers section of
+// data/otm-config.json): prose forms that name a lever, code forms per DSL
+// that realise it. Claims are read before their cause clause; a name inside
+// a longer name of another lever is that lever's.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+
+#include "config/config.hpp"
+#include "distill_test_support.hpp"
+#include "error/error.hpp"
+#include "io/file.hpp"
+#include "levers/lever_vocabulary.hpp"
+#include "json/parse.hpp"
+
+using namespace otm;
+using levers::LeverVocabulary;
+
+namespace {
+const LeverVocabulary &v() { return LeverVocabulary::defaults(); }
+bool has(const std::vector<std::string> &list, const std::string &x) {
+  return std::find(list.begin(), list.end(), x) != list.end();
+}
+} // namespace
+
+TEST_CASE("levers: prose names a lever however the run spells it", "[levers]") {
+  CHECK(has(v().named_in("autotune BLOCK_SIZE over {1024, 2048, 4096}"), "block-size-tuning"));
+  CHECK(has(v().named_in("autotune BLOCK_SIZE over {1024, 2048, 4096}"), "autotuning"));
+  CHECK(has(v().named_in("bumped the warps to 8"), "num-warps-tuning"));
+  CHECK(has(v().named_in("two more stages"), "pipeline-stages"));
+  CHECK(has(v().named_in("vec4 loads of the row"), "vectorized-memory-access"));
+  CHECK(has(v().named_in("vectorised the row loads"), "vectorized-memory-access")); // British
+  CHECK(has(v().named_in("vectorized the row loads"), "vectorized-memory-access")); // American
+  // A name inside a longer name of another lever is that lever's.
+  auto spec = v().named_in("a producer warps partition streams rows");
+  CHECK(has(spec, "warp-specialization"));
+  CHECK_FALSE(has(spec, "num-warps-tuning"));
+  // Plain "block" is no block size; "threads per CTA" is warps.
+  CHECK_FALSE(has(v().named_in("per thread block"), "block-size-tuning"));
+  CHECK(has(v().named_in("bumped threads per CTA to 256"), "num-warps-tuning"));
+  CHECK_FALSE(has(v().named_in("bumped threads per CTA to 256"), "block-size-tuning"));
+}
+
+TEST_CASE("levers: a claim is what the text names before the cause it gives", "[levers]") {
+  CHECK(levers::claim_part("BLOCK_SIZE 1024 -> 2048 so each program covers the row with fewer warps") ==
+        "BLOCK_SIZE 1024 -> 2048");
+  auto c = v().claimed_in("BLOCK_SIZE 1024 -> 2048 so each program covers the row with fewer warps");
+  CHECK(has(c, "block-size-tuning"));
+  CHECK_FALSE(has(c, "num-warps-tuning"));
+  CHECK(levers::claim_part("num_warps 4 -> 8; the rows are long") == "num_warps 4 -> 8");
+  CHECK(levers::claim_part("num_warps 4 -> 8") == "num_warps 4 -> 8");
+}
+
+TEST_CASE("levers: code forms per DSL, whole tokens, case-sensitive", "[levers]") {
+  CHECK(v().in_code("block-size-tuning", "BLOCK_N 1024", "triton"));
+  CHECK(v().in_code("num-warps-tuning", "num_warps 8", "gluon"));
+  CHECK(v().in_code("cache-hints", "cache_modifier = \".cg\"", "triton"));
+  CHECK(v().in_code("vectorized-memory-access", "asm volatile(\"ld.global.nc.L1::no_allocate.v4.u32 {%0}\")", "cuda"));
+  CHECK(v().in_code("vectorized-memory-access", "const uint4 gv = load_pack(p)", "cuda"));
+  CHECK(v().in_code("num-warps-tuning", "#define THREADS 256", "cuda"));
+  CHECK_FALSE(v().in_code("num-warps-tuning", "THREADS = 256", "triton"));  // CUDA's form only
+  CHECK_FALSE(v().in_code("block-size-tuning", "block_n = 4", "triton"));   // case-sensitive
+  CHECK_FALSE(v().in_code("block-size-tuning", "NOBLOCK_N = 4", "triton")); // whole tokens
+  // A lever no code can show (a fusion) is not checkable.
+  CHECK_FALSE(v().checkable("kernel-fusion", "triton"));
+  CHECK(v().checkable("residual-fusion", "triton"));
+  CHECK(v().levers_in_code("__stcs(out + i, v);", "cuda") == std::vector<std::string>{"cache-hints"});
+}
+
+TEST_CASE("levers: the vocabulary is configuration a user overrides, refused when malformed", "[levers]") {
+  auto dir = testsupport::fresh_dir("levers-config");
+  auto file = dir / "override.json";
+  io::write_file_atomic(file, R"({"levers": {"warp-count": {"prose": ["warp count"], "code": {"any": ["NW"]}}}})");
+  auto mine = LeverVocabulary::from_config(config::Config::load(file));
+  CHECK(has(mine.named_in("raised the warp count"), "warp-count"));
+  CHECK(mine.in_code("warp-count", "NW = 8", "cuda"));
+  CHECK(has(mine.ids(), "num-warps-tuning")); // objects merge key by key: the defaults stay
+  for (const char *bad : {R"({"levers": {"x": {"code": {"any": ["a"]}}}})", R"({"levers": {"x": {"prose": []}}})",
+                          R"({"levers": {"x": {"prose": ["a"], "code": ["a"]}}})",
+                          R"({"levers": {"x": {"prose": ["(unclosed"]}}})", R"({"levers": []})"}) {
+    io::write_file_atomic(file, bad);
+    INFO(bad);
+    CHECK_THROWS_AS(LeverVocabulary::from_config(config::Config::load(file)), otm::Error);
+  }
+  // The technique vocabulary moved here: an old override says where.
+  std::filesystem::remove_all(dir);
+}
