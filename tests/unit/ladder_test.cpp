@@ -269,6 +269,19 @@ TEST_CASE("a no-change declaration takes the floor but not the credit", "[ladder
   CHECK(milestones(r) == std::vector<std::string>{"v1:baseline", "v4:final"});
 }
 
+TEST_CASE("a step that says its harness changed how it measures claims nothing (issue 25)", "[ladder]") {
+  auto r = ladder::select({kept(1, 100.0), kept(2, 70.8, "v2: kept: retuned CTAs per SM to 3 (+0.00%)\n"
+                                                         "Harness: harness switched to CUDA-graph replay timing "
+                                                         "(re-baselined)."),
+                           kept(3, 65.0)},
+                          kSpec);
+  CHECK(reason(r, "v2") == "declares no change (29.20%)");
+  CHECK(milestones(r) == std::vector<std::string>{"v1:baseline", "v3:milestone"}); // against 70.8, not 100
+  // A step that only mentions a baseline is not one.
+  auto plain = ladder::select({kept(1, 100.0), kept(2, 70.0, "v2: two rows per program; baseline harness")}, kSpec);
+  CHECK(milestones(plain) == std::vector<std::string>{"v1:baseline", "v2:mega"});
+}
+
 TEST_CASE("final is the latest accepted version holding the floor", "[ladder]") {
   SECTION("never a version rejected by a guard") {
     Value infra = kept(4, 50.0, "v4: infra outage");

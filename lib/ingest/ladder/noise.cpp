@@ -20,10 +20,15 @@ std::string as_text(const json::Value &v) {
 }
 
 // "No change" phrases, each word-bounded: "no op" must not match
-// "no opportunity", "no change" must not match "no changelog".
+// "no opportunity", "no change" must not match "no changelog". A step that
+// says its harness changed how it measures ("re-baselined", "harness
+// switched to CUDA-graph replay timing") changed the measurement, not the
+// kernel: it may lower the floor but claims nothing (issue 25; the
+// reference's 5x guard misses a 30% switch).
 const Regex &no_change_pattern() {
   static const Regex re("(?i)\\bno[_ ]changes?\\b|\\bno[_ -]?op\\b|\\bfalsified\\b|\\bflat[- ]within[- ]noise\\b"
-                        "|\\bwithin noise\\b|\\bno actionable lever\\b|\\bno improvement\\b");
+                        "|\\bwithin noise\\b|\\bno actionable lever\\b|\\bno improvement\\b"
+                        "|\\bre-?baselined\\b|\\bharness (?:switched|changed)\\b");
   return re;
 }
 
