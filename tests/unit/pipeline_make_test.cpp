@@ -260,7 +260,13 @@ TEST_CASE("one broken record in a batch of good ones: the good are staged and ad
 TEST_CASE("a subject naming a PTX vector mnemonic (ld.global.nc.v4) never sinks the trace", "[pipeline][make]") {
   OTM_MAKE_OR_SKIP();
   Pipeline p("ptx-v4");
-  io::write_file_atomic(p.trace / "kernel.py", io::read_file(p.trace / "kernel.py") + "\nLOAD_CACHE = \".nc\"\n");
+  // A change that runs and is the claimed lever's (a vector-width hint on
+  // the row load): a constant nothing reads would be refused (issue 25).
+  std::string kernel = io::read_file(p.trace / "kernel.py");
+  const std::string load = "gl.load(x_ptr + row * stride_x + cols)";
+  REQUIRE(kernel.find(load) != std::string::npos);
+  kernel.replace(kernel.find(load), load.size(), "gl.load(x_ptr + row * stride_x + gl.max_contiguous(cols, 4))");
+  io::write_file_atomic(p.trace / "kernel.py", kernel);
   io::write_file_atomic(p.trace / "memory" / "v32.json",
                         R"({"performance": {"latency_us_geomean": 21.0}, "correctness": {"status": "PASS"},
                             "optimization": {"action_category": "memory",

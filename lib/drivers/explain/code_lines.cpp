@@ -62,6 +62,14 @@ std::vector<Located> locate_all(const CodeFile &code) {
       new_no = starts ? starts->second : 0;
       auto end = d.text.find("@@", 2);
       header = std::string(d.text.substr(0, end == std::string_view::npos ? d.text.size() : end + 2));
+      // A snippet of several hunks quotes each one's header: it is a line
+      // of the diff, at no line of the file.
+      Located h;
+      h.text = h.body = d.text;
+      h.role = '@';
+      h.hunk = d.hunk;
+      h.hunk_header = header;
+      out.push_back(h);
       continue;
     }
     if (d.role != DiffLine::Role::Context && d.role != DiffLine::Role::Added && d.role != DiffLine::Role::Removed)

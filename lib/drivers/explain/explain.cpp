@@ -203,12 +203,19 @@ private:
     for (const auto &s : scalars_)
       if (shares_key(s.text, tok.keys)) with.push_back(&s);
     if (with.empty()) return nullptr;
+    // Around the number, then the number and what follows it, then what
+    // precedes it and the number: a record joins packet texts ("...; "),
+    // so the widest window may straddle two of them.
     for (std::size_t w : {40, 24, 12}) {
       if (numeric) break;
       std::size_t from = tok.offset > w ? tok.offset - w : 0;
-      std::string window = value_text.substr(from, std::min(value_text.size() - from, tok.text.size() + 2 * w));
-      for (const auto *s : with)
-        if (s->text.find(window) != std::string::npos) return s;
+      std::size_t end = std::min(value_text.size(), tok.offset + tok.text.size() + w);
+      for (auto [b, e] : {std::pair{from, end}, std::pair{tok.offset, end},
+                          std::pair{from, std::min(value_text.size(), tok.offset + tok.text.size())}}) {
+        std::string window = value_text.substr(b, e - b);
+        for (const auto *s : with)
+          if (s->text.find(window) != std::string::npos) return s;
+      }
     }
     for (const auto *s : with)
       if (s->path.rfind("agent_facing.measurements.", 0) == 0) return s;

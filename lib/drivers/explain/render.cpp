@@ -15,6 +15,7 @@ std::string position(const CodeLine &l) {
   auto at = [&](std::optional<std::size_t> n, const std::string &commit) {
     return l.file + " line " + std::to_string(*n) + " at " + (commit.empty() ? "the working tree" : short_sha(commit));
   };
+  if (l.role == '@') return s + "the hunk's header";
   if (l.role == '+') return s + "added: " + at(l.new_line, l.new_commit);
   if (l.role == '-') return s + "removed: " + at(l.old_line, l.old_commit);
   if (l.role == ' ')
@@ -138,6 +139,7 @@ json::Value to_json(const Explanation &e) {
     j.set("role", l.role == 'k'   ? std::string("file")
                   : l.role == '+' ? "added"
                   : l.role == '-' ? "removed"
+                  : l.role == '@' ? "hunk-header"
                                   : "context");
     j.set("file", l.file);
     j.set("old_commit", or_null(l.old_commit));

@@ -201,6 +201,16 @@ std::vector<Source> sources_of(const std::string &path, const SourceContext &c) 
   } else if (starts(p, "the_failed_lever")) {
     commit_sources(row, true, true, out);
     step_sources(m, row, "pitfalls", out, true);
+  } else if (starts(p, "span.earlier_kept_steps[")) {
+    // The i-th earlier kept step of the span (provenance.span_versions).
+    std::size_t i = index_after(p, p.find('['));
+    const auto &versions = c.packet.get("provenance").get("span_versions");
+    if (i < versions.size()) {
+      const auto *v = (*versions.as_array())[i].as_string();
+      const json::Value *step = v ? m.row(*v) : nullptr;
+      step_sources(m, step, "action_description", out);
+      commit_sources(step, true, false, out);
+    }
   } else if (starts(p, "builds_on.previous_approach")) {
     step_sources(m, m.row(c.segment.get("builds_on").string_or("version")), "action_description", out);
   } else {

@@ -413,7 +413,7 @@ void write_agent_facing(json::Writer &w, const Texts &t, const json::Value &seg,
 
 // Where the packet came from (never agent-facing).
 void write_provenance(json::Writer &w, const json::Value &seg, const std::optional<Conclusion> &conclusion,
-                      const scrub::Scrubber &s, const CodeFile &code, const Context &ctx) {
+                      const scrub::Scrubber &s, const CodeFile &code, const Context &ctx, const Span &span) {
   w.begin_object();
   w.key("source_repo").value(seg.get("source_repo"));
   w.key("version").value(seg.get("version"));
@@ -428,6 +428,12 @@ void write_provenance(json::Writer &w, const json::Value &seg, const std::option
   w.key("diff_to");
   code.diff ? write_range_end(w, *ctx.commits, code.diff->target) : void(w.null());
   w.key("code_truncated").value(code.truncated);
+  // The versions of agent_facing.span.earlier_kept_steps, in its order.
+  if (seg.string_or("record_type") == "strategy") {
+    w.key("span_versions").begin_array();
+    for (const auto *step : span.earlier) w.value(step->get("version"));
+    w.end_array();
+  }
   w.end_object();
 }
 
@@ -492,7 +498,7 @@ Built build_packet(const json::Value &seg, const json::Value &row, const Context
   }
   w.end_object();
   w.key("provenance");
-  write_provenance(w, seg, texts.conclusion, s, code, ctx);
+  write_provenance(w, seg, texts.conclusion, s, code, ctx, span);
   out.code_bytes = text::code_points(out.code);
   w.key("evidence_chars").value(out.evidence_chars);
   w.key("code_bytes").value(out.code_bytes);
