@@ -7,6 +7,7 @@
 #include "config/config.hpp"
 #include "config/settings.hpp"
 #include "io/file.hpp"
+#include "levers/lever_vocabulary.hpp"
 #include "otm_tools.hpp"
 #include "partition/inputs.hpp"
 #include "partition/partition.hpp"
@@ -28,9 +29,10 @@ store (--store), the previous run's work/segments.jsonl, and whether
 versions/kernel_<ver>.py snapshots exist in the trace.
 
 Writes work/segments.jsonl (or --output FILE, '-' for stdout): one segment
-per record-to-be (strategy per milestone, anti-strategy per dead-end item,
-prose dead-end and curated pitfall, reference-kernel for the final kernel
-and each mega snapshot), with ids numbered above other traces' ids in the
+per record-to-be (strategy per milestone, anti-strategy per failed lever:
+the run's dead-end items, prose dead-ends and curated pitfalls of one lever
+at one stated value are one segment listing every occurrence,
+reference-kernel for the final kernel and each mega snapshot), with ids numbered above other traces' ids in the
 live and staging stores and kept stable for segments this trace already
 numbered; and <store>/reports/<slug>/partition.md. A summary goes to stderr.
 
@@ -72,6 +74,7 @@ int otm_partition_main(int argc, char **argv) {
     src.previous = ws.segments_file();
     src.prose_min_chars = config.ladder().deadend_min_chars;
     src.limits = config.limits();
+    src.levers = otm::levers::LeverVocabulary::from_config(config);
     // Held until exit: freeing every row and segment one by one just before
     // the process ends cost more than writing them.
     const auto &in = otm::tool::kept_until_exit(otm::partition::load_inputs(src));

@@ -57,6 +57,7 @@ TraceModel TraceModel::load(config::Settings settings, const config::Config &con
   src.trace = m.loc_.trace;
   src.limits = config.limits();
   src.prose_min_chars = config.ladder().deadend_min_chars;
+  src.levers = levers::LeverVocabulary::from_config(config);
   partition::add_store_inputs(in, src);
   try {
     m.segments_ = partition::run(in).segments;

@@ -1,5 +1,7 @@
 #include "levers/lever_vocabulary.hpp"
 
+#include <algorithm>
+
 #include "error/error.hpp"
 #include "text/utf8.hpp"
 
@@ -42,20 +44,29 @@ const LeverVocabulary &LeverVocabulary::defaults() {
   return v;
 }
 
-std::vector<std::string> LeverVocabulary::named_in(std::string_view text) const {
+std::vector<TermVocabulary::Hit> LeverVocabulary::mentions(std::string_view text) const {
   auto hits = prose_.hits_in(text);
-  std::vector<bool> inside(hits.size(), false);
-  for (std::size_t i = 0; i < hits.size(); ++i)
-    for (std::size_t j = 0; j < hits.size() && !inside[i]; ++j) {
+  std::vector<TermVocabulary::Hit> out;
+  for (std::size_t i = 0; i < hits.size(); ++i) {
+    bool inside = false;
+    for (std::size_t j = 0; j < hits.size() && !inside; ++j) {
       if (i == j || hits[i].tag == hits[j].tag) continue;
       bool contained = hits[j].begin <= hits[i].begin && hits[i].end <= hits[j].end;
       bool longer = hits[j].end - hits[j].begin > hits[i].end - hits[i].begin;
-      inside[i] = contained && longer;
+      inside = contained && longer;
     }
+    if (!inside) out.push_back(hits[i]);
+  }
+  std::stable_sort(out.begin(), out.end(), [](const auto &a, const auto &b) { return a.begin < b.begin; });
+  return out;
+}
+
+std::vector<std::string> LeverVocabulary::named_in(std::string_view text) const {
+  auto hits = mentions(text);
   std::vector<std::string> out;
   for (const auto &id : ids_)
-    for (std::size_t i = 0; i < hits.size(); ++i)
-      if (hits[i].tag == id && !inside[i]) {
+    for (const auto &h : hits)
+      if (h.tag == id) {
         out.push_back(id);
         break;
       }

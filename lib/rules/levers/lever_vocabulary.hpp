@@ -51,6 +51,9 @@ public:
   // name of another lever is that lever's ("producer warps" names warp
   // specialisation, not num_warps; "cp.async stages" pipelining once).
   std::vector<std::string> named_in(std::string_view text) const;
+  // Where a text names levers: each match of a prose form that is not
+  // inside a longer match of another lever's, in text order.
+  std::vector<TermVocabulary::Hit> mentions(std::string_view text) const;
   // The levers a change text claims to pull: those it names before the
   // clause giving their cause or effect ("BLOCK_SIZE 1024 -> 2048 so each
   // program covers the row with fewer warps" claims block size, not

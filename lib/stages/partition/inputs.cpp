@@ -45,6 +45,7 @@ void add_store_inputs(Inputs &in, const Sources &src) {
   in.snapshot_exists = trace::snapshot_probe(src.trace, src.limits);
   in.max_segments_per_version = src.limits.max_segments_per_version;
   in.prose_min_chars = src.prose_min_chars;
+  in.levers = src.levers;
 }
 
 } // namespace otm::partition

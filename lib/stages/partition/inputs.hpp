@@ -25,21 +25,16 @@ struct Sources {
   std::optional<std::filesystem::path> previous; // the previous run's work/segments.jsonl, if any
   std::size_t prose_min_chars = 80;
   config::Limits limits; // the trace reading policy's, and max_segments_per_version
+  levers::LeverVocabulary levers = levers::LeverVocabulary::defaults(); // the `levers` section
 };
 
 Inputs load_inputs(const Sources &src);
 
 // What load_inputs adds to rows, meta and profiles already in hand: the
 // known ids of the live and staging stores and the previous run, the live
-// coverage, the snapshot probe, the segment limit and the prose minimum
-// (src.ladder, .meta and .profiles are not read). For callers that rebuilt
-// the rows in memory.
-void add_store_inputs(Inputs &in, const Sources &src);
-
-// What load_inputs adds to rows, meta and profiles already in hand: the
-// known ids of the live and staging stores and the previous run, the live
-// coverage, the snapshot probe and the prose minimum (src.ladder, .meta and
-// .profiles are not read). For callers that rebuilt the rows in memory.
+// coverage, the snapshot probe, the segment limit, the prose minimum and
+// the lever vocabulary (src.ladder, .meta and .profiles are not read). For
+// callers that rebuilt the rows in memory.
 void add_store_inputs(Inputs &in, const Sources &src);
 
 } // namespace otm::partition

@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <set>
 #include <string_view>
+#include <tuple>
 #include <unordered_map>
 
 #include "error/error.hpp"
+#include "levers/lever_settings.hpp"
 #include "ladder/noise.hpp"
 #include "partition/pitfall.hpp"
 #include "partition/technique.hpp"
@@ -175,6 +177,8 @@ void strategies(Builder &b, const std::vector<json::Value> &ms, const RowsByVers
   }
 }
 
+// An anti-strategy segment without its discriminator (allocated once the
+// run's accounts of one failed lever are merged: one_per_failed_lever).
 json::Value anti(Builder &b, const json::Value &row, const std::string &kind, const json::Value &text,
                  const std::string &split_by, const std::string &technique, const std::string &precheck) {
   json::Value s = b.common(row);
@@ -185,8 +189,31 @@ json::Value anti(Builder &b, const json::Value &row, const std::string &kind, co
   s.set("split_by", split_by);
   s.set("technique", technique);
   s.set("fact_precheck", precheck);
-  s.set("disc", b.allocate(s, "anti-strategy", technique));
+  s.set("disc", 0);
   return s;
+}
+
+// One account of a failed lever: a dead-end item, a prose dead-end or a
+// curated pitfall, with what identifies its lever (levers/lever_settings).
+struct Account {
+  json::Value seg;
+  std::string key;                            // levers::failed_lever_key of its claim
+  std::vector<levers::LeverSetting> settings; // the claim's settings with a stated value
+  int preference = 0; // which account of a lever speaks for it: lower first (see one_per_failed_lever)
+  std::int64_t n = 0;
+};
+
+Account account(const Inputs &in, json::Value seg, std::string_view claim, int preference) {
+  Account a;
+  std::string dsl = seg.string_or("dsl");
+  a.key = levers::failed_lever_key(in.levers, claim, dsl);
+  std::set<std::string> seen;
+  for (auto &st : levers::settings_in(in.levers, levers::claim_of(claim)))
+    if (!st.value.empty() && seen.insert(st.lever).second) a.settings.push_back(std::move(st));
+  a.n = seg.get("n").as_int().value_or(0);
+  a.preference = preference;
+  a.seg = std::move(seg);
+  return a;
 }
 
 // The fact pre-check's context for a version (record::FactContext): its
@@ -209,9 +236,9 @@ const std::string &precheck(TextMemo &memo, const Inputs &in, const json::Value 
   return memo.get(key, [&] { return record::fact_precheck(text, fact_context(in, row)); });
 }
 
-// Step 2; returns the versions that produced an anti-strategy segment.
+// Step 2: the dead-end accounts; returns the versions that produced one.
 std::set<std::string> deadends(Builder &b, const Inputs &in, const RowsByVersion &by_version, TextMemo &prechecks,
-                               TextMemo &techniques) {
+                               TextMemo &techniques, std::vector<Account> &out) {
   std::set<std::string> produced;
   for (const auto &row : in.rows) {
     if (row.string_or("selection") != "deadend") continue;
@@ -230,7 +257,9 @@ std::set<std::string> deadends(Builder &b, const Inputs &in, const RowsByVersion
         std::snprintf(buf, sizeof buf, "%02d", ++nn);
         s.set("seg_id", "anti-" + ver + "-" + buf);
         s.set("measured_against", measured_against(row, by_version));
-        b.finish(s);
+        // The attempt's code holds the first lever of a list; the later
+        // ones speak for their lever only when no other account does.
+        out.push_back(account(in, std::move(s), t, nn == 1 ? 0 : 2));
         produced.insert(ver);
       }
       continue;
@@ -242,14 +271,17 @@ std::set<std::string> deadends(Builder &b, const Inputs &in, const RowsByVersion
     json::Value s = anti(b, row, "deadend-prose", json::Value(), "agent", deadend_prose_technique(row), pre);
     s.set("seg_id", "anti-" + ver + "-01");
     s.set("measured_against", measured_against(row, by_version));
-    b.finish(s);
+    // Its lever is what the step says it changed.
+    std::string change = row.string_or("action_description");
+    if (text::strip(change).empty()) change = strip_boilerplate(row.string_or("subject"));
+    out.push_back(account(in, std::move(s), change, 0));
     produced.insert(ver);
   }
   return produced;
 }
 
 void pitfalls(Builder &b, const Inputs &in, const std::set<std::string> &produced, TextMemo &prechecks,
-              TextMemo &techniques) {
+              TextMemo &techniques, std::vector<Account> &out) {
   std::vector<const json::Value *> sorted;
   for (const auto &row : in.rows) sorted.push_back(&row);
   std::stable_sort(sorted.begin(), sorted.end(), [](const json::Value *a, const json::Value *c) {
@@ -280,9 +312,101 @@ void pitfalls(Builder &b, const Inputs &in, const std::set<std::string> &produce
       s.set("pitfall_fix", pt.fix ? json::Value(*pt.fix) : json::Value());
       s.set("fact_precheck", pre);
       s.set("technique", technique);
-      s.set("disc", b.allocate(s, "anti-strategy", technique));
-      b.finish(s);
+      s.set("disc", 0);
+      out.push_back(account(in, std::move(s), pt.claim, 1));
     }
+  }
+}
+
+// What a milestone says it changed: its step record's description, else
+// its commit subject.
+std::string change_of(const json::Value &row) {
+  std::string change = row.string_or("action_description");
+  return text::strip(change).empty() ? row.string_or("subject") : change;
+}
+
+// Issue 25: one anti-strategy segment per failed lever of the run, not one
+// per account of it. Accounts whose claims name the same levers at the same
+// stated values (levers::failed_lever_key; the same words when they state
+// no value) are one lever; the account that speaks for it is a dead-end
+// item first in its list or a prose dead-end (whose diff is the attempt),
+// else a curated pitfall, else a later list item, the earliest of those.
+// It lists every account (`occurrences`), the settings that identify the
+// lever (`lever_settings`), and the milestones after the first account
+// whose change states the same settings (`kept_later`: the packet checks
+// their code, the drafter refuses a lever the run later kept as a win).
+void one_per_failed_lever(Builder &b, const Inputs &in, const std::vector<json::Value> &ms, const RowsByVersion &rows,
+                          std::vector<Account> &accounts, Result &r) {
+  std::map<std::string, std::vector<std::size_t>> by_key;
+  for (std::size_t i = 0; i < accounts.size(); ++i) by_key[accounts[i].key].push_back(i);
+  std::vector<std::size_t> speaker(accounts.size(), SIZE_MAX);
+  for (auto &[key, members] : by_key) {
+    std::size_t best = members.front();
+    for (auto i : members) {
+      const auto &a = accounts[i], &c = accounts[best];
+      if (std::tie(a.preference, a.n) < std::tie(c.preference, c.n)) best = i;
+    }
+    for (auto i : members) speaker[i] = best;
+  }
+  // Milestones that kept a change, with the settings their change states.
+  struct Kept {
+    const json::Value *m;
+    std::vector<levers::LeverSetting> settings;
+  };
+  std::vector<Kept> kept;
+  for (const auto &m : ms) {
+    std::string kind = m.string_or("kind");
+    if (kind != "milestone" && kind != "mega") continue;
+    std::string change = change_of(m);
+    kept.push_back({&m, levers::settings_in(in.levers, levers::claim_of(change))});
+  }
+  for (std::size_t i = 0; i < accounts.size(); ++i) {
+    if (speaker[i] != i) {
+      ++r.merged_occurrences;
+      continue;
+    }
+    auto &a = accounts[i];
+    const auto &members = by_key[a.key];
+    std::vector<std::size_t> order(members.begin(), members.end());
+    std::stable_sort(order.begin(), order.end(), [&](auto x, auto y) { return accounts[x].n < accounts[y].n; });
+    json::Value occ = json::Value::array();
+    for (auto j : order) {
+      json::Value o = json::Value::object();
+      o.set("version", accounts[j].seg.get("version"));
+      o.set("seg_id", accounts[j].seg.get("seg_id"));
+      o.set("seg_kind", accounts[j].seg.get("seg_kind"));
+      occ.push_back(std::move(o));
+    }
+    json::Value settings = json::Value::array();
+    for (const auto &st : a.settings) {
+      json::Value o = json::Value::object();
+      o.set("lever", st.lever);
+      o.set("value", st.value);
+      settings.push_back(std::move(o));
+    }
+    json::Value later = json::Value::array();
+    const std::int64_t first = accounts[order.front()].n;
+    if (!a.settings.empty())
+      for (const auto &k : kept) {
+        if (k.m->get("n").as_int().value_or(0) <= first || k.m->string_or("dsl") != a.seg.string_or("dsl")) continue;
+        bool all = std::all_of(a.settings.begin(), a.settings.end(), [&](const levers::LeverSetting &want) {
+          return std::any_of(k.settings.begin(), k.settings.end(), [&](const levers::LeverSetting &got) {
+            return got.lever == want.lever && got.value == want.value;
+          });
+        });
+        if (!all) continue;
+        json::Value o = json::Value::object();
+        o.set("version", k.m->get("version"));
+        o.set("sha", or_null(k.m->get("sha")));
+        o.set("measured_against", measured_against(*k.m, rows));
+        o.set("change", change_of(*k.m));
+        later.push_back(std::move(o));
+      }
+    a.seg.set("occurrences", std::move(occ));
+    a.seg.set("lever_settings", std::move(settings));
+    a.seg.set("kept_later", std::move(later));
+    a.seg.set("disc", b.allocate(a.seg, "anti-strategy", a.seg.string_or("technique")));
+    b.finish(a.seg);
   }
 }
 
@@ -355,8 +479,10 @@ Result run(const Inputs &in) {
   const RowsByVersion by_version(in.rows);
   TextMemo prechecks, item_techniques, pitfall_techniques;
   strategies(b, ms, by_version);
-  auto produced = deadends(b, in, by_version, prechecks, item_techniques);
-  pitfalls(b, in, produced, prechecks, pitfall_techniques);
+  std::vector<Account> accounts;
+  auto produced = deadends(b, in, by_version, prechecks, item_techniques, accounts);
+  pitfalls(b, in, produced, prechecks, pitfall_techniques, accounts);
+  one_per_failed_lever(b, in, ms, by_version, accounts, r);
   reference_kernels(b, in, ms);
   r.reused = b.alloc_.reused();
 

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "levers/lever_vocabulary.hpp"
 #include "partition/id_allocation.hpp"
 #include "store/coverage.hpp"
 #include "json/value.hpp"
@@ -29,6 +30,9 @@ struct Inputs {
   std::function<bool(const std::string &path)> snapshot_exists;
   std::size_t prose_min_chars = 80;
   std::size_t max_segments_per_version = SIZE_MAX; // limits.max_segments_per_version
+  // The lever vocabulary (the `levers` section): accounts of one failed
+  // lever (the same levers at the same stated values) are one segment.
+  levers::LeverVocabulary levers = levers::LeverVocabulary::defaults();
 };
 
 struct Flag {
@@ -45,6 +49,9 @@ struct Result {
   // Segments not made because their version already had
   // limits.max_segments_per_version of them: version → how many.
   std::map<std::string, std::size_t> over_limit;
+  // Anti-strategy accounts merged into the segment of an earlier account
+  // of the same failed lever (their occurrences are listed there).
+  std::size_t merged_occurrences = 0;
 };
 
 // Builds the segments. Throws a NegativeVerdict Error naming up to five ids when an id

@@ -20,9 +20,11 @@ PitfallText pitfall_text(const json::Value &raw) {
   PitfallText out;
   if (!entry.is_object()) {
     out.text = trimmed(entry);
+    out.claim = out.text;
     return out;
   }
   out.text = trimmed(entry.get("pitfall"));
+  out.claim = out.text;
   std::string detail = trimmed(entry.get("explanation"));
   if (!detail.empty() && out.text.find(detail) == std::string::npos) {
     std::string joined = std::string(text::rstrip_chars(out.text, ".")) + ". " + detail;

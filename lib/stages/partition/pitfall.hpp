@@ -14,6 +14,7 @@ namespace otm::partition {
 
 struct PitfallText {
   std::string text;               // the claim, with its explanation appended
+  std::string claim;              // the claim alone (what failed, for grouping by failed lever)
   std::optional<std::string> fix; // null when empty
 };
 // §5 on an entry of either vintage.

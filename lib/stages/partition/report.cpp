@@ -117,6 +117,10 @@ std::string report(const Inputs &in, const Result &r) {
   md += "| agent | " + std::to_string(by_split["agent"]) +
         " | prose of a reverted version; the distiller picks the most substantial lever |\n";
   md += "| curated | " + std::to_string(by_split["curated"]) + " | a recorded pitfall of a step record |\n\n";
+  if (r.merged_occurrences)
+    md += std::to_string(r.merged_occurrences) +
+          " further account(s) of a failed lever already segmented (the same levers at the same stated values, "
+          "or the same words) are listed in its segment's `occurrences`, not segmented again.\n\n";
   md += std::to_string(flagged) + " of " + std::to_string(anti) +
         " anti-strategy segments carry a `fact_precheck` other than `ok`; each must still clear the "
         "established-fact bar or yield no record.\n";
@@ -171,6 +175,9 @@ std::string console_summary(const Result &r, const std::string &segments_path) {
   for (const auto &s : r.segments)
     if (s.get("split_by").is_string()) splits.push_back(s.string_or("split_by"));
   for (const auto &f : r.flagged) reasons.push_back(f.reason);
+  if (r.merged_occurrences)
+    out += "  accounts merged into an earlier one of the same failed lever: " + std::to_string(r.merged_occurrences) +
+           "\n";
   out += "  split by:";
   for (const auto &[k, n] : count_sorted(splits)) out += " " + k + "=" + std::to_string(n);
   out += "\n  flagged by the fact pre-check: " + std::to_string(r.flagged.size());

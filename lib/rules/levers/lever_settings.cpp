@@ -1,0 +1,125 @@
+#include "levers/lever_settings.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include "text/regex.hpp"
+#include "text/utf8.hpp"
+
+namespace otm::levers {
+
+namespace {
+
+// A stated value: a number (with an `x` factor mark: "x2", "2x"), a quoted
+// literal, a cache modifier, a boolean, or a number word.
+#define OTM_VALUE                                                                                                      \
+  R"((?:[x×]?\d+(?:\.\d+)?[x×]?(?![\w.])|"[^"\s]{1,24}"|'[^'\s]{1,24}'|`[^`\s]{1,24}`|\.[a-z]{2}(?!\w)|)"            \
+  R"((?i:true|false)(?!\w)|(?:one|two|three|four|five|six|seven|eight|sixteen|single|double)(?!\w)))"
+
+const text::Regex &after_mention() {
+  // "=512", ": 1 -> 2", " 8→4", " to 1024", " of 2", " hints of 2", " \".cg\"".
+  static const text::Regex r(R"(^(?:\s*(?:=|:|->|→|=>)\s*|\s+(?:to|of|at)\s+|\s+[a-z]+\s+(?:of|to)\s+|\s*)()" OTM_VALUE
+                             R"()(?:\s*(?:->|→|=>|\bto\b)\s*()" OTM_VALUE R"())*)");
+  return r;
+}
+
+const text::Regex &before_mention() {
+  // "4 warps", "3-stage", "a single warp".
+  static const text::Regex r(R"((?:^|[\s(,;:/])(\d+|one|two|three|four|eight|sixteen|single|double)[\s-]*$)");
+  return r;
+}
+
+const text::Regex &inside_mention() {
+  static const text::Regex r(R"(\d+|(?<![\w])(?:one|two|three|four|eight|sixteen|single|double)(?!\w))");
+  return r;
+}
+
+const text::Regex &value_alone() {
+  static const text::Regex r(std::string("^") + OTM_VALUE + "$");
+  return r;
+}
+
+// The text before a mention that drops or removes the lever.
+const text::Regex &dropped_before() {
+  static const text::Regex r(
+      R"((?i)\b(?:drop(?:s|ped|ping)?|remov(?:e|es|ed|ing)|without|disabl(?:e|es|ed|ing))\b[^.;,]{0,32}$)");
+  return r;
+}
+
+std::string normalised_value(std::string_view raw) {
+  std::string v = text::to_lower(text::strip_chars(raw, "\"'`"));
+  for (const char *mark : {"x", "\xC3\x97"}) {
+    std::string_view m(mark);
+    if (v.size() > m.size() && v.starts_with(m) && std::isdigit(static_cast<unsigned char>(v[m.size()])))
+      v.erase(0, m.size());
+    if (v.size() > m.size() && v.ends_with(m) &&
+        std::isdigit(static_cast<unsigned char>(v[v.size() - m.size() - 1])))
+      v.erase(v.size() - m.size());
+  }
+  static const std::pair<const char *, const char *> words[] = {
+      {"one", "1"},   {"single", "1"}, {"two", "2"},   {"double", "2"}, {"three", "3"},   {"four", "4"},
+      {"five", "5"},  {"six", "6"},    {"seven", "7"}, {"eight", "8"},  {"sixteen", "16"}};
+  for (const auto &[w, d] : words)
+    if (v == w) return d;
+  return v;
+}
+
+} // namespace
+
+#undef OTM_VALUE
+
+std::vector<LeverSetting> settings_in(const LeverVocabulary &vocabulary, std::string_view text) {
+  std::vector<LeverSetting> out;
+  for (const auto &m : vocabulary.mentions(text)) {
+    LeverSetting s{m.tag, "", m.begin, m.end};
+    std::string_view mention = text.substr(m.begin, m.end - m.begin);
+    if (auto a = after_mention().match(text.substr(m.end))) {
+      s.value = normalised_value(a->has(2) ? (*a)[2] : (*a)[1]);
+      s.end = m.end + a->end;
+    } else if (value_alone().match(mention)) {
+      s.value = normalised_value(mention);
+    } else if (auto in = inside_mention().search(mention)) {
+      s.value = normalised_value((*in)[0]);
+    } else if (auto b = before_mention().search(text.substr(0, m.begin))) {
+      s.value = normalised_value((*b)[1]);
+      s.begin = b->begin + (b->groups[1]->data() - (text.data() + b->begin));
+    }
+    if (!s.value.empty() && dropped_before().contains(text.substr(0, m.begin))) s.value = "no " + s.value;
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+std::string_view claim_of(std::string_view text) {
+  static const text::Regex cause(
+      R"((?i)(?:[\s,]+(?:so that|so|because|since|due to|thanks to|which|as a result of|caused by)\b|)"
+      R"(\s*\(\s*(?:reverted|dead[- ]end)|;|\s+[\x{2014}\x{2013}-]{1,2}\s+))");
+  auto m = cause.search(text);
+  return m && m->begin > 0 ? text.substr(0, m->begin) : text;
+}
+
+std::string failed_lever_key(const LeverVocabulary &vocabulary, std::string_view text, std::string_view dsl) {
+  std::string_view claim = claim_of(text);
+  std::set<std::string> pairs;
+  std::set<std::string> seen;
+  for (const auto &s : settings_in(vocabulary, claim))
+    if (!s.value.empty() && seen.insert(s.lever).second) pairs.insert(s.lever + "=" + s.value);
+  std::string key = "lever:" + text::to_lower(dsl) + ":";
+  if (!pairs.empty()) {
+    bool first = true;
+    for (const auto &p : pairs) (first ? key : key += ";") += p, first = false;
+    return key;
+  }
+  // The words: no figure in brackets, no verdict boilerplate, no punctuation.
+  static const text::Regex brackets(R"(\([^()]*\))");
+  static const text::Regex boilerplate(R"((?i)\b(?:reverted|dead[- ]end recorded|committed|kept)\b)");
+  static const text::Regex other(R"([^a-z0-9._]+)");
+  std::string t = brackets.replace(claim, " ");
+  t = boilerplate.replace(t, " ");
+  t = other.replace(text::to_lower(t), " ");
+  return "text:" + text::to_lower(dsl) + ":" + std::string(text::strip_chars(t, " ."));
+}
+
+bool is_lever_key(std::string_view key) { return key.starts_with("lever:"); }
+
+} // namespace otm::levers

@@ -1,0 +1,56 @@
+// Which setting of which lever a text names ("num_warps 8 -> 4", "4 warps",
+// "tile size=512", "hints of 2", "drop cache_modifier=\".cg\""), and the key
+// under which a trace's accounts of one failed lever are one lesson (issue
+// 25: one record per failed lever, not per occurrence). Shared by the
+// partition stage (grouping the occurrences), the packet stage (what the
+// run later kept), and the drafter (what was attempted; the backstop that
+// refuses a second record of one lever).
+//
+//   auto s = levers::settings_in(vocabulary, "num_warps 8 -> 4 cannot hide the latency");
+//   s[0].lever == "num-warps-tuning", s[0].value == "4", text.substr(s[0].begin, s[0].end - s[0].begin) == "num_warps 8 -> 4"
+//   levers::failed_lever_key(vocabulary, "4 warps leave too few loads in flight", "triton")
+//       == levers::failed_lever_key(vocabulary, "num_warps 8→4 (reverted: ...)", "triton")
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "levers/lever_vocabulary.hpp"
+
+namespace otm::levers {
+
+struct LeverSetting {
+  std::string lever; // the lever's id
+  // The value the text states beside the mention, normalised: digits for
+  // numbers and number words ("two" -> "2", "x2" -> "2"), a quoted literal
+  // without its quotes (".cg"), lower case; prefixed "no " when the text
+  // drops or removes it ("drop cache_modifier=\".cg\"" -> "no .cg"); "" when
+  // the text states none.
+  std::string value;
+  std::size_t begin = 0, end = 0; // bytes of the mention and its value in the text
+};
+
+// Every lever mention of `text` (LeverVocabulary::mentions) with the value
+// stated beside it: after it ("BLOCK_SIZE=512", "num_warps 8 -> 4" (the
+// last of a chain), "retuned BLOCK_SIZE to 1024", "hints of 2", "cache
+// hints \".cg\""), inside it ("vec4", "ld.global.v2.b32", "two rows"), or
+// before it ("4 warps", "3 stages"). In text order.
+std::vector<LeverSetting> settings_in(const LeverVocabulary &vocabulary, std::string_view text);
+
+// What a failed-lever text claims, without the clause giving its cause or
+// effect ("because", "since", "so", "which", "; ", " - ", a bracket opening
+// with "reverted"): the part whose settings identify the lever.
+std::string_view claim_of(std::string_view text);
+
+// The key of a failed lever: `dsl` and the sorted "lever=value" pairs of
+// the settings claim_of(text) states with a value; when it states none,
+// `dsl` and the claim's normalised words (figures in brackets, verdict
+// boilerplate and punctuation dropped). Texts with equal keys are one
+// failed lever.
+std::string failed_lever_key(const LeverVocabulary &vocabulary, std::string_view text, std::string_view dsl);
+
+// Whether `key` was made from stated lever values (not from the words).
+bool is_lever_key(std::string_view key);
+
+} // namespace otm::levers
