@@ -39,6 +39,34 @@ json::Value &at(json::Value &v, std::initializer_list<const char *> path) {
   return *node;
 }
 
+// An attempt's diff that changes every lever these tests name (issue 25: a
+// failed lever must be in the attempt's running code).
+const char *kAttemptDiff = R"(diff --git a/kernel.py b/kernel.py
+--- a/kernel.py
++++ b/kernel.py
+@@ -3,4 +3,4 @@ import triton
+-VEC = 4
++VEC = 2
+ BLOCK = 4096
+-LAYOUT = BlockedLayout(size_per_thread=[1], threads_per_warp=[32], warps_per_cta=[4], order=[0])
++LAYOUT = BlockedLayout(size_per_thread=[2], threads_per_warp=[32], warps_per_cta=[4], order=[0])
+@@ -12,6 +12,7 @@ def softmax_kernel(out_ptr, in_ptr, n_cols, scale, BLOCK: tl.constexpr):
+     row = tl.program_id(0)
+-    x = tl.load(in_ptr + row * n_cols + tl.max_contiguous(offs, VEC))
++    desc = tl.make_tensor_descriptor(in_ptr, [n_cols], [1], [BLOCK])
++    x = desc.load([row * n_cols]).reshape([BLOCK // VEC, VEC])
+-    e = tl.exp(x - tl.max(x, 0))
++    e = tl.math.fast_expf(x - tl.max(x, 0))
+     tl.store(out_ptr + row * n_cols + offs, e / tl.sum(e, 0))
+)";
+
+distill::Packet attempt(const std::string &seg) {
+  auto p = fixture(seg);
+  p.code = kAttemptDiff;
+  p.code_after.clear();
+  return p;
+}
+
 // A diff of kernel.py whose first hunk changes only the docstring, a version
 // comment and an unrelated constant, whose second changes a comment only,
 // and whose third changes the launch (BLOCK_SIZE and num_warps).
@@ -329,7 +357,7 @@ TEST_CASE("negative knowledge: one fair bar for drafter, pre-check and gate", "[
 }
 
 TEST_CASE("an accuracy failure with correctness FAIL is a fact with its verdict", "[distill][claims]") {
-  auto p = fixture("anti-v4-01");
+  auto p = attempt("anti-v4-01");
   auto &af = *p.doc.find("agent_facing");
   af.set("the_failed_lever", "fast_expf fails the accuracy gate. its relative error is about 1e-3 on large negative "
                              "arguments, three orders above the 1e-6 tolerance");
@@ -347,12 +375,13 @@ TEST_CASE("an accuracy failure with correctness FAIL is a fact with its verdict"
 }
 
 TEST_CASE("what was attempted is the lever, the sentence with its cause is the mechanism", "[distill][claims]") {
-  auto p = fixture("anti-v4-01");
+  auto p = attempt("anti-v4-01");
   auto &af = *p.doc.find("agent_facing");
   const std::string lever = "BlockedLayout size_per_thread 1 -> 2 gains nothing because the rows are already "
                             "coalesced and bandwidth-bound";
   af.set("the_failed_lever", lever);
   auto d = distill::draft_record(p);
+  INFO((d.refusal ? d.refusal->why : ""));
   REQUIRE(d.record);
   const auto &pl = d.record->get("payload");
   CHECK(pl.string_or("attempted") == "BlockedLayout size_per_thread 1 -> 2");
@@ -392,8 +421,8 @@ TEST_CASE("a prose dead-end with one lever and a stated cause is written up", "[
   CHECK_THAT(pl.get("established_fact").string_or("mechanism"),
              Catch::StartsWith("Tried a two-kernel split") && Catch::Contains("cost more than"));
   CHECK(pl.get("established_fact").get("condition").string_or("toolchain") == "triton");
-  CHECK(d.record->get("retrieval").get("triggers")[0] ==
-        json::Value("before trying: Split into a stats kernel and a normalise kernel."));
+  CHECK_THAT(*d.record->get("retrieval").get("triggers")[0].as_string(),
+             Catch::StartsWith("before trying Split into a stats kernel and a normalise kernel for "));
   // Several levers: choosing one is a judgement.
   said.set("change", "Staged the row through shared memory; also tried a split-row reduction.");
   auto several = distill::draft_record(p);

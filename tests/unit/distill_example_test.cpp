@@ -75,8 +75,14 @@ TEST_CASE("example trace: every record otm-draft writes passes the gates", "[dis
   auto lines = json::parse_lines(draft.out);
   std::size_t written = 0, refused = 0;
   for (const auto &l : lines) (l.contains("written") ? written : refused)++;
-  CHECK(written == 21); // strategy-v25's mbarrier is in no running line (issue 25)
-  CHECK(refused == 8);
+  // Issue 25: strategy-v25's mbarrier is in no running line; anti-v15-01's
+  // and anti-v24-01's attempts add only a comment, pitfall-v23-01's fix
+  // changes code nothing runs; v15's num_stages=3 item is v4's lever.
+  CHECK(written == 17);
+  CHECK(refused == 11);
+  for (const auto &l : lines)
+    for (const char *never : {"anti-v15-01", "anti-v24-01", "pitfall-v23-01", "anti-v15-02"})
+      if (l.string_or("seg_id") == never) CHECK_FALSE(l.contains("written"));
   auto ledger = json::parse_lines_file(e.store / "reports" / kSlug / "refusals.jsonl");
   CHECK(ledger.size() == refused);
   for (const auto &l : ledger) {
@@ -149,7 +155,7 @@ TEST_CASE("example trace: otm-distill driving otm-draft stages otm-draft's recor
   INFO(distill.err);
   REQUIRE(distill.rc == 0);
   auto a = record_files(draft_store), b = record_files(e.store);
-  CHECK(a.size() == 21);
+  CHECK(a.size() == 17);
   CHECK(a == b);
   for (const auto &l : json::parse_lines(distill.out)) {
     INFO(json::to_line(l));

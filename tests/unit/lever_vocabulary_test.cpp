@@ -10,6 +10,7 @@
 #include "distill_test_support.hpp"
 #include "error/error.hpp"
 #include "io/file.hpp"
+#include "levers/lever_settings.hpp"
 #include "levers/lever_vocabulary.hpp"
 #include "json/parse.hpp"
 
@@ -84,4 +85,30 @@ TEST_CASE("levers: the vocabulary is configuration a user overrides, refused whe
   }
   // The technique vocabulary moved here: an old override says where.
   std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("levers: the setting a text states, and one key per failed lever", "[levers][issue25]") {
+  auto one = [](std::string_view text) {
+    auto s = levers::settings_in(v(), text);
+    REQUIRE_FALSE(s.empty());
+    return s.front();
+  };
+  CHECK(one("num_warps 8 -> 4 cannot hide the latency").value == "4");
+  CHECK(one("4 warps leave too few loads in flight").value == "4");
+  CHECK(one("retuned num_warps to 16.").value == "16");
+  CHECK(one("num_warps=16.").value == "16");
+  CHECK(one("two rows per program").value == "2");
+  CHECK(one("drop cache_modifier=\".cg\"").value == "no .cg");
+  CHECK(levers::settings_in(v(), "more warps").front().value.empty());
+  // Spelled otherwise, with or without a cause: one lever.
+  auto a = levers::failed_lever_key(v(), "4 warps leave too few loads in flight", "triton");
+  CHECK(a == levers::failed_lever_key(v(), "num_warps 8 -> 4 (reverted: -3%)", "triton"));
+  CHECK(levers::is_lever_key(a));
+  // Another setting, another DSL: another lever.
+  CHECK(a != levers::failed_lever_key(v(), "num_warps 8 -> 16", "triton"));
+  CHECK(a != levers::failed_lever_key(v(), "4 warps leave too few loads in flight", "cuda"));
+  // No value stated: the words decide, without figures or verdicts.
+  auto w = levers::failed_lever_key(v(), "TMA descriptor loads (reverted, +4%)", "triton");
+  CHECK_FALSE(levers::is_lever_key(w));
+  CHECK(w == levers::failed_lever_key(v(), "TMA descriptor loads.", "triton"));
 }

@@ -243,3 +243,42 @@ TEST_CASE("slugs keep a PTX vector width and never hold a version id (issue 10)"
   CHECK(partition::slugify("vec4 loads with v4 float lanes") == "vec4-loads-with-v4-float-lanes");
   CHECK(record::find_leaks(partition::slugify("st.global.v2.f32 stores v12.json"), true).empty());
 }
+
+TEST_CASE("one anti-strategy segment per failed lever, naming its accounts and a later win (issue 25)",
+          "[partition][issue25]") {
+  testing::SyntheticTrace t("partition-levers");
+  auto in = partition::load_inputs(sources(t));
+  // v2's third dead-end item and v7's curated pitfall are one lever at one
+  // setting (num_warps 16), named differently; v4 later kept it.
+  for (auto &row : in.rows) {
+    std::string v = row.string_or("version");
+    if (v == "v2")
+      row.set("deadend_items", json::Value::strings({"shared-memory staging of the row is slower because the tile no "
+                                                     "longer fits in one bank set",
+                                                     "16 warps per program leave too few registers per thread"}));
+    if (v == "v4") row.set("action_description", "Persistent kernel with 2-stage pipelining and num_warps=16.");
+  }
+  auto r = partition::run(in);
+  std::vector<const json::Value *> warps;
+  for (const auto &s : r.segments)
+    if (s.string_or("record_type") == "anti-strategy" && s.get("occurrences").size() == 2) warps.push_back(&s);
+  REQUIRE(warps.size() == 1);
+  const auto &seg = *warps.front();
+  // The curated pitfall speaks for the lever over a later list item.
+  CHECK(seg.string_or("seg_id") == "pitfall-v7-02");
+  CHECK(seg.get("occurrences")[0].string_or("version") == "v2");
+  CHECK(seg.get("occurrences")[1].string_or("version") == "v7");
+  REQUIRE(seg.get("lever_settings").size() == 1);
+  CHECK(seg.get("lever_settings")[0].string_or("lever") == "num-warps-tuning");
+  CHECK(seg.get("lever_settings")[0].string_or("value") == "16");
+  REQUIRE(seg.get("kept_later").size() == 1);
+  CHECK(seg.get("kept_later")[0].string_or("version") == "v4");
+  CHECK(r.merged_occurrences == 1);
+  for (const auto &s : r.segments) CHECK(s.string_or("seg_id") != "anti-v2-02");
+  // A different setting of the same lever is another failed lever.
+  for (auto &row : in.rows)
+    if (row.string_or("version") == "v2")
+      row.set("deadend_items", json::Value::strings({"8 warps per program leave the loads too few in flight"}));
+  auto other = partition::run(in);
+  CHECK(other.merged_occurrences == 0);
+}

@@ -1,6 +1,7 @@
 #include "distill/drafter.hpp"
 
 #include <algorithm>
+#include <cctype>
 
 #include "distill/change_claims.hpp"
 #include "distill/diff_reading.hpp"
@@ -8,6 +9,7 @@
 #include "distill/mechanism_source.hpp"
 #include "distill/reference_kernel_code.hpp"
 #include "error/error.hpp"
+#include "ladder/noise.hpp"
 #include "record/established_fact.hpp"
 #include "record/id_format.hpp"
 #include "record/leak_shapes.hpp"
@@ -294,6 +296,20 @@ Value strategy_gain(Context &c) {
   return g;
 }
 
+// Whether a recorded caveat can tell a reader when it applies: four words
+// or more, and not an error message or a stack trace.
+bool states_a_condition(const std::string &caveat) {
+  static const text::Regex error_text(R"((?:\b[A-Z]\w*(?:Error|Exception)\b|\bTraceback\b|^\s*error\b))");
+  std::size_t words = 0;
+  bool in_word = false;
+  for (char ch : caveat) {
+    bool w = !std::isspace(static_cast<unsigned char>(ch));
+    if (w && !in_word) ++words;
+    in_word = w;
+  }
+  return words >= 4 && !error_text.contains(caveat);
+}
+
 Value draft_strategy(Context &c) {
   std::string change = required_string(c.af.get("what_the_run_said").get("change"), "payload.change",
                                        "the run recorded no description of its change");
@@ -416,11 +432,12 @@ Value draft_strategy(Context &c) {
       if (auto t = text_of(d.get("direction"))) next.push_back(*t);
   if (!next.size()) c.out.thin.push_back("payload.next_steps");
   p.set("next_steps", next);
-  // The caveats the run recorded for this very step, verbatim.
+  // The caveats the run recorded for this very step, verbatim, when they
+  // state a condition (not "slow", not an exception's message).
   Value applies = Value::array();
   if (const auto *pits = c.af.get("pitfalls_recorded_here").as_array())
     for (const auto &e : *pits)
-      if (auto t = text_of(e.get("pitfall"))) {
+      if (auto t = text_of(e.get("pitfall")); t && states_a_condition(*t)) {
         auto fix = text_of(e.get("fix"));
         applies.push_back(fix ? *t + "; fix: " + *fix : *t);
       }
@@ -499,10 +516,68 @@ std::optional<std::string> observed_failure(Context &c) {
   return out;
 }
 
+// Whether the step's own correctness check passed (a status that is not a
+// failure, and no quality-gate verdict).
+bool correctness_passed(const Value &af) {
+  const auto &status = af.get("measurements").get("correctness").get("status");
+  if (status.is_null() || (status.is_string() && text::strip(*status.as_string()).empty())) return false;
+  return !ladder::correctness_failed(status) && !text_of(af.get("what_the_run_said").get("gate_verdict"));
+}
+
+// Issue 25: a failed lever is an established fact only when the run's code
+// and measurements agree with it. Refuses one the run later kept as a win,
+// one whose attempt changed no running code or not the lever's, and an
+// accuracy failure the step's own correctness check contradicts.
+void check_anti_against_the_run(Context &c, const AntiFact &fact, const std::optional<DiffReading> &diff) {
+  std::vector<std::string> later = strings_at(c.af.get("kept_later_with_the_same_setting"), "change");
+  if (!later.empty())
+    refuse("payload.attempted", "a later kept step of this run states the same setting (\"" +
+                                    std::string(text::rstrip_chars(later.front(), " .")) +
+                                    "\"): that the lever fails is not the run's finding");
+  if (fact.verdict == "accuracy-gate/ceiling" && correctness_passed(c.af))
+    refuse("payload.verdict", "the account says the lever failed on accuracy, but the step's own correctness check "
+                              "passed: the measurement contradicts it");
+  const std::string range = range_of(c.prov);
+  bool computed = !c.prov.get("diff_from").is_null() || !c.prov.get("diff_to").is_null();
+  if (!diff) {
+    if (computed)
+      refuse("payload.attempted", "the attempt changes nothing in the kernel " + range + ": the lever was never tried");
+    return; // a trace without kernel code: only the run's account
+  }
+  if (diff->running_lines() == 0)
+    refuse("payload.attempted", "the attempt changes no code that runs " + range +
+                                    " (only comments, docstrings, stamps or values nothing reads): the lever was "
+                                    "never tried");
+  const std::string dsl = c.af.get("operator").string_or("dsl");
+  auto levers = read_levers(*diff, fact.attempted, c.rules.retrieval.levers, dsl);
+  if (!levers.missing.empty())
+    refuse("payload.attempted", "the account names " + quoted_list(levers.missing) + ", but no running change " +
+                                    range + " of the attempt changes its code: the lever failed is not the one tried");
+}
+
+// The transferable directive: not to expect the lever to pay here, and
+// what the run did instead. Not the mechanism: that is the fact's own field.
+std::string anti_lesson(const Context &c, const AntiFact &fact) {
+  std::string attempted(text::rstrip_chars(text::strip(fact.attempted), " .;:,"));
+  std::string where = (c.family.empty() ? std::string("this operator") : c.family) + " on " + c.gpu;
+  std::string lesson;
+  if (fact.verdict == "api-limitation")
+    lesson = "Do not plan on " + attempted + " for " + where + ": the toolchain the run used cannot express it.";
+  else if (fact.verdict == "accuracy-gate/ceiling")
+    lesson = "Do not take " + attempted + " for " + where + " without an accuracy check: it failed the run's.";
+  else
+    lesson = "Do not expect " + attempted + " to pay off for " + where + "; the run reverted it.";
+  if (fact.fix) lesson += " Instead: " + *fact.fix;
+  return lesson;
+}
+
 Value draft_anti(Context &c) {
   auto res = anti_fact(c.af);
   if (!res.fact) refuse(res.gap->field, res.gap->why);
   const auto &fact = *res.fact;
+  std::optional<DiffReading> diff;
+  if (!c.packet.code.empty() && c.af.get("diff_file").is_string()) diff = read_diff(c.packet.code, code_after(c));
+  check_anti_against_the_run(c, fact, diff);
   Value r = record_head(c);
   Value p = Value::object();
   p.set("goal", "Know which lever fails for " + (c.family.empty() ? std::string("this operator") : c.family) + " on " +
@@ -510,13 +585,7 @@ Value draft_anti(Context &c) {
   p.set("problem", problem_of(c));
   p.set("attempted", fact.attempted);
   p.set("verdict", fact.verdict);
-  // The transferable sentence: why it fails, and what the run did instead.
-  std::string lesson = fact.mechanism.text;
-  if (fact.fix) {
-    if (!lesson.ends_with(".") && !lesson.ends_with("!") && !lesson.ends_with("?")) lesson += '.';
-    lesson += " Instead: " + *fact.fix;
-  }
-  p.set("lesson", lesson);
+  p.set("lesson", anti_lesson(c, fact));
   Value cond = Value::object();
   if (!fact.condition.sm_arch.empty()) cond.set("sm_arch", fact.condition.sm_arch);
   if (!fact.condition.shape_regime.empty()) cond.set("shape_regime", fact.condition.shape_regime);
@@ -531,9 +600,13 @@ Value draft_anti(Context &c) {
   else if (fact.stated_effect)
     p.set("observed", "the run recorded " + *fact.stated_effect + " for this lever");
   // The failed attempt's code, when the diff's running changes name the lever.
-  if (!c.packet.code.empty() && c.af.get("diff_file").is_string()) {
-    auto diff = read_diff(c.packet.code, code_after(c));
-    auto hunk = choose_diff_hunks(diff, fact.attempted);
+  const std::string dsl = c.af.get("operator").string_or("dsl");
+  const auto &vocabulary = c.rules.retrieval.levers;
+  std::vector<std::string> tried;
+  if (diff) tried = read_levers(*diff, fact.attempted, vocabulary, dsl).realised;
+  if (diff) {
+    auto hunk = choose_diff_hunks(*diff, fact.attempted,
+                                  [&](const ChangedLine &line) { return changes_lever(line, tried, vocabulary, dsl); });
     if (hunk && !hunk->names.empty()) {
       Value impl = Value::object();
       impl.set("format", kDiffFormat);
@@ -542,12 +615,13 @@ Value draft_anti(Context &c) {
     }
   }
   r.set("payload", p);
-  auto terms = terms_for(c);
-  // The lever as the run states it: its diff need not hold it (a restored
-  // attempt, a diff that never names the lever), so no diff check here.
+  // Tags from the lever the account names (never the step's category); the
+  // first trigger is that lever, then the symptoms its mechanism names.
+  RecordTerms terms(c.rules.retrieval);
   terms.techniques_in(fact.attempted);
-  terms.trigger("before trying: " + fact.attempted);
-  terms.symptoms_in({fact.mechanism.text, fact.attempted});
+  terms.trigger("before trying " + std::string(text::rstrip_chars(text::strip(fact.attempted), " .;:,")) + " for " +
+                (c.family.empty() ? std::string("this operator") : c.family) + " on " + c.gpu);
+  terms.symptoms_in({fact.mechanism.text});
   set_terms(r, terms);
   Value ev = Value::object();
   ev.set("summary", summary_of(c, "inferred", "none", "the failure is stated by the run, not profiled"));

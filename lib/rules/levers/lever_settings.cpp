@@ -13,7 +13,7 @@ namespace {
 // A stated value: a number (with an `x` factor mark: "x2", "2x"), a quoted
 // literal, a cache modifier, a boolean, or a number word.
 #define OTM_VALUE                                                                                                      \
-  R"((?:[x×]?\d+(?:\.\d+)?[x×]?(?![\w.])|"[^"\s]{1,24}"|'[^'\s]{1,24}'|`[^`\s]{1,24}`|\.[a-z]{2}(?!\w)|)"            \
+  R"((?:[x×]?\d+(?:\.\d+)?[x×]?(?!\w|\.\w)|"[^"\s]{1,24}"|'[^'\s]{1,24}'|`[^`\s]{1,24}`|\.[a-z]{2}(?!\w)|)"          \
   R"((?i:true|false)(?!\w)|(?:one|two|three|four|five|six|seven|eight|sixteen|single|double)(?!\w)))"
 
 const text::Regex &after_mention() {
@@ -52,13 +52,12 @@ std::string normalised_value(std::string_view raw) {
     std::string_view m(mark);
     if (v.size() > m.size() && v.starts_with(m) && std::isdigit(static_cast<unsigned char>(v[m.size()])))
       v.erase(0, m.size());
-    if (v.size() > m.size() && v.ends_with(m) &&
-        std::isdigit(static_cast<unsigned char>(v[v.size() - m.size() - 1])))
+    if (v.size() > m.size() && v.ends_with(m) && std::isdigit(static_cast<unsigned char>(v[v.size() - m.size() - 1])))
       v.erase(v.size() - m.size());
   }
   static const std::pair<const char *, const char *> words[] = {
-      {"one", "1"},   {"single", "1"}, {"two", "2"},   {"double", "2"}, {"three", "3"},   {"four", "4"},
-      {"five", "5"},  {"six", "6"},    {"seven", "7"}, {"eight", "8"},  {"sixteen", "16"}};
+      {"one", "1"},  {"single", "1"}, {"two", "2"},   {"double", "2"}, {"three", "3"},   {"four", "4"},
+      {"five", "5"}, {"six", "6"},    {"seven", "7"}, {"eight", "8"},  {"sixteen", "16"}};
   for (const auto &[w, d] : words)
     if (v == w) return d;
   return v;

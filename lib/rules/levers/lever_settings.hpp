@@ -7,8 +7,8 @@
 // refuses a second record of one lever).
 //
 //   auto s = levers::settings_in(vocabulary, "num_warps 8 -> 4 cannot hide the latency");
-//   s[0].lever == "num-warps-tuning", s[0].value == "4", text.substr(s[0].begin, s[0].end - s[0].begin) == "num_warps 8 -> 4"
-//   levers::failed_lever_key(vocabulary, "4 warps leave too few loads in flight", "triton")
+//   s[0].lever == "num-warps-tuning", s[0].value == "4", text.substr(s[0].begin, s[0].end - s[0].begin) == "num_warps 8
+//   -> 4" levers::failed_lever_key(vocabulary, "4 warps leave too few loads in flight", "triton")
 //       == levers::failed_lever_key(vocabulary, "num_warps 8→4 (reverted: ...)", "triton")
 #pragma once
 

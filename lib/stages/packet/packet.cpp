@@ -235,6 +235,7 @@ struct Texts {
   json::Value conclusion_text, directions, pitfalls, lever, fix, previous, harness, category, fixed_axes, var_axes;
   json::Value expected, directions_up, evidence, causal;
   json::Value span_changes; // strategy: the earlier kept steps' change texts in its span
+  json::Value later_kept;   // anti-strategy: the kept steps after it that state the same lever settings
 };
 
 // Scrubs the texts in the order that fixes the shape-N numbering
@@ -285,6 +286,7 @@ Texts scrub_texts(scrub::Scrubber &s, const json::Value &seg, const json::Value 
     t.lever = scrubbed(s, seg.get("deadend_text"));
     t.fix = scrubbed(s, seg.get("pitfall_fix"));
   }
+  t.later_kept = json::Value::array();
   if (type == "strategy") t.previous = scrubbed(s, seg.get("builds_on").get("description"));
   t.harness = scrubbed(s, meta.get("harness"));
   t.category = scrubbed(s, row.get("action_category"));
@@ -306,6 +308,8 @@ Texts scrub_texts(scrub::Scrubber &s, const json::Value &seg, const json::Value 
     for (auto &sentence : ctx.causal.causal_sentences(*b)) t.causal.push_back(std::move(sentence));
   t.span_changes = json::Value::array();
   for (const auto *step : span) t.span_changes.push_back(scrubbed(s, change_text_of(*step)));
+  if (const auto *later = seg.get("kept_later").as_array())
+    for (const auto &k : *later) t.later_kept.push_back(scrubbed(s, k.get("change")));
   return t;
 }
 
@@ -392,6 +396,18 @@ void write_agent_facing(json::Writer &w, const Texts &t, const json::Value &seg,
     w.key("how_it_was_fixed").value(t.fix);
     w.key("split_instruction").value(split_instruction(seg.string_or("split_by")));
     w.key("established_fact_required").value(established_fact_required(seg.get("fact_precheck")));
+    // The run's other accounts of this lever are merged here (one record
+    // per failed lever); a kept step after it that states the same setting
+    // makes "it fails" no longer the run's finding.
+    w.key("accounts_of_this_lever")
+        .value(static_cast<std::int64_t>(std::max<std::size_t>(1, seg.get("occurrences").size())));
+    w.key("kept_later_with_the_same_setting").begin_array();
+    for (const auto &c : *t.later_kept.as_array()) {
+      w.begin_object();
+      w.key("change").value(c);
+      w.end_object();
+    }
+    w.end_array();
   }
   if (type == "strategy") {
     w.key("builds_on").begin_object();
@@ -432,6 +448,17 @@ void write_provenance(json::Writer &w, const json::Value &seg, const std::option
   if (seg.string_or("record_type") == "strategy") {
     w.key("span_versions").begin_array();
     for (const auto *step : span.earlier) w.value(step->get("version"));
+    w.end_array();
+  }
+  // An anti-strategy's merged accounts of its lever and the kept steps
+  // that later stated the same setting, by version (for explain).
+  if (seg.get("occurrences").is_array()) {
+    w.key("accounts_of_this_lever").begin_array();
+    for (const auto &o : *seg.get("occurrences").as_array()) w.value(o.get("version"));
+    w.end_array();
+    w.key("kept_later_with_the_same_setting").begin_array();
+    if (const auto *later = seg.get("kept_later").as_array())
+      for (const auto &k : *later) w.value(k.get("version"));
     w.end_array();
   }
   w.end_object();

@@ -7,8 +7,8 @@
 #include <unordered_map>
 
 #include "error/error.hpp"
-#include "levers/lever_settings.hpp"
 #include "ladder/noise.hpp"
+#include "levers/lever_settings.hpp"
 #include "partition/pitfall.hpp"
 #include "partition/technique.hpp"
 #include "record/established_fact.hpp"

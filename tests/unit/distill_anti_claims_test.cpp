@@ -1,0 +1,162 @@
+// Issue 25, anti-strategies: a failed lever is an established fact only when
+// the run's code and measurements agree with it. Each rule is seen firing on
+// a packet edited to break it and passing on one that keeps it (built on the
+// distill fixtures, as distill_claims_test.cpp).
+#include <catch2/catch.hpp>
+
+#include "distill/drafter.hpp"
+#include "distill_test_support.hpp"
+#include "json/parse.hpp"
+
+using namespace otm;
+
+namespace {
+
+bool holds(const json::Value &list, const std::string &s) {
+  for (std::size_t i = 0; i < list.size(); ++i)
+    if (list[i] == json::Value(s)) return true;
+  return false;
+}
+
+json::Value &at(json::Value &v, std::initializer_list<const char *> path) {
+  json::Value *node = &v;
+  for (const char *k : path) {
+    if (!node->get(k).is_object()) node->set(k, json::Value::object());
+    node = node->find(k);
+  }
+  return *node;
+}
+
+// The attempt: two rows per program (ROWS 1 -> 2), a change that runs.
+const char *kRowsDiff = R"(diff --git a/kernel.py b/kernel.py
+--- a/kernel.py
++++ b/kernel.py
+@@ -3,3 +3,3 @@ import triton
+-ROWS = 1
++ROWS = 2
+ BLOCK = 4096
+@@ -20,3 +20,3 @@ def launch(x, y):
+-    grid = (x.shape[0],)
++    grid = (triton.cdiv(x.shape[0], ROWS),)
+     kernel[grid](x, y, BLOCK=BLOCK, ROWS=ROWS)
+)";
+
+// A revert whose diff from the best-so-far is a comment.
+const char *kCommentDiff = R"(diff --git a/kernel.py b/kernel.py
+--- a/kernel.py
++++ b/kernel.py
+@@ -40,2 +40,3 @@ def launch(x, y):
+     return y
++# experiment: two rows per program
+)";
+
+const char *kLever = "two rows per program with fp32 accumulators is slower because the second row's accumulators "
+                     "raise register pressure until the kernel spills";
+
+distill::Packet attempt(const char *diff = kRowsDiff) {
+  auto p = distill::load_packet(testsupport::distill_fixtures() / "anti-v4-01.json");
+  p.code = diff;
+  p.code_after.clear();
+  auto &af = *p.doc.find("agent_facing");
+  af.set("the_failed_lever", kLever);
+  at(p.doc, {"provenance", "diff_from"}).set("version", "v3");
+  at(p.doc, {"provenance", "diff_to"}).set("version", "v4");
+  return p;
+}
+
+} // namespace
+
+TEST_CASE("a failed lever in the attempt's running code is a fact with a lesson of its own", "[distill][issue25]") {
+  auto d = distill::draft_record(attempt());
+  INFO((d.refusal ? d.refusal->why : ""));
+  REQUIRE(d.record);
+  const auto &pl = d.record->get("payload");
+  const std::string mechanism = pl.get("established_fact").string_or("mechanism");
+  const std::string lesson = pl.string_or("lesson");
+  CHECK_THAT(mechanism, Catch::Contains("register pressure"));
+  // The lesson is the directive, not the mechanism restated.
+  CHECK(lesson.find(mechanism) == std::string::npos);
+  CHECK_THAT(lesson, Catch::StartsWith("Do not expect two rows per program"));
+  // Tags from the lever, not the step's category ("compute"); the first
+  // trigger names the lever.
+  const auto &tags = d.record->get("retrieval").get("technique_tags");
+  CHECK(holds(tags, "row-packing"));
+  CHECK_FALSE(holds(tags, "compute"));
+  CHECK_THAT(*d.record->get("retrieval").get("triggers")[0].as_string(),
+             Catch::StartsWith("before trying two rows per program"));
+}
+
+TEST_CASE("an attempt whose diff runs nothing never tried its lever", "[distill][issue25]") {
+  auto d = distill::draft_record(attempt(kCommentDiff));
+  REQUIRE(d.refusal);
+  CHECK(d.refusal->field == "payload.attempted");
+  CHECK_THAT(d.refusal->why, Catch::Contains("never tried"));
+  // No kernel change at all, where a diff was taken: the same.
+  auto empty = attempt();
+  empty.code.clear();
+  empty.doc.find("agent_facing")->set("diff_file", json::Value());
+  auto e = distill::draft_record(empty);
+  REQUIRE(e.refusal);
+  CHECK_THAT(e.refusal->why, Catch::Contains("changes nothing in the kernel"));
+}
+
+TEST_CASE("a failed lever the attempt's code does not change is not the one tried", "[distill][issue25]") {
+  auto p = attempt();
+  p.doc.find("agent_facing")
+      ->set("the_failed_lever", "num_warps 8 -> 16 is slower because sixteen warps leave each thread too few registers "
+                                "and the kernel spills");
+  auto d = distill::draft_record(p);
+  REQUIRE(d.refusal);
+  CHECK(d.refusal->field == "payload.attempted");
+  CHECK_THAT(d.refusal->why, Catch::Contains("num-warps-tuning"));
+}
+
+TEST_CASE("a lever the run later kept as a win is no failed lever", "[distill][issue25]") {
+  auto p = attempt();
+  json::Value later = json::Value::array();
+  json::Value k = json::Value::object();
+  k.set("change", "ROWS=2: two rows per program amortise the launch (+32%)");
+  later.push_back(k);
+  p.doc.find("agent_facing")->set("kept_later_with_the_same_setting", later);
+  auto d = distill::draft_record(p);
+  REQUIRE(d.refusal);
+  CHECK(d.refusal->field == "payload.attempted");
+  CHECK_THAT(d.refusal->why, Catch::Contains("later kept step"));
+}
+
+TEST_CASE("an accuracy failure the step's correctness check contradicts is refused", "[distill][issue25]") {
+  auto p = attempt();
+  p.doc.find("agent_facing")
+      ->set("the_failed_lever", "two rows per program fails the accuracy check because the fp8 accumulators round "
+                                "the row max (max error 0.19)");
+  // The step record says PASS.
+  REQUIRE(p.doc.get("agent_facing").get("measurements").get("correctness").string_or("status") == "PASS");
+  auto d = distill::draft_record(p);
+  REQUIRE(d.refusal);
+  CHECK(d.refusal->field == "payload.verdict");
+  CHECK_THAT(d.refusal->why, Catch::Contains("correctness check passed"));
+  // With the check failing, the same account is a fact.
+  at(*p.doc.find("agent_facing"), {"measurements", "correctness"}).set("status", "FAIL");
+  auto failed = distill::draft_record(p);
+  INFO((failed.refusal ? failed.refusal->why : ""));
+  REQUIRE(failed.record);
+  CHECK(failed.record->get("payload").string_or("verdict") == "accuracy-gate/ceiling");
+}
+
+TEST_CASE("a strategy's applies_when holds caveats that state a condition", "[distill][issue25]") {
+  auto p = distill::load_packet(testsupport::distill_fixtures() / "strategy-v3.json");
+  json::Value pits = json::Value::array();
+  for (const char *t : {"slow", "RuntimeError: CUDA error: an illegal memory access was encountered",
+                        "rows shorter than BLOCK need the tail mask"}) {
+    json::Value e = json::Value::object();
+    e.set("pitfall", t);
+    pits.push_back(e);
+  }
+  p.doc.find("agent_facing")->set("pitfalls_recorded_here", pits);
+  auto d = distill::draft_record(p);
+  INFO((d.refusal ? d.refusal->why : ""));
+  REQUIRE(d.record);
+  const auto &applies = d.record->get("payload").get("applies_when");
+  REQUIRE(applies.size() == 1);
+  CHECK(applies[0] == json::Value("rows shorter than BLOCK need the tail mask"));
+}
