@@ -107,8 +107,15 @@ TEST_CASE("levers: the setting a text states, and one key per failed lever", "[l
   // Another setting, another DSL: another lever.
   CHECK(a != levers::failed_lever_key(v(), "num_warps 8 -> 16", "triton"));
   CHECK(a != levers::failed_lever_key(v(), "4 warps leave too few loads in flight", "cuda"));
-  // No value stated: the words decide, without figures or verdicts.
-  auto w = levers::failed_lever_key(v(), "TMA descriptor loads (reverted, +4%)", "triton");
+  // A lever named at no value: the lever, however worded.
+  auto ws = levers::failed_lever_key(v(), "warp specialisation handoff latency", "gluon");
+  CHECK(levers::is_lever_key(ws));
+  CHECK(ws == levers::failed_lever_key(v(), "split into warp_specialize (reverted: +3%)", "gluon"));
+  // "flash-decoding split=16", "split-K with 16 partitions": one setting.
+  CHECK(levers::failed_lever_key(v(), "flash-decoding split=16 second pass", "triton") ==
+        levers::failed_lever_key(v(), "split-K with 16 partitions", "triton"));
+  // No lever named: the words decide, without figures or verdicts.
+  auto w = levers::failed_lever_key(v(), "a second kernel for the statistics (reverted, +4%)", "triton");
   CHECK_FALSE(levers::is_lever_key(w));
-  CHECK(w == levers::failed_lever_key(v(), "TMA descriptor loads.", "triton"));
+  CHECK(w == levers::failed_lever_key(v(), "a second kernel for the statistics.", "triton"));
 }

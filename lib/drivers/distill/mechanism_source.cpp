@@ -43,7 +43,11 @@ std::string lever_without_its_cause(const std::string &lever) {
     std::string head(text::rstrip_chars(std::string_view(s).substr(0, m->begin), " ,;:"));
     return text::code_points(head) >= 12 ? head : s;
   };
-  return cut(cut(cut(lever, cause), verdict), figure);
+  // "(reverted: ...)": the run's verdict and its reason, not the lever; a
+  // second sentence is the account's explanation.
+  static const text::Regex reverted(R"((?i)\s*\(\s*(?:reverted|dead[- ]end)\b)");
+  static const text::Regex next_sentence(R"(\.\s+\S)");
+  return cut(cut(cut(cut(cut(lever, reverted), next_sentence), cause), verdict), figure);
 }
 
 // The figure the run stated beside the lever, verbatim without its

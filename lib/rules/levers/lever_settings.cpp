@@ -17,8 +17,9 @@ namespace {
   R"((?i:true|false)(?!\w)|(?:one|two|three|four|five|six|seven|eight|sixteen|single|double)(?!\w)))"
 
 const text::Regex &after_mention() {
-  // "=512", ": 1 -> 2", " 8→4", " to 1024", " of 2", " hints of 2", " \".cg\"".
-  static const text::Regex r(R"(^(?:\s*(?:=|:|->|→|=>)\s*|\s+(?:to|of|at)\s+|\s+[a-z]+\s+(?:of|to)\s+|\s*)()" OTM_VALUE
+  // "=512", ": 1 -> 2", " 8→4", " to 1024", " of 2", " hints of 2", " with 16",
+  // " split=16" (a word between: "flash-decoding split=16"), " \".cg\"".
+  static const text::Regex r(R"(^(?:\s*(?:=|:|->|→|=>)\s*|\s+(?:to|of|at|with)\s+|\s+[a-z]+\s+(?:of|to|with)\s+|\s+[a-z]+\s*=\s*|\s*)()" OTM_VALUE
                              R"()(?:\s*(?:->|→|=>|\bto\b)\s*()" OTM_VALUE R"())*)");
   return r;
 }
@@ -99,10 +100,15 @@ std::string_view claim_of(std::string_view text) {
 
 std::string failed_lever_key(const LeverVocabulary &vocabulary, std::string_view text, std::string_view dsl) {
   std::string_view claim = claim_of(text);
-  std::set<std::string> pairs;
+  std::set<std::string> pairs, named;
   std::set<std::string> seen;
-  for (const auto &s : settings_in(vocabulary, claim))
+  for (const auto &s : settings_in(vocabulary, claim)) {
+    named.insert(s.lever);
     if (!s.value.empty() && seen.insert(s.lever).second) pairs.insert(s.lever + "=" + s.value);
+  }
+  // Levers named at no value ("warp specialisation", "warp_specialize
+  // handoff latency") are those levers, however the text words them.
+  if (pairs.empty()) pairs = named;
   std::string key = "lever:" + text::to_lower(dsl) + ":";
   if (!pairs.empty()) {
     bool first = true;

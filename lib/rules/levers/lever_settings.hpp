@@ -44,8 +44,9 @@ std::vector<LeverSetting> settings_in(const LeverVocabulary &vocabulary, std::st
 std::string_view claim_of(std::string_view text);
 
 // The key of a failed lever: `dsl` and the sorted "lever=value" pairs of
-// the settings claim_of(text) states with a value; when it states none,
-// `dsl` and the claim's normalised words (figures in brackets, verdict
+// the settings claim_of(text) states with a value; when it states none, the
+// sorted ids of the levers it names; when it names none, `dsl` and the
+// claim's normalised words (figures in brackets, verdict
 // boilerplate and punctuation dropped). Texts with equal keys are one
 // failed lever.
 std::string failed_lever_key(const LeverVocabulary &vocabulary, std::string_view text, std::string_view dsl);
