@@ -117,10 +117,29 @@ TEST_CASE("a span names each kept step and credits the gain to all of them", "[d
   auto r = distill::draft_record(q);
   REQUIRE(r.refusal);
   CHECK_THAT(r.refusal->why, Catch::Contains("this step's own commits change no code that runs"));
-  // ... but a lever an earlier kept step of its span changed is borne out.
+  // ... but a lever an earlier kept step of its span names and changed is
+  // borne out: the step re-measured that change.
   auto k = packet("num_warps 8 kept, re-measured.");
-  at(k.doc, {"agent_facing", "span"}).set("this_step_changes_running_code", false);
-  CHECK(distill::draft_record(k).record);
+  auto &kspan = at(k.doc, {"agent_facing", "span"});
+  kspan.set("this_step_changes_running_code", false);
+  json::Value warps = json::Value::object();
+  warps.set("change", "num_warps 4 -> 8");
+  kspan.set("earlier_kept_steps", json::Value(json::Array{warps}));
+  auto kept = distill::draft_record(k);
+  INFO((kept.refusal ? kept.refusal->why : ""));
+  CHECK(kept.record);
+  // The lever changed by an earlier step that does not name it (a tidy-up
+  // whose line happens to hold `num_warps`) is not this claim's; nor is one
+  // an earlier step names at another setting.
+  json::Value tidy = json::Value::object();
+  tidy.set("change", "tidy-up: type hints, no lever");
+  kspan.set("earlier_kept_steps", json::Value(json::Array{tidy}));
+  auto t = distill::draft_record(k);
+  REQUIRE(t.refusal);
+  CHECK_THAT(t.refusal->why, Catch::Contains("named (at the same setting) by an earlier kept step"));
+  warps.set("change", "num_warps 8 -> 4");
+  kspan.set("earlier_kept_steps", json::Value(json::Array{warps}));
+  CHECK(distill::draft_record(k).refusal);
 }
 
 TEST_CASE("a template's expected impact is no step's mechanism", "[distill][issue25]") {

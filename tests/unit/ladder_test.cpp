@@ -270,9 +270,11 @@ TEST_CASE("a no-change declaration takes the floor but not the credit", "[ladder
 }
 
 TEST_CASE("a step that says its harness changed how it measures claims nothing (issue 25)", "[ladder]") {
-  auto r = ladder::select({kept(1, 100.0), kept(2, 70.8, "v2: kept: retuned CTAs per SM to 3 (+0.00%)\n"
-                                                         "Harness: harness switched to CUDA-graph replay timing "
-                                                         "(re-baselined)."),
+  auto r = ladder::select({kept(1, 100.0),
+                           kept(2, 70.8,
+                                "v2: kept: retuned CTAs per SM to 3 (+0.00%)\n"
+                                "Harness: harness switched to CUDA-graph replay timing "
+                                "(re-baselined)."),
                            kept(3, 65.0)},
                           kSpec);
   CHECK(reason(r, "v2") == "declares no change (29.20%)");

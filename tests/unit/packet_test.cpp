@@ -342,5 +342,28 @@ TEST_CASE("an anti-strategy shows the failed attempt, not a docstring-only rever
   CHECK(s->base == sha["v1"]);
   CHECK(s->text == git("--no-pager diff " + sha["v1"] + ".." + sha["v3"] + " -- kernel.py"));
   CHECK(commits.version_of(sha["v2a"]) == "v2");
+
+  // Issue 25: a restoring commit that differs from the best-so-far only by
+  // a constant nothing reads ("restored after revert") is no attempt: the
+  // diff still ends at the attempt.
+  std::string rows = reverted + "HALF = True\nROWS = 2\n";
+  rows.replace(rows.find("return x * 2"), 12, "return x * ROWS");
+  commit("v4a", "v4: two rows per program", rows);
+  commit("v4", "v4: reverted, two rows were slower",
+         reverted + "HALF = True\n_TUNE_ID = 826245  # restored after revert\n");
+  repo = git::Repository::open(dir);
+  packet::VersionCommits after(repo);
+  json::Value anti4 = json::parse(R"({"record_type": "anti-strategy", "version": "v4"})");
+  anti4.set("sha", sha["v4"]);
+  anti4.set("parent", sha["v4a"]);
+  json::Value tried_on = json::Value::object();
+  tried_on.set("version", "v3");
+  tried_on.set("sha", sha["v3"]);
+  anti4.set("measured_against", tried_on);
+  auto d4 = packet::version_diff(repo, after, anti4);
+  REQUIRE(d4);
+  CHECK(d4->target == sha["v4a"]);
+  CHECK(d4->text.find("+ROWS = 2") != std::string::npos);
+  CHECK(d4->text.find("restored after revert") == std::string::npos);
   fs::remove_all(dir);
 }

@@ -10,6 +10,7 @@
 #include "distill/reference_kernel_code.hpp"
 #include "error/error.hpp"
 #include "ladder/noise.hpp"
+#include "levers/lever_settings.hpp"
 #include "record/established_fact.hpp"
 #include "record/id_format.hpp"
 #include "record/leak_shapes.hpp"
@@ -296,6 +297,33 @@ Value strategy_gain(Context &c) {
   return g;
 }
 
+// The levers of `realised` that a step whose own commits run nothing may
+// still claim: an earlier kept step of its span names the same lever (at the
+// value this step's text states, when it states one), so the step re-measured
+// that change. A lever realised by a step that does not name it (a type-hint
+// tidy-up touching a `residual` argument) is not this claim's.
+std::vector<std::string> re_measured(const levers::LeverVocabulary &vocabulary, const std::string &change,
+                                     const std::vector<std::string> &realised,
+                                     const std::vector<std::string> &earlier) {
+  auto value_of = [&](const std::string &text, const std::string &lever) -> std::optional<std::string> {
+    for (const auto &s : levers::settings_in(vocabulary, levers::claim_of(text)))
+      if (s.lever == lever) return s.value;
+    return std::nullopt;
+  };
+  std::vector<std::string> out;
+  for (const auto &lever : realised) {
+    auto mine = value_of(change, lever);
+    for (const auto &e : earlier) {
+      auto theirs = value_of(e, lever);
+      if (theirs && (!mine || mine->empty() || *mine == *theirs)) {
+        out.push_back(lever);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
 // Whether a recorded caveat can tell a reader when it applies: four words
 // or more, and not an error message or a stack trace.
 bool states_a_condition(const std::string &caveat) {
@@ -351,13 +379,14 @@ Value draft_strategy(Context &c) {
   // must then bear that lever out. Otherwise the gain is not its claim's.
   bool own_runs =
       !span.get("this_step_changes_running_code").is_bool() || *span.get("this_step_changes_running_code").as_bool();
-  if (!own_runs && levers.realised.empty())
-    refuse("payload.change", "this step's own commits change no code that runs, and no lever its change text names "
-                             "is changed " +
-                                 range + ": the gain belongs to " +
-                                 (earlier.empty() ? std::string("other steps")
-                                                  : "the " + std::to_string(earlier.size()) +
-                                                        " earlier kept step(s) its diff also holds"));
+  if (!own_runs && re_measured(c.rules.retrieval.levers, change, levers.realised, earlier).empty())
+    refuse("payload.change",
+           "this step's own commits change no code that runs, and no lever its change text names "
+           "is both changed " +
+               range + " and named (at the same setting) by an earlier kept step: the gain belongs to " +
+               (earlier.empty()
+                    ? std::string("other steps")
+                    : "the " + std::to_string(earlier.size()) + " earlier kept step(s) its diff also holds"));
   // A reason the run gives on many steps (its template's expected impact,
   // a sentence the run's other strategies share) is not this step's.
   const auto &said_here = c.af.get("what_the_run_said");

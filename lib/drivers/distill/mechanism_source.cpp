@@ -172,7 +172,8 @@ AntiFactResult anti_fact(const json::Value &af) {
                       "is a judgement the extractive drafter does not make"};
       return r;
     }
-    attempted = *change;
+    // The lever, without a "(reverted: ...)" bracket or a cause clause.
+    attempted = lever_without_its_cause(*change);
     // One lever named: the figure of the commit subject is its effect.
     if (auto subject = nonblank(said.get("commit_subject"))) effect = stated_effect(*subject);
     if (const auto *pitfalls = af.get("pitfalls_recorded_here").as_array())
