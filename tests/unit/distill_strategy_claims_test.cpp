@@ -191,3 +191,25 @@ TEST_CASE("a strategy without a symptom is found by its lever", "[distill][issue
   REQUIRE(triggers.size() == 1);
   CHECK_THAT(*triggers[0].as_string(), Catch::StartsWith("considering num warps tuning for "));
 }
+
+TEST_CASE("a snippet quotes no line whose comment the scrubber rewrote", "[distill][issue25]") {
+  // The packet's code after scrubbing: version ids in comments became "an
+  // earlier step". A comment line, a context line and a dead changed line
+  // holding it are left out; the running change is quoted.
+  const char *diff = R"(diff --git a/kernel.py b/kernel.py
+--- a/kernel.py
++++ b/kernel.py
+@@ -10,6 +10,7 @@ def run(x):
+     grid = (x.shape[0],)
+     _TUNE_ID = 608064  # an earlier step: bumped num_warps to 8
++    # an earlier step: more warps for the long rows
+-    kernel[grid](x, BLOCK_N=BLOCK_N, num_warps=4)
++    kernel[grid](x, BLOCK_N=BLOCK_N, num_warps=8)
+     return x
+)";
+  auto d = distill::draft_record(packet("num_warps 4 -> 8.", diff));
+  INFO((d.refusal ? d.refusal->why : ""));
+  auto s = snippet(d);
+  CHECK_THAT(s, Catch::Contains("+    kernel[grid](x, BLOCK_N=BLOCK_N, num_warps=8)"));
+  CHECK_THAT(s, !Catch::Contains("an earlier step"));
+}

@@ -180,8 +180,12 @@ DiffReading read_diff(std::string_view diff, std::optional<std::string_view> aft
   for (const auto &l : lexed) {
     r.lines.push_back(l.text);
     bool comment = (l.role == code::DiffLine::Role::Context || is_change(l)) && l.kind == code::LineKind::Comment;
+    // A context line is there for orientation: one whose trailing comment
+    // the scrubber rewrote ("# an earlier step: ...") orients no one.
+    bool context = l.role == code::DiffLine::Role::Context;
     bool quotes = l.text.find(R"(""")") != std::string_view::npos || l.text.find("'''") != std::string_view::npos;
-    r.scrubbed_comment.push_back(comment && !quotes && scrub::holds_replacement_phrase(l.text.substr(l.body)));
+    r.scrubbed_comment.push_back((comment || context) && !quotes &&
+                                 scrub::holds_replacement_phrase(l.text.substr(l.body)));
   }
   std::vector<std::string> code(lexed.size());
   for (std::size_t i = 0; i < lexed.size(); ++i) code[i] = code_text(lexed[i]);
@@ -231,6 +235,10 @@ DiffReading read_diff(std::string_view diff, std::optional<std::string_view> aft
       if (std::find(r.dead_definitions.begin(), r.dead_definitions.end(), f) == r.dead_definitions.end())
         r.dead_definitions.push_back(f);
   }
+  // A changed line that runs for nothing and carries a rewritten comment
+  // (`_TUNE_ID = 608064  # an earlier step: ...`) is noise in a snippet too.
+  for (std::size_t i = 0; i < lexed.size(); ++i)
+    if (dead[i] && scrub::holds_replacement_phrase(lexed[i].text.substr(lexed[i].body))) r.scrubbed_comment[i] = true;
 
   for (std::size_t i = 0; i < lexed.size(); ++i) {
     const auto &l = lexed[i];

@@ -52,9 +52,10 @@ struct HunkReading {
 
 struct DiffReading {
   std::vector<std::string_view> lines; // the diff's lines, without newlines (views into the diff)
-  // Per line: a comment (or a docstring line without its quotes) that holds
-  // a phrase the scrubber wrote for a version id or a denied name: never
-  // quoted (scrub::holds_replacement_phrase).
+  // Per line: a comment (or a docstring line without its quotes), a context
+  // line, or a changed line that runs for nothing, that holds a phrase the
+  // scrubber wrote for a version id or a denied name: never quoted
+  // (scrub::holds_replacement_phrase).
   std::vector<bool> scrubbed_comment;
   std::vector<HunkReading> hunks;
   // Python functions defined on added lines that no other line of the diff
