@@ -379,7 +379,11 @@ Value draft_strategy(Context &c) {
   // must then bear that lever out. Otherwise the gain is not its claim's.
   bool own_runs =
       !span.get("this_step_changes_running_code").is_bool() || *span.get("this_step_changes_running_code").as_bool();
-  if (!own_runs && re_measured(c.rules.retrieval.levers, change, levers.realised, earlier).empty())
+  // With no earlier kept step in the span, the diff's running code is what
+  // was measured (a reverted attempt's code the run kept after all): a
+  // claimed lever it realises is borne out.
+  if (!own_runs && (earlier.empty() ? levers.realised.empty()
+                                    : re_measured(c.rules.retrieval.levers, change, levers.realised, earlier).empty()))
     refuse("payload.change",
            "this step's own commits change no code that runs, and no lever its change text names "
            "is both changed " +
