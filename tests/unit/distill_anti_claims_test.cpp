@@ -121,7 +121,7 @@ TEST_CASE("a lever the run later kept as a win is no failed lever", "[distill][i
   auto d = distill::draft_record(p);
   REQUIRE(d.refusal);
   CHECK(d.refusal->field == "payload.attempted");
-  CHECK_THAT(d.refusal->why, Catch::Contains("later kept step"));
+  CHECK_THAT(d.refusal->why, Catch::Contains("kept step of this run"));
 }
 
 TEST_CASE("an accuracy failure the step's correctness check contradicts is refused", "[distill][issue25]") {

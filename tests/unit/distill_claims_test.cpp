@@ -48,8 +48,8 @@ const char *kAttemptDiff = R"(diff --git a/kernel.py b/kernel.py
 -VEC = 4
 +VEC = 2
  BLOCK = 4096
--LAYOUT = BlockedLayout(size_per_thread=[1], threads_per_warp=[32], warps_per_cta=[4], order=[0])
-+LAYOUT = BlockedLayout(size_per_thread=[2], threads_per_warp=[32], warps_per_cta=[4], order=[0])
+-LAYOUT = SliceLayout(0, PARENT)
++LAYOUT = BlockedLayout([2], [32], [4], [0])
 @@ -12,6 +12,7 @@ def softmax_kernel(out_ptr, in_ptr, n_cols, scale, BLOCK: tl.constexpr):
      row = tl.program_id(0)
 -    x = tl.load(in_ptr + row * n_cols + tl.max_contiguous(offs, VEC))

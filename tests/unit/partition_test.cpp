@@ -275,6 +275,16 @@ TEST_CASE("one anti-strategy segment per failed lever, naming its accounts and a
   CHECK(seg.get("kept_later")[0].string_or("version") == "v4");
   CHECK(r.merged_occurrences == 1);
   for (const auto &s : r.segments) CHECK(s.string_or("seg_id") != "anti-v2-02");
+  // v1's pitfall ("128-bit loads fault when the row pitch ...") names the
+  // lever v1 itself kept: a condition of that win, listed as kept.
+  for (const auto &s : r.segments)
+    if (s.string_or("seg_id") == "pitfall-v1-01") {
+      REQUIRE(s.get("kept_later").size() == 1);
+      CHECK(s.get("kept_later")[0].string_or("version") == "v1");
+    }
+  // The staging pitfall of the dead-end v2 names a lever no kept step kept.
+  for (const auto &s : r.segments)
+    if (s.string_or("seg_id") == "anti-v2-01") CHECK(s.get("kept_later").size() == 0);
   // A different setting of the same lever is another failed lever.
   for (auto &row : in.rows)
     if (row.string_or("version") == "v2")

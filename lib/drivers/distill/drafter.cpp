@@ -441,8 +441,10 @@ Value draft_strategy(Context &c) {
     if (!with.empty() && with.back() != '.') with += '.';
     // No count and no numbering: a number the packet does not hold is a
     // fabrication (the no-fabrication gate).
+    // The steps are listed as the run kept them; a later step may have
+    // undone one, so the record does not claim their code is in the diff.
     with += " Measured together with the kept step" + std::string(earlier.size() > 1 ? "s" : "") +
-            " before it since the best-so-far, whose code the diff also holds: ";
+            " between the best-so-far and it (the diff shows what of them remains): ";
     for (std::size_t i = 0; i < earlier.size(); ++i)
       with += (i ? "; " : "") + std::string(text::rstrip_chars(earlier[i], " ."));
     with += ".";
@@ -564,7 +566,7 @@ bool correctness_passed(const Value &af) {
 void check_anti_against_the_run(Context &c, const AntiFact &fact, const std::optional<DiffReading> &diff) {
   std::vector<std::string> later = strings_at(c.af.get("kept_later_with_the_same_setting"), "change");
   if (!later.empty())
-    refuse("payload.attempted", "a later kept step of this run states the same setting (\"" +
+    refuse("payload.attempted", "a kept step of this run states the same setting of this lever (\"" +
                                     std::string(text::rstrip_chars(later.front(), " .")) +
                                     "\"): that the lever fails is not the run's finding");
   if (fact.verdict == "accuracy-gate/ceiling" && correctness_passed(c.af))
@@ -586,6 +588,11 @@ void check_anti_against_the_run(Context &c, const AntiFact &fact, const std::opt
   if (!levers.missing.empty())
     refuse("payload.attempted", "the account names " + quoted_list(levers.missing) + ", but no running change " +
                                     range + " of the attempt changes its code: the lever failed is not the one tried");
+  // An established fact about code needs the code: an account whose lever
+  // the attempt's running changes do not show cannot be checked.
+  if (levers.realised.empty())
+    refuse("payload.attempted", "the account names no lever whose code a running change " + range +
+                                    " of the attempt changes: what was tried cannot be checked against it");
 }
 
 // The transferable directive: not to expect the lever to pay here, and

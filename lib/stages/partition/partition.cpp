@@ -199,6 +199,7 @@ struct Account {
   json::Value seg;
   std::string key;                            // levers::failed_lever_key of its claim
   std::vector<levers::LeverSetting> settings; // the claim's settings with a stated value
+  std::set<std::string> named;                // the levers its claim names, valued or not
   int preference = 0; // which account of a lever speaks for it: lower first (see one_per_failed_lever)
   std::int64_t n = 0;
 };
@@ -208,8 +209,10 @@ Account account(const Inputs &in, json::Value seg, std::string_view claim, int p
   std::string dsl = seg.string_or("dsl");
   a.key = levers::failed_lever_key(in.levers, claim, dsl);
   std::set<std::string> seen;
-  for (auto &st : levers::settings_in(in.levers, levers::claim_of(claim)))
+  for (auto &st : levers::settings_in(in.levers, levers::claim_of(claim))) {
+    a.named.insert(st.lever);
     if (!st.value.empty() && seen.insert(st.lever).second) a.settings.push_back(std::move(st));
+  }
   a.n = seg.get("n").as_int().value_or(0);
   a.preference = preference;
   a.seg = std::move(seg);
@@ -352,14 +355,30 @@ void one_per_failed_lever(Builder &b, const Inputs &in, const std::vector<json::
   struct Kept {
     const json::Value *m;
     std::vector<levers::LeverSetting> settings;
+    std::set<std::string> named;
   };
   std::vector<Kept> kept;
   for (const auto &m : ms) {
     std::string kind = m.string_or("kind");
     if (kind != "milestone" && kind != "mega") continue;
     std::string change = change_of(m);
-    kept.push_back({&m, levers::settings_in(in.levers, levers::claim_of(change))});
+    Kept k{&m, levers::settings_in(in.levers, levers::claim_of(change)), {}};
+    for (const auto &st : k.settings) k.named.insert(st.lever);
+    kept.push_back(std::move(k));
   }
+  // A pitfall the run recorded on the very step that kept a change of the
+  // lever it names ("without the multiple_of hint the loads stay 32-bit" on
+  // the step that added the hint) is a condition of that win, not a failed
+  // lever.
+  auto condition_of_its_win = [&](const std::vector<std::size_t> &members, const Kept &k) {
+    std::int64_t n = k.m->get("n").as_int().value_or(-1);
+    return std::any_of(members.begin(), members.end(), [&](std::size_t j) {
+      const auto &acc = accounts[j];
+      if (acc.n != n || acc.seg.string_or("seg_kind") != "curated-pitfall") return false;
+      return std::any_of(acc.named.begin(), acc.named.end(),
+                         [&](const std::string &l) { return k.named.count(l) > 0; });
+    });
+  };
   for (std::size_t i = 0; i < accounts.size(); ++i) {
     if (speaker[i] != i) {
       ++r.merged_occurrences;
@@ -386,22 +405,25 @@ void one_per_failed_lever(Builder &b, const Inputs &in, const std::vector<json::
     }
     json::Value later = json::Value::array();
     const std::int64_t first = accounts[order.front()].n;
-    if (!a.settings.empty())
-      for (const auto &k : kept) {
-        if (k.m->get("n").as_int().value_or(0) <= first || k.m->string_or("dsl") != a.seg.string_or("dsl")) continue;
+    for (const auto &k : kept) {
+      if (k.m->string_or("dsl") != a.seg.string_or("dsl")) continue;
+      bool own_win = condition_of_its_win(members, k);
+      if (!own_win) {
+        if (a.settings.empty() || k.m->get("n").as_int().value_or(0) <= first) continue;
         bool all = std::all_of(a.settings.begin(), a.settings.end(), [&](const levers::LeverSetting &want) {
           return std::any_of(k.settings.begin(), k.settings.end(), [&](const levers::LeverSetting &got) {
             return got.lever == want.lever && got.value == want.value;
           });
         });
         if (!all) continue;
-        json::Value o = json::Value::object();
-        o.set("version", k.m->get("version"));
-        o.set("sha", or_null(k.m->get("sha")));
-        o.set("measured_against", measured_against(*k.m, rows));
-        o.set("change", change_of(*k.m));
-        later.push_back(std::move(o));
       }
+      json::Value o = json::Value::object();
+      o.set("version", k.m->get("version"));
+      o.set("sha", or_null(k.m->get("sha")));
+      o.set("measured_against", measured_against(*k.m, rows));
+      o.set("change", change_of(*k.m));
+      later.push_back(std::move(o));
+    }
     a.seg.set("occurrences", std::move(occ));
     a.seg.set("lever_settings", std::move(settings));
     a.seg.set("kept_later", std::move(later));
