@@ -143,11 +143,16 @@ TEST_CASE("an accuracy failure the step's correctness check contradicts is refus
   CHECK(failed.record->get("payload").string_or("verdict") == "accuracy-gate/ceiling");
 }
 
-TEST_CASE("a strategy's applies_when holds caveats that state a condition", "[distill][issue25]") {
+TEST_CASE("a strategy's applies_when holds caveats about its lever that state a condition", "[distill][issue25]") {
   auto p = distill::load_packet(testsupport::distill_fixtures() / "strategy-v3.json");
+  at(p.doc, {"agent_facing", "what_the_run_said"})
+      .set("change", "Fused the scale into the load and read each row once instead of twice.");
   json::Value pits = json::Value::array();
+  // Not a condition; an error message; another lever's caveat (copied
+  // forward from an earlier step); this change's own caveat.
   for (const char *t : {"slow", "RuntimeError: CUDA error: an illegal memory access was encountered",
-                        "rows shorter than BLOCK need the tail mask"}) {
+                        "rows shorter than BLOCK need the tail mask",
+                        "the fused load keeps the whole row in registers, so rows wider than 8192 spill"}) {
     json::Value e = json::Value::object();
     e.set("pitfall", t);
     pits.push_back(e);
@@ -158,5 +163,33 @@ TEST_CASE("a strategy's applies_when holds caveats that state a condition", "[di
   REQUIRE(d.record);
   const auto &applies = d.record->get("payload").get("applies_when");
   REQUIRE(applies.size() == 1);
-  CHECK(applies[0] == json::Value("rows shorter than BLOCK need the tail mask"));
+  CHECK(applies[0] == json::Value("the fused load keeps the whole row in registers, so rows wider than 8192 spill"));
+}
+
+TEST_CASE("a failed lever's cause and fix come only from accounts of that lever", "[distill][issue25]") {
+  auto p = distill::load_packet(testsupport::distill_fixtures() / "anti-v6-01.json");
+  auto &said = at(p.doc, {"agent_facing", "what_the_run_said"});
+  said.set("change", "num_warps 8 -> 4 for the short rows.");
+  said.set("commit_subject", "reverted: num_warps 8 -> 4");
+  said.set("commit_body", json::Value());
+  json::Value other = json::Value::object();
+  other.set("pitfall", "4 rows per program spill registers because each thread then holds four rows");
+  other.set("fix", "kept 1 row per program");
+  p.doc.find("agent_facing")->set("pitfalls_recorded_here", json::Value(json::Array{other}));
+  // The only cause in the packet is another lever's: no fact.
+  auto d = distill::draft_record(p);
+  REQUIRE(d.refusal);
+  CHECK(d.refusal->field == "payload.established_fact.mechanism");
+  // An account of this lever is its cause, and its fix the lesson's advice.
+  json::Value mine = json::Value::object();
+  mine.set("pitfall", "4 warps leave too few loads in flight because each warp then streams twice the row");
+  mine.set("fix", "stayed at 8 warps");
+  p.doc.find("agent_facing")->set("pitfalls_recorded_here", json::Value(json::Array{other, mine}));
+  auto ok = distill::draft_record(p);
+  INFO((ok.refusal ? ok.refusal->why : ""));
+  REQUIRE(ok.record);
+  const auto &pl = ok.record->get("payload");
+  CHECK_THAT(pl.get("established_fact").string_or("mechanism"), Catch::Contains("too few loads in flight"));
+  CHECK_THAT(pl.string_or("lesson"), Catch::EndsWith("Instead: stayed at 8 warps"));
+  CHECK_THAT(pl.string_or("lesson"), !Catch::Contains("row per program"));
 }

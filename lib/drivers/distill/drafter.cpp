@@ -468,13 +468,19 @@ Value draft_strategy(Context &c) {
   if (!next.size()) c.out.thin.push_back("payload.next_steps");
   p.set("next_steps", next);
   // The caveats the run recorded for this very step, verbatim, when they
-  // state a condition (not "slow", not an exception's message).
+  // state a condition (not "slow", not an exception's message) about a
+  // lever this change claims: a step record also carries other levers'
+  // pitfalls, copied forward, and their fixes ("kept 1") may contradict
+  // this record.
   Value applies = Value::array();
   if (const auto *pits = c.af.get("pitfalls_recorded_here").as_array())
     for (const auto &e : *pits)
       if (auto t = text_of(e.get("pitfall")); t && states_a_condition(*t)) {
-        auto fix = text_of(e.get("fix"));
-        applies.push_back(fix ? *t + "; fix: " + *fix : *t);
+        auto named = vocabulary.named_in(*t);
+        bool mine = std::any_of(named.begin(), named.end(), [&](const std::string &l) {
+          return std::find(levers.claimed.begin(), levers.claimed.end(), l) != levers.claimed.end();
+        });
+        if (mine) applies.push_back(*t);
       }
   if (applies.size()) p.set("applies_when", applies);
   r.set("payload", p);
@@ -612,7 +618,7 @@ std::string anti_lesson(const Context &c, const AntiFact &fact) {
 }
 
 Value draft_anti(Context &c) {
-  auto res = anti_fact(c.af);
+  auto res = anti_fact(c.af, c.rules.retrieval.levers);
   if (!res.fact) refuse(res.gap->field, res.gap->why);
   const auto &fact = *res.fact;
   std::optional<DiffReading> diff;

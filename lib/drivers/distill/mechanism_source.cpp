@@ -1,5 +1,7 @@
 #include "distill/mechanism_source.hpp"
 
+#include <algorithm>
+
 #include "ladder/noise.hpp"
 #include "text/regex.hpp"
 #include "text/sentences.hpp"
@@ -149,7 +151,7 @@ record::FactContext fact_context(const json::Value &af) {
   return record::make_fact_context(af.get("operator").string_or("dsl"), af.get("operator").get("fixed_axes"), failed);
 }
 
-AntiFactResult anti_fact(const json::Value &af) {
+AntiFactResult anti_fact(const json::Value &af, const levers::LeverVocabulary &vocabulary) {
   static const text::Regex api(R"((?i)\b(?:unsupported|not supported|does not support|doesn't support|)"
                                R"(cannot express|can't express|not expressible)\b)");
   AntiFactResult r;
@@ -176,8 +178,21 @@ AntiFactResult anti_fact(const json::Value &af) {
     attempted = lever_without_its_cause(*change);
     // One lever named: the figure of the commit subject is its effect.
     if (auto subject = nonblank(said.get("commit_subject"))) effect = stated_effect(*subject);
+    // Only the pitfalls about this lever: a step record carries pitfalls
+    // of other levers (copied forward from earlier steps), whose causes and
+    // fixes are not this failure's.
+    auto mine = vocabulary.named_in(attempted);
+    auto about_this_lever = [&](const json::Value &p) {
+      std::string text;
+      for (const char *k : {"pitfall", "explanation"})
+        if (auto t = nonblank(p.get(k))) text += *t + " ";
+      for (const auto &l : vocabulary.named_in(text))
+        if (std::find(mine.begin(), mine.end(), l) != mine.end()) return true;
+      return false;
+    };
     if (const auto *pitfalls = af.get("pitfalls_recorded_here").as_array())
       for (const auto &p : *pitfalls) {
+        if (!about_this_lever(p)) continue;
         // The claim and its explanation are one account.
         std::string account;
         for (const char *k : {"pitfall", "explanation"})

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "levers/lever_vocabulary.hpp"
 #include "record/causal_sentences.hpp"
 #include "record/established_fact.hpp"
 #include "json/value.hpp"
@@ -75,7 +76,8 @@ struct AntiFactResult {
 //   * A prose dead-end (no isolated lever) whose change text names one lever
 //     (one sentence, no `;`, no top-level `,`, no "also"): attempted = the
 //     change text; the mechanism is the first accepted sentence of the
-//     version's pitfalls (claim, explanation, fix), then of the commit
+//     version's pitfalls that name a lever the change text names (`vocabulary`;
+//     a step record carries other levers' pitfalls too), then of the commit
 //     subject (without a leading "reverted") and body. Several levers: no
 //     record (choosing one is a judgement).
 //   * Condition: record::fact_condition over the same texts and the packet's
@@ -84,6 +86,6 @@ struct AntiFactResult {
 //     or does not support it; accuracy-gate/ceiling when the step failed its
 //     correctness check or quality gate and the evidence names an accuracy
 //     failure, or when the mechanism names one; else not-worth-it-here.
-AntiFactResult anti_fact(const json::Value &agent_facing);
+AntiFactResult anti_fact(const json::Value &agent_facing, const levers::LeverVocabulary &vocabulary);
 
 } // namespace otm::distill
