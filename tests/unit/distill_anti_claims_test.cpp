@@ -9,6 +9,7 @@
 #include "json/parse.hpp"
 
 using namespace otm;
+using testsupport::at;
 
 namespace {
 
@@ -16,15 +17,6 @@ bool holds(const json::Value &list, const std::string &s) {
   for (std::size_t i = 0; i < list.size(); ++i)
     if (list[i] == json::Value(s)) return true;
   return false;
-}
-
-json::Value &at(json::Value &v, std::initializer_list<const char *> path) {
-  json::Value *node = &v;
-  for (const char *k : path) {
-    if (!node->get(k).is_object()) node->set(k, json::Value::object());
-    node = node->find(k);
-  }
-  return *node;
 }
 
 // The attempt: two rows per program (ROWS 1 -> 2), a change that runs.

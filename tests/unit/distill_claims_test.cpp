@@ -22,21 +22,13 @@
 #include "json/parse.hpp"
 
 using namespace otm;
+using testsupport::at;
 namespace fs = std::filesystem;
 
 namespace {
 
 distill::Packet fixture(const std::string &seg) {
   return distill::load_packet(testsupport::distill_fixtures() / (seg + ".json"));
-}
-
-json::Value &at(json::Value &v, std::initializer_list<const char *> path) {
-  json::Value *node = &v;
-  for (const char *k : path) {
-    if (!node->get(k).is_object()) node->set(k, json::Value::object());
-    node = node->find(k);
-  }
-  return *node;
 }
 
 // An attempt's diff that changes every lever these tests name (issue 25: a

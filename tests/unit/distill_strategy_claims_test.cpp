@@ -11,17 +11,9 @@
 #include "json/parse.hpp"
 
 using namespace otm;
+using testsupport::at;
 
 namespace {
-
-json::Value &at(json::Value &v, std::initializer_list<const char *> path) {
-  json::Value *node = &v;
-  for (const char *k : path) {
-    if (!node->get(k).is_object()) node->set(k, json::Value::object());
-    node = node->find(k);
-  }
-  return *node;
-}
 
 // The launch changes num_warps; three hunks up a comment repeats the
 // claim's words ("warps"); `_TUNE_ID` is a constant nothing reads.

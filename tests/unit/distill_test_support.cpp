@@ -21,6 +21,15 @@ std::vector<distill::GateFinding> InjectedNumberGateDouble::check(const json::Va
 
 namespace fs = std::filesystem;
 
+json::Value &at(json::Value &v, std::initializer_list<const char *> path) {
+  json::Value *node = &v;
+  for (const char *k : path) {
+    if (!node->get(k).is_object()) node->set(k, json::Value::object());
+    node = node->find(k);
+  }
+  return *node;
+}
+
 fs::path distill_fixtures() { return fs::path(otm::testing::source_dir()) / "testdata" / "distill" / "packets"; }
 fs::path fake_agents() { return fs::path(otm::testing::source_dir()) / "testdata" / "fake-agents"; }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <filesystem>
+#include <initializer_list>
 #include <set>
 #include <string>
 #include <vector>
@@ -23,6 +24,10 @@ public:
   std::vector<distill::GateFinding> check(const json::Value &record, const std::string &,
                                           const distill::Packet &) const override;
 };
+
+// The object at `path` below `v` (created empty where missing): for editing
+// a packet's fields in a test.
+json::Value &at(json::Value &v, std::initializer_list<const char *> path);
 
 std::filesystem::path distill_fixtures(); // testdata/distill/packets
 std::filesystem::path fake_agents();      // testdata/fake-agents

@@ -343,6 +343,17 @@ CodeFile code_file(scrub::Scrubber &s, const json::Value &seg, const Context &ct
   return c;
 }
 
+// `key`: [{"change": text}, ...], one object per scrubbed change text.
+void write_changes(json::Writer &w, const char *key, const json::Value &changes) {
+  w.key(key).begin_array();
+  for (const auto &c : *changes.as_array()) {
+    w.begin_object();
+    w.key("change").value(c);
+    w.end_object();
+  }
+  w.end_array();
+}
+
 // The agent_facing layer (packets.md §3) but the code file's name, left
 // open for it.
 void write_agent_facing(json::Writer &w, const Texts &t, const json::Value &seg, const json::Value &row,
@@ -401,13 +412,7 @@ void write_agent_facing(json::Writer &w, const Texts &t, const json::Value &seg,
     // makes "it fails" no longer the run's finding.
     w.key("accounts_of_this_lever")
         .value(static_cast<std::int64_t>(std::max<std::size_t>(1, seg.get("occurrences").size())));
-    w.key("kept_later_with_the_same_setting").begin_array();
-    for (const auto &c : *t.later_kept.as_array()) {
-      w.begin_object();
-      w.key("change").value(c);
-      w.end_object();
-    }
-    w.end_array();
+    write_changes(w, "kept_later_with_the_same_setting", t.later_kept);
   }
   if (type == "strategy") {
     w.key("builds_on").begin_object();
@@ -416,13 +421,7 @@ void write_agent_facing(json::Writer &w, const Texts &t, const json::Value &seg,
     w.end_object();
     w.key("span").begin_object();
     w.key("this_step_changes_running_code").value(span.this_step_runs);
-    w.key("earlier_kept_steps").begin_array();
-    for (const auto &c : *t.span_changes.as_array()) {
-      w.begin_object();
-      w.key("change").value(c);
-      w.end_object();
-    }
-    w.end_array();
+    write_changes(w, "earlier_kept_steps", t.span_changes);
     w.end_object();
   }
 }

@@ -5,14 +5,12 @@
 #include <map>
 #include <unordered_map>
 
+#include "code/identifiers.hpp"
 #include "text/regex.hpp"
 
 namespace otm::code {
 
 namespace {
-
-bool is_ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
-bool is_ident(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
 // A line's code, split by what reads it: Python (the file's own code) and
 // C-family (a C-family file, or source embedded in a Python string).
@@ -29,25 +27,6 @@ LineCode code_of(const SourceLine &l, Language language) {
       out.c.append(part), out.c += ' ';
     else
       out.python.append(part), out.python += ' ';
-  }
-  return out;
-}
-
-struct Identifier {
-  std::size_t begin = 0, end = 0;
-};
-
-std::vector<Identifier> identifiers(std::string_view code) {
-  std::vector<Identifier> out;
-  for (std::size_t i = 0; i < code.size();) {
-    if (!is_ident_start(code[i]) || (i > 0 && is_ident(code[i - 1]))) {
-      ++i;
-      continue;
-    }
-    std::size_t j = i + 1;
-    while (j < code.size() && is_ident(code[j])) ++j;
-    out.push_back({i, j});
-    i = j;
   }
   return out;
 }
@@ -139,7 +118,7 @@ std::vector<std::string> names_defined_by(std::string_view code, bool starts_sta
     // `x == y` and keyword-only lines are no assignments; a call on the
     // right may act (a launch), so the statement is then not inert.
     if (calls_impure(code.substr(m->end))) return out;
-    for (const auto &id : identifiers((*m)[1])) out.emplace_back((*m)[1].substr(id.begin, id.end - id.begin));
+    for (const auto &id : identifier_spans((*m)[1])) out.emplace_back((*m)[1].substr(id.begin, id.end - id.begin));
   }
   return out;
 }
@@ -256,7 +235,7 @@ InertCode find_inert_code(std::string_view source, Language language, const std:
     if (out.lines[i] == InertCode::Why::NotCode) continue;
     std::map<std::string, bool> skipped;
     for (const std::string *part : {&code[i].python, &code[i].c}) {
-      for (const auto &id : identifiers(*part)) {
+      for (const auto &id : identifier_spans(*part)) {
         std::string name = part->substr(id.begin, id.end - id.begin);
         if (defining.count({i, name}) && !skipped[name]) {
           skipped[name] = true; // the definition itself

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <map>
 
+#include "code/identifiers.hpp"
 #include "code/source_lexer.hpp"
 #include "text/regex.hpp"
 
@@ -11,8 +12,6 @@ namespace otm::code {
 
 namespace {
 
-bool is_ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
-bool is_ident(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 std::string_view trim(std::string_view s) {
@@ -21,26 +20,9 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-struct Token {
-  std::size_t begin = 0, end = 0;
-};
-
-std::vector<Token> identifiers(std::string_view code) {
-  std::vector<Token> out;
-  for (std::size_t i = 0; i < code.size();) {
-    if (!is_ident_start(code[i]) || (i > 0 && is_ident(code[i - 1]))) {
-      ++i;
-      continue;
-    }
-    std::size_t j = i + 1;
-    while (j < code.size() && is_ident(code[j])) ++j;
-    out.push_back({i, j});
-    i = j;
-  }
-  return out;
+std::string name_at(std::string_view code, IdentifierSpan t) {
+  return std::string(code.substr(t.begin, t.end - t.begin));
 }
-
-std::string name_at(std::string_view code, Token t) { return std::string(code.substr(t.begin, t.end - t.begin)); }
 
 bool is_python_keyword(std::string_view w) {
   static const std::set<std::string, std::less<>> kw = {
@@ -70,7 +52,7 @@ std::vector<int> depths(std::string_view code) {
 // (`r"""`).
 void collect_reads(std::string_view code, std::set<std::string> &out, bool python) {
   auto depth = depths(code);
-  for (auto t : identifiers(code)) {
+  for (auto t : identifier_spans(code)) {
     std::size_t p = t.begin;
     while (p > 0 && is_space(code[p - 1])) --p;
     if (p > 0 && code[p - 1] == '.') continue;
@@ -171,7 +153,7 @@ void target_binds(std::string_view target, std::vector<std::string> &out) {
   auto colon = t.find(':');
   if (colon != std::string::npos) t.resize(colon);
   std::string_view v = t;
-  for (auto tok : identifiers(v)) {
+  for (auto tok : identifier_spans(v)) {
     std::size_t p = tok.begin;
     while (p > 0 && is_space(v[p - 1])) --p;
     if (p > 0 && v[p - 1] == '.') continue;
@@ -241,7 +223,7 @@ Bindings block_bindings(std::string_view code) {
     for (auto piece : split(m[1], ',')) {
       piece = trim(piece);
       while (!piece.empty() && piece.front() == '*') piece.remove_prefix(1);
-      auto ids = identifiers(piece);
+      auto ids = identifier_spans(piece);
       if (!ids.empty() && ids.front().begin == 0) b.names.insert(name_at(piece, ids.front()));
     }
   });
@@ -259,7 +241,7 @@ Bindings block_bindings(std::string_view code) {
       if ((c == ',' && d == 1) || (close && d == 0)) {
         auto p = trim(code.substr(piece, i - piece));
         while (!p.empty() && p.front() == '*') p.remove_prefix(1);
-        auto ids = identifiers(p);
+        auto ids = identifier_spans(p);
         if (!ids.empty() && ids.front().begin == 0) b.names.insert(name_at(p, ids.front()));
         piece = i + 1;
       }
@@ -285,7 +267,7 @@ std::set<std::string> inner_bindings(std::string_view code) {
     for (auto piece : split(m[1], ',')) {
       piece = trim(piece);
       while (!piece.empty() && piece.front() == '*') piece.remove_prefix(1);
-      auto ids = identifiers(piece);
+      auto ids = identifier_spans(piece);
       if (!ids.empty() && ids.front().begin == 0) out.insert(name_at(piece, ids.front()));
     }
   });
@@ -398,7 +380,7 @@ void c_items_of(ModuleOutline &o, const std::vector<std::string_view> &text, std
         item.binds.emplace_back((*m)[1]);
         collect_reads(a.substr(m->end), item.reads, false);
         if (!(*m)[2].empty())
-          for (auto t : identifiers((*m)[2])) item.reads.erase(name_at((*m)[2], t));
+          for (auto t : identifier_spans((*m)[2])) item.reads.erase(name_at((*m)[2], t));
       } else {
         item.kind = CItem::Kind::Include;
       }
@@ -454,7 +436,7 @@ void c_items_of(ModuleOutline &o, const std::vector<std::string_view> &text, std
       } else {
         item.kind = CItem::Kind::Declaration;
         auto stop = h.find_first_of("=[;");
-        auto ids = identifiers(h.substr(0, stop));
+        auto ids = identifier_spans(h.substr(0, stop));
         if (!ids.empty()) item.binds.push_back(name_at(h, ids.back()));
       }
       if (item.kind != CItem::Kind::Include) collect_reads(all, item.reads, false);
