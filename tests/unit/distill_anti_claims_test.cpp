@@ -185,3 +185,24 @@ TEST_CASE("a failed lever's cause and fix come only from accounts of that lever"
   CHECK_THAT(pl.string_or("lesson"), Catch::EndsWith("Instead: stayed at 8 warps"));
   CHECK_THAT(pl.string_or("lesson"), !Catch::Contains("row per program"));
 }
+
+TEST_CASE("a failure inside the run's noise band, or no slower at all, is not established", "[distill][issue25]") {
+  auto p = attempt();
+  auto &m = at(*p.doc.find("agent_facing"), {"measurements"});
+  m.set("same_code_spread_pct", 4.2);
+  m.set("slower_than_tried_on_pct", 3.1);
+  auto inside = distill::draft_record(p);
+  REQUIRE(inside.refusal);
+  CHECK(inside.refusal->field == "payload.verdict");
+  CHECK_THAT(inside.refusal->why, Catch::Contains("inside the run's own spread") && Catch::Contains("4.2 %"));
+  m.set("slower_than_tried_on_pct", 9.5);
+  auto outside = distill::draft_record(p);
+  INFO((outside.refusal ? outside.refusal->why : ""));
+  CHECK(outside.record);
+  // With no band known, a speed-up is still no failure.
+  m.set("same_code_spread_pct", json::Value());
+  m.set("slower_than_tried_on_pct", -1.97);
+  auto faster = distill::draft_record(p);
+  REQUIRE(faster.refusal);
+  CHECK_THAT(faster.refusal->why, Catch::Contains("no slower"));
+}

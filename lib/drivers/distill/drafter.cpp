@@ -575,6 +575,19 @@ void check_anti_against_the_run(Context &c, const AntiFact &fact, const std::opt
     refuse("payload.attempted", "a kept step of this run states the same setting of this lever (\"" +
                                     std::string(text::rstrip_chars(later.front(), " .")) +
                                     "\"): that the lever fails is not the run's finding");
+  // A slowdown inside the run's own spread of re-measurements of unchanged
+  // code (or a speed-up) is noise, not a failed lever.
+  const auto &m = c.af.get("measurements");
+  const auto &slower = m.get("slower_than_tried_on_pct"), &band = m.get("same_code_spread_pct");
+  if (fact.verdict == "not-worth-it-here" && slower.is_number() && *slower.as_number() <= 0)
+    refuse("payload.verdict", "the attempt measured no slower than the code it was tried on (" + slower.python_str() +
+                                  " %): the failure is not established");
+  if (fact.verdict == "not-worth-it-here" && slower.is_number() && band.is_number() &&
+      *slower.as_number() <= *band.as_number())
+    refuse("payload.verdict", "the attempt measured " + slower.python_str() +
+                                  " % slower than the code it was tried on, inside the run's own spread of "
+                                  "re-measurements of unchanged code (" +
+                                  band.python_str() + " %): the failure is not established");
   if (fact.verdict == "accuracy-gate/ceiling" && correctness_passed(c.af))
     refuse("payload.verdict", "the account says the lever failed on accuracy, but the step's own correctness check "
                               "passed: the measurement contradicts it");

@@ -69,8 +69,25 @@ Context make_context(const json::Value &meta, const git::Repository &repo, const
   ctx.schema = config.data().string_or("store_schema", record::kStoreSchemaTag);
   ctx.causal = record::CausalRule::from_json(config.data().get("causal_sentences"), config.source_name());
   ctx.directions = DirectionRule::from_json(config.data().get("directions_taken_up"), config.source_name());
+  ctx.noise = NoiseRule::from_json(config.data().get("noise"), config.source_name());
   return ctx;
 }
+
+namespace {
+
+// The kernel file's blob at a commit of the trace, for the run's noise band.
+RunFacts::BlobOf kernel_blob_of(const Context &ctx) {
+  if (!ctx.repo) return {};
+  return [repo = ctx.repo](const std::string &sha) -> std::optional<std::string> {
+    try {
+      return repo->blob_id(sha, "kernel.py");
+    } catch (const std::exception &) {
+      return std::nullopt; // a commit the trace no longer holds: no measurement of known code
+    }
+  };
+}
+
+} // namespace
 
 BuildResult build_all(const std::vector<json::Value> &all_segments, const Filters &filters,
                       const std::vector<json::Value> &version_rows, const Context &ctx, const fs::path &dir,
@@ -89,7 +106,7 @@ BuildResult build_all(const std::vector<json::Value> &all_segments, const Filter
   }
   auto segs = chosen(all_segments, filters);
   DiffCache diffs;
-  const RunFacts facts(version_rows);
+  const RunFacts facts(version_rows, kernel_blob_of(ctx), ctx.noise);
   Context run_ctx = ctx;
   if (!run_ctx.diffs) run_ctx.diffs = &diffs;
   if (!run_ctx.facts) run_ctx.facts = &facts;
@@ -210,7 +227,7 @@ Built build_one(const json::Value &seg, const std::vector<json::Value> &version_
     }
   auto taken_up = directions_taken_up(version_rows, ctx.directions);
   auto up = taken_up.find(version);
-  const RunFacts facts(version_rows);
+  const RunFacts facts(version_rows, kernel_blob_of(ctx), ctx.noise);
   Context with_facts = ctx;
   if (!with_facts.facts) with_facts.facts = &facts;
   auto b = build_packet(seg, *row, with_facts, up == taken_up.end() ? std::vector<json::Value>{} : up->second);

@@ -1,6 +1,7 @@
 #include "packet/packet.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <unordered_map>
 
 #include "packet/instructions.hpp"
@@ -390,6 +391,19 @@ void write_agent_facing(json::Writer &w, const Texts &t, const json::Value &seg,
   w.key("max_rel_err").value(row.get("max_rel_err"));
   w.end_object();
   w.key("comparable_with_the_store").value(seg.get("comparable"));
+  // The run's noise band (issue 25): the largest spread of its own
+  // re-measurements of unchanged code; and for a failed attempt, how much
+  // slower it measured than the code it was tried on.
+  auto rounded = [](double x) { return json::Value(std::round(x * 100.0) / 100.0); };
+  auto spread = facts ? facts->same_code_spread_pct() : std::nullopt;
+  w.key("same_code_spread_pct").value(spread ? rounded(*spread) : json::Value());
+  if (type == "anti-strategy") {
+    json::Value slower;
+    auto mine = row.get("geomean_us").as_number();
+    auto base = facts ? facts->geomean_of(seg.get("measured_against").string_or("version")) : std::nullopt;
+    if (mine && base && *base > 0) slower = rounded((*mine / *base - 1.0) * 100.0);
+    w.key("slower_than_tried_on_pct").value(slower);
+  }
   w.end_object();
   const auto &conclusion = t.conclusion;
   w.key("profiler").begin_object();

@@ -64,6 +64,7 @@ struct Context {
   std::string schema = record::kStoreSchemaTag;
   record::CausalRule causal;              // what_the_run_said.causal_sentences (default: none)
   DirectionRule directions;               // what_the_run_said.directions_taken_up (default: none)
+  NoiseRule noise;                        // the run's noise band (the `noise` section)
   DiffCache *diffs = nullptr;             // shared by the packets of one run; may be null
   const RunFacts *facts = nullptr;        // the run's steps (spans, repeated texts); may be null
   scrub::ScrubMemo *scrub_memo = nullptr; // one thread's (ScrubMemo is not thread-safe); may be null

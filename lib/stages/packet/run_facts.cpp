@@ -1,12 +1,32 @@
 #include "packet/run_facts.hpp"
 
 #include <algorithm>
+#include <cmath>
 
+#include "error/error.hpp"
 #include "text/utf8.hpp"
 
 namespace otm::packet {
 
-RunFacts::RunFacts(const std::vector<json::Value> &version_rows) {
+NoiseRule NoiseRule::from_json(const json::Value &section, const std::string &source) {
+  NoiseRule r;
+  if (section.is_null()) return r;
+  std::string where = source + ": noise";
+  if (!section.is_object()) throw Error(ErrorKind::Usage, where + " must be an object");
+  if (const auto &q = section.get("spread_quantile"); !q.is_null()) {
+    if (!q.is_number() || *q.as_number() <= 0 || *q.as_number() > 1)
+      throw Error(ErrorKind::Usage, where + ".spread_quantile must be a number in (0, 1]");
+    r.spread_quantile = *q.as_number();
+  }
+  if (const auto &h = section.get("harness_change_pct"); !h.is_null()) {
+    if (!h.is_number() || *h.as_number() <= 0)
+      throw Error(ErrorKind::Usage, where + ".harness_change_pct must be a positive number");
+    r.harness_change_pct = *h.as_number();
+  }
+  return r;
+}
+
+RunFacts::RunFacts(const std::vector<json::Value> &version_rows, const BlobOf &blob_of, const NoiseRule &noise) {
   for (const auto &r : version_rows) rows_.push_back(&r);
   std::stable_sort(rows_.begin(), rows_.end(), [](const json::Value *a, const json::Value *b) {
     return a->get("n").as_int().value_or(0) < b->get("n").as_int().value_or(0);
@@ -16,6 +36,34 @@ RunFacts::RunFacts(const std::vector<json::Value> &version_rows) {
     if (const auto *s = rows_[i]->get("expected_impact").as_string(); s && !text::strip(*s).empty())
       ++impacts_[text::folded(*s)];
   }
+  if (!blob_of) return;
+  // Fastest and slowest geomean per kernel blob.
+  std::unordered_map<std::string, std::pair<double, double>> by_blob;
+  for (const auto *r : rows_) {
+    const auto *sha = r->get("sha").as_string();
+    auto g = r->get("geomean_us").as_number();
+    if (!sha || sha->empty() || !g || *g <= 0) continue;
+    auto blob = blob_of(*sha);
+    if (!blob) continue;
+    auto [it, fresh] = by_blob.try_emplace(*blob, *g, *g);
+    if (!fresh) it->second = {std::min(it->second.first, *g), std::max(it->second.second, *g)};
+  }
+  std::vector<double> spreads;
+  for (const auto &[_, range] : by_blob) {
+    double pct = (range.second / range.first - 1.0) * 100.0;
+    if (pct > 0 && pct <= noise.harness_change_pct) spreads.push_back(pct);
+  }
+  if (spreads.empty()) return;
+  std::sort(spreads.begin(), spreads.end());
+  // The nearest-rank quantile: at 0.9 of ten spreads, the ninth.
+  auto rank = static_cast<std::size_t>(std::ceil(noise.spread_quantile * static_cast<double>(spreads.size())));
+  spread_ = spreads[std::clamp<std::size_t>(rank, 1, spreads.size()) - 1];
+}
+
+std::optional<double> RunFacts::geomean_of(const std::string &version) const {
+  auto it = position_.find(version);
+  if (it == position_.end()) return std::nullopt;
+  return rows_[it->second]->get("geomean_us").as_number();
 }
 
 std::vector<const json::Value *> RunFacts::kept_between(const std::string &from, const std::string &to) const {

@@ -4,13 +4,20 @@
 //     whose code the strategy's diff also holds (a span credited to its
 //     last step is the wrong record);
 //   * how many steps of the run state each expected impact, so a sentence
-//     the producer's template repeats on every step is known for one.
+//     the producer's template repeats on every step is known for one;
+//   * how far the run's own re-measurements of unchanged code spread: per
+//     kernel blob measured more than once, the spread of its geomeans; the
+//     run's band is the NoiseRule's quantile of those spreads (a spread
+//     above its harness_change_pct is a harness change, not noise), so a
+//     failure inside it is known for noise.
 //
 //   RunFacts facts(version_rows);
 //   facts.kept_between("v3", "v6")          // rows of v4, v5: committed, not reverted, in order
 //   facts.steps_stating(row.get("expected_impact"))   // 106 of ...
 #pragma once
 
+#include <functional>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -19,10 +26,20 @@
 
 namespace otm::packet {
 
+// The `noise` configuration section: how the run's noise band is read.
+struct NoiseRule {
+  double spread_quantile = 0.9;     // which re-measurement spread is the run's band
+  double harness_change_pct = 10.0; // a larger spread of one code is a harness change
+  static NoiseRule from_json(const json::Value &section, const std::string &source);
+};
+
 class RunFacts {
 public:
+  // The kernel file's blob at a commit (nullopt when it has none).
+  using BlobOf = std::function<std::optional<std::string>(const std::string &sha)>;
   RunFacts() = default;
-  explicit RunFacts(const std::vector<json::Value> &version_rows);
+  explicit RunFacts(const std::vector<json::Value> &version_rows, const BlobOf &blob_of = {},
+                    const NoiseRule &noise = NoiseRule());
   // The rows strictly after version `from` and before `to` (by their `n`)
   // that have a commit and were not reverted, oldest first; empty when
   // either version is unknown.
@@ -30,11 +47,19 @@ public:
   // How many steps state `text` (text::folded alike) as their
   // expected impact; 0 for a non-string.
   std::size_t steps_stating(const json::Value &text) const;
+  // The run's noise band: the NoiseRule's quantile of the spreads, in
+  // percent of the faster, of the measurements of each byte-identical
+  // kernel; nullopt when the run never re-measured unchanged code (or no
+  // blob reader was given).
+  std::optional<double> same_code_spread_pct() const { return spread_; }
+  // A version's geomean, when its row has one.
+  std::optional<double> geomean_of(const std::string &version) const;
 
 private:
   std::vector<const json::Value *> rows_;                 // by n
   std::unordered_map<std::string, std::size_t> position_; // version -> index in rows_
   std::unordered_map<std::string, std::size_t> impacts_;  // normalised expected impact -> steps
+  std::optional<double> spread_;
 };
 
 } // namespace otm::packet

@@ -1,0 +1,53 @@
+// Issue 25: the run's noise band, read from its own re-measurements of
+// byte-identical kernel code (packet/run_facts).
+#include <catch2/catch.hpp>
+
+#include "error/error.hpp"
+#include "packet/run_facts.hpp"
+#include "json/parse.hpp"
+
+using namespace otm;
+
+namespace {
+
+json::Value row(const std::string &version, int n, const std::string &sha, double geomean) {
+  json::Value r = json::Value::object();
+  r.set("version", version);
+  r.set("n", n);
+  r.set("sha", sha);
+  r.set("geomean_us", geomean);
+  return r;
+}
+
+} // namespace
+
+TEST_CASE("the noise band is a quantile of the spreads of unchanged code, harness changes left out",
+          "[packet][issue25]") {
+  // Blobs: A measured 10.0 / 10.3 (3 %), B 20.0 / 20.2 (1 %), C 30.0 / 36.0
+  // (20 %: a harness change), D once.
+  std::vector<json::Value> rows{row("v1", 1, "s1", 10.0), row("v2", 2, "s2", 10.3), row("v3", 3, "s3", 20.0),
+                                row("v4", 4, "s4", 20.2), row("v5", 5, "s5", 30.0), row("v6", 6, "s6", 36.0),
+                                row("v7", 7, "s7", 40.0)};
+  std::map<std::string, std::string> blob{{"s1", "A"}, {"s2", "A"}, {"s3", "B"}, {"s4", "B"},
+                                          {"s5", "C"}, {"s6", "C"}, {"s7", "D"}};
+  packet::RunFacts::BlobOf blob_of = [&](const std::string &sha) -> std::optional<std::string> { return blob.at(sha); };
+  packet::RunFacts facts(rows, blob_of);
+  REQUIRE(facts.same_code_spread_pct());
+  CHECK(*facts.same_code_spread_pct() == Approx(3.0));
+  // The lower quantile takes the smaller spread; a higher harness cap lets
+  // the 20 % pair in.
+  packet::NoiseRule low;
+  low.spread_quantile = 0.5;
+  CHECK(*packet::RunFacts(rows, blob_of, low).same_code_spread_pct() == Approx(1.0));
+  packet::NoiseRule wide;
+  wide.harness_change_pct = 50;
+  CHECK(*packet::RunFacts(rows, blob_of, wide).same_code_spread_pct() == Approx(20.0));
+  // No blob reader, or nothing re-measured: no band.
+  CHECK_FALSE(packet::RunFacts(rows).same_code_spread_pct());
+  CHECK(*facts.geomean_of("v4") == Approx(20.2));
+  CHECK_FALSE(facts.geomean_of("v9"));
+  // The section is configuration, refused when malformed.
+  CHECK(packet::NoiseRule::from_json(json::parse(R"({"spread_quantile": 0.75})"), "x").spread_quantile == 0.75);
+  CHECK_THROWS_AS(packet::NoiseRule::from_json(json::parse(R"({"spread_quantile": 2})"), "x"), Error);
+  CHECK_THROWS_AS(packet::NoiseRule::from_json(json::parse(R"({"harness_change_pct": "x"})"), "x"), Error);
+}
