@@ -205,3 +205,22 @@ TEST_CASE("a snippet quotes no line whose comment the scrubber rewrote", "[disti
   CHECK_THAT(s, Catch::Contains("+    kernel[grid](x, BLOCK_N=BLOCK_N, num_warps=8)"));
   CHECK_THAT(s, !Catch::Contains("an earlier step"));
 }
+
+TEST_CASE("a strategy without a symptom or a checkable lever is still found by its claim", "[distill][issue25]") {
+  // A fusion has no code forms: the trigger names the claimed lever; a
+  // change naming no lever at all is found by its own words.
+  auto fused = distill::draft_record(packet("Fused the scale into the row load, num_warps 4 -> 8."));
+  REQUIRE(fused.record);
+  CHECK(fused.record->get("retrieval").get("triggers").size() >= 1);
+  auto p = packet("Cached the output buffer across calls.");
+  p.doc.find("agent_facing")
+      ->find("what_the_run_said")
+      ->set("causal_sentences", json::Value::strings({"The allocator call leaves the timed path, so each call is "
+                                                      "shorter by its bookkeeping."}));
+  auto d = distill::draft_record(p);
+  INFO((d.refusal ? d.refusal->why : ""));
+  REQUIRE(d.record);
+  const auto &triggers = d.record->get("retrieval").get("triggers");
+  REQUIRE(triggers.size() == 1);
+  CHECK_THAT(*triggers[0].as_string(), Catch::StartsWith("considering Cached the output buffer across calls for "));
+}

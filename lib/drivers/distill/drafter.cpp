@@ -507,10 +507,17 @@ Value draft_strategy(Context &c) {
   situation.push_back(change);
   terms.symptoms_in(situation);
   // No symptom named: the search that should find this record is for the
-  // lever it pulls, on this operator and hardware.
-  if (!terms.has_triggers() && !levers.realised.empty())
-    terms.trigger("considering " + lever_words(levers.realised) + " for " +
-                  (c.family.empty() ? std::string("this operator") : c.family) + " on " + c.gpu);
+  // lever it pulls (the code bears out, else the text claims, else the
+  // claim's own words), on this operator and hardware.
+  if (!terms.has_triggers()) {
+    std::string what = !levers.realised.empty() ? lever_words(levers.realised)
+                       : !levers.claimed.empty()
+                           ? lever_words(levers.claimed)
+                           : std::string(text::rstrip_chars(text::strip(levers::claim_of(change)), " .;:,"));
+    if (!what.empty())
+      terms.trigger("considering " + what + " for " + (c.family.empty() ? std::string("this operator") : c.family) +
+                    " on " + c.gpu);
+  }
   set_terms(r, terms);
 
   bool measured = c.af.get("measurements").get("geomean_us").is_number();
