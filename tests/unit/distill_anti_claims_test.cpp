@@ -78,6 +78,21 @@ TEST_CASE("a failed lever in the attempt's running code is a fact with a lesson 
              Catch::StartsWith("before trying two rows per program"));
 }
 
+TEST_CASE("an anti-strategy's mechanism is the reason alone, without the lever or the verdict's figures",
+          "[distill][issue25]") {
+  auto p = attempt();
+  p.doc.find("agent_facing")
+      ->set("the_failed_lever", "two rows per program, since the second row's accumulators raise register pressure "
+                                "until the kernel spills \xE2\x80\x94 reverted, 16.93\xE2\x86\x92"
+                                "17.80us (+5.1%)");
+  auto d = distill::draft_record(p);
+  INFO((d.refusal ? d.refusal->why : ""));
+  REQUIRE(d.record);
+  CHECK(d.record->get("payload").string_or("attempted") == "two rows per program");
+  CHECK(d.record->get("payload").get("established_fact").string_or("mechanism") ==
+        "since the second row's accumulators raise register pressure until the kernel spills");
+}
+
 TEST_CASE("an attempt whose diff runs nothing never tried its lever", "[distill][issue25]") {
   auto d = distill::draft_record(attempt(kCommentDiff));
   REQUIRE(d.refusal);
@@ -109,11 +124,54 @@ TEST_CASE("a lever the run later kept as a win is no failed lever", "[distill][i
   json::Value k = json::Value::object();
   k.set("change", "ROWS=2: two rows per program amortise the launch (+32%)");
   later.push_back(k);
-  p.doc.find("agent_facing")->set("kept_later_with_the_same_setting", later);
+  p.doc.find("agent_facing")->set("kept_in_the_run_with_the_same_setting", later);
   auto d = distill::draft_record(p);
   REQUIRE(d.refusal);
   CHECK(d.refusal->field == "payload.attempted");
   CHECK_THAT(d.refusal->why, Catch::Contains("kept step of this run"));
+}
+
+TEST_CASE("a setting the attempt moved away from is no failed lever", "[distill][issue25]") {
+  // "one row per program fails", for an attempt that took ROWS from 1 to 2:
+  // the code it was tried on already had one row per program.
+  auto p = attempt();
+  p.doc.find("agent_facing")
+      ->set("the_failed_lever", "one row per program is slower because the launch overhead is not amortised");
+  auto d = distill::draft_record(p);
+  REQUIRE(d.refusal);
+  CHECK(d.refusal->field == "payload.attempted");
+  CHECK_THAT(d.refusal->why, Catch::Contains("changes that lever away from 1"));
+  // The setting the attempt moved to is the one it tried.
+  auto tried = attempt();
+  tried.doc.find("agent_facing")
+      ->set("the_failed_lever", "two rows per program are slower because the second row's accumulators raise "
+                                "register pressure until the kernel spills");
+  auto t = distill::draft_record(tried);
+  INFO((t.refusal ? t.refusal->why : ""));
+  CHECK(t.record);
+}
+
+TEST_CASE("an attempt that also moves another lever's setting is no fact about one lever", "[distill][issue25]") {
+  const char *both = R"(diff --git a/kernel.py b/kernel.py
+--- a/kernel.py
++++ b/kernel.py
+@@ -3,3 +3,3 @@ import triton
+-ROWS = 1
++ROWS = 2
+-NUM_STAGES = 1
++NUM_STAGES = 3
+ BLOCK = 4096
+@@ -20,3 +20,3 @@ def launch(x, y):
+-    grid = (x.shape[0],)
++    grid = (triton.cdiv(x.shape[0], ROWS),)
+     kernel[grid](x, y, BLOCK=BLOCK, ROWS=ROWS, num_stages=NUM_STAGES)
+)";
+  auto d = distill::draft_record(attempt(both));
+  REQUIRE(d.refusal);
+  CHECK(d.refusal->field == "payload.attempted");
+  CHECK_THAT(d.refusal->why, Catch::Contains("also changes `NUM_STAGES`"));
+  // The same attempt without the second setting is the fact (first test).
+  CHECK(distill::draft_record(attempt()).record);
 }
 
 TEST_CASE("an accuracy failure the step's correctness check contradicts is refused", "[distill][issue25]") {

@@ -212,7 +212,9 @@ TEST_CASE("a strategy's mechanism is the trace's own reason, in a fixed order", 
   auto p = strategy_with(kTuningDiff, "BLOCK_SIZE 64 -> 128 so each program covers a whole 8192-wide row.");
   auto &said = at(p.doc, {"agent_facing", "what_the_run_said"});
   auto &prof = at(p.doc, {"agent_facing", "profiler"});
-  prof.set("conclusion", "# ncu capture this step\n\nDRAM throughput 88% of peak.\nNo stall reason above 5%.");
+  prof.set("conclusion", "# ncu capture this step\n\nDRAM throughput 88% of peak.\nNo stall reason above 5%, so the "
+                         "loads are bandwidth-bound.\n| metric | value |\n|---|---|\n| dram (%) | 88 |\n## Next\n"
+                         "Raise memory-level parallelism so the loads overlap.");
   json::Value up = json::Value::object();
   up.set("direction", "wider blocks");
   up.set("rationale", "half of the programs idle on the 8192-wide rows");
@@ -224,11 +226,20 @@ TEST_CASE("a strategy's mechanism is the trace's own reason, in a fixed order", 
   said.set("causal_sentences", json::Value::array());
   CHECK(mech() == "one program per row instead of two");
   said.set("expected_impact", json::Value());
-  CHECK(mech() == "DRAM throughput 88% of peak. No stall reason above 5%."); // headings dropped
+  // Its causal sentence only: not the state it reports, the table, or the
+  // "Next" section's direction.
+  CHECK(mech() == "No stall reason above 5%, so the loads are bandwidth-bound.");
+  prof.set("conclusion", "# ncu capture this step\nDRAM throughput 88% of peak.\n## Next\nRaise it so loads overlap.");
+  CHECK(mech() == "half of the programs idle on the 8192-wide rows");
   prof.set("conclusion", json::Value());
   CHECK(mech() == "half of the programs idle on the 8192-wide rows");
   said.set("directions_taken_up", json::Value::array());
   CHECK(mech() == "each program covers a whole 8192-wide row"); // the cause the change gives, not the lever again
+  // A dash opens the clause giving the reason too; a "Why:" label is dropped.
+  said.set("change", "BLOCK_SIZE 64 -> 128 \xE2\x80\x94 one program per row removes the second pass over it");
+  CHECK(mech() == "one program per row removes the second pass over it");
+  said.set("causal_sentences", json::Value::strings({"Why: the partial sums stay in registers, so no second pass."}));
+  CHECK(mech() == "the partial sums stay in registers, so no second pass.");
 }
 
 TEST_CASE("retrieval fields: tags from the change, triggers from symptoms, cost from code", "[distill][claims]") {

@@ -246,6 +246,31 @@ TEST_CASE("a reference kernel quotes its entry-point function", "[distill]") {
   CHECK(r.get("payload").get("trace").get("builds_on").string_or("approach") == "the run's final kernel");
 }
 
+TEST_CASE("a reference kernel's lineage is its version's change only when that change runs", "[distill][issue25]") {
+  auto with_change = [](std::optional<bool> runs) {
+    return draft_with("refk-final", [runs](json::Value &doc) {
+      json::Value af = doc.get("agent_facing");
+      json::Value said = af.get("what_the_run_said");
+      said.set("change", "switched the hot loads to 128-bit vector loads");
+      af.set("what_the_run_said", said);
+      if (runs) {
+        json::Value span = json::Value::object();
+        span.set("this_step_changes_running_code", *runs);
+        af.set("span", span);
+      }
+      doc.set("agent_facing", af);
+    });
+  };
+  auto approach = [](const distill::Draft &d) {
+    REQUIRE(d.record);
+    return d.record->get("payload").get("trace").get("builds_on").string_or("approach");
+  };
+  CHECK(approach(with_change(true)) == "switched the hot loads to 128-bit vector loads");
+  CHECK(approach(with_change(std::nullopt)) == "switched the hot loads to 128-bit vector loads");
+  // Its own commits ran nothing: the text names some other step's change.
+  CHECK(approach(with_change(false)) == "the run's final kernel");
+}
+
 TEST_CASE("packets too thin to support a record are refused with the field", "[distill]") {
   auto no_commit = draft_with("strategy-v3", [](json::Value &doc) {
     json::Value prov = doc.get("provenance");

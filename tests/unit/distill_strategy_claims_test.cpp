@@ -224,3 +224,25 @@ TEST_CASE("a strategy without a symptom or a checkable lever is still found by i
   REQUIRE(triggers.size() == 1);
   CHECK_THAT(*triggers[0].as_string(), Catch::StartsWith("considering Cached the output buffer across calls for "));
 }
+
+TEST_CASE("settings of levers the account does not name are named in the change", "[distill][issue25]") {
+  // The launch moves num_warps and BLOCK_N; the account names only warps.
+  const std::string both = R"(diff --git a/kernel.py b/kernel.py
+--- a/kernel.py
++++ b/kernel.py
+@@ -12,3 +12,3 @@ def run(x):
+     grid = (x.shape[0],)
+-    kernel[grid](x, BLOCK_N=BLOCK_N, num_warps=4)
++    kernel[grid](x, BLOCK_N=4096, num_warps=8)
+     return x
+)";
+  auto d = distill::draft_record(packet("Ran twice the warps per program.", both));
+  REQUIRE(d.record);
+  CHECK_THAT(d.record->get("payload").string_or("change"),
+             Catch::EndsWith("The diff also changes `BLOCK_N`, which the run's account does not name: the gain is "
+                             "theirs together."));
+  // A diff that moves only the named lever says nothing more.
+  auto one = distill::draft_record(packet("Ran twice the warps per program."));
+  REQUIRE(one.record);
+  CHECK(one.record->get("payload").string_or("change") == "Ran twice the warps per program.");
+}

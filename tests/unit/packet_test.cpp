@@ -115,6 +115,10 @@ TEST_CASE("reference kernels come from git objects", "[packet]") {
   CHECK(io::read_file(b.dir / "refk-final.py") == s1.code(t.git("show " + t.sha.at("v5") + ":kernel.py")));
   CHECK(io::read_file(b.dir / "refk-v4.py") == s2.code(t.git("show HEAD:versions/kernel_v4.py")));
   CHECK(find(b, "refk-final").packet.get("agent_facing").string_or("kernel_file") == "refk-final.py");
+  // v5's own commit only adds `NUM_WARPS = 8`, which nothing reads: its
+  // change text ("retuned num_warps to 8") does not describe the kernel.
+  CHECK(find(b, "refk-final").packet.get("agent_facing").get("span").get("this_step_changes_running_code") ==
+        json::Value(false));
 }
 
 TEST_CASE("packet layout, labels, caps and counters", "[packet]") {

@@ -271,24 +271,59 @@ TEST_CASE("one anti-strategy segment per failed lever, naming its accounts and a
   REQUIRE(seg.get("lever_settings").size() == 1);
   CHECK(seg.get("lever_settings")[0].string_or("lever") == "num-warps-tuning");
   CHECK(seg.get("lever_settings")[0].string_or("value") == "16");
-  REQUIRE(seg.get("kept_later").size() == 1);
-  CHECK(seg.get("kept_later")[0].string_or("version") == "v4");
+  REQUIRE(seg.get("kept_in_the_run").size() == 1);
+  CHECK(seg.get("kept_in_the_run")[0].string_or("version") == "v4");
   CHECK(r.merged_occurrences == 1);
   for (const auto &s : r.segments) CHECK(s.string_or("seg_id") != "anti-v2-02");
   // v1's pitfall ("128-bit loads fault when the row pitch ...") names the
   // lever v1 itself kept: a condition of that win, listed as kept.
   for (const auto &s : r.segments)
     if (s.string_or("seg_id") == "pitfall-v1-01") {
-      REQUIRE(s.get("kept_later").size() == 1);
-      CHECK(s.get("kept_later")[0].string_or("version") == "v1");
+      REQUIRE(s.get("kept_in_the_run").size() == 1);
+      CHECK(s.get("kept_in_the_run")[0].string_or("version") == "v1");
     }
   // The staging pitfall of the dead-end v2 names a lever no kept step kept.
   for (const auto &s : r.segments)
-    if (s.string_or("seg_id") == "anti-v2-01") CHECK(s.get("kept_later").size() == 0);
+    if (s.string_or("seg_id") == "anti-v2-01") CHECK(s.get("kept_in_the_run").size() == 0);
   // A different setting of the same lever is another failed lever.
   for (auto &row : in.rows)
     if (row.string_or("version") == "v2")
       row.set("deadend_items", json::Value::strings({"8 warps per program leave the loads too few in flight"}));
   auto other = partition::run(in);
   CHECK(other.merged_occurrences == 0);
+}
+
+TEST_CASE("a failed lever's setting the run kept before the failure is listed as kept in the run (issue 25)",
+          "[partition][issue25]") {
+  // v1 kept num_warps=16; v7's pitfall says 16 warps fail. The attempt
+  // departed from code that already held the win, so the account
+  // contradicts the run as much as a later win would.
+  testing::SyntheticTrace t("partition-levers-earlier-win");
+  auto in = partition::load_inputs(sources(t));
+  for (auto &row : in.rows) {
+    std::string v = row.string_or("version");
+    if (v == "v1") row.set("action_description", "Vectorised loads with num_warps=16.");
+    if (v == "v4") row.set("action_description", "Persistent kernel with 2-stage pipelining.");
+  }
+  auto r = partition::run(in);
+  const json::Value *warps = nullptr;
+  for (const auto &s : r.segments)
+    if (s.string_or("record_type") == "anti-strategy" && s.get("lever_settings").size() == 1 &&
+        s.get("lever_settings")[0].string_or("value") == "16")
+      warps = &s;
+  REQUIRE(warps != nullptr);
+  REQUIRE(warps->get("kept_in_the_run").size() == 1);
+  CHECK(warps->get("kept_in_the_run")[0].string_or("version") == "v1");
+}
+
+TEST_CASE("a dead-end's technique is never only its figures (issue 25)", "[partition][issue25]") {
+  // The subject's tail after the dash is the verdict and its figures; the
+  // lever is before it.
+  json::Value row = json::Value::object();
+  row.set("subject", "v24: block size 4096 -> 8192 spills the tile \xE2\x80\x94 reverted, 16.93\xE2\x86\x92"
+                     "17.80us (+5.1%)");
+  CHECK(partition::deadend_prose_technique(row) == "block-size-4096-8192-spills-the-tile");
+  // A tail that names the lever still wins, as the spec orders it.
+  row.set("subject", "v24: reverted \xE2\x80\x94 wider vector loads of the row");
+  CHECK(partition::deadend_prose_technique(row) == "wider-vector-loads-of-the-row");
 }

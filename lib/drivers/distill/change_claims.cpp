@@ -1,5 +1,7 @@
 #include "distill/change_claims.hpp"
 
+#include <algorithm>
+
 #include "text/regex.hpp"
 
 namespace otm::distill {
@@ -68,6 +70,57 @@ LeverReading read_levers(const DiffReading &diff, std::string_view change, const
       r.missing.push_back(l);
   }
   return r;
+}
+
+std::vector<levers::LeverSetting> settings_moved_away(const DiffReading &diff,
+                                                      const std::vector<levers::LeverSetting> &stated,
+                                                      const levers::LeverVocabulary &vocabulary, std::string_view dsl) {
+  std::vector<levers::LeverSetting> out;
+  for (const auto &s : stated) {
+    if (s.value.empty() || s.value.rfind("no ", 0) == 0) continue;
+    bool removed = false, added = false;
+    for (const auto &h : diff.hunks)
+      for (const auto &c : h.running) {
+        if (!changes_lever(c, {s.lever}, vocabulary, dsl)) continue;
+        if (holds_name(c.changed.empty() ? c.code : c.changed, s.value)) (c.added ? added : removed) = true;
+      }
+    if (removed && !added) out.push_back(s);
+  }
+  return out;
+}
+
+namespace {
+
+// Whether `code` passes `name` as a keyword argument or sets it (`name=`,
+// `name = `, not `name ==`).
+bool passes_keyword(std::string_view code, std::string_view name) {
+  for (auto pos = code.find(name); pos != std::string_view::npos; pos = code.find(name, pos + 1)) {
+    auto at = code.find_first_not_of(" \t", pos + name.size());
+    if (at != std::string_view::npos && code[at] == '=' && (at + 1 >= code.size() || code[at + 1] != '=')) return true;
+  }
+  return false;
+}
+
+} // namespace
+
+std::vector<OtherSetting> other_settings_changed(const DiffReading &diff, const std::vector<std::string> &named,
+                                                 const levers::LeverVocabulary &vocabulary, std::string_view dsl) {
+  std::vector<OtherSetting> out;
+  for (const auto &h : diff.hunks)
+    for (const auto &c : h.running) {
+      if (c.dead) continue;
+      // A setting: a name the line defines, or a keyword argument it passes
+      // (`num_warps=8`), never a call it edits (`tl.store(...)`).
+      const std::string &name = !c.defines.empty() ? c.defines : c.owner;
+      if (name.empty() || (c.defines.empty() && !passes_keyword(c.code, name))) continue;
+      for (const auto &lever : vocabulary.levers_in_code(name, dsl)) {
+        if (std::find(named.begin(), named.end(), lever) != named.end()) continue;
+        bool seen = std::any_of(out.begin(), out.end(), [&](const OtherSetting &o) { return o.name == name; });
+        if (!seen) out.push_back({name, lever});
+        break;
+      }
+    }
+  return out;
 }
 
 // Accepts a matched retrieval term unless it is a code name the diff does

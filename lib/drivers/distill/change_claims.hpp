@@ -14,6 +14,7 @@
 
 #include "distill/diff_reading.hpp"
 #include "distill/retrieval_terms.hpp"
+#include "levers/lever_settings.hpp"
 #include "levers/lever_vocabulary.hpp"
 #include "json/value.hpp"
 
@@ -42,6 +43,29 @@ struct LeverReading {
 };
 LeverReading read_levers(const DiffReading &diff, std::string_view change, const levers::LeverVocabulary &levers,
                          std::string_view dsl);
+
+// The stated settings (levers::settings_in) the diff moves away from: a
+// running removed line changing the lever's code holds the value and no
+// running added line changing it does. The code the attempt was tried on
+// already had that setting, so "it fails" is not what the attempt shows
+// ("BLOCK_N=4096 spills" for an attempt that took BLOCK_N from 4096 to 512).
+// Settings without a value, or dropping one ("no .cg"), are never listed.
+std::vector<levers::LeverSetting> settings_moved_away(const DiffReading &diff,
+                                                      const std::vector<levers::LeverSetting> &stated,
+                                                      const levers::LeverVocabulary &vocabulary, std::string_view dsl);
+
+// The settings the diff's running changes move that belong to levers other
+// than `named`: the names its changed assignments, definitions and keyword
+// arguments set (`NUM_STAGES = 1` -> `= 4`, `num_warps=8`), each with the
+// lever whose code forms it matches, in diff order, each name once. A
+// failure or a gain measured over such a diff is not the named lever's
+// alone.
+struct OtherSetting {
+  std::string name;  // the code name the diff sets (`NUM_STAGES`)
+  std::string lever; // its lever's id
+};
+std::vector<OtherSetting> other_settings_changed(const DiffReading &diff, const std::vector<std::string> &named,
+                                                 const levers::LeverVocabulary &vocabulary, std::string_view dsl);
 
 // Whether a changed line changes one of `levers`' code.
 bool changes_lever(const ChangedLine &line, const std::vector<std::string> &levers,

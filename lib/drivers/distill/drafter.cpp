@@ -452,8 +452,22 @@ Value draft_strategy(Context &c) {
   } else {
     p.set("change", change);
   }
-  p.set("mechanism", mech->text);
   const auto &vocabulary = c.rules.retrieval.levers;
+  // Settings of other levers the diff also moves (`NUM_STAGES` beside a
+  // claimed block size): named, so the gain is not read as the claim's alone.
+  std::string accounts = change + "\n" + mech->text;
+  for (const auto &e : earlier) accounts += "\n" + e;
+  auto others = other_settings_changed(*diff, vocabulary.named_in(accounts), vocabulary, dsl);
+  if (!others.empty()) {
+    std::vector<std::string> names;
+    for (const auto &o : others) names.push_back(o.name);
+    std::string with = *p.get("change").as_string();
+    if (!with.empty() && with.back() != '.') with += '.';
+    with += " The diff also changes " + quoted_list(names) +
+            ", which the run's account does not name: the gain is theirs together.";
+    p.set("change", with);
+  }
+  p.set("mechanism", mech->text);
   auto hunk = choose_diff_hunks(
       *diff, change, [&](const ChangedLine &line) { return changes_lever(line, levers.realised, vocabulary, dsl); });
   Value impl = Value::object();
@@ -499,7 +513,7 @@ Value draft_strategy(Context &c) {
       if (auto t = tag_of(n); t.size() >= 4) terms.tag(t);
   const auto &said = c.af.get("what_the_run_said");
   std::vector<std::string> situation = strings_at(said.get("directions_taken_up"), "rationale");
-  for (const auto &s : strings_at(said.get("causal_sentences"))) situation.push_back(s);
+  for (const auto &s : strings_at(said.get("causal_sentences"))) situation.push_back(without_reason_label(s));
   if (auto t = text_of(said.get("expected_impact"))) situation.push_back(*t);
   // What the run saw before the change: a report of the changed kernel
   // describes the state after it, so it names no symptom of this record.
@@ -573,11 +587,13 @@ bool correctness_passed(const Value &af) {
 }
 
 // Issue 25: a failed lever is an established fact only when the run's code
-// and measurements agree with it. Refuses one the run later kept as a win,
-// one whose attempt changed no running code or not the lever's, and an
-// accuracy failure the step's own correctness check contradicts.
+// and measurements agree with it. Refuses one the run kept as a win (a kept
+// step stating the same setting, before or after it, or the setting the
+// attempt moved away from), one whose attempt changed no running code or not
+// the lever's, and an accuracy failure the step's own correctness check
+// contradicts.
 void check_anti_against_the_run(Context &c, const AntiFact &fact, const std::optional<DiffReading> &diff) {
-  std::vector<std::string> later = strings_at(c.af.get("kept_later_with_the_same_setting"), "change");
+  std::vector<std::string> later = strings_at(c.af.get("kept_in_the_run_with_the_same_setting"), "change");
   if (!later.empty())
     refuse("payload.attempted", "a kept step of this run states the same setting of this lever (\"" +
                                     std::string(text::rstrip_chars(later.front(), " .")) +
@@ -610,7 +626,26 @@ void check_anti_against_the_run(Context &c, const AntiFact &fact, const std::opt
                                     " (only comments, docstrings, stamps or values nothing reads): the lever was "
                                     "never tried");
   const std::string dsl = c.af.get("operator").string_or("dsl");
-  auto levers = read_levers(*diff, fact.attempted, c.rules.retrieval.levers, dsl);
+  const auto &vocabulary = c.rules.retrieval.levers;
+  auto levers = read_levers(*diff, fact.attempted, vocabulary, dsl);
+  const std::string_view claim = levers::claim_of(fact.attempted);
+  auto away = settings_moved_away(*diff, levers::settings_in(vocabulary, claim), vocabulary, dsl);
+  if (!away.empty())
+    refuse("payload.attempted",
+           "the account says \"" +
+               std::string(claim.substr(away.front().begin, away.front().end - away.front().begin)) +
+               "\" fails, but the attempt " + range + " changes that lever away from " + away.front().value +
+               ": the code it was tried on already had that setting, which the run kept");
+  // A failure measured over an attempt that also moved other levers'
+  // settings is not the named lever's alone.
+  auto others =
+      other_settings_changed(*diff, vocabulary.named_in(fact.attempted + "\n" + fact.mechanism.text), vocabulary, dsl);
+  if (!others.empty()) {
+    std::vector<std::string> names;
+    for (const auto &o : others) names.push_back(o.name);
+    refuse("payload.attempted", "the attempt " + range + " also changes " + quoted_list(names) +
+                                    ", which the account does not name: the failure cannot be put on its lever alone");
+  }
   if (!levers.missing.empty())
     refuse("payload.attempted", "the account names " + quoted_list(levers.missing) + ", but no running change " +
                                     range + " of the attempt changes its code: the lever failed is not the one tried");
@@ -665,7 +700,8 @@ Value draft_anti(Context &c) {
     p.set("observed", *observed);
   else if (fact.stated_effect)
     p.set("observed", "the run recorded " + *fact.stated_effect + " for this lever");
-  // The failed attempt's code, when the diff's running changes name the lever.
+  // The failed attempt's code, when the quoted running changes change the
+  // lever's code or hold a name the account gives it.
   const std::string dsl = c.af.get("operator").string_or("dsl");
   const auto &vocabulary = c.rules.retrieval.levers;
   std::vector<std::string> tried;
@@ -673,7 +709,7 @@ Value draft_anti(Context &c) {
   if (diff) {
     auto hunk = choose_diff_hunks(*diff, fact.attempted,
                                   [&](const ChangedLine &line) { return changes_lever(line, tried, vocabulary, dsl); });
-    if (hunk && !hunk->names.empty()) {
+    if (hunk && (hunk->claimed_code_quoted || !hunk->names.empty())) {
       Value impl = Value::object();
       impl.set("format", kDiffFormat);
       impl.set("snippet", hunk->text);
@@ -725,7 +761,12 @@ Value draft_reference(Context &c) {
                     (c.family.empty() ? std::string("this operator") : c.family) + " on " + c.gpu);
   p.set("problem", problem_of(c));
   std::string approach;
-  if (auto change = text_of(c.af.get("what_the_run_said").get("change")))
+  // The version's change text describes the kernel only when its own
+  // commits change code that runs; otherwise it names a step whose code is
+  // elsewhere (or nowhere) and the kernel is credited to the run.
+  const auto &own = c.af.get("span").get("this_step_changes_running_code");
+  auto change = text_of(c.af.get("what_the_run_said").get("change"));
+  if (change && !(own.is_bool() && !*own.as_bool()))
     approach = *change;
   else if (c.packet.doc.string_or("seg_kind") == "final-kernel")
     approach = "the run's final kernel";

@@ -61,20 +61,23 @@ std::optional<std::string> stated_effect(const std::string &lever) {
   return std::string(text::strip((*m)[1]));
 }
 
-// A report conclusion without its markdown heading lines ("# ncu capture
-// this step"), its other lines joined by single spaces.
-std::optional<std::string> without_headings(const std::string &report) {
+// The prose of a report conclusion: its markdown table rows ("| dram
+// throughput (%) | 93.0 |") and heading marks dropped, cut before a "Next"
+// section (a direction for later work, not why this change worked), lines
+// joined by single spaces.
+std::optional<std::string> conclusion_prose(const std::string &report) {
+  static const text::Regex next(R"((?im)(?:^|\s)#+\s*next\b|^\s*next\s*(?:steps?)?\s*:)");
+  static const text::Regex table(R"(\|[^\n]*\|)");
+  static const text::Regex heading(R"((?m)^\s*#+\s*)");
+  std::string body = report;
+  if (auto m = next.search(body)) body.resize(m->begin);
+  body = heading.replace(table.replace(body, " "), "");
   std::string out;
-  std::size_t pos = 0;
-  while (pos <= report.size()) {
-    auto nl = report.find('\n', pos);
-    auto line = text::strip(std::string_view(report).substr(pos, (nl == std::string::npos ? report.size() : nl) - pos));
-    if (!line.empty() && !line.starts_with("#")) {
-      if (!out.empty()) out += ' ';
-      out.append(line);
-    }
-    if (nl == std::string::npos) break;
-    pos = nl + 1;
+  for (const auto &s : text::sentences(body)) {
+    auto t = text::strip(s);
+    if (t.empty()) continue;
+    if (!out.empty()) out += ' ';
+    out.append(t);
   }
   if (out.empty()) return std::nullopt;
   return out;
@@ -99,11 +102,35 @@ bool names_one_lever(const std::string &change) {
 // "because", ...), so the record does not say the lever twice; the whole
 // sentence when there is no such clause or it is shorter than `min_chars`.
 std::string the_cause_it_gives(const std::string &sentence, std::size_t min_chars) {
-  static const text::Regex clause(std::string(R"((?i)[\s,;]+(?:so that|so|)") + kCauseConnective + R"()\s+(\S.*)$)");
+  // "residual-add fusion into the kernel — the intermediate stays in
+  // registers": a dash opens the clause giving the reason too.
+  static const text::Regex clause(std::string(R"((?i)(?:[\s,;]+(?:so that|so|)") + kCauseConnective +
+                                  R"()|\s+[\x{2014}\x{2013}]|\s+--?)\s+(\S.*)$)");
   auto m = clause.search(sentence);
   if (!m || !m->has(1)) return sentence;
   std::string cause(text::rstrip_chars((*m)[1], " ."));
   return text::code_points(cause) >= min_chars ? cause : sentence;
+}
+
+// "block size 4096 -> 8192, at block size=8192 ptxas reports spills because
+// the tile no longer fits — reverted, 16.93→17.80us (+5.1%)": the reason
+// alone, without the lever it repeats from `attempted` and the verdict with
+// its figures after it, as long as what is left still states a mechanism.
+std::string the_reason_alone(const std::string &sentence, const std::string &attempted,
+                             const record::FactContext &context) {
+  static const text::Regex verdict_tail(
+      R"((?i)(?:\s*[\x{2014}\x{2013}]\s*|\s+--?\s+|[\s,;]+)(?:reverted|dead[- ]end)\b.*$|\s*\(\s*(?:reverted|dead[- ]end)\b[^()]*\)\s*$)");
+  // Only a lever set off as a clause of its own ("X, at ...", "X: ..."),
+  // never "X gains nothing because ...".
+  static const text::Regex separators(R"(^\s*(?:[,;:\x{2014}\x{2013}]|\s-+\s)\s*)");
+  std::string out = sentence;
+  std::string head(text::strip(attempted));
+  if (!head.empty() && text::to_lower(out).starts_with(text::to_lower(head))) {
+    std::string tail = out.substr(head.size());
+    if (auto m = separators.search(tail); m && m->begin == 0 && m->end < tail.size()) out = tail.substr(m->end);
+  }
+  out = std::string(text::rstrip_chars(verdict_tail.replace(out, ""), " ,;"));
+  return record::states_mechanism(out, context) ? out : sentence;
 }
 
 std::string without_revert_marker(const std::string &subject) {
@@ -113,9 +140,18 @@ std::string without_revert_marker(const std::string &subject) {
 
 } // namespace
 
+// A label the run put before its reason ("Why: one tile now spans the
+// row"): the record's field already says what the text is.
+std::string without_reason_label(const std::string &text) {
+  static const text::Regex label(R"(^\s*(?i:why|reason|mechanism|because)\s*:\s*)");
+  std::string out = label.replace(text, "");
+  return text::code_points(out) >= 12 ? out : text;
+}
+
 std::optional<SourcedText> strategy_mechanism(const json::Value &af, const record::CausalRule &causal,
                                               const TemplateTest &is_template) {
   auto own = [&](std::string text, const char *source) -> std::optional<SourcedText> {
+    text = without_reason_label(text);
     if (is_template && is_template(source, text)) return std::nullopt;
     return SourcedText{std::move(text), source};
   };
@@ -130,10 +166,13 @@ std::optional<SourcedText> strategy_mechanism(const json::Value &af, const recor
   // capture measured it; otherwise it may describe another kernel.
   const auto &prof = af.get("profiler");
   const auto *measured = prof.get("conclusion_is_from_the_kernel_under_test").as_bool();
+  // Only its causal sentences: the rest of a capture's summary describes
+  // the kernel's state (throughput, occupancy), not why the change helped.
   if (measured && *measured)
     if (auto t = nonblank(prof.get("conclusion")))
-      if (auto body = without_headings(*t))
-        if (auto m = own(*body, "profiler.conclusion")) return m;
+      if (auto body = conclusion_prose(*t))
+        for (const auto &s : causal.causal_sentences(*body))
+          if (auto m = own(s, "profiler.conclusion")) return m;
   if (const auto *list = said.get("directions_taken_up").as_array())
     for (const auto &d : *list)
       if (auto t = nonblank(d.get("rationale")))
@@ -238,6 +277,7 @@ AntiFactResult anti_fact(const json::Value &af, const levers::LeverVocabulary &v
                     "that is not a measurement or a speculation"};
     return r;
   }
+  mechanism->text = the_reason_alone(mechanism->text, attempted, context);
   std::vector<std::string> texts;
   for (const auto &t : evidence) texts.push_back(t.text);
   auto c = record::fact_condition(texts, context);

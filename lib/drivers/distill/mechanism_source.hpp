@@ -28,13 +28,15 @@ struct SourcedText {
 // Strategy mechanism, the first the packet states, in this order:
 //   1. a causal sentence of the commit body (what_the_run_said.causal_sentences),
 //   2. the run's expected impact (what_the_run_said.expected_impact),
-//   3. the report conclusion of a capture of the kernel under test
-//      (profiler.conclusion_is_from_the_kernel_under_test), without its
-//      markdown heading lines,
+//   3. a causal sentence of the report conclusion of a capture of the
+//      kernel under test (profiler.conclusion_is_from_the_kernel_under_test),
+//      its table rows, heading marks and "Next" section left out,
 //   4. the rationale of an earlier open direction this step took up
 //      (what_the_run_said.directions_taken_up),
 //   5. a sentence of the change text itself that meets `causal`
-//      ("Streaming stores so the output row does not evict …").
+//      ("Streaming stores so the output row does not evict …"): its clause
+//      after "so", "because", ... or a dash when there is one.
+// A leading label ("Why: ") is left out of every source.
 // nullopt when the packet states none.
 // A source is skipped when `is_template(text)` says it is not the step's
 // own (an expected impact the run states on many steps, a text the run's
@@ -42,6 +44,11 @@ struct SourcedText {
 using TemplateTest = std::function<bool(const std::string &source, const std::string &text)>;
 std::optional<SourcedText> strategy_mechanism(const json::Value &agent_facing, const record::CausalRule &causal,
                                               const TemplateTest &is_template = {});
+
+// `text` without a label the run put before its reason ("Why: one tile now
+// spans the row" -> "one tile now spans the row"): the record's field
+// already says what the text is. Unchanged when little would be left.
+std::string without_reason_label(const std::string &text);
 
 // The fact context of a packet (record::fact_context_of_packet): its DSL,
 // fixed axes, and whether its correctness status or quality gate failed.

@@ -216,7 +216,16 @@ struct Span {
 };
 Span span_of(const json::Value &seg, const Context &ctx) {
   Span out;
-  if (seg.string_or("record_type") != "strategy" || !ctx.facts || !ctx.repo || !ctx.commits) return out;
+  const std::string type = seg.string_or("record_type");
+  if (!ctx.repo || !ctx.commits) return out;
+  // A reference kernel: only whether its version's own change runs (its
+  // change text describes the kernel only then).
+  if (type == "reference-kernel") {
+    auto own = own_change(*ctx.repo, *ctx.commits, seg.string_or("version"), ctx.diffs);
+    out.this_step_runs = own && own->executable;
+    return out;
+  }
+  if (type != "strategy" || !ctx.facts) return out;
   const auto *from = seg.get("measured_against").get("version").as_string();
   if (!from) return out;
   for (const auto *row : ctx.facts->kept_between(*from, seg.string_or("version"))) {
@@ -236,7 +245,7 @@ struct Texts {
   json::Value conclusion_text, directions, pitfalls, lever, fix, previous, harness, category, fixed_axes, var_axes;
   json::Value expected, directions_up, evidence, causal;
   json::Value span_changes; // strategy: the earlier kept steps' change texts in its span
-  json::Value later_kept;   // anti-strategy: the kept steps after it that state the same lever settings
+  json::Value later_kept;   // anti-strategy: the kept steps of the run that state the same lever settings
 };
 
 // Scrubs the texts in the order that fixes the shape-N numbering
@@ -309,7 +318,7 @@ Texts scrub_texts(scrub::Scrubber &s, const json::Value &seg, const json::Value 
     for (auto &sentence : ctx.causal.causal_sentences(*b)) t.causal.push_back(std::move(sentence));
   t.span_changes = json::Value::array();
   for (const auto *step : span) t.span_changes.push_back(scrubbed(s, change_text_of(*step)));
-  if (const auto *later = seg.get("kept_later").as_array())
+  if (const auto *later = seg.get("kept_in_the_run").as_array())
     for (const auto &k : *later) t.later_kept.push_back(scrubbed(s, k.get("change")));
   return t;
 }
@@ -426,7 +435,12 @@ void write_agent_facing(json::Writer &w, const Texts &t, const json::Value &seg,
     // makes "it fails" no longer the run's finding.
     w.key("accounts_of_this_lever")
         .value(static_cast<std::int64_t>(std::max<std::size_t>(1, seg.get("occurrences").size())));
-    write_changes(w, "kept_later_with_the_same_setting", t.later_kept);
+    write_changes(w, "kept_in_the_run_with_the_same_setting", t.later_kept);
+  }
+  if (type == "reference-kernel") {
+    w.key("span").begin_object();
+    w.key("this_step_changes_running_code").value(span.this_step_runs);
+    w.end_object();
   }
   if (type == "strategy") {
     w.key("builds_on").begin_object();
@@ -469,8 +483,8 @@ void write_provenance(json::Writer &w, const json::Value &seg, const std::option
     w.key("accounts_of_this_lever").begin_array();
     for (const auto &o : *seg.get("occurrences").as_array()) w.value(o.get("version"));
     w.end_array();
-    w.key("kept_later_with_the_same_setting").begin_array();
-    if (const auto *later = seg.get("kept_later").as_array())
+    w.key("kept_in_the_run_with_the_same_setting").begin_array();
+    if (const auto *later = seg.get("kept_in_the_run").as_array())
       for (const auto &k : *later) w.value(k.get("version"));
     w.end_array();
   }

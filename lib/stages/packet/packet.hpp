@@ -17,6 +17,7 @@
 //                  split_instruction, established_fact_required]
 //                 [strategy: builds_on, span {this_step_changes_running_code,
 //                  earlier_kept_steps [{change}]}],
+//                 [reference-kernel: span {this_step_changes_running_code}],
 //                 [diff_shows, diff_file | kernel_file, code_after_file,
 //                  step_diff_file]},
 //   provenance {source_repo, version, git_commit, ncu_dirs, report_dir,

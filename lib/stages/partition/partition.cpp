@@ -335,9 +335,10 @@ std::string change_of(const json::Value &row) {
 // item first in its list or a prose dead-end (whose diff is the attempt),
 // else a curated pitfall, else a later list item, the earliest of those.
 // It lists every account (`occurrences`), the settings that identify the
-// lever (`lever_settings`), and the milestones after the first account
-// whose change states the same settings (`kept_later`: the packet checks
-// their code, the drafter refuses a lever the run later kept as a win).
+// lever (`lever_settings`), and the milestones whose change states the
+// same settings (`kept_in_the_run`, before or after the failure: the
+// drafter refuses a lever the run kept as a win; a win before it is the
+// code the attempt departed from, so the account contradicts it too).
 void one_per_failed_lever(Builder &b, const Inputs &in, const std::vector<json::Value> &ms, const RowsByVersion &rows,
                           std::vector<Account> &accounts, Result &r) {
   std::map<std::string, std::vector<std::size_t>> by_key;
@@ -404,12 +405,11 @@ void one_per_failed_lever(Builder &b, const Inputs &in, const std::vector<json::
       settings.push_back(std::move(o));
     }
     json::Value later = json::Value::array();
-    const std::int64_t first = accounts[order.front()].n;
     for (const auto &k : kept) {
       if (k.m->string_or("dsl") != a.seg.string_or("dsl")) continue;
       bool own_win = condition_of_its_win(members, k);
       if (!own_win) {
-        if (a.settings.empty() || k.m->get("n").as_int().value_or(0) <= first) continue;
+        if (a.settings.empty()) continue;
         bool all = std::all_of(a.settings.begin(), a.settings.end(), [&](const levers::LeverSetting &want) {
           return std::any_of(k.settings.begin(), k.settings.end(), [&](const levers::LeverSetting &got) {
             return got.lever == want.lever && got.value == want.value;
@@ -426,7 +426,7 @@ void one_per_failed_lever(Builder &b, const Inputs &in, const std::vector<json::
     }
     a.seg.set("occurrences", std::move(occ));
     a.seg.set("lever_settings", std::move(settings));
-    a.seg.set("kept_later", std::move(later));
+    a.seg.set("kept_in_the_run", std::move(later));
     a.seg.set("disc", b.allocate(a.seg, "anti-strategy", a.seg.string_or("technique")));
     b.finish(a.seg);
   }

@@ -129,9 +129,15 @@ std::string deadend_prose_technique(const json::Value &row) {
       }
     }
   }
+  // otm: "block size 4096 -> 8192, ... — reverted, 16.93→17.80us (+5.1%)"
+  // puts the lever before the separator; its tail is only the verdict.
+  if (tail) candidates.emplace_back(head);
+  // otm: a candidate left with no word of three letters ("16.93→17.80us
+  // (+5.1%)") names no lever, however long it is.
+  static const text::Regex word("[A-Za-z]{3,}");
   for (const auto &c : candidates) {
     std::string stripped = strip_boilerplate(c);
-    if (text::code_points(stripped) >= 12) return slugify(stripped);
+    if (text::code_points(stripped) >= 12 && word.contains(stripped)) return slugify(stripped);
   }
   std::string category = str_of(row.get("action_category"));
   if (!category.empty()) return slugify(category);
