@@ -52,12 +52,55 @@ const char *kAttemptDiff = R"(diff --git a/kernel.py b/kernel.py
      tl.store(out_ptr + row * n_cols + offs, e / tl.sum(e, 0))
 )";
 
-distill::Packet attempt(const std::string &seg) {
+distill::Packet attempt(const std::string &seg, const char *diff = kAttemptDiff) {
   auto p = fixture(seg);
-  p.code = kAttemptDiff;
+  p.code = diff;
   p.code_after.clear();
   return p;
 }
+
+// Attempts that change one lever each: an attempt that also moves another
+// lever's setting is no fact about one lever (issue 25).
+const char *kFastExpDiff = R"(diff --git a/kernel.py b/kernel.py
+--- a/kernel.py
++++ b/kernel.py
+@@ -14,3 +14,3 @@ def softmax_kernel(out_ptr, in_ptr, n_cols, scale, BLOCK: tl.constexpr):
+     x = tl.load(in_ptr + row * n_cols + tl.max_contiguous(offs, VEC))
+-    e = tl.exp(x - tl.max(x, 0))
++    e = tl.math.fast_expf(x - tl.max(x, 0))
+     tl.store(out_ptr + row * n_cols + offs, e / tl.sum(e, 0))
+)";
+const char *kLayoutOnlyDiff = R"(diff --git a/kernel.py b/kernel.py
+--- a/kernel.py
++++ b/kernel.py
+@@ -4,3 +4,3 @@ import triton
+ BLOCK = 4096
+-LAYOUT = SliceLayout(0, PARENT)
++LAYOUT = BlockedLayout([2], [32], [4], [0])
+ PARENT = None
+)";
+const char *kTmaOnlyDiff = R"(diff --git a/kernel.py b/kernel.py
+--- a/kernel.py
++++ b/kernel.py
+@@ -12,4 +12,5 @@ def softmax_kernel(out_ptr, in_ptr, n_cols, scale, BLOCK: tl.constexpr):
+     row = tl.program_id(0)
+-    x = tl.load(in_ptr + row * n_cols + offs)
++    desc = tl.make_tensor_descriptor(in_ptr, [n_cols], [1], [BLOCK])
++    x = desc.load([row * n_cols])
+     e = tl.exp(x - tl.max(x, 0))
+)";
+const char *kVecOnlyDiff = R"(diff --git a/kernel.py b/kernel.py
+--- a/kernel.py
++++ b/kernel.py
+@@ -3,3 +3,3 @@ import triton
+-VEC = 4
++VEC = 2
+ BLOCK = 4096
+@@ -12,3 +12,3 @@ def softmax_kernel(out_ptr, in_ptr, n_cols, scale, BLOCK: tl.constexpr):
+     row = tl.program_id(0)
+     x = tl.load(in_ptr + row * n_cols + tl.max_contiguous(offs, VEC))
+     e = tl.exp(x - tl.max(x, 0))
+)";
 
 // A diff of kernel.py whose first hunk changes only the docstring, a version
 // comment and an unrelated constant, whose second changes a comment only,
@@ -360,7 +403,7 @@ TEST_CASE("negative knowledge: one fair bar for drafter, pre-check and gate", "[
 }
 
 TEST_CASE("an accuracy failure with correctness FAIL is a fact with its verdict", "[distill][claims]") {
-  auto p = attempt("anti-v4-01");
+  auto p = attempt("anti-v4-01", kFastExpDiff);
   auto &af = *p.doc.find("agent_facing");
   af.set("the_failed_lever", "fast_expf fails the accuracy gate. its relative error is about 1e-3 on large negative "
                              "arguments, three orders above the 1e-6 tolerance");
@@ -378,7 +421,7 @@ TEST_CASE("an accuracy failure with correctness FAIL is a fact with its verdict"
 }
 
 TEST_CASE("what was attempted is the lever, the sentence with its cause is the mechanism", "[distill][claims]") {
-  auto p = attempt("anti-v4-01");
+  auto p = attempt("anti-v4-01", kLayoutOnlyDiff);
   auto &af = *p.doc.find("agent_facing");
   const std::string lever = "BlockedLayout size_per_thread 1 -> 2 gains nothing because the rows are already "
                             "coalesced and bandwidth-bound";
@@ -394,11 +437,13 @@ TEST_CASE("what was attempted is the lever, the sentence with its cause is the m
   // it are not the lever; the figure is what was observed.
   af.set("the_failed_lever", "VEC 4 -> 2 row loads cannot keep the memory pipe full because each thread issues "
                              "narrower loads (+4.0%)");
+  p.code = kVecOnlyDiff;
   auto judged = distill::draft_record(p);
   REQUIRE(judged.record);
   CHECK(judged.record->get("payload").string_or("attempted") == "VEC 4 -> 2 row loads");
   CHECK(judged.record->get("payload").string_or("observed") == "the run recorded +4.0% for this lever");
   af.set("the_failed_lever", "TMA descriptor loads gain nothing for one row per program (latency-bound)");
+  p.code = kTmaOnlyDiff;
   auto no_cause = distill::draft_record(p);
   REQUIRE(no_cause.record);
   CHECK(no_cause.record->get("payload").string_or("attempted") == "TMA descriptor loads");

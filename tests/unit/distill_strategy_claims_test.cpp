@@ -246,3 +246,18 @@ TEST_CASE("settings of levers the account does not name are named in the change"
   REQUIRE(one.record);
   CHECK(one.record->get("payload").string_or("change") == "Ran twice the warps per program.");
 }
+
+TEST_CASE("a gain inside the run's noise band is no strategy", "[distill][issue25]") {
+  auto with = [](double gain, double band) {
+    auto p = packet("Ran twice the warps per program.");
+    auto &m = at(p.doc, {"agent_facing", "measurements"});
+    m.set("improve_pct_vs_best_so_far", gain);
+    m.set("same_code_spread_pct", band);
+    return distill::draft_record(p);
+  };
+  auto inside = with(2.5, 3.84);
+  REQUIRE(inside.refusal);
+  CHECK(inside.refusal->field == "worth.gain.pct");
+  CHECK_THAT(inside.refusal->why, Catch::Contains("inside the run's own spread"));
+  CHECK(with(5.0, 3.84).record);
+}

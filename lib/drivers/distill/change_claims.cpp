@@ -113,12 +113,16 @@ std::vector<OtherSetting> other_settings_changed(const DiffReading &diff, const 
       // (`num_warps=8`), never a call it edits (`tl.store(...)`).
       const std::string &name = !c.defines.empty() ? c.defines : c.owner;
       if (name.empty() || (c.defines.empty() && !passes_keyword(c.code, name))) continue;
-      for (const auto &lever : vocabulary.levers_in_code(name, dsl)) {
-        if (std::find(named.begin(), named.end(), lever) != named.end()) continue;
-        bool seen = std::any_of(out.begin(), out.end(), [&](const OtherSetting &o) { return o.name == name; });
-        if (!seen) out.push_back({name, lever});
-        break;
-      }
+      // A name several levers' code shares (`CTAS_PER_SM`: a persistent
+      // grid's cap, an occupancy setting) is the named lever's when one of
+      // them is named.
+      auto levers = vocabulary.levers_in_code(name, dsl);
+      if (levers.empty() || std::any_of(levers.begin(), levers.end(), [&](const std::string &l) {
+            return std::find(named.begin(), named.end(), l) != named.end();
+          }))
+        continue;
+      if (std::none_of(out.begin(), out.end(), [&](const OtherSetting &o) { return o.name == name; }))
+        out.push_back({name, levers.front()});
     }
   return out;
 }

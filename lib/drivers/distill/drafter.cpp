@@ -359,6 +359,15 @@ Value draft_strategy(Context &c) {
            "no code change " + range +
                (diff ? ": the diff changes only comments, docstrings, blank lines or version stamps" : ""));
   }
+  // A gain no larger than the run's own spread of re-measurements of
+  // unchanged code is not established (the same rule as a failed lever's).
+  const auto &m = c.af.get("measurements");
+  const auto &improved = m.get("improve_pct_vs_best_so_far"), &band = m.get("same_code_spread_pct");
+  if (improved.is_number() && band.is_number() && *improved.as_number() <= *band.as_number())
+    refuse("worth.gain.pct", "the step measured " + improved.python_str() +
+                                 " % faster than its best-so-far, inside the run's own spread of re-measurements "
+                                 "of unchanged code (" +
+                                 band.python_str() + " %): the gain is not established");
   if (auto dead = described_dead_code(*diff, change))
     refuse("payload.change", "the change text describes `" + *dead + "`, which the diff " + range +
                                  " defines but never calls: the measured gain is not its");
@@ -636,6 +645,9 @@ void check_anti_against_the_run(Context &c, const AntiFact &fact, const std::opt
                std::string(claim.substr(away.front().begin, away.front().end - away.front().begin)) +
                "\" fails, but the attempt " + range + " changes that lever away from " + away.front().value +
                ": the code it was tried on already had that setting, which the run kept");
+  if (!levers.missing.empty())
+    refuse("payload.attempted", "the account names " + quoted_list(levers.missing) + ", but no running change " +
+                                    range + " of the attempt changes its code: the lever failed is not the one tried");
   // A failure measured over an attempt that also moved other levers'
   // settings is not the named lever's alone.
   auto others =
@@ -646,9 +658,6 @@ void check_anti_against_the_run(Context &c, const AntiFact &fact, const std::opt
     refuse("payload.attempted", "the attempt " + range + " also changes " + quoted_list(names) +
                                     ", which the account does not name: the failure cannot be put on its lever alone");
   }
-  if (!levers.missing.empty())
-    refuse("payload.attempted", "the account names " + quoted_list(levers.missing) + ", but no running change " +
-                                    range + " of the attempt changes its code: the lever failed is not the one tried");
   // An established fact about code needs the code: an account whose lever
   // the attempt's running changes do not show cannot be checked.
   if (levers.realised.empty())
