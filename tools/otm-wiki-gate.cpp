@@ -1,15 +1,11 @@
 // otm-wiki-gate: the admission gate, the only writer of the live store.
 #include <iostream>
 
-#include "admission/gate_commands.hpp"
+#include "admission/gate_command_line.hpp"
 #include "cmdline/options.hpp"
-#include "config/config.hpp"
-#include "config/settings.hpp"
-#include "io/file.hpp"
 #include "otm_tools.hpp"
 #include "tool/exit_codes.hpp"
 #include "tool/tool_setup.hpp"
-#include "workspace/layout.hpp"
 
 using namespace otm;
 
@@ -93,53 +89,11 @@ Exit: 0 match ok / action done (including an already counted confirm);
 int otm_wiki_gate_main(int argc, char **argv) {
   return tool::run_tool("otm-wiki-gate", [&] {
     cli::Options opts("otm-wiki-gate", kHelp);
-    opts.value("target", "ID", "existing live record id (confirm, conflict)");
-    opts.value("schema", "FILE", "store schema (default: the live store's own, else the built-in clean-1.3)");
-    config::Settings::add_options(opts,
-                                  {config::Setting::Live, config::Setting::Denylist, config::Setting::ConfigFile});
-    config::Settings::add_options(opts, admission::live_git_settings());
+    admission::add_gate_options(opts);
     if (!opts.parse(argc, argv)) return 0;
     const auto setup = tool::tool_setup(opts);
-    const auto &settings = setup.settings;
-    const auto &pos = opts.positionals();
-    std::filesystem::path live = workspace::live_root(settings).value_or(std::filesystem::path());
-    auto checks = [&] {
-      return admission::default_store_checks(live, opts.get("schema"), settings.get(config::Setting::Denylist),
-                                             setup.config);
-    };
-    admission::GateReport rep;
-    if (pos.size() == 2 && pos[0] == "match") {
-      if (opts.has("target")) throw Error(ErrorKind::Usage, "match takes no --target");
-      rep = admission::run_match(pos[1], live, checks(), setup.config.limits());
-    } else if (pos.size() >= 3 && pos[0] == "commit") {
-      const auto &cfg = setup.config;
-      std::vector<std::string> sources(pos.begin() + 2, pos.end());
-      const bool batch_action = pos[1] == "insert" || pos[1] == "auto";
-      admission::CommitCommand cmd{
-          pos[1], pos[2], live, opts.get("target"), admission::Timestamp::now(), checks(), cfg.builder_version()};
-      cmd.git = admission::live_git_options(settings, cfg);
-      cmd.limits = cfg.limits();
-      // One record file is one commit as ever; several, a staging store or
-      // a stream on stdin are a batch.
-      if (sources.size() == 1 && !io::is_directory(sources[0]) && !(sources[0] == "-" && batch_action))
-        rep = admission::run_commit(cmd);
-      else
-        rep = admission::run_batch(cmd, sources);
-    } else if (pos.size() == 1 && pos[0] == "compact") {
-      if (opts.has("target")) throw Error(ErrorKind::Usage, "compact takes no --target");
-      const auto &cfg = setup.config;
-      admission::CommitCommand cmd{
-          "compact", "", live, std::nullopt, admission::Timestamp::now(), {}, cfg.builder_version()};
-      cmd.git = admission::live_git_options(settings, cfg);
-      cmd.limits = cfg.limits();
-      rep = admission::run_compact(cmd);
-    } else {
-      throw Error(ErrorKind::Usage, "expected 'match RECORD', 'commit ACTION RECORD' or 'compact' (see --help)");
-    }
-    std::cout << rep.out;
-    if (rep.out_stream) rep.out_stream(std::cout);
-    std::cout << std::flush;
-    std::cerr << rep.err << std::flush;
-    return rep.exit_code;
+    const auto report = admission::run_gate_request(admission::gate_request(opts), setup.settings, setup.config);
+    admission::print_gate_report(report, std::cout, std::cerr);
+    return report.exit_code;
   });
 }

@@ -67,99 +67,142 @@ void collect_thin(const std::string &err, std::vector<std::string> &thin) {
   }
 }
 
-PacketOutcome run_rounds(const Packet &packet, const DriverOptions &opt, const RecordGates &gates,
-                         const std::filesystem::path &scratch, const std::filesystem::path &brief_file) {
-  const auto &path = packet.path;
-  PacketOutcome o;
-  o.packet = path;
-  o.seg_id = packet.seg_id();
+// The files of a distillation run every round hands the agent.
+struct RunFiles {
+  std::filesystem::path scratch; // per-round files
+  std::filesystem::path brief;   // the brief, as a file
+};
+
+// Runs the agent once for `round`: the round's input on stdin, and the same
+// as files in the environment (OTM_DISTILL_*) for an agent that would rather
+// read them; the last round's findings, when there are any, in a scratch file.
+AgentRun ask_agent(const Packet &packet, const DriverOptions &opt, const RunFiles &files, unsigned round,
+                   const std::vector<GateFinding> &findings) {
+  const std::string seg_id = packet.seg_id();
+  std::string findings_file;
+  if (!findings.empty()) {
+    auto f = files.scratch / (seg_id + ".findings." + std::to_string(round) + ".txt");
+    io::write_file_atomic(f, findings_text(findings));
+    findings_file = f.string();
+  }
   std::string code_path = packet.code_name.empty()
                               ? std::string()
-                              : std::filesystem::absolute(path.parent_path() / packet.code_name).string();
+                              : std::filesystem::absolute(packet.path.parent_path() / packet.code_name).string();
+  std::vector<std::pair<std::string, std::string>> env = {
+      {"OTM_DISTILL_BRIEF", files.brief.string()},
+      {"OTM_DISTILL_PACKET", std::filesystem::absolute(packet.path).string()},
+      {"OTM_DISTILL_CODE", code_path},
+      {"OTM_DISTILL_FINDINGS", findings_file},
+      {"OTM_DISTILL_ROUND", std::to_string(round)},
+      {"OTM_DISTILL_SEG_ID", seg_id},
+  };
+  return run_agent(opt.agent_cmd, agent_input(opt.brief, packet, findings, round, opt.max_rounds), env, opt.limits);
+}
+
+// The agent's answer on stdout: one JSON object, else why it is none.
+struct AgentAnswer {
+  std::optional<json::Value> object;
+  std::string error;
+};
+
+AgentAnswer read_answer(const std::string &out) {
+  AgentAnswer a;
+  try {
+    auto text = text::strip(out);
+    if (text.empty()) throw json::ParseError("agent output is empty");
+    a.object = json::parse(text, "agent output");
+    if (!a.object->is_object()) {
+      a.error = "agent output is JSON but not an object";
+      a.object.reset();
+    }
+  } catch (const json::ParseError &e) {
+    a.error = e.what();
+  }
+  return a;
+}
+
+// An answer that is a refusal line ({"refused": FIELD, "why": ...}) ends
+// the packet as refused: true, and `o` says so.
+bool took_refusal(const AgentAnswer &answer, const Packet &packet, PacketOutcome &o) {
+  if (!answer.object || !answer.object->get("refused").is_string()) return false;
+  std::string field = *answer.object->get("refused").as_string();
+  const auto *why = answer.object->get("why").as_string();
+  o.refusal = refusal_line(packet, {field, why ? *why : std::string(), ""}, "agent");
+  add_unique(o.thin, field);
+  o.verdict = "refused";
+  return true;
+}
+
+// A record judged: where it would be filed, and what stands against it (its
+// placement first, then the gates; none when it passes).
+struct Judgement {
+  std::string relpath;
+  std::vector<GateFinding> findings;
+};
+
+Judgement judge_record(const json::Value &record, const Packet &packet, const RecordGates &gates) {
+  Judgement j;
+  std::string placement = placement_problem(record, packet);
+  if (!placement.empty())
+    j.findings.push_back({"target", placement});
+  else {
+    try {
+      j.relpath = workspace::store_relpath(record::record_relpath(record));
+    } catch (const record::LayoutError &e) {
+      j.findings.push_back({"target", e.what()});
+    }
+  }
+  if (j.findings.empty()) j.findings = gates.check(record, j.relpath, packet);
+  return j;
+}
+
+// Up to opt.max_rounds rounds of the agent on one packet, each after the
+// first with the findings against the last answer, until it writes a
+// passing record, refuses, fails or times out.
+PacketOutcome run_rounds(const Packet &packet, const DriverOptions &opt, const RecordGates &gates,
+                         const RunFiles &files) {
+  PacketOutcome o;
+  o.packet = packet.path;
+  o.seg_id = packet.seg_id();
   std::vector<GateFinding> findings;
   for (unsigned round = 1; round <= opt.max_rounds; ++round) {
     o.rounds = round;
-    std::string findings_file;
-    if (!findings.empty()) {
-      auto f = scratch / (o.seg_id + ".findings." + std::to_string(round) + ".txt");
-      io::write_file_atomic(f, findings_text(findings));
-      findings_file = f.string();
-    }
-    std::vector<std::pair<std::string, std::string>> env = {
-        {"OTM_DISTILL_BRIEF", brief_file.string()},
-        {"OTM_DISTILL_PACKET", std::filesystem::absolute(path).string()},
-        {"OTM_DISTILL_CODE", code_path},
-        {"OTM_DISTILL_FINDINGS", findings_file},
-        {"OTM_DISTILL_ROUND", std::to_string(round)},
-        {"OTM_DISTILL_SEG_ID", o.seg_id},
-    };
-    auto run =
-        run_agent(opt.agent_cmd, agent_input(opt.brief, packet, findings, round, opt.max_rounds), env, opt.limits);
+    auto run = ask_agent(packet, opt, files, round, findings);
     collect_thin(run.err, o.thin);
     o.detail = run.describe();
     if (run.timed_out) {
       o.verdict = "timeout";
       return o;
     }
-    std::optional<json::Value> out;
-    std::string parse_error;
-    try {
-      auto text = text::strip(run.out);
-      if (text.empty()) throw json::ParseError("agent output is empty");
-      out = json::parse(text, "agent output");
-      if (!out->is_object()) {
-        parse_error = "agent output is JSON but not an object";
-        out.reset();
-      }
-    } catch (const json::ParseError &e) {
-      parse_error = e.what();
-    }
-    if (out && out->get("refused").is_string()) {
-      std::string field = *out->get("refused").as_string();
-      const auto *why = out->get("why").as_string();
-      o.refusal = refusal_line(packet, {field, why ? *why : std::string(), ""}, "agent");
-      add_unique(o.thin, field);
-      o.verdict = "refused";
-      return o;
-    }
+    auto answer = read_answer(run.out);
+    if (took_refusal(answer, packet, o)) return o;
     if (!run.ok()) {
       o.verdict = "agent-failed";
       if (!text::strip(run.err).empty()) o.detail += ": " + std::string(text::strip(run.err));
       return o;
     }
-    if (!out) {
+    if (!answer.object) {
       findings = {{"output", "your answer must be exactly one JSON object (a record or a refusal line): " +
-                                 std::string(text::prefix_code_points(parse_error, 300))}};
+                                 std::string(text::prefix_code_points(answer.error, 300))}};
       add_unique(o.blocked_by, "output");
       o.last_findings = findings;
       o.verdict = "garbage";
       continue;
     }
-    findings.clear();
-    std::string placement = placement_problem(*out, packet);
-    std::string relpath;
-    if (!placement.empty())
-      findings.push_back({"target", placement});
-    else {
-      try {
-        relpath = workspace::store_relpath(record::record_relpath(*out));
-      } catch (const record::LayoutError &e) {
-        findings.push_back({"target", e.what()});
-      }
-    }
-    if (findings.empty()) findings = gates.check(*out, relpath, packet);
+    auto judged = judge_record(*answer.object, packet, gates);
+    findings = judged.findings;
     o.last_findings = findings;
     if (findings.empty()) {
       o.verdict = "written";
       o.refusal.reset(); // an earlier round's refusal no longer holds
-      o.record = std::move(out);
-      o.relpath = relpath;
+      o.record = std::move(answer.object);
+      o.relpath = judged.relpath;
       return o;
     }
     for (const auto &f : findings) add_unique(o.blocked_by, f.gate);
     o.verdict = "rejected";
     o.detail = std::to_string(findings.size()) + " gate finding(s) in round " + std::to_string(round);
-    o.refusal = refusal_line(packet, gate_refusal(*out, findings), "otm-distill");
+    o.refusal = refusal_line(packet, gate_refusal(*answer.object, findings), "otm-distill");
   }
   return o;
 }
@@ -180,7 +223,7 @@ json::Value failure_line(const PacketOutcome &o, const Packet *packet) {
 }
 
 PacketOutcome distill_one(const std::filesystem::path &path, const DriverOptions &opt, const RecordGates &gates,
-                          const std::filesystem::path &scratch, const std::filesystem::path &brief_file) {
+                          const RunFiles &files) {
   Packet packet;
   try {
     packet = load_packet(path);
@@ -193,7 +236,7 @@ PacketOutcome distill_one(const std::filesystem::path &path, const DriverOptions
     o.refusal = failure_line(o, nullptr);
     return o;
   }
-  auto o = run_rounds(packet, opt, gates, scratch, brief_file);
+  auto o = run_rounds(packet, opt, gates, files);
   if (o.verdict != "written" && !o.refusal) o.refusal = failure_line(o, &packet);
   return o;
 }
@@ -223,14 +266,14 @@ std::vector<PacketOutcome> distill_packets(const std::vector<std::filesystem::pa
                                            const DriverOptions &options, const RecordGates &gates,
                                            const cli::ProgressFn &progress) {
   ScratchDir scratch;
-  auto brief_file = scratch.path() / "distill-brief.md";
-  io::write_file_atomic(brief_file, options.brief);
+  const RunFiles files{scratch.path(), scratch.path() / "distill-brief.md"};
+  io::write_file_atomic(files.brief, options.brief);
   std::vector<PacketOutcome> outcomes(packets.size());
   std::atomic<std::size_t> next{0};
   auto worker = [&] {
     for (std::size_t i = next++; i < packets.size(); i = next++) {
       try {
-        outcomes[i] = distill_one(packets[i], options, gates, scratch.path(), brief_file);
+        outcomes[i] = distill_one(packets[i], options, gates, files);
       } catch (const std::exception &e) {
         outcomes[i].packet = packets[i];
         outcomes[i].seg_id = packets[i].stem().string();

@@ -30,7 +30,7 @@ struct Style {
 // One style per category key, and each rejection reason the ratchet gives
 // (ladder.cpp, noise.cpp) a glyph and colour of its own: accepted versions
 // solid, rejected ones hollow. A reason not listed here gets a colour of its
-// own from kOtherColours (ladder_svg assigns them per picture).
+// own from kOtherColours (PictureStyles assigns them per picture).
 const std::map<std::string, Style> &styles() {
   static const std::map<std::string, Style> s = {
       {"baseline", {"square", "#1f4e99", "#1f4e99", 5.5}},
@@ -190,51 +190,92 @@ MarkCategory mark_category(const json::Value &row) {
   return {key, "rejected: " + group};
 }
 
-std::string ladder_svg(const LadderPicture &pic) {
-  const auto &rows = pic.rows;
-  const std::size_t n = rows.size();
-  const double pitch = n ? std::clamp(kMinPlotWidth / static_cast<double>(n), kMinPitch, kMaxPitch) : kMaxPitch;
-  const double plot_w =
-      std::clamp(pitch * static_cast<double>(std::max<std::size_t>(n, 1)), kMinPlotWidth, kMaxPlotWidth);
-  const double step = n ? plot_w / static_cast<double>(n) : plot_w;
-  const double band_y = kTop + kPlotHeight + kBandGap;
-  const double width = kLeft + plot_w + 24 + kLegendWidth;
-  // Tall enough for the legend: a line per category drawn, plus two.
-  std::set<std::string> categories;
-  std::map<std::string, Style> other; // reasons without a style of their own, each its own colour
-  for (const auto &r : rows) {
-    std::string key = mark_category(r).key;
-    if (categories.insert(key).second && !styles().count(key)) {
-      const char *colour = kOtherColours[other.size() % std::size(kOtherColours)];
-      other.emplace(key, Style{"circle", colour, "none", 4.5});
+namespace {
+
+// The look of every category a picture draws: styles(), and for a reason
+// without a style of its own a circle in a colour of its own, taken from
+// kOtherColours in the order such reasons first appear.
+class PictureStyles {
+public:
+  explicit PictureStyles(const std::vector<json::Value> &rows) {
+    for (const auto &r : rows) {
+      std::string key = mark_category(r).key;
+      if (categories_.insert(key).second && !styles().count(key)) {
+        const char *colour = kOtherColours[other_.size() % std::size(kOtherColours)];
+        other_.emplace(key, Style{"circle", colour, "none", 4.5});
+      }
     }
   }
-  auto style_of = [&](const std::string &key) -> const Style & {
+  const Style &of(const std::string &key) const {
     auto it = styles().find(key);
-    return it != styles().end() ? it->second : other.at(key);
-  };
-  const double height = std::max(band_y + kBandHeight + kBottom, kTop + 28 + 19.0 * (categories.size() + 2) + 12);
-  auto x_of = [&](std::size_t i) { return kLeft + step * (static_cast<double>(i) + 0.5); };
-  // Markers shrink on a crowded axis so neighbours and the ratchet stay visible.
-  const double mark_scale = std::clamp(step / 14.0, 0.55, 1.0);
+    return it != styles().end() ? it->second : other_.at(key);
+  }
+  std::size_t category_count() const { return categories_.size(); }
 
-  double lo = 0, hi = 0;
+private:
+  std::set<std::string> categories_;
+  std::map<std::string, Style> other_;
+};
+
+// Where things go: the plot as wide as the versions need (within bounds),
+// the no-measurement band below it, the legend to its right.
+struct Frame {
+  std::size_t n = 0; // versions
+  double step = 0;   // between two versions
+  double plot_w = 0; // the plot's width
+  double band_y = 0; // the no-measurement band's top
+  double width = 0;  // the picture's
+  double height = 0; // the picture's
+  double mark_scale = 1;
+  double x_of(std::size_t i) const { return kLeft + step * (static_cast<double>(i) + 0.5); }
+  double legend_x() const { return kLeft + plot_w + 24; }
+};
+
+Frame frame_for(std::size_t n, std::size_t categories) {
+  Frame f;
+  f.n = n;
+  const double pitch = n ? std::clamp(kMinPlotWidth / static_cast<double>(n), kMinPitch, kMaxPitch) : kMaxPitch;
+  f.plot_w = std::clamp(pitch * static_cast<double>(std::max<std::size_t>(n, 1)), kMinPlotWidth, kMaxPlotWidth);
+  f.step = n ? f.plot_w / static_cast<double>(n) : f.plot_w;
+  f.band_y = kTop + kPlotHeight + kBandGap;
+  f.width = kLeft + f.plot_w + 24 + kLegendWidth;
+  // Tall enough for the legend: a line per category drawn, plus two.
+  f.height = std::max(f.band_y + kBandHeight + kBottom, kTop + 28 + 19.0 * (categories + 2) + 12);
+  // Markers shrink on a crowded axis so neighbours and the ratchet stay visible.
+  f.mark_scale = std::clamp(f.step / 14.0, 0.55, 1.0);
+  return f;
+}
+
+// The log latency axis: every usable geomean and ratchet floor, with a
+// margin of a quarter either way; none when no row has a latency.
+struct LatencyAxis {
   bool any = false;
+  double lo = 0, hi = 0;
+  double llo = 0, lhi = 1; // their log10
+  double y_of(double v) const { return kTop + kPlotHeight * (lhi - std::log10(v)) / (lhi - llo); }
+};
+
+LatencyAxis latency_axis(const std::vector<json::Value> &rows) {
+  LatencyAxis a;
   for (const auto &r : rows)
     for (auto g : {ladder::usable_geomean(r), positive(r.get("best_after_us"))})
       if (g) {
-        lo = any ? std::min(lo, *g) : *g;
-        hi = any ? std::max(hi, *g) : *g;
-        any = true;
+        a.lo = a.any ? std::min(a.lo, *g) : *g;
+        a.hi = a.any ? std::max(a.hi, *g) : *g;
+        a.any = true;
       }
-  if (any) lo /= 1.25, hi *= 1.25;
-  const double llo = any ? std::log10(lo) : 0, lhi = any ? std::log10(hi) : 1;
-  auto y_of = [&](double v) { return kTop + kPlotHeight * (lhi - std::log10(v)) / (lhi - llo); };
+  if (a.any) a.lo /= 1.25, a.hi *= 1.25;
+  a.llo = a.any ? std::log10(a.lo) : 0;
+  a.lhi = a.any ? std::log10(a.hi) : 1;
+  return a;
+}
 
+// The opening: the <svg> element, its title, the background and the heading.
+std::string svg_head(const LadderPicture &pic, const Frame &f) {
   std::string s;
   s += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  s += "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"" + num(width) + "\" height=\"" +
-       num(height) + "\" viewBox=\"0 0 " + num(width) + " " + num(height) +
+  s += "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"" + num(f.width) + "\" height=\"" +
+       num(f.height) + "\" viewBox=\"0 0 " + num(f.width) + " " + num(f.height) +
        "\" font-family=\"DejaVu Sans, Verdana, sans-serif\" font-size=\"12\" role=\"img\">\n";
   std::string title = "Ladder of " + (pic.title.empty() ? std::string("the trace") : pic.title);
   s += "<title>" + xml_escape(title) + ": geomean latency per version</title>\n";
@@ -245,16 +286,21 @@ std::string ladder_svg(const LadderPicture &pic) {
        "\" y=\"42\" fill=\"#444444\">geomean latency per version (log scale); a milestone "
        "beats the best-so-far by at least " +
        fixed(pic.thresholds.milestone_pct, 1) + "%, a mega by " + fixed(pic.thresholds.mega_pct, 1) + "%</text>\n";
+  return s;
+}
 
-  // Axes and grid.
+// The plot's frame, a grid line and label per tick of the latency axis, and
+// the axis title (or why there is no axis).
+std::string axes(const Frame &f, const LatencyAxis &axis) {
+  std::string s;
   s += "<g class=\"axes\" stroke=\"#cccccc\" stroke-width=\"1\">\n";
-  s += "<rect x=\"" + num(kLeft) + "\" y=\"" + num(kTop) + "\" width=\"" + num(plot_w) + "\" height=\"" +
+  s += "<rect x=\"" + num(kLeft) + "\" y=\"" + num(kTop) + "\" width=\"" + num(f.plot_w) + "\" height=\"" +
        num(kPlotHeight) + "\" fill=\"#fbfbfb\" stroke=\"#999999\"/>\n";
   std::string tick_text;
-  if (any)
-    for (double v : log_ticks(lo, hi)) {
-      double y = y_of(v);
-      s += "<line x1=\"" + num(kLeft) + "\" y1=\"" + num(y) + "\" x2=\"" + num(kLeft + plot_w) + "\" y2=\"" + num(y) +
+  if (axis.any)
+    for (double v : log_ticks(axis.lo, axis.hi)) {
+      double y = axis.y_of(v);
+      s += "<line x1=\"" + num(kLeft) + "\" y1=\"" + num(y) + "\" x2=\"" + num(kLeft + f.plot_w) + "\" y2=\"" + num(y) +
            "\"/>\n";
       tick_text += "<text x=\"" + num(kLeft - 6) + "\" y=\"" + num(y + 4) + "\" text-anchor=\"end\">" + tick_label(v) +
                    "</text>\n";
@@ -263,79 +309,111 @@ std::string ladder_svg(const LadderPicture &pic) {
   s += "<g class=\"ticks\" fill=\"#333333\">\n" + tick_text + "</g>\n";
   s += "<text transform=\"translate(20," + num(kTop + kPlotHeight / 2) +
        ") rotate(-90)\" text-anchor=\"middle\" fill=\"#333333\">geomean latency (us, log)</text>\n";
-  if (!any)
-    s += "<text x=\"" + num(kLeft + plot_w / 2) + "\" y=\"" + num(kTop + kPlotHeight / 2) +
+  if (!axis.any)
+    s += "<text x=\"" + num(kLeft + f.plot_w / 2) + "\" y=\"" + num(kTop + kPlotHeight / 2) +
          "\" text-anchor=\"middle\" fill=\"#a01c1c\">no version has a usable geomean</text>\n";
+  return s;
+}
 
-  // The no-measurement band.
-  s += "<rect class=\"no-measurement-band\" x=\"" + num(kLeft) + "\" y=\"" + num(band_y) + "\" width=\"" + num(plot_w) +
-       "\" height=\"" + num(kBandHeight) + "\" fill=\"#f3f3f3\" stroke=\"#bbbbbb\" " + "stroke-dasharray=\"4,3\"/>\n";
-  s += "<text x=\"" + num(kLeft - 6) + "\" y=\"" + num(band_y + kBandHeight / 2 + 4) +
+// The band below the plot where versions without a measurement sit.
+std::string no_measurement_band(const Frame &f) {
+  std::string s;
+  s += "<rect class=\"no-measurement-band\" x=\"" + num(kLeft) + "\" y=\"" + num(f.band_y) + "\" width=\"" +
+       num(f.plot_w) + "\" height=\"" + num(kBandHeight) + "\" fill=\"#f3f3f3\" stroke=\"#bbbbbb\" " +
+       "stroke-dasharray=\"4,3\"/>\n";
+  s += "<text x=\"" + num(kLeft - 6) + "\" y=\"" + num(f.band_y + kBandHeight / 2 + 4) +
        "\" text-anchor=\"end\" fill=\"#555555\" font-size=\"10\">no meas.</text>\n";
+  return s;
+}
 
-  // Version labels: every k-th so they stay at least 30 units apart.
-  const std::size_t every = std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil(30.0 / step)));
-  s += "<g class=\"versions\" fill=\"#333333\" font-size=\"10\">\n";
-  for (std::size_t i = 0; i < n; ++i) {
-    if (i % every != 0 && i + 1 != n) continue;
-    double x = x_of(i), y = band_y + kBandHeight + 14;
+// The version axis: every k-th version's name, so they stay at least 30
+// units apart (and the last), and the axis title.
+std::string version_labels(const std::vector<json::Value> &rows, const Frame &f) {
+  const std::size_t every = std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil(30.0 / f.step)));
+  std::string s = "<g class=\"versions\" fill=\"#333333\" font-size=\"10\">\n";
+  for (std::size_t i = 0; i < f.n; ++i) {
+    if (i % every != 0 && i + 1 != f.n) continue;
+    double x = f.x_of(i), y = f.band_y + kBandHeight + 14;
     s += "<text x=\"" + num(x) + "\" y=\"" + num(y) + "\" text-anchor=\"end\" transform=\"rotate(-40 " + num(x) + " " +
          num(y) + ")\">" + xml_escape(rows[i].string_or("version")) + "</text>\n";
   }
   s += "</g>\n";
-  s += "<text x=\"" + num(kLeft + plot_w / 2) + "\" y=\"" + num(height - 8) +
+  s += "<text x=\"" + num(kLeft + f.plot_w / 2) + "\" y=\"" + num(f.height - 8) +
        "\" text-anchor=\"middle\" fill=\"#333333\">version, in trace order</text>\n";
+  return s;
+}
 
-  // The ratchet: the floor after each row, as a step line.
+// The ratchet: the floor after each row, as a step line ("" when no row has one).
+std::string ratchet_line(const std::vector<json::Value> &rows, const Frame &f, const LatencyAxis &axis) {
   std::string path;
   std::optional<double> floor;
-  for (std::size_t i = 0; i < n; ++i) {
+  for (std::size_t i = 0; i < f.n; ++i) {
     auto after = positive(rows[i].get("best_after_us"));
     if (!after) continue;
-    double x = x_of(i);
+    double x = f.x_of(i);
     if (!floor)
-      path += "M" + num(x) + "," + num(y_of(*after));
+      path += "M" + num(x) + "," + num(axis.y_of(*after));
     else if (*after != *floor)
-      path += " H" + num(x) + " V" + num(y_of(*after));
+      path += " H" + num(x) + " V" + num(axis.y_of(*after));
     floor = after;
   }
-  if (floor) path += " H" + num(kLeft + plot_w);
-  if (!path.empty())
-    s += "<path class=\"ratchet\" d=\"" + path +
+  if (floor) path += " H" + num(kLeft + f.plot_w);
+  if (path.empty()) return "";
+  return "<path class=\"ratchet\" d=\"" + path +
          "\" fill=\"none\" stroke=\"#1b7f3b\" stroke-width=\"2\" stroke-opacity=\"0.55\"/>\n";
+}
 
-  // The markers, with counts per category for the legend.
-  std::vector<std::pair<MarkCategory, std::size_t>> seen;
+// What a mega or final version says beside its marker: its gain, or the
+// final latency; "" for any other version.
+std::string mark_label(const json::Value &row, std::optional<double> geo, double x, double y,
+                       const PictureStyles &styles) {
+  std::string sel = row.string_or("selection");
+  if (!geo || (sel != "mega" && sel != "final")) return "";
+  std::string text = sel == "final" ? "final " + fixed(*geo, 1) + " us"
+                                    : "-" + fixed(row.get("improve_pct").as_number().value_or(0), 1) + "%";
+  return "<text x=\"" + num(x + 9) + "\" y=\"" + num(y - 9) + "\" fill=\"" + styles.of(sel).stroke +
+         "\" font-size=\"11\" font-weight=\"bold\">" + xml_escape(text) + "</text>\n";
+}
+
+// Every version's marker (on the latency axis, or on the band without a
+// measurement) and its label, with what the legend counts.
+struct Marks {
+  std::string svg;
+  std::vector<std::pair<MarkCategory, std::size_t>> seen; // each category drawn, in first-seen order, and its count
   std::size_t unmeasured = 0;
-  s += "<g class=\"marks\">\n";
+};
+
+Marks draw_marks(const std::vector<json::Value> &rows, const Frame &f, const LatencyAxis &axis,
+                 const PictureStyles &styles) {
+  Marks m;
+  m.svg = "<g class=\"marks\">\n";
   std::string labels;
-  for (std::size_t i = 0; i < n; ++i) {
+  for (std::size_t i = 0; i < f.n; ++i) {
     const auto &row = rows[i];
     MarkCategory cat = mark_category(row);
-    auto it = std::find_if(seen.begin(), seen.end(), [&](const auto &p) { return p.first.key == cat.key; });
-    if (it == seen.end())
-      seen.emplace_back(cat, 1);
+    auto it = std::find_if(m.seen.begin(), m.seen.end(), [&](const auto &p) { return p.first.key == cat.key; });
+    if (it == m.seen.end())
+      m.seen.emplace_back(cat, 1);
     else
       ++it->second;
     auto geo = ladder::usable_geomean(row);
-    double x = x_of(i);
-    double y = geo ? y_of(*geo) : band_y + kBandHeight / 2;
-    if (!geo) ++unmeasured;
-    s +=
-        marker(style_of(cat.key), "mark " + cat.key + (geo ? "" : " unmeasured"), x, y, describe(row, cat), mark_scale);
-    std::string sel = row.string_or("selection");
-    if (geo && (sel == "mega" || sel == "final")) {
-      std::string text = sel == "final" ? "final " + fixed(*geo, 1) + " us"
-                                        : "-" + fixed(row.get("improve_pct").as_number().value_or(0), 1) + "%";
-      labels += "<text x=\"" + num(x + 9) + "\" y=\"" + num(y - 9) + "\" fill=\"" + style_of(sel).stroke +
-                "\" font-size=\"11\" font-weight=\"bold\">" + xml_escape(text) + "</text>\n";
-    }
+    double x = f.x_of(i);
+    double y = geo ? axis.y_of(*geo) : f.band_y + kBandHeight / 2;
+    if (!geo) ++m.unmeasured;
+    m.svg += marker(styles.of(cat.key), "mark " + cat.key + (geo ? "" : " unmeasured"), x, y, describe(row, cat),
+                    f.mark_scale);
+    labels += mark_label(row, geo, x, y, styles);
   }
-  s += "</g>\n<g class=\"labels\">\n" + labels + "</g>\n";
+  m.svg += "</g>\n<g class=\"labels\">\n" + labels + "</g>\n";
+  return m;
+}
 
-  // Legend, in a fixed order of categories (those present), then the line
-  // and the band.
+// The legend: the categories drawn in a fixed order (the selections first,
+// then the rejections as first seen), each with its count, then the ratchet
+// line and the band.
+std::string legend(const Marks &marks, const Frame &f, const PictureStyles &styles) {
   std::vector<std::string> order = {"baseline", "milestone", "mega", "final", "deadend"};
+  auto seen = marks.seen;
   std::stable_sort(seen.begin(), seen.end(), [&](const auto &a, const auto &b) {
     auto rank = [&](const std::string &k) {
       auto it = std::find(order.begin(), order.end(), k);
@@ -343,13 +421,13 @@ std::string ladder_svg(const LadderPicture &pic) {
     };
     return rank(a.first.key) < rank(b.first.key);
   });
-  const double lx = kLeft + plot_w + 24;
+  const double lx = f.legend_x();
   double ly = kTop + 8;
-  s += "<g class=\"legend\">\n<text x=\"" + num(lx) + "\" y=\"" + num(ly) +
-       "\" font-weight=\"bold\">How the ladder judged each version</text>\n";
+  std::string s = "<g class=\"legend\">\n<text x=\"" + num(lx) + "\" y=\"" + num(ly) +
+                  "\" font-weight=\"bold\">How the ladder judged each version</text>\n";
   ly += 20;
   for (const auto &[cat, count] : seen) {
-    s += marker(style_of(cat.key), "legend-mark " + cat.key, lx + 8, ly - 4, cat.label);
+    s += marker(styles.of(cat.key), "legend-mark " + cat.key, lx + 8, ly - 4, cat.label);
     s += "<text x=\"" + num(lx + 22) + "\" y=\"" + num(ly) + "\">" + xml_escape(cat.label) + " (" +
          std::to_string(count) + ")</text>\n";
     ly += 19;
@@ -360,10 +438,21 @@ std::string ladder_svg(const LadderPicture &pic) {
   ly += 19;
   s += "<rect x=\"" + num(lx) + "\" y=\"" + num(ly - 11) +
        "\" width=\"16\" height=\"10\" fill=\"#f3f3f3\" stroke=\"#bbbbbb\" stroke-dasharray=\"3,2\"/>\n";
-  s += "<text x=\"" + num(lx + 22) + "\" y=\"" + num(ly) + "\">no measurement (" + std::to_string(unmeasured) +
+  s += "<text x=\"" + num(lx + 22) + "\" y=\"" + num(ly) + "\">no measurement (" + std::to_string(marks.unmeasured) +
        "): not drawn as zero</text>\n";
-  s += "</g>\n</svg>\n";
+  s += "</g>\n";
   return s;
+}
+
+} // namespace
+
+std::string ladder_svg(const LadderPicture &pic) {
+  const PictureStyles styles(pic.rows);
+  const Frame frame = frame_for(pic.rows.size(), styles.category_count());
+  const LatencyAxis axis = latency_axis(pic.rows);
+  const Marks marks = draw_marks(pic.rows, frame, axis, styles);
+  return svg_head(pic, frame) + axes(frame, axis) + no_measurement_band(frame) + version_labels(pic.rows, frame) +
+         ratchet_line(pic.rows, frame, axis) + marks.svg + legend(marks, frame, styles) + "</svg>\n";
 }
 
 } // namespace otm::report

@@ -89,6 +89,102 @@ std::string path_of_header(std::string_view line) {
   return {};
 }
 
+// The pre-checks of how a hunk's line looks (see ascii_space above), from
+// each pattern's anchors (LineLooks below): Python needs a leading keyword
+// or '@', an assignment after a run of names, dots, brackets, commas and
+// spaces, or a last ([,: ; C a last ;{} or a leading #include, #define, __,
+// template or //; prose is words and white space with ' - . , ! ? only.
+bool non_ascii(char c) { return static_cast<unsigned char>(c) >= 0x80; }
+std::string_view after_leading_space(std::string_view l) {
+  std::size_t i = 0;
+  while (i < l.size() && ascii_space(l[i])) ++i;
+  return l.substr(i);
+}
+char last_non_space(std::string_view l) {
+  std::size_t n = l.size();
+  while (n > 0 && ascii_space(l[n - 1])) --n;
+  return n ? l[n - 1] : '\0';
+}
+bool may_read_as_python(std::string_view l) {
+  static constexpr std::string_view kKeywords[] = {"def",   "class",  "return", "if",    "elif",     "else",   "for",
+                                                   "while", "import", "from",   "with",  "try",      "except", "raise",
+                                                   "yield", "assert", "pass",   "break", "continue", "lambda", "@"};
+  auto rest = after_leading_space(l);
+  if (!rest.empty() && non_ascii(rest[0])) return true;
+  if (std::any_of(std::begin(kKeywords), std::end(kKeywords), [&](std::string_view k) { return rest.starts_with(k); }))
+    return true;
+  auto stop = std::find_if(rest.begin(), rest.end(), [](char c) {
+    auto u = static_cast<unsigned char>(c);
+    return !(std::isalnum(u) || ascii_space(c) || std::string_view("_.[], ").find(c) != std::string_view::npos);
+  });
+  if (stop != rest.end() && (non_ascii(*stop) || std::string_view("=-+*/%|&").find(*stop) != std::string_view::npos))
+    return true;
+  char end = last_non_space(l);
+  return non_ascii(end) || (end && std::string_view("([,:").find(end) != std::string_view::npos);
+}
+bool may_read_as_c(std::string_view l) {
+  static constexpr std::string_view kCStarts[] = {"#include", "#define", "__global__", "__device__", "template", "//"};
+  char end = last_non_space(l);
+  if (non_ascii(end) || (end && std::string_view(";{}").find(end) != std::string_view::npos)) return true;
+  auto rest = after_leading_space(l);
+  return (!rest.empty() && non_ascii(rest[0])) ||
+         std::any_of(std::begin(kCStarts), std::end(kCStarts), [&](std::string_view k) { return rest.starts_with(k); });
+}
+bool may_read_as_prose(std::string_view l) {
+  return std::all_of(l.begin(), l.end(), [](char c) {
+    auto u = static_cast<unsigned char>(c);
+    return u >= 0x80 || std::isalnum(u) || ascii_space(c) ||
+           std::string_view("_'-.,!?").find(c) != std::string_view::npos;
+  });
+}
+bool has_code_punctuation(std::string_view l) { return l.find_first_of("=(){}[]:;") != std::string_view::npos; }
+
+// How each line of a hunk's side looks: like Python, like C, like prose,
+// like a C preprocessor line. That does not depend on where the hunk is
+// assumed to start, so each is matched once per line, not once per
+// hypothesis (these regexes were most of a diff's lexing), and only when a
+// score asks (a code line needs only whether it reads like prose or C).
+class LineLooks {
+public:
+  explicit LineLooks(const std::vector<std::string_view> &side) : side_(side), looks_(side.size()) {}
+
+  bool python(std::size_t i) {
+    static const text::Regex r(
+        R"(^\s*(?:(?:def|class|return|if|elif|else|for|while|import|from|with|try|except|raise|yield|assert|pass|)"
+        R"(break|continue|lambda)\b|@\w)|^\s*[\w.\[\], ]+\s*(?:[-+*/%|&]|//)?=(?!=)|[(\[,:]\s*$)");
+    auto &k = looks_[i].python;
+    if (!k) k = may_read_as_python(side_[i]) && r.contains(side_[i]);
+    return *k;
+  }
+  bool c(std::size_t i) {
+    static const text::Regex r(R"([;{}]\s*$|^\s*(?:#include|#define|__global__|__device__|template\s*<|//))");
+    auto &k = looks_[i].c;
+    if (!k) k = may_read_as_c(side_[i]) && r.contains(side_[i]);
+    return *k;
+  }
+  // `from triton.experimental import gluon` reads as words but is code.
+  bool prose(std::size_t i) {
+    static const text::Regex r(R"(^\s*[A-Za-z][\w'-]*(?:,?\s+[\w'.,-]+){2,}[.!?]?\s*$)");
+    auto &k = looks_[i].prose;
+    if (!k) k = may_read_as_prose(side_[i]) && !has_code_punctuation(side_[i]) && r.contains(side_[i]) && !python(i);
+    return *k;
+  }
+  // A C preprocessor line, which Python would read as a comment.
+  bool preprocessor(std::size_t i) {
+    static const text::Regex r(R"(^\s*#(?:include|define|pragma|ifdef|ifndef|endif|undef)\b)");
+    auto &k = looks_[i].preprocessor;
+    if (!k) k = side_[i].find('#') != std::string_view::npos && r.contains(side_[i]);
+    return *k;
+  }
+
+private:
+  struct Looks {
+    std::optional<bool> python, c, prose, preprocessor;
+  };
+  const std::vector<std::string_view> &side_;
+  std::vector<Looks> looks_;
+};
+
 // A hunk may start inside a multi-line string, which its text alone cannot
 // say for sure. Each side is lexed under three hypotheses - it starts in
 // code, inside a docstring, inside an embedded source string - and the one
@@ -100,127 +196,57 @@ struct HunkStart {
   bool inside = false, docstring = true;
   char quote = '"';
 };
-HunkStart guess_hunk_start(const std::vector<std::string_view> &side) {
-  static const text::Regex python(
-      R"(^\s*(?:(?:def|class|return|if|elif|else|for|while|import|from|with|try|except|raise|yield|assert|pass|)"
-      R"(break|continue|lambda)\b|@\w)|^\s*[\w.\[\], ]+\s*(?:[-+*/%|&]|//)?=(?!=)|[(\[,:]\s*$)");
-  static const text::Regex c_like(R"([;{}]\s*$|^\s*(?:#include|#define|__global__|__device__|template\s*<|//))");
-  // A C preprocessor line, which Python would read as a comment.
-  static const text::Regex preprocessor(R"(^\s*#(?:include|define|pragma|ifdef|ifndef|endif|undef)\b)");
-  static const text::Regex prose(R"(^\s*[A-Za-z][\w'-]*(?:,?\s+[\w'.,-]+){2,}[.!?]?\s*$)");
-  // The pre-checks (see ascii_space above), from each pattern's anchors:
-  // Python needs a leading keyword or '@', an assignment after a run of
-  // names, dots, brackets, commas and spaces, or a last ([,: ; C a last ;{}
-  // or a leading #include, #define, __, template or //; prose is words and
-  // white space with ' - . , ! ? only.
-  static constexpr std::string_view kKeywords[] = {"def",   "class",  "return", "if",    "elif",     "else",   "for",
-                                                   "while", "import", "from",   "with",  "try",      "except", "raise",
-                                                   "yield", "assert", "pass",   "break", "continue", "lambda", "@"};
-  static constexpr std::string_view kCStarts[] = {"#include", "#define", "__global__", "__device__", "template", "//"};
-  auto lead = [](std::string_view l) {
-    std::size_t i = 0;
-    while (i < l.size() && ascii_space(l[i])) ++i;
-    return l.substr(i);
-  };
-  auto last = [](std::string_view l) {
-    std::size_t n = l.size();
-    while (n > 0 && ascii_space(l[n - 1])) --n;
-    return n ? l[n - 1] : '\0';
-  };
-  auto non_ascii = [](char c) { return static_cast<unsigned char>(c) >= 0x80; };
-  auto may_be_python = [&](std::string_view l) {
-    auto rest = lead(l);
-    if (!rest.empty() && non_ascii(rest[0])) return true;
-    if (std::any_of(std::begin(kKeywords), std::end(kKeywords),
-                    [&](std::string_view k) { return rest.starts_with(k); }))
-      return true;
-    auto stop = std::find_if(rest.begin(), rest.end(), [](char c) {
-      auto u = static_cast<unsigned char>(c);
-      return !(std::isalnum(u) || ascii_space(c) || std::string_view("_.[], ").find(c) != std::string_view::npos);
-    });
-    if (stop != rest.end() && (non_ascii(*stop) || std::string_view("=-+*/%|&").find(*stop) != std::string_view::npos))
-      return true;
-    char end = last(l);
-    return non_ascii(end) || (end && std::string_view("([,:").find(end) != std::string_view::npos);
-  };
-  auto may_be_c = [&](std::string_view l) {
-    char end = last(l);
-    if (non_ascii(end) || (end && std::string_view(";{}").find(end) != std::string_view::npos)) return true;
-    auto rest = lead(l);
-    return (!rest.empty() && non_ascii(rest[0])) ||
-           std::any_of(std::begin(kCStarts), std::end(kCStarts),
-                       [&](std::string_view k) { return rest.starts_with(k); });
-  };
-  auto may_be_prose = [](std::string_view l) {
-    return std::all_of(l.begin(), l.end(), [](char c) {
-      auto u = static_cast<unsigned char>(c);
-      return u >= 0x80 || std::isalnum(u) || ascii_space(c) ||
-             std::string_view("_'-.,!?").find(c) != std::string_view::npos;
-    });
-  };
-  auto code_punct = [](std::string_view l) { return l.find_first_of("=(){}[]:;") != std::string_view::npos; };
-  char quote = 0;
+
+// The quote of the first triple-quoted string on `side`, 0 when none.
+char first_triple_quote(const std::vector<std::string_view> &side) {
   for (auto l : side) {
     auto dq = l.find("\"\"\""), sq = l.find("'''");
     if (dq == std::string_view::npos && sq == std::string_view::npos) continue;
-    quote = dq < sq ? '"' : '\'';
-    break;
+    return dq < sq ? '"' : '\'';
   }
-  HunkStart best;
+  return 0;
+}
+
+// How many lines of `side`, lexed as starting at `start`, are classified
+// against their look; counting stops at `enough` (a worse hypothesis need
+// not be counted out).
+std::size_t contradictions(const std::vector<std::string_view> &side, const HunkStart &start, LineLooks &looks,
+                           std::size_t enough) {
+  SourceLexer lexer(Language::Python);
+  if (start.inside) lexer.assume_inside_string(start.docstring, start.quote);
+  std::size_t score = 0;
+  for (std::size_t i = 0; i < side.size() && score < enough; ++i) {
+    auto l = side[i];
+    auto spans = lexer.lex_line(l);
+    auto kind = classify_line(l, spans);
+    bool embedded = std::any_of(spans.begin(), spans.end(), [](const Span &s) { return s.embedded; });
+    if (kind == LineKind::Comment && looks.python(i) && !looks.prose(i)) ++score;
+    if (kind == LineKind::Comment && !embedded && looks.preprocessor(i)) ++score;
+    if (kind == LineKind::Code && !embedded && (looks.prose(i) || looks.c(i))) ++score;
+    if (kind == LineKind::Code && embedded && looks.python(i) && !looks.c(i)) ++score;
+  }
+  return score;
+}
+
+HunkStart guess_hunk_start(const std::vector<std::string_view> &side) {
+  char quote = first_triple_quote(side);
   // Without a triple quote the hunk may still lie wholly inside an embedded
   // source string (a `#define` block of a load_inline source): only that
   // and code are weighed.
-  bool quoted = quote != 0;
+  const bool quoted = quote != 0;
   if (!quoted) quote = '"';
+  // In code, inside a docstring, inside an embedded source string.
+  const HunkStart hypotheses[] = {{false, false, quote}, {true, true, quote}, {true, false, quote}};
+  LineLooks looks(side);
+  HunkStart best;
   std::size_t best_score = static_cast<std::size_t>(-1);
-  // How each line looks does not depend on the hypothesis: matched once per
-  // line, not once per hypothesis (these regexes were most of a diff's
-  // lexing), and only when a score asks (a code line needs only whether it
-  // reads like prose or C).
-  struct Looks {
-    std::optional<bool> python, c, prose, preprocessor;
-  };
-  std::vector<Looks> looks(side.size());
-  auto python_at = [&](std::size_t i) {
-    auto &k = looks[i].python;
-    if (!k) k = may_be_python(side[i]) && python.contains(side[i]);
-    return *k;
-  };
-  auto c_at = [&](std::size_t i) {
-    auto &k = looks[i].c;
-    if (!k) k = may_be_c(side[i]) && c_like.contains(side[i]);
-    return *k;
-  };
-  // `from triton.experimental import gluon` reads as words but is code.
-  auto prose_at = [&](std::size_t i) {
-    auto &k = looks[i].prose;
-    if (!k) k = may_be_prose(side[i]) && !code_punct(side[i]) && prose.contains(side[i]) && !python_at(i);
-    return *k;
-  };
-  auto preprocessor_at = [&](std::size_t i) {
-    auto &k = looks[i].preprocessor;
-    if (!k) k = side[i].find('#') != std::string_view::npos && preprocessor.contains(side[i]);
-    return *k;
-  };
-  for (int h = 0; h < 3; ++h) {
-    if (!quoted && h == 1) continue;
+  for (const HunkStart &start : hypotheses) {
+    if (!quoted && start.inside && start.docstring) continue;
     if (best_score == 0) break; // no hypothesis can contradict less (and ties keep the earlier)
-    SourceLexer lexer(Language::Python);
-    if (h) lexer.assume_inside_string(h == 1, quote);
-    std::size_t score = 0;
-    for (std::size_t i = 0; i < side.size() && score < best_score; ++i) {
-      auto l = side[i];
-      auto spans = lexer.lex_line(l);
-      auto kind = classify_line(l, spans);
-      bool embedded = std::any_of(spans.begin(), spans.end(), [](const Span &s) { return s.embedded; });
-      if (kind == LineKind::Comment && python_at(i) && !prose_at(i)) ++score;
-      if (kind == LineKind::Comment && !embedded && preprocessor_at(i)) ++score;
-      if (kind == LineKind::Code && !embedded && (prose_at(i) || c_at(i))) ++score;
-      if (kind == LineKind::Code && embedded && python_at(i) && !c_at(i)) ++score;
-    }
+    std::size_t score = contradictions(side, start, looks, best_score);
     if (score < best_score) {
       best_score = score;
-      best = HunkStart{h != 0, h == 1, quote};
+      best = start;
     }
   }
   return best;
