@@ -1,0 +1,200 @@
+// The anti-strategy drafter: one failed lever as an established fact,
+// checked against the attempt's code and the run's measurements.
+#include "distill/draft_context.hpp"
+
+#include "distill/change_claims.hpp"
+#include "distill/diff_reading.hpp"
+#include "distill/diff_snippet.hpp"
+#include "distill/mechanism_source.hpp"
+#include "ladder/noise.hpp"
+#include "levers/lever_settings.hpp"
+#include "record/established_fact.hpp"
+#include "text/utf8.hpp"
+
+namespace otm::distill::drafting {
+
+namespace {
+
+// "correctness FAIL (max_abs_err 0.0031, max_rel_err 0.0044)": what the
+// step's own correctness check observed, when it failed.
+std::optional<std::string> observed_failure(Context &c) {
+  if (auto gate = text_of(c.af.get("what_the_run_said").get("gate_verdict"))) return gate;
+  const auto &corr = c.af.get("measurements").get("correctness");
+  auto status = text_of(corr.get("status"));
+  if (!status || !fact_context(c.af).correctness_failed) return std::nullopt;
+  std::string errors;
+  for (const char *k : {"max_abs_err", "max_rel_err"})
+    if (corr.get(k).is_number()) {
+      if (!errors.empty()) errors += ", ";
+      errors += k;
+      errors += ' ';
+      errors += corr.get(k).python_str();
+    }
+  std::string out = "correctness " + *status;
+  if (!errors.empty()) out += " (" + errors + ")";
+  return out;
+}
+
+// Whether the step's own correctness check passed (a status that is not a
+// failure, and no quality-gate verdict).
+bool correctness_passed(const Value &af) {
+  const auto &status = af.get("measurements").get("correctness").get("status");
+  if (status.is_null() || (status.is_string() && text::strip(*status.as_string()).empty())) return false;
+  return !ladder::correctness_failed(status) && !text_of(af.get("what_the_run_said").get("gate_verdict"));
+}
+
+// Issue 25: a failed lever is an established fact only when the run's code
+// and measurements agree with it. Refuses one the run kept as a win (a kept
+// step stating the same setting, before or after it, or the setting the
+// attempt moved away from), one whose attempt changed no running code or not
+// the lever's, and an accuracy failure the step's own correctness check
+// contradicts.
+void check_anti_against_the_run(Context &c, const AntiFact &fact, const std::optional<DiffReading> &diff) {
+  std::vector<std::string> later = strings_at(c.af.get("kept_in_the_run_with_the_same_setting"), "change");
+  if (!later.empty())
+    refuse("payload.attempted", "a kept step of this run states the same setting of this lever (\"" +
+                                    std::string(text::rstrip_chars(later.front(), " .")) +
+                                    "\"): that the lever fails is not the run's finding");
+  // A slowdown inside the run's own spread of re-measurements of unchanged
+  // code (or a speed-up) is noise, not a failed lever.
+  const auto &m = c.af.get("measurements");
+  const auto &slower = m.get("slower_than_tried_on_pct"), &band = m.get("same_code_spread_pct");
+  if (fact.verdict == "not-worth-it-here" && slower.is_number() && *slower.as_number() <= 0)
+    refuse("payload.verdict", "the attempt measured no slower than the code it was tried on (" + slower.python_str() +
+                                  " %): the failure is not established");
+  if (fact.verdict == "not-worth-it-here" && slower.is_number() && band.is_number() &&
+      *slower.as_number() <= *band.as_number())
+    refuse("payload.verdict", "the attempt measured " + slower.python_str() +
+                                  " % slower than the code it was tried on, inside the run's own spread of "
+                                  "re-measurements of unchanged code (" +
+                                  band.python_str() + " %): the failure is not established");
+  if (fact.verdict == "accuracy-gate/ceiling" && correctness_passed(c.af))
+    refuse("payload.verdict", "the account says the lever failed on accuracy, but the step's own correctness check "
+                              "passed: the measurement contradicts it");
+  const std::string range = range_of(c.prov);
+  bool computed = !c.prov.get("diff_from").is_null() || !c.prov.get("diff_to").is_null();
+  if (!diff) {
+    if (computed)
+      refuse("payload.attempted", "the attempt changes nothing in the kernel " + range + ": the lever was never tried");
+    return; // a trace without kernel code: only the run's account
+  }
+  if (diff->running_lines() == 0)
+    refuse("payload.attempted", "the attempt changes no code that runs " + range +
+                                    " (only comments, docstrings, stamps or values nothing reads): the lever was "
+                                    "never tried");
+  const std::string dsl = c.af.get("operator").string_or("dsl");
+  const auto &vocabulary = c.rules.retrieval.levers;
+  auto levers = read_levers(*diff, fact.attempted, vocabulary, dsl);
+  const std::string_view claim = levers::claim_of(fact.attempted);
+  auto away = settings_moved_away(*diff, levers::settings_in(vocabulary, claim), vocabulary, dsl);
+  if (!away.empty())
+    refuse("payload.attempted",
+           "the account says \"" +
+               std::string(claim.substr(away.front().begin, away.front().end - away.front().begin)) +
+               "\" fails, but the attempt " + range + " changes that lever away from " + away.front().value +
+               ": the code it was tried on already had that setting, which the run kept");
+  if (!levers.missing.empty())
+    refuse("payload.attempted", "the account names " + quoted_list(levers.missing) + ", but no running change " +
+                                    range + " of the attempt changes its code: the lever failed is not the one tried");
+  // A failure measured over an attempt that also moved other levers'
+  // settings is not the named lever's alone.
+  auto others =
+      other_settings_changed(*diff, vocabulary.named_in(fact.attempted + "\n" + fact.mechanism.text), vocabulary, dsl);
+  if (!others.empty()) {
+    std::vector<std::string> names;
+    for (const auto &o : others) names.push_back(o.name);
+    refuse("payload.attempted", "the attempt " + range + " also changes " + quoted_list(names) +
+                                    ", which the account does not name: the failure cannot be put on its lever alone");
+  }
+  // An established fact about code needs the code: an account whose lever
+  // the attempt's running changes do not show cannot be checked.
+  if (levers.realised.empty())
+    refuse("payload.attempted", "the account names no lever whose code a running change " + range +
+                                    " of the attempt changes: what was tried cannot be checked against it");
+}
+
+// The transferable directive: not to expect the lever to pay here, and
+// what the run did instead. Not the mechanism: that is the fact's own field.
+std::string anti_lesson(const Context &c, const AntiFact &fact) {
+  std::string attempted(text::rstrip_chars(text::strip(fact.attempted), " .;:,"));
+  std::string where = (c.family.empty() ? std::string("this operator") : c.family) + " on " + c.gpu;
+  std::string lesson;
+  if (fact.verdict == "api-limitation")
+    lesson = "Do not plan on " + attempted + " for " + where + ": the toolchain the run used cannot express it.";
+  else if (fact.verdict == "accuracy-gate/ceiling")
+    lesson = "Do not take " + attempted + " for " + where + " without an accuracy check: it failed the run's.";
+  else
+    lesson = "Do not expect " + attempted + " to pay off for " + where + "; the run reverted it.";
+  if (fact.fix) lesson += " Instead: " + *fact.fix;
+  return lesson;
+}
+
+} // namespace
+
+Value draft_anti(Context &c) {
+  auto res = anti_fact(c.af, c.rules.retrieval.levers);
+  if (!res.fact) refuse(res.gap->field, res.gap->why);
+  const auto &fact = *res.fact;
+  std::optional<DiffReading> diff;
+  if (!c.packet.code.empty() && c.af.get("diff_file").is_string()) diff = read_diff(c.packet.code, code_after(c));
+  check_anti_against_the_run(c, fact, diff);
+  Value r = record_head(c);
+  Value p = Value::object();
+  p.set("goal", "Know which lever fails for " + (c.family.empty() ? std::string("this operator") : c.family) + " on " +
+                    c.gpu + ", and why");
+  p.set("problem", problem_of(c));
+  p.set("attempted", fact.attempted);
+  p.set("verdict", fact.verdict);
+  p.set("lesson", anti_lesson(c, fact));
+  Value cond = Value::object();
+  if (!fact.condition.sm_arch.empty()) cond.set("sm_arch", fact.condition.sm_arch);
+  if (!fact.condition.shape_regime.empty()) cond.set("shape_regime", fact.condition.shape_regime);
+  if (!fact.condition.dtype.empty()) cond.set("dtype", fact.condition.dtype);
+  if (!fact.condition.toolchain.empty()) cond.set("toolchain", fact.condition.toolchain);
+  Value ef = Value::object();
+  ef.set("condition", cond);
+  ef.set("mechanism", fact.mechanism.text);
+  p.set("established_fact", ef);
+  if (auto observed = observed_failure(c))
+    p.set("observed", *observed);
+  else if (fact.stated_effect)
+    p.set("observed", "the run recorded " + *fact.stated_effect + " for this lever");
+  // The failed attempt's code, when the quoted running changes change the
+  // lever's code or hold a name the account gives it.
+  const std::string dsl = c.af.get("operator").string_or("dsl");
+  const auto &vocabulary = c.rules.retrieval.levers;
+  std::vector<std::string> tried;
+  if (diff) tried = read_levers(*diff, fact.attempted, vocabulary, dsl).realised;
+  if (diff) {
+    auto hunk = choose_diff_hunks(*diff, fact.attempted,
+                                  [&](const ChangedLine &line) { return changes_lever(line, tried, vocabulary, dsl); });
+    if (hunk && (hunk->claimed_code_quoted || !hunk->names.empty())) {
+      Value impl = Value::object();
+      impl.set("format", kDiffFormat);
+      impl.set("snippet", hunk->text);
+      p.set("implementation", impl);
+    }
+  }
+  r.set("payload", p);
+  // Tags from the lever the account names (never the step's category); the
+  // first trigger is that lever, then the symptoms its mechanism names.
+  RecordTerms terms(c.rules.retrieval);
+  terms.techniques_in(fact.attempted);
+  terms.trigger("before trying " + std::string(text::rstrip_chars(text::strip(fact.attempted), " .;:,")) + " for " +
+                (c.family.empty() ? std::string("this operator") : c.family) + " on " + c.gpu);
+  terms.symptoms_in({fact.mechanism.text});
+  set_terms(r, terms);
+  Value ev = Value::object();
+  ev.set("summary", summary_of(c, "inferred", "none", "the failure is stated by the run, not profiled"));
+  ev.set("raw", raw_of(c, effect_of(c, false)));
+  r.set("evidence", ev);
+  Value worth = Value::object();
+  worth.set("rank", rank_placeholder());
+  worth.set("gain", qualitative_gain("none"));
+  r.set("worth", worth);
+  auto problems = record::established_fact_problems(r);
+  if (!problems.empty()) refuse("payload.established_fact", problems.front());
+  return r;
+}
+
+} // namespace otm::distill::drafting

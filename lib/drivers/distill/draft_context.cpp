@@ -1,0 +1,216 @@
+#include "distill/draft_context.hpp"
+
+#include "record/leak_shapes.hpp"
+#include "text/utf8.hpp"
+
+namespace otm::distill::drafting {
+
+namespace {
+
+// Unscrubbed packet fields (harness, fixed axes) are copied only when no
+// leak shape occurs in them (the one definition in record/leak_shapes),
+// strict as for every trace-derived layer: no version id, no 8-hex hash.
+bool leak_free(const std::string &s) { return record::find_leaks(s, true).empty(); }
+
+Value scope_of(Context &c) {
+  const auto &scope = c.target.get("scope");
+  Value s = Value::object();
+  for (const char *k : {"vendor", "arch"})
+    s.set(k, required_string(scope.get(k), std::string("retrieval.scope.") + k,
+                             std::string("target.scope.") + k + " is missing: the drafter never guesses hardware"));
+  s.set("product", scope.get("product"));
+  s.set("dsl", required_string(scope.get("dsl"), "retrieval.scope.dsl", "target.scope.dsl is missing"));
+  s.set("operator_family", scope.get("operator_family"));
+  Value sig = Value::object();
+  if (const auto *axes = c.af.get("operator").get("fixed_axes").as_object()) {
+    for (const auto &[k, v] : *axes) {
+      bool scalar = v.is_number() || v.is_bool() || v.is_string();
+      if (scalar && leak_free(k) && (!v.is_string() || leak_free(*v.as_string()))) sig.set(k, v);
+    }
+  }
+  if (sig.size()) s.set("shape_signature", sig);
+  return s;
+}
+
+Value retrieval_of(Context &c) {
+  Value r = Value::object();
+  Value scope = scope_of(c);
+  Value gen = Value::object();
+  gen.set("arch", scope.get("arch"));
+  gen.set("language", scope.get("dsl"));
+  gen.set("workload_family", c.target.get("workload_family"));
+  Value regime = Value::object();
+  regime.set("predicate", "*");
+  Value var_axes = Value::array();
+  if (const auto *axes = c.af.get("operator").get("variable_axes").as_array())
+    for (const auto &a : *axes)
+      if (a.is_string() && leak_free(*a.as_string())) var_axes.push_back(a);
+  regime.set("var_axes", var_axes);
+  const auto &n = c.af.get("operator").get("n_benchmarked_shapes");
+  regime.set("n_shapes", n.is_int() ? n : Value());
+  Value signals = Value::object();
+  signals.set("bottleneck", Value()); // rule 5: the drafter never classifies a bottleneck
+  signals.set("metrics", Value::object());
+  signals.set("shape_regime", regime);
+  signals.set("symptoms", Value::array());
+  r.set("scope", scope);
+  r.set("generality", gen);
+  r.set("signals", signals);
+  r.set("technique_tags", Value::array());
+  r.set("triggers", Value::array());
+  return r;
+}
+
+Value measured_on(Context &c) {
+  Value m = Value::object();
+  auto harness = text_of(c.af.get("operator").get("harness"));
+  if (harness && leak_free(*harness))
+    m.set("harness", *harness);
+  else
+    c.out.thin.push_back("evidence.summary.measured_on.harness");
+  m.set("gpu", c.gpu);
+  return m;
+}
+
+} // namespace
+
+void refuse(std::string field, std::string why) { throw Refused({std::move(field), std::move(why), ""}); }
+
+std::string required_string(const Value &v, const std::string &field, const std::string &why) {
+  const auto *s = v.as_string();
+  if (!s || text::strip(*s).empty()) refuse(field, why);
+  return *s;
+}
+
+std::optional<std::string> text_of(const Value &v) {
+  const auto *s = v.as_string();
+  if (!s || text::strip(*s).empty()) return std::nullopt;
+  return *s;
+}
+
+RecordTerms terms_for(Context &c) {
+  RecordTerms t(c.rules.retrieval);
+  t.tag(tag_of(c.af.get("what_the_run_said").string_or("category_hint")));
+  return t;
+}
+
+void set_terms(Value &record, const RecordTerms &terms) { terms.write_to(*record.find("retrieval")); }
+
+std::optional<std::string_view> code_after(const Context &c) {
+  if (c.packet.code_after.empty()) return std::nullopt;
+  return std::string_view(c.packet.code_after);
+}
+
+std::string lever_words(const std::vector<std::string> &ids) {
+  std::string out;
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    if (i) out += i + 1 == ids.size() ? " and " : ", ";
+    std::string w = ids[i];
+    std::replace(w.begin(), w.end(), '-', ' ');
+    out += w;
+  }
+  return out;
+}
+
+std::string quoted_list(const std::vector<std::string> &items) {
+  std::string out;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (i) out += i + 1 == items.size() ? " and " : ", ";
+    out += "`" + items[i] + "`";
+  }
+  return out;
+}
+
+std::vector<std::string> strings_at(const Value &list, const char *key) {
+  std::vector<std::string> out;
+  if (const auto *a = list.as_array())
+    for (const auto &e : *a)
+      if (auto t = text_of(key ? e.get(key) : e)) out.push_back(*t);
+  return out;
+}
+
+std::string range_of(const Value &prov) {
+  auto from = prov.get("diff_from").string_or("version"), to = prov.get("diff_to").string_or("version");
+  if (from.empty() || to.empty()) return "in the step's diff";
+  return "between " + from + " and " + to;
+}
+
+Value problem_of(Context &c) {
+  Value p = Value::object();
+  p.set("target", c.gpu);
+  p.set("statement", c.what);
+  if (!c.family.empty()) p.set("operator", c.family);
+  if (auto dsl = text_of(c.af.get("operator").get("dsl"))) p.set("dsl", *dsl);
+  p.set("bottleneck", Value());
+  return p;
+}
+
+Value summary_of(Context &c, const char *confidence, const char *basis, const char *note) {
+  Value s = Value::object();
+  s.set("confidence", confidence);
+  s.set("measured_on", measured_on(c));
+  Value be = Value::object();
+  be.set("basis", basis);
+  // The tool of the capture the quote came from (the packet names it).
+  if (std::string(basis) == "profiler") be.set("tool", c.af.get("profiler").get("tool"));
+  be.set("note", note);
+  s.set("bottleneck_evidence", be);
+  return s;
+}
+
+Value raw_of(Context &c, Value effect, bool cite_captures) {
+  Value raw = Value::object();
+  raw.set("source_repo", c.prov.get("source_repo"));
+  raw.set("version", c.prov.get("version"));
+  raw.set("git_commit", c.prov.get("git_commit"));
+  raw.set("effect", std::move(effect));
+  Value extra = Value::object();
+  if (cite_captures) extra.set("ncu_dirs", Value::strings({c.prov.string_or("report_dir")}));
+  for (const char *k : {"diff_from", "diff_to"})
+    if (c.prov.get(k).is_object() && c.af.get("diff_file").is_string()) extra.set(k, c.prov.get(k));
+  if (extra.size()) raw.set("evidence_extra", extra);
+  return raw;
+}
+
+Value rank_placeholder() {
+  Value r = Value::object();
+  r.set("score", 0.0);
+  r.set("tier", "provisional");
+  return r;
+}
+
+Value qualitative_gain(const char *kind) {
+  Value g = Value::object();
+  g.set("kind", kind);
+  g.set("basis", "qualitative");
+  g.set("pct", Value());
+  g.set("metrics", Value::array());
+  g.set("regressions", Value::array());
+  return g;
+}
+
+Value effect_of(Context &c, bool with_delta) {
+  const auto &m = c.af.get("measurements");
+  Value e = Value::object();
+  const auto &geo = m.get("geomean_us");
+  e.set("basis", geo.is_number() ? "measured" : "qualitative");
+  if (geo.is_number()) e.set("new_geomean_us", geo);
+  if (with_delta && m.get("improve_pct_vs_best_so_far").is_number())
+    e.set("delta_pct", m.get("improve_pct_vs_best_so_far"));
+  if (m.get("comparable_with_the_store").is_bool()) e.set("comparable", m.get("comparable_with_the_store"));
+  return e;
+}
+
+Value record_head(Context &c) {
+  Value r = Value::object();
+  r.set("schema", required_string(c.target.get("schema"), "schema", "target.schema is missing"));
+  r.set("id", c.id);
+  r.set("type", c.type);
+  r.set("level", required_string(c.target.get("level"), "level", "target.level is missing"));
+  r.set("status", "active");
+  r.set("episode_key", required_string(c.target.get("episode_key"), "episode_key", "target.episode_key is missing"));
+  r.set("retrieval", retrieval_of(c));
+  return r;
+}
+
+} // namespace otm::distill::drafting

@@ -1,0 +1,104 @@
+// The shared part of the extractive drafter's three record drafters
+// (strategy_drafter.cpp, anti_drafter.cpp, reference_drafter.cpp): the
+// packet being drafted (Context), how a draft is refused (refuse, Refused),
+// and the parts of a record every type writes the same way (head, problem,
+// evidence). Internal to lib/drivers/distill; drafter.hpp is the interface.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "distill/drafter.hpp"
+#include "distill/packet.hpp"
+#include "distill/retrieval_terms.hpp"
+#include "error/error.hpp"
+#include "json/value.hpp"
+
+namespace otm::distill::drafting {
+
+using json::Value;
+
+inline constexpr const char *kDiffFormat = "unified-diff (verbatim; '-' = before this step, '+' = after)";
+
+inline constexpr const char *kSourceFormat = "source (verbatim)";
+
+// Thrown from deep in a draft and caught by draft(): an otm::Error, as
+// every exception of lib/ is, that carries the refusal.
+struct Refused : Error {
+  explicit Refused(DraftRefusal refusal) : Error(ErrorKind::Refused, refusal.field + ": " + refusal.why), r(refusal) {}
+  DraftRefusal r;
+};
+
+// Refuses the draft: `field` is the record field the packet cannot
+// support, `why` the reason (the ledger's words).
+[[noreturn]] void refuse(std::string field, std::string why);
+
+// A non-blank string, else refused as `field`.
+std::string required_string(const Value &v, const std::string &field, const std::string &why);
+
+// A non-blank string, else nullopt.
+std::optional<std::string> text_of(const Value &v);
+
+// The packet being drafted, what every drafter reads of it, and the draft
+// its thin fields are reported on.
+struct Context {
+  const Packet &packet;
+  const DraftRules &rules;
+  const Value &target, &af, &prov;
+  std::string type, id, family, gpu, what;
+  Draft &out;
+};
+
+// The retrieval terms of the record being drafted, and where they go.
+RecordTerms terms_for(Context &c);
+
+void set_terms(Value &record, const RecordTerms &terms);
+
+// The kernel file after the change, when the packet carries it: what the
+// changed lines read and call is judged against it.
+std::optional<std::string_view> code_after(const Context &c);
+
+// Lever ids as words: "num-warps-tuning", "cache-hints" -> "num warps
+// tuning and cache hints".
+std::string lever_words(const std::vector<std::string> &ids);
+
+// "`a`, `b` and `c`"
+std::string quoted_list(const std::vector<std::string> &items);
+
+// The non-blank strings of a list (of `key` of its objects, when given).
+std::vector<std::string> strings_at(const Value &list, const char *key = nullptr);
+
+// "between v7 and v10": the range the packet's diff holds.
+std::string range_of(const Value &prov);
+
+// payload.problem, and evidence.summary / evidence.raw, as every type writes them.
+Value problem_of(Context &c);
+
+Value summary_of(Context &c, const char *confidence, const char *basis, const char *note);
+
+// A profiler basis cites the capture it quotes (the packet's report_dir, a
+// usable capture), so ncu-attribution can check the record, not only the
+// packet. The code's range (provenance.diff_from/diff_to) is carried too, so
+// a reader can reproduce the snippet's diff with git.
+Value raw_of(Context &c, Value effect, bool cite_captures = false);
+
+// worth.rank before otm-rank fills it, and a gain stated as a kind, not a figure.
+Value rank_placeholder();
+
+Value qualitative_gain(const char *kind);
+
+// evidence.raw.effect: the step's measurements (with its delta when asked).
+Value effect_of(Context &c, bool with_delta);
+
+// The record's head: schema, id, type, level, status, episode key and
+// retrieval scope, the same for every type.
+Value record_head(Context &c);
+
+// One drafter per record type; each returns the record or refuses.
+Value draft_strategy(Context &c);  // strategy_drafter.cpp
+Value draft_anti(Context &c);      // anti_drafter.cpp
+Value draft_reference(Context &c); // reference_drafter.cpp
+
+} // namespace otm::distill::drafting

@@ -1,0 +1,75 @@
+// The reference-kernel drafter: the kernel as the run kept it, runnable as
+// quoted, with its lineage.
+#include "distill/draft_context.hpp"
+
+#include "distill/reference_kernel_code.hpp"
+
+namespace otm::distill::drafting {
+
+Value draft_reference(Context &c) {
+  std::optional<ReferenceKernelCode> code;
+  if (!c.packet.code.empty() && c.af.get("kernel_file").is_string()) code = reference_kernel_code(c.packet.code);
+  if (!code)
+    refuse("payload.implementation.snippet",
+           c.packet.code.empty() ? "the packet carries no kernel file"
+                                 : "the kernel file has no JIT- or kernel-decorated entry-point function and no "
+                                   "__global__ function");
+  // A reference kernel is for reading: one that needs more lines than the
+  // limit to run as quoted is not one.
+  if (code->quoted_lines > c.rules.max_reference_kernel_lines)
+    refuse("payload.implementation.snippet",
+           "the kernel needs " + std::to_string(code->quoted_lines) +
+               " lines to run as quoted (entry point, helpers, constants, imports, launch), more than "
+               "limits.max_reference_kernel_lines (" +
+               std::to_string(c.rules.max_reference_kernel_lines) + ")");
+  Value r = record_head(c);
+  Value p = Value::object();
+  std::string dsl = c.af.get("operator").string_or("dsl", "this DSL");
+  p.set("goal", "Read a working " + dsl + " implementation of " +
+                    (c.family.empty() ? std::string("this operator") : c.family) + " on " + c.gpu);
+  p.set("problem", problem_of(c));
+  std::string approach;
+  // The version's change text describes the kernel only when its own
+  // commits change code that runs; otherwise it names a step whose code is
+  // elsewhere (or nowhere) and the kernel is credited to the run.
+  const auto &own = c.af.get("span").get("this_step_changes_running_code");
+  auto change = text_of(c.af.get("what_the_run_said").get("change"));
+  if (change && !(own.is_bool() && !*own.as_bool()))
+    approach = *change;
+  else if (c.packet.doc.string_or("seg_kind") == "final-kernel")
+    approach = "the run's final kernel";
+  else
+    approach = "a milestone snapshot of this run";
+  Value builds_on = Value::object();
+  builds_on.set("approach", approach);
+  Value trace = Value::object();
+  trace.set("builds_on", builds_on);
+  p.set("trace", trace);
+  Value impl = Value::object();
+  impl.set("format", kSourceFormat);
+  impl.set("snippet", code->snippet);
+  impl.set("core_kernel_name", code->name);
+  if (!code->dispatch.empty()) impl.set("dispatch_snippet", code->dispatch);
+  if (!code->launched) c.out.thin.push_back("payload.implementation.dispatch_snippet");
+  p.set("implementation", impl);
+  r.set("payload", p);
+  auto terms = terms_for(c);
+  terms.techniques_in(approach);
+  terms.tag(tag_of(dsl));
+  terms.trigger("a working " + dsl + " starting point for " +
+                (c.family.empty() ? std::string("this operator") : c.family) + " on " + c.gpu + " is needed");
+  set_terms(r, terms);
+  bool measured = c.af.get("measurements").get("geomean_us").is_number();
+  Value ev = Value::object();
+  ev.set("summary", summary_of(c, measured ? "measured" : "inferred", measured ? "bench-only" : "none",
+                               "no bottleneck class is claimed: otm-draft does not classify bottlenecks"));
+  ev.set("raw", raw_of(c, effect_of(c, false)));
+  r.set("evidence", ev);
+  Value worth = Value::object();
+  worth.set("rank", rank_placeholder());
+  worth.set("gain", qualitative_gain("none"));
+  r.set("worth", worth);
+  return r;
+}
+
+} // namespace otm::distill::drafting

@@ -1,0 +1,332 @@
+// The strategy drafter: a milestone's change, checked against its diff and
+// its run (claims visible in running code, spans, template reasons, the
+// noise band), with its snippet, mechanism and retrieval terms.
+#include "distill/draft_context.hpp"
+
+#include "distill/change_claims.hpp"
+#include "distill/diff_reading.hpp"
+#include "distill/diff_snippet.hpp"
+#include "distill/mechanism_source.hpp"
+#include "error/error.hpp"
+#include "levers/lever_settings.hpp"
+#include "text/regex.hpp"
+#include "text/utf8.hpp"
+#include <algorithm>
+#include <cctype>
+
+namespace otm::distill::drafting {
+
+namespace {
+
+Value strategy_gain(Context &c) {
+  const auto &m = c.af.get("measurements");
+  const auto &geo = m.get("geomean_us");
+  const auto &pct = m.get("improve_pct_vs_best_so_far");
+  Value g;
+  if (geo.is_number() && pct.is_number()) {
+    g = Value::object();
+    g.set("kind", "performance");
+    g.set("basis", "measured");
+    g.set("primary", "latency");
+    g.set("pct", pct);
+    Value metric = Value::object();
+    metric.set("metric", "latency");
+    metric.set("direction", "lower-better");
+    metric.set("source", "harness");
+    metric.set("delta_pct", pct);
+    metric.set("measured_over", "geomean latency over the run's benchmarked shapes, against the best earlier step");
+    g.set("metrics", Value(json::Array{metric}));
+    g.set("regressions", Value::array());
+  } else {
+    g = qualitative_gain("performance");
+    c.out.thin.push_back("worth.gain.pct");
+  }
+  const auto &corr = m.get("correctness");
+  if (const auto *status = corr.get("status").as_string()) {
+    Value cv = Value::object();
+    cv.set("observed", *status);
+    if (corr.get("max_abs_err").is_number()) cv.set("max_diff", corr.get("max_abs_err"));
+    g.set("correctness", cv);
+  }
+  const auto &comparable = m.get("comparable_with_the_store");
+  if (comparable.is_bool()) {
+    g.set("comparable", comparable);
+    if (!*comparable.as_bool())
+      g.set("note", "percentages are measured against this run's own starting point, not against the store");
+  }
+  return g;
+}
+
+// The levers of `realised` that a step whose own commits run nothing may
+// still claim: an earlier kept step of its span names the same lever (at the
+// value this step's text states, when it states one), so the step re-measured
+// that change. A lever realised by a step that does not name it (a type-hint
+// tidy-up touching a `residual` argument) is not this claim's.
+std::vector<std::string> re_measured(const levers::LeverVocabulary &vocabulary, const std::string &change,
+                                     const std::vector<std::string> &realised,
+                                     const std::vector<std::string> &earlier) {
+  auto value_of = [&](const std::string &text, const std::string &lever) -> std::optional<std::string> {
+    for (const auto &s : levers::settings_in(vocabulary, levers::claim_of(text)))
+      if (s.lever == lever) return s.value;
+    return std::nullopt;
+  };
+  std::vector<std::string> out;
+  for (const auto &lever : realised) {
+    auto mine = value_of(change, lever);
+    for (const auto &e : earlier) {
+      auto theirs = value_of(e, lever);
+      if (theirs && (!mine || mine->empty() || *mine == *theirs)) {
+        out.push_back(lever);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+// Whether a recorded caveat can tell a reader when it applies: four words
+// or more, and not an error message or a stack trace.
+bool states_a_condition(const std::string &caveat) {
+  static const text::Regex error_text(R"((?:\b[A-Z]\w*(?:Error|Exception)\b|\bTraceback\b|^\s*error\b))");
+  std::size_t words = 0;
+  bool in_word = false;
+  for (char ch : caveat) {
+    bool w = !std::isspace(static_cast<unsigned char>(ch));
+    if (w && !in_word) ++words;
+    in_word = w;
+  }
+  return words >= 4 && !error_text.contains(caveat);
+}
+
+} // namespace
+
+Value draft_strategy(Context &c) {
+  std::string change = required_string(c.af.get("what_the_run_said").get("change"), "payload.change",
+                                       "the run recorded no description of its change");
+  // No change, no strategy: the gain must be bought by code that runs.
+  std::optional<DiffReading> diff;
+  if (!c.packet.code.empty() && c.af.get("diff_file").is_string()) diff = read_diff(c.packet.code, code_after(c));
+  std::string range = range_of(c.prov);
+  if (!diff || diff->running_lines() == 0) {
+    if (diff && !diff->unread_names.empty())
+      refuse("payload.implementation.snippet", "no code change that runs " + range + ": the code lines it changes " +
+                                                   "assign `" + diff->unread_names.front() +
+                                                   "`, which no line of the kernel reads");
+    if (diff && !diff->dead_definitions.empty())
+      refuse("payload.implementation.snippet", "no code change that runs " + range +
+                                                   ": the executable lines it adds "
+                                                   "define `" +
+                                                   diff->dead_definitions.front() + "`, which nothing calls");
+    refuse("payload.implementation.snippet",
+           "no code change " + range +
+               (diff ? ": the diff changes only comments, docstrings, blank lines or version stamps" : ""));
+  }
+  // A gain no larger than the run's own spread of re-measurements of
+  // unchanged code is not established (the same rule as a failed lever's).
+  const auto &m = c.af.get("measurements");
+  const auto &improved = m.get("improve_pct_vs_best_so_far"), &band = m.get("same_code_spread_pct");
+  if (improved.is_number() && band.is_number() && *improved.as_number() <= *band.as_number())
+    refuse("worth.gain.pct", "the step measured " + improved.python_str() +
+                                 " % faster than its best-so-far, inside the run's own spread of re-measurements "
+                                 "of unchanged code (" +
+                                 band.python_str() + " %): the gain is not established");
+  if (auto dead = described_dead_code(*diff, change))
+    refuse("payload.change", "the change text describes `" + *dead + "`, which the diff " + range +
+                                 " defines but never calls: the measured gain is not its");
+  // A claim must be visible in the code: every lever the change text names
+  // that has code forms for this DSL is changed by a running line.
+  const std::string dsl = c.af.get("operator").string_or("dsl");
+  auto levers = read_levers(*diff, change, c.rules.retrieval.levers, dsl);
+  if (!levers.missing.empty())
+    refuse("payload.change", "the change text claims " + quoted_list(levers.missing) + ", but no running change " +
+                                 range + " changes its code: the measured gain is not borne out by the diff");
+  // The step's own span: its own commits must change code that runs; a
+  // diff that also holds earlier kept steps names them and credits the
+  // gain to all of them together.
+  const auto &span = c.af.get("span");
+  std::vector<std::string> earlier = strings_at(span.get("earlier_kept_steps"), "change");
+  // A step whose own commits run nothing may still claim a lever an earlier
+  // kept step of its span changed (a change kept and re-measured): the diff
+  // must then bear that lever out. Otherwise the gain is not its claim's.
+  bool own_runs =
+      !span.get("this_step_changes_running_code").is_bool() || *span.get("this_step_changes_running_code").as_bool();
+  // With no earlier kept step in the span, the diff's running code is what
+  // was measured (a reverted attempt's code the run kept after all): a
+  // claimed lever it realises is borne out.
+  if (!own_runs && (earlier.empty() ? levers.realised.empty()
+                                    : re_measured(c.rules.retrieval.levers, change, levers.realised, earlier).empty()))
+    refuse("payload.change",
+           "this step's own commits change no code that runs, and no lever its change text names "
+           "is both changed " +
+               range + " and named (at the same setting) by an earlier kept step: the gain belongs to " +
+               (earlier.empty()
+                    ? std::string("other steps")
+                    : "the " + std::to_string(earlier.size()) + " earlier kept step(s) its diff also holds"));
+  // A reason the run gives on many steps (its template's expected impact,
+  // a sentence the run's other strategies share) is not this step's.
+  const auto &said_here = c.af.get("what_the_run_said");
+  std::size_t impact_steps = said_here.get("expected_impact_stated_by_steps").as_int().value_or(0) > 0
+                                 ? static_cast<std::size_t>(*said_here.get("expected_impact_stated_by_steps").as_int())
+                                 : 0;
+  auto is_template = [&](const std::string &source, const std::string &text) {
+    if (source == "what_the_run_said.expected_impact" && impact_steps >= c.rules.template_min_steps) return true;
+    const auto &ex = c.rules.excluded_mechanisms;
+    return std::find(ex.begin(), ex.end(), text::folded(text)) != ex.end();
+  };
+  auto mech = strategy_mechanism(c.af, c.rules.causal, is_template);
+  if (!mech)
+    refuse("payload.mechanism",
+           impact_steps >= c.rules.template_min_steps
+               ? "the packet states no reason of this step's own: its expected impact is the run's template default "
+                 "(stated on " +
+                     std::to_string(impact_steps) +
+                     " steps), and it has no causal sentence, profiler conclusion of the kernel under test, "
+                     "rationale of a direction taken up, or causal change text"
+               : "the packet states no reason for the gain: no causal sentence, expected impact, profiler "
+                 "conclusion of the kernel under test, rationale of a direction taken up, or causal change text");
+  Value r = record_head(c);
+  Value p = Value::object();
+  p.set("goal", "Make " + (c.family.empty() ? std::string("this operator") : c.family) + " faster on " + c.gpu);
+  p.set("problem", problem_of(c));
+  const auto &bo = c.af.get("builds_on");
+  bool baseline = bo.get("was_the_untouched_baseline").truthy();
+  std::string approach;
+  if (auto prev = text_of(bo.get("previous_approach")))
+    approach = baseline ? "the untouched baseline: " + *prev : *prev;
+  else if (baseline)
+    approach = "the untouched baseline";
+  else {
+    approach = "an earlier step of this run (the packet does not describe it)";
+    c.out.thin.push_back("payload.trace.builds_on.approach");
+  }
+  Value builds_on = Value::object();
+  builds_on.set("approach", approach);
+  builds_on.set("is_baseline", baseline);
+  Value trace = Value::object();
+  trace.set("builds_on", builds_on);
+  p.set("trace", trace);
+  if (!earlier.empty()) {
+    // Each kept step of the span with its own change text: the gain is
+    // theirs together.
+    std::string with = change;
+    if (!with.empty() && with.back() != '.') with += '.';
+    // No count and no numbering: a number the packet does not hold is a
+    // fabrication (the no-fabrication gate).
+    // The steps are listed as the run kept them; a later step may have
+    // undone one, so the record does not claim their code is in the diff.
+    with += " Measured together with the kept step" + std::string(earlier.size() > 1 ? "s" : "") +
+            " between the best-so-far and it (the diff shows what of them remains): ";
+    for (std::size_t i = 0; i < earlier.size(); ++i)
+      with += (i ? "; " : "") + std::string(text::rstrip_chars(earlier[i], " ."));
+    with += ".";
+    p.set("change", with);
+  } else {
+    p.set("change", change);
+  }
+  const auto &vocabulary = c.rules.retrieval.levers;
+  // Settings of other levers the diff also moves (`NUM_STAGES` beside a
+  // claimed block size): named, so the gain is not read as the claim's alone.
+  std::string accounts = change + "\n" + mech->text;
+  for (const auto &e : earlier) accounts += "\n" + e;
+  auto others = other_settings_changed(*diff, vocabulary.named_in(accounts), vocabulary, dsl);
+  if (!others.empty()) {
+    std::vector<std::string> names;
+    for (const auto &o : others) names.push_back(o.name);
+    std::string with = *p.get("change").as_string();
+    if (!with.empty() && with.back() != '.') with += '.';
+    with += " The diff also changes " + quoted_list(names) +
+            ", which the run's account does not name: the gain is theirs together.";
+    p.set("change", with);
+  }
+  p.set("mechanism", mech->text);
+  auto hunk = choose_diff_hunks(
+      *diff, change, [&](const ChangedLine &line) { return changes_lever(line, levers.realised, vocabulary, dsl); });
+  Value impl = Value::object();
+  impl.set("format", kDiffFormat);
+  impl.set("snippet", hunk->text);
+  p.set("implementation", impl);
+  p.set("cost", cost_of(*diff));
+  Value next = Value::array();
+  if (const auto *dirs = c.af.get("open_directions").as_array())
+    for (const auto &d : *dirs)
+      if (auto t = text_of(d.get("direction"))) next.push_back(*t);
+  if (!next.size()) c.out.thin.push_back("payload.next_steps");
+  p.set("next_steps", next);
+  // The caveats the run recorded for this very step, verbatim, when they
+  // state a condition (not "slow", not an exception's message) about a
+  // lever this change claims: a step record also carries other levers'
+  // pitfalls, copied forward, and their fixes ("kept 1") may contradict
+  // this record.
+  Value applies = Value::array();
+  if (const auto *pits = c.af.get("pitfalls_recorded_here").as_array())
+    for (const auto &e : *pits)
+      if (auto t = text_of(e.get("pitfall")); t && states_a_condition(*t)) {
+        auto named = vocabulary.named_in(*t);
+        bool mine = std::any_of(named.begin(), named.end(), [&](const std::string &l) {
+          return std::find(levers.claimed.begin(), levers.claimed.end(), l) != levers.claimed.end();
+        });
+        if (mine) applies.push_back(*t);
+      }
+  if (applies.size()) p.set("applies_when", applies);
+  r.set("payload", p);
+
+  // Tags from the change: the levers it claims that the code bears out (or
+  // that no code can show, like a fusion), never the step's category.
+  RecordTerms terms(c.rules.retrieval);
+  for (const auto &l : vocabulary.prose().tags_in(change)) {
+    bool changed = false;
+    for (const auto &h : diff->hunks)
+      for (const auto &line : h.running) changed = changed || changes_lever(line, {l}, vocabulary, dsl);
+    if (changed || !vocabulary.checkable(l, dsl)) terms.tag(l);
+  }
+  for (const auto &n : hunk->names)
+    if (changes_name(*diff, n))
+      if (auto t = tag_of(n); t.size() >= 4) terms.tag(t);
+  const auto &said = c.af.get("what_the_run_said");
+  std::vector<std::string> situation = strings_at(said.get("directions_taken_up"), "rationale");
+  for (const auto &s : strings_at(said.get("causal_sentences"))) situation.push_back(without_reason_label(s));
+  if (auto t = text_of(said.get("expected_impact"))) situation.push_back(*t);
+  // What the run saw before the change: a report of the changed kernel
+  // describes the state after it, so it names no symptom of this record.
+  if (mech->source != "profiler.conclusion") situation.push_back(mech->text);
+  situation.push_back(change);
+  terms.symptoms_in(situation);
+  // No symptom named: the search that should find this record is for the
+  // lever it pulls (the code bears out, else the text claims, else the
+  // claim's own words), on this operator and hardware.
+  if (!terms.has_triggers()) {
+    std::string what = !levers.realised.empty() ? lever_words(levers.realised)
+                       : !levers.claimed.empty()
+                           ? lever_words(levers.claimed)
+                           : std::string(text::rstrip_chars(text::strip(levers::claim_of(change)), " .;:,"));
+    if (!what.empty())
+      terms.trigger("considering " + what + " for " + (c.family.empty() ? std::string("this operator") : c.family) +
+                    " on " + c.gpu);
+  }
+  set_terms(r, terms);
+
+  bool measured = c.af.get("measurements").get("geomean_us").is_number();
+  bool cites_capture = c.prov.get("ncu_dirs").size() > 0;
+  const char *basis = mech->source == "profiler.conclusion" && cites_capture ? "profiler"
+                      : measured                                             ? "bench-only"
+                                                                             : "none";
+  Value ev = Value::object();
+  ev.set("summary", summary_of(c, measured ? "measured" : "inferred", basis,
+                               "no bottleneck class is claimed: otm-draft does not classify bottlenecks"));
+  ev.set("raw", raw_of(c, effect_of(c, true), std::string(basis) == "profiler"));
+  r.set("evidence", ev);
+  Value worth = Value::object();
+  worth.set("rank", rank_placeholder());
+  Value gain = strategy_gain(c);
+  if (!earlier.empty()) {
+    std::string note = "measured from the best-so-far across this step and the kept step" +
+                       std::string(earlier.size() > 1 ? "s" : "") + " before it, together; not this step's alone";
+    if (const auto *n = gain.get("note").as_string()) note = *n + "; " + note;
+    gain.set("note", note);
+  }
+  worth.set("gain", gain);
+  r.set("worth", worth);
+  return r;
+}
+
+} // namespace otm::distill::drafting
