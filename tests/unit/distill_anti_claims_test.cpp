@@ -93,6 +93,19 @@ TEST_CASE("an anti-strategy's mechanism is the reason alone, without the lever o
         "since the second row's accumulators raise register pressure until the kernel spills");
 }
 
+TEST_CASE("a short lever that sets a value is what was attempted, without its predicate or figure",
+          "[distill][issue25]") {
+  auto p = attempt();
+  p.doc.find("agent_facing")->set("the_failed_lever", "ROWS=2 spills registers (96 B/thread) (+4.6%)");
+  auto d = distill::draft_record(p);
+  INFO((d.refusal ? d.refusal->why : ""));
+  REQUIRE(d.record);
+  CHECK(d.record->get("payload").string_or("attempted") == "ROWS=2");
+  CHECK_THAT(d.record->get("payload").get("established_fact").string_or("mechanism"),
+             Catch::StartsWith("ROWS=2 spills registers (96 B/thread)"));
+  CHECK_THAT(d.record->get("payload").string_or("lesson"), Catch::StartsWith("Do not expect ROWS=2 to pay off"));
+}
+
 TEST_CASE("an attempt whose diff runs nothing never tried its lever", "[distill][issue25]") {
   auto d = distill::draft_record(attempt(kCommentDiff));
   REQUIRE(d.refusal);

@@ -51,7 +51,11 @@ bool changes_lever(const ChangedLine &line, const std::vector<std::string> &leve
 LeverReading read_levers(const DiffReading &diff, std::string_view change, const levers::LeverVocabulary &levers,
                          std::string_view dsl) {
   LeverReading r;
+  // Named in prose, or set by its code name before the cause clause
+  // ("ROWS=2 spills"; not "a multiple of BLOCK_N", which only mentions it).
   r.claimed = levers.claimed_in(change);
+  for (auto &l : levers_set_in(levers::claim_of(change), levers, dsl))
+    if (std::find(r.claimed.begin(), r.claimed.end(), l) == r.claimed.end()) r.claimed.push_back(std::move(l));
   for (const auto &l : r.claimed) {
     if (!levers.checkable(l, dsl)) continue;
     r.checkable.push_back(l);
@@ -102,6 +106,24 @@ bool passes_keyword(std::string_view code, std::string_view name) {
 }
 
 } // namespace
+
+std::vector<std::string> levers_set_in(std::string_view text, const levers::LeverVocabulary &vocabulary,
+                                       std::string_view dsl) {
+  static const text::Regex assignment(R"(([A-Za-z_][\w.]*)\s*(?:=|->|\x{2192})\s*[-\w."'])");
+  std::vector<std::string> out;
+  for (const auto &m : assignment.find_all(text))
+    for (auto &l : vocabulary.levers_in_code(m[1], dsl))
+      if (std::find(out.begin(), out.end(), l) == out.end()) out.push_back(std::move(l));
+  return out;
+}
+
+std::vector<std::string> levers_named(std::string_view account, const levers::LeverVocabulary &vocabulary,
+                                      std::string_view dsl) {
+  auto out = vocabulary.named_in(account);
+  for (auto &l : vocabulary.levers_in_code(account, dsl))
+    if (std::find(out.begin(), out.end(), l) == out.end()) out.push_back(std::move(l));
+  return out;
+}
 
 std::vector<OtherSetting> other_settings_changed(const DiffReading &diff, const std::vector<std::string> &named,
                                                  const levers::LeverVocabulary &vocabulary, std::string_view dsl) {

@@ -28,7 +28,8 @@ json::Value cost_of(const DiffReading &diff);
 
 std::optional<std::string> described_dead_code(const DiffReading &diff, const std::string &change);
 
-// The levers a change text claims (levers/lever_vocabulary.hpp, claimed_in),
+// The levers a change text claims (levers/lever_vocabulary.hpp, claimed_in;
+// or by their code before its cause clause, levers::claim_of),
 // and what the diff's running changes make of them:
 //   checkable  the claimed levers with code forms for the packet's DSL;
 //   realised   checkable levers some running (not dead) changed line
@@ -60,6 +61,15 @@ std::vector<levers::LeverSetting> settings_moved_away(const DiffReading &diff,
 // lever whose code forms it matches, in diff order, each name once. A
 // failure or a gain measured over such a diff is not the named lever's
 // alone.
+// The levers whose code names `text` sets to a value ("ROWS=2", "BLOCK_M ->
+// 256"), not those it only mentions ("a multiple of BLOCK_N").
+std::vector<std::string> levers_set_in(std::string_view text, const levers::LeverVocabulary &vocabulary,
+                                       std::string_view dsl);
+
+// The levers an account names, in prose or by their code ("ROWS=2",
+// "num_warps 8"): what other_settings_changed leaves out.
+std::vector<std::string> levers_named(std::string_view account, const levers::LeverVocabulary &vocabulary,
+                                      std::string_view dsl);
 struct OtherSetting {
   std::string name;  // the code name the diff sets (`NUM_STAGES`)
   std::string lever; // its lever's id

@@ -1,6 +1,7 @@
 #include "distill/mechanism_source.hpp"
 
 #include <algorithm>
+#include <cctype>
 
 #include "ladder/noise.hpp"
 #include "text/regex.hpp"
@@ -30,20 +31,30 @@ constexpr const char *kBracketedFigure = R"(\(([^()]*\d(?:\.\d+)?\s*%[^()]*)\))"
 // The words that open the clause giving a lever's cause.
 constexpr const char *kCauseConnective = "because|since|due to|caused by|as a result of";
 
-std::string lever_without_its_cause(const std::string &lever) {
+std::string lever_without_its_cause(const std::string &lever, const levers::LeverVocabulary &vocabulary) {
   static const text::Regex cause(std::string(R"((?i)[\s,;]+(?:)") + kCauseConnective + R"()\s+\S)");
   static const text::Regex verdict(
       R"((?i)\s+(?:(?:is|are|was|were)\s+(?:slower|worse|no faster|not faster|no better|not worth)|)"
       R"(gains?\s+nothing|gained\s+nothing|(?:can ?not|can't|does not|doesn't|did not|didn't)\s|)"
       R"((?:fails?|failed|hurts?|regress(?:es|ed)?|loses?|lost|spills?|spilled|exceeds?|exceeded|leaves?|)"
-      R"(seriali[sz](?:es|ed)|exposes?|exposed)\b|)"
+      R"(seriali[sz](?:es|ed)|exposes?|exposed|oversubscribes?|oversubscribed|idles?|idled|thrash(?:es|ed)?|)"
+      R"(starves?|starved|evicts?|evicted|overflows?|overflowed|wastes?|wasted|breaks?|broke)\b|)"
       R"(costs? more|makes? it (?:slower|worse)))");
   static const text::Regex figure(std::string(R"(\s*)") + kBracketedFigure + R"(\s*$)");
-  auto cut = [](const std::string &s, const text::Regex &re) {
+  // What is left must still say what was tried: 12 characters, or fewer
+  // when they set a value or name a lever with a figure ("ROWS=2", "bf16
+  // math"), never a lever and its verdict alone ("TMA fails").
+  static const text::Regex setting(R"(\b[A-Za-z_]\w*\s*=\s*\S)");
+  auto cut = [&vocabulary](const std::string &s, const text::Regex &re) {
     auto m = re.search(s);
     if (!m) return s;
     std::string head(text::rstrip_chars(std::string_view(s).substr(0, m->begin), " ,;:"));
-    return text::code_points(head) >= 12 ? head : s;
+    bool names = setting.contains(head) ||
+                 (!vocabulary.named_in(head).empty() && std::any_of(head.begin(), head.end(), [](char ch) {
+                   return std::isdigit(static_cast<unsigned char>(ch));
+                 }));
+    bool enough = text::code_points(head) >= 12 || (text::code_points(head) >= 4 && names);
+    return enough ? head : s;
   };
   // "(reverted: ...)": the run's verdict and its reason, not the lever; a
   // second sentence is the account's explanation.
@@ -129,7 +140,8 @@ std::string the_reason_alone(const std::string &sentence, const std::string &att
     std::string tail = out.substr(head.size());
     if (auto m = separators.search(tail); m && m->begin == 0 && m->end < tail.size()) out = tail.substr(m->end);
   }
-  out = std::string(text::rstrip_chars(verdict_tail.replace(out, ""), " ,;"));
+  static const text::Regex figure(std::string(R"(\s*)") + kBracketedFigure + R"(\s*$)");
+  out = std::string(text::rstrip_chars(figure.replace(verdict_tail.replace(out, ""), ""), " ,;"));
   return record::states_mechanism(out, context) ? out : sentence;
 }
 
@@ -201,7 +213,7 @@ AntiFactResult anti_fact(const json::Value &af, const levers::LeverVocabulary &v
   std::string attempted;
   std::optional<std::string> effect;
   if (auto lever = nonblank(af.get("the_failed_lever"))) {
-    attempted = lever_without_its_cause(*lever);
+    attempted = lever_without_its_cause(*lever, vocabulary);
     effect = stated_effect(*lever);
     evidence.push_back({*lever, "the_failed_lever"});
     if ((fix = nonblank(af.get("how_it_was_fixed")))) evidence.push_back({*fix, "how_it_was_fixed"});
@@ -214,7 +226,7 @@ AntiFactResult anti_fact(const json::Value &af, const levers::LeverVocabulary &v
       return r;
     }
     // The lever, without a "(reverted: ...)" bracket or a cause clause.
-    attempted = lever_without_its_cause(*change);
+    attempted = lever_without_its_cause(*change, vocabulary);
     // One lever named: the figure of the commit subject is its effect.
     if (auto subject = nonblank(said.get("commit_subject"))) effect = stated_effect(*subject);
     // Only the pitfalls about this lever: a step record carries pitfalls

@@ -228,7 +228,7 @@ Value draft_strategy(Context &c) {
   // claimed block size): named, so the gain is not read as the claim's alone.
   std::string accounts = change + "\n" + mech->text;
   for (const auto &e : earlier) accounts += "\n" + e;
-  auto others = other_settings_changed(*diff, vocabulary.named_in(accounts), vocabulary, dsl);
+  auto others = other_settings_changed(*diff, levers_named(accounts, vocabulary, dsl), vocabulary, dsl);
   if (!others.empty()) {
     std::vector<std::string> names;
     for (const auto &o : others) names.push_back(o.name);
