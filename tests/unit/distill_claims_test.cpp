@@ -283,6 +283,11 @@ TEST_CASE("a strategy's mechanism is the trace's own reason, in a fixed order", 
   CHECK(mech() == "one program per row removes the second pass over it");
   said.set("causal_sentences", json::Value::strings({"Why: the partial sums stay in registers, so no second pass."}));
   CHECK(mech() == "the partial sums stay in registers, so no second pass.");
+  // A template filled with a missing value is skipped for the next source.
+  said.set("causal_sentences", json::Value::strings({"None rows per program double the loads in flight, so the "
+                                                     "latency hides.",
+                                                     "None of the rows spill, so the loads stay in registers."}));
+  CHECK(mech() == "None of the rows spill, so the loads stay in registers.");
 }
 
 TEST_CASE("retrieval fields: tags from the change, triggers from symptoms, cost from code", "[distill][claims]") {

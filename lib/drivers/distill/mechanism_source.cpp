@@ -162,8 +162,12 @@ std::string without_reason_label(const std::string &text) {
 
 std::optional<SourcedText> strategy_mechanism(const json::Value &af, const record::CausalRule &causal,
                                               const TemplateTest &is_template) {
+  // A template the run filled with a missing value ("None tokens per
+  // program double ...", "null rows") is no reason of this step's.
+  static const text::Regex unfilled(R"(\b(?:None(?!\s+of\b)|null|undefined|NaN)\b)");
   auto own = [&](std::string text, const char *source) -> std::optional<SourcedText> {
     text = without_reason_label(text);
+    if (unfilled.contains(text)) return std::nullopt;
     if (is_template && is_template(source, text)) return std::nullopt;
     return SourcedText{std::move(text), source};
   };

@@ -36,7 +36,9 @@ struct SourcedText {
 //   5. a sentence of the change text itself that meets `causal`
 //      ("Streaming stores so the output row does not evict …"): its clause
 //      after "so", "because", ... or a dash when there is one.
-// A leading label ("Why: ") is left out of every source.
+// A leading label ("Why: ") is left out of every source; a text holding a
+// value the run's template left unfilled ("None rows per program") is
+// skipped.
 // nullopt when the packet states none.
 // A source is skipped when `is_template(text)` says it is not the step's
 // own (an expected impact the run states on many steps, a text the run's
