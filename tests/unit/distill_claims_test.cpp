@@ -495,8 +495,9 @@ TEST_CASE("a reference kernel carries its launch configuration as whole lines", 
                                               "    grid = (x.shape[0],)\n"
                                               "    k[grid](x, BLOCK=N_COLS, num_warps=8)\n    return x");
   // CUDA held in a load_inline string: the __global__ function with the
-  // #define it uses; the Python around the source, the host function that
-  // launches it and the load_inline call.
+  // #define it uses; the dispatch is the Python around the source, the
+  // source string whole (kernel, host function that launches it) and the
+  // load_inline call, so it runs as quoted.
   p.code = "from torch.utils.cpp_extension import load_inline\n"
            "cuda_src = r\"\"\"\n"
            "#define THREADS 256\n"
@@ -520,8 +521,9 @@ TEST_CASE("a reference kernel carries its launch configuration as whole lines", 
   CHECK_THAT(ci.string_or("snippet"),
              Catch::StartsWith("#define THREADS 256\n__global__ void rms_kernel(") && Catch::EndsWith("}"));
   CHECK_THAT(ci.string_or("dispatch_snippet"),
-             Catch::StartsWith("from torch.utils.cpp_extension import load_inline\ncuda_src = r\"\"\"\n\n"
-                               "torch::Tensor rms(torch::Tensor x) {") &&
+             Catch::StartsWith("from torch.utils.cpp_extension import load_inline\ncuda_src = r\"\"\"\n"
+                               "#define THREADS 256\n__global__ void rms_kernel(") &&
+                 Catch::Contains("}\ntorch::Tensor rms(torch::Tensor x) {") &&
                  Catch::Contains("<<<x.size(0), THREADS>>>") && Catch::EndsWith("functions=[\"rms\"])"));
 }
 

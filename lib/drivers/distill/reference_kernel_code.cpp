@@ -333,8 +333,13 @@ std::optional<ReferenceKernelCode> cuda_entry(const ModuleOutline &o, const std:
   close_python(o, by, need);
 
   std::set<std::size_t> snippet, dispatch;
-  for (std::size_t c = 0; c < o.c_items.size(); ++c)
-    if (c_need[c]) add_range(c_device[c] ? snippet : dispatch, o.c_items[c].begin, o.c_items[c].end);
+  // The dispatch's source string is whole (the kernel and its device code
+  // too), so the dispatch runs as quoted; the snippet is the kernel to read.
+  for (std::size_t c = 0; c < o.c_items.size(); ++c) {
+    if (!c_need[c]) continue;
+    if (c_device[c]) add_range(snippet, o.c_items[c].begin, o.c_items[c].end);
+    add_range(dispatch, o.c_items[c].begin, o.c_items[c].end);
+  }
   for (std::size_t k = 0; k < o.statements.size(); ++k) {
     if (!need[k]) continue;
     const auto &s = o.statements[k];
@@ -353,7 +358,7 @@ std::optional<ReferenceKernelCode> cuda_entry(const ModuleOutline &o, const std:
   out.snippet = quote_lines(lines, snippet);
   out.dispatch = quote_lines(lines, dispatch);
   out.launched = !host.empty() || !other_sources.empty();
-  out.quoted_lines = non_blank(lines, snippet) + non_blank(lines, dispatch);
+  out.quoted_lines = non_blank(lines, dispatch); // the snippet is a part of it
   return out;
 }
 

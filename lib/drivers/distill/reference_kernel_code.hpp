@@ -46,12 +46,13 @@ namespace otm::distill {
 //                    module constants, host helpers, the launcher; for
 //                    CUDA, the Python around the source string (its opening
 //                    and closing lines, `cpp_src`, the load_inline call, the
-//                    Python launcher), the source's #include lines and the
+//                    Python launcher) and the source string's quoted items
+//                    whole: its #include lines, the kernel and its device
+//                    code again (so the string is not cut in two), and the
 //                    host function that launches the kernel.
 // To run it: Python DSLs, the dispatch_snippet then the snippet, then call
-// the launcher; CUDA, the snippet inside the dispatch_snippet's source
-// string, before the host function. In each field, lines that are not
-// adjacent in the file are separated by one blank line.
+// the launcher; CUDA, the dispatch_snippet alone. In each field, lines that
+// are not adjacent in the file are separated by one blank line.
 struct ReferenceKernelCode {
   std::string name;             // core_kernel_name
   std::string snippet;          // never empty
