@@ -240,9 +240,9 @@ TEST_CASE("a reference kernel quotes its entry-point function", "[distill]") {
   CHECK(impl.string_or("core_kernel_name") == "softmax_kernel");
   CHECK(impl.string_or("format") == "source (verbatim)");
   auto snippet = impl.string_or("snippet");
-  CHECK(snippet.starts_with("@triton.jit\ndef softmax_kernel("));
-  CHECK(snippet.ends_with("e / s, mask=mask)"));
-  CHECK(snippet.find("_helper") == std::string::npos);
+  // The kernel file is short enough to be quoted whole, runnable as it stands.
+  CHECK(snippet.find("@triton.jit\ndef softmax_kernel(") != std::string::npos);
+  CHECK(snippet.find("e / s, mask=mask)") != std::string::npos);
   CHECK(r.get("payload").get("trace").get("builds_on").string_or("approach") == "the run's final kernel");
 }
 

@@ -15,6 +15,7 @@
 
 #include "config/config.hpp"
 #include "distill/drafter.hpp"
+#include "distill/reference_kernel_code.hpp"
 #include "distill_test_support.hpp"
 #include "io/file.hpp"
 #include "quoted_code_check.hpp"
@@ -39,12 +40,12 @@ distill::Draft draft(const std::string &code, const distill::DraftRules &rules =
   return distill::draft_record(p, rules);
 }
 
+// The selection a file too long to quote whole gets (the drafter quotes a
+// file within limits.max_reference_kernel_lines whole).
 Quoted quote_of(const std::string &code) {
-  auto d = draft(code);
-  INFO((d.refusal ? d.refusal->why : ""));
-  REQUIRE(d.record);
-  const auto &impl = d.record->get("payload").get("implementation");
-  Quoted q{impl.string_or("core_kernel_name"), impl.string_or("snippet"), impl.string_or("dispatch_snippet"), {}};
+  auto r = distill::reference_kernel_code(code);
+  REQUIRE(r);
+  Quoted q{r->name, r->snippet, r->dispatch, {}};
   q.problems = testsupport::check_quoted_code(code, q.name, q.snippet, q.dispatch).problems;
   return q;
 }
@@ -546,4 +547,68 @@ def bench_gelu():
   // another function launches the kernel.
   for (const char *absent : {"argparse", "parser", "bench_gelu"})
     CHECK_FALSE(testsupport::quotes_name(q.all(), absent));
+}
+
+TEST_CASE("a reference kernel quotes the typing names, caches and plain globals its code reads", "[distill][issue25]") {
+  // From the review: a launcher annotated with `Tuple`, a module-level cache
+  // dict it fills, and a plain module global the @jit kernel reads.
+  const char *code = R"PY(import torch
+import triton
+import triton.language as tl
+from typing import Dict
+from typing import Tuple
+
+_CACHE: Dict[int, torch.Tensor] = {}
+SCALE = 0.5
+UNUSED_GLOBAL = 7
+
+
+@triton.jit
+def scale_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=m) * SCALE, mask=m)
+
+
+def _out(n: int, device) -> torch.Tensor:
+    if n not in _CACHE:
+        _CACHE[n] = torch.empty(n, device=device)
+    return _CACHE[n]
+
+
+def scale(x: torch.Tensor) -> Tuple[torch.Tensor, int]:
+    y = _out(x.numel(), x.device)
+    scale_kernel[(triton.cdiv(x.numel(), 1024),)](x, y, x.numel(), BLOCK=1024)
+    return y, x.numel()
+)PY";
+  auto q = quote_of(code);
+  INFO(q.all());
+  CHECK(q.problems.empty());
+  CHECK_THAT(q.dispatch, Catch::Contains("from typing import Tuple"));
+  CHECK_THAT(q.dispatch, Catch::Contains("from typing import Dict"));
+  CHECK_THAT(q.dispatch, Catch::Contains("_CACHE: Dict[int, torch.Tensor] = {}"));
+  CHECK_THAT(q.all(), Catch::Contains("SCALE = 0.5"));
+  CHECK_THAT(q.all(), !Catch::Contains("UNUSED_GLOBAL"));
+}
+
+TEST_CASE("a reference kernel file within the limit is quoted whole, a longer one by selection", "[distill][issue25]") {
+  // The reader takes the snippet for the code to run: the whole file.
+  auto d = draft(kTritonAutotune);
+  REQUIRE(d.record);
+  const auto &impl = d.record->get("payload").get("implementation");
+  CHECK(impl.string_or("snippet") ==
+        std::string(kTritonAutotune).substr(0, std::string(kTritonAutotune).find_last_not_of('\n') + 1));
+  CHECK(impl.string_or("core_kernel_name") == "rowmax_norm_kernel");
+  CHECK_THAT(impl.string_or("dispatch_snippet"), Catch::Contains("rowmax_norm_kernel[grid](x, y, n_cols)"));
+  // Over the limit, the selection (which fits) is quoted.
+  auto dir = testsupport::fresh_dir("refk-selection");
+  auto lines = distill::reference_kernel_code(kTritonAutotune)->quoted_lines;
+  io::write_file_atomic(dir / "limit.json",
+                        R"({"limits": {"max_reference_kernel_lines": )" + std::to_string(lines) + "}}");
+  auto rules = distill::DraftRules::from_config(config::Config::load(dir / "limit.json"));
+  auto s = draft(kTritonAutotune, rules);
+  REQUIRE(s.record);
+  CHECK(s.record->get("payload").get("implementation").string_or("snippet") ==
+        distill::reference_kernel_code(kTritonAutotune)->snippet);
+  fs::remove_all(dir);
 }

@@ -3,6 +3,8 @@
 #include "distill/draft_context.hpp"
 
 #include "distill/reference_kernel_code.hpp"
+#include "text/lines.hpp"
+#include "text/utf8.hpp"
 
 namespace otm::distill::drafting {
 
@@ -14,9 +16,18 @@ Value draft_reference(Context &c) {
            c.packet.code.empty() ? "the packet carries no kernel file"
                                  : "the kernel file has no JIT- or kernel-decorated entry-point function and no "
                                    "__global__ function");
-  // A reference kernel is for reading: one that needs more lines than the
-  // limit to run as quoted is not one.
-  if (code->quoted_lines > c.rules.max_reference_kernel_lines)
+  // A reader takes the snippet for the code to run: when the whole kernel
+  // file is within the limit it is the snippet, verbatim, runnable as it
+  // stands (a second kernel, the host code that allocates, zeroes and
+  // sizes the grid, caches: nothing can be left out); the dispatch_snippet
+  // still shows how it is launched. A longer file is quoted by selection
+  // (reference_kernel_code.hpp), and one whose selection is still longer
+  // than the limit is no reference kernel.
+  std::size_t file_lines = 0;
+  for (const auto &line : text::split_lines(c.packet.code))
+    if (!text::strip(line).empty()) ++file_lines;
+  const bool whole_file = file_lines <= c.rules.max_reference_kernel_lines;
+  if (!whole_file && code->quoted_lines > c.rules.max_reference_kernel_lines)
     refuse("payload.implementation.snippet",
            "the kernel needs " + std::to_string(code->quoted_lines) +
                " lines to run as quoted (entry point, helpers, constants, imports, launch), more than "
@@ -47,7 +58,7 @@ Value draft_reference(Context &c) {
   p.set("trace", trace);
   Value impl = Value::object();
   impl.set("format", kSourceFormat);
-  impl.set("snippet", code->snippet);
+  impl.set("snippet", whole_file ? std::string(text::rstrip_chars(c.packet.code, "\n")) : code->snippet);
   impl.set("core_kernel_name", code->name);
   if (!code->dispatch.empty()) impl.set("dispatch_snippet", code->dispatch);
   if (!code->launched) c.out.thin.push_back("payload.implementation.dispatch_snippet");

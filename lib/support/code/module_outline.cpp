@@ -56,7 +56,9 @@ void collect_reads(std::string_view code, std::set<std::string> &out, bool pytho
     std::size_t p = t.begin;
     while (p > 0 && is_space(code[p - 1])) --p;
     if (p > 0 && code[p - 1] == '.') continue;
-    if (p > 1 && (code.substr(p - 2, 2) == "->" || code.substr(p - 2, 2) == "::")) continue;
+    // A C member (`p->field`, `ns::name`); in Python `-> Tuple[...]` is a
+    // return annotation, which reads the name.
+    if (p > 1 && ((!python && code.substr(p - 2, 2) == "->") || code.substr(p - 2, 2) == "::")) continue;
     std::size_t q = t.end;
     if (q < code.size() && (code[q] == '"' || code[q] == '\'')) continue;
     while (q < code.size() && is_space(code[q])) ++q;
@@ -134,12 +136,18 @@ std::vector<std::size_t> assignment_ops(std::string_view code, const std::vector
   return out;
 }
 
-// The names an assignment target binds (`a, (b, c)`, `x: int`, `X[k]`, `X.attr`).
-void target_binds(std::string_view target, std::vector<std::string> &out) {
+// The names an assignment target binds (`a, (b, c)`, `x: int`, `X[k]`,
+// `X.attr`). At module level an item assignment or attribute store belongs
+// with the name it changes; inside a function (`stores_bind` false) it binds
+// nothing: `_CACHE[n] = v` reads the module's `_CACHE`.
+void target_binds(std::string_view target, std::vector<std::string> &out, bool stores_bind = true) {
   std::string t;
   int square = 0;
   for (char c : target) {
-    if (c == '[') ++square;
+    if (c == '[') {
+      if (square == 0 && !stores_bind) t += '[';
+      ++square;
+    }
     if (square == 0) t += c;
     if (c == ']' && square > 0) --square;
   }
@@ -157,6 +165,11 @@ void target_binds(std::string_view target, std::vector<std::string> &out) {
     std::size_t p = tok.begin;
     while (p > 0 && is_space(v[p - 1])) --p;
     if (p > 0 && v[p - 1] == '.') continue;
+    if (!stores_bind) {
+      std::size_t q = tok.end;
+      while (q < v.size() && is_space(v[q])) ++q;
+      if (q < v.size() && (v[q] == '[' || v[q] == '.')) continue;
+    }
     auto name = name_at(v, tok);
     if (!is_python_keyword(name)) out.push_back(std::move(name));
   }
@@ -184,6 +197,12 @@ Bindings block_bindings(std::string_view code) {
     target_binds(text, names);
     b.names.insert(names.begin(), names.end());
   };
+  // An assignment's target: an item or attribute store binds no local.
+  auto add_targets = [&](std::string_view text) {
+    std::vector<std::string> names;
+    target_binds(text, names, false);
+    b.names.insert(names.begin(), names.end());
+  };
   std::size_t start = 0;
   while (start <= code.size()) {
     auto nl = code.find('\n', start);
@@ -207,7 +226,7 @@ Bindings block_bindings(std::string_view code) {
             --target_end;
           auto target = code.substr(from, target_end - from);
           // target_binds reads a one-line block's target after its colon.
-          if (!trim(target).empty()) add_names(target);
+          if (!trim(target).empty()) add_targets(target);
           from = op + 1;
         }
       }
