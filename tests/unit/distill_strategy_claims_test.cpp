@@ -261,3 +261,33 @@ TEST_CASE("a gain inside the run's noise band is no strategy", "[distill][issue2
   CHECK_THAT(inside.refusal->why, Catch::Contains("inside the run's own spread"));
   CHECK(with(5.0, 3.84).record);
 }
+
+TEST_CASE("a caveat the win contradicts, and a direction this change took, are left out", "[distill][issue25]") {
+  auto p = packet("Ran 8 warps per program.");
+  auto &af = *p.doc.find("agent_facing");
+  json::Value pits = json::Value::array();
+  for (const char *t : {"8 warps per program leave too few registers per thread for the row",
+                        "16 warps per program spill the accumulators to local memory"}) {
+    json::Value e = json::Value::object();
+    e.set("pitfall", t);
+    pits.push_back(e);
+  }
+  af.set("pitfalls_recorded_here", pits);
+  json::Value dirs = json::Value::array();
+  for (const char *t : {"more warps per program", "a persistent grid over the rows"}) {
+    json::Value e = json::Value::object();
+    e.set("direction", t);
+    dirs.push_back(e);
+  }
+  af.set("open_directions", dirs);
+  auto d = distill::draft_record(p);
+  INFO((d.refusal ? d.refusal->why : ""));
+  REQUIRE(d.record);
+  const auto &pl = d.record->get("payload");
+  // The earlier failure at the setting this step kept is not a condition of
+  // the win; another setting's caveat is.
+  REQUIRE(pl.get("applies_when").size() == 1);
+  CHECK(pl.get("applies_when")[0] == json::Value("16 warps per program spill the accumulators to local memory"));
+  REQUIRE(pl.get("next_steps").size() == 1);
+  CHECK(pl.get("next_steps")[0] == json::Value("a persistent grid over the rows"));
+}

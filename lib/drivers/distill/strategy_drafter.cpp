@@ -3,6 +3,9 @@
 // noise band), with its snippet, mechanism and retrieval terms.
 #include "distill/draft_context.hpp"
 
+#include <algorithm>
+#include <cctype>
+
 #include "distill/change_claims.hpp"
 #include "distill/diff_reading.hpp"
 #include "distill/diff_snippet.hpp"
@@ -11,8 +14,6 @@
 #include "levers/lever_settings.hpp"
 #include "text/regex.hpp"
 #include "text/utf8.hpp"
-#include <algorithm>
-#include <cctype>
 
 namespace otm::distill::drafting {
 
@@ -246,10 +247,19 @@ Value draft_strategy(Context &c) {
   impl.set("snippet", hunk->text);
   p.set("implementation", impl);
   p.set("cost", cost_of(*diff));
+  // The directions the run left open, but not one that only names the
+  // levers this very change pulled ("try a persistent kernel" on the step
+  // that made it persistent).
+  auto only_this_change = [&](const std::string &direction) {
+    auto named = vocabulary.named_in(direction);
+    return !named.empty() && std::all_of(named.begin(), named.end(), [&](const std::string &l) {
+      return std::find(levers.claimed.begin(), levers.claimed.end(), l) != levers.claimed.end();
+    });
+  };
   Value next = Value::array();
   if (const auto *dirs = c.af.get("open_directions").as_array())
     for (const auto &d : *dirs)
-      if (auto t = text_of(d.get("direction"))) next.push_back(*t);
+      if (auto t = text_of(d.get("direction")); t && !only_this_change(*t)) next.push_back(*t);
   if (!next.size()) c.out.thin.push_back("payload.next_steps");
   p.set("next_steps", next);
   // The caveats the run recorded for this very step, verbatim, when they
@@ -257,10 +267,20 @@ Value draft_strategy(Context &c) {
   // lever this change claims: a step record also carries other levers'
   // pitfalls, copied forward, and their fixes ("kept 1") may contradict
   // this record.
+  // A caveat that says the very setting this change kept fails ("2 rows
+  // per program halve the grid" on the step that kept two rows) is an
+  // earlier failure's account, which the win contradicts: left out.
+  const auto kept_settings = levers::settings_in(vocabulary, levers::claim_of(change));
+  auto contradicts_the_win = [&](const std::string &caveat) {
+    for (const auto &s : levers::settings_in(vocabulary, caveat))
+      for (const auto &k : kept_settings)
+        if (!s.value.empty() && s.lever == k.lever && s.value == k.value) return true;
+    return false;
+  };
   Value applies = Value::array();
   if (const auto *pits = c.af.get("pitfalls_recorded_here").as_array())
     for (const auto &e : *pits)
-      if (auto t = text_of(e.get("pitfall")); t && states_a_condition(*t)) {
+      if (auto t = text_of(e.get("pitfall")); t && states_a_condition(*t) && !contradicts_the_win(*t)) {
         auto named = vocabulary.named_in(*t);
         bool mine = std::any_of(named.begin(), named.end(), [&](const std::string &l) {
           return std::find(levers.claimed.begin(), levers.claimed.end(), l) != levers.claimed.end();
