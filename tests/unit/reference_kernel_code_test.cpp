@@ -600,6 +600,16 @@ TEST_CASE("a reference kernel file within the limit is quoted whole, a longer on
         std::string(kTritonAutotune).substr(0, std::string(kTritonAutotune).find_last_not_of('\n') + 1));
   CHECK(impl.string_or("core_kernel_name") == "rowmax_norm_kernel");
   CHECK_THAT(impl.string_or("dispatch_snippet"), Catch::Contains("rowmax_norm_kernel[grid](x, y, n_cols)"));
+  // A whole-line comment holding the scrubber's phrase for a version id is
+  // left out (it reads as an artefact); the code is untouched.
+  std::string scrubbed = std::string(kTritonAutotune);
+  scrubbed.replace(scrubbed.find("@triton.jit\ndef rowmax_norm_kernel"), 0, "# tuned in an earlier step\n");
+  scrubbed.replace(scrubbed.find("@triton.autotune("), 0, "# see an earlier step's note\n");
+  auto w = draft(scrubbed);
+  REQUIRE(w.record);
+  auto ws = w.record->get("payload").get("implementation").string_or("snippet");
+  CHECK(ws.find("an earlier step") == std::string::npos);
+  CHECK(ws == impl.string_or("snippet"));
   // Over the limit, the selection (which fits) is quoted.
   auto dir = testsupport::fresh_dir("refk-selection");
   auto lines = distill::reference_kernel_code(kTritonAutotune)->quoted_lines;

@@ -3,7 +3,6 @@
 #include "distill/draft_context.hpp"
 
 #include "distill/reference_kernel_code.hpp"
-#include "text/lines.hpp"
 #include "text/utf8.hpp"
 
 namespace otm::distill::drafting {
@@ -23,10 +22,7 @@ Value draft_reference(Context &c) {
   // still shows how it is launched. A longer file is quoted by selection
   // (reference_kernel_code.hpp), and one whose selection is still longer
   // than the limit is no reference kernel.
-  std::size_t file_lines = 0;
-  for (const auto &line : text::split_lines(c.packet.code))
-    if (!text::strip(line).empty()) ++file_lines;
-  const bool whole_file = file_lines <= c.rules.max_reference_kernel_lines;
+  const bool whole_file = code->whole_file_lines <= c.rules.max_reference_kernel_lines;
   if (!whole_file && code->quoted_lines > c.rules.max_reference_kernel_lines)
     refuse("payload.implementation.snippet",
            "the kernel needs " + std::to_string(code->quoted_lines) +
@@ -58,7 +54,7 @@ Value draft_reference(Context &c) {
   p.set("trace", trace);
   Value impl = Value::object();
   impl.set("format", kSourceFormat);
-  impl.set("snippet", whole_file ? std::string(text::rstrip_chars(c.packet.code, "\n")) : code->snippet);
+  impl.set("snippet", whole_file ? code->whole_file : code->snippet);
   impl.set("core_kernel_name", code->name);
   if (!code->dispatch.empty()) impl.set("dispatch_snippet", code->dispatch);
   if (!code->launched) c.out.thin.push_back("payload.implementation.dispatch_snippet");

@@ -396,9 +396,21 @@ std::optional<ReferenceKernelCode> nested_entry(const std::vector<std::string_vi
 std::optional<ReferenceKernelCode> reference_kernel_code(std::string_view source) {
   auto lines = split_lines(source);
   auto outline = code::outline_module(source);
-  if (auto py = python_entry(outline, lines)) return py;
-  if (auto nested = nested_entry(lines)) return nested;
-  return cuda_entry(outline, lines);
+  auto out = python_entry(outline, lines);
+  if (!out) out = nested_entry(lines);
+  if (!out) out = cuda_entry(outline, lines);
+  if (!out) return out;
+  // The whole file, but for comment lines the scrubber left an artefact in.
+  std::vector<std::string_view> kept;
+  for (auto line : lines)
+    if (!scrubbed_comment_line(line)) kept.push_back(line);
+  while (!kept.empty() && text::strip(kept.back()).empty()) kept.pop_back();
+  for (std::size_t i = 0; i < kept.size(); ++i) {
+    if (i) out->whole_file += '\n';
+    out->whole_file.append(kept[i]);
+    if (!text::strip(kept[i]).empty()) ++out->whole_file_lines;
+  }
+  return out;
 }
 
 } // namespace otm::distill

@@ -60,6 +60,11 @@ struct ReferenceKernelCode {
   bool launched = false;        // a launcher (or host launch) is quoted
   bool cuda = false;            // the entry point is a __global__ function
   std::size_t quoted_lines = 0; // non-blank lines of both fields
+  // The whole file (what otm-draft quotes when it fits the limit), without
+  // the whole-line comments holding a scrubber's phrase, and its non-blank
+  // line count.
+  std::string whole_file;
+  std::size_t whole_file_lines = 0;
 };
 std::optional<ReferenceKernelCode> reference_kernel_code(std::string_view source);
 
