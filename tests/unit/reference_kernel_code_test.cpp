@@ -610,6 +610,14 @@ TEST_CASE("a reference kernel file within the limit is quoted whole, a longer on
   auto ws = w.record->get("payload").get("implementation").string_or("snippet");
   CHECK(ws.find("an earlier step") == std::string::npos);
   CHECK(ws == impl.string_or("snippet"));
+  // A docstring's changelog line too, the docstring kept valid.
+  scrubbed.replace(scrubbed.find("def _reference(x):\n") + 19, 0,
+                   "    \"\"\"Reference.\n\n    an earlier step: changed BLOCK_SIZE from 128 to 64.\n    \"\"\"\n");
+  auto doc = draft(scrubbed);
+  REQUIRE(doc.record);
+  auto ds = doc.record->get("payload").get("implementation").string_or("snippet");
+  CHECK(ds.find("an earlier step") == std::string::npos);
+  CHECK_THAT(ds, Catch::Contains("def _reference(x):\n    \"\"\"Reference.\n\n    \"\"\"\n"));
   // Over the limit, the selection (which fits) is quoted.
   auto dir = testsupport::fresh_dir("refk-selection");
   auto lines = distill::reference_kernel_code(kTritonAutotune)->quoted_lines;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "code/module_outline.hpp"
+#include "code/source_lexer.hpp"
 #include "scrub/scrubber.hpp"
 #include "text/regex.hpp"
 #include "text/utf8.hpp"
@@ -400,10 +401,16 @@ std::optional<ReferenceKernelCode> reference_kernel_code(std::string_view source
   if (!out) out = nested_entry(lines);
   if (!out) out = cuda_entry(outline, lines);
   if (!out) return out;
-  // The whole file, but for comment lines the scrubber left an artefact in.
+  // The whole file, but for comment and docstring lines the scrubber left
+  // an artefact in ("an earlier step: changed BLOCK_SIZE from 128 to 64."),
+  // unless the line opens or closes the docstring.
   std::vector<std::string_view> kept;
-  for (auto line : lines)
-    if (!scrubbed_comment_line(line)) kept.push_back(line);
+  for (const auto &line : code::lex_source(source, code::Language::Python)) {
+    bool artefact = line.kind == code::LineKind::Comment && scrub::holds_replacement_phrase(line.text) &&
+                    line.text.find("\"\"\"") == std::string_view::npos &&
+                    line.text.find("'''") == std::string_view::npos;
+    if (!artefact && !scrubbed_comment_line(line.text)) kept.push_back(line.text);
+  }
   while (!kept.empty() && text::strip(kept.back()).empty()) kept.pop_back();
   for (std::size_t i = 0; i < kept.size(); ++i) {
     if (i) out->whole_file += '\n';
