@@ -605,6 +605,8 @@ TEST_CASE("a reference kernel file within the limit is quoted whole, a longer on
   std::string scrubbed = std::string(kTritonAutotune);
   scrubbed.replace(scrubbed.find("@triton.jit\ndef rowmax_norm_kernel"), 0, "# tuned in an earlier step\n");
   scrubbed.replace(scrubbed.find("@triton.autotune("), 0, "# see an earlier step's note\n");
+  // A constant nothing reads, whose comment holds the phrase: it runs for nothing.
+  scrubbed.replace(scrubbed.find("_WARMUP = 25"), 0, "_TUNE_ID = 971854  # an earlier step: persistent grid\n");
   auto w = draft(scrubbed);
   REQUIRE(w.record);
   auto ws = w.record->get("payload").get("implementation").string_or("snippet");
@@ -618,6 +620,12 @@ TEST_CASE("a reference kernel file within the limit is quoted whole, a longer on
   auto ds = doc.record->get("payload").get("implementation").string_or("snippet");
   CHECK(ds.find("an earlier step") == std::string::npos);
   CHECK_THAT(ds, Catch::Contains("def _reference(x):\n    \"\"\"Reference.\n\n    \"\"\"\n"));
+  // A constant the code reads keeps its line, comment and all.
+  scrubbed.replace(scrubbed.find("_WARMUP = 25") + 12, 0, "  # an earlier step: longer warm-up");
+  auto read = draft(scrubbed);
+  REQUIRE(read.record);
+  CHECK_THAT(read.record->get("payload").get("implementation").string_or("snippet"),
+             Catch::Contains("_WARMUP = 25  # an earlier step: longer warm-up"));
   // Over the limit, the selection (which fits) is quoted.
   auto dir = testsupport::fresh_dir("refk-selection");
   auto lines = distill::reference_kernel_code(kTritonAutotune)->quoted_lines;

@@ -404,11 +404,25 @@ std::optional<ReferenceKernelCode> reference_kernel_code(std::string_view source
   // The whole file, but for comment and docstring lines the scrubber left
   // an artefact in ("an earlier step: changed BLOCK_SIZE from 128 to 64."),
   // unless the line opens or closes the docstring.
+  // So is a constant nothing reads (`_TUNE_ID = 971854  # an earlier step:
+  // ...`, `#define TUNE_ID_V50 1  // ...`) whose comment holds one: the
+  // code runs the same without it.
+  static const text::Regex constant(R"(^(?:([A-Za-z_]\w*)\s*(?::[^=]*)?=(?!=)|\s*#\s*define\s+([A-Za-z_]\w*)\b))");
+  auto unread_constant = [&](std::string_view line) {
+    auto m = constant.search(line);
+    if (!m) return false;
+    std::string name(m->has(1) ? (*m)[1] : (*m)[2]);
+    std::size_t uses = 0;
+    for (auto other : lines) uses += count_identifier(other, name);
+    return uses <= 1;
+  };
   std::vector<std::string_view> kept;
   for (const auto &line : code::lex_source(source, code::Language::Python)) {
-    bool artefact = line.kind == code::LineKind::Comment && scrub::holds_replacement_phrase(line.text) &&
-                    line.text.find("\"\"\"") == std::string_view::npos &&
-                    line.text.find("'''") == std::string_view::npos;
+    bool phrase = scrub::holds_replacement_phrase(line.text);
+    bool artefact =
+        phrase && ((line.kind == code::LineKind::Comment && line.text.find("\"\"\"") == std::string_view::npos &&
+                    line.text.find("'''") == std::string_view::npos) ||
+                   unread_constant(line.text));
     if (!artefact && !scrubbed_comment_line(line.text)) kept.push_back(line.text);
   }
   while (!kept.empty() && text::strip(kept.back()).empty()) kept.pop_back();
