@@ -605,8 +605,10 @@ TEST_CASE("a reference kernel file within the limit is quoted whole, a longer on
   std::string scrubbed = std::string(kTritonAutotune);
   scrubbed.replace(scrubbed.find("@triton.jit\ndef rowmax_norm_kernel"), 0, "# tuned in an earlier step\n");
   scrubbed.replace(scrubbed.find("@triton.autotune("), 0, "# see an earlier step's note\n");
-  // A constant nothing reads, whose comment holds the phrase: it runs for nothing.
-  scrubbed.replace(scrubbed.find("_WARMUP = 25"), 0, "_TUNE_ID = 971854  # an earlier step: persistent grid\n");
+  // A constant nothing reads (assigned again, as a stamp), whose comment
+  // holds the phrase: it runs for nothing.
+  scrubbed.replace(scrubbed.find("_WARMUP = 25"), 0,
+                   "_TUNE_ID = 971854  # an earlier step: persistent grid\n_TUNE_ID = 5  # an earlier step: warps\n");
   auto w = draft(scrubbed);
   REQUIRE(w.record);
   auto ws = w.record->get("payload").get("implementation").string_or("snippet");

@@ -408,13 +408,18 @@ std::optional<ReferenceKernelCode> reference_kernel_code(std::string_view source
   // ...`, `#define TUNE_ID_V50 1  // ...`) whose comment holds one: the
   // code runs the same without it.
   static const text::Regex constant(R"(^(?:([A-Za-z_]\w*)\s*(?::[^=]*)?=(?!=)|\s*#\s*define\s+([A-Za-z_]\w*)\b))");
-  auto unread_constant = [&](std::string_view line) {
+  auto bound_by = [&](std::string_view line) -> std::string {
     auto m = constant.search(line);
-    if (!m) return false;
-    std::string name(m->has(1) ? (*m)[1] : (*m)[2]);
-    std::size_t uses = 0;
-    for (auto other : lines) uses += count_identifier(other, name);
-    return uses <= 1;
+    return m ? std::string(m->has(1) ? (*m)[1] : (*m)[2]) : std::string();
+  };
+  // No line reads it: every line naming it assigns it (a stamp the run
+  // re-assigns at each step).
+  auto unread_constant = [&](std::string_view line) {
+    std::string name = bound_by(line);
+    if (name.empty()) return false;
+    for (auto other : lines)
+      if (bound_by(other) != name && count_identifier(other, name) > 0) return false;
+    return true;
   };
   std::vector<std::string_view> kept;
   for (const auto &line : code::lex_source(source, code::Language::Python)) {
