@@ -103,6 +103,27 @@ LadderThresholds Config::ladder() const {
   return l;
 }
 
+Boilerplate Config::boilerplate() const {
+  Boilerplate b;
+  const auto &o = data_.get("boilerplate");
+  const std::string here = where(*this) + ": boilerplate";
+  if (o.is_null()) return b;
+  if (!o.is_object()) throw Error(ErrorKind::Usage, here + " must be an object");
+  const auto &steps = o.get("template_min_steps");
+  if (!steps.is_null()) {
+    if (!steps.is_int() || *steps.as_int() < 2)
+      throw Error(ErrorKind::Usage, here + ".template_min_steps must be an integer of at least 2");
+    b.template_min_steps = static_cast<std::size_t>(*steps.as_int());
+  }
+  const auto &share = o.get("max_mechanism_share");
+  if (!share.is_null()) {
+    if (!share.is_number() || *share.as_number() <= 0 || *share.as_number() > 1)
+      throw Error(ErrorKind::Usage, here + ".max_mechanism_share must be a number in (0, 1]");
+    b.max_mechanism_share = *share.as_number();
+  }
+  return b;
+}
+
 Limits Config::limits() const {
   Limits l;
   const auto &o = data_.get("limits");
