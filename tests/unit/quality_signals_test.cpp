@@ -116,7 +116,8 @@ gates::PacketEntry packet(const std::string &change, const std::string &extra = 
     "agent_facing": {"what_the_run_said": {}, "diff_file": "strategy-v7.diff"}})");
   auto *af = p.packet.find("agent_facing");
   af->find("what_the_run_said")->set("change", change);
-  for (const auto &[k, v] : *json::parse(extra).as_object()) {
+  const auto fields = json::parse(extra); // named: a range over a temporary's member dangles
+  for (const auto &[k, v] : *fields.as_object()) {
     if (k == "what_the_run_said")
       for (const auto &[k2, v2] : *v.as_object()) af->find("what_the_run_said")->set(k2, v2);
     else
@@ -237,7 +238,8 @@ TEST_CASE("span: a diff that also holds earlier kept steps warns", "[quality]") 
   CHECK(signal(signals_of(anti("x-t01", "a", "l", "m"), &old), "span").state == SignalState::NotRead);
 }
 
-TEST_CASE("boilerplate: a template expected impact or a mechanism many records carry warns", "[quality]") {
+TEST_CASE("boilerplate: a template expected impact or a mechanism too many of a trace's records carry warns",
+          "[quality]") {
   const std::string impact = "Lower latency from better memory throughput on the long rows.";
   auto templated = packet("num_warps 4 -> 8", R"({"what_the_run_said": {"expected_impact": ")" + impact +
                                                   R"(", "expected_impact_stated_by_steps": 12}})");
@@ -251,16 +253,32 @@ TEST_CASE("boilerplate: a template expected impact or a mechanism many records c
   auto ok = signal(signals_of(strategy("b-s02", "num_warps 4 -> 8", impact), &own), "boilerplate");
   CHECK(ok.state == SignalState::Ok);
 
-  // One mechanism on three staged records of the store.
-  auto r1 = strategy("c-s03", "num_warps 4 -> 8", "the kernel is memory-bound");
-  auto r2 = strategy("d-s04", "BLOCK_SIZE 512 -> 1024", "the kernel is memory-bound", kLaunchSnippet, "trace-b");
-  auto r3 = strategy("e-s05", "num_stages 1 -> 2", "The kernel is  memory-bound", kLaunchSnippet, "trace-c");
-  std::vector<const json::Value *> store = {&r1, &r2, &r3};
-  auto shared = signal(signals_of(r1, &own, store), "boilerplate");
+  // The drafter's share rule (max_mechanism_share 0.1, at least one): of
+  // a trace's strategies, more than max(1, 10%) carrying one mechanism is
+  // the run's text. Two of twelve is more than one: warned.
+  std::vector<json::Value> run;
+  for (int i = 0; i < 12; ++i)
+    run.push_back(strategy("r-s" + std::to_string(10 + i), "num_warps 4 -> 8",
+                           i < 2 ? "The kernel is  memory-bound" : "reason number " + std::to_string(i)));
+  std::vector<const json::Value *> store;
+  for (const auto &r : run) store.push_back(&r);
+  auto shared = signal(signals_of(run[0], &own, store), "boilerplate");
   CHECK(shared.state == SignalState::Warn);
-  CHECK(shared.fact == "on 3 records");
-  std::vector<const json::Value *> two = {&r1, &r2};
-  CHECK(signal(signals_of(r1, &own, two), "boilerplate").state == SignalState::Ok);
+  CHECK(shared.fact == "on 2 of 12 strategies");
+  CHECK_THAT(shared.reason, Catch::Contains("2 of the trace's 12 staged strategies carry this mechanism, more than the "
+                                            "1 a share of 0.10 allows"));
+  CHECK(signal(signals_of(run[2], &own, store), "boilerplate").state == SignalState::Ok);
+  // Of twenty strategies two may share it (10% of 20); records of other
+  // traces do not count.
+  for (int i = 0; i < 8; ++i) run.push_back(strategy("r-s" + std::to_string(30 + i), "num_warps 4 -> 8", "own " + std::to_string(i)));
+  auto other_trace = strategy("o-s01", "num_warps 4 -> 8", "the kernel is memory-bound", kLaunchSnippet, "trace-b");
+  store.clear();
+  for (const auto &r : run) store.push_back(&r);
+  store.push_back(&other_trace);
+  auto allowed = signal(signals_of(run[0], &own, store), "boilerplate");
+  CHECK(allowed.state == SignalState::Ok);
+  CHECK_THAT(allowed.reason, Catch::Contains("2 of the trace's 20 staged strategies carry this mechanism (a share of "
+                                             "0.10 allows 2)"));
 }
 
 TEST_CASE("duplicate: another record of the same trace with the same lesson or mechanism", "[quality]") {
@@ -307,7 +325,7 @@ TEST_CASE("adds a cause: a mechanism that restates what was done warns", "[quali
   auto ok = signal(signals_of(strategy("b-s02", "num_warps 4 -> 8", "halves the register footprint of the row"), &p),
                    "adds a cause");
   CHECK(ok.state == SignalState::Ok);
-  CHECK_THAT(ok.reason, Catch::Contains("`halves`, `register`, `footprint`, `row`"));
+  CHECK_THAT(ok.reason, Catch::Contains("(`halves`, `register`, `footprint` and `row`), with the causal connective"));
   auto tma = anti("tma-t01", "TMA loads gain nothing", "TMA loads gain nothing.", "TMA loads gain nothing");
   CHECK(signal(signals_of(tma, nullptr), "adds a cause").state == SignalState::Warn);
 }
@@ -363,14 +381,21 @@ TEST_CASE("the staging README and the review page show the quality signals", "[q
   CHECK_THAT(page, Catch::Contains("data-signal=\"claim in code\" data-state=\"not-read\""));
   CHECK(page.find("<script") == std::string::npos);
 
-  // Every text of the signals is escaped: a mechanism holding markup.
+  // Every text of the signals is escaped: a mechanism holding markup, and
+  // an earlier step's change text that the span signal quotes.
   f.record.find("payload")->set("mechanism", "<script>alert(1)</script> spills <b>registers</b>");
+  f.packet.find("agent_facing")
+      ->set("span", json::parse(R"({"this_step_changes_running_code": true,
+          "earlier_kept_steps": [{"change": "<i>wider</i> rows"}]})"));
   auto hostile = f.write_and_load();
   page_in.context = &hostile;
   page = review::review_page(page_in);
   CHECK(page.find("<script>alert") == std::string::npos);
   CHECK(page.find("<b>registers") == std::string::npos);
-  CHECK_THAT(page, Catch::Contains("`&lt;script&gt;`"));
+  CHECK(page.find("<i>wider") == std::string::npos);
+  CHECK_THAT(page, Catch::Contains("<tr class=\"warn\" data-signal=\"span\" data-state=\"warn\"><td>span</td><td "
+                                   "class=\"state\">warn</td><td>the diff from the best-so-far also holds 1 earlier "
+                                   "kept step: (1) &lt;i&gt;wider&lt;/i&gt; rows"));
 }
 
 TEST_CASE("the quality report changes no record and no gate verdict", "[quality][review]") {

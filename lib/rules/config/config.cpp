@@ -1,5 +1,7 @@
 #include "config/config.hpp"
 
+#include <algorithm>
+
 #include "error/error.hpp"
 #include "record/format_tags.hpp"
 #include "json/parse.hpp"
@@ -122,6 +124,10 @@ Boilerplate Config::boilerplate() const {
     b.max_mechanism_share = *share.as_number();
   }
   return b;
+}
+
+std::size_t Boilerplate::shared_limit(std::size_t strategies) const {
+  return std::max<std::size_t>(1, static_cast<std::size_t>(max_mechanism_share * static_cast<double>(strategies)));
 }
 
 Limits Config::limits() const {

@@ -42,6 +42,10 @@ struct LadderThresholds {
 struct Boilerplate {
   std::size_t template_min_steps = 3;
   double max_mechanism_share = 0.1;
+  // How many of a run's `strategies` may carry one mechanism before it is
+  // no one's: max_mechanism_share of them, at least one. The drafter drops
+  // a mechanism carried by more; the quality report warns of one.
+  std::size_t shared_limit(std::size_t strategies) const;
 };
 
 class Config {

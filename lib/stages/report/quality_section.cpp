@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "report/added_cause.hpp"
+#include "text/pyformat.hpp"
 
 namespace otm::report {
 
@@ -90,10 +91,10 @@ std::string quality_section(const QualityReport &q, const QualityRules &rules) {
         "| span | a strategy packet's `span`: the earlier kept steps its diff from the best-so-far also holds, whether "
         "the step's own change runs, and the step's own diff | the diff holds earlier kept steps, or the step's own "
         "change runs nothing |\n"
-        "| boilerplate | the mechanism against the run's expected impact (how many steps state it) and the store's "
-        "other records | it is the expected impact of "
-     << min << " or more steps, or " << min
-     << " or more staged records carry it |\n"
+        "| boilerplate | the mechanism against the run's expected impact (how many steps state it) and the other "
+        "staged records of its trace and type (the drafter's `boilerplate` rules) | it is the expected impact of "
+     << min << " or more steps, or more of those records carry it than a share of "
+     << text::fixed(rules.boilerplate.max_mechanism_share, 2) << " of them (at least one) allows |\n"
         "| duplicate | the other staged records of the same trace and type | one has the same mechanism (strategy) "
         "or lesson (anti-strategy) |\n"
         "| adds a cause | the mechanism's words beyond the words of what was done (the change's claim, the attempt) "

@@ -9,6 +9,7 @@
 #include "code/source_lexer.hpp"
 #include "levers/lever_reading.hpp"
 #include "report/added_cause.hpp"
+#include "text/pyformat.hpp"
 #include "text/utf8.hpp"
 
 namespace otm::report {
@@ -297,43 +298,57 @@ Signal span(const std::string &type, const std::string &claim, const gates::Pack
   return make(name, SignalState::Warn, fact, reason);
 }
 
-Signal boilerplate(const Value &record, const std::string &type, const gates::PacketEntry *packet,
-                   const StagedTexts &others, const QualityRules &rules) {
+Signal boilerplate(const Value &record, const std::string &type, const std::string &trace,
+                   const gates::PacketEntry *packet, const StagedTexts &others, const QualityRules &rules) {
   const std::string &name = kSignalNames[3];
   if (type != "strategy" && type != "anti-strategy") return not_read(name, "-", "a " + type + " states no mechanism");
   std::string mechanism = mechanism_of(record);
   if (mechanism.empty()) return not_read(name, "no mechanism", "the record states no mechanism");
-  const std::size_t min = rules.boilerplate.template_min_steps;
-  std::size_t carriers = others.records_with_mechanism(text::folded(mechanism));
-  std::string impact;
-  std::size_t impact_steps = 0;
-  if (packet) {
-    const auto &said = packet->packet.get("agent_facing").get("what_the_run_said");
-    impact = text_at(said.get("expected_impact"));
-    if (auto n = said.get("expected_impact_stated_by_steps").as_int(); n && *n > 0)
-      impact_steps = static_cast<std::size_t>(*n);
-  }
-  bool is_impact = !impact.empty() && text::folded(mechanism).find(text::folded(impact)) != std::string::npos;
+  const auto &b = rules.boilerplate;
   std::vector<std::string> facts, reasons;
   bool warn = false;
-  if (is_impact) {
-    warn = warn || impact_steps >= min;
-    facts.push_back("impact of " + plural(impact_steps, "step", "steps"));
-    reasons.push_back("the mechanism holds the run's expected impact, which " +
-                      plural(impact_steps, "step states", "steps state") +
-                      (impact_steps >= min ? " (a template default from " + std::to_string(min) + ")" : ""));
+  // The drafter's first rule: an expected impact stated on template_min_steps
+  // steps of the run is its template default, never a step's mechanism.
+  if (packet) {
+    const auto &said = packet->packet.get("agent_facing").get("what_the_run_said");
+    std::string impact = text_at(said.get("expected_impact"));
+    std::size_t steps = 0;
+    if (auto n = said.get("expected_impact_stated_by_steps").as_int(); n && *n > 0) steps = static_cast<std::size_t>(*n);
+    if (!impact.empty() && text::folded(mechanism).find(text::folded(impact)) != std::string::npos) {
+      bool templated = steps >= b.template_min_steps;
+      warn = warn || templated;
+      facts.push_back("impact of " + plural(steps, "step", "steps"));
+      reasons.push_back("the mechanism holds the run's expected impact, which " +
+                        plural(steps, "step states", "steps state") +
+                        (templated ? " (a template default from " + std::to_string(b.template_min_steps) + ")" : ""));
+    }
   }
-  if (carriers >= min) {
-    warn = true;
-    facts.push_back("on " + std::to_string(carriers) + " records");
+  // The drafter's second rule: a mechanism more of a run's records carry
+  // than max_mechanism_share of them allows (and more than one) is no one's.
+  const std::string plural_type = type == "strategy" ? "strategies" : "anti-strategies";
+  if (!trace.empty()) {
+    auto share = others.mechanism_share(trace, type, text::folded(mechanism));
+    auto limit = b.shared_limit(share.records);
+    if (share.carriers > limit) {
+      warn = true;
+      facts.push_back("on " + std::to_string(share.carriers) + " of " + std::to_string(share.records) + " " +
+                      plural_type);
+    }
+    reasons.push_back(
+        share.carriers <= 1
+            ? "no other staged " + type + " of this trace carries this mechanism"
+            : std::to_string(share.carriers) + " of the trace's " + std::to_string(share.records) + " staged " +
+                  plural_type + " carry this mechanism" +
+                  (share.carriers > limit ? ", more than the " + std::to_string(limit) + " a share of " +
+                                                text::fixed(b.max_mechanism_share, 2) + " allows"
+                                          : " (a share of " + text::fixed(b.max_mechanism_share, 2) +
+                                                " allows " + std::to_string(limit) + ")"));
   }
-  reasons.push_back(carriers <= 1 ? std::string("no other staged record carries this mechanism")
-                                  : std::to_string(carriers) + " staged records carry this mechanism" +
-                                        (carriers >= min ? "" : " (fewer than " + std::to_string(min) + ")"));
   std::string reason;
   for (std::size_t i = 0; i < reasons.size(); ++i) reason += (i ? "; " : "") + reasons[i];
   std::string fact;
   for (std::size_t i = 0; i < facts.size(); ++i) fact += (i ? "; " : "") + facts[i];
+  if (reason.empty()) reason = "the packet states no expected impact the mechanism holds";
   return make(name, warn ? SignalState::Warn : SignalState::Ok, fact.empty() ? "own text" : fact, reason);
 }
 
@@ -445,16 +460,19 @@ std::string duplicate_key_of(const Value &record) {
 StagedTexts::StagedTexts(const std::vector<const Value *> &records) {
   for (const auto *r : records) {
     if (!r || !r->is_object()) continue;
-    if (auto m = mechanism_of(*r); !m.empty()) ++mechanisms_[text::folded(m)];
+    std::string trace = r->get("evidence").get("raw").string_or("source_repo"), type = r->string_or("type");
+    if (auto m = mechanism_of(*r); !m.empty()) ++mechanisms_[{trace, type, text::folded(m)}], ++stating_[{trace, type}];
     if (auto k = duplicate_key_of(*r); !k.empty())
-      keys_[{r->get("evidence").get("raw").string_or("source_repo"), r->string_or("type"), text::folded(k)}]
-          .push_back(r->string_or("id"));
+      keys_[{trace, type, text::folded(k)}].push_back(r->string_or("id"));
   }
 }
 
-std::size_t StagedTexts::records_with_mechanism(const std::string &folded_mechanism) const {
-  auto it = mechanisms_.find(folded_mechanism);
-  return it == mechanisms_.end() ? 0 : it->second;
+StagedTexts::Share StagedTexts::mechanism_share(const std::string &trace, const std::string &type,
+                                                const std::string &folded_mechanism) const {
+  Share s;
+  if (auto it = mechanisms_.find({trace, type, folded_mechanism}); it != mechanisms_.end()) s.carriers = it->second;
+  if (auto it = stating_.find({trace, type}); it != stating_.end()) s.records = it->second;
+  return s;
 }
 
 const std::vector<std::string> &StagedTexts::same_key(const std::string &trace, const std::string &type,
@@ -489,7 +507,7 @@ RecordSignals record_signals(const Value &record, const gates::PacketEntry *pack
   out.signals.push_back(claim_in_code(out.type, claim, packet, diff, levers, dsl));
   out.signals.push_back(snippet_runs(record, out.type, diff, claimed, dsl, rules));
   out.signals.push_back(span(out.type, claim, packet, diff, levers, dsl, rules));
-  out.signals.push_back(boilerplate(record, out.type, packet, others, rules));
+  out.signals.push_back(boilerplate(record, out.type, out.trace, packet, others, rules));
   out.signals.push_back(duplicate(record, out.type, out.trace, others));
   out.signals.push_back(adds_a_cause(record, out.type, claim, rules));
   return out;

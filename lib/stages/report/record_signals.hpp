@@ -21,9 +21,14 @@
 //                  change (agent_facing.span, step_diff_file); warns when the
 //                  diff holds more than this step or its own change runs
 //                  nothing;
-//   boilerplate    whether the mechanism is repeated text: the run's expected
-//                  impact stated on at least `template_min_steps` steps, or
-//                  the mechanism of that many staged records of the store;
+//   boilerplate    whether the mechanism is the run's template rather than
+//                  the step's own, by the drafter's two rules (the
+//                  configuration's `boilerplate` section): it holds the
+//                  run's expected impact, stated on at least
+//                  `template_min_steps` steps; or more of the staged records
+//                  of its trace and type carry it than
+//                  `max_mechanism_share` of them (and more than one) allows
+//                  (config::Boilerplate::shared_limit);
 //   duplicate      other staged records of the same trace and type with the
 //                  same mechanism (a strategy) or lesson (an anti-strategy);
 //   adds a cause   whether the mechanism says more than what was done
@@ -80,20 +85,25 @@ struct RecordSignals {
 };
 
 // What the other staged records say, for the signals that compare records:
-// how many records of the store carry each mechanism text, and which
-// records of each trace and type carry each mechanism or lesson. Texts
-// compare folded (text::folded).
+// per trace and type, how many records state a mechanism and how many carry
+// each mechanism text, and which records carry each mechanism or lesson.
+// Texts compare folded (text::folded).
 class StagedTexts {
 public:
   explicit StagedTexts(const std::vector<const json::Value *> &records);
-  std::size_t records_with_mechanism(const std::string &folded_mechanism) const;
+  struct Share {
+    std::size_t carriers = 0; // records of the trace and type with this mechanism
+    std::size_t records = 0;  // records of the trace and type with any mechanism
+  };
+  Share mechanism_share(const std::string &trace, const std::string &type, const std::string &folded_mechanism) const;
   // Ids of the records of `trace` and `type` whose duplicate key (a
   // strategy's mechanism, an anti-strategy's lesson) is `folded_key`.
   const std::vector<std::string> &same_key(const std::string &trace, const std::string &type,
                                            const std::string &folded_key) const;
 
 private:
-  std::map<std::string, std::size_t> mechanisms_;
+  std::map<std::vector<std::string>, std::size_t> mechanisms_; // {trace, type, folded mechanism}
+  std::map<std::vector<std::string>, std::size_t> stating_;    // {trace, type}
   std::map<std::vector<std::string>, std::vector<std::string>> keys_;
 };
 
