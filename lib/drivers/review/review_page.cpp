@@ -45,7 +45,6 @@ details summary { cursor: pointer; color: #1f4e99; font-size: 13px; }
 .signals { border: 1px solid #e0d7b8; background: #fffdf5; border-radius: 4px; padding: 4px 8px; margin: 6px 0; }
 .signals td.state { font-weight: bold; white-space: nowrap; } .signals tr.warn td.state { color: #a15c00; }
 .signals tr.ok td.state { color: #1b7f3b; } .signals tr.not-read td.state { color: #888; font-weight: normal; }
-#read-first li { font-size: 13px; margin: 2px 0; }
 )";
 
 // No script of any origin, nothing fetched: the page is inline CSS and SVG
@@ -167,8 +166,8 @@ std::string signals_box(const report::RecordSignals *q) {
   return s + "</table>\n";
 }
 
-// The records in the order to read them (most warnings first), each
-// linked to its section.
+// The records in the order to read them (most warnings first), by id (not
+// a link: the page links nothing).
 std::string read_first_section(const report::QualityReport &q) {
   std::string s = "<section id=\"quality\">\n<h2>Read first</h2>\n<p class=\"muted\">The records with the most "
                   "quality-signal warnings first. The signals are facts read from each record and its packet; they "
@@ -176,17 +175,19 @@ std::string read_first_section(const report::QualityReport &q) {
   if (q.without_packet)
     s += " No packet was found for " + std::to_string(q.without_packet) +
          " record(s) (give --workspace): their code signals are not read.";
-  s += "</p>\n<ol id=\"read-first\">\n";
-  for (const auto &r : q.records) {
+  s += "</p>\n<table class=\"summary\" id=\"read-first\">\n<tr><th>read</th><th>record</th>"
+       "<th>warnings</th><th>signals that warn</th></tr>\n";
+  for (std::size_t i = 0; i < q.records.size(); ++i) {
+    const auto &r = q.records[i];
     std::string warned;
     for (const auto &sig : r.signals)
       if (sig.state == report::SignalState::Warn) warned += (warned.empty() ? "" : ", ") + sig.name;
-    s += "<li data-record-id=\"" + xml_escape(r.id) + "\" data-warnings=\"" + std::to_string(r.warnings()) +
-         "\"><a href=\"#record-" + std::to_string(r.entry + 1) + "\">" + xml_escape(r.id.empty() ? r.file : r.id) +
-         "</a> &mdash; " + std::to_string(r.warnings()) + " warning(s)" +
-         (warned.empty() ? std::string() : ": " + xml_escape(warned)) + "</li>\n";
+    s += "<tr data-record-id=\"" + xml_escape(r.id) + "\" data-warnings=\"" + std::to_string(r.warnings()) +
+         "\"><td>" + std::to_string(i + 1) + "</td><td>" + xml_escape(r.id.empty() ? r.file : r.id) + "</td><td>" +
+         std::to_string(r.warnings()) + "</td><td>" +
+         xml_escape(warned) + "</td></tr>\n";
   }
-  return s + "</ol>\n</section>\n";
+  return s + "</table>\n</section>\n";
 }
 
 std::string record_section(const gates::RecordEntry &r, std::size_t n, const PageInputs &in,
