@@ -44,7 +44,8 @@ int otm_readme_main(int argc, char **argv) {
     opts.value("gate-report", "FILE", "saved otm-validate output to report the gate status from");
     opts.value("output", "FILE", "where to write (default <store>/README.md; - for stdout)");
     opts.value("timestamp", "TEXT", "generation time to print (none by default, for reproducible output)");
-    config::Settings::add_options(opts, {config::Setting::Store, config::Setting::Workspace, config::Setting::ConfigFile});
+    config::Settings::add_options(opts,
+                                  {config::Setting::Store, config::Setting::Workspace, config::Setting::ConfigFile});
     if (!opts.parse(argc, argv)) return 0;
     tool::refuse_positionals(opts, " (see --help)");
     const auto [settings, config] = tool::tool_setup(opts);

@@ -107,8 +107,8 @@ json::Value anti(const std::string &id, const std::string &attempted, const std:
 
 // A packet with the diff and the kernel after it; `agent_facing` fields
 // merged from `extra` (JSON object text).
-gates::PacketEntry packet(const std::string &change, const std::string &extra = "{}",
-                          const std::string &diff = kDiff, const std::string &after = kAfter) {
+gates::PacketEntry packet(const std::string &change, const std::string &extra = "{}", const std::string &diff = kDiff,
+                          const std::string &after = kAfter) {
   gates::PacketEntry p;
   p.seg_id = "strategy-v7";
   p.file = "packets/strategy-v7.json";
@@ -146,15 +146,15 @@ const report::Signal &signal(const report::RecordSignals &s, const std::string &
 TEST_CASE("claim in code: a claimed lever in no running change warns", "[quality]") {
   const std::string warps = "num_warps 4 -> 8 so each thread holds fewer elements";
   auto p = packet(warps);
-  auto ok = signal(signals_of(strategy("a-s01", warps, "halves the register footprint of the row"), &p),
-                   "claim in code");
+  auto ok =
+      signal(signals_of(strategy("a-s01", warps, "halves the register footprint of the row"), &p), "claim in code");
   CHECK(ok.state == SignalState::Ok);
   CHECK_THAT(ok.reason, Catch::Contains("`num-warps-tuning`"));
 
   const std::string vec = "vectorized the loads with max_contiguous";
   auto q = packet(vec);
-  auto warn = signal(signals_of(strategy("b-s02", vec, "wider loads issue fewer instructions per row"), &q),
-                     "claim in code");
+  auto warn =
+      signal(signals_of(strategy("b-s02", vec, "wider loads issue fewer instructions per row"), &q), "claim in code");
   CHECK(warn.state == SignalState::Warn);
   CHECK_THAT(warn.fact, Catch::Contains("`vectorized-memory-access`"));
   CHECK_THAT(warn.reason, Catch::Contains("not visible in the code"));
@@ -195,8 +195,8 @@ TEST_CASE("snippet runs: a snippet of lines that run for nothing warns", "[quali
 
   // The bumped constant nothing reads: found in the packet's diff, judged
   // against the kernel after the change.
-  auto dead = signal(
-      signals_of(strategy("b-s02", warps, "halves the register footprint", kConstantSnippet), &p), "snippet runs");
+  auto dead = signal(signals_of(strategy("b-s02", warps, "halves the register footprint", kConstantSnippet), &p),
+                     "snippet runs");
   CHECK(dead.state == SignalState::Warn);
   CHECK(dead.fact == "0 of 2 run; no claimed lever");
   CHECK_THAT(dead.reason, Catch::Contains("assign `_TUNE_ID`, which nothing reads"));
@@ -205,8 +205,8 @@ TEST_CASE("snippet runs: a snippet of lines that run for nothing warns", "[quali
   // Lines that run, but none of the claimed lever's code.
   const std::string stages = "num_stages 2 -> 3";
   auto q = packet(stages);
-  auto off = signal(signals_of(strategy("c-s03", stages, "deeper pipelining hides the load latency"), &q),
-                    "snippet runs");
+  auto off =
+      signal(signals_of(strategy("c-s03", stages, "deeper pipelining hides the load latency"), &q), "snippet runs");
   CHECK(off.state == SignalState::Warn);
   CHECK_THAT(off.fact, Catch::Contains("no claimed lever"));
 
@@ -270,7 +270,8 @@ TEST_CASE("boilerplate: a template expected impact or a mechanism too many of a 
   CHECK(signal(signals_of(run[2], &own, store), "boilerplate").state == SignalState::Ok);
   // Of twenty strategies two may share it (10% of 20); records of other
   // traces do not count.
-  for (int i = 0; i < 8; ++i) run.push_back(strategy("r-s" + std::to_string(30 + i), "num_warps 4 -> 8", "own " + std::to_string(i)));
+  for (int i = 0; i < 8; ++i)
+    run.push_back(strategy("r-s" + std::to_string(30 + i), "num_warps 4 -> 8", "own " + std::to_string(i)));
   auto other_trace = strategy("o-s01", "num_warps 4 -> 8", "the kernel is memory-bound", kLaunchSnippet, "trace-b");
   store.clear();
   for (const auto &r : run) store.push_back(&r);
@@ -386,8 +387,7 @@ TEST_CASE("the staging README and the review page show the quality signals", "[q
   // Every text of the signals is escaped: a mechanism holding markup, and
   // an earlier step's change text that the span signal quotes.
   f.record.find("payload")->set("mechanism", "<script>alert(1)</script> spills <b>registers</b>");
-  f.packet.find("agent_facing")
-      ->set("span", json::parse(R"({"this_step_changes_running_code": true,
+  f.packet.find("agent_facing")->set("span", json::parse(R"({"this_step_changes_running_code": true,
           "earlier_kept_steps": [{"change": "<i>wider</i> rows"}]})"));
   auto hostile = f.write_and_load();
   page_in.context = &hostile;
@@ -432,7 +432,8 @@ TEST_CASE("the quality report changes no record and no gate verdict", "[quality]
   INFO(review.err);
   REQUIRE(review.code == 0);
   CHECK_THAT(io::read_file(f.store() / "README.md"), Catch::Contains("**warn**: restates"));
-  CHECK_THAT(io::read_file(f.store() / "review.html"), Catch::Contains("data-signal=\"adds a cause\" data-state=\"warn\""));
+  CHECK_THAT(io::read_file(f.store() / "review.html"),
+             Catch::Contains("data-signal=\"adds a cause\" data-state=\"warn\""));
   CHECK(snapshot() == before_files); // no record, index or packet touched
   CHECK(verdicts() == before);       // and every gate decides as before
 }

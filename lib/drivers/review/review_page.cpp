@@ -4,8 +4,8 @@
 #include <set>
 
 #include "gates/record_text.hpp"
-#include "report/quality_report.hpp"
 #include "io/file.hpp"
+#include "report/quality_report.hpp"
 #include "store/staged_reports.hpp"
 #include "text/markup.hpp"
 #include "text/printable.hpp"
@@ -182,10 +182,9 @@ std::string read_first_section(const report::QualityReport &q) {
     std::string warned;
     for (const auto &sig : r.signals)
       if (sig.state == report::SignalState::Warn) warned += (warned.empty() ? "" : ", ") + sig.name;
-    s += "<tr data-record-id=\"" + xml_escape(r.id) + "\" data-warnings=\"" + std::to_string(r.warnings()) +
-         "\"><td>" + std::to_string(i + 1) + "</td><td>" + xml_escape(r.id.empty() ? r.file : r.id) + "</td><td>" +
-         std::to_string(r.warnings()) + "</td><td>" +
-         xml_escape(warned) + "</td></tr>\n";
+    s += "<tr data-record-id=\"" + xml_escape(r.id) + "\" data-warnings=\"" + std::to_string(r.warnings()) + "\"><td>" +
+         std::to_string(i + 1) + "</td><td>" + xml_escape(r.id.empty() ? r.file : r.id) + "</td><td>" +
+         std::to_string(r.warnings()) + "</td><td>" + xml_escape(warned) + "</td></tr>\n";
   }
   return s + "</table>\n</section>\n";
 }

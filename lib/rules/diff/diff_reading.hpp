@@ -1,8 +1,9 @@
 // A unified diff read for what it changes, as the drafter and the quality
-// report (report/record_signals.hpp) need it: its hunks, which changed lines run (the shared lexer decides: code::LineKind
-// Code, never a comment, docstring, blank line or version stamp), the text
-// of those lines without their comments, the names a change text shares
-// with them, and the functions the diff adds that nothing calls.
+// report (report/record_signals.hpp) need it: its hunks, which changed
+// lines run (the shared lexer decides: code::LineKind Code, never a
+// comment, docstring, blank line or version stamp), the text of those lines
+// without their comments, the names a change text shares with them, and the
+// functions the diff adds that nothing calls.
 //
 // Usage:
 //   auto d = read_diff(packet.code, packet.code_after);  // the file after the change, when the packet has it

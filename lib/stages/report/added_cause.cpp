@@ -13,13 +13,13 @@ namespace {
 // Function words that carry no cause of their own.
 bool is_function_word(const std::string &lower) {
   static const std::set<std::string, std::less<>> words = {
-      "the",  "and",  "for",   "with",  "from",  "into",    "onto",  "that",  "this",  "these", "those", "each",
-      "than", "then", "per",   "one",   "its",   "are",     "was",   "were",  "has",   "have",  "had",   "not",
-      "but",  "all",  "any",   "can",   "now",   "only",    "also",  "when",  "which", "where", "while", "over",
-      "out",  "off",  "more",  "less",  "fewer", "instead", "same",  "their", "there", "every", "does",  "done",
-      "use",  "uses", "used",  "using", "step",  "steps",   "here",  "they",  "them",  "what",  "who",   "how",
-      "why",  "our",  "you",   "your",  "his",   "her",     "been",  "being", "will",  "would", "could", "should",
-      "may",  "might", "must", "such",  "very",  "much",    "many",  "some",  "most",  "other"};
+      "the",  "and",   "for",  "with",  "from",  "into",    "onto", "that",  "this",  "these", "those", "each",
+      "than", "then",  "per",  "one",   "its",   "are",     "was",  "were",  "has",   "have",  "had",   "not",
+      "but",  "all",   "any",  "can",   "now",   "only",    "also", "when",  "which", "where", "while", "over",
+      "out",  "off",   "more", "less",  "fewer", "instead", "same", "their", "there", "every", "does",  "done",
+      "use",  "uses",  "used", "using", "step",  "steps",   "here", "they",  "them",  "what",  "who",   "how",
+      "why",  "our",   "you",  "your",  "his",   "her",     "been", "being", "will",  "would", "could", "should",
+      "may",  "might", "must", "such",  "very",  "much",    "many", "some",  "most",  "other"};
   return words.count(lower) != 0;
 }
 

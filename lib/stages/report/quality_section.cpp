@@ -94,7 +94,8 @@ std::string quality_section(const QualityReport &q, const QualityRules &rules) {
         "| boilerplate | the mechanism against the run's expected impact (how many steps state it) and the other "
         "staged records of its trace and type (the drafter's `boilerplate` rules) | it is the expected impact of "
      << min << " or more steps, or more of those records carry it than a share of "
-     << text::fixed(rules.boilerplate.max_mechanism_share, 2) << " of them (at least one) allows |\n"
+     << text::fixed(rules.boilerplate.max_mechanism_share, 2)
+     << " of them (at least one) allows |\n"
         "| duplicate | the other staged records of the same trace and type | one has the same mechanism (strategy) "
         "or lesson (anti-strategy) |\n"
         "| adds a cause | the mechanism's words beyond the words of what was done (the change's claim, the attempt) "

@@ -4,9 +4,9 @@
 #include <optional>
 #include <set>
 
-#include "diff/diff_reading.hpp"
 #include "code/inert_changes.hpp"
 #include "code/source_lexer.hpp"
+#include "diff/diff_reading.hpp"
 #include "levers/lever_reading.hpp"
 #include "report/added_cause.hpp"
 #include "text/pyformat.hpp"
@@ -121,8 +121,9 @@ Signal claim_in_code(const std::string &type, const std::string &claim, const ga
       held.push_back(l);
   std::string found;
   if (!r.realised.empty()) found += "its running changes change " + quoted_list(r.realised);
-  if (!held.empty()) found += (found.empty() ? "" : "; ") + std::string("a running changed line holds the code of ") +
-                              quoted_list(held) + " unchanged";
+  if (!held.empty())
+    found += (found.empty() ? "" : "; ") + std::string("a running changed line holds the code of ") +
+             quoted_list(held) + " unchanged";
   if (anti) {
     if (r.missing.size() == r.checkable.size())
       return make(name, SignalState::Warn, "attempt lacks " + quoted_list(r.missing),
@@ -134,8 +135,10 @@ Signal claim_in_code(const std::string &type, const std::string &claim, const ga
   }
   if (!r.missing.empty())
     return make(name, SignalState::Warn, "no code for " + quoted_list(r.missing),
-                "the change text claims " + quoted_list(r.checkable) + "; no running change of the diff changes or "
-                    "holds the code of " + quoted_list(r.missing) + (found.empty() ? "" : " (" + found + ")") +
+                "the change text claims " + quoted_list(r.checkable) +
+                    "; no running change of the diff changes or "
+                    "holds the code of " +
+                    quoted_list(r.missing) + (found.empty() ? "" : " (" + found + ")") +
                     ": that claim is not visible in the code");
   return make(name, SignalState::Ok, r.realised.empty() ? "held, unchanged" : "changes " + quoted_list(r.realised),
               "the change text claims " + quoted_list(r.checkable) + "; " + found);
@@ -179,8 +182,7 @@ bool is_change(const code::DiffLine &l) {
 }
 
 Signal snippet_runs(const Value &record, const std::string &type, const std::optional<PacketDiff> &diff,
-                    const std::vector<std::string> &claimed_levers, const std::string &dsl,
-                    const QualityRules &rules) {
+                    const std::vector<std::string> &claimed_levers, const std::string &dsl, const QualityRules &rules) {
   const std::string &name = kSignalNames[1];
   if (type != "strategy" && type != "anti-strategy")
     return not_read(name, "-", "a " + type + " quotes source, not a change");
@@ -237,12 +239,16 @@ Signal snippet_runs(const Value &record, const std::string &type, const std::opt
                                                                                "lexer alone)")
                           : "by the lexer alone (the snippet is not lines of the packet's diff)";
   if (changed == 0)
-    return make(name, SignalState::Warn, "no changed line", "the snippet quotes no added or removed line (" + where + ")");
+    return make(name, SignalState::Warn, "no changed line",
+                "the snippet quotes no added or removed line (" + where + ")");
   std::string reason = std::to_string(running) + " of " + plural(changed, "changed line", "changed lines") + " run";
-  if (not_code) reason += "; " + plural(not_code, "is a comment, docstring, blank line or stamp", "are comments, "
-                                                                                                   "docstrings, blank "
-                                                                                                   "lines or stamps");
-  if (unread) reason += "; " + plural(unread, "assigns", "assign") + " " + quoted_list(unread_names) + ", which nothing reads";
+  if (not_code)
+    reason += "; " + plural(not_code, "is a comment, docstring, blank line or stamp",
+                            "are comments, "
+                            "docstrings, blank "
+                            "lines or stamps");
+  if (unread)
+    reason += "; " + plural(unread, "assigns", "assign") + " " + quoted_list(unread_names) + ", which nothing reads";
   if (uncalled)
     reason += "; " + plural(uncalled, "belongs", "belong") + " to " + quoted_list(uncalled_functions) +
               ", which nothing calls";
@@ -266,10 +272,12 @@ Signal span(const std::string &type, const std::string &claim, const gates::Pack
   if (!sp.is_object()) return not_read(name, "not stated", "the packet states no span (built before issue 25)");
   std::vector<std::string> earlier;
   if (const auto *a = sp.get("earlier_kept_steps").as_array())
-    for (const auto &e : *a) earlier.push_back(shortened(std::string(text::rstrip_chars(text_at(e.get("change")), " .;")), 60));
+    for (const auto &e : *a)
+      earlier.push_back(shortened(std::string(text::rstrip_chars(text_at(e.get("change")), " .;")), 60));
   const auto &runs = sp.get("this_step_changes_running_code");
   bool own_runs = !runs.is_bool() || *runs.as_bool();
-  if (earlier.empty() && own_runs) return make(name, SignalState::Ok, "this step alone", "the diff holds this step's change alone");
+  if (earlier.empty() && own_runs)
+    return make(name, SignalState::Ok, "this step alone", "the diff holds this step's change alone");
   std::string fact, reason;
   if (!earlier.empty()) {
     fact = "+" + plural(earlier.size(), "earlier step", "earlier steps");
@@ -291,7 +299,8 @@ Signal span(const std::string &type, const std::string &claim, const gates::Pack
     for (const auto &l : levers->realised)
       if (std::find(own.realised.begin(), own.realised.end(), l) == own.realised.end()) theirs.push_back(l);
     if (!theirs.empty())
-      reason += ". The claimed " + quoted_list(theirs) + " is changed by the span's code, not by this step's own change";
+      reason +=
+          ". The claimed " + quoted_list(theirs) + " is changed by the span's code, not by this step's own change";
     else
       reason += ". This step's own change changes the claimed " + quoted_list(levers->realised);
   }
@@ -313,7 +322,8 @@ Signal boilerplate(const Value &record, const std::string &type, const std::stri
     const auto &said = packet->packet.get("agent_facing").get("what_the_run_said");
     std::string impact = text_at(said.get("expected_impact"));
     std::size_t steps = 0;
-    if (auto n = said.get("expected_impact_stated_by_steps").as_int(); n && *n > 0) steps = static_cast<std::size_t>(*n);
+    if (auto n = said.get("expected_impact_stated_by_steps").as_int(); n && *n > 0)
+      steps = static_cast<std::size_t>(*n);
     if (!impact.empty() && text::folded(mechanism).find(text::folded(impact)) != std::string::npos) {
       bool templated = steps >= b.template_min_steps;
       warn = warn || templated;
@@ -334,15 +344,14 @@ Signal boilerplate(const Value &record, const std::string &type, const std::stri
       facts.push_back("on " + std::to_string(share.carriers) + " of " + std::to_string(share.records) + " " +
                       plural_type);
     }
-    reasons.push_back(
-        share.carriers <= 1
-            ? "no other staged " + type + " of this trace carries this mechanism"
-            : std::to_string(share.carriers) + " of the trace's " + std::to_string(share.records) + " staged " +
-                  plural_type + " carry this mechanism" +
-                  (share.carriers > limit ? ", more than the " + std::to_string(limit) + " a share of " +
-                                                text::fixed(b.max_mechanism_share, 2) + " allows"
-                                          : " (a share of " + text::fixed(b.max_mechanism_share, 2) +
-                                                " allows " + std::to_string(limit) + ")"));
+    reasons.push_back(share.carriers <= 1
+                          ? "no other staged " + type + " of this trace carries this mechanism"
+                          : std::to_string(share.carriers) + " of the trace's " + std::to_string(share.records) +
+                                " staged " + plural_type + " carry this mechanism" +
+                                (share.carriers > limit ? ", more than the " + std::to_string(limit) + " a share of " +
+                                                              text::fixed(b.max_mechanism_share, 2) + " allows"
+                                                        : " (a share of " + text::fixed(b.max_mechanism_share, 2) +
+                                                              " allows " + std::to_string(limit) + ")"));
   }
   std::string reason;
   for (std::size_t i = 0; i < reasons.size(); ++i) reason += (i ? "; " : "") + reasons[i];
@@ -376,32 +385,31 @@ Signal duplicate(const Value &record, const std::string &type, const std::string
   constexpr std::size_t kNamed = 8;
   std::vector<std::string> named(same.begin(), same.begin() + std::min(kNamed, same.size()));
   std::string list = quoted_list(named);
-  if (same.size() > named.size()) list = list.substr(0, list.rfind(" and ")) + ", " +
-                                         list.substr(list.rfind(" and ") + 5) + " and " +
-                                         std::to_string(same.size() - named.size()) + " more";
+  if (same.size() > named.size())
+    list = list.substr(0, list.rfind(" and ")) + ", " + list.substr(list.rfind(" and ") + 5) + " and " +
+           std::to_string(same.size() - named.size()) + " more";
   return make(name, SignalState::Warn,
               same.size() <= 2 ? "same as " + quoted_list(same) : "same as " + std::to_string(same.size()) + " others",
               "the same " + std::string(what) + " as " +
                   plural(same.size(), "other staged record", "other staged records") + " of this trace: " + list);
 }
 
-Signal adds_a_cause(const Value &record, const std::string &type, const std::string &claim,
-                    const QualityRules &rules) {
+Signal adds_a_cause(const Value &record, const std::string &type, const std::string &claim, const QualityRules &rules) {
   const std::string &name = kSignalNames[5];
   if (type != "strategy" && type != "anti-strategy") return not_read(name, "-", "a " + type + " states no mechanism");
   std::string mechanism = mechanism_of(record);
   const std::string done = type == "strategy" ? "the change's claim" : "the attempt";
   if (mechanism.empty()) return make(name, SignalState::Warn, "no mechanism", "the record states no mechanism");
   auto c = added_cause(mechanism, claim, rules.causal);
-  std::vector<std::string> shown(c.new_words.begin(), c.new_words.begin() + std::min<std::size_t>(6, c.new_words.size()));
+  std::vector<std::string> shown(c.new_words.begin(),
+                                 c.new_words.begin() + std::min<std::size_t>(6, c.new_words.size()));
   std::string words = quoted_list(shown) + (c.new_words.size() > shown.size() ? ", \xE2\x80\xA6" : "");
   std::string connective = c.connective.empty() ? "" : ", with the causal connective \"" + c.connective + "\"";
   if (!c.adds)
     return make(name, SignalState::Warn, "restates",
-                c.new_words.empty()
-                    ? "the mechanism has no word beyond " + done + "'s: it restates what was done"
-                    : "the mechanism's only words beyond " + done + "'s are " + words + connective +
-                          ": it restates what was done");
+                c.new_words.empty() ? "the mechanism has no word beyond " + done + "'s: it restates what was done"
+                                    : "the mechanism's only words beyond " + done + "'s are " + words + connective +
+                                          ": it restates what was done");
   return make(name, SignalState::Ok, plural(c.new_words.size(), "new word", "new words"),
               "the mechanism adds " + plural(c.new_words.size(), "word", "words") + " beyond " + done + "'s (" + words +
                   ")" + connective);
@@ -462,8 +470,7 @@ StagedTexts::StagedTexts(const std::vector<const Value *> &records) {
     if (!r || !r->is_object()) continue;
     std::string trace = r->get("evidence").get("raw").string_or("source_repo"), type = r->string_or("type");
     if (auto m = mechanism_of(*r); !m.empty()) ++mechanisms_[{trace, type, text::folded(m)}], ++stating_[{trace, type}];
-    if (auto k = duplicate_key_of(*r); !k.empty())
-      keys_[{trace, type, text::folded(k)}].push_back(r->string_or("id"));
+    if (auto k = duplicate_key_of(*r); !k.empty()) keys_[{trace, type, text::folded(k)}].push_back(r->string_or("id"));
   }
 }
 

@@ -66,7 +66,7 @@ enum class SignalState { Warn, Ok, NotRead };
 const char *state_name(SignalState s); // "warn" | "ok" | "not-read"
 
 struct Signal {
-  std::string name;   // one of kSignalNames
+  std::string name; // one of kSignalNames
   SignalState state = SignalState::NotRead;
   std::string fact;   // a few words, for a table cell ("2 of 5 changed lines run")
   std::string reason; // what was read and found, one or two sentences
