@@ -354,8 +354,10 @@ TEST_CASE("the quality report puts the most-warned records first", "[quality]") 
 
 TEST_CASE("the staging README and the review page show the quality signals", "[quality][readme][review]") {
   testing::GateFixture f;
-  // A mechanism that restates the change: the fixture record still passes every gate.
-  f.record.find("payload")->set("mechanism", "Process one row per program");
+  // A change naming no lever, and a mechanism that restates it: the fixture
+  // record still passes every gate.
+  f.record.find("payload")->set("change", "Multiply by two where it added one");
+  f.record.find("payload")->set("mechanism", "Multiply by two where it added one");
   auto ctx = f.write_and_load();
   report::ReadmeInputs in{f.store(), f.workspace(), std::nullopt, std::nullopt};
   auto readme = report::make_readme(in);

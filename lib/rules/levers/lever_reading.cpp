@@ -16,8 +16,7 @@ bool changes_lever(const diff::ChangedLine &line, const std::vector<std::string>
   return false;
 }
 
-std::vector<std::string> levers_set_in(std::string_view text, const LeverVocabulary &vocabulary,
-                                       std::string_view dsl) {
+std::vector<std::string> levers_set_in(std::string_view text, const LeverVocabulary &vocabulary, std::string_view dsl) {
   static const text::Regex assignment(R"(([A-Za-z_][\w.]*)\s*(?:=|->|\x{2192})\s*[-\w."'])");
   std::vector<std::string> out;
   for (const auto &m : assignment.find_all(text))

@@ -36,8 +36,7 @@ LeverReading read_levers(const diff::DiffReading &diff, std::string_view change,
 
 // The levers whose code names `text` sets to a value ("ROWS=2", "BLOCK_M ->
 // 256"), not those it only mentions ("a multiple of BLOCK_N").
-std::vector<std::string> levers_set_in(std::string_view text, const LeverVocabulary &vocabulary,
-                                       std::string_view dsl);
+std::vector<std::string> levers_set_in(std::string_view text, const LeverVocabulary &vocabulary, std::string_view dsl);
 
 // Whether a changed line changes one of `levers`' code.
 bool changes_lever(const diff::ChangedLine &line, const std::vector<std::string> &levers,
