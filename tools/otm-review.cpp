@@ -25,13 +25,17 @@ seventeen gates itself, as otm-validate does; a gate lacking its input is
 shown as not run.
 
 Writes one static HTML page, <store>/review.html (or --output FILE, '-' for
-stdout): per record its fields, its verdict from every gate, its packet's
-diff with the lines the record quotes highlighted, the refused packets with
+stdout): the records to read first (most quality-signal warnings first);
+per record its fields, its verdict from every gate, its quality signals
+(claim in code, snippet runs, span, boilerplate, duplicate, adds a cause:
+facts from the record and its packet, docs/record-quality.md), its packet's
+diff with the lines the record quotes highlighted; the refused packets with
 their reasons, and the ladder picture, drawn from the workspace's work
 files. Self-contained: inline CSS and SVG, a Content-Security-Policy that
 forbids script, nothing fetched from a network; open it in any browser.
 
-Refuses to decide anything: it shows what the gates and the ledgers say.
+Refuses to decide anything: it shows what the gates and the ledgers say,
+and the quality signals only show facts (they refuse and admit nothing).
 Refuses to embed what the store stages as markup: every text of the store
 is escaped, and its own reports/*/ladder.svg are named, never inlined.
 
@@ -58,6 +62,7 @@ int otm_review_main(int argc, char **argv) {
     in.context = &ctx;
     in.gates = otm::review::run_all_gates(ctx);
     in.limits = config.limits();
+    in.quality = otm::report::QualityRules::from_config(config);
     if (ctx.workspace)
       in.ladder = otm::review::workspace_ladder(*ctx.workspace, config, &in.ladder_source);
     else

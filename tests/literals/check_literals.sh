@@ -62,6 +62,9 @@ check 'the configuration loaded by hand' 'Config::load\(' lib/rules/config/confi
   lib/command/tool/tool_setup.cpp
 check 'the settings read by hand' 'Settings::from_environment\(' lib/rules/config/settings.hpp \
   lib/rules/config/settings.cpp lib/command/tool/tool_setup.cpp
+# The configuration's boilerplate section read one way (the drafter, its
+# run-level pass and the quality report alike).
+check 'the boilerplate section read by hand' 'get\("boilerplate"\)' lib/rules/config/config.cpp
 # Untrusted input read one way (docs/security.md): a stage's input stream
 # only through io::read_input / io::read_stdin, which bound it; the trace's
 # .git by the one policy that reads its exception; a staging store's

@@ -14,6 +14,7 @@
 
 #include "distill/diff_reading.hpp"
 #include "distill/retrieval_terms.hpp"
+#include "levers/lever_reading.hpp"
 #include "levers/lever_settings.hpp"
 #include "levers/lever_vocabulary.hpp"
 #include "json/value.hpp"
@@ -28,23 +29,6 @@ json::Value cost_of(const DiffReading &diff);
 
 std::optional<std::string> described_dead_code(const DiffReading &diff, const std::string &change);
 
-// The levers a change text claims (levers/lever_vocabulary.hpp, claimed_in;
-// or by their code before its cause clause, levers::claim_of),
-// and what the diff's running changes make of them:
-//   checkable  the claimed levers with code forms for the packet's DSL;
-//   realised   checkable levers some running (not dead) changed line
-//              changes: a code form of the lever occurs in the part of the
-//              line that changed (an unpaired line: all of it);
-//   missing    checkable, not realised, and no running changed line even
-//              holds its code: the diff does not bear the claim out (a lever
-//              whose code a changed line passes through unchanged is one the
-//              claim quotes, not one it changes).
-struct LeverReading {
-  std::vector<std::string> claimed, checkable, realised, missing;
-};
-LeverReading read_levers(const DiffReading &diff, std::string_view change, const levers::LeverVocabulary &levers,
-                         std::string_view dsl);
-
 // The stated settings (levers::settings_in) the diff moves away from: a
 // running removed line changing the lever's code holds the value and no
 // running added line changing it does. The code the attempt was tried on
@@ -55,21 +39,17 @@ std::vector<levers::LeverSetting> settings_moved_away(const DiffReading &diff,
                                                       const std::vector<levers::LeverSetting> &stated,
                                                       const levers::LeverVocabulary &vocabulary, std::string_view dsl);
 
+// The levers an account names, in prose or by their code ("ROWS=2",
+// "num_warps 8"): what other_settings_changed leaves out.
+std::vector<std::string> levers_named(std::string_view account, const levers::LeverVocabulary &vocabulary,
+                                      std::string_view dsl);
+
 // The settings the diff's running changes move that belong to levers other
 // than `named`: the names its changed assignments, definitions and keyword
 // arguments set (`NUM_STAGES = 1` -> `= 4`, `num_warps=8`), each with the
 // lever whose code forms it matches, in diff order, each name once. A
 // failure or a gain measured over such a diff is not the named lever's
 // alone.
-// The levers whose code names `text` sets to a value ("ROWS=2", "BLOCK_M ->
-// 256"), not those it only mentions ("a multiple of BLOCK_N").
-std::vector<std::string> levers_set_in(std::string_view text, const levers::LeverVocabulary &vocabulary,
-                                       std::string_view dsl);
-
-// The levers an account names, in prose or by their code ("ROWS=2",
-// "num_warps 8"): what other_settings_changed leaves out.
-std::vector<std::string> levers_named(std::string_view account, const levers::LeverVocabulary &vocabulary,
-                                      std::string_view dsl);
 struct OtherSetting {
   std::string name;  // the code name the diff sets (`NUM_STAGES`)
   std::string lever; // its lever's id
@@ -77,9 +57,13 @@ struct OtherSetting {
 std::vector<OtherSetting> other_settings_changed(const DiffReading &diff, const std::vector<std::string> &named,
                                                  const levers::LeverVocabulary &vocabulary, std::string_view dsl);
 
-// Whether a changed line changes one of `levers`' code.
-bool changes_lever(const ChangedLine &line, const std::vector<std::string> &levers,
-                   const levers::LeverVocabulary &vocabulary, std::string_view dsl);
+// The levers a change text claims and the diff realises, whether a changed
+// line changes a lever, the levers a text sets to a value: the shared rules
+// (levers/lever_reading.hpp), under the distiller's names.
+using levers::changes_lever;
+using levers::LeverReading;
+using levers::levers_set_in;
+using levers::read_levers;
 
 // Accepts a matched retrieval term unless it is a code name the diff does
 // not change. `diff` must outlive the result.

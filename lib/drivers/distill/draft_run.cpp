@@ -34,8 +34,7 @@ std::vector<Draft> draft_run(const std::vector<Packet> &packets, const DraftRule
     std::size_t strategies = 0;
     for (const auto &d : drafts)
       if (auto m = strategy_mechanism_of(d); !m.empty()) ++shared[m], ++strategies;
-    auto limit = std::max<std::size_t>(
-        1, static_cast<std::size_t>(current.max_mechanism_share * static_cast<double>(strategies)));
+    auto limit = config::Boilerplate{current.template_min_steps, current.max_mechanism_share}.shared_limit(strategies);
     std::vector<std::string> wide;
     for (const auto &[m, n] : shared)
       if (n > limit) wide.push_back(m);

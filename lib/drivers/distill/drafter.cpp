@@ -32,23 +32,9 @@ DraftRules DraftRules::from_config(const config::Config &config) {
   r.causal = record::CausalRule::from_json(config.data().get("causal_sentences"), config.source_name());
   r.retrieval = RetrievalTerms::from_config(config);
   r.max_reference_kernel_lines = config.limits().max_reference_kernel_lines;
-  const auto &b = config.data().get("boilerplate");
-  std::string where = config.source_name() + ": boilerplate";
-  if (!b.is_null()) {
-    if (!b.is_object()) throw Error(ErrorKind::Usage, where + " must be an object");
-    const auto &steps = b.get("template_min_steps");
-    if (!steps.is_null()) {
-      if (!steps.is_int() || *steps.as_int() < 2)
-        throw Error(ErrorKind::Usage, where + ".template_min_steps must be an integer of at least 2");
-      r.template_min_steps = static_cast<std::size_t>(*steps.as_int());
-    }
-    const auto &share = b.get("max_mechanism_share");
-    if (!share.is_null()) {
-      if (!share.is_number() || *share.as_number() <= 0 || *share.as_number() > 1)
-        throw Error(ErrorKind::Usage, where + ".max_mechanism_share must be a number in (0, 1]");
-      r.max_mechanism_share = *share.as_number();
-    }
-  }
+  const auto boilerplate = config.boilerplate(); // the section's one reader, shared with the quality report
+  r.template_min_steps = boilerplate.template_min_steps;
+  r.max_mechanism_share = boilerplate.max_mechanism_share;
   return r;
 }
 

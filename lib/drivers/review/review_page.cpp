@@ -5,6 +5,7 @@
 
 #include "gates/record_text.hpp"
 #include "io/file.hpp"
+#include "report/quality_report.hpp"
 #include "store/staged_reports.hpp"
 #include "text/markup.hpp"
 #include "text/printable.hpp"
@@ -41,6 +42,9 @@ pre.diff span { display: block; white-space: pre; }
 .quoted { outline: 2px solid #f2c01e; background: #fff5cc; }
 figure { margin: 12px 0; overflow-x: auto; } figcaption { font-size: 12px; color: #555; }
 details summary { cursor: pointer; color: #1f4e99; font-size: 13px; }
+.signals { border: 1px solid #e0d7b8; background: #fffdf5; border-radius: 4px; padding: 4px 8px; margin: 6px 0; }
+.signals td.state { font-weight: bold; white-space: nowrap; } .signals tr.warn td.state { color: #a15c00; }
+.signals tr.ok td.state { color: #1b7f3b; } .signals tr.not-read td.state { color: #888; font-weight: normal; }
 )";
 
 // No script of any origin, nothing fetched: the page is inline CSS and SVG
@@ -144,7 +148,49 @@ std::string code_block(const json::Value &record, const gates::PacketEntry *pack
          " line(s) quoted by the record are highlighted.</p>\n" + s + "</pre>\n";
 }
 
-std::string record_section(const gates::RecordEntry &r, std::size_t n, const PageInputs &in) {
+// A record's quality signals: one row each, its state and why. Facts
+// that say what to read first; they decide nothing.
+std::string signals_box(const report::RecordSignals *q) {
+  if (!q) return "";
+  std::string s = "<h3>Quality signals (" + std::to_string(q->warnings()) +
+                  " warning(s); they decide nothing)</h3>\n<table class=\"signals\">\n";
+  for (const auto &sig : q->signals) {
+    std::string state = report::state_name(sig.state);
+    std::string label = sig.state == report::SignalState::Warn ? "warn"
+                        : sig.state == report::SignalState::Ok ? "ok"
+                                                               : "not read";
+    s += "<tr class=\"" + state + "\" data-signal=\"" + xml_escape(sig.name) + "\" data-state=\"" + state + "\"><td>" +
+         xml_escape(sig.name) + "</td><td class=\"state\">" + label + "</td><td>" + xml_escape(sig.reason) +
+         "</td></tr>\n";
+  }
+  return s + "</table>\n";
+}
+
+// The records in the order to read them (most warnings first), by id (not
+// a link: the page links nothing).
+std::string read_first_section(const report::QualityReport &q) {
+  std::string s = "<section id=\"quality\">\n<h2>Read first</h2>\n<p class=\"muted\">The records with the most "
+                  "quality-signal warnings first. The signals are facts read from each record and its packet; they "
+                  "decide nothing (the gates decide what is staged), and a warned record may be right.";
+  if (q.without_packet)
+    s += " No packet was found for " + std::to_string(q.without_packet) +
+         " record(s) (give --workspace): their code signals are not read.";
+  s += "</p>\n<table class=\"summary\" id=\"read-first\">\n<tr><th>read</th><th>record</th>"
+       "<th>warnings</th><th>signals that warn</th></tr>\n";
+  for (std::size_t i = 0; i < q.records.size(); ++i) {
+    const auto &r = q.records[i];
+    std::string warned;
+    for (const auto &sig : r.signals)
+      if (sig.state == report::SignalState::Warn) warned += (warned.empty() ? "" : ", ") + sig.name;
+    s += "<tr data-record-id=\"" + xml_escape(r.id) + "\" data-warnings=\"" + std::to_string(r.warnings()) + "\"><td>" +
+         std::to_string(i + 1) + "</td><td>" + xml_escape(r.id.empty() ? r.file : r.id) + "</td><td>" +
+         std::to_string(r.warnings()) + "</td><td>" + xml_escape(warned) + "</td></tr>\n";
+  }
+  return s + "</table>\n</section>\n";
+}
+
+std::string record_section(const gates::RecordEntry &r, std::size_t n, const PageInputs &in,
+                           const report::RecordSignals *signals) {
   std::string id = r.id().empty() ? r.file : r.id();
   std::string s = "<section class=\"record\" id=\"record-" + std::to_string(n) + "\" data-record-id=\"" +
                   xml_escape(id) + "\">\n<h2>" + xml_escape(id) + "</h2>\n";
@@ -158,6 +204,7 @@ std::string record_section(const gates::RecordEntry &r, std::size_t n, const Pag
        xml_escape(rank.get("score").is_null() ? "?" : rank.get("score").python_str()) +
        "</span><span class=\"muted\">" + xml_escape(r.file) + "</span></p>\n";
   s += "<h3>Gate verdicts</h3>\n" + verdicts_table(in.gates, r);
+  s += signals_box(signals);
   s += "<h3>Fields</h3>\n" + fields_table(rec);
   s += "<h3>Code</h3>\n" + code_block(rec, gates::find_packet(*in.context, rec).packet);
   s += "<details><summary>The record as stored (JSON)</summary><pre>" + xml_escape(json::to_pretty(rec)) +
@@ -280,8 +327,12 @@ std::string review_page(const PageInputs &in) {
   s += "</table>\n";
   const auto reports = ctx.store_root ? store::read_staged_reports(*ctx.store_root, in.limits) : store::StagedReports{};
   s += ladders_section(in, reports);
+  const auto quality = report::quality_report(ctx, in.quality);
+  std::vector<const report::RecordSignals *> by_entry(ctx.records.size(), nullptr);
+  for (const auto &q : quality.records) by_entry[q.entry] = &q;
+  if (!quality.records.empty()) s += read_first_section(quality);
   s += "<section id=\"records\">\n<h2>Records</h2>\n";
-  for (std::size_t i = 0; i < ctx.records.size(); ++i) s += record_section(ctx.records[i], i + 1, in);
+  for (std::size_t i = 0; i < ctx.records.size(); ++i) s += record_section(ctx.records[i], i + 1, in, by_entry[i]);
   s += "</section>\n";
   if (ctx.store_root) s += refusals_section(reports);
   s += "</body>\n</html>\n";

@@ -1,7 +1,8 @@
 // The review page of a staging store (issue 14): one self-contained static
 // HTML file — inline CSS, inline SVG, no script, no network, no framework —
 // so a reviewer sees what a run achieved at a glance. Per record: its
-// fields, its verdict from every gate, its packet's diff with the lines the
+// fields, its verdict from every gate, its quality signals (which say what
+// to read first; they decide nothing), its packet's diff with the lines the
 // record quotes highlighted; the refused packets with their reasons; the
 // ladder picture, drawn here from the workspace's work files.
 // Deterministic: the same store, packets and gate results give the same
@@ -24,6 +25,7 @@
 #include "gates/finding.hpp"
 #include "gates/gates.hpp"
 #include "report/ladder_svg.hpp"
+#include "report/record_signals.hpp"
 
 namespace otm::review {
 
@@ -41,6 +43,9 @@ struct PageInputs {
   std::optional<report::LadderPicture> ladder;
   std::string ladder_source;
   config::Limits limits; // for reading the store's reports/
+  // What the quality signals read (report/quality_report.hpp): per record a
+  // signals box, and the records to read first.
+  report::QualityRules quality = report::QualityRules::defaults();
 };
 
 // The ladder of the workspace `ws` (work/ladder.jsonl, the operator name

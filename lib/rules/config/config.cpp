@@ -1,5 +1,7 @@
 #include "config/config.hpp"
 
+#include <algorithm>
+
 #include "error/error.hpp"
 #include "record/format_tags.hpp"
 #include "json/parse.hpp"
@@ -101,6 +103,31 @@ LadderThresholds Config::ladder() const {
   if (l.rebaseline_factor <= 1.0)
     throw Error(ErrorKind::UnreadableInput, where(*this) + ": ladder.rebaseline_factor must exceed 1");
   return l;
+}
+
+Boilerplate Config::boilerplate() const {
+  Boilerplate b;
+  const auto &o = data_.get("boilerplate");
+  const std::string here = where(*this) + ": boilerplate";
+  if (o.is_null()) return b;
+  if (!o.is_object()) throw Error(ErrorKind::Usage, here + " must be an object");
+  const auto &steps = o.get("template_min_steps");
+  if (!steps.is_null()) {
+    if (!steps.is_int() || *steps.as_int() < 2)
+      throw Error(ErrorKind::Usage, here + ".template_min_steps must be an integer of at least 2");
+    b.template_min_steps = static_cast<std::size_t>(*steps.as_int());
+  }
+  const auto &share = o.get("max_mechanism_share");
+  if (!share.is_null()) {
+    if (!share.is_number() || *share.as_number() <= 0 || *share.as_number() > 1)
+      throw Error(ErrorKind::Usage, here + ".max_mechanism_share must be a number in (0, 1]");
+    b.max_mechanism_share = *share.as_number();
+  }
+  return b;
+}
+
+std::size_t Boilerplate::shared_limit(std::size_t strategies) const {
+  return std::max<std::size_t>(1, static_cast<std::size_t>(max_mechanism_share * static_cast<double>(strategies)));
 }
 
 Limits Config::limits() const {

@@ -35,6 +35,19 @@ struct LadderThresholds {
   std::size_t deadend_min_chars = 80;
 };
 
+// When a text is a run's template default rather than a step's own (the
+// `boilerplate` section): an expected impact that at least
+// template_min_steps steps of a run state, and a mechanism that more than
+// max_mechanism_share of a run's strategies (and more than one) would carry.
+struct Boilerplate {
+  std::size_t template_min_steps = 3;
+  double max_mechanism_share = 0.1;
+  // How many of a run's `strategies` may carry one mechanism before it is
+  // no one's: max_mechanism_share of them, at least one. The drafter drops
+  // a mechanism carried by more; the quality report warns of one.
+  std::size_t shared_limit(std::size_t strategies) const;
+};
+
 class Config {
 public:
   // Defaults merged with the override file, if any. A missing or malformed
@@ -49,6 +62,8 @@ public:
   std::vector<TargetEntry> target_table() const;
   std::vector<std::string> non_target_kernels() const;
   LadderThresholds ladder() const;
+  // A malformed section is a Usage Error naming it.
+  Boilerplate boilerplate() const;
   Limits limits() const;
   std::optional<RegistryEntry> registry_entry(const std::string &name) const;
   std::vector<std::string> registry_names() const;

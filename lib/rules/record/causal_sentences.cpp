@@ -45,6 +45,12 @@ bool CausalRule::is_causal(std::string_view sentence) const {
   return regex_ && text::code_points(text::strip(sentence)) >= min_chars_ && regex_->contains(sentence);
 }
 
+std::string CausalRule::first_marker(std::string_view text) const {
+  if (!regex_) return {};
+  auto m = regex_->search(text);
+  return m ? std::string((*m)[0]) : std::string();
+}
+
 std::vector<std::string> CausalRule::causal_sentences(std::string_view text) const {
   static const text::Regex spaces(R"(\s+)");
   std::vector<std::string> out;

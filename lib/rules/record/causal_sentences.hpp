@@ -33,6 +33,9 @@ public:
   static CausalRule from_json(const json::Value &section, std::string_view where);
 
   bool is_causal(std::string_view sentence) const;
+  // The first marker `text` holds, as written there ("" when none); no
+  // length rule (the quality report asks it of a mechanism).
+  std::string first_marker(std::string_view text) const;
   // The causal sentences of `text`, in order (whitespace runs as one space).
   std::vector<std::string> causal_sentences(std::string_view text) const;
 

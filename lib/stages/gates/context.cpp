@@ -108,6 +108,7 @@ PacketEntry load_packet(const fs::path &p) {
   e.file = workspace::Workspace::packet_relpath(p);
   e.code_text = workspace::packet_code(p, e.packet).text; // what the distiller was given
   e.code_after = workspace::packet_sibling(p, e.packet, "code_after_file").text;
+  e.step_diff = workspace::packet_sibling(p, e.packet, "step_diff_file").text;
   return e;
 }
 

@@ -37,6 +37,7 @@ struct PacketEntry {
   json::Value packet;
   std::string code_text;  // the sibling file it names (workspace::packet_code)
   std::string code_after; // the kernel after the diff's change (agent_facing.code_after_file), "" when none
+  std::string step_diff;  // the claimed step's own change (agent_facing.step_diff_file), "" when none
 };
 
 struct Context {

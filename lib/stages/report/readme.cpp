@@ -1,11 +1,14 @@
 #include "report/readme.hpp"
 #include "report/gate_report.hpp"
+#include "report/quality_report.hpp"
+#include "report/quality_section.hpp"
 
 #include <algorithm>
 #include <map>
 #include <sstream>
 
 #include "error/error.hpp"
+#include "gates/context.hpp"
 #include "io/file.hpp"
 #include "ladder/verdict.hpp"
 #include "record/format_tags.hpp"
@@ -249,6 +252,24 @@ void live_section(std::ostringstream &os, const std::vector<store::StoredRecord>
   os << "\n";
 }
 
+// The quality signals of the staged records, their packets read from the
+// workspace (as the gates read them); without one, only the signals that
+// need no packet.
+QualityReport quality_of(const std::vector<store::StoredRecord> &recs, const ReadmeInputs &in,
+                         std::vector<std::string> &warnings) {
+  gates::Context ctx;
+  ctx.store_root = in.staging_root;
+  for (const auto &r : recs) ctx.records.push_back({r.relpath, r.path, r.record, r.parse_error});
+  if (in.workspace_root) {
+    try {
+      ctx.packets = gates::load_packets(*in.workspace_root);
+    } catch (const std::exception &e) {
+      warnings.push_back(std::string("quality signals without packets: ") + e.what());
+    }
+  }
+  return quality_report(ctx, in.quality);
+}
+
 } // namespace
 
 Readme make_readme(const ReadmeInputs &in) {
@@ -282,6 +303,7 @@ Readme make_readme(const ReadmeInputs &in) {
   records_section(os, recs);
   bool gates_passed = false;
   gate_section(os, in.gate_report, out.warnings, gates_passed);
+  if (!recs.empty()) os << quality_section(quality_of(recs, in, out.warnings), in.quality);
   refusals_section(os, reports, out.warnings);
   live_section(os, recs);
   os << "## How to read one record\n\n| layer | for whom | content |\n|---|---|---|\n"

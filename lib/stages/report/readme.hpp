@@ -1,7 +1,8 @@
 // The reviewer's summary of a staging store, <staging>/README.md (spec
 // scoring.md §4, with its weaknesses fixed): counts by type and tier, the
-// records table, the gate status as actually recorded, the distiller's
-// refusals, and what is not in the live store. Deterministic: the same
+// records table, the gate status as actually recorded, the quality signals
+// (which records to read first, report/quality_report.hpp), the
+// distiller's refusals, and what is not in the live store. Deterministic: the same
 // inputs give the same bytes (a generation time only when asked for).
 #pragma once
 
@@ -10,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "report/record_signals.hpp"
+
 namespace otm::report {
 
 struct ReadmeInputs {
@@ -17,6 +20,9 @@ struct ReadmeInputs {
   std::optional<std::filesystem::path> workspace_root; // for work/meta.json etc.
   std::optional<std::filesystem::path> gate_report;    // saved otm-validate console output
   std::optional<std::string> generated_at;             // printed only when given
+  // What the quality signals read (the lever vocabulary, ...); the packets
+  // they read are the workspace's.
+  QualityRules quality = QualityRules::defaults();
 };
 
 struct Readme {

@@ -1,4 +1,4 @@
-#include "distill/diff_reading.hpp"
+#include "diff/diff_reading.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -9,7 +9,7 @@
 #include "text/regex.hpp"
 #include "text/utf8.hpp"
 
-namespace otm::distill {
+namespace otm::diff {
 
 namespace {
 
@@ -357,4 +357,4 @@ bool is_code_name(std::string_view term) {
   return names.size() == 1 && names[0].strong && names[0].text == text::strip(term);
 }
 
-} // namespace otm::distill
+} // namespace otm::diff
