@@ -2,6 +2,8 @@
 // checked against the attempt's code and the run's measurements.
 #include "distill/draft_context.hpp"
 
+#include "text/code_list.hpp"
+
 #include "distill/change_claims.hpp"
 #include "distill/diff_reading.hpp"
 #include "distill/diff_snippet.hpp"
@@ -94,8 +96,9 @@ void check_anti_against_the_run(Context &c, const AntiFact &fact, const std::opt
                "\" fails, but the attempt " + range + " changes that lever away from " + away.front().value +
                ": the code it was tried on already had that setting, which the run kept");
   if (!levers.missing.empty())
-    refuse("payload.attempted", "the account names " + quoted_list(levers.missing) + ", but no running change " +
-                                    range + " of the attempt changes its code: the lever failed is not the one tried");
+    refuse("payload.attempted", "the account names " + text::quoted_code_list(levers.missing) +
+                                    ", but no running change " + range +
+                                    " of the attempt changes its code: the lever failed is not the one tried");
   // A failure measured over an attempt that also moved other levers'
   // settings is not the named lever's alone.
   auto others = other_settings_changed(
@@ -103,7 +106,7 @@ void check_anti_against_the_run(Context &c, const AntiFact &fact, const std::opt
   if (!others.empty()) {
     std::vector<std::string> names;
     for (const auto &o : others) names.push_back(o.name);
-    refuse("payload.attempted", "the attempt " + range + " also changes " + quoted_list(names) +
+    refuse("payload.attempted", "the attempt " + range + " also changes " + text::quoted_code_list(names) +
                                     ", which the account does not name: the failure cannot be put on its lever alone");
   }
   // An established fact about code needs the code: an account whose lever
@@ -188,10 +191,7 @@ Value draft_anti(Context &c) {
   ev.set("summary", summary_of(c, "inferred", "none", "the failure is stated by the run, not profiled"));
   ev.set("raw", raw_of(c, effect_of(c, false)));
   r.set("evidence", ev);
-  Value worth = Value::object();
-  worth.set("rank", rank_placeholder());
-  worth.set("gain", qualitative_gain("none"));
-  r.set("worth", worth);
+  r.set("worth", worth_of(qualitative_gain("none")));
   auto problems = record::established_fact_problems(r);
   if (!problems.empty()) refuse("payload.established_fact", problems.front());
   return r;

@@ -112,15 +112,6 @@ std::string lever_words(const std::vector<std::string> &ids) {
   return out;
 }
 
-std::string quoted_list(const std::vector<std::string> &items) {
-  std::string out;
-  for (std::size_t i = 0; i < items.size(); ++i) {
-    if (i) out += i + 1 == items.size() ? " and " : ", ";
-    out += "`" + items[i] + "`";
-  }
-  return out;
-}
-
 std::vector<std::string> strings_at(const Value &list, const char *key) {
   std::vector<std::string> out;
   if (const auto *a = list.as_array())
@@ -187,6 +178,13 @@ Value qualitative_gain(const char *kind) {
   g.set("metrics", Value::array());
   g.set("regressions", Value::array());
   return g;
+}
+
+Value worth_of(Value gain) {
+  Value worth = Value::object();
+  worth.set("rank", rank_placeholder());
+  worth.set("gain", std::move(gain));
+  return worth;
 }
 
 Value effect_of(Context &c, bool with_delta) {

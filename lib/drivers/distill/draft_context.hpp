@@ -64,9 +64,6 @@ std::optional<std::string_view> code_after(const Context &c);
 // tuning and cache hints".
 std::string lever_words(const std::vector<std::string> &ids);
 
-// "`a`, `b` and `c`"
-std::string quoted_list(const std::vector<std::string> &items);
-
 // The non-blank strings of a list (of `key` of its objects, when given).
 std::vector<std::string> strings_at(const Value &list, const char *key = nullptr);
 
@@ -88,6 +85,9 @@ Value raw_of(Context &c, Value effect, bool cite_captures = false);
 Value rank_placeholder();
 
 Value qualitative_gain(const char *kind);
+
+// worth: the rank placeholder and `gain`, as every type writes it.
+Value worth_of(Value gain);
 
 // evidence.raw.effect: the step's measurements (with its delta when asked).
 Value effect_of(Context &c, bool with_delta);

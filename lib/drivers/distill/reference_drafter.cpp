@@ -72,10 +72,7 @@ Value draft_reference(Context &c) {
                                "no bottleneck class is claimed: otm-draft does not classify bottlenecks"));
   ev.set("raw", raw_of(c, effect_of(c, false)));
   r.set("evidence", ev);
-  Value worth = Value::object();
-  worth.set("rank", rank_placeholder());
-  worth.set("gain", qualitative_gain("none"));
-  r.set("worth", worth);
+  r.set("worth", worth_of(qualitative_gain("none")));
   return r;
 }
 

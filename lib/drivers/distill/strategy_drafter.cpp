@@ -3,6 +3,8 @@
 // noise band), with its snippet, mechanism and retrieval terms.
 #include "distill/draft_context.hpp"
 
+#include "text/code_list.hpp"
+
 #include <algorithm>
 #include <cctype>
 
@@ -139,8 +141,9 @@ Value draft_strategy(Context &c) {
   const std::string dsl = c.af.get("operator").string_or("dsl");
   auto levers = read_levers(*diff, change, c.rules.retrieval.levers, dsl);
   if (!levers.missing.empty())
-    refuse("payload.change", "the change text claims " + quoted_list(levers.missing) + ", but no running change " +
-                                 range + " changes its code: the measured gain is not borne out by the diff");
+    refuse("payload.change", "the change text claims " + text::quoted_code_list(levers.missing) +
+                                 ", but no running change " + range +
+                                 " changes its code: the measured gain is not borne out by the diff");
   // The step's own span: its own commits must change code that runs; a
   // diff that also holds earlier kept steps names them and credits the
   // gain to all of them together.
@@ -235,7 +238,7 @@ Value draft_strategy(Context &c) {
     for (const auto &o : others) names.push_back(o.name);
     std::string with = *p.get("change").as_string();
     if (!with.empty() && with.back() != '.') with += '.';
-    with += " The diff also changes " + quoted_list(names) +
+    with += " The diff also changes " + text::quoted_code_list(names) +
             ", which the run's account does not name: the gain is theirs together.";
     p.set("change", with);
   }
@@ -335,8 +338,6 @@ Value draft_strategy(Context &c) {
                                "no bottleneck class is claimed: otm-draft does not classify bottlenecks"));
   ev.set("raw", raw_of(c, effect_of(c, true), std::string(basis) == "profiler"));
   r.set("evidence", ev);
-  Value worth = Value::object();
-  worth.set("rank", rank_placeholder());
   Value gain = strategy_gain(c);
   if (!earlier.empty()) {
     std::string note = "measured from the best-so-far across this step and the kept step" +
@@ -344,8 +345,7 @@ Value draft_strategy(Context &c) {
     if (const auto *n = gain.get("note").as_string()) note = *n + "; " + note;
     gain.set("note", note);
   }
-  worth.set("gain", gain);
-  r.set("worth", worth);
+  r.set("worth", worth_of(std::move(gain)));
   return r;
 }
 

@@ -9,6 +9,7 @@
 #include "diff/diff_reading.hpp"
 #include "levers/lever_reading.hpp"
 #include "report/added_cause.hpp"
+#include "text/code_list.hpp"
 #include "text/pyformat.hpp"
 #include "text/utf8.hpp"
 
@@ -21,16 +22,6 @@ using json::Value;
 std::string text_at(const Value &v) {
   const auto *s = v.as_string();
   return s ? std::string(text::strip(*s)) : std::string();
-}
-
-// "`a`, `b` and `c`"
-std::string quoted_list(const std::vector<std::string> &items) {
-  std::string out;
-  for (std::size_t i = 0; i < items.size(); ++i) {
-    if (i) out += i + 1 == items.size() ? " and " : ", ";
-    out += "`" + items[i] + "`";
-  }
-  return out;
 }
 
 std::string plural(std::size_t n, const char *one, const char *many) {
@@ -112,7 +103,7 @@ Signal claim_in_code(const std::string &type, const std::string &claim, const ga
                     what + " names no lever of the vocabulary (data/otm-config.json `levers`): nothing to check");
   if (r.checkable.empty())
     return not_read(name, "not checkable",
-                    what + " claims " + quoted_list(r.claimed) + ", with no code form for " +
+                    what + " claims " + text::quoted_code_list(r.claimed) + ", with no code form for " +
                         (dsl.empty() ? std::string("its DSL") : "`" + dsl + "`") + ": not checkable in code");
   std::vector<std::string> held; // checkable, not realised, not missing: a running line holds its code unchanged
   for (const auto &l : r.checkable)
@@ -120,28 +111,29 @@ Signal claim_in_code(const std::string &type, const std::string &claim, const ga
         std::find(r.missing.begin(), r.missing.end(), l) == r.missing.end())
       held.push_back(l);
   std::string found;
-  if (!r.realised.empty()) found += "its running changes change " + quoted_list(r.realised);
+  if (!r.realised.empty()) found += "its running changes change " + text::quoted_code_list(r.realised);
   if (!held.empty())
     found += (found.empty() ? "" : "; ") + std::string("a running changed line holds the code of ") +
-             quoted_list(held) + " unchanged";
+             text::quoted_code_list(held) + " unchanged";
   if (anti) {
     if (r.missing.size() == r.checkable.size())
-      return make(name, SignalState::Warn, "attempt lacks " + quoted_list(r.missing),
-                  "the attempt names " + quoted_list(r.missing) +
+      return make(name, SignalState::Warn, "attempt lacks " + text::quoted_code_list(r.missing),
+                  "the attempt names " + text::quoted_code_list(r.missing) +
                       ", whose code is in no running change of the attempt's diff: the diff does not show the "
                       "failed lever");
     return make(name, SignalState::Ok, "in the attempt's code",
-                "the attempt names " + quoted_list(r.checkable) + "; in the attempt's diff " + found);
+                "the attempt names " + text::quoted_code_list(r.checkable) + "; in the attempt's diff " + found);
   }
   if (!r.missing.empty())
-    return make(name, SignalState::Warn, "no code for " + quoted_list(r.missing),
-                "the change text claims " + quoted_list(r.checkable) +
+    return make(name, SignalState::Warn, "no code for " + text::quoted_code_list(r.missing),
+                "the change text claims " + text::quoted_code_list(r.checkable) +
                     "; no running change of the diff changes or "
                     "holds the code of " +
-                    quoted_list(r.missing) + (found.empty() ? "" : " (" + found + ")") +
+                    text::quoted_code_list(r.missing) + (found.empty() ? "" : " (" + found + ")") +
                     ": that claim is not visible in the code");
-  return make(name, SignalState::Ok, r.realised.empty() ? "held, unchanged" : "changes " + quoted_list(r.realised),
-              "the change text claims " + quoted_list(r.checkable) + "; " + found);
+  return make(name, SignalState::Ok,
+              r.realised.empty() ? "held, unchanged" : "changes " + text::quoted_code_list(r.realised),
+              "the change text claims " + text::quoted_code_list(r.checkable) + "; " + found);
 }
 
 // The lines of the diff a snippet quotes: each run of its lines between
@@ -248,14 +240,16 @@ Signal snippet_runs(const Value &record, const std::string &type, const std::opt
                             "docstrings, blank "
                             "lines or stamps");
   if (unread)
-    reason += "; " + plural(unread, "assigns", "assign") + " " + quoted_list(unread_names) + ", which nothing reads";
+    reason += "; " + plural(unread, "assigns", "assign") + " " + text::quoted_code_list(unread_names) +
+              ", which nothing reads";
   if (uncalled)
-    reason += "; " + plural(uncalled, "belongs", "belong") + " to " + quoted_list(uncalled_functions) +
+    reason += "; " + plural(uncalled, "belongs", "belong") + " to " + text::quoted_code_list(uncalled_functions) +
               ", which nothing calls";
   reason += " (" + where + ")";
   if (!claimed_levers.empty())
-    reason += quoted_levers.empty() ? "; it quotes no running code of the claimed " + quoted_list(claimed_levers)
-                                    : "; it quotes running code of " + quoted_list(quoted_levers);
+    reason += quoted_levers.empty()
+                  ? "; it quotes no running code of the claimed " + text::quoted_code_list(claimed_levers)
+                  : "; it quotes running code of " + text::quoted_code_list(quoted_levers);
   std::string fact = std::to_string(running) + " of " + std::to_string(changed) + " run";
   if (!claimed_levers.empty()) fact += quoted_levers.empty() ? "; no claimed lever" : "; quotes the lever";
   bool warn = running * 2 < changed || (!claimed_levers.empty() && quoted_levers.empty());
@@ -299,10 +293,10 @@ Signal span(const std::string &type, const std::string &claim, const gates::Pack
     for (const auto &l : levers->realised)
       if (std::find(own.realised.begin(), own.realised.end(), l) == own.realised.end()) theirs.push_back(l);
     if (!theirs.empty())
-      reason +=
-          ". The claimed " + quoted_list(theirs) + " is changed by the span's code, not by this step's own change";
+      reason += ". The claimed " + text::quoted_code_list(theirs) +
+                " is changed by the span's code, not by this step's own change";
     else
-      reason += ". This step's own change changes the claimed " + quoted_list(levers->realised);
+      reason += ". This step's own change changes the claimed " + text::quoted_code_list(levers->realised);
   }
   return make(name, SignalState::Warn, fact, reason);
 }
@@ -384,12 +378,13 @@ Signal duplicate(const Value &record, const std::string &type, const std::string
   // Named in the cell when few; the reason names up to kNamed of them.
   constexpr std::size_t kNamed = 8;
   std::vector<std::string> named(same.begin(), same.begin() + std::min(kNamed, same.size()));
-  std::string list = quoted_list(named);
+  std::string list = text::quoted_code_list(named);
   if (same.size() > named.size())
     list = list.substr(0, list.rfind(" and ")) + ", " + list.substr(list.rfind(" and ") + 5) + " and " +
            std::to_string(same.size() - named.size()) + " more";
   return make(name, SignalState::Warn,
-              same.size() <= 2 ? "same as " + quoted_list(same) : "same as " + std::to_string(same.size()) + " others",
+              same.size() <= 2 ? "same as " + text::quoted_code_list(same)
+                               : "same as " + std::to_string(same.size()) + " others",
               "the same " + std::string(what) + " as " +
                   plural(same.size(), "other staged record", "other staged records") + " of this trace: " + list);
 }
@@ -403,7 +398,7 @@ Signal adds_a_cause(const Value &record, const std::string &type, const std::str
   auto c = added_cause(mechanism, claim, rules.causal);
   std::vector<std::string> shown(c.new_words.begin(),
                                  c.new_words.begin() + std::min<std::size_t>(6, c.new_words.size()));
-  std::string words = quoted_list(shown) + (c.new_words.size() > shown.size() ? ", \xE2\x80\xA6" : "");
+  std::string words = text::quoted_code_list(shown) + (c.new_words.size() > shown.size() ? ", \xE2\x80\xA6" : "");
   std::string connective = c.connective.empty() ? "" : ", with the causal connective \"" + c.connective + "\"";
   if (!c.adds)
     return make(name, SignalState::Warn, "restates",
