@@ -9,7 +9,7 @@
 #include <algorithm>
 
 #include "config/config.hpp"
-#include "distill/diff_reading.hpp"
+#include "diff/diff_reading.hpp"
 #include "distill/diff_snippet.hpp"
 #include "distill/drafter.hpp"
 #include "distill/reference_kernel_code.hpp"
@@ -194,7 +194,7 @@ std::string snippet_of(const distill::Draft &d) {
 } // namespace
 
 TEST_CASE("the snippet quotes the hunk that changes what the change text names", "[distill][claims]") {
-  auto diff = distill::read_diff(kTuningDiff);
+  auto diff = diff::read_diff(kTuningDiff);
   REQUIRE(diff.hunks.size() == 3);
   CHECK(diff.hunks[0].running_lines() == 2); // only the unrelated constant runs
   CHECK(diff.hunks[1].running_lines() == 0); // a comment
@@ -212,7 +212,7 @@ TEST_CASE("the snippet quotes the hunk that changes what the change text names",
 }
 
 TEST_CASE("names the change text splits over two hunks are both quoted, with their headers", "[distill][claims]") {
-  auto diff = distill::read_diff(kTuningDiff);
+  auto diff = diff::read_diff(kTuningDiff);
   auto s = distill::choose_diff_hunks(diff, "num_warps=4 -> 8 and a longer _WARMUP for the bench.");
   REQUIRE(s);
   CHECK(s->hunks_quoted == 2);
@@ -221,12 +221,12 @@ TEST_CASE("names the change text splits over two hunks are both quoted, with the
 }
 
 TEST_CASE("a function the diff adds and nothing calls is no running change", "[distill][claims]") {
-  auto dead = distill::read_diff(kDeadCodeDiff);
+  auto dead = diff::read_diff(kDeadCodeDiff);
   CHECK(dead.dead_definitions == std::vector<std::string>{"_loader_partition"});
   CHECK(dead.running_lines() == 2); // the num_warps line, both sides
   std::string called = kDeadCodeDiff;
   called.replace(called.find("+    softmax_kernel[grid]"), 4, "+    gl.warp_specialize(_loader_partition)\n+   ");
-  CHECK(distill::read_diff(called).dead_definitions.empty());
+  CHECK(diff::read_diff(called).dead_definitions.empty());
 
   // The change text describes the dead function: the gain is not its.
   auto d = distill::draft_record(
@@ -329,41 +329,40 @@ index 1111111..2222222 100644
 )";
 
 TEST_CASE("a name a changed line only passes through is not what the change tunes", "[distill][claims]") {
-  auto diff = distill::read_diff(kLayoutDiff);
+  auto diff = diff::read_diff(kLayoutDiff);
   REQUIRE(diff.hunks.size() == 1);
   REQUIRE(diff.hunks[0].running.size() == 2);
   // The changed part of each line, after the name that owns it.
   CHECK(diff.hunks[0].running[0].changed == "gl.BlockedLayout 4");
   CHECK(diff.hunks[0].running[1].changed == "gl.BlockedLayout 2");
-  CHECK(distill::changes_name(diff, "BlockedLayout"));
-  CHECK_FALSE(distill::changes_name(diff, "num_warps"));
-  auto tuning = distill::read_diff(kTuningDiff);
-  CHECK(distill::changes_name(tuning, "num_warps")); // num_warps=4 -> num_warps=8
-  CHECK(distill::changes_name(tuning, "BLOCK_SIZE"));
-  auto define = distill::read_diff("@@ -1,1 +1,1 @@\n-#define UNROLL 2\n+#define UNROLL 1\n");
-  CHECK(distill::changes_name(define, "UNROLL")); // a value right after its name
-  CHECK_FALSE(distill::changes_name(define, "define"));
+  CHECK(diff::changes_name(diff, "BlockedLayout"));
+  CHECK_FALSE(diff::changes_name(diff, "num_warps"));
+  auto tuning = diff::read_diff(kTuningDiff);
+  CHECK(diff::changes_name(tuning, "num_warps")); // num_warps=4 -> num_warps=8
+  CHECK(diff::changes_name(tuning, "BLOCK_SIZE"));
+  auto define = diff::read_diff("@@ -1,1 +1,1 @@\n-#define UNROLL 2\n+#define UNROLL 1\n");
+  CHECK(diff::changes_name(define, "UNROLL")); // a value right after its name
+  CHECK_FALSE(diff::changes_name(define, "define"));
   // A name the rewritten lines use on both sides as an operand is passed
   // through; a call the diff introduces is changed.
-  auto rewrite = distill::read_diff("@@ -1,3 +1,4 @@\n"
-                                    "-    for (int s = THREADS / 2; s > 0; s >>= 1) {\n"
-                                    "-        if (threadIdx.x < s) partial[threadIdx.x] += partial[threadIdx.x + s];\n"
-                                    "+    const float w = __shfl_xor_sync(0xffffffff, v, 16);\n"
-                                    "+    if (threadIdx.x == 0) {\n"
-                                    "+        for (int w = 1; w < THREADS / 32; ++w) partial[0] += partial[w];\n"
-                                    "     }\n");
-  CHECK_FALSE(distill::changes_name(rewrite, "THREADS"));
-  CHECK(distill::changes_name(rewrite, "__shfl_xor_sync"));
+  auto rewrite = diff::read_diff("@@ -1,3 +1,4 @@\n"
+                                 "-    for (int s = THREADS / 2; s > 0; s >>= 1) {\n"
+                                 "-        if (threadIdx.x < s) partial[threadIdx.x] += partial[threadIdx.x + s];\n"
+                                 "+    const float w = __shfl_xor_sync(0xffffffff, v, 16);\n"
+                                 "+    if (threadIdx.x == 0) {\n"
+                                 "+        for (int w = 1; w < THREADS / 32; ++w) partial[0] += partial[w];\n"
+                                 "     }\n");
+  CHECK_FALSE(diff::changes_name(rewrite, "THREADS"));
+  CHECK(diff::changes_name(rewrite, "__shfl_xor_sync"));
   // A definition changes the name it defines, paired or not.
-  auto constant = distill::read_diff("@@ -1,2 +1,2 @@\n-constexpr int THREADS = 64;\n+constexpr int THREADS = 128;\n"
-                                     " x = 1\n-y = THREADS / 2\n");
-  CHECK(distill::changes_name(constant, "THREADS"));
-  auto annotated =
-      distill::read_diff("@@ -1,1 +1,1 @@\n-    UNROLL: tl.constexpr = 1,\n+    UNROLL: tl.constexpr = 2,\n");
-  CHECK(distill::changes_name(annotated, "UNROLL"));
-  CHECK(distill::is_code_name("num_warps"));
-  CHECK_FALSE(distill::is_code_name("warps per row"));
-  CHECK_FALSE(distill::is_code_name("BLOCK_SIZE 64 -> 128")); // a phrase a user's vocabulary matched
+  auto constant = diff::read_diff("@@ -1,2 +1,2 @@\n-constexpr int THREADS = 64;\n+constexpr int THREADS = 128;\n"
+                                  " x = 1\n-y = THREADS / 2\n");
+  CHECK(diff::changes_name(constant, "THREADS"));
+  auto annotated = diff::read_diff("@@ -1,1 +1,1 @@\n-    UNROLL: tl.constexpr = 1,\n+    UNROLL: tl.constexpr = 2,\n");
+  CHECK(diff::changes_name(annotated, "UNROLL"));
+  CHECK(diff::is_code_name("num_warps"));
+  CHECK_FALSE(diff::is_code_name("warps per row"));
+  CHECK_FALSE(diff::is_code_name("BLOCK_SIZE 64 -> 128")); // a phrase a user's vocabulary matched
 
   auto p = strategy_with(kLayoutDiff,
                          "BlockedLayout([2], [32], [num_warps], [0]) so each thread owns 2 contiguous elements.");

@@ -271,6 +271,25 @@ TEST_CASE("a reference kernel's lineage is its version's change only when that c
   CHECK(approach(with_change(false)) == "the run's final kernel");
 }
 
+TEST_CASE("a milestone snapshot whose code runs as the best before it is no milestone kernel", "[distill][issue25]") {
+  auto snapshot = [](bool runs) {
+    return draft_with("refk-final", [runs](json::Value &doc) {
+      doc.set("seg_kind", "mega-snapshot");
+      json::Value af = doc.get("agent_facing");
+      json::Value span = json::Value::object();
+      // Its own commit may still change code (restoring a reverted attempt).
+      span.set("this_step_changes_running_code", true);
+      span.set("code_runs_differently_from_the_best_before_it", runs);
+      af.set("span", span);
+      doc.set("agent_facing", af);
+    });
+  };
+  auto remeasured = snapshot(false);
+  REQUIRE(remeasured.refusal);
+  CHECK_THAT(remeasured.refusal->why, Catch::Contains("re-measurement"));
+  CHECK(snapshot(true).record);
+}
+
 TEST_CASE("packets too thin to support a record are refused with the field", "[distill]") {
   auto no_commit = draft_with("strategy-v3", [](json::Value &doc) {
     json::Value prov = doc.get("provenance");

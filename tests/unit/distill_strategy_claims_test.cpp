@@ -245,6 +245,39 @@ TEST_CASE("settings of levers the account does not name are named in the change"
   auto one = distill::draft_record(packet("Ran twice the warps per program."));
   REQUIRE(one.record);
   CHECK(one.record->get("payload").string_or("change") == "Ran twice the warps per program.");
+  // A setting the account spells out in words is named: "rows per program"
+  // for `ROWS_PER_PROG` (the vocabulary reads those words as row packing).
+  const std::string rows = R"(diff --git a/kernel.py b/kernel.py
+--- a/kernel.py
++++ b/kernel.py
+@@ -12,3 +12,3 @@ def run(x):
+     grid = (x.shape[0],)
+-    kernel[grid](x, ROWS_PER_PROG=1, num_warps=4)
++    kernel[grid](x, ROWS_PER_PROG=2, num_warps=8)
+     return x
+)";
+  auto spelled = distill::draft_record(packet("Ran twice the warps with two rows per program.", rows));
+  REQUIRE(spelled.record);
+  CHECK_THAT(spelled.record->get("payload").string_or("change"), !Catch::Contains("does not name"));
+  // A value computed from variables (`inv = 1.0 / denom`) is no setting,
+  // even where a lever's code forms match its name; a constant is.
+  auto with_inv = [](const char *value) {
+    return std::string(R"(diff --git a/kernel.py b/kernel.py
+--- a/kernel.py
++++ b/kernel.py
+@@ -12,3 +12,4 @@ def run(x):
+     grid = (x.shape[0],)
+-    kernel[grid](x, BLOCK_N=BLOCK_N, num_warps=4)
++    kernel[grid](x, BLOCK_N=BLOCK_N, num_warps=8)
++    inv = )") +
+           value + "\n     return x * inv\n";
+  };
+  auto computed = distill::draft_record(packet("Ran twice the warps per program.", with_inv("1.0 / denom")));
+  REQUIRE(computed.record);
+  CHECK_THAT(computed.record->get("payload").string_or("change"), !Catch::Contains("`inv`"));
+  auto constant = distill::draft_record(packet("Ran twice the warps per program.", with_inv("0.5")));
+  REQUIRE(constant.record);
+  CHECK_THAT(constant.record->get("payload").string_or("change"), Catch::Contains("`inv`"));
 }
 
 TEST_CASE("a gain inside the run's noise band is no strategy", "[distill][issue25]") {

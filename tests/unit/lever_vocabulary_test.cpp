@@ -12,6 +12,7 @@
 #include "io/file.hpp"
 #include "levers/lever_settings.hpp"
 #include "levers/lever_vocabulary.hpp"
+#include "levers/name_in_words.hpp"
 #include "json/parse.hpp"
 
 using namespace otm;
@@ -121,4 +122,15 @@ TEST_CASE("levers: the setting a text states, and one key per failed lever", "[l
   auto w = levers::failed_lever_key(v(), "a second kernel for the statistics (reverted, +4%)", "triton");
   CHECK_FALSE(levers::is_lever_key(w));
   CHECK(w == levers::failed_lever_key(v(), "a second kernel for the statistics.", "triton"));
+}
+
+TEST_CASE("a code name spelled out in words", "[levers][issue25]") {
+  CHECK(levers::spells_out("ROWS_PER_PROG", "packs two rows per program"));
+  CHECK(levers::spells_out("CTAS_PER_SM", "2 CTAs per SM"));
+  CHECK(levers::spells_out("numStagesPerLoop", "three stages per loop"));
+  // One word, or words apart, is no spelling.
+  CHECK_FALSE(levers::spells_out("BLOCK_N", "a wider block"));
+  CHECK_FALSE(levers::spells_out("NUM_STAGES", "more stages"));
+  CHECK_FALSE(levers::spells_out("ROWS_PER_PROG", "rows of each program"));
+  CHECK_FALSE(levers::spells_out("ROWS_PER_PROG", "one program"));
 }

@@ -4,8 +4,8 @@
 
 #include "text/code_list.hpp"
 
+#include "diff/diff_reading.hpp"
 #include "distill/change_claims.hpp"
-#include "distill/diff_reading.hpp"
 #include "distill/diff_snippet.hpp"
 #include "distill/mechanism_source.hpp"
 #include "ladder/noise.hpp"
@@ -51,7 +51,7 @@ bool correctness_passed(const Value &af) {
 // attempt moved away from), one whose attempt changed no running code or not
 // the lever's, and an accuracy failure the step's own correctness check
 // contradicts.
-void check_anti_against_the_run(Context &c, const AntiFact &fact, const std::optional<DiffReading> &diff) {
+void check_anti_against_the_run(Context &c, const AntiFact &fact, const std::optional<diff::DiffReading> &diff) {
   std::vector<std::string> later = strings_at(c.af.get("kept_in_the_run_with_the_same_setting"), "change");
   if (!later.empty())
     refuse("payload.attempted", "a kept step of this run states the same setting of this lever (\"" +
@@ -86,7 +86,7 @@ void check_anti_against_the_run(Context &c, const AntiFact &fact, const std::opt
                                     "never tried");
   const std::string dsl = c.af.get("operator").string_or("dsl");
   const auto &vocabulary = c.rules.retrieval.levers;
-  auto levers = read_levers(*diff, fact.attempted, vocabulary, dsl);
+  auto levers = levers::read_levers(*diff, fact.attempted, vocabulary, dsl);
   const std::string_view claim = levers::claim_of(fact.attempted);
   auto away = settings_moved_away(*diff, levers::settings_in(vocabulary, claim), vocabulary, dsl);
   if (!away.empty())
@@ -101,8 +101,7 @@ void check_anti_against_the_run(Context &c, const AntiFact &fact, const std::opt
                                     " of the attempt changes its code: the lever failed is not the one tried");
   // A failure measured over an attempt that also moved other levers'
   // settings is not the named lever's alone.
-  auto others = other_settings_changed(
-      *diff, levers_named(fact.attempted + "\n" + fact.mechanism.text, vocabulary, dsl), vocabulary, dsl);
+  auto others = other_settings_changed(*diff, fact.attempted + "\n" + fact.mechanism.text, vocabulary, dsl);
   if (!others.empty()) {
     std::vector<std::string> names;
     for (const auto &o : others) names.push_back(o.name);
@@ -138,8 +137,8 @@ Value draft_anti(Context &c) {
   auto res = anti_fact(c.af, c.rules.retrieval.levers);
   if (!res.fact) refuse(res.gap->field, res.gap->why);
   const auto &fact = *res.fact;
-  std::optional<DiffReading> diff;
-  if (!c.packet.code.empty() && c.af.get("diff_file").is_string()) diff = read_diff(c.packet.code, code_after(c));
+  std::optional<diff::DiffReading> diff;
+  if (!c.packet.code.empty() && c.af.get("diff_file").is_string()) diff = diff::read_diff(c.packet.code, code_after(c));
   check_anti_against_the_run(c, fact, diff);
   Value r = record_head(c);
   Value p = Value::object();
@@ -167,10 +166,11 @@ Value draft_anti(Context &c) {
   const std::string dsl = c.af.get("operator").string_or("dsl");
   const auto &vocabulary = c.rules.retrieval.levers;
   std::vector<std::string> tried;
-  if (diff) tried = read_levers(*diff, fact.attempted, vocabulary, dsl).realised;
+  if (diff) tried = levers::read_levers(*diff, fact.attempted, vocabulary, dsl).realised;
   if (diff) {
-    auto hunk = choose_diff_hunks(*diff, fact.attempted,
-                                  [&](const ChangedLine &line) { return changes_lever(line, tried, vocabulary, dsl); });
+    auto hunk = choose_diff_hunks(*diff, fact.attempted, [&](const diff::ChangedLine &line) {
+      return levers::changes_lever(line, tried, vocabulary, dsl);
+    });
     if (hunk && (hunk->claimed_code_quoted || !hunk->names.empty())) {
       Value impl = Value::object();
       impl.set("format", kDiffFormat);

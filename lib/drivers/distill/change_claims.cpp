@@ -1,5 +1,7 @@
 #include "distill/change_claims.hpp"
 
+#include "levers/name_in_words.hpp"
+
 #include <algorithm>
 
 #include "text/regex.hpp"
@@ -9,7 +11,7 @@ namespace otm::distill {
 // The cost of applying a change, from the lines it changes that run (the
 // lexer's rule: comments, docstrings, blank lines and version stamps do not
 // count).
-json::Value cost_of(const DiffReading &diff) {
+json::Value cost_of(const diff::DiffReading &diff) {
   std::size_t running = diff.running_lines(), hunks = 0;
   for (const auto &h : diff.hunks)
     if (h.running_lines()) ++hunks;
@@ -29,7 +31,7 @@ json::Value cost_of(const DiffReading &diff) {
 
 // A function the diff adds and nothing calls that the change text describes
 // (a word of its name, four letters or more, is a word of the text).
-std::optional<std::string> described_dead_code(const DiffReading &diff, const std::string &change) {
+std::optional<std::string> described_dead_code(const diff::DiffReading &diff, const std::string &change) {
   static const text::Regex part("[A-Za-z][a-z0-9]{3,}|[A-Z0-9]{4,}");
   for (const auto &name : diff.dead_definitions)
     for (const auto &m : part.find_all(name)) {
@@ -39,7 +41,7 @@ std::optional<std::string> described_dead_code(const DiffReading &diff, const st
   return std::nullopt;
 }
 
-std::vector<levers::LeverSetting> settings_moved_away(const DiffReading &diff,
+std::vector<levers::LeverSetting> settings_moved_away(const diff::DiffReading &diff,
                                                       const std::vector<levers::LeverSetting> &stated,
                                                       const levers::LeverVocabulary &vocabulary, std::string_view dsl) {
   std::vector<levers::LeverSetting> out;
@@ -48,8 +50,8 @@ std::vector<levers::LeverSetting> settings_moved_away(const DiffReading &diff,
     bool removed = false, added = false;
     for (const auto &h : diff.hunks)
       for (const auto &c : h.running) {
-        if (!changes_lever(c, {s.lever}, vocabulary, dsl)) continue;
-        if (holds_name(c.changed.empty() ? c.code : c.changed, s.value)) (c.added ? added : removed) = true;
+        if (!levers::changes_lever(c, {s.lever}, vocabulary, dsl)) continue;
+        if (diff::holds_name(c.changed.empty() ? c.code : c.changed, s.value)) (c.added ? added : removed) = true;
       }
     if (removed && !added) out.push_back(s);
   }
@@ -68,8 +70,31 @@ bool passes_keyword(std::string_view code, std::string_view name) {
   return false;
 }
 
+// Whether a definition sets a value rather than computing one: `NUM_STAGES
+// = 4`, `BLOCK_N: tl.constexpr = 1024`, `constexpr int kStages = 3;`,
+// `#define UNROLL 2`, `ACC = tl.float32` set; `inv = 1.0 / denom` computes
+// from a variable (a lower-case name other than a literal keyword), so it is
+// no setting.
+bool sets_a_constant(std::string_view code) {
+  static const text::Regex assignment(R"(^[^=]*?[^=!<>+\-*/%&|^]=(?!=)(.*)$)");
+  // A module's attribute (`tl.float32`, `torch.bfloat16`) is a constant:
+  // names before or after a dot are not variables.
+  static const text::Regex variable(
+      R"((?<![.\w])(?!(?:true|false|none|True|False|None)\b)[a-z_][A-Za-z0-9_]*\b(?!\s*\.))");
+  auto m = assignment.search(code);
+  if (!m) return true; // `#define X 2`, a declaration without a value
+  std::string value((*m)[1]);
+  // Numbers' exponents and suffixes ("1e-5", "2.0f", "0x3f") are not names.
+  static const text::Regex number(R"(\b\d[\w.]*)");
+  value = number.replace(value, " ");
+  return !variable.contains(value);
+}
+
 } // namespace
 
+namespace {
+
+// The levers an account names, in prose or by their code.
 std::vector<std::string> levers_named(std::string_view account, const levers::LeverVocabulary &vocabulary,
                                       std::string_view dsl) {
   auto out = vocabulary.named_in(account);
@@ -78,8 +103,11 @@ std::vector<std::string> levers_named(std::string_view account, const levers::Le
   return out;
 }
 
-std::vector<OtherSetting> other_settings_changed(const DiffReading &diff, const std::vector<std::string> &named,
+} // namespace
+
+std::vector<OtherSetting> other_settings_changed(const diff::DiffReading &diff, std::string_view account,
                                                  const levers::LeverVocabulary &vocabulary, std::string_view dsl) {
+  const auto named = levers_named(account, vocabulary, dsl);
   std::vector<OtherSetting> out;
   for (const auto &h : diff.hunks)
     for (const auto &c : h.running) {
@@ -87,7 +115,9 @@ std::vector<OtherSetting> other_settings_changed(const DiffReading &diff, const 
       // A setting: a name the line defines, or a keyword argument it passes
       // (`num_warps=8`), never a call it edits (`tl.store(...)`).
       const std::string &name = !c.defines.empty() ? c.defines : c.owner;
-      if (name.empty() || (c.defines.empty() && !passes_keyword(c.code, name))) continue;
+      if (name.empty() || (c.defines.empty() ? !passes_keyword(c.code, name) : !sets_a_constant(c.code)) ||
+          levers::spells_out(name, account))
+        continue;
       // A name several levers' code shares (`CTAS_PER_SM`: a persistent
       // grid's cap, an occupancy setting) is the named lever's when one of
       // them is named.
@@ -104,8 +134,8 @@ std::vector<OtherSetting> other_settings_changed(const DiffReading &diff, const 
 
 // Accepts a matched retrieval term unless it is a code name the diff does
 // not change.
-TermVocabulary::Accept changed_by(const DiffReading &diff) {
-  return [&diff](std::string_view term) { return !is_code_name(term) || changes_name(diff, term); };
+TermVocabulary::Accept changed_by(const diff::DiffReading &diff) {
+  return [&diff](std::string_view term) { return !diff::is_code_name(term) || diff::changes_name(diff, term); };
 }
 
 } // namespace otm::distill

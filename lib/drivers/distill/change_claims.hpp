@@ -12,7 +12,7 @@
 #include <optional>
 #include <string>
 
-#include "distill/diff_reading.hpp"
+#include "diff/diff_reading.hpp"
 #include "distill/retrieval_terms.hpp"
 #include "levers/lever_reading.hpp"
 #include "levers/lever_settings.hpp"
@@ -25,9 +25,9 @@ namespace otm::distill {
 // architecture (a port, a new decomposition), not one of its parts.
 inline constexpr std::size_t kArchitectureLines = 40;
 
-json::Value cost_of(const DiffReading &diff);
+json::Value cost_of(const diff::DiffReading &diff);
 
-std::optional<std::string> described_dead_code(const DiffReading &diff, const std::string &change);
+std::optional<std::string> described_dead_code(const diff::DiffReading &diff, const std::string &change);
 
 // The stated settings (levers::settings_in) the diff moves away from: a
 // running removed line changing the lever's code holds the value and no
@@ -35,38 +35,27 @@ std::optional<std::string> described_dead_code(const DiffReading &diff, const st
 // already had that setting, so "it fails" is not what the attempt shows
 // ("BLOCK_N=4096 spills" for an attempt that took BLOCK_N from 4096 to 512).
 // Settings without a value, or dropping one ("no .cg"), are never listed.
-std::vector<levers::LeverSetting> settings_moved_away(const DiffReading &diff,
+std::vector<levers::LeverSetting> settings_moved_away(const diff::DiffReading &diff,
                                                       const std::vector<levers::LeverSetting> &stated,
                                                       const levers::LeverVocabulary &vocabulary, std::string_view dsl);
 
-// The levers an account names, in prose or by their code ("ROWS=2",
-// "num_warps 8"): what other_settings_changed leaves out.
-std::vector<std::string> levers_named(std::string_view account, const levers::LeverVocabulary &vocabulary,
-                                      std::string_view dsl);
-
-// The settings the diff's running changes move that belong to levers other
-// than `named`: the names its changed assignments, definitions and keyword
+// The settings the diff's running changes move that the account does not
+// name: the names its changed assignments, definitions and keyword
 // arguments set (`NUM_STAGES = 1` -> `= 4`, `num_warps=8`), each with the
-// lever whose code forms it matches, in diff order, each name once. A
-// failure or a gain measured over such a diff is not the named lever's
-// alone.
+// lever whose code forms it matches, in diff order, each name once. The
+// account names a setting by its lever (in prose or by its code: "ROWS=2",
+// "num_warps 8") or by spelling its name out ("rows per program" for
+// `ROWS_PER_PROG`). A failure or a gain measured over such a diff is not
+// the named lever's alone.
 struct OtherSetting {
   std::string name;  // the code name the diff sets (`NUM_STAGES`)
   std::string lever; // its lever's id
 };
-std::vector<OtherSetting> other_settings_changed(const DiffReading &diff, const std::vector<std::string> &named,
+std::vector<OtherSetting> other_settings_changed(const diff::DiffReading &diff, std::string_view account,
                                                  const levers::LeverVocabulary &vocabulary, std::string_view dsl);
-
-// The levers a change text claims and the diff realises, whether a changed
-// line changes a lever, the levers a text sets to a value: the shared rules
-// (levers/lever_reading.hpp), under the distiller's names.
-using levers::changes_lever;
-using levers::LeverReading;
-using levers::levers_set_in;
-using levers::read_levers;
 
 // Accepts a matched retrieval term unless it is a code name the diff does
 // not change. `diff` must outlive the result.
-TermVocabulary::Accept changed_by(const DiffReading &diff);
+TermVocabulary::Accept changed_by(const diff::DiffReading &diff);
 
 } // namespace otm::distill

@@ -28,20 +28,21 @@ struct HunkScore {
   auto key() const { return std::tuple(claimed, strong, weak, running); }
 };
 
-bool hunk_holds(const HunkReading &h, std::string_view name) {
+bool hunk_holds(const diff::HunkReading &h, std::string_view name) {
   for (const auto &c : h.running)
-    if (!c.dead && holds_name(c.code, name)) return true;
+    if (!c.dead && diff::holds_name(c.code, name)) return true;
   return false;
 }
 
-bool on_claim_in(const HunkReading &h, const ClaimedLine &on_claim) {
+bool on_claim_in(const diff::HunkReading &h, const ClaimedLine &on_claim) {
   if (!on_claim) return false;
   for (const auto &c : h.running)
     if (!c.dead && on_claim(c)) return true;
   return false;
 }
 
-HunkScore score_of(const HunkReading &h, const std::vector<ChangeName> &names, const ClaimedLine &on_claim) {
+HunkScore score_of(const diff::HunkReading &h, const std::vector<diff::ChangeName> &names,
+                   const ClaimedLine &on_claim) {
   HunkScore s;
   s.running = h.running_lines();
   if (on_claim)
@@ -56,8 +57,8 @@ HunkScore score_of(const HunkReading &h, const std::vector<ChangeName> &names, c
 // running changed line to kContextLines after its last (comment, docstring
 // and version-stamp changes around them are context, not the change), cut
 // to kMaxSnippetLines around the first running line that holds a name.
-std::pair<std::size_t, std::size_t> window_of(const DiffReading &d, const HunkReading &h,
-                                              const std::vector<ChangeName> &names, const ClaimedLine &on_claim) {
+std::pair<std::size_t, std::size_t> window_of(const diff::DiffReading &d, const diff::HunkReading &h,
+                                              const std::vector<diff::ChangeName> &names, const ClaimedLine &on_claim) {
   std::size_t begin = h.body_begin, end = h.body_end;
   // Trailing empty strings come from the file's final newline, not the hunk.
   while (end > begin && d.lines[end - 1].empty()) --end;
@@ -69,7 +70,7 @@ std::pair<std::size_t, std::size_t> window_of(const DiffReading &d, const HunkRe
     if (!named && on_claim && on_claim(c)) named = c.line;
     if (!named)
       for (const auto &n : names)
-        if (holds_name(c.code, n.text)) named = c.line;
+        if (diff::holds_name(c.code, n.text)) named = c.line;
   }
   if (!first) return {begin, end};
   begin = std::max(begin, *first > kContextLines ? *first - kContextLines : 0);
@@ -82,16 +83,16 @@ std::pair<std::size_t, std::size_t> window_of(const DiffReading &d, const HunkRe
 
 } // namespace
 
-std::optional<DiffSnippet> choose_diff_hunks(const DiffReading &diff, std::string_view change_text,
+std::optional<DiffSnippet> choose_diff_hunks(const diff::DiffReading &diff, std::string_view change_text,
                                              const ClaimedLine &on_claim) {
-  auto names = named_in(diff, change_text);
+  auto names = diff::named_in(diff, change_text);
   std::vector<std::size_t> candidates;
   for (std::size_t i = 0; i < diff.hunks.size(); ++i)
     if (diff.hunks[i].running_lines() > 0) candidates.push_back(i);
   if (candidates.empty()) return std::nullopt;
   std::vector<HunkScore> scores(diff.hunks.size());
   for (auto i : candidates) scores[i] = score_of(diff.hunks[i], names, on_claim);
-  auto best_holding = [&](const ChangeName *name) {
+  auto best_holding = [&](const diff::ChangeName *name) {
     std::optional<std::size_t> best;
     for (auto i : candidates) {
       if (name && !hunk_holds(diff.hunks[i], name->text)) continue;
@@ -141,7 +142,7 @@ std::optional<DiffSnippet> choose_diff_hunks(const DiffReading &diff, std::strin
     bool in = false;
     for (auto i : chosen)
       for (const auto &c : diff.hunks[i].running)
-        if (!c.dead && holds_name(c.code, n.text) && quoted(c.line)) in = true;
+        if (!c.dead && diff::holds_name(c.code, n.text) && quoted(c.line)) in = true;
     if (in) s.names.push_back(n.text);
   }
   if (on_claim)

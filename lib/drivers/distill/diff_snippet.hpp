@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "distill/diff_reading.hpp"
+#include "diff/diff_reading.hpp"
 
 namespace otm::distill {
 
@@ -51,8 +51,8 @@ struct DiffSnippet {
   std::vector<std::string> names;   // strong change-text names the quoted lines change
   bool claimed_code_quoted = false; // a quoted running line changes a claimed lever's code
 };
-using ClaimedLine = std::function<bool(const ChangedLine &)>;
-std::optional<DiffSnippet> choose_diff_hunks(const DiffReading &diff, std::string_view change_text,
+using ClaimedLine = std::function<bool(const diff::ChangedLine &)>;
+std::optional<DiffSnippet> choose_diff_hunks(const diff::DiffReading &diff, std::string_view change_text,
                                              const ClaimedLine &on_claim = {});
 
 } // namespace otm::distill

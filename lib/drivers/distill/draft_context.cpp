@@ -163,13 +163,6 @@ Value raw_of(Context &c, Value effect, bool cite_captures) {
   return raw;
 }
 
-Value rank_placeholder() {
-  Value r = Value::object();
-  r.set("score", 0.0);
-  r.set("tier", "provisional");
-  return r;
-}
-
 Value qualitative_gain(const char *kind) {
   Value g = Value::object();
   g.set("kind", kind);
@@ -182,7 +175,10 @@ Value qualitative_gain(const char *kind) {
 
 Value worth_of(Value gain) {
   Value worth = Value::object();
-  worth.set("rank", rank_placeholder());
+  Value rank = Value::object();
+  rank.set("score", 0.0);
+  rank.set("tier", "provisional");
+  worth.set("rank", std::move(rank));
   worth.set("gain", std::move(gain));
   return worth;
 }

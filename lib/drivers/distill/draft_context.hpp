@@ -81,12 +81,10 @@ Value summary_of(Context &c, const char *confidence, const char *basis, const ch
 // a reader can reproduce the snippet's diff with git.
 Value raw_of(Context &c, Value effect, bool cite_captures = false);
 
-// worth.rank before otm-rank fills it, and a gain stated as a kind, not a figure.
-Value rank_placeholder();
-
+// A gain stated as a kind, not a figure.
 Value qualitative_gain(const char *kind);
 
-// worth: the rank placeholder and `gain`, as every type writes it.
+// worth: `gain` and a provisional rank (otm-rank fills it), as every type writes it.
 Value worth_of(Value gain);
 
 // evidence.raw.effect: the step's measurements (with its delta when asked).

@@ -29,6 +29,18 @@ Value draft_reference(Context &c) {
                " lines to run as quoted (entry point, helpers, constants, imports, launch), more than "
                "limits.max_reference_kernel_lines (" +
                std::to_string(c.rules.max_reference_kernel_lines) + ")");
+  // A milestone snapshot marks a jump its code made. When its code runs
+  // the same as the best-so-far its jump is measured against, the jump was
+  // a re-measurement (a driver update, a re-run baseline): that code is
+  // already the earlier step's, and no milestone kernel.
+  const auto &span = c.af.get("span");
+  const auto &differs = span.get("code_runs_differently_from_the_best_before_it");
+  if (differs.is_bool() && !*differs.as_bool())
+    refuse("payload.trace.builds_on",
+           "this milestone's code runs the same as the best-so-far its jump is measured against: the jump is a "
+           "re-measurement, not its code's, so it is no milestone kernel");
+  const auto &own = span.get("this_step_changes_running_code");
+  const bool own_runs = !(own.is_bool() && !*own.as_bool());
   Value r = record_head(c);
   Value p = Value::object();
   std::string dsl = c.af.get("operator").string_or("dsl", "this DSL");
@@ -39,9 +51,8 @@ Value draft_reference(Context &c) {
   // The version's change text describes the kernel only when its own
   // commits change code that runs; otherwise it names a step whose code is
   // elsewhere (or nowhere) and the kernel is credited to the run.
-  const auto &own = c.af.get("span").get("this_step_changes_running_code");
   auto change = text_of(c.af.get("what_the_run_said").get("change"));
-  if (change && !(own.is_bool() && !*own.as_bool()))
+  if (change && own_runs)
     approach = *change;
   else if (c.packet.doc.string_or("seg_kind") == "final-kernel")
     approach = "the run's final kernel";

@@ -8,8 +8,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "diff/diff_reading.hpp"
 #include "distill/change_claims.hpp"
-#include "distill/diff_reading.hpp"
 #include "distill/diff_snippet.hpp"
 #include "distill/mechanism_source.hpp"
 #include "error/error.hpp"
@@ -107,8 +107,8 @@ Value draft_strategy(Context &c) {
   std::string change = required_string(c.af.get("what_the_run_said").get("change"), "payload.change",
                                        "the run recorded no description of its change");
   // No change, no strategy: the gain must be bought by code that runs.
-  std::optional<DiffReading> diff;
-  if (!c.packet.code.empty() && c.af.get("diff_file").is_string()) diff = read_diff(c.packet.code, code_after(c));
+  std::optional<diff::DiffReading> diff;
+  if (!c.packet.code.empty() && c.af.get("diff_file").is_string()) diff = diff::read_diff(c.packet.code, code_after(c));
   std::string range = range_of(c.prov);
   if (!diff || diff->running_lines() == 0) {
     if (diff && !diff->unread_names.empty())
@@ -139,7 +139,7 @@ Value draft_strategy(Context &c) {
   // A claim must be visible in the code: every lever the change text names
   // that has code forms for this DSL is changed by a running line.
   const std::string dsl = c.af.get("operator").string_or("dsl");
-  auto levers = read_levers(*diff, change, c.rules.retrieval.levers, dsl);
+  auto levers = levers::read_levers(*diff, change, c.rules.retrieval.levers, dsl);
   if (!levers.missing.empty())
     refuse("payload.change", "the change text claims " + text::quoted_code_list(levers.missing) +
                                  ", but no running change " + range +
@@ -232,7 +232,7 @@ Value draft_strategy(Context &c) {
   // claimed block size): named, so the gain is not read as the claim's alone.
   std::string accounts = change + "\n" + mech->text;
   for (const auto &e : earlier) accounts += "\n" + e;
-  auto others = other_settings_changed(*diff, levers_named(accounts, vocabulary, dsl), vocabulary, dsl);
+  auto others = other_settings_changed(*diff, accounts, vocabulary, dsl);
   if (!others.empty()) {
     std::vector<std::string> names;
     for (const auto &o : others) names.push_back(o.name);
@@ -243,8 +243,9 @@ Value draft_strategy(Context &c) {
     p.set("change", with);
   }
   p.set("mechanism", mech->text);
-  auto hunk = choose_diff_hunks(
-      *diff, change, [&](const ChangedLine &line) { return changes_lever(line, levers.realised, vocabulary, dsl); });
+  auto hunk = choose_diff_hunks(*diff, change, [&](const diff::ChangedLine &line) {
+    return levers::changes_lever(line, levers.realised, vocabulary, dsl);
+  });
   Value impl = Value::object();
   impl.set("format", kDiffFormat);
   impl.set("snippet", hunk->text);
@@ -299,11 +300,11 @@ Value draft_strategy(Context &c) {
   for (const auto &l : vocabulary.prose().tags_in(change)) {
     bool changed = false;
     for (const auto &h : diff->hunks)
-      for (const auto &line : h.running) changed = changed || changes_lever(line, {l}, vocabulary, dsl);
+      for (const auto &line : h.running) changed = changed || levers::changes_lever(line, {l}, vocabulary, dsl);
     if (changed || !vocabulary.checkable(l, dsl)) terms.tag(l);
   }
   for (const auto &n : hunk->names)
-    if (changes_name(*diff, n))
+    if (diff::changes_name(*diff, n))
       if (auto t = tag_of(n); t.size() >= 4) terms.tag(t);
   const auto &said = c.af.get("what_the_run_said");
   std::vector<std::string> situation = strings_at(said.get("directions_taken_up"), "rationale");

@@ -15,7 +15,7 @@
 // changes. It is a rule, not support machinery, because which comment
 // lines a snippet leaves out is the scrubber's rule (its replacement
 // phrases); it lived in lib/drivers/distill/ until the quality report, a
-// stage, needed it (distill/diff_reading.hpp gives the distiller its names).
+// stage, needed it.
 #pragma once
 
 #include <cstddef>

@@ -213,6 +213,9 @@ struct Span {
   std::vector<const json::Value *> earlier;
   std::optional<KernelDiff> own; // this step's own change, when the diff spans earlier steps
   bool this_step_runs = true;
+  // A milestone snapshot's code against the best-so-far its jump is
+  // measured against: nullopt when the segment names none.
+  std::optional<bool> differs_from_measured_against;
 };
 Span span_of(const json::Value &seg, const Context &ctx) {
   Span out;
@@ -223,6 +226,11 @@ Span span_of(const json::Value &seg, const Context &ctx) {
   if (type == "reference-kernel") {
     auto own = own_change(*ctx.repo, *ctx.commits, seg.string_or("version"), ctx.diffs);
     out.this_step_runs = own && own->executable;
+    const auto *from = seg.get("measured_against").get("sha").as_string();
+    const auto *to = seg.get("sha").as_string();
+    if (from && to && !from->empty())
+      out.differs_from_measured_against =
+          diff_between(*ctx.repo, *from, *to, DiffRange::MeasuredAgainst, ctx.diffs).executable;
     return out;
   }
   if (type != "strategy" || !ctx.facts) return out;
@@ -440,6 +448,8 @@ void write_agent_facing(json::Writer &w, const Texts &t, const json::Value &seg,
   if (type == "reference-kernel") {
     w.key("span").begin_object();
     w.key("this_step_changes_running_code").value(span.this_step_runs);
+    if (span.differs_from_measured_against)
+      w.key("code_runs_differently_from_the_best_before_it").value(*span.differs_from_measured_against);
     w.end_object();
   }
   if (type == "strategy") {

@@ -432,7 +432,7 @@ void one_per_failed_lever(Builder &b, const Inputs &in, const std::vector<json::
   }
 }
 
-void reference_kernels(Builder &b, const Inputs &in, const std::vector<json::Value> &ms) {
+void reference_kernels(Builder &b, const Inputs &in, const std::vector<json::Value> &ms, const RowsByVersion &rows) {
   if (ms.empty()) return;
   const json::Value *last = &ms.front();
   for (const auto &m : ms)
@@ -464,6 +464,9 @@ void reference_kernels(Builder &b, const Inputs &in, const std::vector<json::Val
     s.set("technique", technique);
     s.set("disc", b.allocate(s, "reference-kernel", technique));
     s.set("kernel_file", path);
+    // The code its jump is measured against: a snapshot whose code runs
+    // the same is a re-measurement, no milestone kernel (the packet says).
+    s.set("measured_against", measured_against(m, rows));
     b.finish(s);
   }
 }
@@ -505,7 +508,7 @@ Result run(const Inputs &in) {
   auto produced = deadends(b, in, by_version, prechecks, item_techniques, accounts);
   pitfalls(b, in, produced, prechecks, pitfall_techniques, accounts);
   one_per_failed_lever(b, in, ms, by_version, accounts, r);
-  reference_kernels(b, in, ms);
+  reference_kernels(b, in, ms, by_version);
   r.reused = b.alloc_.reused();
 
   std::set<std::string> seen, seen_seg, reused(r.reused.begin(), r.reused.end());

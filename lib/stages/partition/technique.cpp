@@ -108,7 +108,11 @@ std::string deadend_prose_technique(const json::Value &row) {
   std::string subject = str_of(row.get("subject"));
   // re.split(maxsplit=1)[-1]: the part after the first separator.
   auto [head, tail] = subject_split.split_once(subject);
-  if (tail) candidates.emplace_back(*tail);
+  // otm: a tail that opens with the verdict ("— reverted, 16.3us vs best
+  // 15.5us (+5.5%)") is the verdict and its figures, not the lever, even
+  // when a word of them ("best") survives the boilerplate strip.
+  static const text::Regex verdict_first(R"((?i)^\W*(?:reverted|flat[- ]within[- ]noise|no improvement)\b)");
+  if (tail && !verdict_first.contains(*tail)) candidates.emplace_back(*tail);
   candidates.push_back(str_of(row.get("action_description")));
   std::string gate = str_of(row.get("gate_failure"));
   if (auto m = attempted.search(gate)) gate = std::string((*m)[1]);
