@@ -204,6 +204,13 @@ TEST_CASE("an accuracy failure the step's correctness check contradicts is refus
   INFO((failed.refusal ? failed.refusal->why : ""));
   REQUIRE(failed.record);
   CHECK(failed.record->get("payload").string_or("verdict") == "accuracy-gate/ceiling");
+  // ... unless the run tried the lever again and that step passed.
+  p.doc.find("agent_facing")->set("other_accounts_that_passed_correctness", 1);
+  p.doc.find("provenance")->set("other_accounts_that_passed_correctness", json::Value::strings({"v173"}));
+  auto retried = distill::draft_record(p);
+  REQUIRE(retried.refusal);
+  CHECK(retried.refusal->field == "payload.verdict");
+  CHECK_THAT(retried.refusal->why, Catch::Contains("that step passed its correctness check (v173)"));
 }
 
 TEST_CASE("a strategy's applies_when holds caveats about its lever that state a condition", "[distill][issue25]") {

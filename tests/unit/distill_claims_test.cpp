@@ -612,3 +612,39 @@ TEST_CASE("otm-gate-substance reads the kernel after the change: a dead constant
   CHECK(d.refusal->field == "payload.implementation.snippet");
   CHECK_THAT(d.refusal->why, Catch::Contains("assign `_TUNE_ID`, which no line of the kernel reads"));
 }
+
+TEST_CASE("a hunk that sets a name the quoted change reads is quoted with it", "[distill][claims][issue25]") {
+  // The split is turned on by a constant three hunks away from the loop
+  // that reads it; an unrelated harness constant stays out.
+  const char *split = R"(diff --git a/kernel.py b/kernel.py
+--- a/kernel.py
++++ b/kernel.py
+@@ -3,3 +3,3 @@ import triton
+ import triton.language as tl
+-SPLIT_K = 1
++SPLIT_K = 4
+ 
+@@ -6,3 +6,3 @@ import triton.language as tl
+ 
+-_WARMUP = 25
++_WARMUP = 30
+ 
+@@ -20,5 +20,7 @@ def gemv_kernel(x_ptr, w_ptr, y_ptr, K, BLOCK: tl.constexpr):
+     pid_k = tl.program_id(1)
+     acc = tl.zeros([BLOCK], tl.float32)
+-    for k in range(0, K, BLOCK):
+-        acc += tl.load(x_ptr + k + tl.arange(0, BLOCK))
+-    tl.store(y_ptr, tl.sum(acc, 0))
++    k_begin = pid_k * (K // SPLIT_K)
++    k_end = k_begin + K // SPLIT_K
++    for k in range(k_begin, k_end, BLOCK):
++        acc += tl.load(x_ptr + k + tl.arange(0, BLOCK))
++    tl.atomic_add(y_ptr, tl.sum(acc, 0))
+)";
+  auto diff = diff::read_diff(split);
+  auto s = distill::choose_diff_hunks(diff, "split the reduction along K over more programs");
+  REQUIRE(s);
+  CHECK_THAT(s->text, Catch::Contains("+    k_begin = pid_k * (K // SPLIT_K)"));
+  CHECK_THAT(s->text, Catch::Contains("+SPLIT_K = 4"));
+  CHECK_THAT(s->text, !Catch::Contains("_WARMUP"));
+}

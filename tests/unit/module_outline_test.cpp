@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "code/module_outline.hpp"
+#include "code/unbound_names.hpp"
 
 using namespace otm;
 using code::CItem;
@@ -167,4 +168,50 @@ TEST_CASE("outline: malformed text is outlined, not refused", "[code][outline]")
     }
     for (const auto &c : o.c_items) CHECK(c.begin < c.end);
   }
+}
+
+TEST_CASE("the names a module reads and binds nowhere", "[code][issue25]") {
+  // A kernel whose body reads names its signature never declares.
+  const char *broken = R"(import triton
+import triton.language as tl
+
+@triton.jit
+def softmax_kernel(x_ptr, y_ptr, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    x = tl.load(in_ptr + row * n_cols + tl.arange(0, BLOCK))
+    tl.store(y_ptr + row * BLOCK, x)
+
+def softmax(x):
+    y = x.new_empty(x.shape)
+    softmax_kernel[(x.shape[0],)](x, y, BLOCK=1024)
+    return y
+)";
+  CHECK(code::unbound_names(broken) == std::vector<std::string>{"in_ptr", "n_cols"});
+  // Parameters, locals, loop and comprehension variables, module constants,
+  // imports and builtins are bound.
+  const char *good = R"(import torch
+import triton
+import triton.language as tl
+from functools import lru_cache
+
+ROWS = 4
+
+@lru_cache
+def sms():
+    return torch.cuda.get_device_properties(0).multi_processor_count
+
+@triton.jit
+def k(x_ptr, n, BLOCK: tl.constexpr):
+    for r in range(ROWS):
+        offs = r * BLOCK + tl.arange(0, BLOCK)
+        tl.store(x_ptr + offs, tl.load(x_ptr + offs, mask=offs < n), mask=offs < n)
+
+def run(x):
+    grid = lambda meta: (min(sms(), triton.cdiv(x.numel(), meta["BLOCK"])),)
+    sizes = [s for s in x.shape if s > 1]
+    k[grid](x, len(sizes), BLOCK=256)
+    return x
+)";
+  CHECK(code::unbound_names(good).empty());
+  CHECK(code::unbound_names("from m import *\nf(y)\n").empty());
 }

@@ -73,6 +73,16 @@ void check_anti_against_the_run(Context &c, const AntiFact &fact, const std::opt
   if (fact.verdict == "accuracy-gate/ceiling" && correctness_passed(c.af))
     refuse("payload.verdict", "the account says the lever failed on accuracy, but the step's own correctness check "
                               "passed: the measurement contradicts it");
+  if (fact.verdict == "accuracy-gate/ceiling" &&
+      c.af.get("other_accounts_that_passed_correctness").as_int().value_or(0) > 0) {
+    const auto *versions = c.prov.get("other_accounts_that_passed_correctness").as_array();
+    std::string which = versions && !versions->empty() && (*versions)[0].is_string()
+                            ? " (" + *(*versions)[0].as_string() + ")"
+                            : std::string();
+    refuse("payload.verdict", "the account says the lever failed on accuracy, but the run tried it again and that "
+                              "step passed its correctness check" +
+                                  which + ": the failure is not the lever's");
+  }
   const std::string range = range_of(c.prov);
   bool computed = !c.prov.get("diff_from").is_null() || !c.prov.get("diff_to").is_null();
   if (!diff) {

@@ -53,6 +53,22 @@ HunkScore score_of(const diff::HunkReading &h, const std::vector<diff::ChangeNam
   return s;
 }
 
+// Whether one hunk's running change sets a name (defines it, or passes it
+// as a keyword) that the other's running change reads, either way round.
+bool shares_a_set_name(const diff::HunkReading &a, const diff::HunkReading &b) {
+  auto sets_what_other_reads = [](const diff::HunkReading &setter, const diff::HunkReading &reader) {
+    for (const auto &c : setter.running) {
+      if (c.dead) continue;
+      for (const std::string *name : {&c.defines, &c.owner})
+        if (!name->empty())
+          for (const auto &r : reader.running)
+            if (!r.dead && diff::holds_name(r.code, *name)) return true;
+    }
+    return false;
+  };
+  return sets_what_other_reads(a, b) || sets_what_other_reads(b, a);
+}
+
 // The body lines of one hunk to quote: from kContextLines before its first
 // running changed line to kContextLines after its last (comment, docstring
 // and version-stamp changes around them are context, not the change), cut
@@ -116,6 +132,35 @@ std::optional<DiffSnippet> choose_diff_hunks(const diff::DiffReading &diff, std:
       for (auto i : chosen) covered = covered || hunk_holds(diff.hunks[i], n.text);
       if (covered) continue;
       if (auto i = best_holding(&n)) chosen.push_back(*i);
+    }
+  }
+  // 3. A hunk that sets a name a chosen hunk's change reads, or reads a
+  // name a chosen hunk sets (`kSplitK = 4` for the loop over `K /
+  // kSplitK`, the launch's `NUM_PROGRAMS=nprog` for the kernel's grid-stride
+  // loop), is part of the same change: a reader applies the snippet as it
+  // stands. Added while the quote stays within kMaxHunks and
+  // kMaxSnippetLines.
+  auto quoted_lines = [&](const std::vector<std::size_t> &hunks) {
+    std::size_t lines = 0;
+    for (auto i : hunks) {
+      auto [begin, end] = window_of(diff, diff.hunks[i], names, on_claim);
+      lines += end - begin;
+    }
+    return lines;
+  };
+  for (bool grew = true; grew && chosen.size() < kMaxHunks;) {
+    grew = false;
+    for (auto i : candidates) {
+      if (std::find(chosen.begin(), chosen.end(), i) != chosen.end()) continue;
+      bool linked = std::any_of(chosen.begin(), chosen.end(),
+                                [&](std::size_t k) { return shares_a_set_name(diff.hunks[i], diff.hunks[k]); });
+      if (!linked) continue;
+      auto with = chosen;
+      with.push_back(i);
+      if (quoted_lines(with) > kMaxSnippetLines) continue;
+      chosen = std::move(with);
+      grew = true;
+      break;
     }
   }
   std::sort(chosen.begin(), chosen.end());

@@ -30,7 +30,12 @@ namespace otm::distill {
 //      earliest hunk (words of comments never count: only code is read);
 //   2. then every other hunk that changes a claimed lever's code, and for
 //      each strong name the diff's running changes hold that no chosen hunk
-//      holds, the best hunk holding it, up to kMaxHunks in all.
+//      holds, the best hunk holding it, up to kMaxHunks in all;
+//   3. then every hunk that sets a name a chosen hunk's running change
+//      reads, or reads a name one sets (`kSplitK = 4` for a loop over `K /
+//      kSplitK`; the launch's `NUM_PROGRAMS=nprog` for a grid-stride
+//      loop), while the quote stays within kMaxHunks hunks and
+//      kMaxSnippetLines lines: a snippet is applied as it stands.
 // One hunk is quoted without its "@@" header; several are quoted in file
 // order, each with its header. Each is quoted from kContextLines before its
 // first running changed line to kContextLines after its last (a docstring or

@@ -2,7 +2,9 @@
 // quoted, with its lineage.
 #include "distill/draft_context.hpp"
 
+#include "code/unbound_names.hpp"
 #include "distill/reference_kernel_code.hpp"
+#include "text/code_list.hpp"
 #include "text/utf8.hpp"
 
 namespace otm::distill::drafting {
@@ -29,6 +31,19 @@ Value draft_reference(Context &c) {
                " lines to run as quoted (entry point, helpers, constants, imports, launch), more than "
                "limits.max_reference_kernel_lines (" +
                std::to_string(c.rules.max_reference_kernel_lines) + ")");
+  // Runnable as quoted: Python code that reads a name it binds nowhere (a
+  // parameter the signature never declares, a constant never defined)
+  // fails before it launches. (CUDA source in a string is compiled by its
+  // host code; its names are not read here.)
+  if (!code->cuda) {
+    auto unbound =
+        code::unbound_names(whole_file ? code->whole_file : code->dispatch + "\n" + code->snippet);
+    if (!unbound.empty())
+      refuse("payload.implementation.snippet",
+             "the kernel code reads " + text::quoted_code_list(unbound) +
+                 ", which it binds nowhere (no parameter, assignment, import or definition): it cannot run as "
+                 "quoted");
+  }
   // A milestone snapshot marks a jump its code made. When its code runs
   // the same as the best-so-far its jump is measured against, the jump was
   // a re-measurement (a driver update, a re-run baseline): that code is

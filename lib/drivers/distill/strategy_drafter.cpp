@@ -274,12 +274,26 @@ Value draft_strategy(Context &c) {
   // A caveat that says the very setting this change kept fails ("2 rows
   // per program halve the grid" on the step that kept two rows) is an
   // earlier failure's account, which the win contradicts: left out.
+  // So is a caveat that reports the claimed lever failing ("split the KV
+  // sequence: 8 gave no speedup ... do not retry") at no setting other than
+  // the kept one: the step's own measurement says it won.
   const auto kept_settings = levers::settings_in(vocabulary, levers::claim_of(change));
+  static const text::Regex reports_failure(
+      R"((?i)\bno (?:speed-?up|gain|improvement)\b|\bslower\b|\bregress(?:ed|ion|es)?\b|\bdo not retry\b|\bdon't retry\b|\bnot worth\b)");
   auto contradicts_the_win = [&](const std::string &caveat) {
-    for (const auto &s : levers::settings_in(vocabulary, caveat))
+    const auto stated = levers::settings_in(vocabulary, caveat);
+    for (const auto &s : stated)
       for (const auto &k : kept_settings)
         if (!s.value.empty() && s.lever == k.lever && s.value == k.value) return true;
-    return false;
+    if (!reports_failure.contains(caveat)) return false;
+    bool other_setting = false, claimed = false;
+    for (const auto &s : stated) {
+      if (std::find(levers.claimed.begin(), levers.claimed.end(), s.lever) == levers.claimed.end()) continue;
+      claimed = true;
+      for (const auto &k : kept_settings)
+        if (k.lever == s.lever && !s.value.empty() && !k.value.empty() && s.value != k.value) other_setting = true;
+    }
+    return claimed && !other_setting;
   };
   Value applies = Value::array();
   if (const auto *pits = c.af.get("pitfalls_recorded_here").as_array())

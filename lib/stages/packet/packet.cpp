@@ -205,6 +205,19 @@ const json::Value &change_text_of(const json::Value &row) {
   return row.get("subject");
 }
 
+// The versions of an anti-strategy's other accounts of its lever (its
+// merged occurrences) whose step passed its correctness check.
+std::vector<std::string> accounts_that_passed(const json::Value &seg, const RunFacts *facts) {
+  std::vector<std::string> out;
+  if (!facts) return out;
+  if (const auto *occ = seg.get("occurrences").as_array())
+    for (const auto &o : *occ) {
+      std::string v = o.string_or("version");
+      if (v != seg.string_or("version") && facts->passed_correctness(v)) out.push_back(v);
+    }
+  return out;
+}
+
 // A strategy's span (issue 25): the kept steps between the best-so-far its
 // gain is measured against and its own step whose own change runs (their
 // code is in the strategy's diff too), and whether its own step's change
@@ -444,6 +457,11 @@ void write_agent_facing(json::Writer &w, const Texts &t, const json::Value &seg,
     w.key("accounts_of_this_lever")
         .value(static_cast<std::int64_t>(std::max<std::size_t>(1, seg.get("occurrences").size())));
     write_changes(w, "kept_in_the_run_with_the_same_setting", t.later_kept);
+    // How many of the run's other accounts of this lever passed their
+    // correctness check (the versions are in provenance): an accuracy
+    // failure they contradict is not the lever's.
+    w.key("other_accounts_that_passed_correctness")
+        .value(static_cast<std::int64_t>(accounts_that_passed(seg, facts).size()));
   }
   if (type == "reference-kernel") {
     w.key("span").begin_object();
@@ -496,6 +514,9 @@ void write_provenance(json::Writer &w, const json::Value &seg, const std::option
     w.key("kept_in_the_run_with_the_same_setting").begin_array();
     if (const auto *later = seg.get("kept_in_the_run").as_array())
       for (const auto &k : *later) w.value(k.get("version"));
+    w.end_array();
+    w.key("other_accounts_that_passed_correctness").begin_array();
+    for (const auto &v : accounts_that_passed(seg, ctx.facts)) w.value(v);
     w.end_array();
   }
   w.end_object();

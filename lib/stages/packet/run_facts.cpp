@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "error/error.hpp"
+#include "ladder/noise.hpp"
 #include "text/utf8.hpp"
 
 namespace otm::packet {
@@ -64,6 +65,17 @@ std::optional<double> RunFacts::geomean_of(const std::string &version) const {
   auto it = position_.find(version);
   if (it == position_.end()) return std::nullopt;
   return rows_[it->second]->get("geomean_us").as_number();
+}
+
+bool RunFacts::passed_correctness(const std::string &version) const {
+  auto it = position_.find(version);
+  if (it == position_.end()) return false;
+  const auto &row = *rows_[it->second];
+  const auto &status = row.get("correctness_status");
+  const auto *s = status.as_string();
+  if (!s || text::strip(*s).empty() || ladder::correctness_failed(status)) return false;
+  const auto *gate = row.get("gate_failure").as_string();
+  return !gate || text::strip(*gate).empty();
 }
 
 std::vector<const json::Value *> RunFacts::kept_between(const std::string &from, const std::string &to) const {

@@ -54,6 +54,10 @@ public:
   std::optional<double> same_code_spread_pct() const { return spread_; }
   // A version's geomean, when its row has one.
   std::optional<double> geomean_of(const std::string &version) const;
+  // Whether a version's correctness check passed: a status that is not a
+  // failure and no quality-gate failure (false for an unknown version or
+  // one without a status).
+  bool passed_correctness(const std::string &version) const;
 
 private:
   std::vector<const json::Value *> rows_;                 // by n
