@@ -484,13 +484,13 @@ TEST_CASE("a prose dead-end with one lever and a stated cause is written up", "[
 
 TEST_CASE("a reference kernel carries its launch configuration as whole lines", "[distill][claims]") {
   auto p = fixture("refk-final");
-  p.code = "import triton\nN_COLS = 4096\nUNUSED = 3\n\n@triton.jit\ndef k(x_ptr, BLOCK: tl.constexpr):\n"
+  p.code = "import triton\nimport triton.language as tl\nN_COLS = 4096\nUNUSED = 3\n\n@triton.jit\ndef k(x_ptr, BLOCK: tl.constexpr):\n"
            "    offs = tl.arange(0, BLOCK)\n    tl.store(x_ptr + offs, offs < N_COLS)\n\n\n"
            "def launch(x):\n    grid = (x.shape[0],)\n    k[grid](x, BLOCK=N_COLS, num_warps=8)\n    return x\n";
   auto d = distill::draft_record(p);
   REQUIRE(d.record);
   const auto &impl = d.record->get("payload").get("implementation");
-  CHECK(impl.string_or("dispatch_snippet") == "import triton\nN_COLS = 4096\n\ndef launch(x):\n"
+  CHECK(impl.string_or("dispatch_snippet") == "import triton\nimport triton.language as tl\nN_COLS = 4096\n\ndef launch(x):\n"
                                               "    grid = (x.shape[0],)\n"
                                               "    k[grid](x, BLOCK=N_COLS, num_warps=8)\n    return x");
   // CUDA held in a load_inline string: the __global__ function with the

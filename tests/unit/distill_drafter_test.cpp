@@ -271,6 +271,23 @@ TEST_CASE("a reference kernel's lineage is its version's change only when that c
   CHECK(approach(with_change(false)) == "the run's final kernel");
 }
 
+TEST_CASE("a reference kernel that reads a name it binds nowhere is refused", "[distill][issue25]") {
+  auto p = fixture("refk-final");
+  p.code = "import triton\nimport triton.language as tl\n\n@triton.jit\ndef k(x_ptr, BLOCK: tl.constexpr):\n"
+           "    offs = tl.arange(0, BLOCK)\n    tl.store(x_ptr + offs, tl.load(in_ptr + offs))\n\n\n"
+           "def launch(x):\n    k[(1,)](x, BLOCK=1024)\n    return x\n";
+  auto d = distill::draft_record(p);
+  REQUIRE(d.refusal);
+  CHECK(d.refusal->field == "payload.implementation.snippet");
+  CHECK_THAT(d.refusal->why, Catch::Contains("reads `in_ptr`, which it binds nowhere"));
+  // Declared as a parameter, it runs as quoted.
+  p.code.replace(p.code.find("def k(x_ptr,"), 12, "def k(x_ptr, in_ptr,");
+  p.code.replace(p.code.find("k[(1,)](x,"), 10, "k[(1,)](x, x,");
+  auto fixed = distill::draft_record(p);
+  INFO((fixed.refusal ? fixed.refusal->why : ""));
+  CHECK(fixed.record);
+}
+
 TEST_CASE("a milestone snapshot whose code runs as the best before it is no milestone kernel", "[distill][issue25]") {
   auto snapshot = [](bool runs) {
     return draft_with("refk-final", [runs](json::Value &doc) {

@@ -34,15 +34,33 @@ CausalRule CausalRule::from_json(const json::Value &section, std::string_view wh
     r.markers_.emplace_back(text::strip(*s));
     alternation += (alternation.empty() ? "" : "|") + escaped(r.markers_.back());
   }
+  // Phrases of the run's own bookkeeping ("reverted", "tried earlier"): a
+  // sentence holding one tells the run's history, not a cause. Optional (an
+  // override written before the key existed still reads).
+  std::string bookkeeping;
+  if (const auto &nc = section.get("not_causal"); !nc.is_null()) {
+    const auto *list = nc.as_array();
+    if (!list) throw bad(".not_causal must be a list of strings");
+    for (const auto &m : *list) {
+      const auto *t = m.as_string();
+      if (!t || text::strip(*t).empty()) throw bad(".not_causal must be a list of non-empty strings");
+      bookkeeping += (bookkeeping.empty() ? "" : "|") + escaped(std::string(text::strip(*t)));
+    }
+  }
   auto min = section.get("min_chars").as_int();
   if (!min || *min < 0) throw bad(".min_chars must be a non-negative integer");
   r.min_chars_ = static_cast<std::size_t>(*min);
-  if (!alternation.empty()) r.regex_ = std::make_shared<const text::Regex>("(?i)\\b(?:" + alternation + ")\\b");
+  // Whole words of prose: not a name of code (`tl.reduce`, `reduce_max(`).
+  if (!alternation.empty())
+    r.regex_ = std::make_shared<const text::Regex>("(?i)(?<![\\w.])(?:" + alternation + ")(?![\\w(])");
+  if (!bookkeeping.empty())
+    r.bookkeeping_ = std::make_shared<const text::Regex>("(?i)(?<![\\w.])(?:" + bookkeeping + ")(?![\\w(])");
   return r;
 }
 
 bool CausalRule::is_causal(std::string_view sentence) const {
-  return regex_ && text::code_points(text::strip(sentence)) >= min_chars_ && regex_->contains(sentence);
+  return regex_ && text::code_points(text::strip(sentence)) >= min_chars_ && regex_->contains(sentence) &&
+         !(bookkeeping_ && bookkeeping_->contains(sentence));
 }
 
 std::string CausalRule::first_marker(std::string_view text) const {

@@ -8,6 +8,10 @@
 //   "markers":   words or phrases, matched whole-word and case-insensitively;
 //                a sentence containing one states a cause or an effect's reason
 //   "min_chars": shorter sentences (in code points) are too thin to quote
+//   "not_causal": phrases of the run's own bookkeeping ("reverted", "tried
+//                earlier"); a sentence holding one is no cause (optional)
+// A marker is matched as a word of prose, never inside a name of code
+// ("reduce" is not found in `tl.reduce`).
 // Sentences are text::sentences() of the text, verbatim except that a run of
 // whitespace (a commit body's hard line wrap) reads as one space.
 #pragma once
@@ -46,6 +50,7 @@ private:
   std::vector<std::string> markers_;
   std::size_t min_chars_ = 0;
   std::shared_ptr<const text::Regex> regex_;
+  std::shared_ptr<const text::Regex> bookkeeping_;
 };
 
 } // namespace otm::record
