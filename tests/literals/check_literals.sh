@@ -12,12 +12,15 @@ cd "$src" || exit 2
 hits=$(mktemp) || exit 2
 trap 'rm -f "$hits"' EXIT
 
-# check NAME ERE HOME...
+# check NAME ERE HOME... (in the directories of $scope)
+scope='lib tools bench'
+
 check() {
   name=$1
   pattern=$2
   shift 2
-  grep -rnE --include='*.cpp' --include='*.hpp' --include='*.in' -e "$pattern" lib tools bench |
+  # shellcheck disable=SC2086 # $scope is a list of directories
+  grep -rnE --include='*.cpp' --include='*.hpp' --include='*.in' -e "$pattern" $scope |
     while IFS= read -r hit; do
       file=${hit%%:*}
       rest=${hit#*:}
@@ -35,6 +38,12 @@ tags=lib/rules/record/format_tags.hpp
 layout='lib/rules/workspace/layout.hpp lib/rules/workspace/layout.cpp'
 
 # Format tags.
+# The segment kinds: the trace generator's own story kinds ("deadend-prose"
+# in its truth manifest) are another vocabulary, so bench/ is not read.
+kinds=lib/rules/workspace/segment_kinds.hpp
+scope='lib tools'
+check 'a segment kind' '"(milestone-|deadend-item|deadend-prose|curated-pitfall|final-kernel|mega-snapshot)"' $kinds
+scope='lib tools bench'
 check 'the store schema tag' '"clean-1\.3"' $tags
 check 'the builder version' '"opt-trace-0\.1"' $tags
 # The workspace and store layout: records/, records/index.json, packets/,

@@ -6,6 +6,7 @@
 #include "distill/reference_kernel_code.hpp"
 #include "text/code_list.hpp"
 #include "text/utf8.hpp"
+#include "workspace/segment_kinds.hpp"
 
 namespace otm::distill::drafting {
 
@@ -36,8 +37,7 @@ Value draft_reference(Context &c) {
   // fails before it launches. (CUDA source in a string is compiled by its
   // host code; its names are not read here.)
   if (!code->cuda) {
-    auto unbound =
-        code::unbound_names(whole_file ? code->whole_file : code->dispatch + "\n" + code->snippet);
+    auto unbound = code::unbound_names(whole_file ? code->whole_file : code->dispatch + "\n" + code->snippet);
     if (!unbound.empty())
       refuse("payload.implementation.snippet",
              "the kernel code reads " + text::quoted_code_list(unbound) +
@@ -69,7 +69,7 @@ Value draft_reference(Context &c) {
   auto change = text_of(c.af.get("what_the_run_said").get("change"));
   if (change && own_runs)
     approach = *change;
-  else if (c.packet.doc.string_or("seg_kind") == "final-kernel")
+  else if (c.packet.doc.string_or("seg_kind") == workspace::kFinalKernelSegment)
     approach = "the run's final kernel";
   else
     approach = "a milestone snapshot of this run";

@@ -3,7 +3,7 @@
 // ("builder_version"). The one place they are spelled; every producer
 // (otm-score, the admission gate, the packet builder, the generators) and
 // every gate (index, schema, injection) uses these, and the `literals` test
-// (tests/literals/check_literals.cmake) fails on a copy anywhere else.
+// (tests/literals/check_literals.sh) fails on a copy anywhere else.
 #pragma once
 
 namespace otm::record {

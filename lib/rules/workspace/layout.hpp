@@ -1,7 +1,7 @@
 // Where every stage reads and writes: the scratch workspace and the stores,
 // staging and live (spec README §3). The one place these paths are spelled
 // and the store root resolved; the `literals` test
-// (tests/literals/check_literals.cmake) fails on a copy anywhere else.
+// (tests/literals/check_literals.sh) fails on a copy anywhere else.
 #pragma once
 
 #include <filesystem>

@@ -14,6 +14,7 @@
 #include "record/established_fact.hpp"
 #include "record/id_format.hpp"
 #include "text/utf8.hpp"
+#include "workspace/segment_kinds.hpp"
 
 namespace otm::partition {
 
@@ -158,7 +159,7 @@ void strategies(Builder &b, const std::vector<json::Value> &ms, const RowsByVers
     std::string technique = strategy_technique(m);
     s.set("seg_id", "strategy-" + m.string_or("version"));
     s.set("record_type", "strategy");
-    s.set("seg_kind", "milestone-" + kind);
+    s.set("seg_kind", std::string(workspace::kMilestoneSegmentPrefix) + kind);
     s.set("marker", "s");
     s.set("technique", technique);
     s.set("disc", b.allocate(s, "strategy", technique));
@@ -255,7 +256,7 @@ std::set<std::string> deadends(Builder &b, const Inputs &in, const RowsByVersion
         const std::string &pre = precheck(prechecks, in, row, t);
         b.flag(pre, t);
         const std::string &technique = techniques.get(t, [&] { return deadend_item_technique(t); });
-        json::Value s = anti(b, row, "deadend-item", t, "mechanical", technique, pre);
+        json::Value s = anti(b, row, workspace::kDeadendItemSegment, t, "mechanical", technique, pre);
         char buf[32];
         std::snprintf(buf, sizeof buf, "%02d", ++nn);
         s.set("seg_id", "anti-" + ver + "-" + buf);
@@ -271,7 +272,8 @@ std::set<std::string> deadends(Builder &b, const Inputs &in, const RowsByVersion
     if (text::code_points(all) < in.prose_min_chars) continue;
     const std::string &pre = precheck(prechecks, in, row, all);
     b.flag(pre, all);
-    json::Value s = anti(b, row, "deadend-prose", json::Value(), "agent", deadend_prose_technique(row), pre);
+    json::Value s =
+        anti(b, row, workspace::kDeadendProseSegment, json::Value(), "agent", deadend_prose_technique(row), pre);
     s.set("seg_id", "anti-" + ver + "-01");
     s.set("measured_against", measured_against(row, by_version));
     // Its lever is what the step says it changed.
@@ -308,7 +310,7 @@ void pitfalls(Builder &b, const Inputs &in, const std::set<std::string> &produce
       const std::string &technique = techniques.get(pt.text, [&] { return pitfall_technique(pt.text); });
       s.set("seg_id", "pitfall-" + ver + "-" + buf);
       s.set("record_type", "anti-strategy");
-      s.set("seg_kind", "curated-pitfall");
+      s.set("seg_kind", workspace::kCuratedPitfallSegment);
       s.set("marker", "t");
       s.set("split_by", "curated");
       s.set("deadend_text", pt.text);
@@ -375,7 +377,7 @@ void one_per_failed_lever(Builder &b, const Inputs &in, const std::vector<json::
     std::int64_t n = k.m->get("n").as_int().value_or(-1);
     return std::any_of(members.begin(), members.end(), [&](std::size_t j) {
       const auto &acc = accounts[j];
-      if (acc.n != n || acc.seg.string_or("seg_kind") != "curated-pitfall") return false;
+      if (acc.n != n || acc.seg.string_or("seg_kind") != workspace::kCuratedPitfallSegment) return false;
       return std::any_of(acc.named.begin(), acc.named.end(),
                          [&](const std::string &l) { return k.named.count(l) > 0; });
     });
@@ -440,7 +442,7 @@ void reference_kernels(Builder &b, const Inputs &in, const std::vector<json::Val
   json::Value f = b.common(*last);
   f.set("seg_id", "refk-final");
   f.set("record_type", "reference-kernel");
-  f.set("seg_kind", "final-kernel");
+  f.set("seg_kind", workspace::kFinalKernelSegment);
   f.set("marker", "r");
   f.set("technique", "reference-impl");
   f.set("disc", b.allocate(f, "reference-kernel", "reference-impl"));
@@ -459,7 +461,7 @@ void reference_kernels(Builder &b, const Inputs &in, const std::vector<json::Val
     std::string technique = "reference-impl-milestone" + std::to_string(mega_index);
     s.set("seg_id", "refk-" + ver);
     s.set("record_type", "reference-kernel");
-    s.set("seg_kind", "mega-snapshot");
+    s.set("seg_kind", workspace::kMegaSnapshotSegment);
     s.set("marker", "r");
     s.set("technique", technique);
     s.set("disc", b.allocate(s, "reference-kernel", technique));
