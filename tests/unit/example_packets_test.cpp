@@ -194,7 +194,7 @@ TEST_CASE("example trace against a copy of the live store", "[packet][example][s
   auto *records = index.find("records")->as_array();
   std::size_t real = records->size();
   for (const char *id : {"nvidia.b200.triton.fused-softmax-h4096.older-idea-s06",
-                         "nvidia.b200.triton.mlp-activation.anti.older-failure-t11",
+                         "nvidia.b200.triton.norm.anti.older-failure-t11",
                          "nvidia.b200.triton.fused-softmax-h4096.reference-impl-r03"}) {
     std::string rel = std::string("records/strategy/") + id + ".json";
     json::Value rec = json::Value::object();

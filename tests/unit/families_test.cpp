@@ -43,7 +43,12 @@ TEST_CASE("families.md §5 worked examples (with the two documented misfiles fix
 TEST_CASE("families.md §6 self-test cases", "[families]") {
   const Example cases[] = {
       {"kernel_opt_002_gqa_paged_decode_h32_kv8_d128", "", "gqa-paged-decode", "attention"},
-      {"kernel_opt_001_example_fused_softmax_h4096", "", "example-fused-softmax-h4096", "mlp-activation"},
+      // Spec: mlp-activation; otm: a row softmax is a normalisation
+      // (docs/differences.md), and a softmax_dropout still attention.
+      {"kernel_opt_001_example_fused_softmax_h4096", "", "example-fused-softmax-h4096", "norm"},
+      {"fused_softmax_dropout", "", "fused-softmax-dropout", "attention"},
+      {"int4_gemv_w4a16", "", "int4-gemv-w4a16", "gemm-projection"},
+      {"fused_swiglu", "", "fused-swiglu", "mlp-activation"},
       {"flash_attention", "", "flash-attn", "attention"},
       {"hyena_fft_size_padding_rfft", "", "hyena-fft-size-padding-rfft", "ssm-linear-attention"},
       {"rmsnorm_h8192", "", "rmsnorm-and-fused-add-rmsnorm", "norm"},

@@ -78,8 +78,12 @@ const std::vector<FamilyRule> &family_rules() {
        {"attention", "attn", "gqa", "mla", "flash_attn", "prefill", "decode", "softmax_dropout", "qk_norm",
         "two_way_transformer"}},
       {"gemm-projection",
-       {"gemm", "matmul", "projection", "lm_head", "linear", "hypernetwork", "cublas", "cutlass_gemm"}},
-      {"mlp-activation", {"mlp", "swiglu", "gelu", "silu", "ffn", "feedforward", "activation", "softmax"}},
+       {"gemm", "gemv", "matmul", "projection", "lm_head", "linear", "hypernetwork", "cublas", "cutlass_gemm"}},
+      {"mlp-activation", {"mlp", "swiglu", "gelu", "silu", "ffn", "feedforward", "activation"}},
+      // otm (issue 25): a row softmax is a row normalisation (max, sum,
+      // divide), not an MLP activation, which reviewers read as wrong; last,
+      // so `softmax_dropout` stays attention. A GEMV (above) is a projection.
+      {"norm", {"softmax"}},
   };
   return kRules;
 }
@@ -228,7 +232,8 @@ const std::vector<std::string> &family_vocabulary() {
 
 std::vector<std::string> emittable_families() {
   std::vector<std::string> out;
-  for (const auto &r : family_rules()) out.emplace_back(r.family);
+  for (const auto &r : family_rules())
+    if (std::find(out.begin(), out.end(), r.family) == out.end()) out.emplace_back(r.family);
   out.emplace_back("misc");
   return out;
 }
