@@ -244,6 +244,10 @@ TEST_CASE("a reference kernel quotes its entry-point function", "[distill]") {
   CHECK(snippet.find("@triton.jit\ndef softmax_kernel(") != std::string::npos);
   CHECK(snippet.find("e / s, mask=mask)") != std::string::npos);
   CHECK(r.get("payload").get("trace").get("builds_on").string_or("approach") == "the run's final kernel");
+  // It is the run's kept code, checked by the run, not by otm.
+  CHECK_THAT(r.get("payload").string_or("goal"), Catch::StartsWith("Read the triton implementation of ") &&
+                                                     Catch::Contains(" that the run kept (") &&
+                                                     Catch::EndsWith("otm did not run it)"));
 }
 
 TEST_CASE("a reference kernel's lineage is its version's change only when that change runs", "[distill][issue25]") {
@@ -301,6 +305,16 @@ TEST_CASE("a milestone snapshot whose code runs as the best before it is no mile
       doc.set("agent_facing", af);
     });
   };
+  // A snapshot whose code runs as the final kernel's is that record again.
+  auto same_as_final = draft_with("refk-final", [](json::Value &doc) {
+    doc.set("seg_kind", "mega-snapshot");
+    json::Value af = doc.get("agent_facing");
+    af.set("span", json::parse(R"({"this_step_changes_running_code": true,
+        "code_runs_differently_from_the_best_before_it": true, "code_runs_differently_from_the_final_kernel": false})"));
+    doc.set("agent_facing", af);
+  });
+  REQUIRE(same_as_final.refusal);
+  CHECK_THAT(same_as_final.refusal->why, Catch::Contains("runs the same as the final kernel's"));
   auto remeasured = snapshot(false);
   REQUIRE(remeasured.refusal);
   CHECK_THAT(remeasured.refusal->why, Catch::Contains("re-measurement"));

@@ -273,6 +273,10 @@ TEST_CASE("one anti-strategy segment per failed lever, naming its accounts and a
   CHECK(seg.get("lever_settings")[0].string_or("value") == "16");
   REQUIRE(seg.get("kept_in_the_run").size() == 1);
   CHECK(seg.get("kept_in_the_run")[0].string_or("version") == "v4");
+  // Every other step whose change states the same setting, whatever its
+  // verdict (the packet asks which of them passed their correctness check).
+  REQUIRE(seg.get("tried_in_the_run").size() == 1);
+  CHECK(seg.get("tried_in_the_run")[0] == json::Value("v4"));
   CHECK(r.merged_occurrences == 1);
   for (const auto &s : r.segments) CHECK(s.string_or("seg_id") != "anti-v2-02");
   // v1's pitfall ("128-bit loads fault when the row pitch ...") names the

@@ -4,6 +4,7 @@
 
 #include "code/unbound_names.hpp"
 #include "distill/reference_kernel_code.hpp"
+#include "ladder/noise.hpp"
 #include "text/code_list.hpp"
 #include "text/utf8.hpp"
 #include "workspace/segment_kinds.hpp"
@@ -54,13 +55,29 @@ Value draft_reference(Context &c) {
     refuse("payload.trace.builds_on",
            "this milestone's code runs the same as the best-so-far its jump is measured against: the jump is a "
            "re-measurement, not its code's, so it is no milestone kernel");
+  // A snapshot whose code runs as the final kernel's (a stamp, a comment or
+  // a constant nothing reads apart) is the final kernel's record again.
+  const auto &as_final = span.get("code_runs_differently_from_the_final_kernel");
+  if (as_final.is_bool() && !*as_final.as_bool())
+    refuse("payload.implementation.snippet",
+           "this milestone's code runs the same as the final kernel's (only comments, stamps or constants nothing "
+           "reads differ): the final kernel's record already quotes it");
   const auto &own = span.get("this_step_changes_running_code");
   const bool own_runs = !(own.is_bool() && !*own.as_bool());
   Value r = record_head(c);
   Value p = Value::object();
   std::string dsl = c.af.get("operator").string_or("dsl", "this DSL");
-  p.set("goal", "Read a working " + dsl + " implementation of " +
-                    (c.family.empty() ? std::string("this operator") : c.family) + " on " + c.gpu);
+  // What is known of the code is the run's own check, not otm's: reviewers
+  // read "a working implementation" as a promise the trace's code (which
+  // may be wrong on shapes the run never benchmarked) does not keep.
+  const auto &status = c.af.get("measurements").get("correctness").get("status");
+  const bool passed = status.is_string() && !ladder::correctness_failed(status);
+  p.set("goal", "Read the " + dsl + " implementation of " +
+                    (c.family.empty() ? std::string("this operator") : c.family) + " on " + c.gpu +
+                    " that the run kept" +
+                    (passed ? " (it passed the run's own correctness check on the benchmarked shapes; otm did not "
+                              "run it)"
+                            : " (otm did not run it)"));
   p.set("problem", problem_of(c));
   std::string approach;
   // The version's change text describes the kernel only when its own
@@ -89,8 +106,8 @@ Value draft_reference(Context &c) {
   auto terms = terms_for(c);
   terms.techniques_in(approach);
   terms.tag(tag_of(dsl));
-  terms.trigger("a working " + dsl + " starting point for " +
-                (c.family.empty() ? std::string("this operator") : c.family) + " on " + c.gpu + " is needed");
+  terms.trigger("a " + dsl + " starting point for " + (c.family.empty() ? std::string("this operator") : c.family) +
+                " on " + c.gpu + " is needed");
   set_terms(r, terms);
   bool measured = c.af.get("measurements").get("geomean_us").is_number();
   Value ev = Value::object();

@@ -205,16 +205,22 @@ const json::Value &change_text_of(const json::Value &row) {
   return row.get("subject");
 }
 
-// The versions of an anti-strategy's other accounts of its lever (its
-// merged occurrences) whose step passed its correctness check.
+// The versions of the run's other tries of an anti-strategy's lever (its
+// merged occurrences, and the steps whose change states the same setting)
+// whose step passed its correctness check, in run order, each once.
 std::vector<std::string> accounts_that_passed(const json::Value &seg, const RunFacts *facts) {
   std::vector<std::string> out;
   if (!facts) return out;
+  auto consider = [&](const std::string &v) {
+    if (v != seg.string_or("version") && std::find(out.begin(), out.end(), v) == out.end() &&
+        facts->passed_correctness(v))
+      out.push_back(v);
+  };
   if (const auto *occ = seg.get("occurrences").as_array())
-    for (const auto &o : *occ) {
-      std::string v = o.string_or("version");
-      if (v != seg.string_or("version") && facts->passed_correctness(v)) out.push_back(v);
-    }
+    for (const auto &o : *occ) consider(o.string_or("version"));
+  if (const auto *tried = seg.get("tried_in_the_run").as_array())
+    for (const auto &t : *tried)
+      if (const auto *v = t.as_string()) consider(*v);
   return out;
 }
 
@@ -229,6 +235,8 @@ struct Span {
   // A milestone snapshot's code against the best-so-far its jump is
   // measured against: nullopt when the segment names none.
   std::optional<bool> differs_from_measured_against;
+  // ... and against the final kernel's code.
+  std::optional<bool> differs_from_final_kernel;
 };
 Span span_of(const json::Value &seg, const Context &ctx) {
   Span out;
@@ -244,6 +252,11 @@ Span span_of(const json::Value &seg, const Context &ctx) {
     if (from && to && !from->empty())
       out.differs_from_measured_against =
           diff_between(*ctx.repo, *from, *to, DiffRange::MeasuredAgainst, ctx.diffs).executable;
+    const auto *final_sha = seg.get("final_kernel").get("sha").as_string();
+    if (final_sha && to && !final_sha->empty())
+      out.differs_from_final_kernel =
+          *final_sha != *to &&
+          diff_between(*ctx.repo, *to, *final_sha, DiffRange::MeasuredAgainst, ctx.diffs).executable;
     return out;
   }
   if (type != "strategy" || !ctx.facts) return out;
@@ -457,9 +470,10 @@ void write_agent_facing(json::Writer &w, const Texts &t, const json::Value &seg,
     w.key("accounts_of_this_lever")
         .value(static_cast<std::int64_t>(std::max<std::size_t>(1, seg.get("occurrences").size())));
     write_changes(w, "kept_in_the_run_with_the_same_setting", t.later_kept);
-    // How many of the run's other accounts of this lever passed their
-    // correctness check (the versions are in provenance): an accuracy
-    // failure they contradict is not the lever's.
+    // How many of the run's other tries of this lever (its accounts, the
+    // steps stating the same setting) passed their correctness check (the
+    // versions are in provenance): an accuracy failure they contradict is
+    // not the lever's.
     w.key("other_accounts_that_passed_correctness")
         .value(static_cast<std::int64_t>(accounts_that_passed(seg, facts).size()));
   }
@@ -468,6 +482,8 @@ void write_agent_facing(json::Writer &w, const Texts &t, const json::Value &seg,
     w.key("this_step_changes_running_code").value(span.this_step_runs);
     if (span.differs_from_measured_against)
       w.key("code_runs_differently_from_the_best_before_it").value(*span.differs_from_measured_against);
+    if (span.differs_from_final_kernel)
+      w.key("code_runs_differently_from_the_final_kernel").value(*span.differs_from_final_kernel);
     w.end_object();
   }
   if (type == "strategy") {

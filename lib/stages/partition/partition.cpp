@@ -369,6 +369,25 @@ void one_per_failed_lever(Builder &b, const Inputs &in, const std::vector<json::
     for (const auto &st : k.settings) k.named.insert(st.lever);
     kept.push_back(std::move(k));
   }
+  // Every step of the run with the settings its change states: a failure
+  // the run's other tries of the same setting contradict (an accuracy
+  // failure where another try passed) is no fact (`tried_in_the_run`).
+  struct Tried {
+    const json::Value *row;
+    std::vector<levers::LeverSetting> settings;
+  };
+  std::vector<Tried> tried;
+  for (const auto &row : in.rows) {
+    auto settings = levers::settings_in(in.levers, levers::claim_of(change_of(row)));
+    if (!settings.empty()) tried.push_back({&row, std::move(settings)});
+  }
+  auto states_all = [](const std::vector<levers::LeverSetting> &want, const std::vector<levers::LeverSetting> &got) {
+    return !want.empty() && std::all_of(want.begin(), want.end(), [&](const levers::LeverSetting &w) {
+      return !w.value.empty() && std::any_of(got.begin(), got.end(), [&](const levers::LeverSetting &g) {
+        return g.lever == w.lever && g.value == w.value;
+      });
+    });
+  };
   // A pitfall the run recorded on the very step that kept a change of the
   // lever it names ("without the multiple_of hint the loads stay 32-bit" on
   // the step that added the hint) is a condition of that win, not a failed
@@ -426,6 +445,11 @@ void one_per_failed_lever(Builder &b, const Inputs &in, const std::vector<json::
       o.set("change", change_of(*k.m));
       later.push_back(std::move(o));
     }
+    json::Value others = json::Value::array();
+    for (const auto &t : tried)
+      if (t.row->get("n").as_int().value_or(-1) != a.n && states_all(a.settings, t.settings))
+        others.push_back(t.row->get("version"));
+    a.seg.set("tried_in_the_run", std::move(others));
     a.seg.set("occurrences", std::move(occ));
     a.seg.set("lever_settings", std::move(settings));
     a.seg.set("kept_in_the_run", std::move(later));
@@ -469,6 +493,12 @@ void reference_kernels(Builder &b, const Inputs &in, const std::vector<json::Val
     // The code its jump is measured against: a snapshot whose code runs
     // the same is a re-measurement, no milestone kernel (the packet says).
     s.set("measured_against", measured_against(m, rows));
+    // The final kernel's commit: a snapshot whose code runs as the final
+    // kernel's is that record again.
+    json::Value final_kernel = json::Value::object();
+    final_kernel.set("version", last->get("version"));
+    final_kernel.set("sha", or_null(last->get("sha")));
+    s.set("final_kernel", final_kernel);
     b.finish(s);
   }
 }
