@@ -22,11 +22,12 @@ TEST_CASE("count_lines follows Python's splitlines", "[captures]") {
 TEST_CASE("non-target kernels: the setting wins when it names any, else the configuration", "[captures]") {
   auto config = otm::config::Config::defaults();
   otm::config::Settings s;
-  CHECK(non_target_kernels(s, config) == std::vector<std::string>{"distribution_elementwise_grid_stride_kernel"});
+  CHECK(non_target_kernels(s, config) ==
+        std::vector<std::string>{"distribution_elementwise_grid_stride_kernel", "at::native::"});
   s.set(otm::config::Setting::NonTargetKernels, " a , ,b,");
   CHECK(non_target_kernels(s, config) == std::vector<std::string>{"a", "b"});
   s.set(otm::config::Setting::NonTargetKernels, " , ");
-  CHECK(non_target_kernels(s, config).size() == 1);
+  CHECK(non_target_kernels(s, config).size() == 2);
 }
 
 TEST_CASE("capture rows of §4 in directory order", "[captures]") {
@@ -54,4 +55,27 @@ TEST_CASE("capture rows of §4 in directory order", "[captures]") {
   CHECK_FALSE(rows[2].get("ncu_usable").truthy());
   std::filesystem::create_directories(tmp.path() / "empty");
   CHECK(scan_captures(TraceFiles(tmp.path() / "empty", otm::config::Limits{}), {}).empty());
+}
+
+TEST_CASE("a non-target kernel matches by its qualified name or its namespace", "[captures][issue25]") {
+  const std::vector<std::string> list{"distribution_elementwise_grid_stride_kernel", "at::native::"};
+  // What ncu prints for torch's RNG, fill and reduction kernels.
+  CHECK(is_non_target_kernel("void at::native::(anonymous namespace)::distribution_elementwise_grid_stride_kernel"
+                             "<float, 4, at::native::templates::cuda::uniform_and_transform<float, float, "
+                             "at::CUDAGeneratorImpl*>>",
+                             {"distribution_elementwise_grid_stride_kernel"}));
+  CHECK(is_non_target_kernel("void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<c10::Half>, "
+                             "at::detail::Array<char*, 1>>(int, at::native::FillFunctor<c10::Half>, "
+                             "at::detail::Array<char*, 1>)",
+                             list));
+  CHECK(is_non_target_kernel("void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, "
+                             "at::native::MaxOps<float>, unsigned int, float, 4>>",
+                             list));
+  CHECK(is_non_target_kernel("distribution_elementwise_grid_stride_kernel", list));
+  // The trace's own kernels, even one named like torch's.
+  CHECK_FALSE(is_non_target_kernel("reduce_kernel", list));
+  CHECK_FALSE(is_non_target_kernel("int4_gemv_kernel", list));
+  CHECK_FALSE(is_non_target_kernel("void int4_gemv_kernel<128>(const unsigned char*, float*)", list));
+  CHECK_FALSE(is_non_target_kernel("void mylib::my_distribution_elementwise_grid_stride_kernel<float>()", list));
+  CHECK_FALSE(is_non_target_kernel("at::native_like::k", list));
 }

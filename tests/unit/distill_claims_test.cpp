@@ -484,15 +484,17 @@ TEST_CASE("a prose dead-end with one lever and a stated cause is written up", "[
 
 TEST_CASE("a reference kernel carries its launch configuration as whole lines", "[distill][claims]") {
   auto p = fixture("refk-final");
-  p.code = "import triton\nimport triton.language as tl\nN_COLS = 4096\nUNUSED = 3\n\n@triton.jit\ndef k(x_ptr, BLOCK: tl.constexpr):\n"
+  p.code = "import triton\nimport triton.language as tl\nN_COLS = 4096\nUNUSED = 3\n\n@triton.jit\ndef k(x_ptr, BLOCK: "
+           "tl.constexpr):\n"
            "    offs = tl.arange(0, BLOCK)\n    tl.store(x_ptr + offs, offs < N_COLS)\n\n\n"
            "def launch(x):\n    grid = (x.shape[0],)\n    k[grid](x, BLOCK=N_COLS, num_warps=8)\n    return x\n";
   auto d = distill::draft_record(p);
   REQUIRE(d.record);
   const auto &impl = d.record->get("payload").get("implementation");
-  CHECK(impl.string_or("dispatch_snippet") == "import triton\nimport triton.language as tl\nN_COLS = 4096\n\ndef launch(x):\n"
-                                              "    grid = (x.shape[0],)\n"
-                                              "    k[grid](x, BLOCK=N_COLS, num_warps=8)\n    return x");
+  CHECK(impl.string_or("dispatch_snippet") ==
+        "import triton\nimport triton.language as tl\nN_COLS = 4096\n\ndef launch(x):\n"
+        "    grid = (x.shape[0],)\n"
+        "    k[grid](x, BLOCK=N_COLS, num_warps=8)\n    return x");
   // CUDA held in a load_inline string: the __global__ function with the
   // #define it uses; the dispatch is the Python around the source, the
   // source string whole (kernel, host function that launches it) and the
@@ -647,4 +649,47 @@ TEST_CASE("a hunk that sets a name the quoted change reads is quoted with it", "
   CHECK_THAT(s->text, Catch::Contains("+    k_begin = pid_k * (K // SPLIT_K)"));
   CHECK_THAT(s->text, Catch::Contains("+SPLIT_K = 4"));
   CHECK_THAT(s->text, !Catch::Contains("_WARMUP"));
+}
+
+TEST_CASE("a launch grid change is quoted with the kernel's program-id indexing it feeds",
+          "[distill][claims][issue25]") {
+  // Grouped-query batching: the kernel now indexes one KV head per program
+  // and the grid shrinks from H to HKV programs; no name links the two.
+  const char *gqa = R"(diff --git a/kernel.py b/kernel.py
+--- a/kernel.py
++++ b/kernel.py
+@@ -20,5 +20,6 @@ def attn_kernel(Q, K, O, GQA: gl.constexpr):
+     b = gl.program_id(0)
+     kvh = gl.program_id(1)
+-    q = gl.load(Q + (b * gl.num_programs(1) + kvh) * D + d)
++    g = gl.arange(0, GQA, layout=row_l)
++    q = gl.load(Q + (b * GQA * gl.num_programs(1) + kvh * GQA + g)[:, None] * D + d[None, :])
+     k = gl.load(K + kvh * D + d)
+@@ -60,3 +61,3 @@ def attn(q, k):
+ 
+-_WARMUP = 25
++_WARMUP = 30
+ 
+@@ -70,3 +71,3 @@ def attn(q, k):
+     B, H, HKV = q.shape[0], q.shape[1], k.shape[1]
+-    grid = (B, H)
++    grid = (B, HKV)
+     attn_kernel[grid](q, k, o, GQA=H // HKV)
+)";
+  auto diff = diff::read_diff(gqa);
+  auto s = distill::choose_diff_hunks(diff, "switch to GQA batching: one program per KV head");
+  REQUIRE(s);
+  CHECK_THAT(s->text, Catch::Contains("+    q = gl.load(Q + (b * GQA * gl.num_programs(1)"));
+  CHECK_THAT(s->text, Catch::Contains("+    grid = (B, HKV)"));
+  CHECK_THAT(s->text, !Catch::Contains("_WARMUP"));
+  // A grid change beside a kernel change that does not read the program's
+  // place is not linked by this rule.
+  std::string other = gqa;
+  other.replace(other.find("+    q = gl.load(Q + (b * GQA * gl.num_programs(1) + kvh * GQA + g)"), 67,
+                "+    q = gl.load(Q + (b * GQA * 7 + kvh * GQA + g)");
+  other.replace(other.find("-    q = gl.load(Q + (b * gl.num_programs(1) + kvh)"), 51,
+                "-    q = gl.load(Q + (b * 7 + kvh)");
+  auto unlinked = distill::choose_diff_hunks(diff::read_diff(other), "switch to GQA batching");
+  REQUIRE(unlinked);
+  CHECK_THAT(unlinked->text, !Catch::Contains("+    grid = (B, HKV)"));
 }

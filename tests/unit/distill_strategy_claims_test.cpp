@@ -278,6 +278,41 @@ TEST_CASE("settings of levers the account does not name are named in the change"
   auto constant = distill::draft_record(packet("Ran twice the warps per program.", with_inv("0.5")));
   REQUIRE(constant.record);
   CHECK_THAT(constant.record->get("payload").string_or("change"), Catch::Contains("`inv`"));
+  // A local of a function the diff adds whole is that new code, not
+  // another setting: `layout` in a new reduce kernel.
+  const std::string new_kernel = R"(diff --git a/kernel.py b/kernel.py
+--- a/kernel.py
++++ b/kernel.py
+@@ -12,3 +12,9 @@ def run(x):
++@gluon.jit
++def reduce_kernel(Mid, Out, NUM_SPLITS: gl.constexpr):
++    layout: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])
++    s = gl.arange(0, NUM_SPLITS, layout=layout)
++    gl.store(Out, gl.sum(gl.load(Mid + s), axis=0))
+ def run(x):
+-    kernel[grid](x, BLOCK_N=BLOCK_N, num_warps=4)
++    kernel[grid](x, BLOCK_N=BLOCK_N, num_warps=8)
++    reduce_kernel[(1,)](mid, x, 8)
+     return x
+)";
+  auto fresh = distill::draft_record(packet("Ran twice the warps per program.", new_kernel));
+  REQUIRE(fresh.record);
+  CHECK_THAT(fresh.record->get("payload").string_or("change"), !Catch::Contains("`layout`"));
+  // The same line changed inside a function the diff does not add is.
+  const std::string moved = R"(diff --git a/kernel.py b/kernel.py
+--- a/kernel.py
++++ b/kernel.py
+@@ -12,3 +12,4 @@ def reduce_kernel(Mid, Out, NUM_SPLITS: gl.constexpr):
+ def reduce_kernel(Mid, Out, NUM_SPLITS: gl.constexpr):
+-    layout: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])
++    layout: gl.constexpr = gl.BlockedLayout([2], [32], [4], [0])
+     s = gl.arange(0, NUM_SPLITS, layout=layout)
+-    kernel[grid](x, BLOCK_N=BLOCK_N, num_warps=4)
++    kernel[grid](x, BLOCK_N=BLOCK_N, num_warps=8)
+)";
+  auto changed = distill::draft_record(packet("Ran twice the warps per program.", moved));
+  REQUIRE(changed.record);
+  CHECK_THAT(changed.record->get("payload").string_or("change"), Catch::Contains("`layout`"));
 }
 
 TEST_CASE("a gain inside the run's noise band is no strategy", "[distill][issue25]") {

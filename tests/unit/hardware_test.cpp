@@ -35,6 +35,8 @@ TEST_CASE("hardware tokens resolve as observed, with the longest key winning", "
   CHECK(product_of("gb200") == "gb200");
   CHECK(product_of("H200") == "h200"); // h20 is a substring, h200 is longer
   CHECK(product_of("NVIDIA H20") == "h20");
+  CHECK(product_of("NVIDIA H800") == "h800");         // a Hopper the first table lacked
+  CHECK(product_of("NVIDIA GH200 480GB") == "gh200"); // not the h200 inside it
   CHECK(product_of("AMD Instinct MI355X") == "mi355x");
   CHECK(product_of("gfx942") == "mi300x");
   CHECK(product_of("") == "<none>");

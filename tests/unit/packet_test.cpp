@@ -369,5 +369,25 @@ TEST_CASE("an anti-strategy shows the failed attempt, not a docstring-only rever
   CHECK(d4->target == sha["v4a"]);
   CHECK(d4->text.find("+ROWS = 2") != std::string::npos);
   CHECK(d4->text.find("restored after revert") == std::string::npos);
+
+  // Issue 25: a kept step whose commits follow a reverted attempt that
+  // left its code committed (v6, one commit) and that only restores the
+  // best code and edits a comment changes no running code: its own change
+  // is read from the code it was made on (the last kept step, v3), not
+  // from its parent.
+  std::string four = rows;
+  four.replace(four.find("ROWS = 2"), 8, "ROWS = 4");
+  commit("v6", "v6: reverted, four rows were slower", four);
+  commit("v7", "v7: kept, comment (-0.1%)", "# tuned\n" + reverted + "HALF = True\n");
+  repo = git::Repository::open(dir);
+  packet::VersionCommits later(repo);
+  auto from_parent = packet::own_change(repo, later, "v7");
+  REQUIRE(from_parent);
+  CHECK(from_parent->executable); // undoing v6's attempt reads as v7's change
+  auto made_on_v3 = packet::own_change(repo, later, "v7", nullptr, sha["v3"]);
+  REQUIRE(made_on_v3);
+  CHECK(made_on_v3->base == sha["v3"]);
+  CHECK_FALSE(made_on_v3->executable);
+  CHECK(made_on_v3->text.find("+# tuned") != std::string::npos);
   fs::remove_all(dir);
 }

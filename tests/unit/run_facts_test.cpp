@@ -51,3 +51,18 @@ TEST_CASE("the noise band is a quantile of the spreads of unchanged code, harnes
   CHECK_THROWS_AS(packet::NoiseRule::from_json(json::parse(R"({"spread_quantile": 2})"), "x"), Error);
   CHECK_THROWS_AS(packet::NoiseRule::from_json(json::parse(R"({"harness_change_pct": "x"})"), "x"), Error);
 }
+
+TEST_CASE("a kept step was made on the last kept commit before it, not on a reverted attempt", "[packet][issue25]") {
+  std::vector<json::Value> rows{row("v0", 0, "s0", 10.0), row("v1", 1, "s1", 9.0), row("v2", 2, "s2", 9.5),
+                                row("v3", 3, "s3", 8.9), row("v4", 4, "", 8.0)};
+  rows[2].set("reverted", true);
+  packet::RunFacts facts(rows);
+  CHECK(facts.code_made_on("v3") == "s1"); // v2 was reverted
+  CHECK(facts.code_made_on("v2") == "s1");
+  CHECK(facts.code_made_on("v1") == "s0");
+  CHECK(facts.code_made_on("v0").empty());
+  CHECK(facts.code_made_on("v5").empty());
+  CHECK(facts.code_made_on("v4") == "s3");
+  rows[3].set("sha", ""); // a row without a commit is passed over
+  CHECK(packet::RunFacts(rows).code_made_on("v4") == "s1");
+}

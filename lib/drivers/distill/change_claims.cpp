@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "text/regex.hpp"
+#include "text/utf8.hpp"
 
 namespace otm::distill {
 
@@ -90,6 +91,33 @@ bool sets_a_constant(std::string_view code) {
   return !variable.contains(value);
 }
 
+std::size_t indentation(std::string_view body) {
+  auto at = body.find_first_not_of(" \t");
+  return at == std::string_view::npos ? body.size() : at;
+}
+
+// Whether a changed line sits inside a Python function the diff adds whole:
+// the nearest line above it in its hunk (removed lines aside) that is
+// indented less is an added `def`. A local of new code (`layout =
+// gl.BlockedLayout(...)` in a new reduce kernel) is part of that code, not
+// another setting the diff moves.
+bool inside_a_function_the_diff_adds(const diff::DiffReading &diff, const diff::HunkReading &hunk,
+                                     const diff::ChangedLine &c) {
+  auto line = diff.lines[c.line];
+  if (line.empty()) return false;
+  auto depth = indentation(line.substr(1));
+  if (depth == 0) return false;
+  for (std::size_t i = c.line; i-- > hunk.body_begin;) {
+    auto l = diff.lines[i];
+    if (l.empty() || l[0] == '-') continue;
+    auto body = l.substr(1);
+    if (text::strip(body).empty() || indentation(body) >= depth) continue;
+    auto code = body.substr(indentation(body));
+    return l[0] == '+' && (code.rfind("def ", 0) == 0 || code.rfind("async def ", 0) == 0);
+  }
+  return false;
+}
+
 } // namespace
 
 namespace {
@@ -116,7 +144,7 @@ std::vector<OtherSetting> other_settings_changed(const diff::DiffReading &diff, 
       // (`num_warps=8`), never a call it edits (`tl.store(...)`).
       const std::string &name = !c.defines.empty() ? c.defines : c.owner;
       if (name.empty() || (c.defines.empty() ? !passes_keyword(c.code, name) : !sets_a_constant(c.code)) ||
-          levers::spells_out(name, account))
+          levers::spells_out(name, account) || inside_a_function_the_diff_adds(diff, h, c))
         continue;
       // A name several levers' code shares (`CTAS_PER_SM`: a persistent
       // grid's cap, an occupancy setting) is the named lever's when one of

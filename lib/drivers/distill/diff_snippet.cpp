@@ -53,9 +53,19 @@ HunkScore score_of(const diff::HunkReading &h, const std::vector<diff::ChangeNam
   return s;
 }
 
-// Whether one hunk's running change sets a name (defines it, or passes it
-// as a keyword) that the other's running change reads, either way round.
-bool shares_a_set_name(const diff::HunkReading &a, const diff::HunkReading &b) {
+// Whether a hunk's running change matches `pattern` on some live line.
+bool changes_code_matching(const diff::HunkReading &h, const text::Regex &pattern) {
+  return std::any_of(h.running.begin(), h.running.end(),
+                     [&](const diff::ChangedLine &c) { return !c.dead && pattern.contains(c.code); });
+}
+
+// Whether two hunks' running changes are one change: one sets a name
+// (defines it, or passes it as a keyword) that the other reads, either way
+// round; or one changes the launch grid and the other the kernel's
+// indexing by its place in that grid (`grid = (B, HKV)` with
+// `gl.program_id(1)` now a KV head): the grid and the program-id reads are
+// one contract.
+bool linked_changes(const diff::HunkReading &a, const diff::HunkReading &b) {
   auto sets_what_other_reads = [](const diff::HunkReading &setter, const diff::HunkReading &reader) {
     for (const auto &c : setter.running) {
       if (c.dead) continue;
@@ -66,7 +76,12 @@ bool shares_a_set_name(const diff::HunkReading &a, const diff::HunkReading &b) {
     }
     return false;
   };
-  return sets_what_other_reads(a, b) || sets_what_other_reads(b, a);
+  static const text::Regex grid(R"((?<![\w.])grid\s*=(?!=)|<<<)");
+  static const text::Regex place(R"(\b(?:program_id|num_programs|blockIdx|gridDim)\b)");
+  auto grid_and_place = [&](const diff::HunkReading &g, const diff::HunkReading &p) {
+    return changes_code_matching(g, grid) && changes_code_matching(p, place);
+  };
+  return sets_what_other_reads(a, b) || sets_what_other_reads(b, a) || grid_and_place(a, b) || grid_and_place(b, a);
 }
 
 // The body lines of one hunk to quote: from kContextLines before its first
@@ -153,7 +168,7 @@ std::optional<DiffSnippet> choose_diff_hunks(const diff::DiffReading &diff, std:
     for (auto i : candidates) {
       if (std::find(chosen.begin(), chosen.end(), i) != chosen.end()) continue;
       bool linked = std::any_of(chosen.begin(), chosen.end(),
-                                [&](std::size_t k) { return shares_a_set_name(diff.hunks[i], diff.hunks[k]); });
+                                [&](std::size_t k) { return linked_changes(diff.hunks[i], diff.hunks[k]); });
       if (!linked) continue;
       auto with = chosen;
       with.push_back(i);

@@ -35,7 +35,11 @@ namespace otm::distill {
 //      reads, or reads a name one sets (`kSplitK = 4` for a loop over `K /
 //      kSplitK`; the launch's `NUM_PROGRAMS=nprog` for a grid-stride
 //      loop), while the quote stays within kMaxHunks hunks and
-//      kMaxSnippetLines lines: a snippet is applied as it stands.
+//      kMaxSnippetLines lines: a snippet is applied as it stands; so is a
+//      hunk that changes the launch grid (`grid = (B, HKV)`, a CUDA
+//      `<<<...>>>`) with one that changes lines
+//      reading the program's place in it (`program_id`, `num_programs`,
+//      `blockIdx`, `gridDim`), either way round.
 // One hunk is quoted without its "@@" header; several are quoted in file
 // order, each with its header. Each is quoted from kContextLines before its
 // first running changed line to kContextLines after its last (a docstring or

@@ -67,6 +67,46 @@ std::string capture_tool(std::string_view dir, std::string_view report) {
   return named(report.substr(0, report.find('\n')));
 }
 
+namespace {
+
+// `void a::(anonymous namespace)::k<T, f(x)>(int, T*)` -> `a::k`.
+std::string qualified_kernel_name(std::string_view profiled) {
+  std::string out;
+  int angle = 0, paren = 0;
+  for (char ch : profiled) {
+    if (ch == '<')
+      ++angle;
+    else if (ch == '>' && angle > 0)
+      --angle;
+    else if (ch == '(' && angle == 0) {
+      // `(anonymous namespace)` is a component; any other parenthesis at
+      // depth 0 opens the parameter list.
+      if (paren == 0 && !out.ends_with("::")) break;
+      ++paren;
+    } else if (ch == ')' && angle == 0 && paren > 0)
+      --paren;
+    else if (angle == 0 && paren == 0)
+      out += ch;
+  }
+  // Drop the return type and qualifiers before the name.
+  auto space = out.find_last_of(" \t");
+  if (space != std::string::npos) out = out.substr(space + 1);
+  for (auto at = out.find("::::"); at != std::string::npos; at = out.find("::::")) out.erase(at, 2);
+  return out;
+}
+
+} // namespace
+
+bool is_non_target_kernel(std::string_view profiled, const std::vector<std::string> &non_target) {
+  auto name = qualified_kernel_name(profiled);
+  for (const auto &e : non_target) {
+    if (e.empty()) continue;
+    if (profiled == e || name == e) return true;
+    if (e.ends_with("::") ? name.starts_with(e) : name.size() > e.size() && name.ends_with("::" + e)) return true;
+  }
+  return false;
+}
+
 std::vector<json::Value> scan_captures(const TraceFiles &files, const std::vector<std::string> &non_target) {
   static const text::Regex dir_name("(?i)^(v\\d+)(?:[_-](.+))?$");
   static const text::Regex kernel_line("(?m)^Kernel:\\s*(.+)$");
@@ -88,7 +128,7 @@ std::vector<json::Value> scan_captures(const TraceFiles &files, const std::vecto
     if (summary)
       if (auto k = kernel_line.search(*summary)) profiled = std::string(text::strip((*k)[1]));
     const std::string *pk = profiled.as_string();
-    bool usable = pk && !pk->empty() && std::find(non_target.begin(), non_target.end(), *pk) == non_target.end();
+    bool usable = pk && !pk->empty() && !is_non_target_kernel(*pk, non_target);
     auto report = files.text(dir + "/REPORT.md");
     json::Value row = json::Value::object();
     row.set("dir", name);

@@ -18,6 +18,18 @@ namespace otm::trace {
 // empties dropped) when it yields any name, else the configuration's list.
 std::vector<std::string> non_target_kernels(const config::Settings &settings, const config::Config &config);
 
+// Whether a profiled kernel is one of `non_target`. A profiler names a
+// C++ kernel with its return type, namespaces, template arguments and
+// parameters (`void at::native::(anonymous namespace)::
+// distribution_elementwise_grid_stride_kernel<float, 4, ...>(...)`); its
+// qualified name is what is left (`at::native::distribution_elementwise_
+// grid_stride_kernel`). An entry matches the raw name exactly, the
+// qualified name, or its trailing components (`distribution_elementwise_
+// grid_stride_kernel`, `native::fill`); an entry ending in `::` matches
+// every kernel of that namespace (`at::native::`: PyTorch's own fills,
+// reductions and RNG, never a trace's kernel under test).
+bool is_non_target_kernel(std::string_view profiled, const std::vector<std::string> &non_target);
+
 // Lines as Python's str.splitlines() counts them.
 std::size_t count_lines(std::string_view text);
 

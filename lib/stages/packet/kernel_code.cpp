@@ -67,10 +67,10 @@ KernelDiff diff_between(const git::Repository &repo, const std::string &base, co
 }
 
 std::optional<KernelDiff> own_change(const git::Repository &repo, const VersionCommits &commits,
-                                     const std::string &version, DiffCache *cache) {
+                                     const std::string &version, DiffCache *cache, const std::string &made_on) {
   const auto &mine = commits.of(version);
   if (mine.empty()) return std::nullopt;
-  std::string base = mine.front().parents.empty() ? "" : mine.front().parents.front();
+  std::string base = !made_on.empty() ? made_on : mine.front().parents.empty() ? "" : mine.front().parents.front();
   return diff_between(repo, base, mine.back().sha, DiffRange::VersionChange, cache);
 }
 

@@ -88,10 +88,16 @@ private:
 KernelDiff diff_between(const git::Repository &repo, const std::string &base, const std::string &target,
                         DiffRange range, DiffCache *cache = nullptr);
 
-// A version's own change: from the parent of its first commit to its last
-// commit; nullopt when the version has no commit.
+// A version's own change: from the code it was made on to its last commit;
+// nullopt when the version has no commit. The code it was made on is
+// `made_on` (the last kept step's commit before it) when known, else the
+// parent of its first commit: in a trace whose reverted attempts leave
+// their code committed, that parent is a failed attempt, and a kept step
+// that only restores the best code and edits a comment would read as
+// changing what the attempt changed.
 std::optional<KernelDiff> own_change(const git::Repository &repo, const VersionCommits &commits,
-                                     const std::string &version, DiffCache *cache = nullptr);
+                                     const std::string &version, DiffCache *cache = nullptr,
+                                     const std::string &made_on = {});
 
 // The change a record's code shows, nullopt without a commit.
 //  - A strategy whose segment names `measured_against.sha` (the ladder's

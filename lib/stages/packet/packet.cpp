@@ -242,10 +242,14 @@ Span span_of(const json::Value &seg, const Context &ctx) {
   Span out;
   const std::string type = seg.string_or("record_type");
   if (!ctx.repo || !ctx.commits) return out;
+  auto made_on = [&](const std::string &version) {
+    return ctx.facts ? ctx.facts->code_made_on(version) : std::string();
+  };
   // A reference kernel: only whether its version's own change runs (its
   // change text describes the kernel only then).
   if (type == "reference-kernel") {
-    auto own = own_change(*ctx.repo, *ctx.commits, seg.string_or("version"), ctx.diffs);
+    auto own =
+        own_change(*ctx.repo, *ctx.commits, seg.string_or("version"), ctx.diffs, made_on(seg.string_or("version")));
     out.this_step_runs = own && own->executable;
     const auto *from = seg.get("measured_against").get("sha").as_string();
     const auto *to = seg.get("sha").as_string();
@@ -263,10 +267,12 @@ Span span_of(const json::Value &seg, const Context &ctx) {
   const auto *from = seg.get("measured_against").get("version").as_string();
   if (!from) return out;
   for (const auto *row : ctx.facts->kept_between(*from, seg.string_or("version"))) {
-    auto d = own_change(*ctx.repo, *ctx.commits, row->string_or("version"), ctx.diffs);
+    auto d =
+        own_change(*ctx.repo, *ctx.commits, row->string_or("version"), ctx.diffs, made_on(row->string_or("version")));
     if (d && d->executable) out.earlier.push_back(row);
   }
-  auto own = own_change(*ctx.repo, *ctx.commits, seg.string_or("version"), ctx.diffs);
+  auto own =
+      own_change(*ctx.repo, *ctx.commits, seg.string_or("version"), ctx.diffs, made_on(seg.string_or("version")));
   out.this_step_runs = own && own->executable;
   if (!out.earlier.empty() && own && !own->text.empty()) out.own = std::move(own);
   return out;

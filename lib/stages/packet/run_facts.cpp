@@ -91,6 +91,17 @@ std::vector<const json::Value *> RunFacts::kept_between(const std::string &from,
   return out;
 }
 
+std::string RunFacts::code_made_on(const std::string &version) const {
+  auto it = position_.find(version);
+  if (it == position_.end()) return {};
+  for (std::size_t i = it->second; i-- > 0;) {
+    const auto &r = *rows_[i];
+    const auto *sha = r.get("sha").as_string();
+    if (sha && !sha->empty() && !r.get("reverted").truthy()) return *sha;
+  }
+  return {};
+}
+
 std::size_t RunFacts::steps_stating(const json::Value &text) const {
   const auto *s = text.as_string();
   if (!s) return 0;

@@ -44,6 +44,10 @@ public:
   // that have a commit and were not reverted, oldest first; empty when
   // either version is unknown.
   std::vector<const json::Value *> kept_between(const std::string &from, const std::string &to) const;
+  // The commit of the last row before `version` (by `n`) that has a
+  // commit and was not reverted: the code a kept step was made on; empty
+  // when there is none or the version is unknown.
+  std::string code_made_on(const std::string &version) const;
   // How many steps state `text` (text::folded alike) as their
   // expected impact; 0 for a non-string.
   std::size_t steps_stating(const json::Value &text) const;
