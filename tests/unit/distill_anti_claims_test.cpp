@@ -187,6 +187,76 @@ TEST_CASE("an attempt that also moves another lever's setting is no fact about o
   CHECK(distill::draft_record(attempt()).record);
 }
 
+TEST_CASE("an attempt that also brings in another lever's code is no fact about one lever", "[distill][issue25]") {
+  // "Raising pipeline depth" whose attempt also made the grid persistent:
+  // no setting of the persistent grid moves, but its code name comes in.
+  const char *stages_and_grid = R"(diff --git a/kernel.py b/kernel.py
+--- a/kernel.py
++++ b/kernel.py
+@@ -20,3 +20,3 @@ def launch(x, y):
+-    grid = (x.shape[0],)
+-    kernel[grid](x, y, BLOCK=BLOCK, num_stages=2)
++    grid = (torch.cuda.get_device_properties(0).multi_processor_count,)
++    kernel[grid](x, y, BLOCK=BLOCK, num_stages=5)
+)";
+  const std::string after = "import torch\nBLOCK = 4096\n\n\ndef launch(x, y):\n"
+                            "    grid = (torch.cuda.get_device_properties(0).multi_processor_count,)\n"
+                            "    kernel[grid](x, y, BLOCK=BLOCK, num_stages=5)\n";
+  auto p = attempt(stages_and_grid);
+  p.code_after = after;
+  p.doc.find("agent_facing")
+      ->set("the_failed_lever", "raising num_stages from 2 to 5 is slower because more stages only cost shared "
+                                "memory and occupancy for a single streaming read");
+  auto d = distill::draft_record(p);
+  REQUIRE(d.refusal);
+  CHECK(d.refusal->field == "payload.attempted");
+  CHECK_THAT(d.refusal->why, Catch::Contains("also changes `multi_processor_count`"));
+  // The same attempt that only raises the stages is the fact; `BLOCK`,
+  // which the file already had, is passed through, not brought in.
+  const char *stages = R"(diff --git a/kernel.py b/kernel.py
+--- a/kernel.py
++++ b/kernel.py
+@@ -20,3 +20,3 @@ def launch(x, y):
+     grid = (x.shape[0],)
+-    kernel[grid](x, y, num_stages=2)
++    kernel[grid](x, y, BLOCK=BLOCK, num_stages=5)
+)";
+  auto q = attempt(stages);
+  q.code_after = "BLOCK = 4096\n\n\ndef launch(x, y):\n    grid = (x.shape[0],)\n"
+                 "    kernel[grid](x, y, BLOCK=BLOCK, num_stages=5)\n";
+  q.doc.find("agent_facing")->set("the_failed_lever", p.doc.get("agent_facing").string_or("the_failed_lever"));
+  auto ok = distill::draft_record(q);
+  INFO((ok.refusal ? ok.refusal->why : ""));
+  CHECK(ok.record);
+}
+
+TEST_CASE("a pitfall reporting wrong results on a step that passed its check is not its failure",
+          "[distill][issue25]") {
+  // A note carried onto a step reverted for speed: "overflowed" says the
+  // results were wrong, the step's own check says PASS.
+  auto p = attempt();
+  auto &af = *p.doc.find("agent_facing");
+  af.set("the_failed_lever", json::Value());
+  json::Value pitfall = json::Value::object();
+  pitfall.set("pitfall", "Two rows per program without int64 row offsets overflowed for 8192x2048");
+  pitfall.set("explanation", "row * stride exceeds 2^31 elements in the pointer arithmetic of the second row");
+  pitfall.set("fix", "Cast row to tl.int64 before multiplying by the stride");
+  json::Value list = json::Value::array();
+  list.push_back(pitfall);
+  af.set("pitfalls_recorded_here", list);
+  REQUIRE(af.get("measurements").get("correctness").string_or("status") == "PASS");
+  auto d = distill::draft_record(p);
+  REQUIRE(d.refusal);
+  CHECK(d.refusal->field == "payload.verdict");
+  CHECK_THAT(d.refusal->why, Catch::Contains("correctness check passed"));
+  // With the step's check failed, it is the fact, filed as an accuracy failure.
+  at(af, {"measurements", "correctness"}).set("status", "FAIL");
+  auto failed = distill::draft_record(p);
+  INFO((failed.refusal ? failed.refusal->why : ""));
+  REQUIRE(failed.record);
+  CHECK(failed.record->get("payload").string_or("verdict") == "accuracy-gate/ceiling");
+}
+
 TEST_CASE("an accuracy failure the step's correctness check contradicts is refused", "[distill][issue25]") {
   auto p = attempt();
   p.doc.find("agent_facing")

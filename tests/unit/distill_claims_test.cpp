@@ -449,6 +449,7 @@ TEST_CASE("what was attempted is the lever, the sentence with its cause is the m
   af.set("the_failed_lever", "TMA descriptor loads gain nothing for one row per program (latency-bound)");
   p.code = kTmaOnlyDiff;
   auto no_cause = distill::draft_record(p);
+  INFO((no_cause.refusal ? no_cause.refusal->why : ""));
   REQUIRE(no_cause.record);
   CHECK(no_cause.record->get("payload").string_or("attempted") == "TMA descriptor loads");
   // Too little left before the cause: the whole lever is what was attempted.

@@ -111,7 +111,8 @@ void check_anti_against_the_run(Context &c, const AntiFact &fact, const std::opt
                                     " of the attempt changes its code: the lever failed is not the one tried");
   // A failure measured over an attempt that also moved other levers'
   // settings is not the named lever's alone.
-  auto others = other_settings_changed(*diff, fact.attempted + "\n" + fact.mechanism.text, vocabulary, dsl);
+  auto others =
+      other_levers_changed(*diff, code_after(c), fact.attempted + "\n" + fact.mechanism.text, vocabulary, dsl);
   if (!others.empty()) {
     std::vector<std::string> names;
     for (const auto &o : others) names.push_back(o.name);

@@ -160,6 +160,72 @@ std::vector<OtherSetting> other_settings_changed(const diff::DiffReading &diff, 
   return out;
 }
 
+namespace {
+
+// A DSL's own API (`tl.exp`, `gl.arange`, `torch.empty`): any rewrite
+// brings some in and takes some out, whatever lever it pulls.
+bool is_language_call(std::string_view name) {
+  for (std::string_view module : {"tl.", "gl.", "ttgl.", "triton.", "torch."})
+    if (name.starts_with(module)) return true;
+  return false;
+}
+
+} // namespace
+
+namespace {
+
+// Whether the diff brings `name` into the file or takes it out: added lines
+// hold it, no removed line does and every line of the file after the
+// change that holds it is an added line; or removed lines hold it, no added
+// line does and no line after the change does. A name an added line reads
+// that the file already had (`BLOCK` passed to a new call), or a line that
+// moved (a loop body re-indented), is neither.
+bool brings_in_or_takes_out(const diff::DiffReading &diff, std::string_view after, std::string_view name) {
+  std::size_t added = 0, removed = 0;
+  for (const auto &h : diff.hunks)
+    for (const auto &c : h.running)
+      if (!c.dead && diff::holds_name(c.code, name)) ++(c.added ? added : removed);
+  std::size_t in_after = 0;
+  for (std::size_t at = 0; at < after.size();) {
+    auto end = after.find('\n', at);
+    if (end == std::string_view::npos) end = after.size();
+    if (diff::holds_name(after.substr(at, end - at), name)) ++in_after;
+    at = end + 1;
+  }
+  return (added > 0 && removed == 0 && in_after <= added) || (removed > 0 && added == 0 && in_after == 0);
+}
+
+} // namespace
+
+std::vector<OtherSetting> other_levers_changed(const diff::DiffReading &diff, std::optional<std::string_view> after,
+                                               std::string_view account, const levers::LeverVocabulary &vocabulary,
+                                               std::string_view dsl) {
+  auto out = other_settings_changed(diff, account, vocabulary, dsl);
+  if (!after) return out;
+  const auto named = levers_named(account, vocabulary, dsl);
+  auto listed = [&](const std::string &name) {
+    return std::any_of(out.begin(), out.end(), [&](const OtherSetting &o) { return o.name == name; });
+  };
+  for (const auto &id : vocabulary.ids()) {
+    if (std::find(named.begin(), named.end(), id) != named.end()) continue;
+    for (const auto &h : diff.hunks)
+      for (const auto &c : h.running) {
+        if (c.dead) continue;
+        for (const auto &form : vocabulary.code_forms_in(id, c.code, dsl)) {
+          if (listed(form) || !diff::is_code_name(form) || is_language_call(form) ||
+              !brings_in_or_takes_out(diff, *after, form))
+            continue;
+          // A name the named levers' own code forms also match is theirs.
+          if (std::any_of(named.begin(), named.end(),
+                          [&](const std::string &l) { return vocabulary.in_code(l, form, dsl); }))
+            continue;
+          out.push_back({form, id});
+        }
+      }
+  }
+  return out;
+}
+
 // Accepts a matched retrieval term unless it is a code name the diff does
 // not change.
 TermVocabulary::Accept changed_by(const diff::DiffReading &diff) {

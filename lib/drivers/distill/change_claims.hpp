@@ -54,6 +54,20 @@ struct OtherSetting {
 std::vector<OtherSetting> other_settings_changed(const diff::DiffReading &diff, std::string_view account,
                                                  const levers::LeverVocabulary &vocabulary, std::string_view dsl);
 
+// The levers an attempt's running changes bring in or take out that the
+// account does not name: other_settings_changed, and then (given the file
+// after the change) each code name of another lever that can only be an
+// identifier (diff::is_code_name, not a DSL call such as `tl.exp`) and that
+// the diff brings into the file or takes out of it: `multi_processor_count`
+// when "raising pipeline depth" also made the grid persistent, not `BLOCK`
+// passed to a new call when the file already had it. A failure measured
+// over such an attempt is not the named lever's. Not used for strategies: a
+// rewrite brings in names of levers it does not claim, and a gain's note
+// names settings only.
+std::vector<OtherSetting> other_levers_changed(const diff::DiffReading &diff, std::optional<std::string_view> after,
+                                               std::string_view account, const levers::LeverVocabulary &vocabulary,
+                                               std::string_view dsl);
+
 // Accepts a matched retrieval term unless it is a code name the diff does
 // not change. `diff` must outlive the result.
 TermVocabulary::Accept changed_by(const diff::DiffReading &diff);

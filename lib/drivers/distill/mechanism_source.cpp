@@ -309,7 +309,7 @@ AntiFactResult anti_fact(const json::Value &af, const levers::LeverVocabulary &v
   if (api.contains(all))
     verdict = "api-limitation";
   else if ((context.correctness_failed && record::accuracy_failure_regex().contains(all)) ||
-           record::accuracy_failure_regex().contains(mechanism->text))
+           record::accuracy_failure_regex().contains(mechanism->text) || record::wrong_results_regex().contains(all))
     verdict = "accuracy-gate/ceiling";
   r.fact = AntiFact{attempted, c, *mechanism, verdict, fix, effect};
   return r;

@@ -100,6 +100,20 @@ bool LeverVocabulary::in_code(const std::string &lever, std::string_view code, s
   return d != it->second.by_dsl.end() && d->second->contains(code);
 }
 
+std::vector<std::string> LeverVocabulary::code_forms_in(const std::string &lever, std::string_view code,
+                                                        std::string_view dsl) const {
+  std::vector<std::string> out;
+  auto it = code_.find(lever);
+  if (it == code_.end()) return out;
+  auto add = [&](const std::shared_ptr<const text::Regex> &r) {
+    if (r)
+      for (const auto &m : r->find_all(code)) out.emplace_back(m[0]);
+  };
+  add(it->second.any);
+  if (auto d = it->second.by_dsl.find(text::to_lower(dsl)); d != it->second.by_dsl.end()) add(d->second);
+  return out;
+}
+
 std::vector<std::string> LeverVocabulary::levers_in_code(std::string_view code, std::string_view dsl) const {
   std::vector<std::string> out;
   for (const auto &id : ids_)

@@ -63,6 +63,9 @@ public:
   bool checkable(const std::string &lever, std::string_view dsl) const;
   // Whether one of `lever`'s code forms for `dsl` occurs in `code`.
   bool in_code(const std::string &lever, std::string_view code, std::string_view dsl) const;
+  // The matches of `lever`'s code forms for `dsl` in `code`, in text order
+  // (`multi_processor_count` for persistent-kernel).
+  std::vector<std::string> code_forms_in(const std::string &lever, std::string_view code, std::string_view dsl) const;
   // The levers whose code forms for `dsl` occur in `code`, in vocabulary order.
   std::vector<std::string> levers_in_code(std::string_view code, std::string_view dsl) const;
   // Every lever id, in vocabulary order.

@@ -38,10 +38,23 @@ const text::Regex &mechanism_regex() {
   return r;
 }
 
+namespace {
+// Words that say results came out wrong, whatever the tolerance.
+constexpr std::string_view kWrongResults =
+    R"(mismatch\w*|incorrect|wrong (?:results?|outputs?|values?)|nans?|overflow(?:s|ed|ing)?|out[- ]of[- ]bounds|)"
+    R"(illegal (?:memory )?access|race conditions?|corrupt\w*)";
+} // namespace
+
 const text::Regex &accuracy_failure_regex() {
-  static const text::Regex r(
-      R"((?i)\b(?:accuracy|tolerance|precision|correctness|mismatch\w*|incorrect|wrong results?|nan|)"
-      R"(numerical\w*|max_abs_err|max_rel_err|rel_err|ulps?|rounding|round-off|bit-compatible|bit-exact)\b)");
+  static const text::Regex r(std::string(R"((?i)\b(?:accuracy|tolerance|precision|correctness|numerical\w*|)"
+                                         R"(max_abs_err|max_rel_err|rel_err|ulps?|rounding|round-off|bit-compatible|)"
+                                         R"(bit-exact|)") +
+                             std::string(kWrongResults) + R"()\b)");
+  return r;
+}
+
+const text::Regex &wrong_results_regex() {
+  static const text::Regex r(R"((?i)\b(?:)" + std::string(kWrongResults) + R"()\b)");
   return r;
 }
 

@@ -26,6 +26,11 @@ const text::Regex &non_mechanism_regex();
 const text::Regex &mechanism_regex();
 // Words that name an accuracy or correctness failure.
 const text::Regex &accuracy_failure_regex();
+// Of those, the words that say results came out wrong (a mismatch, NaNs, an
+// index that overflowed, an access out of bounds, a race), not only which
+// check judged them: an account using them reports a correctness failure
+// whatever else it says.
+const text::Regex &wrong_results_regex();
 // Speculative wording (may / might / possibly / perhaps): never a mechanism.
 const text::Regex &speculative_regex();
 
