@@ -237,6 +237,10 @@ struct Span {
   std::optional<bool> differs_from_measured_against;
   // ... and against the final kernel's code.
   std::optional<bool> differs_from_final_kernel;
+  // A strategy whose previous milestone changed no running code (a
+  // re-measurement after a driver update): the change of the last kept
+  // step before it whose own change runs, which the code builds on.
+  std::optional<json::Value> builds_on_description;
 };
 Span span_of(const json::Value &seg, const Context &ctx) {
   Span out;
@@ -275,6 +279,24 @@ Span span_of(const json::Value &seg, const Context &ctx) {
       own_change(*ctx.repo, *ctx.commits, seg.string_or("version"), ctx.diffs, made_on(seg.string_or("version")));
   out.this_step_runs = own && own->executable;
   if (!out.earlier.empty() && own && !own->text.empty()) out.own = std::move(own);
+  auto runs = [&](const std::string &version) {
+    auto d = own_change(*ctx.repo, *ctx.commits, version, ctx.diffs, made_on(version));
+    return d && d->executable;
+  };
+  std::string on = seg.get("builds_on").string_or("version");
+  if (!on.empty() && !seg.get("builds_on").get("is_baseline").truthy() && !runs(on)) {
+    // Walk back over kept steps that changed nothing that runs; the
+    // baseline (no kept step before it) ends the walk.
+    for (std::string v = on; !v.empty();) {
+      v = ctx.commits->version_of(made_on(v));
+      if (v.empty()) break;
+      const auto *row = ctx.facts->row_of(v);
+      if (row && (runs(v) || ctx.facts->code_made_on(v).empty())) {
+        out.builds_on_description = row->get("action_description");
+        break;
+      }
+    }
+  }
   return out;
 }
 
@@ -292,7 +314,7 @@ struct Texts {
 // (packets.md §2): the spec's fields first, then otm's additions.
 Texts scrub_texts(scrub::Scrubber &s, const json::Value &seg, const json::Value &row, const Context &ctx,
                   const std::vector<json::Value> &taken_up, const std::string &type,
-                  const std::vector<const json::Value *> &span) {
+                  const std::vector<const json::Value *> &span, const std::optional<json::Value> &builds_on) {
   const auto &meta = ctx.meta;
   Texts t;
   t.description = scrubbed(s, meta.get("description"));
@@ -337,7 +359,7 @@ Texts scrub_texts(scrub::Scrubber &s, const json::Value &seg, const json::Value 
     t.fix = scrubbed(s, seg.get("pitfall_fix"));
   }
   t.later_kept = json::Value::array();
-  if (type == "strategy") t.previous = scrubbed(s, seg.get("builds_on").get("description"));
+  if (type == "strategy") t.previous = scrubbed(s, builds_on ? *builds_on : seg.get("builds_on").get("description"));
   t.harness = scrubbed(s, meta.get("harness"));
   t.category = scrubbed(s, row.get("action_category"));
   t.fixed_axes = scrub_strings(s, meta.get("constants").is_object() ? meta.get("constants") : json::Value::object());
@@ -557,7 +579,7 @@ Built build_packet(const json::Value &seg, const json::Value &row, const Context
   out.id = seg.get("id");
 
   const Span span = span_of(seg, ctx);
-  const Texts texts = scrub_texts(s, seg, row, ctx, taken_up, type, span.earlier);
+  const Texts texts = scrub_texts(s, seg, row, ctx, taken_up, type, span.earlier, span.builds_on_description);
   CodeFile code = code_file(s, seg, ctx, type);
   out.code = code.text;
 

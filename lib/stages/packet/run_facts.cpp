@@ -91,6 +91,11 @@ std::vector<const json::Value *> RunFacts::kept_between(const std::string &from,
   return out;
 }
 
+const json::Value *RunFacts::row_of(const std::string &version) const {
+  auto it = position_.find(version);
+  return it == position_.end() ? nullptr : rows_[it->second];
+}
+
 std::string RunFacts::code_made_on(const std::string &version) const {
   auto it = position_.find(version);
   if (it == position_.end()) return {};

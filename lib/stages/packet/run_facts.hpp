@@ -48,6 +48,8 @@ public:
   // commit and was not reverted: the code a kept step was made on; empty
   // when there is none or the version is unknown.
   std::string code_made_on(const std::string &version) const;
+  // A version's row, nullptr when unknown.
+  const json::Value *row_of(const std::string &version) const;
   // How many steps state `text` (text::folded alike) as their
   // expected impact; 0 for a non-string.
   std::size_t steps_stating(const json::Value &text) const;
