@@ -257,6 +257,31 @@ TEST_CASE("a pitfall reporting wrong results on a step that passed its check is 
   CHECK(failed.record->get("payload").string_or("verdict") == "accuracy-gate/ceiling");
 }
 
+TEST_CASE("a cause the step's own capture refutes is refused", "[distill][issue25]") {
+  auto p = attempt();
+  auto &af = *p.doc.find("agent_facing");
+  af.set("the_failed_lever", "two rows per program is slower because the register count rose from 64 to 96+ and "
+                             "occupancy halved");
+  json::Value profiler = json::Value::object();
+  profiler.set("conclusion", "# Profile this step\n- Achieved occupancy: 42.9%\n- Registers/thread: 40 Bottleneck: "
+                             "latency / too few bytes in flight.");
+  profiler.set("conclusion_is_from_the_kernel_under_test", true);
+  af.set("profiler", profiler);
+  auto d = distill::draft_record(p);
+  REQUIRE(d.refusal);
+  CHECK(d.refusal->field == "payload.established_fact.mechanism");
+  CHECK_THAT(d.refusal->why, Catch::Contains("at 96") && Catch::Contains("measured 40 registers per thread"));
+  // A capture that agrees (ncu's own line) leaves the fact standing.
+  at(af, {"profiler"}).set("conclusion", "Section: Occupancy\n  Registers Per Thread    register/thread    96\n");
+  auto agrees = distill::draft_record(p);
+  INFO((agrees.refusal ? agrees.refusal->why : ""));
+  CHECK(agrees.record);
+  // A capture of another kernel decides nothing.
+  at(af, {"profiler"}).set("conclusion", "Registers/thread: 40");
+  at(af, {"profiler"}).set("conclusion_is_from_the_kernel_under_test", false);
+  CHECK(distill::draft_record(p).record);
+}
+
 TEST_CASE("an accuracy failure the step's correctness check contradicts is refused", "[distill][issue25]") {
   auto p = attempt();
   p.doc.find("agent_facing")

@@ -2,15 +2,17 @@
 // checked against the attempt's code and the run's measurements.
 #include "distill/draft_context.hpp"
 
+#include <cstdlib>
+
 #include "text/code_list.hpp"
 
 #include "diff/diff_reading.hpp"
 #include "distill/change_claims.hpp"
 #include "distill/diff_snippet.hpp"
 #include "distill/mechanism_source.hpp"
-#include "ladder/noise.hpp"
 #include "levers/lever_settings.hpp"
 #include "record/established_fact.hpp"
+#include "text/regex.hpp"
 #include "text/utf8.hpp"
 
 namespace otm::distill::drafting {
@@ -37,12 +39,29 @@ std::optional<std::string> observed_failure(Context &c) {
   return out;
 }
 
-// Whether the step's own correctness check passed (a status that is not a
-// failure, and no quality-gate verdict).
-bool correctness_passed(const Value &af) {
-  const auto &status = af.get("measurements").get("correctness").get("status");
-  if (status.is_null() || (status.is_string() && text::strip(*status.as_string()).empty())) return false;
-  return !ladder::correctness_failed(status) && !text_of(af.get("what_the_run_said").get("gate_verdict"));
+// The register count a cause states ("Register count rose from 64 to 96+"
+// -> 96: the largest number of a sentence about registers) and the one
+// the step's own capture of the kernel under test measured
+// ("Registers/thread: 40", "Registers Per Thread  register/thread  72").
+std::optional<long> stated_registers(std::string_view cause) {
+  static const text::Regex sentence(R"((?i)[^.;]*\bregisters?\b[^.;]*)");
+  static const text::Regex number(R"((?<![\w.^])\d{2,3}(?![\w.%]))");
+  std::optional<long> most;
+  for (const auto &m : sentence.find_all(cause))
+    for (const auto &n : number.find_all(m[0])) {
+      long v = std::stol(std::string(n[0]));
+      if (!most || v > *most) most = v;
+    }
+  return most;
+}
+
+std::optional<long> captured_registers(const Value &profiler) {
+  if (!profiler.get("conclusion_is_from_the_kernel_under_test").truthy()) return std::nullopt;
+  static const text::Regex measured(R"((?i)registers?[ _]*(?:/|per)[ _]*thread\b[^\d\n]{0,40}?(\d+))");
+  for (const char *k : {"conclusion", "evidence"})
+    if (const auto *t = profiler.get(k).as_string())
+      if (auto m = measured.search(*t)) return std::stol(std::string((*m)[1]));
+  return std::nullopt;
 }
 
 // Issue 25: a failed lever is an established fact only when the run's code
@@ -83,6 +102,15 @@ void check_anti_against_the_run(Context &c, const AntiFact &fact, const std::opt
                               "step passed its correctness check" +
                                   which + ": the failure is not the lever's");
   }
+  // A cause the step's own capture refutes: "registers rose to 96" where
+  // the capture of the kernel under test measured 40 per thread.
+  if (auto stated = stated_registers(fact.mechanism.text))
+    if (auto captured = captured_registers(c.af.get("profiler"));
+        captured && *captured > 0 && std::abs(*stated - *captured) * 4 > *captured)
+      refuse("payload.established_fact.mechanism",
+             "the account's cause puts the register count at " + std::to_string(*stated) +
+                 ", but the step's own capture of the kernel under test measured " + std::to_string(*captured) +
+                 " registers per thread: the measurement contradicts it");
   const std::string range = range_of(c.prov);
   bool computed = !c.prov.get("diff_from").is_null() || !c.prov.get("diff_to").is_null();
   if (!diff) {

@@ -1,5 +1,6 @@
 #include "distill/draft_context.hpp"
 
+#include "ladder/noise.hpp"
 #include "record/leak_shapes.hpp"
 #include "text/utf8.hpp"
 
@@ -88,12 +89,6 @@ std::optional<std::string> text_of(const Value &v) {
   return *s;
 }
 
-RecordTerms terms_for(Context &c) {
-  RecordTerms t(c.rules.retrieval);
-  t.tag(tag_of(c.af.get("what_the_run_said").string_or("category_hint")));
-  return t;
-}
-
 void set_terms(Value &record, const RecordTerms &terms) { terms.write_to(*record.find("retrieval")); }
 
 std::optional<std::string_view> code_after(const Context &c) {
@@ -118,6 +113,12 @@ std::vector<std::string> strings_at(const Value &list, const char *key) {
     for (const auto &e : *a)
       if (auto t = text_of(key ? e.get(key) : e)) out.push_back(*t);
   return out;
+}
+
+bool correctness_passed(const Value &af) {
+  const auto &status = af.get("measurements").get("correctness").get("status");
+  if (status.is_null() || (status.is_string() && text::strip(*status.as_string()).empty())) return false;
+  return !ladder::correctness_failed(status) && !text_of(af.get("what_the_run_said").get("gate_verdict"));
 }
 
 std::string range_of(const Value &prov) {

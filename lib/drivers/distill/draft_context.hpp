@@ -51,9 +51,7 @@ struct Context {
   Draft &out;
 };
 
-// The retrieval terms of the record being drafted, and where they go.
-RecordTerms terms_for(Context &c);
-
+// Where the retrieval terms of the record being drafted go.
 void set_terms(Value &record, const RecordTerms &terms);
 
 // The kernel file after the change, when the packet carries it: what the
@@ -66,6 +64,11 @@ std::string lever_words(const std::vector<std::string> &ids);
 
 // The non-blank strings of a list (of `key` of its objects, when given).
 std::vector<std::string> strings_at(const Value &list, const char *key = nullptr);
+
+// Whether the step's own correctness check passed: a status that is not a
+// failure, and no quality-gate verdict. One rule for an anti-strategy's
+// accuracy checks and a reference kernel's goal.
+bool correctness_passed(const Value &agent_facing);
 
 // "between v7 and v10": the range the packet's diff holds.
 std::string range_of(const Value &prov);

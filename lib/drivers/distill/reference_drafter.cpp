@@ -4,7 +4,6 @@
 
 #include "code/unbound_names.hpp"
 #include "distill/reference_kernel_code.hpp"
-#include "ladder/noise.hpp"
 #include "text/code_list.hpp"
 #include "text/utf8.hpp"
 #include "workspace/segment_kinds.hpp"
@@ -70,8 +69,7 @@ Value draft_reference(Context &c) {
   // What is known of the code is the run's own check, not otm's: reviewers
   // read "a working implementation" as a promise the trace's code (which
   // may be wrong on shapes the run never benchmarked) does not keep.
-  const auto &status = c.af.get("measurements").get("correctness").get("status");
-  const bool passed = status.is_string() && !ladder::correctness_failed(status);
+  const bool passed = correctness_passed(c.af);
   p.set("goal", "Read the " + dsl + " implementation of " +
                     (c.family.empty() ? std::string("this operator") : c.family) + " on " + c.gpu +
                     " that the run kept" +
@@ -103,7 +101,11 @@ Value draft_reference(Context &c) {
   if (!code->launched) c.out.thin.push_back("payload.implementation.dispatch_snippet");
   p.set("implementation", impl);
   r.set("payload", p);
-  auto terms = terms_for(c);
+  // The step's category describes the kernel only as its change text does:
+  // when the step's own change runs (a last step that edited a comment and
+  // "occupancy hint 0" tags nothing).
+  RecordTerms terms(c.rules.retrieval);
+  if (change && own_runs) terms.tag(tag_of(c.af.get("what_the_run_said").string_or("category_hint")));
   terms.techniques_in(approach);
   terms.tag(tag_of(dsl));
   terms.trigger("a " + dsl + " starting point for " + (c.family.empty() ? std::string("this operator") : c.family) +
