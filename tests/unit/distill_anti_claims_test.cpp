@@ -276,6 +276,9 @@ TEST_CASE("a cause the step's own capture refutes is refused", "[distill][issue2
   auto agrees = distill::draft_record(p);
   INFO((agrees.refusal ? agrees.refusal->why : ""));
   CHECK(agrees.record);
+  // A number too long to be a register count is none (and throws nothing).
+  at(af, {"profiler"}).set("conclusion", "Registers/thread: 99999999999999999999999");
+  CHECK(distill::draft_record(p).record);
   // A capture of another kernel decides nothing.
   at(af, {"profiler"}).set("conclusion", "Registers/thread: 40");
   at(af, {"profiler"}).set("conclusion_is_from_the_kernel_under_test", false);

@@ -55,9 +55,11 @@ std::optional<long> stated_registers(std::string_view cause) {
   return most;
 }
 
+// (At most six digits: a longer run is no register count, and std::stol
+// must not throw on a hostile capture.)
 std::optional<long> captured_registers(const Value &profiler) {
   if (!profiler.get("conclusion_is_from_the_kernel_under_test").truthy()) return std::nullopt;
-  static const text::Regex measured(R"((?i)registers?[ _]*(?:/|per)[ _]*thread\b[^\d\n]{0,40}?(\d+))");
+  static const text::Regex measured(R"((?i)registers?[ _]*(?:/|per)[ _]*thread\b[^\d\n]{0,40}?(\d{1,6})(?!\d))");
   for (const char *k : {"conclusion", "evidence"})
     if (const auto *t = profiler.get(k).as_string())
       if (auto m = measured.search(*t)) return std::stol(std::string((*m)[1]));
