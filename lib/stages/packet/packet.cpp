@@ -6,6 +6,7 @@
 
 #include "packet/instructions.hpp"
 #include "packet/report_conclusion.hpp"
+#include "packet/span.hpp"
 #include "record/store_layout.hpp"
 #include "scrub/scrubber.hpp"
 #include "text/regex.hpp"
@@ -221,82 +222,6 @@ std::vector<std::string> accounts_that_passed(const json::Value &seg, const RunF
   if (const auto *tried = seg.get("tried_in_the_run").as_array())
     for (const auto &t : *tried)
       if (const auto *v = t.as_string()) consider(*v);
-  return out;
-}
-
-// A strategy's span (issue 25): the kept steps between the best-so-far its
-// gain is measured against and its own step whose own change runs (their
-// code is in the strategy's diff too), and whether its own step's change
-// runs at all.
-struct Span {
-  std::vector<const json::Value *> earlier;
-  std::optional<KernelDiff> own; // this step's own change, when the diff spans earlier steps
-  bool this_step_runs = true;
-  // A milestone snapshot's code against the best-so-far its jump is
-  // measured against: nullopt when the segment names none.
-  std::optional<bool> differs_from_measured_against;
-  // ... and against the final kernel's code.
-  std::optional<bool> differs_from_final_kernel;
-  // A strategy whose previous milestone changed no running code (a
-  // re-measurement after a driver update): the change of the last kept
-  // step before it whose own change runs, which the code builds on.
-  std::optional<json::Value> builds_on_description;
-};
-Span span_of(const json::Value &seg, const Context &ctx) {
-  Span out;
-  const std::string type = seg.string_or("record_type");
-  if (!ctx.repo || !ctx.commits) return out;
-  auto made_on = [&](const std::string &version) {
-    return ctx.facts ? ctx.facts->code_made_on(version) : std::string();
-  };
-  // A reference kernel: only whether its version's own change runs (its
-  // change text describes the kernel only then).
-  if (type == "reference-kernel") {
-    auto own =
-        own_change(*ctx.repo, *ctx.commits, seg.string_or("version"), ctx.diffs, made_on(seg.string_or("version")));
-    out.this_step_runs = own && own->executable;
-    const auto *from = seg.get("measured_against").get("sha").as_string();
-    const auto *to = seg.get("sha").as_string();
-    if (from && to && !from->empty())
-      out.differs_from_measured_against =
-          diff_between(*ctx.repo, *from, *to, DiffRange::MeasuredAgainst, ctx.diffs).executable;
-    const auto *final_sha = seg.get("final_kernel").get("sha").as_string();
-    if (final_sha && to && !final_sha->empty())
-      out.differs_from_final_kernel =
-          *final_sha != *to &&
-          diff_between(*ctx.repo, *to, *final_sha, DiffRange::MeasuredAgainst, ctx.diffs).executable;
-    return out;
-  }
-  if (type != "strategy" || !ctx.facts) return out;
-  const auto *from = seg.get("measured_against").get("version").as_string();
-  if (!from) return out;
-  for (const auto *row : ctx.facts->kept_between(*from, seg.string_or("version"))) {
-    auto d =
-        own_change(*ctx.repo, *ctx.commits, row->string_or("version"), ctx.diffs, made_on(row->string_or("version")));
-    if (d && d->executable) out.earlier.push_back(row);
-  }
-  auto own =
-      own_change(*ctx.repo, *ctx.commits, seg.string_or("version"), ctx.diffs, made_on(seg.string_or("version")));
-  out.this_step_runs = own && own->executable;
-  if (!out.earlier.empty() && own && !own->text.empty()) out.own = std::move(own);
-  auto runs = [&](const std::string &version) {
-    auto d = own_change(*ctx.repo, *ctx.commits, version, ctx.diffs, made_on(version));
-    return d && d->executable;
-  };
-  std::string on = seg.get("builds_on").string_or("version");
-  if (!on.empty() && !seg.get("builds_on").get("is_baseline").truthy() && !runs(on)) {
-    // Walk back over kept steps that changed nothing that runs; the
-    // baseline (no kept step before it) ends the walk.
-    for (std::string v = on; !v.empty();) {
-      v = ctx.commits->version_of(made_on(v));
-      if (v.empty()) break;
-      const auto *row = ctx.facts->row_of(v);
-      if (row && (runs(v) || ctx.facts->code_made_on(v).empty())) {
-        out.builds_on_description = row->get("action_description");
-        break;
-      }
-    }
-  }
   return out;
 }
 

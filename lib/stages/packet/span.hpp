@@ -1,0 +1,40 @@
+// What a record's diff spans (issue 25), read from the trace's commits:
+// for a strategy, the kept steps between the best-so-far its gain is
+// measured against and its own step, whether its own step's change runs,
+// and what its code builds on; for a reference kernel, whether its step's
+// change runs and whether its code runs differently from the best-so-far
+// before it and from the final kernel. A kept step's own change is read
+// from the code it was made on (RunFacts::code_made_on).
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "packet/kernel_code.hpp"
+#include "packet/packet.hpp"
+#include "json/value.hpp"
+
+namespace otm::packet {
+
+// A strategy's span: the kept steps between the best-so-far its gain is
+// measured against and its own step whose own change runs (their code is
+// in the strategy's diff too), and whether its own step's change runs at
+// all; a reference kernel's comparisons.
+struct Span {
+  std::vector<const json::Value *> earlier;
+  std::optional<KernelDiff> own; // this step's own change, when the diff spans earlier steps
+  bool this_step_runs = true;
+  // A milestone snapshot's code against the best-so-far its jump is
+  // measured against: nullopt when the segment names none.
+  std::optional<bool> differs_from_measured_against;
+  // ... and against the final kernel's code.
+  std::optional<bool> differs_from_final_kernel;
+  // A strategy whose previous milestone changed no running code (a
+  // re-measurement after a driver update): the change of the last kept
+  // step before it whose own change runs, which the code builds on.
+  std::optional<json::Value> builds_on_description;
+};
+// Empty (this step runs, nothing spanned) without a repository.
+Span span_of(const json::Value &seg, const Context &ctx);
+
+} // namespace otm::packet
