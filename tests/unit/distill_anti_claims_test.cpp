@@ -42,6 +42,16 @@ const char *kCommentDiff = R"(diff --git a/kernel.py b/kernel.py
 +# experiment: two rows per program
 )";
 
+// The same lever under a code name of its own.
+const char *kRowsPerProgDiff = R"(diff --git a/kernel.py b/kernel.py
+--- a/kernel.py
++++ b/kernel.py
+@@ -20,3 +20,3 @@ def launch(x, y):
+-    kernel[grid](x, y, BLOCK=BLOCK, rows_per_prog=1)
++    kernel[grid](x, y, BLOCK=BLOCK, rows_per_prog=2)
+     return y
+)";
+
 const char *kLever = "two rows per program with fp32 accumulators is slower because the second row's accumulators "
                      "raise register pressure until the kernel spills";
 
@@ -381,4 +391,63 @@ TEST_CASE("a failure inside the run's noise band, or no slower at all, is not es
   auto faster = distill::draft_record(p);
   REQUIRE(faster.refusal);
   CHECK_THAT(faster.refusal->why, Catch::Contains("no slower"));
+}
+
+TEST_CASE("a cause about another setting of the lever tried is refused", "[distill][issue25]") {
+  // Round 6's #9: "Tile width 8192 spilled" carried onto an attempt that set
+  // ROWS to 2 is about another setting; the same cause about two rows stands.
+  auto p = attempt();
+  auto &af = *p.doc.find("agent_facing");
+  af.set("the_failed_lever", "two rows per program are slower because four rows per program raise register "
+                             "pressure until the kernel spills");
+  auto d = distill::draft_record(p);
+  REQUIRE(d.refusal);
+  CHECK(d.refusal->field == "payload.established_fact.mechanism");
+  CHECK_THAT(d.refusal->why, Catch::Contains("four rows") && Catch::Contains("set that lever to 2"));
+  af.set("the_failed_lever", "two rows per program are slower because the second row's accumulators raise "
+                             "register pressure until the kernel spills at 2 rows per program");
+  auto same = distill::draft_record(p);
+  INFO((same.refusal ? same.refusal->why : ""));
+  CHECK(same.record);
+}
+
+TEST_CASE("a mechanism that only repeats the attempt and its verdict is none", "[distill][issue25]") {
+  // Round 6's #21: the commit subject "(correctness FAIL, max_abs_err=0.06)
+  // set vectorized loads to 0" was taken as the cause of an accuracy failure.
+  auto p = attempt();
+  auto &af = *p.doc.find("agent_facing");
+  af.set("the_failed_lever", json::Value());
+  auto &said = at(af, {"what_the_run_said"});
+  said.set("change", "two rows per program");
+  said.set("commit_subject", "reverted (correctness FAIL, max_abs_err=0.06, tolerance exceeded) two rows per program");
+  said.set("commit_body", json::Value());
+  af.set("pitfalls_recorded_here", json::Value::array());
+  at(af, {"measurements", "correctness"}).set("status", "FAIL");
+  auto d = distill::draft_record(p);
+  REQUIRE(d.refusal);
+  CHECK(d.refusal->field == "payload.established_fact.mechanism");
+  // The same subject with a cause of its own is a fact.
+  said.set("commit_subject", "reverted (correctness FAIL, max_abs_err=0.06) two rows per program: the second row "
+                             "reuses the first row's max, so its exponentials overflow the tolerance");
+  auto caused = distill::draft_record(p);
+  INFO((caused.refusal ? caused.refusal->why : ""));
+  CHECK(caused.record);
+}
+
+TEST_CASE("a name of the code is what was attempted, without the verdict after it", "[distill][issue25]") {
+  // Round 6's #33: "fast_expf fails the accuracy gate" was the attempt.
+  auto p = attempt(kRowsPerProgDiff);
+  p.doc.find("agent_facing")
+      ->set("the_failed_lever", "rows_per_prog is slower because the second row's accumulators raise register "
+                                "pressure until it spills");
+  auto d = distill::draft_record(p);
+  INFO((d.refusal ? d.refusal->why : ""));
+  REQUIRE(d.record);
+  CHECK(d.record->get("payload").string_or("attempted") == "rows_per_prog");
+  // A lever of prose alone is too little: the sentence stays the attempt.
+  p.doc.find("agent_facing")
+      ->set("the_failed_lever",
+            "TMA is slower because the second row's accumulators raise register pressure until it spills");
+  auto prose = distill::draft_record(p);
+  if (prose.record) CHECK(prose.record->get("payload").string_or("attempted") != "TMA");
 }

@@ -694,3 +694,49 @@ TEST_CASE("a launch grid change is quoted with the kernel's program-id indexing 
   REQUIRE(unlinked);
   CHECK_THAT(unlinked->text, !Catch::Contains("+    grid = (B, HKV)"));
 }
+
+TEST_CASE("a name the launch passes as the keyword a quoted hunk reads is quoted with it",
+          "[distill][claims][issue25]") {
+  // Round 6's #14: the kernel's new single-pass branch runs only when the
+  // host sets `single = True`, passed to the kernel as `SINGLE_PASS=single`
+  // in a launch line the diff does not touch.
+  const char *diff_text = R"(diff --git a/kernel.py b/kernel.py
+--- a/kernel.py
++++ b/kernel.py
+@@ -17,8 +17,14 @@ def softmax_kernel(out_ptr, in_ptr, n_cols, BLOCK_N: tl.constexpr, SINGLE_PASS: tl.constexpr):
+     row_in = in_ptr + row * n_cols
+-    x = tl.load(row_in + cols, mask=cols < n_cols, other=-float('inf'))
+-    m = tl.max(x, axis=0)
+-    y = tl.exp(x - m)
+-    tl.store(out_ptr + cols, y / tl.sum(y, axis=0), mask=cols < n_cols)
++    if SINGLE_PASS:
++        x = tl.load(row_in + cols, mask=cols < n_cols, other=-float('inf'))
++        m = tl.max(x, axis=0)
++        e = tl.exp2((x - m) * LOG2E)
++        tl.store(out_ptr + cols, e / tl.sum(e, axis=0), mask=cols < n_cols)
++    else:
++        x = tl.load(row_in + cols, mask=cols < n_cols, other=-float('inf'))
++        tl.store(out_ptr + cols, x, mask=cols < n_cols)
+ 
+@@ -44,5 +50,5 @@ def softmax(x):
+     BLOCK_N = 4096
+-    single = False and n_cols <= BLOCK_N
++    single = True and n_cols <= BLOCK_N
+     grid = (n_rows,)
+)";
+  const char *after = R"(def softmax(x):
+    BLOCK_N = 4096
+    single = True and n_cols <= BLOCK_N
+    grid = (n_rows,)
+    softmax_kernel[grid](out, x, n_cols, BLOCK_N=BLOCK_N, SINGLE_PASS=single)
+)";
+  auto diff = diff::read_diff(diff_text);
+  auto s = distill::choose_diff_hunks(diff, "keep the row on chip in one pass", {}, after);
+  REQUIRE(s);
+  CHECK_THAT(s->text, Catch::Contains("+    if SINGLE_PASS:"));
+  CHECK_THAT(s->text, Catch::Contains("+    single = True and n_cols <= BLOCK_N"));
+  // Without the code that passes it, nothing links the two.
+  auto alone = distill::choose_diff_hunks(diff, "keep the row on chip in one pass");
+  REQUIRE(alone);
+  CHECK_THAT(alone->text, !Catch::Contains("single = True"));
+}

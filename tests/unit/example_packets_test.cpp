@@ -135,6 +135,36 @@ TEST_CASE("example trace: a strategy's code is the change that bought its gain (
     }
     CHECK(strategies == 13);
   }
+  SECTION("a failed attempt's diff starts at the best code it was tried on, not a reverted attempt before it") {
+    // v9 (libdevice fast_expf) was committed on top of v8's reverted exp2
+    // attempt: its pitfall shows tl.exp -> fast_expf, measured against v7.
+    auto pk9 = packet_of(p, "pitfall-v9-01");
+    CHECK(pk9.get("provenance").get("diff_from").string_or("version") == "v7");
+    auto diff = code_of(p, "pitfall-v9-01");
+    CHECK(diff.find("-        e = tl.exp(x - m)") != std::string::npos);
+    CHECK(diff.find("tl.exp2") == std::string::npos);
+    for (const auto &seg : json::parse_lines_file(p.ws / "work" / "segments.jsonl")) {
+      if (seg.string_or("record_type") != "anti-strategy") continue;
+      const auto &row = ladder[seg.string_or("version")];
+      if (!row.get("reverted").truthy()) continue;
+      INFO(seg.string_or("seg_id"));
+      CHECK(seg.get("measured_against").string_or("version") == row.string_or("best_before_version"));
+      CHECK(packet_of(p, seg.string_or("seg_id"))
+                .get("agent_facing")
+                .get("measurements")
+                .get("slower_than_tried_on_pct")
+                .is_number());
+    }
+  }
+  SECTION("a strategy builds on the step its diff starts from") {
+    // v7 is measured against v6 (kept, under the milestone threshold after
+    // the v5 milestone): its code builds on v6's change, not on v5's.
+    auto pk7 = packet_of(p, "strategy-v7");
+    CHECK(pk7.get("provenance").get("diff_from").string_or("version") == "v6");
+    CHECK(pk7.get("provenance").string_or("builds_on_version") == "v6");
+    CHECK(pk7.get("agent_facing").get("builds_on").string_or("previous_approach") ==
+          "num_stages=1 on the persistent loop.");
+  }
   SECTION("the warm-L2 step shows the tree reduction, not its comment") {
     auto diff = code_of(p, "strategy-v13");
     CHECK(packet_of(p, "strategy-v13").get("provenance").get("diff_from").string_or("version") == "v10");
@@ -193,9 +223,9 @@ TEST_CASE("example trace against a copy of the live store", "[packet][example][s
   auto index = json::parse_file(live / "records" / "index.json");
   auto *records = index.find("records")->as_array();
   std::size_t real = records->size();
-  for (const char *id : {"nvidia.b200.triton.fused-softmax-h4096.older-idea-s06",
-                         "nvidia.b200.triton.norm.anti.older-failure-t11",
-                         "nvidia.b200.triton.fused-softmax-h4096.reference-impl-r03"}) {
+  for (const char *id :
+       {"nvidia.b200.triton.fused-softmax-h4096.older-idea-s06", "nvidia.b200.triton.norm.anti.older-failure-t11",
+        "nvidia.b200.triton.fused-softmax-h4096.reference-impl-r03"}) {
     std::string rel = std::string("records/strategy/") + id + ".json";
     json::Value rec = json::Value::object();
     rec.set("id", id);

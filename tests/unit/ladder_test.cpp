@@ -365,6 +365,16 @@ TEST_CASE("annotate appends six keys after the row's own", "[ladder]") {
   CHECK(json::to_line(out[0]).find(R"("selection": "baseline", "reason": null, "improve_pct": null, )") !=
         std::string::npos);
   CHECK(out[7].string_or("selection") == "deadend");
+  // Every reverted row after the baseline names the code it was tried on,
+  // whatever the ratchet made of it (a dead end, noise, nothing said).
+  std::size_t reverted = 0;
+  for (std::size_t i = 1; i < rows.size(); ++i)
+    if (rows[i].get("has_commit").truthy() && rows[i].get("reverted").truthy()) {
+      ++reverted;
+      INFO(rows[i].string_or("version"));
+      CHECK(out[i].get("best_before_version").is_string());
+    }
+  CHECK(reverted >= 1);
   auto m = ladder::milestone_row(rows, ladder::select(rows, kSpec).milestones[1]);
   CHECK(m.string_or("kind") == "mega");
   CHECK(m.get("improve_pct") == Value(24.92));

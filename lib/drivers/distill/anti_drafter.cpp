@@ -2,7 +2,10 @@
 // checked against the attempt's code and the run's measurements.
 #include "distill/draft_context.hpp"
 
+#include <algorithm>
 #include <cstdlib>
+#include <map>
+#include <set>
 
 #include "text/code_list.hpp"
 
@@ -66,6 +69,31 @@ std::optional<long> captured_registers(const Value &profiler) {
   return std::nullopt;
 }
 
+// The cause states values of a lever the attempt sets, and none of them is
+// the value tried: it speaks of another setting.
+std::optional<std::string> cause_about_another_setting(const AntiFact &fact,
+                                                       const levers::LeverVocabulary &vocabulary) {
+  std::map<std::string, std::set<std::string>> tried, said;
+  for (const auto &t : levers::settings_in(vocabulary, levers::claim_of(fact.attempted)))
+    if (!t.value.empty()) tried[t.lever].insert(t.value);
+  const std::string cause = beyond_the_attempt(fact.mechanism.text, fact.attempted);
+  std::map<std::string, std::string> first_mention;
+  for (const auto &m : levers::settings_in(vocabulary, cause))
+    if (!m.value.empty()) {
+      said[m.lever].insert(m.value);
+      first_mention.try_emplace(m.lever, cause.substr(m.begin, m.end - m.begin));
+    }
+  for (const auto &[lever, values] : said) {
+    auto t = tried.find(lever);
+    if (t == tried.end()) continue;
+    bool shared = std::any_of(values.begin(), values.end(), [&](const auto &v) { return t->second.count(v) > 0; });
+    if (!shared)
+      return "the cause speaks of \"" + first_mention[lever] + "\", but the attempt set that lever to " +
+             *t->second.begin() + ": the cause is about another setting";
+  }
+  return std::nullopt;
+}
+
 // Issue 25: a failed lever is an established fact only when the run's code
 // and measurements agree with it. Refuses one the run kept as a win (a kept
 // step stating the same setting, before or after it, or the setting the
@@ -113,6 +141,10 @@ void check_anti_against_the_run(Context &c, const AntiFact &fact, const std::opt
              "the account's cause puts the register count at " + std::to_string(*stated) +
                  ", but the step's own capture of the kernel under test measured " + std::to_string(*captured) +
                  " registers per thread: the measurement contradicts it");
+  // A cause about another setting of the lever tried: "Tile width 8192
+  // spilled" carried onto an attempt that set the tile to 256.
+  if (auto other = cause_about_another_setting(fact, c.rules.retrieval.levers))
+    refuse("payload.established_fact.mechanism", *other);
   const std::string range = range_of(c.prov);
   bool computed = !c.prov.get("diff_from").is_null() || !c.prov.get("diff_to").is_null();
   if (!diff) {
@@ -226,7 +258,7 @@ Value draft_anti(Context &c) {
   terms.techniques_in(fact.attempted);
   terms.trigger("before trying " + std::string(text::rstrip_chars(text::strip(fact.attempted), " .;:,")) + " for " +
                 (c.family.empty() ? std::string("this operator") : c.family) + " on " + c.gpu);
-  terms.symptoms_in({fact.mechanism.text});
+  terms.symptoms_in({fact.mechanism.text}, symptoms_as(c));
   set_terms(r, terms);
   Value ev = Value::object();
   ev.set("summary", summary_of(c, "inferred", "none", "the failure is stated by the run, not profiled"));

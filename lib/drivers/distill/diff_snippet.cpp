@@ -61,18 +61,38 @@ bool changes_code_matching(const diff::HunkReading &h, const text::Regex &patter
 
 // Whether two hunks' running changes are one change: one sets a name
 // (defines it, or passes it as a keyword) that the other reads, either way
-// round; or one changes the launch grid and the other the kernel's
+// round (also through a keyword the code passes it as: `single = True`
+// with `if SINGLE_PASS:` where the launch passes `SINGLE_PASS=single`); or
+// one changes the launch grid and the other the kernel's
 // indexing by its place in that grid (`grid = (B, HKV)` with
 // `gl.program_id(1)` now a KV head): the grid and the program-id reads are
 // one contract.
-bool linked_changes(const diff::HunkReading &a, const diff::HunkReading &b) {
-  auto sets_what_other_reads = [](const diff::HunkReading &setter, const diff::HunkReading &reader) {
+// The keyword parameters the code passes `name` to (`SINGLE_PASS=single`
+// in a launch the diff does not touch): a kernel reading the parameter
+// reads what the name holds.
+std::vector<std::string> passed_as(std::string_view code, const std::string &name) {
+  std::vector<std::string> out;
+  if (code.empty()) return out;
+  static const text::Regex keyword(R"(([A-Za-z_]\w*)\s*=\s*([A-Za-z_]\w*)\s*[,)])");
+  for (const auto &m : keyword.find_all(code))
+    if (m[2] == name && m[1] != name) out.emplace_back(m[1]);
+  return out;
+}
+
+bool linked_changes(const diff::HunkReading &a, const diff::HunkReading &b, std::string_view after) {
+  auto sets_what_other_reads = [after](const diff::HunkReading &setter, const diff::HunkReading &reader) {
+    auto reads = [&](const std::string &name) {
+      return std::any_of(reader.running.begin(), reader.running.end(),
+                         [&](const diff::ChangedLine &r) { return !r.dead && diff::holds_name(r.code, name); });
+    };
     for (const auto &c : setter.running) {
       if (c.dead) continue;
-      for (const std::string *name : {&c.defines, &c.owner})
-        if (!name->empty())
-          for (const auto &r : reader.running)
-            if (!r.dead && diff::holds_name(r.code, *name)) return true;
+      for (const std::string *name : {&c.defines, &c.owner}) {
+        if (name->empty()) continue;
+        if (reads(*name)) return true;
+        for (const auto &parameter : passed_as(after, *name))
+          if (reads(parameter)) return true;
+      }
     }
     return false;
   };
@@ -115,7 +135,7 @@ std::pair<std::size_t, std::size_t> window_of(const diff::DiffReading &d, const 
 } // namespace
 
 std::optional<DiffSnippet> choose_diff_hunks(const diff::DiffReading &diff, std::string_view change_text,
-                                             const ClaimedLine &on_claim) {
+                                             const ClaimedLine &on_claim, std::string_view code_after) {
   auto names = diff::named_in(diff, change_text);
   std::vector<std::size_t> candidates;
   for (std::size_t i = 0; i < diff.hunks.size(); ++i)
@@ -167,8 +187,9 @@ std::optional<DiffSnippet> choose_diff_hunks(const diff::DiffReading &diff, std:
     grew = false;
     for (auto i : candidates) {
       if (std::find(chosen.begin(), chosen.end(), i) != chosen.end()) continue;
-      bool linked = std::any_of(chosen.begin(), chosen.end(),
-                                [&](std::size_t k) { return linked_changes(diff.hunks[i], diff.hunks[k]); });
+      bool linked = std::any_of(chosen.begin(), chosen.end(), [&](std::size_t k) {
+        return linked_changes(diff.hunks[i], diff.hunks[k], code_after);
+      });
       if (!linked) continue;
       auto with = chosen;
       with.push_back(i);

@@ -39,7 +39,9 @@ namespace otm::distill {
 //      hunk that changes the launch grid (`grid = (B, HKV)`, a CUDA
 //      `<<<...>>>`) with one that changes lines
 //      reading the program's place in it (`program_id`, `num_programs`,
-//      `blockIdx`, `gridDim`), either way round.
+//      `blockIdx`, `gridDim`), either way round; a name counts as read
+//      where the code passes it as a keyword the hunk reads (`single =
+//      True` for `if SINGLE_PASS:` with `SINGLE_PASS=single` in the launch).
 // One hunk is quoted without its "@@" header; several are quoted in file
 // order, each with its header. Each is quoted from kContextLines before its
 // first running changed line to kContextLines after its last (a docstring or
@@ -61,7 +63,9 @@ struct DiffSnippet {
   bool claimed_code_quoted = false; // a quoted running line changes a claimed lever's code
 };
 using ClaimedLine = std::function<bool(const diff::ChangedLine &)>;
+// `code_after`: the file after the change, when known (rule 3 follows a
+// name into the keyword the launch passes it as).
 std::optional<DiffSnippet> choose_diff_hunks(const diff::DiffReading &diff, std::string_view change_text,
-                                             const ClaimedLine &on_claim = {});
+                                             const ClaimedLine &on_claim = {}, std::string_view code_after = {});
 
 } // namespace otm::distill

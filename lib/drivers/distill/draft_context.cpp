@@ -91,6 +91,11 @@ std::optional<std::string> text_of(const Value &v) {
 
 void set_terms(Value &record, const RecordTerms &terms) { terms.write_to(*record.find("retrieval")); }
 
+Symptoms symptoms_as(const Context &c) {
+  return c.af.get("profiler").get("conclusion_is_from_the_kernel_under_test").truthy() ? Symptoms::Observed
+                                                                                       : Symptoms::Stated;
+}
+
 std::optional<std::string_view> code_after(const Context &c) {
   if (c.packet.code_after.empty()) return std::nullopt;
   return std::string_view(c.packet.code_after);

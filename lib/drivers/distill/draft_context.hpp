@@ -53,6 +53,9 @@ struct Context {
 
 // Where the retrieval terms of the record being drafted go.
 void set_terms(Value &record, const RecordTerms &terms);
+// A symptom the step's words name is a signal only when a capture of the
+// kernel under test backs the step (round 6: symptoms with no capture).
+Symptoms symptoms_as(const Context &c);
 
 // The kernel file after the change, when the packet carries it: what the
 // changed lines read and call is judged against it.

@@ -42,14 +42,18 @@ std::string lever_without_its_cause(const std::string &lever, const levers::Leve
       R"(costs? more|makes? it (?:slower|worse)))");
   static const text::Regex figure(std::string(R"(\s*)") + kBracketedFigure + R"(\s*$)");
   // What is left must still say what was tried: 12 characters, or fewer
-  // when they set a value or name a lever with a figure ("ROWS=2", "bf16
-  // math"), never a lever and its verdict alone ("TMA fails").
+  // when they set a value, name the code or name a lever with a figure
+  // ("ROWS=2", "fast_expf", "bf16 math"), never a lever of prose and its
+  // verdict alone ("TMA fails").
   static const text::Regex setting(R"(\b[A-Za-z_]\w*\s*=\s*\S)");
+  // A name of the code ("fast_expf", "tl.exp2", "__launch_bounds__") says
+  // what was tried on its own.
+  static const text::Regex code_name(R"(\b[A-Za-z]\w*_\w+|\b[A-Za-z]\w*\.[A-Za-z_]\w*|__\w+__)");
   auto cut = [&vocabulary](const std::string &s, const text::Regex &re) {
     auto m = re.search(s);
     if (!m) return s;
     std::string head(text::rstrip_chars(std::string_view(s).substr(0, m->begin), " ,;:"));
-    bool names = setting.contains(head) ||
+    bool names = setting.contains(head) || code_name.contains(head) ||
                  (!vocabulary.named_in(head).empty() && std::any_of(head.begin(), head.end(), [](char ch) {
                    return std::isdigit(static_cast<unsigned char>(ch));
                  }));
@@ -145,6 +149,15 @@ std::string the_reason_alone(const std::string &sentence, const std::string &att
   return record::states_mechanism(out, context) ? out : sentence;
 }
 
+// A sentence names a cause of its own beyond the attempt and the verdict:
+// what is left still matches a cause (12 characters at least).
+bool says_more_than(const std::string &sentence, const std::string &attempted, const record::FactContext &context) {
+  std::string rest(text::strip(beyond_the_attempt(sentence, attempted)));
+  if (text::code_points(rest) < 12) return false;
+  return record::mechanism_regex().contains(rest) ||
+         (context.correctness_failed && record::accuracy_failure_regex().contains(rest));
+}
+
 std::string without_revert_marker(const std::string &subject) {
   static const text::Regex marker(R"((?i)^\s*reverted\b[\s.:;,\x{2014}\x{2013}-]*)");
   return marker.replace(subject, "");
@@ -158,6 +171,20 @@ std::string without_reason_label(const std::string &text) {
   static const text::Regex label(R"(^\s*(?i:why|reason|mechanism|because)\s*:\s*)");
   std::string out = label.replace(text, "");
   return text::code_points(out) >= 12 ? out : text;
+}
+
+std::string beyond_the_attempt(const std::string &sentence, const std::string &attempted) {
+  static const text::Regex verdict(
+      std::string(R"((?i)\([^()]*\b(?:fail(?:ed|s)?|pass(?:ed)?|correctness|reverted|max_\w*err\w*)\b[^()]*\)|)") +
+      kBracketedFigure);
+  std::string out = verdict.replace(sentence, " ");
+  const std::string lever(text::strip(attempted));
+  // An attempt that keeps its cause (too little was left before it) is no
+  // repetition to take away.
+  if (text::code_points(lever) < 4 || record::mechanism_regex().contains(lever)) return out;
+  const std::string folded = text::to_lower(out), needle = text::to_lower(lever);
+  if (auto at = folded.find(needle); at != std::string::npos) out.erase(at, needle.size());
+  return out;
 }
 
 std::optional<SourcedText> strategy_mechanism(const json::Value &af, const record::CausalRule &causal,
@@ -276,7 +303,7 @@ AntiFactResult anti_fact(const json::Value &af, const levers::LeverVocabulary &v
     std::optional<SourcedText> accuracy;
     std::size_t best_accuracy = 0;
     for (const auto &s : text::sentences(t.text)) {
-      if (!record::states_mechanism(s, context)) continue;
+      if (!record::states_mechanism(s, context) || !says_more_than(s, attempted, context)) continue;
       if (record::mechanism_regex().contains(s)) {
         mechanism = SourcedText{s, t.source};
         break;

@@ -52,6 +52,11 @@ std::optional<SourcedText> strategy_mechanism(const json::Value &agent_facing, c
 // already says what the text is. Unchanged when little would be left.
 std::string without_reason_label(const std::string &text);
 
+// What a sentence says beyond the attempt it repeats (unless the attempt
+// holds a cause of its own) and the run's verdict in brackets
+// ("(correctness FAIL, max_abs_err=0.06)", "(+4.0%)").
+std::string beyond_the_attempt(const std::string &sentence, const std::string &attempted);
+
 // The fact context of a packet (record::fact_context_of_packet): its DSL,
 // fixed axes, and whether its correctness status or quality gate failed.
 record::FactContext fact_context(const json::Value &agent_facing);

@@ -40,13 +40,14 @@ void RecordTerms::techniques_in(std::string_view text, const TermVocabulary::Acc
   for (const auto &t : vocabulary_.levers.prose().tags_in(text, accept)) tag(t);
 }
 
-void RecordTerms::symptoms_in(const std::vector<std::string> &texts) {
+void RecordTerms::symptoms_in(const std::vector<std::string> &texts, Symptoms as) {
   for (const auto &t : texts) {
     if (!record::find_leaks(t, true).empty()) continue;
     for (const auto &sentence : text::sentences(t))
       for (const auto &s : vocabulary_.symptoms.tags_in(sentence)) {
-        if (std::find(symptoms_.begin(), symptoms_.end(), s) != symptoms_.end()) continue;
-        symptoms_.push_back(s);
+        if (std::find(named_.begin(), named_.end(), s) != named_.end()) continue;
+        named_.push_back(s);
+        if (as == Symptoms::Observed) symptoms_.push_back(s);
         trigger(sentence);
       }
   }

@@ -21,6 +21,10 @@ namespace otm::distill::drafting {
 
 namespace {
 
+// At most this many tags from the levers a change's code holds when its
+// words name none: more would tag a rewrite with everything it touches.
+constexpr std::size_t kMaxCodeLeverTags = 3;
+
 Value strategy_gain(Context &c) {
   const auto &m = c.af.get("measurements");
   const auto &geo = m.get("geomean_us");
@@ -243,9 +247,10 @@ Value draft_strategy(Context &c) {
     p.set("change", with);
   }
   p.set("mechanism", mech->text);
-  auto hunk = choose_diff_hunks(*diff, change, [&](const diff::ChangedLine &line) {
-    return levers::changes_lever(line, levers.realised, vocabulary, dsl);
-  });
+  auto hunk = choose_diff_hunks(
+      *diff, change,
+      [&](const diff::ChangedLine &line) { return levers::changes_lever(line, levers.realised, vocabulary, dsl); },
+      code_after(c).value_or(std::string_view()));
   Value impl = Value::object();
   impl.set("format", kDiffFormat);
   impl.set("snippet", hunk->text);
@@ -311,11 +316,22 @@ Value draft_strategy(Context &c) {
   // Tags from the change: the levers it claims that the code bears out (or
   // that no code can show, like a fusion), never the step's category.
   RecordTerms terms(c.rules.retrieval);
-  for (const auto &l : vocabulary.prose().tags_in(change)) {
-    bool changed = false;
+  auto diff_changes = [&](const std::string &lever) {
     for (const auto &h : diff->hunks)
-      for (const auto &line : h.running) changed = changed || levers::changes_lever(line, {l}, vocabulary, dsl);
-    if (changed || !vocabulary.checkable(l, dsl)) terms.tag(l);
+      for (const auto &line : h.running)
+        if (levers::changes_lever(line, {lever}, vocabulary, dsl)) return true;
+    return false;
+  };
+  bool lever_tagged = false;
+  for (const auto &l : vocabulary.prose().tags_in(change))
+    if (diff_changes(l) || !vocabulary.checkable(l, dsl)) terms.tag(l), lever_tagged = true;
+  // A change whose words name no lever ("bit-trick dequantisation") is
+  // tagged by the levers its own code changes, when the diff is its step's
+  // alone (round 6: empty technique_tags).
+  if (!lever_tagged && earlier.empty()) {
+    std::size_t n = 0;
+    for (const auto &l : vocabulary.ids())
+      if (n < kMaxCodeLeverTags && diff_changes(l)) terms.tag(l), ++n;
   }
   for (const auto &n : hunk->names)
     if (diff::changes_name(*diff, n))
@@ -328,7 +344,7 @@ Value draft_strategy(Context &c) {
   // describes the state after it, so it names no symptom of this record.
   if (mech->source != "profiler.conclusion") situation.push_back(mech->text);
   situation.push_back(change);
-  terms.symptoms_in(situation);
+  terms.symptoms_in(situation, symptoms_as(c));
   // No symptom named: the search that should find this record is for the
   // lever it pulls (the code bears out, else the text claims, else the
   // claim's own words), on this operator and hardware.

@@ -212,7 +212,11 @@ std::vector<Source> sources_of(const std::string &path, const SourceContext &c) 
       commit_sources(step, true, false, out);
     }
   } else if (starts(p, "builds_on.previous_approach")) {
-    step_sources(m, m.row(c.segment.get("builds_on").string_or("version")), "action_description", out);
+    // The step the packet says the code builds on (provenance), else the
+    // previous milestone (a packet from before it said).
+    const auto &on = c.packet.get("provenance").get("builds_on_version");
+    step_sources(m, m.row(on.is_string() ? *on.as_string() : c.segment.get("builds_on").string_or("version")),
+                 "action_description", out);
   } else {
     // operator.gpu / dsl, category labels, split_instruction,
     // established_fact_required, diff_shows, the sibling file names.

@@ -79,11 +79,12 @@ private:
   void visit(std::size_t i) {
     const json::Value &row = rows_[i];
     if (is_reverted(row)) {
+      // The code a failed attempt was tried on: where its diff starts and
+      // what it measured slower than, whatever else the ratchet says of it.
+      if (best_) r_.judgements[i].best_before_version = best_version_;
       if (auto why = noise_reason(row, false)) return reject(i, *why);
       if (text::code_points(text_of(row)) > t_.deadend_min_chars) {
         r_.judgements[i].selection = "deadend";
-        // The code the failed attempt was tried on: where its diff starts.
-        if (best_) r_.judgements[i].best_before_version = best_version_;
         r_.deadends.push_back({i, version(i)});
         return;
       }

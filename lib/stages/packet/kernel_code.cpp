@@ -75,7 +75,7 @@ std::optional<KernelDiff> own_change(const git::Repository &repo, const VersionC
 }
 
 std::optional<KernelDiff> version_diff(const git::Repository &repo, const VersionCommits &commits,
-                                       const json::Value &segment, DiffCache *cache) {
+                                       const json::Value &segment, DiffCache *cache, const std::string &made_on) {
   const auto *sha = segment.get("sha").as_string();
   if (!sha || sha->empty()) return std::nullopt;
   auto diff = [&](const std::string &base, const std::string &target, DiffRange range) {
@@ -88,11 +88,14 @@ std::optional<KernelDiff> version_diff(const git::Repository &repo, const Versio
   const auto &mine = commits.of(segment.string_or("version"));
   // The base: the parent of the version's first commit (a re-committed
   // version shows its whole change, not only its amendment); for a
-  // dead-end, the best-so-far code its attempt was tried on, so a reverted
-  // neighbour's attempt never shows as part of this one.
+  // failed attempt, the best-so-far code it was tried on (else the last
+  // kept step's), so a reverted neighbour's attempt left in the git parent
+  // never shows as part of this one.
   std::string base = segment.string_or("parent");
-  const auto *tried_on = segment.get("measured_against").get("sha").as_string();
-  bool from_best = !strategy && tried_on && !tried_on->empty();
+  bool anti = segment.string_or("record_type") == "anti-strategy";
+  const auto *best = segment.get("measured_against").get("sha").as_string();
+  const std::string *tried_on = best && !best->empty() ? best : anti && !made_on.empty() ? &made_on : nullptr;
+  bool from_best = !strategy && tried_on;
   std::vector<std::string> targets{*sha};
   auto last = std::find_if(mine.begin(), mine.end(), [&](auto &c) { return c.sha == *sha; });
   if (last != mine.end()) {
@@ -100,7 +103,6 @@ std::optional<KernelDiff> version_diff(const git::Repository &repo, const Versio
     if (from_best) base = *tried_on;
     for (auto it = std::make_reverse_iterator(last); it != mine.rend(); ++it) targets.push_back(it->sha);
   }
-  bool anti = segment.string_or("record_type") == "anti-strategy";
   std::optional<KernelDiff> any;
   for (const auto &target : targets) {
     auto d = diff(base, target, anti ? DiffRange::Attempt : DiffRange::VersionChange);

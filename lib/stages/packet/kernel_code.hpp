@@ -104,16 +104,18 @@ std::optional<KernelDiff> own_change(const git::Repository &repo, const VersionC
 //    best-so-far before it): that commit to the version's last commit, even
 //    when kernel.py did not change (the range is still recorded).
 //  - Otherwise the whole version change, from the first parent of the
-//    version's FIRST commit (for a dead-end whose segment names
+//    version's FIRST commit (for an anti-strategy whose segment names
 //    `measured_against.sha`: from that best-so-far commit, the code the
-//    attempt was tried on): for an anti-strategy, to the version's latest
+//    attempt was tried on; else from `made_on`, the last kept step's
+//    commit, when given): for an anti-strategy, to the version's latest
 //    commit whose code differs from that base in a line that runs (the
 //    failed attempt, never a restoration that differs only by a constant
 //    nothing reads), else to the latest commit that
 //    changed kernel.py at all; for other segments, to the last commit, or
 //    when that leaves kernel.py as it was, to the latest that changed it.
 std::optional<KernelDiff> version_diff(const git::Repository &repo, const VersionCommits &commits,
-                                       const json::Value &segment, DiffCache *cache = nullptr);
+                                       const json::Value &segment, DiffCache *cache = nullptr,
+                                       const std::string &made_on = {});
 
 // A reference kernel: kernel.py at the segment's commit; a snapshot
 // (versions/kernel_<ver>.py) from the HEAD commit, falling back to the

@@ -327,7 +327,8 @@ CodeFile code_file(scrub::Scrubber &s, const json::Value &seg, const Context &ct
     cap = kMaxKernelChars;
     c.ext = ".py";
   } else if (ctx.repo && ctx.commits) {
-    c.diff = version_diff(*ctx.repo, *ctx.commits, seg, ctx.diffs);
+    c.diff = version_diff(*ctx.repo, *ctx.commits, seg, ctx.diffs,
+                          ctx.facts ? ctx.facts->code_made_on(seg.string_or("version")) : std::string());
     c.ext = ".diff";
   }
   // A diff is scrubbed on the lines its executable-line test lexed.
@@ -473,6 +474,9 @@ void write_provenance(json::Writer &w, const json::Value &seg, const std::option
     w.key("span_versions").begin_array();
     for (const auto *step : span.earlier) w.value(step->get("version"));
     w.end_array();
+    // The version whose change agent_facing.builds_on.previous_approach is.
+    w.key("builds_on_version");
+    !span.builds_on_version.empty() ? w.value(span.builds_on_version) : w.value(seg.get("builds_on").get("version"));
   }
   // An anti-strategy's merged accounts of its lever and the kept steps
   // that later stated the same setting, by version (for explain).

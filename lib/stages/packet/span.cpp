@@ -43,18 +43,19 @@ Span span_of(const json::Value &seg, const Context &ctx) {
   auto own = own_of(seg.string_or("version"));
   out.this_step_runs = own && own->executable;
   if (!out.earlier.empty() && own && !own->text.empty()) out.own = std::move(own);
-  std::string on = seg.get("builds_on").string_or("version");
-  if (!on.empty() && !seg.get("builds_on").get("is_baseline").truthy() && !runs(on)) {
-    // Walk back over kept steps that changed nothing that runs; the
-    // baseline (no kept step before it) ends the walk.
-    for (std::string v = on; !v.empty();) {
-      v = ctx.commits->version_of(made_on(v));
-      if (v.empty()) break;
-      const auto *row = ctx.facts->row_of(v);
-      if (row && (runs(v) || ctx.facts->code_made_on(v).empty())) {
-        out.builds_on_description = row->get("action_description");
-        break;
-      }
+  // What the code builds on: the step the diff starts from (the best-so-far,
+  // which may be a kept step under the milestone threshold after the
+  // previous milestone), walking back over kept steps whose own change runs
+  // nothing (a re-measurement after a driver update); the baseline (no kept
+  // step before it) ends the walk.
+  const auto &previous = seg.get("builds_on");
+  if (*from == previous.string_or("version") && (previous.get("is_baseline").truthy() || runs(*from))) return out;
+  for (std::string v = *from; !v.empty(); v = ctx.commits->version_of(made_on(v))) {
+    const auto *row = ctx.facts->row_of(v);
+    if (row && (runs(v) || made_on(v).empty())) {
+      out.builds_on_description = row->get("action_description");
+      out.builds_on_version = v;
+      break;
     }
   }
   return out;

@@ -29,10 +29,12 @@ struct Span {
   std::optional<bool> differs_from_measured_against;
   // ... and against the final kernel's code.
   std::optional<bool> differs_from_final_kernel;
-  // A strategy whose previous milestone changed no running code (a
-  // re-measurement after a driver update): the change of the last kept
-  // step before it whose own change runs, which the code builds on.
+  // What a strategy's code builds on, when it is not its previous
+  // milestone's change: the change of the step its diff starts from (a kept
+  // step under the milestone threshold), or of the last kept step before it
+  // whose own change runs (the milestone was a re-measurement).
   std::optional<json::Value> builds_on_description;
+  std::string builds_on_version; // whose change that is (for explain)
 };
 // Empty (this step runs, nothing spanned) without a repository.
 Span span_of(const json::Value &seg, const Context &ctx);

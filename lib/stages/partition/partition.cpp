@@ -285,8 +285,8 @@ std::set<std::string> deadends(Builder &b, const Inputs &in, const RowsByVersion
   return produced;
 }
 
-void pitfalls(Builder &b, const Inputs &in, const std::set<std::string> &produced, TextMemo &prechecks,
-              TextMemo &techniques, std::vector<Account> &out) {
+void pitfalls(Builder &b, const Inputs &in, const RowsByVersion &by_version, const std::set<std::string> &produced,
+              TextMemo &prechecks, TextMemo &techniques, std::vector<Account> &out) {
   std::vector<const json::Value *> sorted;
   for (const auto &row : in.rows) sorted.push_back(&row);
   std::stable_sort(sorted.begin(), sorted.end(), [](const json::Value *a, const json::Value *c) {
@@ -318,6 +318,9 @@ void pitfalls(Builder &b, const Inputs &in, const std::set<std::string> &produce
       s.set("fact_precheck", pre);
       s.set("technique", technique);
       s.set("disc", 0);
+      // Like a dead end's: the attempt is measured (and its diff read)
+      // against the best code before it, not a reverted attempt before it.
+      s.set("measured_against", measured_against(*row, by_version));
       out.push_back(account(in, std::move(s), pt.claim, 1));
     }
   }
@@ -538,7 +541,7 @@ Result run(const Inputs &in) {
   strategies(b, ms, by_version);
   std::vector<Account> accounts;
   auto produced = deadends(b, in, by_version, prechecks, item_techniques, accounts);
-  pitfalls(b, in, produced, prechecks, pitfall_techniques, accounts);
+  pitfalls(b, in, by_version, produced, prechecks, pitfall_techniques, accounts);
   one_per_failed_lever(b, in, ms, by_version, accounts, r);
   reference_kernels(b, in, ms, by_version);
   r.reused = b.alloc_.reused();
