@@ -365,3 +365,37 @@ TEST_CASE("a caveat the win contradicts, and a direction this change took, are l
   REQUIRE(pl.get("next_steps").size() == 1);
   CHECK(pl.get("next_steps")[0] == json::Value("a persistent grid over the rows"));
 }
+
+TEST_CASE("a change whose words name no lever is tagged by the levers its code changes", "[distill][issue25]") {
+  // Round 6: "bit-trick dequantisation" and the like had no tag at all.
+  auto d = distill::draft_record(packet("Cached the output buffer across calls."));
+  INFO((d.refusal ? d.refusal->why : ""));
+  REQUIRE(d.record);
+  const auto &tags = d.record->get("retrieval").get("technique_tags");
+  CHECK(std::count(tags.as_array()->begin(), tags.as_array()->end(), json::Value("num-warps-tuning")) == 1);
+}
+
+TEST_CASE("a symptom the run only states is a trigger, not a signal", "[distill][issue25]") {
+  // Round 6: "memory-bound" and "cache-thrashing" with no capture behind them.
+  auto p = packet("num_warps 4 -> 8.");
+  at(p.doc, {"agent_facing", "what_the_run_said"})
+      .set("causal_sentences",
+           json::Value::strings({"The kernel was memory-bound, so eight warps keep more of the row's loads in flight."}));
+  at(p.doc, {"agent_facing", "profiler"}).set("conclusion_is_from_the_kernel_under_test", false);
+  at(p.doc, {"agent_facing", "profiler"}).set("conclusion", json::Value());
+  auto stated = distill::draft_record(p);
+  INFO((stated.refusal ? stated.refusal->why : ""));
+  REQUIRE(stated.record);
+  const auto &retrieval = stated.record->get("retrieval");
+  CHECK(retrieval.get("signals").get("symptoms").size() == 0);
+  REQUIRE(retrieval.get("triggers").size() >= 1);
+  CHECK_THAT(*retrieval.get("triggers")[0].as_string(), Catch::Contains("memory-bound"));
+  // A capture of the kernel under test makes it a signal.
+  at(p.doc, {"agent_facing", "profiler"}).set("conclusion_is_from_the_kernel_under_test", true);
+  at(p.doc, {"agent_facing", "profiler"}).set("conclusion", "Registers/thread: 40.");
+  auto observed = distill::draft_record(p);
+  REQUIRE(observed.record);
+  const auto &symptoms = observed.record->get("retrieval").get("signals").get("symptoms");
+  REQUIRE(symptoms.size() == 1);
+  CHECK(symptoms[0] == json::Value("memory-bound"));
+}
