@@ -485,7 +485,8 @@ TEST_CASE("a prose dead-end with one lever and a stated cause is written up", "[
 
 TEST_CASE("a reference kernel carries its launch configuration as whole lines", "[distill][claims]") {
   auto p = fixture("refk-final");
-  p.code = "import triton\nimport triton.language as tl\nN_COLS = 4096\nUNUSED = 3\n\n@triton.jit\ndef k(x_ptr, BLOCK: "
+  p.code = "import triton\nimport triton.language as tl\nN_COLS = tl.constexpr(4096)\nUNUSED = 3\n\n@triton.jit\ndef "
+           "k(x_ptr, BLOCK: "
            "tl.constexpr):\n"
            "    offs = tl.arange(0, BLOCK)\n    tl.store(x_ptr + offs, offs < N_COLS)\n\n\n"
            "def launch(x):\n    grid = (x.shape[0],)\n    k[grid](x, BLOCK=N_COLS, num_warps=8)\n    return x\n";
@@ -493,7 +494,7 @@ TEST_CASE("a reference kernel carries its launch configuration as whole lines", 
   REQUIRE(d.record);
   const auto &impl = d.record->get("payload").get("implementation");
   CHECK(impl.string_or("dispatch_snippet") ==
-        "import triton\nimport triton.language as tl\nN_COLS = 4096\n\ndef launch(x):\n"
+        "import triton\nimport triton.language as tl\nN_COLS = tl.constexpr(4096)\n\ndef launch(x):\n"
         "    grid = (x.shape[0],)\n"
         "    k[grid](x, BLOCK=N_COLS, num_warps=8)\n    return x");
   // CUDA held in a load_inline string: the __global__ function with the
@@ -739,4 +740,16 @@ TEST_CASE("a name the launch passes as the keyword a quoted hunk reads is quoted
   auto alone = distill::choose_diff_hunks(diff, "keep the row on chip in one pass");
   REQUIRE(alone);
   CHECK_THAT(alone->text, !Catch::Contains("single = True"));
+}
+
+TEST_CASE("a reference kernel whose JIT function reads a plain module global is refused", "[distill][issue25]") {
+  // Triton refuses to compile it: it cannot run as quoted.
+  auto p = fixture("refk-final");
+  p.code = "import triton\nimport triton.language as tl\nN_COLS = 4096\n\n@triton.jit\ndef k(x_ptr, BLOCK: "
+           "tl.constexpr):\n    offs = tl.arange(0, BLOCK)\n    tl.store(x_ptr + offs, offs < N_COLS)\n\n\n"
+           "def launch(x):\n    k[(x.shape[0],)](x, BLOCK=N_COLS, num_warps=8)\n    return x\n";
+  auto d = distill::draft_record(p);
+  REQUIRE(d.refusal);
+  CHECK(d.refusal->field == "payload.implementation.snippet");
+  CHECK_THAT(d.refusal->why, Catch::Contains("`N_COLS`") && Catch::Contains("not a constexpr"));
 }

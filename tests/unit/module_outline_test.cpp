@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "code/jit_globals.hpp"
 #include "code/module_outline.hpp"
 #include "code/unbound_names.hpp"
 
@@ -214,4 +215,46 @@ def run(x):
 )";
   CHECK(code::unbound_names(good).empty());
   CHECK(code::unbound_names("from m import *\nf(y)\n").empty());
+}
+
+TEST_CASE("a JIT function reading a module global that is not a constexpr", "[code][issue25]") {
+  // Round 6: reference kernels reading `LOG2E` and `N_COLS` inside
+  // `@triton.jit` / `@gluon.jit`, which Triton refuses to compile.
+  const char *plain = R"(import triton
+import triton.language as tl
+from triton.experimental import gluon
+from triton.experimental.gluon import language as gl
+
+N_COLS = 4096
+LOG2E = 1.4426950408889634
+ROWS = tl.constexpr(2)
+NUM_SMS = 132
+CONFIGS = [triton.Config({"BLOCK": 1024}, num_warps=4)]
+
+@triton.autotune(configs=CONFIGS, key=["n"])
+@triton.jit
+def k(x_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < N_COLS)
+    tl.store(x_ptr + offs, tl.exp2(x * LOG2E) * ROWS)
+
+@gluon.jit(do_not_specialize=["n"])
+def g(x_ptr, n):
+    gl.store(x_ptr, n < N_COLS)
+
+@torch.jit.script
+def host(x):
+    return x * NUM_SMS
+
+def run(x):
+    k[(NUM_SMS,)](x, BLOCK=N_COLS)
+)";
+  CHECK(code::non_constexpr_globals_read_by_jit(plain) == std::vector<std::string>{"LOG2E", "N_COLS"});
+  // A decorator's arguments (`configs=CONFIGS`) are Python's, not the
+  // kernel's. Bound as constexpr, the globals may be read.
+  std::string fixed = plain;
+  fixed.replace(fixed.find("N_COLS = 4096"), 13, "N_COLS = tl.constexpr(4096)");
+  fixed.replace(fixed.find("LOG2E = 1.4426950408889634"), 26, "LOG2E = gl.constexpr(1.4426950408889634)");
+  CHECK(code::non_constexpr_globals_read_by_jit(fixed).empty());
+  CHECK(code::non_constexpr_globals_read_by_jit("N = 4\ndef f():\n    return N\n").empty());
 }

@@ -64,7 +64,7 @@ CONFIGS = [
     triton.Config({"BLOCK_SIZE": 1024}, num_warps=4),
     triton.Config({"BLOCK_SIZE": 2048}, num_warps=8),
 ]
-EPS: tl.constexpr = 1e-6
+EPS = tl.constexpr(1e-6)
 _WARMUP = 25
 
 
@@ -335,7 +335,7 @@ TEST_CASE("a Triton reference kernel quotes its multi-line autotune, its helper 
   CHECK_THAT(q.dispatch, Catch::StartsWith("import torch\nimport triton\nimport triton.language as tl"));
   CHECK_THAT(q.dispatch, Catch::Contains("CONFIGS = [\n    triton.Config({\"BLOCK_SIZE\": 1024}, num_warps=4),\n"
                                          "    triton.Config({\"BLOCK_SIZE\": 2048}, num_warps=8),\n]") &&
-                             Catch::Contains("EPS: tl.constexpr = 1e-6") &&
+                             Catch::Contains("EPS = tl.constexpr(1e-6)") &&
                              Catch::EndsWith("    rowmax_norm_kernel[grid](x, y, n_cols)\n    return y"));
   for (const char *absent : {"math", "do_bench", "_WARMUP", "_reference", "_bench", "__name__"})
     CHECK_FALSE(testsupport::quotes_name(q.all(), absent));

@@ -2,6 +2,7 @@
 // quoted, with its lineage.
 #include "distill/draft_context.hpp"
 
+#include "code/jit_globals.hpp"
 #include "code/unbound_names.hpp"
 #include "distill/reference_kernel_code.hpp"
 #include "text/code_list.hpp"
@@ -37,12 +38,22 @@ Value draft_reference(Context &c) {
   // fails before it launches. (CUDA source in a string is compiled by its
   // host code; its names are not read here.)
   if (!code->cuda) {
-    auto unbound = code::unbound_names(whole_file ? code->whole_file : code->dispatch + "\n" + code->snippet);
+    const std::string quoted = whole_file ? code->whole_file : code->dispatch + "\n" + code->snippet;
+    auto unbound = code::unbound_names(quoted);
     if (!unbound.empty())
       refuse("payload.implementation.snippet",
              "the kernel code reads " + text::quoted_code_list(unbound) +
                  ", which it binds nowhere (no parameter, assignment, import or definition): it cannot run as "
                  "quoted");
+    // Triton and Gluon compile a JIT function only when every global it
+    // reads is a constexpr (or a module or function).
+    auto globals = code::non_constexpr_globals_read_by_jit(quoted);
+    if (!globals.empty())
+      refuse("payload.implementation.snippet",
+             "a JIT function of the kernel reads the module global" + std::string(globals.size() > 1 ? "s " : " ") +
+                 text::quoted_code_list(globals) +
+                 ", which is not a constexpr: Triton refuses to compile it (bind it as tl.constexpr(...) or pass it "
+                 "as a parameter), so it cannot run as quoted");
   }
   // A milestone snapshot marks a jump its code made. When its code runs
   // the same as the best-so-far its jump is measured against, the jump was

@@ -6,7 +6,7 @@ import torch
 from triton.experimental import gluon
 from triton.experimental.gluon import language as gl
 
-N_COLS = 4096
+N_COLS = gl.constexpr(4096)
 NUM_SMS = torch.cuda.get_device_properties(0).multi_processor_count
 
 @gluon.jit

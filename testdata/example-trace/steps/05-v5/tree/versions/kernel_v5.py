@@ -6,7 +6,7 @@ import torch
 import triton
 import triton.language as tl
 
-N_COLS = 4096
+N_COLS = tl.constexpr(4096)
 NUM_SMS = torch.cuda.get_device_properties(0).multi_processor_count
 
 
