@@ -162,18 +162,6 @@ std::vector<OtherSetting> other_settings_changed(const diff::DiffReading &diff, 
 
 namespace {
 
-// A DSL's own API (`tl.exp`, `gl.arange`, `torch.empty`): any rewrite
-// brings some in and takes some out, whatever lever it pulls.
-bool is_language_call(std::string_view name) {
-  for (std::string_view module : {"tl.", "gl.", "ttgl.", "triton.", "torch."})
-    if (name.starts_with(module)) return true;
-  return false;
-}
-
-} // namespace
-
-namespace {
-
 // Whether the diff brings `name` into the file or takes it out: added lines
 // hold it, no removed line does and every line of the file after the
 // change that holds it is an added line; or removed lines hold it, no added
@@ -212,7 +200,7 @@ std::vector<OtherSetting> other_levers_changed(const diff::DiffReading &diff, st
       for (const auto &c : h.running) {
         if (c.dead) continue;
         for (const auto &form : vocabulary.code_forms_in(id, c.code, dsl)) {
-          if (listed(form) || !diff::is_code_name(form) || is_language_call(form) ||
+          if (listed(form) || !diff::is_code_name(form) || diff::is_language_call(form) ||
               !brings_in_or_takes_out(diff, *after, form))
             continue;
           // A name the named levers' own code forms also match is theirs.

@@ -21,8 +21,8 @@ namespace otm::distill::drafting {
 
 namespace {
 
-// At most this many tags from the levers a change's code holds when its
-// words name none: more would tag a rewrite with everything it touches.
+// At most this many levers whose settings a change's code changes tag it
+// when its words name none: more is a rewrite, tagged by none.
 constexpr std::size_t kMaxCodeLeverTags = 3;
 
 Value strategy_gain(Context &c) {
@@ -325,13 +325,21 @@ Value draft_strategy(Context &c) {
   bool lever_tagged = false;
   for (const auto &l : vocabulary.prose().tags_in(change))
     if (diff_changes(l) || !vocabulary.checkable(l, dsl)) terms.tag(l), lever_tagged = true;
-  // A change whose words name no lever ("bit-trick dequantisation") is
-  // tagged by the levers its own code changes, when the diff is its step's
-  // alone (round 6: empty technique_tags).
+  // A change whose words name no lever is tagged by the levers whose
+  // settings its own code changes (`BLOCK_N=32` -> `64`: the owner of a
+  // changed value), when the diff is its step's alone (round 6: empty
+  // technique_tags); a DSL call owning the change (`gl.load(...)`) is no
+  // lever's. Code a rewrite adds wholesale names every lever it touches,
+  // so it tags none.
   if (!lever_tagged && earlier.empty()) {
-    std::size_t n = 0;
-    for (const auto &l : vocabulary.ids())
-      if (n < kMaxCodeLeverTags && diff_changes(l)) terms.tag(l), ++n;
+    std::vector<std::string> set;
+    for (const auto &h : diff->hunks)
+      for (const auto &line : h.running)
+        if (!line.dead && !line.owner.empty() && !diff::is_language_call(line.owner))
+          for (const auto &l : vocabulary.levers_in_code(line.owner, dsl))
+            if (std::find(set.begin(), set.end(), l) == set.end()) set.push_back(l);
+    if (set.size() <= kMaxCodeLeverTags)
+      for (const auto &l : set) terms.tag(l);
   }
   for (const auto &n : hunk->names)
     if (diff::changes_name(*diff, n))

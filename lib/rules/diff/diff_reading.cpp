@@ -357,4 +357,10 @@ bool is_code_name(std::string_view term) {
   return names.size() == 1 && names[0].strong && names[0].text == text::strip(term);
 }
 
+bool is_language_call(std::string_view name) {
+  for (std::string_view module : {"tl.", "gl.", "ttgl.", "triton.", "torch."})
+    if (name.starts_with(module)) return true;
+  return false;
+}
+
 } // namespace otm::diff

@@ -116,4 +116,9 @@ bool changes_name(const DiffReading &diff, std::string_view name);
 // phrase ("warps per row", "vectorised", "BLOCK_SIZE 64 -> 128").
 bool is_code_name(std::string_view term);
 
+// A DSL's own API (`tl.exp`, `gl.arange`, `torch.empty`): any rewrite
+// brings some in and takes some out, whatever lever it pulls, so such a
+// name never identifies one.
+bool is_language_call(std::string_view name);
+
 } // namespace otm::diff
