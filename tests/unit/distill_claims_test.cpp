@@ -753,3 +753,24 @@ TEST_CASE("a reference kernel whose JIT function reads a plain module global is 
   CHECK(d.refusal->field == "payload.implementation.snippet");
   CHECK_THAT(d.refusal->why, Catch::Contains("`N_COLS`") && Catch::Contains("not a constexpr"));
 }
+
+TEST_CASE("a reference kernel whose own step ran nothing is described by its lineage", "[distill][issue25]") {
+  // Round 6: a final kernel whose last step edited a comment said only
+  // "the run's final kernel".
+  auto p = fixture("refk-final");
+  at(p.doc, {"agent_facing", "span"}).set("this_step_changes_running_code", false);
+  json::Value lineage = json::Value::array();
+  for (const char *c : {"Persistent grid: one program per SM.", "Streaming stores with cache_modifier .cs."}) {
+    json::Value o = json::Value::object();
+    o.set("change", c);
+    lineage.push_back(o);
+  }
+  at(p.doc, {"agent_facing"}).set("kept_changes_of_its_lineage", lineage);
+  auto d = distill::draft_record(p);
+  INFO((d.refusal ? d.refusal->why : ""));
+  REQUIRE(d.record);
+  const auto &trace = d.record->get("payload").get("trace");
+  CHECK_THAT(trace.get("builds_on").string_or("approach"),
+             Catch::EndsWith("the latest kept change of its lineage: Streaming stores with cache_modifier .cs."));
+  CHECK(trace.get("techniques_applied_before").size() == 2);
+}

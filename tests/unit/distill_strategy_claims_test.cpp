@@ -380,7 +380,8 @@ TEST_CASE("a symptom the run only states is a trigger, not a signal", "[distill]
   auto p = packet("num_warps 4 -> 8.");
   at(p.doc, {"agent_facing", "what_the_run_said"})
       .set("causal_sentences",
-           json::Value::strings({"The kernel was memory-bound, so eight warps keep more of the row's loads in flight."}));
+           json::Value::strings(
+               {"The kernel was memory-bound, so eight warps keep more of the row's loads in flight."}));
   at(p.doc, {"agent_facing", "profiler"}).set("conclusion_is_from_the_kernel_under_test", false);
   at(p.doc, {"agent_facing", "profiler"}).set("conclusion", json::Value());
   auto stated = distill::draft_record(p);
@@ -398,4 +399,29 @@ TEST_CASE("a symptom the run only states is a trigger, not a signal", "[distill]
   const auto &symptoms = observed.record->get("retrieval").get("signals").get("symptoms");
   REQUIRE(symptoms.size() == 1);
   CHECK(symptoms[0] == json::Value("memory-bound"));
+}
+
+TEST_CASE("levers the lineage already used are recorded, and not recommended again", "[distill][issue25]") {
+  auto p = packet("num_warps 4 -> 8.");
+  json::Value lineage = json::Value::array();
+  json::Value step = json::Value::object();
+  step.set("change", "Persistent grid: one program per SM striding over rows.");
+  lineage.push_back(step);
+  at(p.doc, {"agent_facing"}).set("kept_changes_of_its_lineage", lineage);
+  json::Value dirs = json::Value::array();
+  for (const char *d : {"try a persistent kernel", "two rows per program"}) {
+    json::Value o = json::Value::object();
+    o.set("direction", d);
+    dirs.push_back(o);
+  }
+  at(p.doc, {"agent_facing"}).set("open_directions", dirs);
+  auto d = distill::draft_record(p);
+  INFO((d.refusal ? d.refusal->why : ""));
+  REQUIRE(d.record);
+  const auto &trace = d.record->get("payload").get("trace");
+  REQUIRE(trace.get("techniques_applied_before").size() == 1);
+  CHECK(trace.get("techniques_applied_before")[0] == json::Value("persistent-kernel"));
+  const auto &next = d.record->get("payload").get("next_steps");
+  REQUIRE(next.size() == 1);
+  CHECK(next[0] == json::Value("two rows per program"));
 }

@@ -156,6 +156,17 @@ TEST_CASE("example trace: a strategy's code is the change that bought its gain (
                 .is_number());
     }
   }
+  SECTION("a record's lineage: kept steps that passed their check and whose change runs") {
+    // v9 (libdevice fast_expf) was committed and not reverted, but failed
+    // its correctness check and v10 restored tl.exp: no part of v13's
+    // lineage; v7 (num_warps 16) is.
+    const auto versions = packet_of(p, "strategy-v13").get("provenance").get("lineage_versions");
+    std::vector<std::string> vs;
+    for (std::size_t i = 0; i < versions.size(); ++i) vs.push_back(*versions[i].as_string());
+    CHECK(std::find(vs.begin(), vs.end(), "v7") != vs.end());
+    CHECK(std::find(vs.begin(), vs.end(), "v9") == vs.end());
+    CHECK(packet_of(p, "strategy-v13").get("agent_facing").get("kept_changes_of_its_lineage").size() == vs.size());
+  }
   SECTION("a strategy builds on the step its diff starts from") {
     // v7 is measured against v6 (kept, under the milestone threshold after
     // the v5 milestone): its code builds on v6's change, not on v5's.

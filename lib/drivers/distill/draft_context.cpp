@@ -91,6 +91,12 @@ std::optional<std::string> text_of(const Value &v) {
 
 void set_terms(Value &record, const RecordTerms &terms) { terms.write_to(*record.find("retrieval")); }
 
+std::vector<std::string> levers_applied_before(const Context &c) {
+  std::string all;
+  for (const auto &change : strings_at(c.af.get("kept_changes_of_its_lineage"), "change")) all += change + "\n";
+  return c.rules.retrieval.levers.prose().tags_in(all);
+}
+
 Symptoms symptoms_as(const Context &c) {
   return c.af.get("profiler").get("conclusion_is_from_the_kernel_under_test").truthy() ? Symptoms::Observed
                                                                                        : Symptoms::Stated;

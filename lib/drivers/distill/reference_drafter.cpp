@@ -91,18 +91,25 @@ Value draft_reference(Context &c) {
   std::string approach;
   // The version's change text describes the kernel only when its own
   // commits change code that runs; otherwise it names a step whose code is
-  // elsewhere (or nowhere) and the kernel is credited to the run.
+  // elsewhere (or nowhere), and the kernel is described by the latest kept
+  // change of its lineage (round 6: "the run's final kernel" said
+  // nothing).
   auto change = text_of(c.af.get("what_the_run_said").get("change"));
+  const auto carried = strings_at(c.af.get("kept_changes_of_its_lineage"), "change");
+  const bool final_kernel = c.packet.doc.string_or("seg_kind") == workspace::kFinalKernelSegment;
   if (change && own_runs)
     approach = *change;
-  else if (c.packet.doc.string_or("seg_kind") == workspace::kFinalKernelSegment)
-    approach = "the run's final kernel";
+  else if (!carried.empty())
+    approach = std::string(final_kernel ? "the run's final kernel" : "a milestone snapshot of this run") +
+               "; the latest kept change of its lineage: " + carried.back();
   else
-    approach = "a milestone snapshot of this run";
+    approach = final_kernel ? "the run's final kernel" : "a milestone snapshot of this run";
   Value builds_on = Value::object();
   builds_on.set("approach", approach);
   Value trace = Value::object();
   trace.set("builds_on", builds_on);
+  const auto applied_before = levers_applied_before(c);
+  if (!applied_before.empty()) trace.set("techniques_applied_before", Value::strings(applied_before));
   p.set("trace", trace);
   Value impl = Value::object();
   impl.set("format", kSourceFormat);

@@ -212,6 +212,8 @@ Value draft_strategy(Context &c) {
   builds_on.set("is_baseline", baseline);
   Value trace = Value::object();
   trace.set("builds_on", builds_on);
+  const auto applied_before = levers_applied_before(c);
+  if (!applied_before.empty()) trace.set("techniques_applied_before", Value::strings(applied_before));
   p.set("trace", trace);
   if (!earlier.empty()) {
     // Each kept step of the span with its own change text: the gain is
@@ -259,10 +261,13 @@ Value draft_strategy(Context &c) {
   // The directions the run left open, but not one that only names the
   // levers this very change pulled ("try a persistent kernel" on the step
   // that made it persistent).
+  // ... nor one that only names levers the code already carries from
+  // earlier kept steps (the schema: not to be recommended again).
   auto only_this_change = [&](const std::string &direction) {
     auto named = vocabulary.named_in(direction);
     return !named.empty() && std::all_of(named.begin(), named.end(), [&](const std::string &l) {
-      return std::find(levers.claimed.begin(), levers.claimed.end(), l) != levers.claimed.end();
+      return std::find(levers.claimed.begin(), levers.claimed.end(), l) != levers.claimed.end() ||
+             std::find(applied_before.begin(), applied_before.end(), l) != applied_before.end();
     });
   };
   Value next = Value::array();

@@ -201,10 +201,11 @@ std::vector<Source> sources_of(const std::string &path, const SourceContext &c) 
   } else if (starts(p, "the_failed_lever")) {
     commit_sources(row, true, true, out);
     step_sources(m, row, "pitfalls", out, true);
-  } else if (starts(p, "span.earlier_kept_steps[")) {
-    // The i-th earlier kept step of the span (provenance.span_versions).
+  } else if (starts(p, "span.earlier_kept_steps[") || starts(p, "kept_changes_of_its_lineage[")) {
+    // The i-th earlier kept step of the span (provenance.span_versions), or
+    // of the record's lineage (provenance.lineage_versions).
     std::size_t i = index_after(p, p.find('['));
-    const auto &versions = c.packet.get("provenance").get("span_versions");
+    const auto &versions = c.packet.get("provenance").get(starts(p, "span.") ? "span_versions" : "lineage_versions");
     if (i < versions.size()) {
       const auto *v = (*versions.as_array())[i].as_string();
       const json::Value *step = v ? m.row(*v) : nullptr;

@@ -233,13 +233,13 @@ struct Texts {
   json::Value expected, directions_up, evidence, causal;
   json::Value span_changes; // strategy: the earlier kept steps' change texts in its span
   json::Value later_kept;   // anti-strategy: the kept steps of the run that state the same lever settings
+  json::Value lineage;      // strategy, reference kernel: the kept changes of its lineage (Span::lineage)
 };
 
 // Scrubs the texts in the order that fixes the shape-N numbering
 // (packets.md §2): the spec's fields first, then otm's additions.
 Texts scrub_texts(scrub::Scrubber &s, const json::Value &seg, const json::Value &row, const Context &ctx,
-                  const std::vector<json::Value> &taken_up, const std::string &type,
-                  const std::vector<const json::Value *> &span, const std::optional<json::Value> &builds_on) {
+                  const std::vector<json::Value> &taken_up, const std::string &type, const Span &span) {
   const auto &meta = ctx.meta;
   Texts t;
   t.description = scrubbed(s, meta.get("description"));
@@ -284,7 +284,9 @@ Texts scrub_texts(scrub::Scrubber &s, const json::Value &seg, const json::Value 
     t.fix = scrubbed(s, seg.get("pitfall_fix"));
   }
   t.later_kept = json::Value::array();
-  if (type == "strategy") t.previous = scrubbed(s, builds_on ? *builds_on : seg.get("builds_on").get("description"));
+  if (type == "strategy")
+    t.previous =
+        scrubbed(s, span.builds_on_description ? *span.builds_on_description : seg.get("builds_on").get("description"));
   t.harness = scrubbed(s, meta.get("harness"));
   t.category = scrubbed(s, row.get("action_category"));
   t.fixed_axes = scrub_strings(s, meta.get("constants").is_object() ? meta.get("constants") : json::Value::object());
@@ -304,9 +306,11 @@ Texts scrub_texts(scrub::Scrubber &s, const json::Value &seg, const json::Value 
   if (const auto *b = t.body.as_string())
     for (auto &sentence : ctx.causal.causal_sentences(*b)) t.causal.push_back(std::move(sentence));
   t.span_changes = json::Value::array();
-  for (const auto *step : span) t.span_changes.push_back(scrubbed(s, change_text_of(*step)));
+  for (const auto *step : span.earlier) t.span_changes.push_back(scrubbed(s, change_text_of(*step)));
   if (const auto *later = seg.get("kept_in_the_run").as_array())
     for (const auto &k : *later) t.later_kept.push_back(scrubbed(s, k.get("change")));
+  t.lineage = json::Value::array();
+  for (const auto *step : span.lineage) t.lineage.push_back(scrubbed(s, change_text_of(*step)));
   return t;
 }
 
@@ -349,6 +353,13 @@ void write_changes(json::Writer &w, const char *key, const json::Value &changes)
     w.key("change").value(c);
     w.end_object();
   }
+  w.end_array();
+}
+
+// `key`: [version, ...] of `steps`, in order.
+void write_versions(json::Writer &w, const char *key, const std::vector<const json::Value *> &steps) {
+  w.key(key).begin_array();
+  for (const auto *step : steps) w.value(step->get("version"));
   w.end_array();
 }
 
@@ -439,6 +450,7 @@ void write_agent_facing(json::Writer &w, const Texts &t, const json::Value &seg,
     if (span.differs_from_final_kernel)
       w.key("code_runs_differently_from_the_final_kernel").value(*span.differs_from_final_kernel);
     w.end_object();
+    write_changes(w, "kept_changes_of_its_lineage", t.lineage);
   }
   if (type == "strategy") {
     w.key("builds_on").begin_object();
@@ -449,6 +461,7 @@ void write_agent_facing(json::Writer &w, const Texts &t, const json::Value &seg,
     w.key("this_step_changes_running_code").value(span.this_step_runs);
     write_changes(w, "earlier_kept_steps", t.span_changes);
     w.end_object();
+    write_changes(w, "kept_changes_of_its_lineage", t.lineage);
   }
 }
 
@@ -469,11 +482,12 @@ void write_provenance(json::Writer &w, const json::Value &seg, const std::option
   w.key("diff_to");
   code.diff ? write_range_end(w, *ctx.commits, code.diff->target) : void(w.null());
   w.key("code_truncated").value(code.truncated);
-  // The versions of agent_facing.span.earlier_kept_steps, in its order.
+  // The versions of agent_facing.span.earlier_kept_steps and of
+  // kept_changes_of_its_lineage, each in its order.
+  if (seg.string_or("record_type") == "strategy" || seg.string_or("record_type") == "reference-kernel")
+    write_versions(w, "lineage_versions", span.lineage);
   if (seg.string_or("record_type") == "strategy") {
-    w.key("span_versions").begin_array();
-    for (const auto *step : span.earlier) w.value(step->get("version"));
-    w.end_array();
+    write_versions(w, "span_versions", span.earlier);
     // The version whose change agent_facing.builds_on.previous_approach is.
     w.key("builds_on_version");
     !span.builds_on_version.empty() ? w.value(span.builds_on_version) : w.value(seg.get("builds_on").get("version"));
@@ -508,7 +522,7 @@ Built build_packet(const json::Value &seg, const json::Value &row, const Context
   out.id = seg.get("id");
 
   const Span span = span_of(seg, ctx);
-  const Texts texts = scrub_texts(s, seg, row, ctx, taken_up, type, span.earlier, span.builds_on_description);
+  const Texts texts = scrub_texts(s, seg, row, ctx, taken_up, type, span);
   CodeFile code = code_file(s, seg, ctx, type);
   out.code = code.text;
 

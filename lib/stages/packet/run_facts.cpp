@@ -91,6 +91,18 @@ std::vector<const json::Value *> RunFacts::kept_between(const std::string &from,
   return out;
 }
 
+std::vector<const json::Value *> RunFacts::kept_through(const std::string &version) const {
+  std::vector<const json::Value *> out;
+  auto b = position_.find(version);
+  if (b == position_.end()) return out;
+  for (std::size_t i = 0; i <= b->second; ++i) {
+    const auto &r = *rows_[i];
+    const auto *sha = r.get("sha").as_string();
+    if (sha && !sha->empty() && !r.get("reverted").truthy()) out.push_back(rows_[i]);
+  }
+  return out;
+}
+
 const json::Value *RunFacts::row_of(const std::string &version) const {
   auto it = position_.find(version);
   return it == position_.end() ? nullptr : rows_[it->second];

@@ -44,6 +44,9 @@ public:
   // that have a commit and were not reverted, oldest first; empty when
   // either version is unknown.
   std::vector<const json::Value *> kept_between(const std::string &from, const std::string &to) const;
+  // The rows up to and including `version` that have a commit and were
+  // not reverted, oldest first; empty when the version is unknown.
+  std::vector<const json::Value *> kept_through(const std::string &version) const;
   // The commit of the last row before `version` (by `n`) that has a
   // commit and was not reverted: the code a kept step was made on; empty
   // when there is none or the version is unknown.

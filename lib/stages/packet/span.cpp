@@ -19,10 +19,20 @@ Span span_of(const json::Value &seg, const Context &ctx) {
     auto d = own_of(version);
     return d && d->executable;
   };
-  // A reference kernel: only whether its version's own change runs (its
-  // change text describes the kernel only then).
+  // A kept step that failed its correctness check was undone later (the
+  // run kept its commit, not its change): no part of the lineage.
+  auto lineage_through = [&](const std::string &version) {
+    if (ctx.facts)
+      for (const auto *row : ctx.facts->kept_through(version)) {
+        const std::string v = row->string_or("version");
+        if (ctx.facts->passed_correctness(v) && runs(v)) out.lineage.push_back(row);
+      }
+  };
+  // A reference kernel: whether its version's own change runs (its change
+  // text describes the kernel only then), and its lineage.
   if (type == "reference-kernel") {
     out.this_step_runs = runs(seg.string_or("version"));
+    lineage_through(seg.string_or("version"));
     const auto *from = seg.get("measured_against").get("sha").as_string();
     const auto *to = seg.get("sha").as_string();
     if (from && to && !from->empty())
@@ -38,6 +48,7 @@ Span span_of(const json::Value &seg, const Context &ctx) {
   if (type != "strategy" || !ctx.facts) return out;
   const auto *from = seg.get("measured_against").get("version").as_string();
   if (!from) return out;
+  lineage_through(*from);
   for (const auto *row : ctx.facts->kept_between(*from, seg.string_or("version")))
     if (runs(row->string_or("version"))) out.earlier.push_back(row);
   auto own = own_of(seg.string_or("version"));

@@ -35,6 +35,12 @@ struct Span {
   // whose own change runs (the milestone was a re-measurement).
   std::optional<json::Value> builds_on_description;
   std::string builds_on_version; // whose change that is (for explain)
+  // The record's lineage: the kept steps that passed their correctness
+  // check and whose own change runs, oldest first: for a strategy, through
+  // the step its diff starts from; for a reference kernel, through its own
+  // step (the schema's trace.techniques_applied_before comes from their
+  // changes).
+  std::vector<const json::Value *> lineage;
 };
 // Empty (this step runs, nothing spanned) without a repository.
 Span span_of(const json::Value &seg, const Context &ctx);
