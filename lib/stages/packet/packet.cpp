@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "packet/instructions.hpp"
+#include "packet/packet_texts.hpp"
 #include "packet/report_conclusion.hpp"
 #include "packet/span.hpp"
 #include "record/store_layout.hpp"
@@ -19,58 +20,6 @@
 namespace otm::packet {
 
 namespace {
-
-std::string string_form(const json::Value &v) {
-  if (const auto *s = v.as_string()) return *s;
-  if (v.is_array() || v.is_object()) return json::to_line(v);
-  return v.python_str();
-}
-
-// "Scrubbed": null or "" stays null; anything else is a (possibly empty) string.
-json::Value scrubbed(scrub::Scrubber &s, const json::Value &v) {
-  if (v.is_null() || (v.is_string() && v.as_string()->empty())) return {};
-  return s.prose(string_form(v));
-}
-
-// Axis tables and hints are not prose but may still name private things:
-// their strings get the comment substitution (no tidy-up, numbers kept).
-json::Value scrub_strings(scrub::Scrubber &s, const json::Value &v) {
-  if (const auto *str = v.as_string()) return s.comment(*str);
-  if (const auto *arr = v.as_array()) {
-    json::Value out = json::Value::array();
-    for (const auto &e : *arr) out.push_back(scrub_strings(s, e));
-    return out;
-  }
-  if (const auto *obj = v.as_object()) {
-    json::Value out = json::Value::object();
-    for (const auto &[k, e] : *obj) out.set(s.comment(k), scrub_strings(s, e));
-    return out;
-  }
-  return v;
-}
-
-json::Value shape_table(scrub::Scrubber &s, const json::Value &by_shape) {
-  static const text::Regex hash_prefix(R"(^([0-9a-f]{8})\b)");
-  json::Value rows = json::Value::array();
-  const auto *obj = by_shape.as_object();
-  if (!obj) return rows;
-  std::vector<const json::Member *> sorted;
-  for (const auto &m : *obj) sorted.push_back(&m);
-  // Numbers ascending; non-numeric latencies after them in table order.
-  std::stable_sort(sorted.begin(), sorted.end(), [](const json::Member *a, const json::Member *b) {
-    auto x = a->second.as_number(), y = b->second.as_number();
-    if (x && y) return *x < *y;
-    return x.has_value() && !y.has_value();
-  });
-  for (const auto *m : sorted) {
-    auto pre = hash_prefix.search(m->first);
-    json::Value row = json::Value::object();
-    row.set("shape", s.label(pre ? std::string((*pre)[1]) : m->first));
-    row.set("latency_us", m->second);
-    rows.push_back(std::move(row));
-  }
-  return rows;
-}
 
 // The scalars of `v` depth-first in key order (nulls skipped, Python str),
 // each appended to `out` after a "\n" when `parts` already counts one.
@@ -198,14 +147,6 @@ bool cap_at_line(std::string &code, std::size_t cap) {
 
 namespace {
 
-// What a step says it changed: its step record's description, else its
-// commit subject.
-const json::Value &change_text_of(const json::Value &row) {
-  const auto &d = row.get("action_description");
-  if (const auto *s = d.as_string(); s && !text::strip(*s).empty()) return d;
-  return row.get("subject");
-}
-
 // The versions of the run's other tries of an anti-strategy's lever (its
 // merged occurrences, and the steps whose change states the same setting)
 // whose step passed its correctness check, in run order, each once.
@@ -223,95 +164,6 @@ std::vector<std::string> accounts_that_passed(const json::Value &seg, const RunF
     for (const auto &t : *tried)
       if (const auto *v = t.as_string()) consider(*v);
   return out;
-}
-
-// The agent-facing texts of a packet, each scrubbed.
-struct Texts {
-  json::Value description, change, subject, body, gate, shapes;
-  std::optional<Conclusion> conclusion;
-  json::Value conclusion_text, directions, pitfalls, lever, fix, previous, harness, category, fixed_axes, var_axes;
-  json::Value expected, directions_up, evidence, causal;
-  json::Value span_changes; // strategy: the earlier kept steps' change texts in its span
-  json::Value later_kept;   // anti-strategy: the kept steps of the run that state the same lever settings
-  json::Value lineage;      // strategy, reference kernel: the kept changes of its lineage (Span::lineage)
-};
-
-// Scrubs the texts in the order that fixes the shape-N numbering
-// (packets.md §2): the spec's fields first, then otm's additions.
-Texts scrub_texts(scrub::Scrubber &s, const json::Value &seg, const json::Value &row, const Context &ctx,
-                  const std::vector<json::Value> &taken_up, const std::string &type, const Span &span) {
-  const auto &meta = ctx.meta;
-  Texts t;
-  t.description = scrubbed(s, meta.get("description"));
-  t.change = scrubbed(s, row.get("action_description"));
-  t.subject = scrubbed(s, row.get("subject"));
-  t.body = scrubbed(s, row.get("body"));
-  t.gate = scrubbed(s, row.get("gate_failure"));
-  t.shapes = shape_table(s, row.get("by_shape"));
-  // The captures that measured the kernel under test are read first: a
-  // profiler quote must come from the capture a record would cite.
-  auto strings = [](const json::Value &list) {
-    std::vector<std::string> out;
-    if (const auto *a = list.as_array())
-      for (const auto &d : *a)
-        if (d.is_string()) out.push_back(*d.as_string());
-    return out;
-  };
-  t.conclusion = report_conclusion(*ctx.files, strings(seg.get("report_dirs")), strings(seg.get("ncu_dirs")));
-  t.conclusion_text = t.conclusion ? scrubbed(s, t.conclusion->text) : json::Value();
-  // Only the entries kept (first 5 objects) are scrubbed, so labels never
-  // skip numbers that appear nowhere.
-  t.directions = json::Value::array();
-  if (const auto *list = row.get("open_directions").as_array())
-    for (const auto &e : *list) {
-      if (!e.is_object() || t.directions.size() >= 5) continue;
-      json::Value d = json::Value::object();
-      d.set("direction", scrubbed(s, e.get("direction")));
-      d.set("rationale", scrubbed(s, e.get("rationale")));
-      t.directions.push_back(std::move(d));
-    }
-  t.pitfalls = json::Value::array();
-  if (const auto *list = row.get("pitfalls").as_array())
-    for (const auto &raw : *list) {
-      auto e = trace::normalise_pitfall(raw);
-      if (!e.is_object() || t.pitfalls.size() >= 5) continue;
-      json::Value p = json::Value::object();
-      for (const char *k : {"pitfall", "explanation", "fix"}) p.set(k, scrubbed(s, e.get(k)));
-      t.pitfalls.push_back(std::move(p));
-    }
-  if (type == "anti-strategy") {
-    t.lever = scrubbed(s, seg.get("deadend_text"));
-    t.fix = scrubbed(s, seg.get("pitfall_fix"));
-  }
-  t.later_kept = json::Value::array();
-  if (type == "strategy")
-    t.previous =
-        scrubbed(s, span.builds_on_description ? *span.builds_on_description : seg.get("builds_on").get("description"));
-  t.harness = scrubbed(s, meta.get("harness"));
-  t.category = scrubbed(s, row.get("action_category"));
-  t.fixed_axes = scrub_strings(s, meta.get("constants").is_object() ? meta.get("constants") : json::Value::object());
-  t.var_axes = scrub_strings(s, meta.get("var_axes").is_array() ? meta.get("var_axes") : json::Value::array());
-  // The trace's own explanations (otm additions, scrubbed after the spec's
-  // fields so its shape-N numbering is unchanged).
-  t.expected = scrubbed(s, row.get("expected_impact"));
-  t.directions_up = json::Value::array();
-  for (const auto &e : taken_up) {
-    json::Value d = json::Value::object();
-    d.set("direction", scrubbed(s, e.get("direction")));
-    d.set("rationale", scrubbed(s, e.get("rationale")));
-    t.directions_up.push_back(std::move(d));
-  }
-  t.evidence = t.conclusion && t.conclusion->evidence ? scrubbed(s, *t.conclusion->evidence) : json::Value();
-  t.causal = json::Value::array();
-  if (const auto *b = t.body.as_string())
-    for (auto &sentence : ctx.causal.causal_sentences(*b)) t.causal.push_back(std::move(sentence));
-  t.span_changes = json::Value::array();
-  for (const auto *step : span.earlier) t.span_changes.push_back(scrubbed(s, change_text_of(*step)));
-  if (const auto *later = seg.get("kept_in_the_run").as_array())
-    for (const auto &k : *later) t.later_kept.push_back(scrubbed(s, k.get("change")));
-  t.lineage = json::Value::array();
-  for (const auto *step : span.lineage) t.lineage.push_back(scrubbed(s, change_text_of(*step)));
-  return t;
 }
 
 struct CodeFile {

@@ -1,0 +1,41 @@
+// The agent-facing texts of one packet, each scrubbed, in the order that
+// fixes the scrubber's shape-N numbering (packets.md §2): the spec's fields
+// first, then otm's additions. The packet writer (packet.cpp) lays them
+// out; nothing here decides which packet fields exist.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "packet/packet.hpp"
+#include "packet/report_conclusion.hpp"
+#include "packet/span.hpp"
+#include "scrub/scrubber.hpp"
+#include "json/value.hpp"
+
+namespace otm::packet {
+
+struct Texts {
+  json::Value description, change, subject, body, gate, shapes;
+  std::optional<Conclusion> conclusion;
+  json::Value conclusion_text, directions, pitfalls, lever, fix, previous, harness, category, fixed_axes, var_axes;
+  json::Value expected, directions_up, evidence, causal;
+  json::Value span_changes; // strategy: the earlier kept steps' change texts in its span
+  json::Value later_kept;   // anti-strategy: the kept steps of the run that state the same lever settings
+  json::Value lineage;      // strategy, reference kernel: the kept changes of its lineage (Span::lineage)
+};
+
+// `row` is the segment's version row; `taken_up` the directions of earlier
+// steps it took up; `type` its record type.
+Texts scrub_texts(scrub::Scrubber &s, const json::Value &seg, const json::Value &row, const Context &ctx,
+                  const std::vector<json::Value> &taken_up, const std::string &type, const Span &span);
+
+// "Scrubbed": null or "" stays null; anything else is a (possibly empty) string.
+json::Value scrubbed(scrub::Scrubber &s, const json::Value &v);
+
+// What a step says it changed: its step record's description, else its
+// commit subject.
+const json::Value &change_text_of(const json::Value &row);
+
+} // namespace otm::packet
