@@ -34,9 +34,17 @@ page=$store/review.html
 grep -q 'http://\|https://' <(grep -o '<\(link\|script\|img\|iframe\)[^>]*' "$page") && fail "the page loads something from a network"
 
 # Chromium on a closed network: without these flags it waits for services.
+# On a loaded machine headless chromium now and then never finishes a
+# screenshot: a second try with a fresh profile, before the test fails.
 run_browser() {
-  timeout 120 "$browser" --headless --no-sandbox --disable-gpu --disable-background-networking \
-    --disable-component-update --disable-sync --no-first-run --user-data-dir="$tmp/profile-$1" "${@:2}" 2>>"$tmp/chromium.log"
+  local try
+  for try in 1 2; do
+    timeout 120 "$browser" --headless --no-sandbox --disable-gpu --disable-background-networking \
+      --disable-component-update --disable-sync --no-first-run --user-data-dir="$tmp/profile-$1-$try" "${@:2}" \
+      2>>"$tmp/chromium.log" && return 0
+    echo "review_page: chromium ($1) failed on try $try" >>"$tmp/chromium.log"
+  done
+  return 1
 }
 run_browser dom --dump-dom "file://$page" >"$tmp/dom.html" || fail "chromium --dump-dom failed ($(tail -3 "$tmp/chromium.log"))"
 
@@ -59,7 +67,7 @@ grep -q '<svg' "$tmp/dom.html" || fail "no ladder picture on the page"
 grep -q 'class="[a-z ]*quoted' "$tmp/dom.html" || fail "no quoted snippet line is highlighted"
 
 run_browser shot --window-size=1280,1600 --screenshot="$tmp/page.png" "file://$page" >/dev/null ||
-  fail "chromium --screenshot failed"
+  fail "chromium --screenshot failed ($(tail -3 "$tmp/chromium.log"))"
 printf '<!DOCTYPE html><html><body></body></html>' >"$tmp/empty.html"
 run_browser blank --window-size=1280,1600 --screenshot="$tmp/blank.png" "file://$tmp/empty.html" >/dev/null ||
   fail "chromium --screenshot of an empty page failed"

@@ -211,7 +211,8 @@ TEST_CASE("an attempt that also brings in another lever's code is no fact about 
 )";
   const std::string after = "import torch\nBLOCK = 4096\n\n\ndef launch(x, y):\n"
                             "    grid = (torch.cuda.get_device_properties(0).multi_processor_count,)\n"
-                            "    kernel[grid](x, y, BLOCK=BLOCK, num_stages=5)\n";
+                            "    kernel[grid](x, y, BLOCK=BLOCK, num_stages=5)\n"
+                            "\n\ndef kernel(*args, **kwargs):\n    pass\n";
   auto p = attempt(stages_and_grid);
   p.code_after = after;
   p.doc.find("agent_facing")
@@ -450,4 +451,28 @@ TEST_CASE("a name of the code is what was attempted, without the verdict after i
             "TMA is slower because the second row's accumulators raise register pressure until it spills");
   auto prose = distill::draft_record(p);
   if (prose.record) CHECK(prose.record->get("payload").string_or("attempted") != "TMA");
+}
+
+TEST_CASE("an attempt whose kernel reads a name it binds nowhere is no measured failure", "[distill][issue25]") {
+  auto p = attempt();
+  p.code_after = "import triton\nimport triton.language as tl\nROWS = 2\n\n@triton.jit\ndef k(x_ptr):\n"
+                 "    tl.store(x_ptr, eps * ROWS)\n";
+  auto d = distill::draft_record(p);
+  REQUIRE(d.refusal);
+  CHECK(d.refusal->field == "payload.attempted");
+  CHECK_THAT(d.refusal->why, Catch::Contains("`eps`") && Catch::Contains("cannot run"));
+}
+
+TEST_CASE("what was attempted leaves out the verb of trying", "[distill][issue25]") {
+  // Round 7: "before trying try software-pipeline stages 5".
+  auto p = attempt();
+  p.doc.find("agent_facing")
+      ->set("the_failed_lever", "try two rows per program is slower because the second row's accumulators "
+                                "raise register pressure until the kernel spills");
+  auto d = distill::draft_record(p);
+  INFO((d.refusal ? d.refusal->why : ""));
+  REQUIRE(d.record);
+  CHECK(d.record->get("payload").string_or("attempted") == "two rows per program");
+  CHECK_THAT(*d.record->get("retrieval").get("triggers")[0].as_string(),
+             Catch::StartsWith("before trying two rows per program"));
 }

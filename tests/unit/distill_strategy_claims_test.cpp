@@ -45,7 +45,8 @@ const char *kAfter = "import torch\n"
                      "def run(x):\n"
                      "    grid = (x.shape[0],)\n"
                      "    kernel[grid](x, BLOCK_N=BLOCK_N, num_warps=8)\n"
-                     "    return x\n";
+                     "    return x\n"
+                     "import triton.language as tl\n"; // last: the diff's line numbers stay
 
 distill::Packet packet(const std::string &change, const std::string &diff = kDiff) {
   auto p = distill::load_packet(testsupport::distill_fixtures() / "strategy-v3.json");
@@ -424,4 +425,19 @@ TEST_CASE("levers the lineage already used are recorded, and not recommended aga
   const auto &next = d.record->get("payload").get("next_steps");
   REQUIRE(next.size() == 1);
   CHECK(next[0] == json::Value("two rows per program"));
+}
+
+TEST_CASE("a kernel that reads a name it binds nowhere measured nothing of its own", "[distill][issue25]") {
+  // Round 7: a Gluon kernel reading undefined `X`, `eps` was credited a gain.
+  auto p = packet("num_warps 4 -> 8.");
+  std::string broken = kAfter;
+  broken.replace(broken.find("    pass\n"), 9, "    tl.store(X, eps)\n");
+  p.code_after = broken;
+  auto d = distill::draft_record(p);
+  REQUIRE(d.refusal);
+  CHECK(d.refusal->field == "payload.implementation.snippet");
+  CHECK_THAT(d.refusal->why, Catch::Contains("`X`") && Catch::Contains("`eps`") && Catch::Contains("cannot run"));
+  // Its names bound, the same change is a strategy.
+  p.code_after = kAfter;
+  CHECK(distill::draft_record(p).record);
 }

@@ -9,6 +9,7 @@
 
 #include "text/code_list.hpp"
 
+#include "code/unbound_names.hpp"
 #include "diff/diff_reading.hpp"
 #include "distill/change_claims.hpp"
 #include "distill/diff_snippet.hpp"
@@ -151,6 +152,16 @@ void check_anti_against_the_run(Context &c, const AntiFact &fact, const std::opt
     if (computed)
       refuse("payload.attempted", "the attempt changes nothing in the kernel " + range + ": the lever was never tried");
     return; // a trace without kernel code: only the run's account
+  }
+  // An attempt whose code reads a name it binds nowhere cannot run as
+  // written (round 7: a Gluon attempt reading undefined `X`, `eps`): what
+  // the run measured was not this code.
+  if (auto after = code_after(c)) {
+    auto unbound = code::unbound_names(*after);
+    if (!unbound.empty())
+      refuse("payload.attempted", "the attempt's kernel reads " + text::quoted_code_list(unbound) +
+                                      ", which it binds nowhere (no parameter, assignment, import or definition): "
+                                      "it cannot run as written, so the run's measurement is not of this code");
   }
   if (diff->running_lines() == 0)
     refuse("payload.attempted", "the attempt changes no code that runs " + range +

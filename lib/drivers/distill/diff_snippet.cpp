@@ -59,14 +59,6 @@ bool changes_code_matching(const diff::HunkReading &h, const text::Regex &patter
                      [&](const diff::ChangedLine &c) { return !c.dead && pattern.contains(c.code); });
 }
 
-// Whether two hunks' running changes are one change: one sets a name
-// (defines it, or passes it as a keyword) that the other reads, either way
-// round (also through a keyword the code passes it as: `single = True`
-// with `if SINGLE_PASS:` where the launch passes `SINGLE_PASS=single`); or
-// one changes the launch grid and the other the kernel's
-// indexing by its place in that grid (`grid = (B, HKV)` with
-// `gl.program_id(1)` now a KV head): the grid and the program-id reads are
-// one contract.
 // The keyword parameters the code passes `name` to (`SINGLE_PASS=single`
 // in a launch the diff does not touch): a kernel reading the parameter
 // reads what the name holds.
@@ -79,6 +71,14 @@ std::vector<std::string> passed_as(std::string_view code, const std::string &nam
   return out;
 }
 
+// Whether two hunks' running changes are one change: one sets a name
+// (defines it, or passes it as a keyword) that the other reads, either way
+// round (also through a keyword the code passes it as: `single = True`
+// with `if SINGLE_PASS:` where the launch passes `SINGLE_PASS=single`); or
+// one changes the launch grid and the other the kernel's
+// indexing by its place in that grid (`grid = (B, HKV)` with
+// `gl.program_id(1)` now a KV head): the grid and the program-id reads are
+// one contract.
 bool linked_changes(const diff::HunkReading &a, const diff::HunkReading &b, std::string_view after) {
   auto sets_what_other_reads = [after](const diff::HunkReading &setter, const diff::HunkReading &reader) {
     auto reads = [&](const std::string &name) {

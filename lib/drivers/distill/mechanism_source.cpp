@@ -64,7 +64,13 @@ std::string lever_without_its_cause(const std::string &lever, const levers::Leve
   // second sentence is the account's explanation.
   static const text::Regex reverted(R"((?i)\s*\(\s*(?:reverted|dead[- ]end)\b)");
   static const text::Regex next_sentence(R"(\.\s+\S)");
-  return cut(cut(cut(cut(cut(lever, reverted), next_sentence), cause), verdict), figure);
+  // "try software-pipeline stages 5", "re-test X", "one more attempt at X":
+  // the lever is X (round 7: "before trying try ...").
+  static const text::Regex trying(
+      R"((?i)^\s*(?:(?:re-?)?try(?:ing)?|re-?test(?:ing)?|revisit(?:ing)?|experiment(?:ed)?\s*:|(?:one more )?attempt(?:ed)? at)\s+)");
+  std::string out = cut(cut(cut(cut(cut(lever, reverted), next_sentence), cause), verdict), figure);
+  std::string bare = trying.replace(out, "");
+  return text::code_points(text::strip(bare)) >= 4 ? bare : out;
 }
 
 // The figure the run stated beside the lever, verbatim without its
@@ -182,8 +188,11 @@ std::string beyond_the_attempt(const std::string &sentence, const std::string &a
   // An attempt that keeps its cause (too little was left before it) is no
   // repetition to take away.
   if (text::code_points(lever) < 4 || record::mechanism_regex().contains(lever)) return out;
-  const std::string folded = text::to_lower(out), needle = text::to_lower(lever);
-  if (auto at = folded.find(needle); at != std::string::npos) out.erase(at, needle.size());
+  // ASCII case folding keeps byte offsets (towlower may not).
+  auto fold = [](char a) { return a >= 'A' && a <= 'Z' ? static_cast<char>(a - 'A' + 'a') : a; };
+  auto at = std::search(out.begin(), out.end(), lever.begin(), lever.end(),
+                        [&](char a, char b) { return fold(a) == fold(b); });
+  if (at != out.end()) out.erase(at, at + static_cast<std::ptrdiff_t>(lever.size()));
   return out;
 }
 

@@ -88,28 +88,31 @@ Value draft_reference(Context &c) {
                               "run it)"
                             : " (otm did not run it)"));
   p.set("problem", problem_of(c));
-  std::string approach;
-  // The version's change text describes the kernel only when its own
-  // commits change code that runs; otherwise it names a step whose code is
-  // elsewhere (or nowhere), and the kernel is described by the latest kept
-  // change of its lineage (round 6: "the run's final kernel" said
-  // nothing).
+  // What the kernel builds on (the schema: the previous state of the code)
+  // is the latest kept change of its lineage before its own step; its own
+  // step's change is the technique here, when it changes code that runs
+  // (a last step that edited a comment names no technique of this code).
+  // A packet that gives no lineage (built before otm listed it) says only
+  // what kind of kernel this is.
   auto change = text_of(c.af.get("what_the_run_said").get("change"));
-  const auto carried = strings_at(c.af.get("kept_changes_of_its_lineage"), "change");
-  const bool final_kernel = c.packet.doc.string_or("seg_kind") == workspace::kFinalKernelSegment;
-  if (change && own_runs)
-    approach = *change;
-  else if (!carried.empty())
-    approach = std::string(final_kernel ? "the run's final kernel" : "a milestone snapshot of this run") +
-               "; the latest kept change of its lineage: " + carried.back();
-  else
-    approach = final_kernel ? "the run's final kernel" : "a milestone snapshot of this run";
+  const auto &lineage = c.af.get("kept_changes_of_its_lineage");
+  const auto carried = strings_at(lineage, "change");
   Value builds_on = Value::object();
-  builds_on.set("approach", approach);
+  if (!lineage.is_array())
+    builds_on.set("approach", c.packet.doc.string_or("seg_kind") == workspace::kFinalKernelSegment
+                                  ? "the run's final kernel"
+                                  : "a milestone snapshot of this run");
+  else {
+    builds_on.set("approach", carried.empty() ? std::string("the untouched baseline") : carried.back());
+    builds_on.set("is_baseline", carried.empty());
+  }
   Value trace = Value::object();
   trace.set("builds_on", builds_on);
   const auto applied_before = levers_applied_before(c);
   if (!applied_before.empty()) trace.set("techniques_applied_before", Value::strings(applied_before));
+  std::vector<std::string> here;
+  if (change && own_runs) here = c.rules.retrieval.levers.prose().tags_in(*change);
+  if (!here.empty()) trace.set("technique_here", Value::strings(here));
   p.set("trace", trace);
   Value impl = Value::object();
   impl.set("format", kSourceFormat);
@@ -123,8 +126,10 @@ Value draft_reference(Context &c) {
   // when the step's own change runs (a last step that edited a comment and
   // "occupancy hint 0" tags nothing).
   RecordTerms terms(c.rules.retrieval);
+  // Tags describe the kernel: its own change and the levers of its lineage.
   if (change && own_runs) terms.tag(tag_of(c.af.get("what_the_run_said").string_or("category_hint")));
-  terms.techniques_in(approach);
+  for (const auto &l : here) terms.tag(l);
+  for (const auto &l : applied_before) terms.tag(l);
   terms.tag(tag_of(dsl));
   terms.trigger("a " + dsl + " starting point for " + (c.family.empty() ? std::string("this operator") : c.family) +
                 " on " + c.gpu + " is needed");

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "code/unbound_names.hpp"
 #include "diff/diff_reading.hpp"
 #include "distill/change_claims.hpp"
 #include "distill/diff_snippet.hpp"
@@ -127,6 +128,17 @@ Value draft_strategy(Context &c) {
     refuse("payload.implementation.snippet",
            "no code change " + range +
                (diff ? ": the diff changes only comments, docstrings, blank lines or version stamps" : ""));
+  }
+  // Code that reads a name it binds nowhere cannot run as written (round 7:
+  // a Gluon kernel reading undefined `X`, `W`, `eps`): what the run
+  // measured was not this code.
+  if (auto after = code_after(c)) {
+    auto unbound = code::unbound_names(*after);
+    if (!unbound.empty())
+      refuse("payload.implementation.snippet",
+             "the kernel after the change reads " + text::quoted_code_list(unbound) +
+                 ", which it binds nowhere (no parameter, assignment, import or definition): it cannot run as "
+                 "written, so the run's measurement is not of this code");
   }
   // A gain no larger than the run's own spread of re-measurements of
   // unchanged code is not established (the same rule as a failed lever's).

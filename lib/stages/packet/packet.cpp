@@ -306,7 +306,12 @@ void write_agent_facing(json::Writer &w, const Texts &t, const json::Value &seg,
   }
   if (type == "strategy") {
     w.key("builds_on").begin_object();
-    w.key("was_the_untouched_baseline").value(seg.get("builds_on").get("is_baseline").truthy());
+    // The untouched baseline only when the code builds on the previous
+    // milestone itself (not on a kept step after it).
+    const auto &previous = seg.get("builds_on");
+    w.key("was_the_untouched_baseline")
+        .value(previous.get("is_baseline").truthy() &&
+               (span.builds_on_version.empty() || span.builds_on_version == previous.string_or("version")));
     w.key("previous_approach").value(t.previous);
     w.end_object();
     w.key("span").begin_object();

@@ -32,7 +32,10 @@ Span span_of(const json::Value &seg, const Context &ctx) {
   // text describes the kernel only then), and its lineage.
   if (type == "reference-kernel") {
     out.this_step_runs = runs(seg.string_or("version"));
+    // The lineage before the kernel's own step: what its code builds on.
     lineage_through(seg.string_or("version"));
+    if (!out.lineage.empty() && out.lineage.back()->string_or("version") == seg.string_or("version"))
+      out.lineage.pop_back();
     const auto *from = seg.get("measured_against").get("sha").as_string();
     const auto *to = seg.get("sha").as_string();
     if (from && to && !from->empty())

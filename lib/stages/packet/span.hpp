@@ -37,9 +37,9 @@ struct Span {
   std::string builds_on_version; // whose change that is (for explain)
   // The record's lineage: the kept steps that passed their correctness
   // check and whose own change runs, oldest first: for a strategy, through
-  // the step its diff starts from; for a reference kernel, through its own
-  // step (the schema's trace.techniques_applied_before comes from their
-  // changes).
+  // the step its diff starts from; for a reference kernel, up to its own
+  // step (the schema's trace.builds_on and techniques_applied_before come
+  // from their changes).
   std::vector<const json::Value *> lineage;
 };
 // Empty (this step runs, nothing spanned) without a repository.
