@@ -234,7 +234,8 @@ TEST_CASE("an attempt that also brings in another lever's code is no fact about 
 )";
   auto q = attempt(stages);
   q.code_after = "BLOCK = 4096\n\n\ndef launch(x, y):\n    grid = (x.shape[0],)\n"
-                 "    kernel[grid](x, y, BLOCK=BLOCK, num_stages=5)\n";
+                 "    kernel[grid](x, y, BLOCK=BLOCK, num_stages=5)\n"
+                 "\n\ndef kernel(*args, **kwargs):\n    pass\n";
   q.doc.find("agent_facing")->set("the_failed_lever", p.doc.get("agent_facing").string_or("the_failed_lever"));
   auto ok = distill::draft_record(q);
   INFO((ok.refusal ? ok.refusal->why : ""));
