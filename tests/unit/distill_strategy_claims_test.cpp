@@ -331,6 +331,80 @@ TEST_CASE("a gain inside the run's noise band is no strategy", "[distill][issue2
   CHECK(with(5.0, 3.84).record);
 }
 
+TEST_CASE("a shape slower than the per-shape band is the gain's regression", "[distill][issue25]") {
+  auto with = [](const json::Value &band) {
+    auto p = packet("Ran twice the warps per program.");
+    auto &m = at(p.doc, {"agent_facing", "measurements"});
+    m.set("same_code_shape_spread_pct", band);
+    m.set("per_shape_vs_measured_against", json::parse(R"([
+      {"shape": "shape-1", "before_us": 2.0, "after_us": 2.12, "change_pct": 6.0},
+      {"shape": "shape-2", "before_us": 40.0, "after_us": 41.0, "change_pct": 2.5},
+      {"shape": "shape-3", "before_us": 80.0, "after_us": 60.0, "change_pct": -25.0}])"));
+    return distill::draft_record(p);
+  };
+  auto drafted = with(json::Value(3.0));
+  REQUIRE(drafted.record);
+  const auto &gain = drafted.record->get("worth").get("gain");
+  // Only shape-1 slowed by more than the band; shape-2's 2.5 % is noise.
+  REQUIRE(gain.get("regressions").size() == 1);
+  const auto &r = (*gain.get("regressions").as_array())[0];
+  CHECK(*r.get("delta_pct").as_number() == Approx(-6.0));
+  CHECK(r.string_or("metric") == "latency");
+  CHECK_THAT(r.string_or("measured_over"), Catch::Contains("shape-1"));
+  // The headline says how unevenly the geomean was earned.
+  CHECK_THAT((*gain.get("metrics").as_array())[0].string_or("measured_over"),
+             Catch::Contains("per shape from -25.0 % (shape-3) to 6.0 % (shape-1)"));
+  // Without a per-shape band nothing tells a regression from noise.
+  auto no_band = with(json::Value());
+  REQUIRE(no_band.record);
+  CHECK(no_band.record->get("worth").get("gain").get("regressions").size() == 0);
+}
+
+TEST_CASE("a gain a few shapes carry, the rest inside the noise, is not the change's", "[distill][issue25]") {
+  // Round 7: a persistent grid credited with -6.1 % that two one-row shapes
+  // carried (their grid unchanged), the rest moving -2.2 % inside a 3.36 %
+  // band.
+  auto with = [](std::vector<double> changes, double band,
+                 distill::DraftRules rules = distill::DraftRules::defaults()) {
+    auto p = packet("Ran twice the warps per program.");
+    auto &m = at(p.doc, {"agent_facing", "measurements"});
+    m.set("same_code_spread_pct", band);
+    m.set("same_code_shape_spread_pct", 4.26);
+    json::Value list = json::Value::array();
+    for (std::size_t i = 0; i < changes.size(); ++i) {
+      json::Value e = json::Value::object();
+      e.set("shape", "shape-" + std::to_string(i + 1));
+      e.set("before_us", 100.0);
+      e.set("after_us", 100.0 + changes[i]);
+      e.set("change_pct", changes[i]);
+      list.push_back(std::move(e));
+    }
+    m.set("per_shape_vs_measured_against", std::move(list));
+    return distill::draft_record(p, rules);
+  };
+  const std::vector<double> few{-15.71, -11.35, -4.04, -2.01, -0.28, -2.41, -2.0};
+  auto d = with(few, 3.36);
+  REQUIRE(d.refusal);
+  CHECK(d.refusal->field == "worth.gain.pct");
+  CHECK_THAT(d.refusal->why, Catch::Contains("rests on 2 of 7 shapes (shape-1 -15.71 %, shape-2 -11.35 %)") &&
+                                 Catch::Contains("the other 5 moved -2.16 % together"));
+  // The other shapes moving beyond the run's band together: a gain of all.
+  CHECK(with(few, 2.0).record);
+  // Most shapes beyond the per-shape band: the workload's gain.
+  CHECK(with({-15.0, -11.0, -6.0, -5.0, -2.0}, 3.36).record);
+  // Small, even moves on every shape (none beyond the per-shape band) are
+  // the workload's too when together they leave the band.
+  CHECK(with({-3.5, -4.2, -4.0, -3.5, -2.3, -4.1}, 3.08).record);
+  // No shape beyond the per-shape band, all of them inside the run's band.
+  auto none = with({-1.0, -2.0, 1.0, -1.5}, 3.36);
+  REQUIRE(none.refusal);
+  CHECK_THAT(none.refusal->why, Catch::Contains("no shape moved faster") && Catch::Contains("no gain is established"));
+  // The share is configuration.
+  auto lenient = distill::DraftRules::defaults();
+  lenient.gain_min_shape_share = 0.2;
+  CHECK(with(few, 3.36, lenient).record);
+}
+
 TEST_CASE("a caveat the win contradicts, and a direction this change took, are left out", "[distill][issue25]") {
   auto p = packet("Ran 8 warps per program.");
   auto &af = *p.doc.find("agent_facing");

@@ -155,6 +155,11 @@ TEST_CASE("otm-explain on the example trace, its workspace deleted", "[explain]"
     // A snippet line: the commit pair, the hunk and kernel.py's line.
     CHECK_THAT(out.out, Catch::Contains("v3 (cb5f203f8bd4) .. v5 (77cb2742ddca)") &&
                             Catch::Contains("hunk 1 @@ -7,27 +7,29 @@, added: kernel.py line 10 at 77cb2742ddca"));
+    // A per-shape change of the gain's scope: derived from the shape's two
+    // latencies; the number in a shape label numbers shapes.
+    CHECK_THAT(out.out, Catch::Contains("(6.44 - 6.72) / 6.72 x 100 = -4.17") &&
+                            Catch::Contains("before is v3's latency on the shape, after v5's") &&
+                            Catch::Contains("a shape label the scrubber allocated for a workload key"));
     CHECK_THAT(out.out, Catch::Contains("unexplained: nothing"));
   }
   // What cannot be re-derived is named, exit 1.

@@ -50,6 +50,9 @@ TEST_CASE("the noise band is a quantile of the spreads of unchanged code, harnes
   CHECK(packet::NoiseRule::from_json(json::parse(R"({"spread_quantile": 0.75})"), "x").spread_quantile == 0.75);
   CHECK_THROWS_AS(packet::NoiseRule::from_json(json::parse(R"({"spread_quantile": 2})"), "x"), Error);
   CHECK_THROWS_AS(packet::NoiseRule::from_json(json::parse(R"({"harness_change_pct": "x"})"), "x"), Error);
+  CHECK(packet::NoiseRule::from_json(json::parse(R"({"gain_min_shape_share": 0.25})"), "x").gain_min_shape_share ==
+        0.25);
+  CHECK_THROWS_AS(packet::NoiseRule::from_json(json::parse(R"({"gain_min_shape_share": 1.5})"), "x"), Error);
 }
 
 TEST_CASE("a kept step was made on the last kept commit before it, not on a reverted attempt", "[packet][issue25]") {
@@ -65,4 +68,33 @@ TEST_CASE("a kept step was made on the last kept commit before it, not on a reve
   CHECK(facts.code_made_on("v4") == "s3");
   rows[3].set("sha", ""); // a row without a commit is passed over
   CHECK(packet::RunFacts(rows).code_made_on("v4") == "s1");
+}
+
+TEST_CASE("the per-shape band is a quantile of each shape's spread over unchanged code", "[packet][issue25]") {
+  // Blob A measured twice: shape "small" 2.0 / 2.1 (5 %), "large" 40.0 /
+  // 40.4 (1 %); blob B measured twice: "small" 2.0 / 2.02 (1 %), "large"
+  // 40.0 / 52.0 (30 %: a harness change, left out); blob C once.
+  auto shaped = [](json::Value r, double small, double large) {
+    json::Value s = json::Value::object();
+    s.set("small", small);
+    s.set("large", large);
+    r.set("by_shape", std::move(s));
+    return r;
+  };
+  std::vector<json::Value> rows{shaped(row("v1", 1, "s1", 9.0), 2.0, 40.0), shaped(row("v2", 2, "s2", 9.2), 2.1, 40.4),
+                                shaped(row("v3", 3, "s3", 9.0), 2.0, 40.0), shaped(row("v4", 4, "s4", 9.1), 2.02, 52.0),
+                                shaped(row("v5", 5, "s5", 8.0), 1.0, 30.0)};
+  std::map<std::string, std::string> blob{{"s1", "A"}, {"s2", "A"}, {"s3", "B"}, {"s4", "B"}, {"s5", "C"}};
+  packet::RunFacts::BlobOf blob_of = [&](const std::string &sha) -> std::optional<std::string> { return blob.at(sha); };
+  // Spreads 1, 1, 5: the 0.9 quantile is 5 %, the 0.5 quantile 1 %.
+  REQUIRE(packet::RunFacts(rows, blob_of).same_code_shape_spread_pct());
+  CHECK(*packet::RunFacts(rows, blob_of).same_code_shape_spread_pct() == Approx(5.0));
+  packet::NoiseRule low;
+  low.spread_quantile = 0.5;
+  CHECK(*packet::RunFacts(rows, blob_of, low).same_code_shape_spread_pct() == Approx(1.0));
+  CHECK_FALSE(packet::RunFacts(rows).same_code_shape_spread_pct());
+  packet::RunFacts facts(rows, blob_of);
+  CHECK(*facts.shape_latency_of("v4", "large") == Approx(52.0));
+  CHECK_FALSE(facts.shape_latency_of("v4", "medium"));
+  CHECK_FALSE(facts.shape_latency_of("v9", "large"));
 }

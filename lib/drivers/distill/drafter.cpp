@@ -1,6 +1,7 @@
 #include "distill/drafter.hpp"
 
 #include "distill/draft_context.hpp"
+#include "packet/run_facts.hpp"
 #include "record/id_format.hpp"
 #include "record/store_layout.hpp"
 #include "workspace/layout.hpp"
@@ -32,6 +33,8 @@ DraftRules DraftRules::from_config(const config::Config &config) {
   r.causal = record::CausalRule::from_json(config.data().get("causal_sentences"), config.source_name());
   r.retrieval = RetrievalTerms::from_config(config);
   r.max_reference_kernel_lines = config.limits().max_reference_kernel_lines;
+  r.gain_min_shape_share =
+      packet::NoiseRule::from_json(config.data().get("noise"), config.source_name()).gain_min_shape_share;
   const auto boilerplate = config.boilerplate(); // the section's one reader, shared with the quality report
   r.template_min_steps = boilerplate.template_min_steps;
   r.max_mechanism_share = boilerplate.max_mechanism_share;

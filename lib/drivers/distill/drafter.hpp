@@ -44,6 +44,10 @@ struct DraftRules {
   // limits.max_reference_kernel_lines: the longest reference kernel (its
   // snippet and dispatch_snippet, non-blank lines) a record quotes.
   std::size_t max_reference_kernel_lines = config::Limits{}.max_reference_kernel_lines;
+  // noise.gain_min_shape_share (packet::NoiseRule, its one reader): a
+  // geomean gain shown on fewer shapes, the rest inside the run's band, is
+  // those shapes'.
+  double gain_min_shape_share = 0.5;
   // From the configuration (defaults merged with the override); a malformed
   // section is an otm::Error (kind Usage) naming it.
   static DraftRules from_config(const config::Config &config);

@@ -4,9 +4,11 @@
 #include "distill/draft_context.hpp"
 
 #include "text/code_list.hpp"
+#include "text/pyformat.hpp"
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 
 #include "code/unbound_names.hpp"
 #include "diff/diff_reading.hpp"
@@ -26,6 +28,90 @@ namespace {
 // when its words name none: more is a rewrite, tagged by none.
 constexpr std::size_t kMaxCodeLeverTags = 3;
 
+// "; per shape from -28.5 % (shape-4) to -1.2 % (shape-1)": how evenly
+// the geomean was earned; empty with fewer than two shapes.
+std::string shape_range(const Value &changes) {
+  const Value *lo = nullptr, *hi = nullptr;
+  const auto *all = changes.as_array();
+  if (!all) return {};
+  for (const auto &e : *all) {
+    auto x = e.get("change_pct").as_number();
+    if (!x || !e.get("shape").is_string()) continue;
+    if (!lo || *x < *lo->get("change_pct").as_number()) lo = &e;
+    if (!hi || *x > *hi->get("change_pct").as_number()) hi = &e;
+  }
+  if (!lo || lo == hi) return {};
+  auto one = [](const Value &e) { return e.get("change_pct").python_str() + " % (" + e.string_or("shape") + ")"; };
+  return "; per shape from " + one(*lo) + " to " + one(*hi);
+}
+
+// The gain's price (schema: "the same metric going the wrong way on one
+// shape bucket"): every shape that measured slower than the version the
+// step is measured against by more than the run's per-shape spread of
+// re-measurements of unchanged code. Without that spread nothing tells a
+// regression from noise, and none is listed.
+Value shape_regressions(const Value &m) {
+  Value out = Value::array();
+  auto band = m.get("same_code_shape_spread_pct").as_number();
+  const auto *changes = m.get("per_shape_vs_measured_against").as_array();
+  if (!band || !changes) return out;
+  for (const auto &e : *changes) {
+    auto x = e.get("change_pct").as_number();
+    if (!x || *x <= *band || !e.get("shape").is_string()) continue;
+    Value r = Value::object();
+    r.set("metric", "latency");
+    r.set("direction", "lower-better");
+    r.set("source", "harness");
+    r.set("delta_pct", -*x);
+    r.set("measured_over", "latency of " + e.string_or("shape") +
+                               ", against the best earlier step (slower by more than the run's per-shape spread "
+                               "of re-measurements of unchanged code)");
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+// Why a geomean gain is not the change's across the workload, when it
+// rests on a few shapes (round 7: a persistent grid credited with the
+// gain of one-row shapes whose grid it leaves as it was): fewer than
+// `min_share` of the shapes moved faster than the run's per-shape spread of
+// unchanged code, and the others, together, moved inside the run's band.
+std::optional<std::string> gain_on_a_few_shapes(const Value &m, double min_share) {
+  auto shape_band = m.get("same_code_shape_spread_pct").as_number(), band = m.get("same_code_spread_pct").as_number();
+  const auto *changes = m.get("per_shape_vs_measured_against").as_array();
+  if (!shape_band || !band || !changes || changes->size() < 3) return std::nullopt;
+  std::vector<const Value *> beyond;
+  double log_rest = 0;
+  std::size_t rest = 0;
+  for (const auto &e : *changes) {
+    auto x = e.get("change_pct").as_number();
+    auto before = e.get("before_us").as_number(), after = e.get("after_us").as_number();
+    if (!x || !before || !after || *before <= 0 || *after <= 0) return std::nullopt;
+    if (*x < -*shape_band) {
+      beyond.push_back(&e);
+    } else {
+      log_rest += std::log(*after / *before);
+      ++rest;
+    }
+  }
+  if (static_cast<double>(beyond.size()) >= min_share * static_cast<double>(changes->size()) || rest == 0)
+    return std::nullopt;
+  double rest_pct = (std::exp(log_rest / static_cast<double>(rest)) - 1.0) * 100.0;
+  if (-rest_pct > *band) return std::nullopt;
+  const std::string inside = " % together, inside the run's own spread of re-measurements of unchanged code (" +
+                             m.get("same_code_spread_pct").python_str() + " %)";
+  if (beyond.empty())
+    return "no shape moved faster than the run's per-shape spread (" +
+           m.get("same_code_shape_spread_pct").python_str() + " %), and the " + std::to_string(rest) +
+           " shapes moved " + text::fixed(rest_pct, 2) + inside + ": no gain is established";
+  std::string which;
+  for (const auto *e : beyond)
+    which += (which.empty() ? "" : ", ") + e->string_or("shape") + " " + e->get("change_pct").python_str() + " %";
+  return "the gain rests on " + std::to_string(beyond.size()) + " of " + std::to_string(changes->size()) + " shapes (" +
+         which + "); the other " + std::to_string(rest) + " moved " + text::fixed(rest_pct, 2) + inside +
+         ": the gain is those shapes', not the change's across the workload";
+}
+
 Value strategy_gain(Context &c) {
   const auto &m = c.af.get("measurements");
   const auto &geo = m.get("geomean_us");
@@ -42,9 +128,10 @@ Value strategy_gain(Context &c) {
     metric.set("direction", "lower-better");
     metric.set("source", "harness");
     metric.set("delta_pct", pct);
-    metric.set("measured_over", "geomean latency over the run's benchmarked shapes, against the best earlier step");
+    metric.set("measured_over", "geomean latency over the run's benchmarked shapes, against the best earlier step" +
+                                    shape_range(m.get("per_shape_vs_measured_against")));
     g.set("metrics", Value(json::Array{metric}));
-    g.set("regressions", Value::array());
+    g.set("regressions", shape_regressions(m));
   } else {
     g = qualitative_gain("performance");
     c.out.thin.push_back("worth.gain.pct");
@@ -149,6 +236,7 @@ Value draft_strategy(Context &c) {
                                  " % faster than its best-so-far, inside the run's own spread of re-measurements "
                                  "of unchanged code (" +
                                  band.python_str() + " %): the gain is not established");
+  if (auto few = gain_on_a_few_shapes(m, c.rules.gain_min_shape_share)) refuse("worth.gain.pct", *few);
   if (auto dead = described_dead_code(*diff, change))
     refuse("payload.change", "the change text describes `" + *dead + "`, which the diff " + range +
                                  " defines but never calls: the measured gain is not its");

@@ -176,6 +176,10 @@ public:
       o.quote = excerpt(s.text, tok.keys);
       if (s.kind == "ladder") o.derivation = improve_derivation(m_, *m_.row(seg_.string_or("version")), o.problem);
       if (s.kind == "workload") o.derivation = "counted by otm-ingest: the non-blank lines of workload.jsonl";
+      if (s.kind == "label")
+        o.derivation = "a shape label the scrubber allocated for a workload key: it numbers shapes, it measures "
+                       "nothing";
+      if (s.kind == "shape-change") o.derivation = shape_change_derivation(pick->path, o.problem);
       return o;
     }
     if (!sources.empty() && sources.front().kind == "otm")
@@ -220,6 +224,27 @@ private:
     for (const auto *s : with)
       if (s->path.rfind("agent_facing.measurements.", 0) == 0) return s;
     return with.front();
+  }
+
+  // How a per-shape change follows from the entry's two latencies, each
+  // a step record's number (sources_of names their files).
+  std::string shape_change_derivation(const std::string &path, std::string &problem) const {
+    const auto entry_path = path.substr(0, path.rfind('.'));
+    const auto &entry = gates::at_path(built_.packet, entry_path);
+    auto before = entry.get("before_us").as_number(), after = entry.get("after_us").as_number();
+    auto change = entry.get("change_pct").as_number();
+    if (!before || !after || !change || *before == 0) {
+      problem = "the per-shape change at " + path + " has no two latencies to derive it from";
+      return "";
+    }
+    double recomputed = text::round_to((*after - *before) / *before * 100.0, 2);
+    if (std::fabs(recomputed - *change) > 1e-9)
+      problem = "the per-shape change " + num(entry.get("change_pct")) + " does not follow from its latencies";
+    return "(after - before) / before x 100 = (" + num(entry.get("after_us")) + " - " + num(entry.get("before_us")) +
+           ") / " + num(entry.get("before_us")) + " x 100 = " + text::fixed(recomputed, 2) +
+           " (rounded to 2 places); before is " + seg_.get("measured_against").string_or("version") +
+           "'s latency on the shape, after " + seg_.string_or("version") +
+           "'s (memory/<version>.json performance.latency_us_by_shape)";
   }
 
   NumberOrigin &from_code(NumberOrigin &o, const gates::NumberToken &tok) const {

@@ -164,10 +164,24 @@ std::vector<Source> sources_of(const std::string &path, const SourceContext &c) 
     step_sources(m, row, "geomean_us", out);
   } else if (starts(p, "measurements.arith_mean_us")) {
     step_sources(m, row, "arith_mean_us", out);
-  } else if (starts(p, "measurements.per_shape_latency") && p.ends_with(".shape")) {
-    out.push_back({"otm", "", path, "a shape label the scrubber allocated for a workload key"});
+  } else if (starts(p, "measurements.per_shape_") && p.ends_with(".shape")) {
+    // A label the scrubber allocated for a workload key: the number in
+    // "shape-3" counts shapes, it measures nothing.
+    out.push_back({"label", "", path, text_of_value(gates::at_path(c.packet, path))});
   } else if (starts(p, "measurements.per_shape_latency")) {
     step_sources(m, row, "by_shape", out, true);
+  } else if (starts(p, "measurements.per_shape_vs_measured_against")) {
+    // A shape's latencies: before at the version the step is measured
+    // against, after at the step itself; the change is otm's arithmetic.
+    if (p.ends_with(".before_us") || p.ends_with(".after_us")) {
+      const json::Value *at =
+          p.ends_with(".after_us") ? row : m.row(c.segment.get("measured_against").string_or("version"));
+      step_sources(m, at, "by_shape", out, true);
+    } else {
+      // change_pct: otm's arithmetic on the two latencies (explain.cpp
+      // derives it).
+      out.push_back({"shape-change", "", path, text_of_value(gates::at_path(c.packet, path))});
+    }
   } else if (starts(p, "measurements.correctness.status")) {
     step_sources(m, row, "correctness_status", out);
   } else if (starts(p, "measurements.correctness.max_abs_err")) {

@@ -62,9 +62,26 @@ const std::vector<std::string> &audited_sections() {
 
 const json::Value &at_path(const json::Value &v, std::string_view dotted) {
   const json::Value *cur = &v;
+  static const json::Value null;
   while (!dotted.empty()) {
     auto dot = dotted.find('.');
-    cur = &cur->get(dotted.substr(0, dot));
+    auto part = dotted.substr(0, dot);
+    // "list[3]": the key, then each index (walk_scalars' path form).
+    auto bracket = part.find('[');
+    cur = &cur->get(part.substr(0, bracket));
+    while (bracket != std::string_view::npos) {
+      auto close = part.find(']', bracket);
+      if (close == std::string_view::npos) return null;
+      std::size_t i = 0;
+      for (char ch : part.substr(bracket + 1, close - bracket - 1)) {
+        if (ch < '0' || ch > '9') return null;
+        i = i * 10 + static_cast<std::size_t>(ch - '0');
+      }
+      const auto *a = cur->as_array();
+      if (!a || i >= a->size()) return null;
+      cur = &(*a)[i];
+      bracket = part.find('[', close);
+    }
     dotted = dot == std::string_view::npos ? std::string_view() : dotted.substr(dot + 1);
   }
   return *cur;

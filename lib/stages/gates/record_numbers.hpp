@@ -40,7 +40,8 @@ const std::vector<std::string> &audited_sections();
 inline const char *const kPacketNumberLayers[] = {"agent_facing", "target"};
 std::set<std::string> packet_numbers(const json::Value &packet, std::string_view code);
 
-// The value at a dotted path of object keys ("worth.gain"); null when absent.
+// The value at a dotted path of object keys and list indices ("worth.gain",
+// walk_scalars' "a.list[3].b"); null when absent.
 const json::Value &at_path(const json::Value &v, std::string_view dotted);
 
 } // namespace otm::gates

@@ -257,6 +257,13 @@ void write_agent_facing(json::Writer &w, const Texts &t, const json::Value &seg,
   auto rounded = [](double x) { return json::Value(std::round(x * 100.0) / 100.0); };
   auto spread = facts ? facts->same_code_spread_pct() : std::nullopt;
   w.key("same_code_spread_pct").value(spread ? rounded(*spread) : json::Value());
+  if (type != "reference-kernel") {
+    // Per shape (issue 25): a geomean gain can sit on shapes the change
+    // leaves as they were, and hide a shape that slowed.
+    auto shape_spread = facts ? facts->same_code_shape_spread_pct() : std::nullopt;
+    w.key("same_code_shape_spread_pct").value(shape_spread ? rounded(*shape_spread) : json::Value());
+    w.key("per_shape_vs_measured_against").value(t.shape_changes);
+  }
   if (type == "anti-strategy") {
     json::Value slower;
     auto mine = row.get("geomean_us").as_number();

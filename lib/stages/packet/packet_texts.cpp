@@ -1,6 +1,7 @@
 #include "packet/packet_texts.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "text/regex.hpp"
 #include "text/utf8.hpp"
@@ -34,8 +35,14 @@ json::Value scrub_strings(scrub::Scrubber &s, const json::Value &v) {
   return v;
 }
 
-json::Value shape_table(scrub::Scrubber &s, const json::Value &by_shape) {
+// A workload key's label: a key led by a uuid-like hash is labelled by it.
+json::Value shape_label(scrub::Scrubber &s, const std::string &key) {
   static const text::Regex hash_prefix(R"(^([0-9a-f]{8})\b)");
+  auto pre = hash_prefix.search(key);
+  return s.label(pre ? std::string((*pre)[1]) : key);
+}
+
+json::Value shape_table(scrub::Scrubber &s, const json::Value &by_shape) {
   json::Value rows = json::Value::array();
   const auto *obj = by_shape.as_object();
   if (!obj) return rows;
@@ -48,13 +55,34 @@ json::Value shape_table(scrub::Scrubber &s, const json::Value &by_shape) {
     return x.has_value() && !y.has_value();
   });
   for (const auto *m : sorted) {
-    auto pre = hash_prefix.search(m->first);
     json::Value row = json::Value::object();
-    row.set("shape", s.label(pre ? std::string((*pre)[1]) : m->first));
+    row.set("shape", shape_label(s, m->first));
     row.set("latency_us", m->second);
     rows.push_back(std::move(row));
   }
   return rows;
+}
+
+// Each shape both `row` and the version its segment is measured against
+// timed, in `row`'s table order: its latency before and after and the
+// change in percent of before (negative = faster).
+json::Value shape_changes(scrub::Scrubber &s, const json::Value &seg, const json::Value &row, const RunFacts *facts) {
+  json::Value out = json::Value::array();
+  const auto *after = row.get("by_shape").as_object();
+  std::string base = seg.get("measured_against").string_or("version");
+  if (!after || !facts || base.empty()) return out;
+  for (const auto &[key, lat] : *after) {
+    auto now = lat.as_number();
+    auto before = facts->shape_latency_of(base, key);
+    if (!now || !before || *before <= 0) continue;
+    json::Value c = json::Value::object();
+    c.set("shape", shape_label(s, key));
+    c.set("before_us", *before);
+    c.set("after_us", *now);
+    c.set("change_pct", std::round((*now / *before - 1.0) * 10000.0) / 100.0);
+    out.push_back(std::move(c));
+  }
+  return out;
 }
 
 } // namespace
@@ -146,6 +174,7 @@ Texts scrub_texts(scrub::Scrubber &s, const json::Value &seg, const json::Value 
     for (const auto &k : *later) t.later_kept.push_back(scrubbed(s, k.get("change")));
   t.lineage = json::Value::array();
   for (const auto *step : span.lineage) t.lineage.push_back(scrubbed(s, change_text_of(*step)));
+  t.shape_changes = type == "reference-kernel" ? json::Value::array() : shape_changes(s, seg, row, ctx.facts);
   return t;
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "error/error.hpp"
 #include "ladder/noise.hpp"
@@ -24,8 +25,33 @@ NoiseRule NoiseRule::from_json(const json::Value &section, const std::string &so
       throw Error(ErrorKind::Usage, where + ".harness_change_pct must be a positive number");
     r.harness_change_pct = *h.as_number();
   }
+  if (const auto &g = section.get("gain_min_shape_share"); !g.is_null()) {
+    if (!g.is_number() || *g.as_number() < 0 || *g.as_number() > 1)
+      throw Error(ErrorKind::Usage, where + ".gain_min_shape_share must be a number in [0, 1]");
+    r.gain_min_shape_share = *g.as_number();
+  }
   return r;
 }
+
+namespace {
+
+// The run's band over the measurements of unchanged code: the NoiseRule's
+// quantile (nearest rank: at 0.9 of ten spreads, the ninth) of the spreads,
+// in percent of the faster, of each range measured more than once; a spread
+// above harness_change_pct is a harness change, not noise.
+template <class Ranges> std::optional<double> band_of(const Ranges &ranges, const NoiseRule &noise) {
+  std::vector<double> spreads;
+  for (const auto &[_, range] : ranges) {
+    double pct = (range.second / range.first - 1.0) * 100.0;
+    if (pct > 0 && pct <= noise.harness_change_pct) spreads.push_back(pct);
+  }
+  if (spreads.empty()) return std::nullopt;
+  std::sort(spreads.begin(), spreads.end());
+  auto rank = static_cast<std::size_t>(std::ceil(noise.spread_quantile * static_cast<double>(spreads.size())));
+  return spreads[std::clamp<std::size_t>(rank, 1, spreads.size()) - 1];
+}
+
+} // namespace
 
 RunFacts::RunFacts(const std::vector<json::Value> &version_rows, const BlobOf &blob_of, const NoiseRule &noise) {
   for (const auto &r : version_rows) rows_.push_back(&r);
@@ -38,33 +64,39 @@ RunFacts::RunFacts(const std::vector<json::Value> &version_rows, const BlobOf &b
       ++impacts_[text::folded(*s)];
   }
   if (!blob_of) return;
-  // Fastest and slowest geomean per kernel blob.
-  std::unordered_map<std::string, std::pair<double, double>> by_blob;
+  // Fastest and slowest geomean per kernel blob, and per blob and shape.
+  using Range = std::pair<double, double>;
+  auto widen = [](auto &map, const auto &key, double x) {
+    auto [it, fresh] = map.try_emplace(key, x, x);
+    if (!fresh) it->second = {std::min(it->second.first, x), std::max(it->second.second, x)};
+  };
+  std::unordered_map<std::string, Range> by_blob;
+  std::map<std::pair<std::string, std::string>, Range> by_blob_shape;
   for (const auto *r : rows_) {
     const auto *sha = r->get("sha").as_string();
     auto g = r->get("geomean_us").as_number();
     if (!sha || sha->empty() || !g || *g <= 0) continue;
     auto blob = blob_of(*sha);
     if (!blob) continue;
-    auto [it, fresh] = by_blob.try_emplace(*blob, *g, *g);
-    if (!fresh) it->second = {std::min(it->second.first, *g), std::max(it->second.second, *g)};
+    widen(by_blob, *blob, *g);
+    if (const auto *shapes = r->get("by_shape").as_object())
+      for (const auto &[shape, lat] : *shapes)
+        if (auto x = lat.as_number(); x && *x > 0) widen(by_blob_shape, std::make_pair(*blob, shape), *x);
   }
-  std::vector<double> spreads;
-  for (const auto &[_, range] : by_blob) {
-    double pct = (range.second / range.first - 1.0) * 100.0;
-    if (pct > 0 && pct <= noise.harness_change_pct) spreads.push_back(pct);
-  }
-  if (spreads.empty()) return;
-  std::sort(spreads.begin(), spreads.end());
-  // The nearest-rank quantile: at 0.9 of ten spreads, the ninth.
-  auto rank = static_cast<std::size_t>(std::ceil(noise.spread_quantile * static_cast<double>(spreads.size())));
-  spread_ = spreads[std::clamp<std::size_t>(rank, 1, spreads.size()) - 1];
+  spread_ = band_of(by_blob, noise);
+  shape_spread_ = band_of(by_blob_shape, noise);
 }
 
 std::optional<double> RunFacts::geomean_of(const std::string &version) const {
   auto it = position_.find(version);
   if (it == position_.end()) return std::nullopt;
   return rows_[it->second]->get("geomean_us").as_number();
+}
+
+std::optional<double> RunFacts::shape_latency_of(const std::string &version, const std::string &shape) const {
+  auto it = position_.find(version);
+  if (it == position_.end()) return std::nullopt;
+  return rows_[it->second]->get("by_shape").get(shape).as_number();
 }
 
 bool RunFacts::passed_correctness(const std::string &version) const {

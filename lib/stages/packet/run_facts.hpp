@@ -9,7 +9,10 @@
 //     kernel blob measured more than once, the spread of its geomeans; the
 //     run's band is the NoiseRule's quantile of those spreads (a spread
 //     above its harness_change_pct is a harness change, not noise), so a
-//     failure inside it is known for noise.
+//     failure inside it is known for noise;
+//   * the same per benchmarked shape: the quantile of the spreads of each
+//     shape's latency over the measurements of one kernel blob, so a shape
+//     that moved inside it moved for no reason of its own.
 //
 //   RunFacts facts(version_rows);
 //   facts.kept_between("v3", "v6")          // rows of v4, v5: committed, not reverted, in order
@@ -30,6 +33,10 @@ namespace otm::packet {
 struct NoiseRule {
   double spread_quantile = 0.9;     // which re-measurement spread is the run's band
   double harness_change_pct = 10.0; // a larger spread of one code is a harness change
+  // otm-draft: a geomean gain shown beyond the per-shape band on fewer than
+  // this share of the shapes, the others moving together inside the run's
+  // band, is those shapes' and not the change's across the workload.
+  double gain_min_shape_share = 0.5;
   static NoiseRule from_json(const json::Value &section, const std::string &source);
 };
 
@@ -61,6 +68,11 @@ public:
   // kernel; nullopt when the run never re-measured unchanged code (or no
   // blob reader was given).
   std::optional<double> same_code_spread_pct() const { return spread_; }
+  // The same band per shape: the quantile of the spreads of every shape's
+  // latency over the measurements of each byte-identical kernel.
+  std::optional<double> same_code_shape_spread_pct() const { return shape_spread_; }
+  // A version's latency on one shape, when its row has one.
+  std::optional<double> shape_latency_of(const std::string &version, const std::string &shape) const;
   // A version's geomean, when its row has one.
   std::optional<double> geomean_of(const std::string &version) const;
   // Whether a version's correctness check passed: a status that is not a
@@ -72,7 +84,7 @@ private:
   std::vector<const json::Value *> rows_;                 // by n
   std::unordered_map<std::string, std::size_t> position_; // version -> index in rows_
   std::unordered_map<std::string, std::size_t> impacts_;  // normalised expected impact -> steps
-  std::optional<double> spread_;
+  std::optional<double> spread_, shape_spread_;
 };
 
 } // namespace otm::packet
