@@ -193,15 +193,22 @@ bool states_a_condition(const std::string &caveat) {
   return words >= 4 && !error_text.contains(caveat);
 }
 
-} // namespace
+// What a strategy stands on once every refusal has passed: its change
+// text, the diff and the levers the text claims that the code bears out,
+// the earlier kept steps its diff also holds, and its mechanism.
+struct Checked {
+  std::string change, range, dsl;
+  diff::DiffReading diff;
+  levers::LeverReading levers;
+  std::vector<std::string> earlier;
+  SourcedText mech;
+};
 
-Value draft_strategy(Context &c) {
-  std::string change = required_string(c.af.get("what_the_run_said").get("change"), "payload.change",
-                                       "the run recorded no description of its change");
+// The code checks: a change that runs, in code that can run as written.
+diff::DiffReading running_change(Context &c, const std::string &range) {
   // No change, no strategy: the gain must be bought by code that runs.
   std::optional<diff::DiffReading> diff;
   if (!c.packet.code.empty() && c.af.get("diff_file").is_string()) diff = diff::read_diff(c.packet.code, code_after(c));
-  std::string range = range_of(c.prov);
   if (!diff || diff->running_lines() == 0) {
     if (diff && !diff->unread_names.empty())
       refuse("payload.implementation.snippet", "no code change that runs " + range + ": the code lines it changes " +
@@ -227,6 +234,11 @@ Value draft_strategy(Context &c) {
                  ", which it binds nowhere (no parameter, assignment, import or definition): it cannot run as "
                  "written, so the run's measurement is not of this code");
   }
+  return std::move(*diff);
+}
+
+// The measurement checks: a gain beyond the run's noise, on most shapes.
+void established_gain(Context &c) {
   // A gain no larger than the run's own spread of re-measurements of
   // unchanged code is not established (the same rule as a failed lever's).
   const auto &m = c.af.get("measurements");
@@ -237,41 +249,46 @@ Value draft_strategy(Context &c) {
                                  "of unchanged code (" +
                                  band.python_str() + " %): the gain is not established");
   if (auto few = gain_on_a_few_shapes(m, c.rules.gain_min_shape_share)) refuse("worth.gain.pct", *few);
-  if (auto dead = described_dead_code(*diff, change))
-    refuse("payload.change", "the change text describes `" + *dead + "`, which the diff " + range +
+}
+
+// The claim checks: the change text describes code that runs, every lever
+// it names is borne out by the diff, and a step whose own commits run
+// nothing claims a lever an earlier kept step of its span changed.
+void claim_borne_out(Context &c, const Checked &k) {
+  if (auto dead = described_dead_code(k.diff, k.change))
+    refuse("payload.change", "the change text describes `" + *dead + "`, which the diff " + k.range +
                                  " defines but never calls: the measured gain is not its");
   // A claim must be visible in the code: every lever the change text names
   // that has code forms for this DSL is changed by a running line.
-  const std::string dsl = c.af.get("operator").string_or("dsl");
-  auto levers = levers::read_levers(*diff, change, c.rules.retrieval.levers, dsl);
-  if (!levers.missing.empty())
-    refuse("payload.change", "the change text claims " + text::quoted_code_list(levers.missing) +
-                                 ", but no running change " + range +
+  if (!k.levers.missing.empty())
+    refuse("payload.change", "the change text claims " + text::quoted_code_list(k.levers.missing) +
+                                 ", but no running change " + k.range +
                                  " changes its code: the measured gain is not borne out by the diff");
-  // The step's own span: its own commits must change code that runs; a
-  // diff that also holds earlier kept steps names them and credits the
-  // gain to all of them together.
-  const auto &span = c.af.get("span");
-  std::vector<std::string> earlier = strings_at(span.get("earlier_kept_steps"), "change");
   // A step whose own commits run nothing may still claim a lever an earlier
   // kept step of its span changed (a change kept and re-measured): the diff
   // must then bear that lever out. Otherwise the gain is not its claim's.
+  const auto &span = c.af.get("span");
   bool own_runs =
       !span.get("this_step_changes_running_code").is_bool() || *span.get("this_step_changes_running_code").as_bool();
   // With no earlier kept step in the span, the diff's running code is what
   // was measured (a reverted attempt's code the run kept after all): a
   // claimed lever it realises is borne out.
-  if (!own_runs && (earlier.empty() ? levers.realised.empty()
-                                    : re_measured(c.rules.retrieval.levers, change, levers.realised, earlier).empty()))
+  if (!own_runs &&
+      (k.earlier.empty() ? k.levers.realised.empty()
+                         : re_measured(c.rules.retrieval.levers, k.change, k.levers.realised, k.earlier).empty()))
     refuse("payload.change",
            "this step's own commits change no code that runs, and no lever its change text names "
            "is both changed " +
-               range + " and named (at the same setting) by an earlier kept step: the gain belongs to " +
-               (earlier.empty()
+               k.range + " and named (at the same setting) by an earlier kept step: the gain belongs to " +
+               (k.earlier.empty()
                     ? std::string("other steps")
-                    : "the " + std::to_string(earlier.size()) + " earlier kept step(s) its diff also holds"));
-  // A reason the run gives on many steps (its template's expected impact,
-  // a sentence the run's other strategies share) is not this step's.
+                    : "the " + std::to_string(k.earlier.size()) + " earlier kept step(s) its diff also holds"));
+}
+
+// A reason of the step's own: a reason the run gives on many steps (its
+// template's expected impact, a sentence the run's other strategies share)
+// is not this step's.
+SourcedText own_mechanism(Context &c) {
   const auto &said_here = c.af.get("what_the_run_said");
   std::size_t impact_steps = said_here.get("expected_impact_stated_by_steps").as_int().value_or(0) > 0
                                  ? static_cast<std::size_t>(*said_here.get("expected_impact_stated_by_steps").as_int())
@@ -292,10 +309,30 @@ Value draft_strategy(Context &c) {
                      "rationale of a direction taken up, or causal change text"
                : "the packet states no reason for the gain: no causal sentence, expected impact, profiler "
                  "conclusion of the kernel under test, rationale of a direction taken up, or causal change text");
-  Value r = record_head(c);
-  Value p = Value::object();
-  p.set("goal", "Make " + (c.family.empty() ? std::string("this operator") : c.family) + " faster on " + c.gpu);
-  p.set("problem", problem_of(c));
+  return std::move(*mech);
+}
+
+// Every check, in the order a reader would ask: code, gain, claim, reason.
+Checked check_strategy(Context &c) {
+  Checked k;
+  k.change = required_string(c.af.get("what_the_run_said").get("change"), "payload.change",
+                             "the run recorded no description of its change");
+  k.range = range_of(c.prov);
+  k.diff = running_change(c, k.range);
+  established_gain(c);
+  k.dsl = c.af.get("operator").string_or("dsl");
+  k.levers = levers::read_levers(k.diff, k.change, c.rules.retrieval.levers, k.dsl);
+  // The step's own span: a diff that also holds earlier kept steps names
+  // them and credits the gain to all of them together.
+  k.earlier = strings_at(c.af.get("span").get("earlier_kept_steps"), "change");
+  claim_borne_out(c, k);
+  k.mech = own_mechanism(c);
+  return k;
+}
+
+// payload.trace: the step the code builds on and the techniques the code
+// already carries.
+Value trace_of(Context &c, const std::vector<std::string> &applied_before) {
   const auto &bo = c.af.get("builds_on");
   bool baseline = bo.get("was_the_untouched_baseline").truthy();
   std::string approach;
@@ -312,61 +349,54 @@ Value draft_strategy(Context &c) {
   builds_on.set("is_baseline", baseline);
   Value trace = Value::object();
   trace.set("builds_on", builds_on);
-  const auto applied_before = levers_applied_before(c);
   if (!applied_before.empty()) trace.set("techniques_applied_before", Value::strings(applied_before));
-  p.set("trace", trace);
-  if (!earlier.empty()) {
+  return trace;
+}
+
+// payload.change: the run's account, with the kept steps measured with it
+// and the settings of other levers its diff also moves.
+std::string change_of(const Checked &k, const levers::LeverVocabulary &vocabulary) {
+  std::string with = k.change;
+  if (!k.earlier.empty()) {
     // Each kept step of the span with its own change text: the gain is
     // theirs together.
-    std::string with = change;
     if (!with.empty() && with.back() != '.') with += '.';
     // No count and no numbering: a number the packet does not hold is a
     // fabrication (the no-fabrication gate).
     // The steps are listed as the run kept them; a later step may have
     // undone one, so the record does not claim their code is in the diff.
-    with += " Measured together with the kept step" + std::string(earlier.size() > 1 ? "s" : "") +
+    with += " Measured together with the kept step" + std::string(k.earlier.size() > 1 ? "s" : "") +
             " between the best-so-far and it (the diff shows what of them remains): ";
-    for (std::size_t i = 0; i < earlier.size(); ++i)
-      with += (i ? "; " : "") + std::string(text::rstrip_chars(earlier[i], " ."));
+    for (std::size_t i = 0; i < k.earlier.size(); ++i)
+      with += (i ? "; " : "") + std::string(text::rstrip_chars(k.earlier[i], " ."));
     with += ".";
-    p.set("change", with);
-  } else {
-    p.set("change", change);
   }
-  const auto &vocabulary = c.rules.retrieval.levers;
   // Settings of other levers the diff also moves (`NUM_STAGES` beside a
   // claimed block size): named, so the gain is not read as the claim's alone.
-  std::string accounts = change + "\n" + mech->text;
-  for (const auto &e : earlier) accounts += "\n" + e;
-  auto others = other_settings_changed(*diff, accounts, vocabulary, dsl);
+  std::string accounts = k.change + "\n" + k.mech.text;
+  for (const auto &e : k.earlier) accounts += "\n" + e;
+  auto others = other_settings_changed(k.diff, accounts, vocabulary, k.dsl);
   if (!others.empty()) {
     std::vector<std::string> names;
     for (const auto &o : others) names.push_back(o.name);
-    std::string with = *p.get("change").as_string();
     if (!with.empty() && with.back() != '.') with += '.';
     with += " The diff also changes " + text::quoted_code_list(names) +
             ", which the run's account does not name: the gain is theirs together.";
-    p.set("change", with);
   }
-  p.set("mechanism", mech->text);
-  auto hunk = choose_diff_hunks(
-      *diff, change,
-      [&](const diff::ChangedLine &line) { return levers::changes_lever(line, levers.realised, vocabulary, dsl); },
-      code_after(c).value_or(std::string_view()));
-  Value impl = Value::object();
-  impl.set("format", kDiffFormat);
-  impl.set("snippet", hunk->text);
-  p.set("implementation", impl);
-  p.set("cost", cost_of(*diff));
-  // The directions the run left open, but not one that only names the
-  // levers this very change pulled ("try a persistent kernel" on the step
-  // that made it persistent).
-  // ... nor one that only names levers the code already carries from
-  // earlier kept steps (the schema: not to be recommended again).
+  return with;
+}
+
+// payload.next_steps: the directions the run left open, but not one that
+// only names the levers this very change pulled ("try a persistent kernel"
+// on the step that made it persistent), nor one that only names levers the
+// code already carries from earlier kept steps (the schema: not to be
+// recommended again).
+Value next_steps_of(Context &c, const Checked &k, const std::vector<std::string> &applied_before) {
+  const auto &vocabulary = c.rules.retrieval.levers;
   auto only_this_change = [&](const std::string &direction) {
     auto named = vocabulary.named_in(direction);
     return !named.empty() && std::all_of(named.begin(), named.end(), [&](const std::string &l) {
-      return std::find(levers.claimed.begin(), levers.claimed.end(), l) != levers.claimed.end() ||
+      return std::find(k.levers.claimed.begin(), k.levers.claimed.end(), l) != k.levers.claimed.end() ||
              std::find(applied_before.begin(), applied_before.end(), l) != applied_before.end();
     });
   };
@@ -375,35 +405,41 @@ Value draft_strategy(Context &c) {
     for (const auto &d : *dirs)
       if (auto t = text_of(d.get("direction")); t && !only_this_change(*t)) next.push_back(*t);
   if (!next.size()) c.out.thin.push_back("payload.next_steps");
-  p.set("next_steps", next);
-  // The caveats the run recorded for this very step, verbatim, when they
-  // state a condition (not "slow", not an exception's message) about a
-  // lever this change claims: a step record also carries other levers'
-  // pitfalls, copied forward, and their fixes ("kept 1") may contradict
-  // this record.
+  return next;
+}
+
+// payload.applies_when: the caveats the run recorded for this very step,
+// verbatim, when they state a condition (not "slow", not an exception's
+// message) about a lever this change claims: a step record also carries
+// other levers' pitfalls, copied forward, and their fixes ("kept 1") may
+// contradict this record.
+Value applies_when_of(Context &c, const Checked &k) {
+  const auto &vocabulary = c.rules.retrieval.levers;
+  const auto &claimed = k.levers.claimed;
   // A caveat that says the very setting this change kept fails ("2 rows
   // per program halve the grid" on the step that kept two rows) is an
   // earlier failure's account, which the win contradicts: left out.
   // So is a caveat that reports the claimed lever failing ("split the KV
   // sequence: 8 gave no speedup ... do not retry") at no setting other than
   // the kept one: the step's own measurement says it won.
-  const auto kept_settings = levers::settings_in(vocabulary, levers::claim_of(change));
+  const auto kept_settings = levers::settings_in(vocabulary, levers::claim_of(k.change));
   static const text::Regex reports_failure(
       R"((?i)\bno (?:speed-?up|gain|improvement)\b|\bslower\b|\bregress(?:ed|ion|es)?\b|\bdo not retry\b|\bdon't retry\b|\bnot worth\b)");
   auto contradicts_the_win = [&](const std::string &caveat) {
     const auto stated = levers::settings_in(vocabulary, caveat);
     for (const auto &s : stated)
-      for (const auto &k : kept_settings)
-        if (!s.value.empty() && s.lever == k.lever && s.value == k.value) return true;
+      for (const auto &kept : kept_settings)
+        if (!s.value.empty() && s.lever == kept.lever && s.value == kept.value) return true;
     if (!reports_failure.contains(caveat)) return false;
-    bool other_setting = false, claimed = false;
+    bool other_setting = false, named_claim = false;
     for (const auto &s : stated) {
-      if (std::find(levers.claimed.begin(), levers.claimed.end(), s.lever) == levers.claimed.end()) continue;
-      claimed = true;
-      for (const auto &k : kept_settings)
-        if (k.lever == s.lever && !s.value.empty() && !k.value.empty() && s.value != k.value) other_setting = true;
+      if (std::find(claimed.begin(), claimed.end(), s.lever) == claimed.end()) continue;
+      named_claim = true;
+      for (const auto &kept : kept_settings)
+        if (kept.lever == s.lever && !s.value.empty() && !kept.value.empty() && s.value != kept.value)
+          other_setting = true;
     }
-    return claimed && !other_setting;
+    return named_claim && !other_setting;
   };
   Value applies = Value::array();
   if (const auto *pits = c.af.get("pitfalls_recorded_here").as_array())
@@ -411,43 +447,46 @@ Value draft_strategy(Context &c) {
       if (auto t = text_of(e.get("pitfall")); t && states_a_condition(*t) && !contradicts_the_win(*t)) {
         auto named = vocabulary.named_in(*t);
         bool mine = std::any_of(named.begin(), named.end(), [&](const std::string &l) {
-          return std::find(levers.claimed.begin(), levers.claimed.end(), l) != levers.claimed.end();
+          return std::find(claimed.begin(), claimed.end(), l) != claimed.end();
         });
         if (mine) applies.push_back(*t);
       }
-  if (applies.size()) p.set("applies_when", applies);
-  r.set("payload", p);
+  return applies;
+}
 
-  // Tags from the change: the levers it claims that the code bears out (or
-  // that no code can show, like a fusion), never the step's category.
+// retrieval: tags from the change (the levers it claims that the code bears
+// out, or that no code can show, like a fusion; never the step's
+// category), symptoms and triggers from the run's reasons.
+RecordTerms strategy_terms(Context &c, const Checked &k, const DiffSnippet &hunk) {
+  const auto &vocabulary = c.rules.retrieval.levers;
   RecordTerms terms(c.rules.retrieval);
   auto diff_changes = [&](const std::string &lever) {
-    for (const auto &h : diff->hunks)
+    for (const auto &h : k.diff.hunks)
       for (const auto &line : h.running)
-        if (levers::changes_lever(line, {lever}, vocabulary, dsl)) return true;
+        if (levers::changes_lever(line, {lever}, vocabulary, k.dsl)) return true;
     return false;
   };
   bool lever_tagged = false;
-  for (const auto &l : vocabulary.prose().tags_in(change))
-    if (diff_changes(l) || !vocabulary.checkable(l, dsl)) terms.tag(l), lever_tagged = true;
+  for (const auto &l : vocabulary.prose().tags_in(k.change))
+    if (diff_changes(l) || !vocabulary.checkable(l, k.dsl)) terms.tag(l), lever_tagged = true;
   // A change whose words name no lever is tagged by the levers whose
   // settings its own code changes (`BLOCK_N=32` -> `64`: the owner of a
   // changed value), when the diff is its step's alone (round 6: empty
   // technique_tags); a DSL call owning the change (`gl.load(...)`) is no
   // lever's. Code a rewrite adds wholesale names every lever it touches,
   // so it tags none.
-  if (!lever_tagged && earlier.empty()) {
+  if (!lever_tagged && k.earlier.empty()) {
     std::vector<std::string> set;
-    for (const auto &h : diff->hunks)
+    for (const auto &h : k.diff.hunks)
       for (const auto &line : h.running)
         if (!line.dead && !line.owner.empty() && !diff::is_language_call(line.owner))
-          for (const auto &l : vocabulary.levers_in_code(line.owner, dsl))
+          for (const auto &l : vocabulary.levers_in_code(line.owner, k.dsl))
             if (std::find(set.begin(), set.end(), l) == set.end()) set.push_back(l);
     if (set.size() <= kMaxCodeLeverTags)
       for (const auto &l : set) terms.tag(l);
   }
-  for (const auto &n : hunk->names)
-    if (diff::changes_name(*diff, n))
+  for (const auto &n : hunk.names)
+    if (diff::changes_name(k.diff, n))
       if (auto t = tag_of(n); t.size() >= 4) terms.tag(t);
   const auto &said = c.af.get("what_the_run_said");
   std::vector<std::string> situation = strings_at(said.get("directions_taken_up"), "rationale");
@@ -455,37 +494,69 @@ Value draft_strategy(Context &c) {
   if (auto t = text_of(said.get("expected_impact"))) situation.push_back(*t);
   // What the run saw before the change: a report of the changed kernel
   // describes the state after it, so it names no symptom of this record.
-  if (mech->source != "profiler.conclusion") situation.push_back(mech->text);
-  situation.push_back(change);
+  if (k.mech.source != "profiler.conclusion") situation.push_back(k.mech.text);
+  situation.push_back(k.change);
   terms.symptoms_in(situation, symptoms_as(c));
   // No symptom named: the search that should find this record is for the
   // lever it pulls (the code bears out, else the text claims, else the
   // claim's own words), on this operator and hardware.
   if (!terms.has_triggers()) {
-    std::string what = !levers.realised.empty() ? lever_words(levers.realised)
-                       : !levers.claimed.empty()
-                           ? lever_words(levers.claimed)
-                           : std::string(text::rstrip_chars(text::strip(levers::claim_of(change)), " .;:,"));
+    std::string what = !k.levers.realised.empty() ? lever_words(k.levers.realised)
+                       : !k.levers.claimed.empty()
+                           ? lever_words(k.levers.claimed)
+                           : std::string(text::rstrip_chars(text::strip(levers::claim_of(k.change)), " .;:,"));
     if (!what.empty())
       terms.trigger("considering " + what + " for " + (c.family.empty() ? std::string("this operator") : c.family) +
                     " on " + c.gpu);
   }
-  set_terms(r, terms);
+  return terms;
+}
 
+// evidence: the measurement, and the capture when the mechanism is its.
+Value strategy_evidence(Context &c, const Checked &k) {
   bool measured = c.af.get("measurements").get("geomean_us").is_number();
   bool cites_capture = c.prov.get("ncu_dirs").size() > 0;
-  const char *basis = mech->source == "profiler.conclusion" && cites_capture ? "profiler"
-                      : measured                                             ? "bench-only"
-                                                                             : "none";
+  const char *basis = k.mech.source == "profiler.conclusion" && cites_capture ? "profiler"
+                      : measured                                              ? "bench-only"
+                                                                              : "none";
   Value ev = Value::object();
   ev.set("summary", summary_of(c, measured ? "measured" : "inferred", basis,
                                "no bottleneck class is claimed: otm-draft does not classify bottlenecks"));
   ev.set("raw", raw_of(c, effect_of(c, true), std::string(basis) == "profiler"));
-  r.set("evidence", ev);
+  return ev;
+}
+
+} // namespace
+
+Value draft_strategy(Context &c) {
+  const Checked k = check_strategy(c);
+  const auto &vocabulary = c.rules.retrieval.levers;
+  Value r = record_head(c);
+  Value p = Value::object();
+  p.set("goal", "Make " + (c.family.empty() ? std::string("this operator") : c.family) + " faster on " + c.gpu);
+  p.set("problem", problem_of(c));
+  const auto applied_before = levers_applied_before(c);
+  p.set("trace", trace_of(c, applied_before));
+  p.set("change", change_of(k, vocabulary));
+  p.set("mechanism", k.mech.text);
+  auto hunk = choose_diff_hunks(
+      k.diff, k.change,
+      [&](const diff::ChangedLine &line) { return levers::changes_lever(line, k.levers.realised, vocabulary, k.dsl); },
+      code_after(c).value_or(std::string_view()));
+  Value impl = Value::object();
+  impl.set("format", kDiffFormat);
+  impl.set("snippet", hunk->text);
+  p.set("implementation", impl);
+  p.set("cost", cost_of(k.diff));
+  p.set("next_steps", next_steps_of(c, k, applied_before));
+  if (auto applies = applies_when_of(c, k); applies.size()) p.set("applies_when", applies);
+  r.set("payload", p);
+  set_terms(r, strategy_terms(c, k, *hunk));
+  r.set("evidence", strategy_evidence(c, k));
   Value gain = strategy_gain(c);
-  if (!earlier.empty()) {
+  if (!k.earlier.empty()) {
     std::string note = "measured from the best-so-far across this step and the kept step" +
-                       std::string(earlier.size() > 1 ? "s" : "") + " before it, together; not this step's alone";
+                       std::string(k.earlier.size() > 1 ? "s" : "") + " before it, together; not this step's alone";
     if (const auto *n = gain.get("note").as_string()) note = *n + "; " + note;
     gain.set("note", note);
   }
