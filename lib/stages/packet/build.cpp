@@ -1,6 +1,7 @@
 #include "packet/build.hpp"
 
 #include <atomic>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -89,6 +90,82 @@ RunFacts::BlobOf kernel_blob_of(const Context &ctx) {
 
 } // namespace
 
+namespace {
+
+// The ids of every segment of the run, each checked to be a file name that
+// stays inside the packets directory.
+std::set<std::string> segment_ids(const std::vector<json::Value> &segments) {
+  std::set<std::string> out;
+  for (const auto &s : segments) {
+    std::string id = s.string_or("seg_id");
+    // seg_id names files: nothing that could leave the packets directory.
+    if (!record::is_valid_id(id) || id.find("..") != std::string::npos)
+      throw Error(ErrorKind::UnreadableInput, "segment with an unusable seg_id '" + id + "'; re-run otm-partition");
+    out.insert(id);
+  }
+  return out;
+}
+
+// Runs `build(ctx, i)` for i in [0, count): on two threads (each with its
+// own repository handle and scrub memo) from kParallelFrom packets on. The
+// threads take runs of kChunk neighbouring indices in turn, not every other
+// one: neighbouring segments diff neighbouring versions, so a handle's blob
+// cache then serves most of a diff's two blobs (striding made both handles
+// inflate nearly every blob), and neither thread waits long for the other
+// at the end (halves did, by as much as the halves' costs differed).
+// A failure stops the run naming the first failing index (a thread stops
+// at its failure, the other at the end of its run, so every run before the
+// failing one is finished).
+void run_in_chunks(std::size_t count, Context ctx, const std::function<void(const Context &, std::size_t)> &build) {
+  struct Failure {
+    std::size_t at = static_cast<std::size_t>(-1);
+    std::exception_ptr error;
+  };
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> stop{false};
+  auto work = [&](const Context &c, Failure &failed) {
+    for (std::size_t begin; !stop && (begin = next.fetch_add(kChunk)) < count;)
+      for (std::size_t i = begin; i < std::min(begin + kChunk, count); ++i) try {
+          build(c, i);
+        } catch (...) {
+          failed = {i, std::current_exception()};
+          stop = true;
+          return;
+        }
+  };
+  Failure mine, theirs;
+  // Each thread's scrubbers share what they found for texts that repeat.
+  scrub::ScrubMemo memo(ctx.denylist), other_memo(ctx.denylist);
+  ctx.scrub_memo = &memo;
+  if (count >= kParallelFrom && ctx.repo) {
+    auto repo = ctx.repo->reopen();
+    Context second = ctx;
+    second.repo = &repo;
+    second.scrub_memo = &other_memo;
+    std::thread helper([&] { work(second, theirs); });
+    work(ctx, mine);
+    helper.join();
+  } else {
+    work(ctx, mine);
+  }
+  if (mine.error || theirs.error) std::rethrow_exception(mine.at < theirs.at ? mine.error : theirs.error);
+}
+
+// The packet files of the directory that no segment of the run will have
+// again, or that this run rebuilt: a packet's files are <seg_id> and one
+// of its endings. Files that are not a packet's are kept.
+bool stale(const std::string &name, const std::set<std::string> &current, const std::set<std::string> &rebuilt) {
+  for (std::string_view end : {std::string_view(kCodeAfterSuffix), std::string_view(kStepDiffSuffix),
+                               std::string_view(".json"), std::string_view(".diff"), std::string_view(".py")})
+    if (name.size() > end.size() && name.ends_with(end)) {
+      std::string stem = name.substr(0, name.size() - end.size());
+      return !current.count(stem) || rebuilt.count(stem);
+    }
+  return false;
+}
+
+} // namespace
+
 BuildResult build_all(const std::vector<json::Value> &all_segments, const Filters &filters,
                       const std::vector<json::Value> &version_rows, const Context &ctx, const fs::path &dir,
                       const cli::ProgressFn &progress) {
@@ -96,14 +173,7 @@ BuildResult build_all(const std::vector<json::Value> &all_segments, const Filter
   std::unordered_map<std::string, const json::Value *> rows;
   for (const auto &row : version_rows) rows.emplace(row.string_or("version"), &row);
   auto taken_up = directions_taken_up(version_rows, ctx.directions);
-  std::set<std::string> current;
-  for (const auto &s : all_segments) {
-    std::string id = s.string_or("seg_id");
-    // seg_id names files: nothing that could leave the packets directory.
-    if (!record::is_valid_id(id) || id.find("..") != std::string::npos)
-      throw Error(ErrorKind::UnreadableInput, "segment with an unusable seg_id '" + id + "'; re-run otm-partition");
-    current.insert(id);
-  }
+  const std::set<std::string> current = segment_ids(all_segments);
   auto segs = chosen(all_segments, filters);
   DiffCache diffs;
   const RunFacts facts(version_rows, kernel_blob_of(ctx), ctx.noise);
@@ -118,19 +188,9 @@ BuildResult build_all(const std::vector<json::Value> &all_segments, const Filter
   // inode), and a rerun that changes nothing writes nothing.
   io::DirectoryPublish publish(dir);
   std::vector<std::optional<Written>> built(segs.size());
-  // Packets are independent: built on two threads (each with its own
-  // repository handle), kept in segment order. The threads take runs of
-  // kChunk neighbouring segments in turn, not every other one: neighbouring
-  // segments diff neighbouring versions, so a handle's blob cache then
-  // serves most of a diff's two blobs (striding made both handles inflate
-  // nearly every blob), and neither thread waits long for the other at the
-  // end (halves did, by as much as the halves' costs differed).
   // Each packet is printed and written by the thread that built it, and
-  // only what the summary and the report need is kept.
-  // A segment that cannot be built stops the stage naming it: the first in
-  // segment order that failed (a thread stops at its failure, the other at
-  // the end of its run, so every run before the failing one is finished).
-  auto build_at = [&](const Context &c, std::size_t i) {
+  // only what the summary and the report need is kept, in segment order.
+  run_in_chunks(segs.size(), run_ctx, [&](const Context &c, std::size_t i) {
     const auto &seg = *segs[i];
     auto it = rows.find(seg.string_or("version"));
     auto up = taken_up.find(seg.string_or("version"));
@@ -152,39 +212,7 @@ BuildResult build_all(const std::vector<json::Value> &all_segments, const Filter
     std::string line = summary_line(b, dir);
     built[i] = Written{std::move(b.seg_id), std::move(b.code_name), std::move(b.leaks), std::move(line)};
     if (progress) progress(built[i]->seg_id);
-  };
-  struct Failure {
-    std::size_t at = static_cast<std::size_t>(-1);
-    std::exception_ptr error;
-  };
-  std::atomic<std::size_t> next{0};
-  std::atomic<bool> stop{false};
-  auto work = [&](const Context &c, Failure &failed) {
-    for (std::size_t begin; !stop && (begin = next.fetch_add(kChunk)) < segs.size();)
-      for (std::size_t i = begin; i < std::min(begin + kChunk, segs.size()); ++i) try {
-          build_at(c, i);
-        } catch (...) {
-          failed = {i, std::current_exception()};
-          stop = true;
-          return;
-        }
-  };
-  Failure mine, theirs;
-  // Each thread's scrubbers share what they found for texts that repeat.
-  scrub::ScrubMemo memo(ctx.denylist), other_memo(ctx.denylist);
-  run_ctx.scrub_memo = &memo;
-  if (segs.size() >= kParallelFrom && ctx.repo) {
-    auto repo = ctx.repo->reopen();
-    Context second = run_ctx;
-    second.repo = &repo;
-    second.scrub_memo = &other_memo;
-    std::thread helper([&] { work(second, theirs); });
-    work(run_ctx, mine);
-    helper.join();
-  } else {
-    work(run_ctx, mine);
-  }
-  if (mine.error || theirs.error) std::rethrow_exception(mine.at < theirs.at ? mine.error : theirs.error);
+  });
   try {
     std::set<std::string> rebuilt;
     for (auto &b : built) {
@@ -193,20 +221,10 @@ BuildResult build_all(const std::vector<json::Value> &all_segments, const Filter
     }
     for (const auto &name : publish.current()) {
       if (publish.given(name)) continue;
-      // A packet's files are <seg_id> and one of these endings.
-      std::string stem;
-      for (std::string_view end : {std::string_view(kCodeAfterSuffix), std::string_view(kStepDiffSuffix),
-                                   std::string_view(".json"), std::string_view(".diff"), std::string_view(".py")})
-        if (name.size() > end.size() && name.ends_with(end)) {
-          stem = name.substr(0, name.size() - end.size());
-          break;
-        }
-      bool ours = !stem.empty();
-      if (ours && (!current.count(stem) || rebuilt.count(stem))) {
-        r.removed.push_back(name); // stale
-        continue;
-      }
-      publish.keep(name);
+      if (stale(name, current, rebuilt))
+        r.removed.push_back(name);
+      else
+        publish.keep(name);
     }
     publish.commit();
   } catch (const io::IoError &e) {
