@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <optional>
 
 #include "distill/draft_run.hpp"
 #include "distill/drafter.hpp"
@@ -403,6 +404,43 @@ TEST_CASE("a gain a few shapes carry, the rest inside the noise, is not the chan
   auto lenient = distill::DraftRules::defaults();
   lenient.gain_min_shape_share = 0.2;
   CHECK(with(few, 3.36, lenient).record);
+}
+
+TEST_CASE("a gain that shapes running the same code also show is not the change's", "[distill][issue25]") {
+  // Round 7: a three-pass loop moved into the `else` arm of a new
+  // single-pass branch; the long rows still ran the three passes, and moved
+  // -27 % with the rest.
+  auto with = [](std::vector<std::pair<double, std::optional<bool>>> shapes, double band = 4.68) {
+    auto p = packet("Ran twice the warps per program.");
+    auto &m = at(p.doc, {"agent_facing", "measurements"});
+    m.set("same_code_spread_pct", band);
+    m.set("same_code_shape_spread_pct", 5.74);
+    json::Value list = json::Value::array();
+    for (std::size_t i = 0; i < shapes.size(); ++i) {
+      json::Value e = json::Value::object();
+      e.set("shape", "shape-" + std::to_string(i + 1));
+      e.set("before_us", 100.0);
+      e.set("after_us", 100.0 + shapes[i].first);
+      e.set("change_pct", shapes[i].first);
+      if (shapes[i].second) e.set("runs_changed_code", *shapes[i].second);
+      list.push_back(std::move(e));
+    }
+    m.set("per_shape_vs_measured_against", std::move(list));
+    return distill::draft_record(p);
+  };
+  auto moved = with({{-9.0, true}, {-14.2, true}, {-22.9, true}, {-21.8, false}, {-27.75, false}});
+  REQUIRE(moved.refusal);
+  CHECK(moved.refusal->field == "worth.gain.pct");
+  CHECK_THAT(moved.refusal->why, Catch::Contains("shape-4, shape-5 run the same code before and after") &&
+                                     Catch::Contains("beyond the run's own spread"));
+  // Untouched shapes that stayed inside the band: the gain is the others'.
+  CHECK(with({{-9.0, true}, {-14.2, true}, {-22.9, true}, {-1.0, false}, {0.5, false}}).record);
+  // No reading of the code: nothing is decided.
+  CHECK(with({{-9.0, {}}, {-14.2, {}}, {-22.9, {}}, {-21.8, {}}, {-27.75, {}}}).record);
+  // No shape runs the touched code at all.
+  auto nowhere = with({{-9.0, false}, {-14.2, false}, {-22.9, false}});
+  REQUIRE(nowhere.refusal);
+  CHECK_THAT(nowhere.refusal->why, Catch::Contains("no benchmarked shape runs the code the change touches"));
 }
 
 TEST_CASE("a caveat the win contradicts, and a direction this change took, are left out", "[distill][issue25]") {

@@ -112,6 +112,40 @@ std::optional<std::string> gain_on_a_few_shapes(const Value &m, double min_share
          ": the gain is those shapes', not the change's across the workload";
 }
 
+// Why a gain is not the change's when shapes that run the same code before
+// and after (the packet's reading of the diff: a branch their launch does
+// not take, an unchanged launch) moved with it: the run measured something
+// else (round 7: a three-pass loop moved into the `else` arm of a new
+// single-pass branch, credited with the long rows' -27 % that still ran
+// the three passes).
+std::optional<std::string> gain_on_shapes_it_does_not_reach(const Value &m) {
+  const auto *changes = m.get("per_shape_vs_measured_against").as_array();
+  auto band = m.get("same_code_spread_pct").as_number();
+  if (!band) band = m.get("same_code_shape_spread_pct").as_number();
+  if (!changes || !band) return std::nullopt;
+  std::vector<const Value *> same;
+  double log_sum = 0;
+  for (const auto &e : *changes) {
+    const auto &runs = e.get("runs_changed_code");
+    auto before = e.get("before_us").as_number(), after = e.get("after_us").as_number();
+    if (!runs.is_bool() || *runs.as_bool() || !before || !after || *before <= 0 || *after <= 0) continue;
+    same.push_back(&e);
+    log_sum += std::log(*after / *before);
+  }
+  if (same.empty()) return std::nullopt;
+  std::string which;
+  for (const auto *e : same) which += (which.empty() ? "" : ", ") + e->string_or("shape");
+  if (same.size() == changes->size())
+    return "no benchmarked shape runs the code the change touches (" + which +
+           " take the same launch and the same branches before and after): the gain is not this change's";
+  double pct = (std::exp(log_sum / static_cast<double>(same.size())) - 1.0) * 100.0;
+  if (-pct <= *band) return std::nullopt;
+  return which + " run the same code before and after (their launch is unchanged and the change is in a branch "
+                 "they do not take), yet moved " +
+         text::fixed(pct, 2) + " % together, beyond the run's own spread of re-measurements of unchanged code (" +
+         text::fixed(*band, 2) + " %): the run's measurement moved for a reason other than this change";
+}
+
 Value strategy_gain(Context &c) {
   const auto &m = c.af.get("measurements");
   const auto &geo = m.get("geomean_us");
@@ -249,6 +283,7 @@ void established_gain(Context &c) {
                                  "of unchanged code (" +
                                  band.python_str() + " %): the gain is not established");
   if (auto few = gain_on_a_few_shapes(m, c.rules.gain_min_shape_share)) refuse("worth.gain.pct", *few);
+  if (auto elsewhere = gain_on_shapes_it_does_not_reach(m)) refuse("worth.gain.pct", *elsewhere);
 }
 
 // The claim checks: the change text describes code that runs, every lever

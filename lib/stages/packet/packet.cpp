@@ -6,6 +6,7 @@
 
 #include "packet/instructions.hpp"
 #include "packet/packet_texts.hpp"
+#include "packet/shape_reach.hpp"
 #include "packet/report_conclusion.hpp"
 #include "packet/span.hpp"
 #include "record/store_layout.hpp"
@@ -175,7 +176,16 @@ struct CodeFile {
 
 // The code file: the reference kernel or the step's diff, scrubbed after
 // every text (its labels continue theirs).
-CodeFile code_file(scrub::Scrubber &s, const json::Value &seg, const Context &ctx, const std::string &type) {
+// The kernel.py change a strategy's or anti-strategy's code shows
+// (version_diff); nullopt for a reference kernel or without a repository.
+std::optional<KernelDiff> kernel_diff_of(const json::Value &seg, const Context &ctx, const std::string &type) {
+  if (type == "reference-kernel" || !ctx.repo || !ctx.commits) return std::nullopt;
+  return version_diff(*ctx.repo, *ctx.commits, seg, ctx.diffs,
+                      ctx.facts ? ctx.facts->code_made_on(seg.string_or("version")) : std::string());
+}
+
+CodeFile code_file(scrub::Scrubber &s, const json::Value &seg, const Context &ctx, const std::string &type,
+                   std::optional<KernelDiff> diff) {
   CodeFile c;
   std::size_t cap = kMaxDiffChars;
   if (type == "reference-kernel") {
@@ -183,8 +193,7 @@ CodeFile code_file(scrub::Scrubber &s, const json::Value &seg, const Context &ct
     cap = kMaxKernelChars;
     c.ext = ".py";
   } else if (ctx.repo && ctx.commits) {
-    c.diff = version_diff(*ctx.repo, *ctx.commits, seg, ctx.diffs,
-                          ctx.facts ? ctx.facts->code_made_on(seg.string_or("version")) : std::string());
+    c.diff = std::move(diff);
     c.ext = ".diff";
   }
   // A diff is scrubbed on the lines its executable-line test lexed.
@@ -386,8 +395,10 @@ Built build_packet(const json::Value &seg, const json::Value &row, const Context
   out.id = seg.get("id");
 
   const Span span = span_of(seg, ctx);
-  const Texts texts = scrub_texts(s, seg, row, ctx, taken_up, type, span);
-  CodeFile code = code_file(s, seg, ctx, type);
+  auto diff = kernel_diff_of(seg, ctx, type);
+  const auto reach = diff ? shapes_reached(*diff, seg, ctx) : std::map<std::string, bool>();
+  const Texts texts = scrub_texts(s, seg, row, ctx, taken_up, type, span, reach);
+  CodeFile code = code_file(s, seg, ctx, type, std::move(diff));
   out.code = code.text;
 
   // Written as it is assembled (no tree of the packet): the agent-facing

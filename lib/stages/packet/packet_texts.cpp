@@ -66,7 +66,9 @@ json::Value shape_table(scrub::Scrubber &s, const json::Value &by_shape) {
 // Each shape both `row` and the version its segment is measured against
 // timed, in `row`'s table order: its latency before and after and the
 // change in percent of before (negative = faster).
-json::Value shape_changes(scrub::Scrubber &s, const json::Value &seg, const json::Value &row, const RunFacts *facts) {
+// `runs_changed_code` when the reading of the diff decided it for the shape.
+json::Value shape_changes(scrub::Scrubber &s, const json::Value &seg, const json::Value &row, const RunFacts *facts,
+                          const std::map<std::string, bool> &reach) {
   json::Value out = json::Value::array();
   const auto *after = row.get("by_shape").as_object();
   std::string base = seg.get("measured_against").string_or("version");
@@ -80,6 +82,7 @@ json::Value shape_changes(scrub::Scrubber &s, const json::Value &seg, const json
     c.set("before_us", *before);
     c.set("after_us", *now);
     c.set("change_pct", std::round((*now / *before - 1.0) * 10000.0) / 100.0);
+    if (auto r = reach.find(key); r != reach.end()) c.set("runs_changed_code", r->second);
     out.push_back(std::move(c));
   }
   return out;
@@ -102,7 +105,8 @@ const json::Value &change_text_of(const json::Value &row) {
 // Scrubs the texts in the order that fixes the shape-N numbering
 // (packets.md §2): the spec's fields first, then otm's additions.
 Texts scrub_texts(scrub::Scrubber &s, const json::Value &seg, const json::Value &row, const Context &ctx,
-                  const std::vector<json::Value> &taken_up, const std::string &type, const Span &span) {
+                  const std::vector<json::Value> &taken_up, const std::string &type, const Span &span,
+                  const std::map<std::string, bool> &reach) {
   const auto &meta = ctx.meta;
   Texts t;
   t.description = scrubbed(s, meta.get("description"));
@@ -174,7 +178,7 @@ Texts scrub_texts(scrub::Scrubber &s, const json::Value &seg, const json::Value 
     for (const auto &k : *later) t.later_kept.push_back(scrubbed(s, k.get("change")));
   t.lineage = json::Value::array();
   for (const auto *step : span.lineage) t.lineage.push_back(scrubbed(s, change_text_of(*step)));
-  t.shape_changes = type == "reference-kernel" ? json::Value::array() : shape_changes(s, seg, row, ctx.facts);
+  t.shape_changes = type == "reference-kernel" ? json::Value::array() : shape_changes(s, seg, row, ctx.facts, reach);
   return t;
 }
 

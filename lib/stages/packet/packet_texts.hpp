@@ -4,6 +4,7 @@
 // out; nothing here decides which packet fields exist.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,9 +29,11 @@ struct Texts {
 };
 
 // `row` is the segment's version row; `taken_up` the directions of earlier
-// steps it took up; `type` its record type.
+// steps it took up; `type` its record type; `reach` which workload keys'
+// shapes run code the packet's diff changed (shapes_reached).
 Texts scrub_texts(scrub::Scrubber &s, const json::Value &seg, const json::Value &row, const Context &ctx,
-                  const std::vector<json::Value> &taken_up, const std::string &type, const Span &span);
+                  const std::vector<json::Value> &taken_up, const std::string &type, const Span &span,
+                  const std::map<std::string, bool> &reach = {});
 
 // "Scrubbed": null or "" stays null; anything else is a (possibly empty) string.
 json::Value scrubbed(scrub::Scrubber &s, const json::Value &v);

@@ -30,13 +30,6 @@ std::string source_lines(std::string_view source, std::size_t begin, std::size_t
   return out;
 }
 
-// `@triton.jit`, `@gluon.jit`, `@jit`, `@triton.jit(do_not_specialize=...)`;
-// not `@torch.jit.script`.
-bool is_jit(const ModuleOutline &outline, const PythonStatement &s) {
-  static const text::Regex decorator(R"((?m)^\s*@\s*(?:[A-Za-z_]\w*\s*\.\s*)*jit\s*(?:\(.*)?$)");
-  return s.kind == PythonStatement::Kind::Function && decorator.contains(text_of(outline, s.begin, s.header));
-}
-
 // `NAME = tl.constexpr(...)`, `NAME = constexpr(...)`.
 bool binds_a_constexpr(const ModuleOutline &outline, const PythonStatement &s) {
   static const text::Regex value(R"(^\s*[A-Za-z_]\w*\s*=\s*(?:[A-Za-z_]\w*\s*\.\s*)*constexpr\s*\()");
@@ -45,6 +38,11 @@ bool binds_a_constexpr(const ModuleOutline &outline, const PythonStatement &s) {
 
 } // namespace
 
+bool is_jit_function(const ModuleOutline &outline, const PythonStatement &s) {
+  static const text::Regex decorator(R"((?m)^\s*@\s*(?:[A-Za-z_]\w*\s*\.\s*)*jit\s*(?:\(.*)?$)");
+  return s.kind == PythonStatement::Kind::Function && decorator.contains(text_of(outline, s.begin, s.header));
+}
+
 std::vector<std::string> non_constexpr_globals_read_by_jit(std::string_view python_source) {
   auto outline = outline_module(python_source);
   std::set<std::string> plain, other, read;
@@ -52,7 +50,7 @@ std::vector<std::string> non_constexpr_globals_read_by_jit(std::string_view pyth
     if (s.wildcard) return {};
     bool plain_value = s.kind == PythonStatement::Kind::Assignment && !binds_a_constexpr(outline, s);
     (plain_value ? plain : other).insert(s.binds.begin(), s.binds.end());
-    if (is_jit(outline, s)) {
+    if (is_jit_function(outline, s)) {
       // The body's reads: a decorator's arguments (`configs=CONFIGS`) are
       // Python's, evaluated before Triton sees the function.
       auto body = outline_module(source_lines(python_source, s.header, s.end));

@@ -17,6 +17,14 @@
 
 namespace otm::code {
 
+struct ModuleOutline;
+struct PythonStatement;
+
+// Whether a statement of an outline is a JIT function: `@triton.jit`,
+// `@gluon.jit`, `@jit`, `@triton.jit(do_not_specialize=...)`; not
+// `@torch.jit.script`.
+bool is_jit_function(const ModuleOutline &outline, const PythonStatement &statement);
+
 // Sorted; empty for a file with no JIT function.
 std::vector<std::string> non_constexpr_globals_read_by_jit(std::string_view python_source);
 

@@ -1,0 +1,24 @@
+// Which benchmarked shapes a packet's diff reaches (issue 25, round 7): a
+// change confined to one branch of the kernel runs only for the shapes
+// whose launch takes that branch. Read with code::shapes_running_changed_code
+// from kernel.py at the two ends of the diff and the trace's workload.jsonl
+// (each line's `shape_id` or `uuid`, the key of a step record's
+// `latency_us_by_shape`, and its `axes`).
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "json/value.hpp"
+#include "packet/kernel_code.hpp"
+#include "packet/packet.hpp"
+
+namespace otm::packet {
+
+// Workload key -> whether that shape runs code the diff changed; a key the
+// reading cannot decide is absent. Empty unless the diff starts at the
+// commit the segment is measured against (so the per-shape changes and the
+// reach compare the same two kernels).
+std::map<std::string, bool> shapes_reached(const KernelDiff &diff, const json::Value &segment, const Context &ctx);
+
+} // namespace otm::packet

@@ -1,0 +1,405 @@
+#include "code/shape_paths.hpp"
+
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "code/jit_globals.hpp"
+#include "code/module_outline.hpp"
+#include "code/python_expr.hpp"
+#include "text/regex.hpp"
+
+namespace otm::code {
+namespace {
+
+// One logical line of code: continuation lines joined, its comment cut,
+// whitespace collapsed; `indent` is its first physical line's.
+struct Line {
+  std::size_t indent = 0;
+  std::string code;
+  bool operator==(const Line &) const = default;
+};
+
+std::vector<std::string_view> physical_lines(std::string_view s) {
+  std::vector<std::string_view> out;
+  std::size_t from = 0;
+  while (from <= s.size()) {
+    auto nl = s.find('\n', from);
+    out.push_back(s.substr(from, (nl == std::string_view::npos ? s.size() : nl) - from));
+    if (nl == std::string_view::npos) break;
+    from = nl + 1;
+  }
+  return out;
+}
+
+std::size_t indent_of(std::string_view raw) {
+  std::size_t n = 0;
+  for (char ch : raw) {
+    if (ch == ' ')
+      ++n;
+    else if (ch == '\t')
+      n += 8 - n % 8;
+    else
+      break;
+  }
+  return n;
+}
+
+// The code of a physical line (comment cut outside quotes, whitespace
+// collapsed) and how many brackets it leaves open.
+std::string code_of(std::string_view raw, int &depth) {
+  std::string out;
+  char quote = 0;
+  bool space = false;
+  for (std::size_t i = 0; i < raw.size(); ++i) {
+    char ch = raw[i];
+    if (quote) {
+      out += ch;
+      if (ch == '\\' && i + 1 < raw.size()) out += raw[++i];
+      else if (ch == quote) quote = 0;
+      continue;
+    }
+    if (ch == '#') break;
+    if (ch == '\'' || ch == '"') quote = ch;
+    if (ch == '(' || ch == '[' || ch == '{') ++depth;
+    if (ch == ')' || ch == ']' || ch == '}') --depth;
+    if (ch == ' ' || ch == '\t' || ch == '\r') {
+      space = !out.empty();
+      continue;
+    }
+    if (space) out += ' ';
+    space = false;
+    out += ch;
+  }
+  return out;
+}
+
+bool opens_docstring(const std::string &code) {
+  static const text::Regex triple(R"(^[rRbBuU]?("""|'''))");
+  return triple.contains(code);
+}
+
+// Lines [begin, end) of the file as logical lines; docstrings, blank and
+// comment-only lines left out.
+std::vector<Line> logical_lines(const std::vector<std::string_view> &raw, std::size_t begin, std::size_t end) {
+  std::vector<Line> out;
+  for (std::size_t i = begin; i < end && i < raw.size(); ++i) {
+    int depth = 0;
+    Line line{indent_of(raw[i]), code_of(raw[i], depth)};
+    if (line.code.empty()) continue;
+    if (opens_docstring(line.code)) {
+      std::string mark = line.code.substr(line.code.find_first_of("\"'"), 3);
+      if (line.code.find(mark, line.code.find(mark) + 3) != std::string::npos) continue;
+      while (++i < end && i < raw.size() && raw[i].find(mark) == std::string_view::npos) {
+      }
+      continue;
+    }
+    while ((depth > 0 || line.code.back() == '\\') && i + 1 < end && i + 1 < raw.size()) {
+      if (line.code.back() == '\\') line.code.pop_back();
+      std::string more = code_of(raw[++i], depth);
+      if (!more.empty()) line.code += (line.code.empty() || line.code.back() == '(' || line.code.back() == '['
+                                           ? ""
+                                           : " ") +
+                                      more;
+    }
+    out.push_back(std::move(line));
+  }
+  return out;
+}
+
+struct CannotTell {};
+
+std::string_view text_trimmed(std::string_view s) {
+  while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
+  return s;
+}
+
+// What of a module a shape's run depends on.
+struct Module {
+  std::string kernel;            // the launched JIT function's name
+  Line signature;                // its `def ...:` line
+  std::vector<Line> body;        // its body
+  std::vector<Line> launcher;    // the launcher's body
+  std::vector<Line> rest;        // everything else that runs
+  std::set<std::string> params;  // the kernel's constexpr parameters
+  Bindings defaults;             // constexpr parameters' defaults
+  Bindings constants;            // module-level `NAME = expr`
+};
+
+// `NAME = expr` (not `==`, not augmented), or `a, b = expr`.
+const text::Regex &assignment() {
+  static const text::Regex re(R"(^((?:[A-Za-z_]\w*\s*,\s*)*[A-Za-z_]\w*)\s*(?::[^=]+)?=(?!=)\s*(.+)$)");
+  return re;
+}
+
+std::vector<std::string> names_in(const std::string &targets) {
+  std::vector<std::string> out;
+  static const text::Regex name(R"([A-Za-z_]\w*)");
+  for (const auto &m : name.find_all(targets)) out.emplace_back(m[0]);
+  return out;
+}
+
+Module read_module(std::string_view text) {
+  auto outline = outline_module(text);
+  auto raw = physical_lines(text);
+  Module m;
+  for (const auto &s : outline.statements)
+    if (s.holds_source || s.wildcard) throw CannotTell{}; // embedded C/C++: its changes are in strings
+  // Whether a statement other than `self` reads `name`.
+  auto read_elsewhere = [&](const PythonStatement &self, const std::string &name) {
+    for (const auto &s : outline.statements)
+      if (&s != &self && s.reads.count(name)) return true;
+    return false;
+  };
+  // The launched kernel and its one launcher: `NAME[grid](...)`.
+  const PythonStatement *kernel = nullptr, *launcher = nullptr;
+  for (const auto &k : outline.statements) {
+    if (!is_jit_function(outline, k)) continue;
+    const text::Regex launch("\\b" + k.name + R"(\s*\[)");
+    for (const auto &f : outline.statements) {
+      if (f.kind != PythonStatement::Kind::Function || is_jit_function(outline, f)) continue;
+      std::string body;
+      for (std::size_t i = f.header; i < f.end; ++i) body += std::string(raw[i]) + "\n";
+      if (!launch.contains(body)) continue;
+      if (kernel) throw CannotTell{}; // more than one launch: which shapes take which is beyond this reading
+      kernel = &k, launcher = &f;
+    }
+  }
+  if (!kernel) throw CannotTell{};
+  m.kernel = kernel->name;
+  auto k_lines = logical_lines(raw, kernel->header, kernel->end);
+  if (k_lines.empty()) throw CannotTell{};
+  m.signature = k_lines.front();
+  m.body.assign(k_lines.begin() + 1, k_lines.end());
+  static const text::Regex constexpr_param(
+      R"(([A-Za-z_]\w*)\s*:\s*(?:[A-Za-z_]\w*\s*\.\s*)*constexpr\b(?:\s*=\s*([^,)]+))?)");
+  for (const auto &p : constexpr_param.find_all(m.signature.code)) {
+    std::string name(p[1]);
+    m.params.insert(name);
+    if (p.has(2)) m.defaults[name] = eval_python(p[2], {}).value_or("?" + name);
+  }
+  auto l_lines = logical_lines(raw, launcher->header, launcher->end);
+  if (l_lines.size() < 2) throw CannotTell{};
+  m.launcher.assign(l_lines.begin() + 1, l_lines.end());
+  for (const auto &s : outline.statements) {
+    if (&s == kernel || &s == launcher) continue;
+    auto lines = logical_lines(raw, s.begin, s.end);
+    if (s.kind == PythonStatement::Kind::Assignment) {
+      // A stamp nothing reads (`_TUNE_TAG = 0x2307`) runs nothing.
+      bool read = false;
+      for (const auto &b : s.binds) read = read || read_elsewhere(s, b);
+      if (!read) continue;
+      if (lines.size() == 1)
+        if (auto a = assignment().search(lines.front().code); a && names_in(std::string((*a)[1])).size() == 1) {
+          std::string name(text_trimmed((*a)[1]));
+          m.constants[name] = eval_python((*a)[2], m.constants).value_or("?" + name);
+        }
+    }
+    m.rest.insert(m.rest.end(), lines.begin(), lines.end());
+  }
+  return m;
+}
+
+std::size_t matching(const std::string &s, std::size_t open) {
+  int depth = 0;
+  char quote = 0;
+  for (std::size_t i = open; i < s.size(); ++i) {
+    char ch = s[i];
+    if (quote) {
+      if (ch == '\\') ++i;
+      else if (ch == quote) quote = 0;
+    } else if (ch == '\'' || ch == '"') {
+      quote = ch;
+    } else if (ch == '(' || ch == '[' || ch == '{') {
+      ++depth;
+    } else if ((ch == ')' || ch == ']' || ch == '}') && --depth == 0) {
+      return i;
+    }
+  }
+  throw CannotTell{};
+}
+
+std::vector<std::string> top_level_split(const std::string &s) {
+  std::vector<std::string> out;
+  int depth = 0;
+  char quote = 0;
+  std::string cur;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    char ch = s[i];
+    if (quote) {
+      if (ch == quote) quote = 0;
+    } else if (ch == '\'' || ch == '"') {
+      quote = ch;
+    } else if (ch == '(' || ch == '[' || ch == '{') {
+      ++depth;
+    } else if (ch == ')' || ch == ']' || ch == '}') {
+      --depth;
+    } else if (ch == ',' && depth == 0) {
+      out.push_back(cur);
+      cur.clear();
+      continue;
+    }
+    cur += ch;
+  }
+  if (cur.find_first_not_of(' ') != std::string::npos) out.push_back(cur);
+  for (auto &a : out) a = a.substr(a.find_first_not_of(' ') == std::string::npos ? 0 : a.find_first_not_of(' '));
+  return out;
+}
+
+// What one shape's launch passes: the grid and every argument, evaluated;
+// and the bindings the kernel's constexprs take.
+struct Launch {
+  std::vector<std::string> passed; // "grid=...", "NAME=...", positional texts
+  Bindings constexprs;
+  bool operator==(const Launch &o) const { return passed == o.passed; }
+};
+
+Launch launch_of(const Module &m, const ShapeAxes &shape, const std::vector<std::string> &var_axes) {
+  Bindings env = m.constants;
+  static const text::Regex shape_unpack(R"(^[\w.]+\.shape$)");
+  static const text::Regex compound(R"(^(?:if|elif|else|for|while|with|try|except|finally)\b)");
+  const std::size_t base = m.launcher.front().indent;
+  const text::Regex launch("\\b" + m.kernel + R"(\s*\[)");
+  for (const auto &line : m.launcher) {
+    if (auto at = launch.search(line.code)) {
+      Launch out;
+      std::size_t open = at->end - 1;
+      std::size_t close = matching(line.code, open);
+      std::string grid = line.code.substr(open + 1, close - open - 1);
+      std::size_t args_open = line.code.find('(', close);
+      if (args_open == std::string::npos || line.code.find_first_not_of(' ', close + 1) != args_open)
+        throw CannotTell{};
+      std::size_t args_close = matching(line.code, args_open);
+      out.passed.push_back("grid=" + eval_python(grid, env).value_or("?" + grid));
+      static const text::Regex keyword(R"(^([A-Za-z_]\w*)\s*=(?!=)\s*(.+)$)");
+      for (const auto &arg : top_level_split(line.code.substr(args_open + 1, args_close - args_open - 1))) {
+        if (auto kw = keyword.search(arg)) {
+          std::string name((*kw)[1]);
+          std::string value = eval_python((*kw)[2], env).value_or("?" + std::string((*kw)[2]));
+          out.passed.push_back(name + "=" + value);
+          if (m.params.count(name)) out.constexprs[name] = value;
+        } else {
+          out.passed.push_back(arg);
+        }
+      }
+      for (const auto &[name, value] : m.defaults) out.constexprs.try_emplace(name, value);
+      for (const auto &p : m.params) out.constexprs.try_emplace(p, "?" + p);
+      return out;
+    }
+    auto a = assignment().search(line.code);
+    if (line.indent > base || compound.contains(line.code)) {
+      // Inside a block: whatever it binds is unknown after it.
+      if (a)
+        for (const auto &n : names_in(std::string((*a)[1]))) env[n] = "?" + n;
+      continue;
+    }
+    if (!a) continue;
+    auto targets = names_in(std::string((*a)[1]));
+    std::string value((*a)[2]);
+    if (targets.size() == 1) {
+      env[targets[0]] = eval_python(value, env).value_or("?" + targets[0]);
+    } else if (shape_unpack.contains(value)) {
+      // `n_rows, n_cols = x.shape`: a workload axis of the same name, else
+      // the definition's variable axis at that position.
+      for (std::size_t i = 0; i < targets.size(); ++i) {
+        std::optional<double> v;
+        for (const auto &[k, x] : shape.axes)
+          if (k == targets[i]) v = x;
+        if (!v && var_axes.size() == shape.axes.size())
+          for (std::size_t j = 0; j < var_axes.size(); ++j)
+            if (var_axes[j] == targets[i]) v = shape.axes[j].second;
+        // A whole number is Python's int; anything else stays unknown.
+        bool whole = v && std::fabs(*v) < 1e15 && *v == std::floor(*v);
+        env[targets[i]] = whole ? std::to_string(static_cast<long long>(*v)) : "?" + targets[i];
+      }
+    } else {
+      for (const auto &n : targets) env[n] = "?" + n;
+    }
+  }
+  throw CannotTell{};
+}
+
+std::optional<bool> truth_of(const std::string &form) {
+  if (!is_known(form)) return std::nullopt;
+  if (form == "True") return true;
+  if (form == "False" || form == "None" || form == "()") return false;
+  if (form.front() == '(') return true;
+  try {
+    return std::stod(form) != 0;
+  } catch (const std::exception &) {
+    return std::nullopt;
+  }
+}
+
+// The body the compiler sees for these constexprs: an `if` they decide
+// keeps the arm taken, dedented to the `if`'s level.
+std::vector<Line> specialised(const std::vector<Line> &body, const Bindings &constexprs) {
+  static const text::Regex if_line(R"(^if\s+(.+):$)");
+  static const text::Regex else_line(R"(^else\s*:$)");
+  static const text::Regex elif_line(R"(^elif\b)");
+  std::vector<Line> out;
+  auto block_end = [&](std::size_t from, std::size_t indent) {
+    while (from < body.size() && body[from].indent > indent) ++from;
+    return from;
+  };
+  auto emit = [&](std::size_t from, std::size_t to, std::size_t indent) {
+    if (from >= to) return;
+    std::size_t shift = body[from].indent - indent;
+    std::vector<Line> arm(body.begin() + static_cast<std::ptrdiff_t>(from), body.begin() + static_cast<std::ptrdiff_t>(to));
+    for (auto &l : specialised(arm, constexprs)) {
+      l.indent -= std::min(shift, l.indent);
+      out.push_back(std::move(l));
+    }
+  };
+  for (std::size_t i = 0; i < body.size();) {
+    const auto &line = body[i];
+    auto cond = if_line.search(line.code);
+    std::optional<bool> taken;
+    if (cond) taken = truth_of(eval_python((*cond)[1], constexprs).value_or("?"));
+    if (!taken) {
+      out.push_back(line);
+      ++i;
+      continue;
+    }
+    std::size_t then_end = block_end(i + 1, line.indent), else_from = then_end, else_end = then_end;
+    if (then_end < body.size() && body[then_end].indent == line.indent) {
+      if (elif_line.contains(body[then_end].code)) throw CannotTell{};
+      if (else_line.contains(body[then_end].code)) {
+        else_from = then_end + 1;
+        else_end = block_end(else_from, line.indent);
+      }
+    }
+    if (*taken)
+      emit(i + 1, then_end, line.indent);
+    else
+      emit(else_from, else_end, line.indent);
+    i = else_end;
+  }
+  return out;
+}
+
+} // namespace
+
+std::vector<std::optional<bool>> shapes_running_changed_code(std::string_view before, std::string_view after,
+                                                             const std::vector<ShapeAxes> &shapes,
+                                                             const std::vector<std::string> &var_axes) {
+  std::vector<std::optional<bool>> out(shapes.size());
+  try {
+    const Module a = read_module(before), b = read_module(after);
+    if (a.kernel != b.kernel) return out;
+    bool everywhere = a.rest != b.rest || a.signature != b.signature;
+    for (std::size_t i = 0; i < shapes.size(); ++i) {
+      if (everywhere) {
+        out[i] = true;
+        continue;
+      }
+      Launch la = launch_of(a, shapes[i], var_axes), lb = launch_of(b, shapes[i], var_axes);
+      out[i] = !(la == lb) || specialised(a.body, la.constexprs) != specialised(b.body, lb.constexprs);
+    }
+  } catch (const CannotTell &) {
+    return std::vector<std::optional<bool>>(shapes.size());
+  }
+  return out;
+}
+
+} // namespace otm::code

@@ -1,0 +1,43 @@
+// Which benchmarked shapes run code a change leaves as it was (issue 25,
+// round 7: a three-pass loop moved into the `else` arm of a new
+// `if SINGLE_PASS:`, credited with the gain of shapes that still take the
+// `else` arm). Read from a Python kernel file (Triton, Gluon) before and
+// after the change, for each shape of the workload:
+//
+//   * the launch: the launcher's grid and keyword arguments (constexprs,
+//     num_warps, ...), evaluated with code::eval_python over the shape's
+//     axes, the module's constants and the launcher's straight-line
+//     assignments;
+//   * the kernel body the JIT compiler sees for those constexprs: each
+//     `if` whose condition they decide keeps only the arm taken (dedented),
+//     comments and docstrings left out;
+//   * everything else of the module that runs (helpers, imports,
+//     constants something reads).
+//
+// A shape runs changed code unless all three are the same before and
+// after. A shape axis is bound to the launcher's `a, b = x.shape` by name,
+// or by position through the definition's variable axes. Anything it
+// cannot read (no single JIT kernel launched by one launcher, embedded
+// C/C++ source, an `elif` a constexpr decides) gives no answer.
+//
+//   auto runs = code::shapes_running_changed_code(before, after, shapes, {"n_rows", "n_cols"});
+//   runs[i]  // true: shape i runs changed code; false: the same code; nullopt: cannot tell
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace otm::code {
+
+struct ShapeAxes {
+  std::vector<std::pair<std::string, double>> axes; // the workload's axes, in its order
+};
+
+std::vector<std::optional<bool>> shapes_running_changed_code(std::string_view before, std::string_view after,
+                                                             const std::vector<ShapeAxes> &shapes,
+                                                             const std::vector<std::string> &var_axes);
+
+} // namespace otm::code
