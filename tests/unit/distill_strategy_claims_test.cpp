@@ -486,6 +486,23 @@ TEST_CASE("a change whose words name no lever is tagged by the levers its code c
   REQUIRE(d.record);
   const auto &tags = d.record->get("retrieval").get("technique_tags");
   CHECK(std::count(tags.as_array()->begin(), tags.as_array()->end(), json::Value("num-warps-tuning")) == 1);
+  // kitQ #12: a rewrite that also changes a setting is not that setting's
+  // tuning; its code tags nothing.
+  const std::string rewrite = R"(diff --git a/kernel.py b/kernel.py
+--- a/kernel.py
++++ b/kernel.py
+@@ -12,3 +12,4 @@ def run(x):
+     grid = (x.shape[0],)
+-    kernel[grid](x, BLOCK_N=BLOCK_N, num_warps=4)
++    x = x.contiguous()
++    kernel[grid](x, BLOCK_N=BLOCK_N, num_warps=8)
+     return x
+)";
+  auto rewritten = distill::draft_record(packet("Cached the output buffer across calls.", rewrite));
+  INFO((rewritten.refusal ? rewritten.refusal->why : ""));
+  REQUIRE(rewritten.record);
+  const auto &none = rewritten.record->get("retrieval").get("technique_tags");
+  CHECK(std::count(none.as_array()->begin(), none.as_array()->end(), json::Value("num-warps-tuning")) == 0);
 }
 
 TEST_CASE("a symptom the run only states is a trigger, not a signal", "[distill][issue25]") {

@@ -507,17 +507,24 @@ RecordTerms strategy_terms(Context &c, const Checked &k, const DiffSnippet &hunk
   // A change whose words name no lever is tagged by the levers whose
   // settings its own code changes (`BLOCK_N=32` -> `64`: the owner of a
   // changed value), when the diff is its step's alone (round 6: empty
-  // technique_tags); a DSL call owning the change (`gl.load(...)`) is no
-  // lever's. Code a rewrite adds wholesale names every lever it touches,
-  // so it tags none.
+  // technique_tags) and is nothing but those settings: a rewrite that also
+  // resizes BLOCK_N is not block-size tuning (kitQ #12), and code a rewrite
+  // adds wholesale names every lever it touches. A DSL call owning the
+  // change (`gl.load(...)`) is no lever's.
   if (!lever_tagged && k.earlier.empty()) {
     std::vector<std::string> set;
+    bool only_settings = true;
     for (const auto &h : k.diff.hunks)
-      for (const auto &line : h.running)
-        if (!line.dead && !line.owner.empty() && !diff::is_language_call(line.owner))
-          for (const auto &l : vocabulary.levers_in_code(line.owner, k.dsl))
-            if (std::find(set.begin(), set.end(), l) == set.end()) set.push_back(l);
-    if (set.size() <= kMaxCodeLeverTags)
+      for (const auto &line : h.running) {
+        if (line.dead) continue;
+        std::vector<std::string> owned;
+        if (!line.owner.empty() && !diff::is_language_call(line.owner))
+          owned = vocabulary.levers_in_code(line.owner, k.dsl);
+        only_settings = only_settings && !owned.empty();
+        for (const auto &l : owned)
+          if (std::find(set.begin(), set.end(), l) == set.end()) set.push_back(l);
+      }
+    if (only_settings && set.size() <= kMaxCodeLeverTags)
       for (const auto &l : set) terms.tag(l);
   }
   for (const auto &n : hunk.names)
