@@ -105,6 +105,25 @@ TEST_CASE("a launch setting, a module constant or an unknown reaches every shape
   persistent.replace(persistent.find("softmax_kernel[(n_rows,)]"), 25, "softmax_kernel[(min(n_rows, _NUM_SMS * 4),)]");
   runs = code::shapes_running_changed_code(kernel(branched, "True"), persistent, shapes(), axes);
   CHECK(runs == std::vector<std::optional<bool>>{true, true, true});
+  // What the evaluator cannot read is compared as its text over its
+  // bindings: a block that binds a name differently, a changed lambda.
+  auto blocked = [](const std::string &value) {
+    std::string k = kernel(branched, "True");
+    k.replace(k.find("    BLOCK_N = 4096\n"), 19,
+              "    if n_cols > 8192:\n        BLOCK_N = " + value + "\n    else:\n        BLOCK_N = 4096\n");
+    return k;
+  };
+  runs = code::shapes_running_changed_code(blocked("8192"), blocked("16384"), shapes(), axes);
+  CHECK(runs == std::vector<std::optional<bool>>{true, true, true});
+  CHECK(code::shapes_running_changed_code(blocked("8192"), blocked("8192"), shapes(), axes) ==
+        std::vector<std::optional<bool>>{false, false, false});
+  auto lambda_grid = [](const std::string &rows) {
+    std::string k = kernel(branched, "True");
+    k.replace(k.find("softmax_kernel[(n_rows,)]"), 25, "softmax_kernel[lambda META: (" + rows + ",)]");
+    return k;
+  };
+  CHECK(code::shapes_running_changed_code(lambda_grid("n_rows"), lambda_grid("n_rows // 2"), shapes(), axes) ==
+        std::vector<std::optional<bool>>{true, true, true});
 }
 
 TEST_CASE("what the reading cannot follow gives no answer", "[code][issue25]") {
@@ -114,6 +133,10 @@ TEST_CASE("what the reading cannot follow gives no answer", "[code][issue25]") {
   // Embedded CUDA source: its changes are inside strings.
   const std::string cuda = "src = r'''\n__global__ void k(float *x) { x[0] = 1; }\n'''\nmod = load_inline(src)\n";
   CHECK(code::shapes_running_changed_code(cuda, cuda + "\n", shapes(), axes) == unknown);
+  // A launch inside a block: which shapes reach it is the block's.
+  std::string guarded = kernel(branched, "True");
+  guarded.replace(guarded.find("    softmax_kernel[(n_rows,)]"), 4, "    if n_rows > 0:\n        ");
+  CHECK(code::shapes_running_changed_code(guarded, guarded, shapes(), axes) == unknown);
   // An `elif` a constexpr decides.
   std::string elif = branched;
   elif.replace(elif.find("    else:"), 9, "    elif BLOCK_N > 1:");

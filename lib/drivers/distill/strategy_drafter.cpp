@@ -140,8 +140,9 @@ std::optional<std::string> gain_on_shapes_it_does_not_reach(const Value &m) {
            " take the same launch and the same branches before and after): the gain is not this change's";
   double pct = (std::exp(log_sum / static_cast<double>(same.size())) - 1.0) * 100.0;
   if (-pct <= *band) return std::nullopt;
-  return which + " run the same code before and after (their launch is unchanged and the change is in a branch "
-                 "they do not take), yet moved " +
+  return which +
+         " run the same code before and after (their launch is unchanged and the change is in a branch "
+         "they do not take), yet moved " +
          text::fixed(pct, 2) + " % together, beyond the run's own spread of re-measurements of unchanged code (" +
          text::fixed(*band, 2) + " %): the run's measurement moved for a reason other than this change";
 }

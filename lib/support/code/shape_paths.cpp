@@ -7,6 +7,7 @@
 #include "code/jit_globals.hpp"
 #include "code/module_outline.hpp"
 #include "code/python_expr.hpp"
+#include "text/lines.hpp"
 #include "text/regex.hpp"
 
 namespace otm::code {
@@ -19,18 +20,6 @@ struct Line {
   std::string code;
   bool operator==(const Line &) const = default;
 };
-
-std::vector<std::string_view> physical_lines(std::string_view s) {
-  std::vector<std::string_view> out;
-  std::size_t from = 0;
-  while (from <= s.size()) {
-    auto nl = s.find('\n', from);
-    out.push_back(s.substr(from, (nl == std::string_view::npos ? s.size() : nl) - from));
-    if (nl == std::string_view::npos) break;
-    from = nl + 1;
-  }
-  return out;
-}
 
 std::size_t indent_of(std::string_view raw) {
   std::size_t n = 0;
@@ -55,8 +44,10 @@ std::string code_of(std::string_view raw, int &depth) {
     char ch = raw[i];
     if (quote) {
       out += ch;
-      if (ch == '\\' && i + 1 < raw.size()) out += raw[++i];
-      else if (ch == quote) quote = 0;
+      if (ch == '\\' && i + 1 < raw.size())
+        out += raw[++i];
+      else if (ch == quote)
+        quote = 0;
       continue;
     }
     if (ch == '#') break;
@@ -97,10 +88,8 @@ std::vector<Line> logical_lines(const std::vector<std::string_view> &raw, std::s
     while ((depth > 0 || line.code.back() == '\\') && i + 1 < end && i + 1 < raw.size()) {
       if (line.code.back() == '\\') line.code.pop_back();
       std::string more = code_of(raw[++i], depth);
-      if (!more.empty()) line.code += (line.code.empty() || line.code.back() == '(' || line.code.back() == '['
-                                           ? ""
-                                           : " ") +
-                                      more;
+      if (!more.empty())
+        line.code += (line.code.empty() || line.code.back() == '(' || line.code.back() == '[' ? "" : " ") + more;
     }
     out.push_back(std::move(line));
   }
@@ -116,14 +105,14 @@ std::string_view text_trimmed(std::string_view s) {
 
 // What of a module a shape's run depends on.
 struct Module {
-  std::string kernel;            // the launched JIT function's name
-  Line signature;                // its `def ...:` line
-  std::vector<Line> body;        // its body
-  std::vector<Line> launcher;    // the launcher's body
-  std::vector<Line> rest;        // everything else that runs
-  std::set<std::string> params;  // the kernel's constexpr parameters
-  Bindings defaults;             // constexpr parameters' defaults
-  Bindings constants;            // module-level `NAME = expr`
+  std::string kernel;           // the launched JIT function's name
+  Line signature;               // its `def ...:` line
+  std::vector<Line> body;       // its body
+  std::vector<Line> launcher;   // the launcher's body
+  std::vector<Line> rest;       // everything else that runs
+  std::set<std::string> params; // the kernel's constexpr parameters
+  Bindings defaults;            // constexpr parameters' defaults
+  Bindings constants;           // module-level `NAME = expr`
 };
 
 // `NAME = expr` (not `==`, not augmented), or `a, b = expr`.
@@ -141,7 +130,7 @@ std::vector<std::string> names_in(const std::string &targets) {
 
 Module read_module(std::string_view text) {
   auto outline = outline_module(text);
-  auto raw = physical_lines(text);
+  auto raw = text::split_lines(text);
   Module m;
   for (const auto &s : outline.statements)
     if (s.holds_source || s.wildcard) throw CannotTell{}; // embedded C/C++: its changes are in strings
@@ -206,8 +195,10 @@ std::size_t matching(const std::string &s, std::size_t open) {
   for (std::size_t i = open; i < s.size(); ++i) {
     char ch = s[i];
     if (quote) {
-      if (ch == '\\') ++i;
-      else if (ch == quote) quote = 0;
+      if (ch == '\\')
+        ++i;
+      else if (ch == quote)
+        quote = 0;
     } else if (ch == '\'' || ch == '"') {
       quote = ch;
     } else if (ch == '(' || ch == '[' || ch == '{') {
@@ -246,6 +237,16 @@ std::vector<std::string> top_level_split(const std::string &s) {
   return out;
 }
 
+// A value the evaluator cannot read (a lambda, a call with keywords, a
+// name a block binds): its text and what the names in it are bound to, so
+// the same text over different bindings never compares equal.
+std::string unknown_of(const std::string &text, const Bindings &env) {
+  std::string out = "?<" + text;
+  for (const auto &n : names_in(text))
+    if (auto it = env.find(n); it != env.end()) out += "|" + n + "=" + it->second;
+  return out + ">";
+}
+
 // What one shape's launch passes: the grid and every argument, evaluated;
 // and the bindings the kernel's constexprs take.
 struct Launch {
@@ -260,8 +261,11 @@ Launch launch_of(const Module &m, const ShapeAxes &shape, const std::vector<std:
   static const text::Regex compound(R"(^(?:if|elif|else|for|while|with|try|except|finally)\b)");
   const std::size_t base = m.launcher.front().indent;
   const text::Regex launch("\\b" + m.kernel + R"(\s*\[)");
+  std::string block; // the compound statement the lines below it belong to
   for (const auto &line : m.launcher) {
     if (auto at = launch.search(line.code)) {
+      // A launch inside a block runs for the shapes its condition picks.
+      if (line.indent > base) throw CannotTell{};
       Launch out;
       std::size_t open = at->end - 1;
       std::size_t close = matching(line.code, open);
@@ -270,12 +274,12 @@ Launch launch_of(const Module &m, const ShapeAxes &shape, const std::vector<std:
       if (args_open == std::string::npos || line.code.find_first_not_of(' ', close + 1) != args_open)
         throw CannotTell{};
       std::size_t args_close = matching(line.code, args_open);
-      out.passed.push_back("grid=" + eval_python(grid, env).value_or("?" + grid));
+      out.passed.push_back("grid=" + eval_python(grid, env).value_or(unknown_of(grid, env)));
       static const text::Regex keyword(R"(^([A-Za-z_]\w*)\s*=(?!=)\s*(.+)$)");
       for (const auto &arg : top_level_split(line.code.substr(args_open + 1, args_close - args_open - 1))) {
         if (auto kw = keyword.search(arg)) {
           std::string name((*kw)[1]);
-          std::string value = eval_python((*kw)[2], env).value_or("?" + std::string((*kw)[2]));
+          std::string value = eval_python((*kw)[2], env).value_or(unknown_of(std::string((*kw)[2]), env));
           out.passed.push_back(name + "=" + value);
           if (m.params.count(name)) out.constexprs[name] = value;
         } else {
@@ -287,17 +291,19 @@ Launch launch_of(const Module &m, const ShapeAxes &shape, const std::vector<std:
       return out;
     }
     auto a = assignment().search(line.code);
+    if (line.indent == base && compound.contains(line.code)) block = line.code;
     if (line.indent > base || compound.contains(line.code)) {
-      // Inside a block: whatever it binds is unknown after it.
+      // Inside a block: whatever it binds is unknown after it, read as the
+      // block's condition and the assignment over their bindings.
       if (a)
-        for (const auto &n : names_in(std::string((*a)[1]))) env[n] = "?" + n;
+        for (const auto &n : names_in(std::string((*a)[1]))) env[n] = unknown_of(block + " | " + line.code, env);
       continue;
     }
     if (!a) continue;
     auto targets = names_in(std::string((*a)[1]));
     std::string value((*a)[2]);
     if (targets.size() == 1) {
-      env[targets[0]] = eval_python(value, env).value_or("?" + targets[0]);
+      env[targets[0]] = eval_python(value, env).value_or(unknown_of(value, env));
     } else if (shape_unpack.contains(value)) {
       // `n_rows, n_cols = x.shape`: a workload axis of the same name, else
       // the definition's variable axis at that position.
@@ -345,7 +351,8 @@ std::vector<Line> specialised(const std::vector<Line> &body, const Bindings &con
   auto emit = [&](std::size_t from, std::size_t to, std::size_t indent) {
     if (from >= to) return;
     std::size_t shift = body[from].indent - indent;
-    std::vector<Line> arm(body.begin() + static_cast<std::ptrdiff_t>(from), body.begin() + static_cast<std::ptrdiff_t>(to));
+    std::vector<Line> arm(body.begin() + static_cast<std::ptrdiff_t>(from),
+                          body.begin() + static_cast<std::ptrdiff_t>(to));
     for (auto &l : specialised(arm, constexprs)) {
       l.indent -= std::min(shift, l.indent);
       out.push_back(std::move(l));

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <optional>
 
+#include "text/lines.hpp"
 #include "text/regex.hpp"
 #include "text/utf8.hpp"
 
@@ -62,18 +63,6 @@ bool is_version_stamp(std::string_view code) {
       R"((?i)^(?:(?:static|constexpr|const|inline|__device__|__constant__)\s+)*[\w:]+\s+\w*version\w*\s*=\s*)"
       R"((?:"[^"]*"|v?\d[\w.]*)\s*;$)");
   return python.contains(code) || define.contains(code) || declaration.contains(code);
-}
-
-std::vector<std::string_view> split_lines(std::string_view text) {
-  std::vector<std::string_view> lines;
-  std::size_t pos = 0;
-  while (true) {
-    auto nl = text.find('\n', pos);
-    lines.push_back(text.substr(pos, (nl == std::string_view::npos ? text.size() : nl) - pos));
-    if (nl == std::string_view::npos) break;
-    pos = nl + 1;
-  }
-  return lines;
 }
 
 std::string path_of_header(std::string_view line) {
@@ -410,7 +399,7 @@ std::vector<SourceLine> lex_source(std::string_view text, Language language) {
   std::vector<SourceLine> out;
   if (text.empty()) return out;
   SourceLexer lexer(language);
-  for (auto line : split_lines(text)) {
+  for (auto line : text::split_lines(text)) {
     SourceLine l{line, lexer.lex_line(line)};
     l.kind = classify_line(line, l.spans);
     out.push_back(std::move(l));
@@ -427,7 +416,7 @@ bool is_unified_diff(std::string_view text) {
 std::vector<DiffLine> lex_diff(std::string_view diff) {
   std::vector<DiffLine> out;
   if (diff.empty()) return out;
-  auto lines = split_lines(diff);
+  auto lines = text::split_lines(diff);
   Language language = Language::Python;
   SourceLexer old_side, new_side;
   bool in_hunk = false;
