@@ -6,8 +6,8 @@
 
 #include "packet/instructions.hpp"
 #include "packet/packet_texts.hpp"
-#include "packet/shape_reach.hpp"
 #include "packet/report_conclusion.hpp"
+#include "packet/shape_reach.hpp"
 #include "packet/span.hpp"
 #include "record/store_layout.hpp"
 #include "scrub/scrubber.hpp"
@@ -174,8 +174,6 @@ struct CodeFile {
   bool truncated = false;
 };
 
-// The code file: the reference kernel or the step's diff, scrubbed after
-// every text (its labels continue theirs).
 // The kernel.py change a strategy's or anti-strategy's code shows
 // (version_diff); nullopt for a reference kernel or without a repository.
 std::optional<KernelDiff> kernel_diff_of(const json::Value &seg, const Context &ctx, const std::string &type) {
@@ -184,6 +182,8 @@ std::optional<KernelDiff> kernel_diff_of(const json::Value &seg, const Context &
                       ctx.facts ? ctx.facts->code_made_on(seg.string_or("version")) : std::string());
 }
 
+// The code file: the reference kernel or the step's diff (`diff`, from
+// kernel_diff_of), scrubbed after every text (its labels continue theirs).
 CodeFile code_file(scrub::Scrubber &s, const json::Value &seg, const Context &ctx, const std::string &type,
                    std::optional<KernelDiff> diff) {
   CodeFile c;

@@ -250,7 +250,7 @@ std::string unknown_of(const std::string &text, const Bindings &env) {
 // What one shape's launch passes: the grid and every argument, evaluated;
 // and the bindings the kernel's constexprs take.
 struct Launch {
-  std::vector<std::string> passed; // "grid=...", "NAME=...", positional texts
+  std::vector<std::string> passed; // "grid=...", "NAME=...", positional values
   Bindings constexprs;
   bool operator==(const Launch &o) const { return passed == o.passed; }
 };
@@ -283,7 +283,7 @@ Launch launch_of(const Module &m, const ShapeAxes &shape, const std::vector<std:
           out.passed.push_back(name + "=" + value);
           if (m.params.count(name)) out.constexprs[name] = value;
         } else {
-          out.passed.push_back(arg);
+          out.passed.push_back(eval_python(arg, env).value_or(unknown_of(arg, env)));
         }
       }
       for (const auto &[name, value] : m.defaults) out.constexprs.try_emplace(name, value);
@@ -319,7 +319,7 @@ Launch launch_of(const Module &m, const ShapeAxes &shape, const std::vector<std:
         env[targets[i]] = whole ? std::to_string(static_cast<long long>(*v)) : "?" + targets[i];
       }
     } else {
-      for (const auto &n : targets) env[n] = "?" + n;
+      for (const auto &n : targets) env[n] = unknown_of(n + " of " + value, env);
     }
   }
   throw CannotTell{};
