@@ -394,8 +394,13 @@ TEST_CASE("a gain a few shapes carry, the rest inside the noise, is not the chan
   // Most shapes beyond the per-shape band: the workload's gain.
   CHECK(with({-15.0, -11.0, -6.0, -5.0, -2.0}, 3.36).record);
   // Small, even moves on every shape (none beyond the per-shape band) are
-  // the workload's too when together they leave the band.
-  CHECK(with({-3.5, -4.2, -4.0, -3.5, -2.3, -4.1}, 3.08).record);
+  // the workload's too when together they leave the band; the record says
+  // no shape alone left its noise.
+  auto even = with({-3.5, -4.2, -4.0, -3.5, -2.3, -4.1}, 3.08);
+  REQUIRE(even.record);
+  CHECK_THAT(even.record->get("worth").get("gain").string_or("note"),
+             Catch::Contains("no single shape moved faster than the run's per-shape spread"));
+  CHECK_FALSE(with({-15.0, -11.0, -6.0, -5.0, -2.0}, 3.36).record->get("worth").get("gain").contains("note"));
   // No shape beyond the per-shape band, all of them inside the run's band.
   auto none = with({-1.0, -2.0, 1.0, -1.5}, 3.36);
   REQUIRE(none.refusal);
@@ -545,6 +550,7 @@ TEST_CASE("levers the lineage already used are recorded, and not recommended aga
     dirs.push_back(o);
   }
   at(p.doc, {"agent_facing"}).set("open_directions", dirs);
+  p.code_after += "NUM_SMS = torch.cuda.get_device_properties(0).multi_processor_count\n";
   auto d = distill::draft_record(p);
   INFO((d.refusal ? d.refusal->why : ""));
   REQUIRE(d.record);
@@ -554,6 +560,13 @@ TEST_CASE("levers the lineage already used are recorded, and not recommended aga
   const auto &next = d.record->get("payload").get("next_steps");
   REQUIRE(next.size() == 1);
   CHECK(next[0] == json::Value("two rows per program"));
+  // Round 8: a lever a later step undid (no code of it left in the kernel)
+  // was not applied before, and may be recommended again.
+  p.code_after = kAfter;
+  auto undone = distill::draft_record(p);
+  REQUIRE(undone.record);
+  CHECK_FALSE(undone.record->get("payload").get("trace").contains("techniques_applied_before"));
+  CHECK(undone.record->get("payload").get("next_steps").size() == 2);
 }
 
 TEST_CASE("a kernel that reads a name it binds nowhere measured nothing of its own", "[distill][issue25]") {

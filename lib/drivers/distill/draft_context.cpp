@@ -94,7 +94,20 @@ void set_terms(Value &record, const RecordTerms &terms) { terms.write_to(*record
 std::vector<std::string> levers_applied_before(const Context &c) {
   std::string all;
   for (const auto &change : strings_at(c.af.get("kept_changes_of_its_lineage"), "change")) all += change + "\n";
-  return c.rules.retrieval.levers.prose().tags_in(all);
+  auto levers = c.rules.retrieval.levers.prose().tags_in(all);
+  // A lever a later step undid is not applied: one with code forms for this
+  // DSL that the kernel the record stands on no longer holds (round 8:
+  // persistent-kernel listed after a step replaced the persistent grid).
+  std::string_view kernel = code_after(c).value_or(c.type == "reference-kernel" && c.af.get("kernel_file").is_string()
+                                                       ? std::string_view(c.packet.code)
+                                                       : std::string_view());
+  if (kernel.empty()) return levers;
+  const auto &vocabulary = c.rules.retrieval.levers;
+  const std::string dsl = c.af.get("operator").string_or("dsl");
+  std::erase_if(levers, [&](const std::string &l) {
+    return vocabulary.checkable(l, dsl) && !vocabulary.in_code(l, kernel, dsl);
+  });
+  return levers;
 }
 
 Symptoms symptoms_as(const Context &c) {

@@ -68,8 +68,9 @@ std::string lever_words(const std::vector<std::string> &ids);
 // The non-blank strings of a list (of `key` of its objects, when given).
 std::vector<std::string> strings_at(const Value &list, const char *key = nullptr);
 // The levers the kept changes a record's code carries name
-// (agent_facing.kept_changes_of_its_lineage), in vocabulary order: the
-// schema's trace.techniques_applied_before, not to be recommended again.
+// (agent_facing.kept_changes_of_its_lineage), in vocabulary order, but not
+// a lever with code forms whose code the record's kernel no longer holds:
+// the schema's trace.techniques_applied_before, not to be recommended again.
 std::vector<std::string> levers_applied_before(const Context &c);
 
 // Whether the step's own correctness check passed: a status that is not a

@@ -184,6 +184,19 @@ Value strategy_gain(Context &c) {
     if (!*comparable.as_bool())
       g.set("note", "percentages are measured against this run's own starting point, not against the store");
   }
+  // Round 8: a gain every shape shows inside the per-shape noise is the
+  // geomean's only; the record says so.
+  if (auto band = m.get("same_code_shape_spread_pct").as_number(); band && g.get("pct").is_number()) {
+    const auto *changes = m.get("per_shape_vs_measured_against").as_array();
+    auto beyond = [&](const Value &e) { return e.get("change_pct").as_number().value_or(0) < -*band; };
+    if (changes && !changes->empty() && std::none_of(changes->begin(), changes->end(), beyond)) {
+      std::string note = "no single shape moved faster than the run's per-shape spread of re-measurements of "
+                         "unchanged code (" +
+                         m.get("same_code_shape_spread_pct").python_str() + " %): the gain shows in the geomean only";
+      if (const auto *n = g.get("note").as_string()) note = *n + "; " + note;
+      g.set("note", note);
+    }
+  }
   return g;
 }
 
