@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <vector>
 
+#include "error/error.hpp"
+
 namespace otm::code {
 namespace {
 
@@ -29,8 +31,7 @@ struct Value {
 
 std::string normal(const Value &v) {
   switch (v.kind) {
-  case Value::Kind::Int:
-    return std::to_string(v.i);
+  case Value::Kind::Int: return std::to_string(v.i);
   case Value::Kind::Float: {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.17g", v.f);
@@ -38,17 +39,14 @@ std::string normal(const Value &v) {
     if (s.find_first_of(".eni") == std::string::npos) s += ".0";
     return s;
   }
-  case Value::Kind::Bool:
-    return v.b ? "True" : "False";
-  case Value::Kind::None:
-    return "None";
+  case Value::Kind::Bool: return v.b ? "True" : "False";
+  case Value::Kind::None: return "None";
   case Value::Kind::Tuple: {
     std::string s = "(";
     for (std::size_t k = 0; k < v.items.size(); ++k) s += (k ? ", " : "") + normal(v.items[k]);
     return s + (v.items.size() == 1 ? ",)" : ")");
   }
-  case Value::Kind::Unknown:
-    return v.text;
+  case Value::Kind::Unknown: return v.text;
   }
   return v.text;
 }
@@ -56,18 +54,12 @@ std::string normal(const Value &v) {
 // Python truthiness, when known.
 std::optional<bool> truth_of(const Value &v) {
   switch (v.kind) {
-  case Value::Kind::Bool:
-    return v.b;
-  case Value::Kind::Int:
-    return v.i != 0;
-  case Value::Kind::Float:
-    return v.f != 0;
-  case Value::Kind::None:
-    return false;
-  case Value::Kind::Tuple:
-    return !v.items.empty();
-  case Value::Kind::Unknown:
-    return std::nullopt;
+  case Value::Kind::Bool: return v.b;
+  case Value::Kind::Int: return v.i != 0;
+  case Value::Kind::Float: return v.f != 0;
+  case Value::Kind::None: return false;
+  case Value::Kind::Tuple: return !v.items.empty();
+  case Value::Kind::Unknown: return std::nullopt;
   }
   return std::nullopt;
 }
@@ -84,7 +76,10 @@ struct Token {
   std::string text;
 };
 
-struct ParseError {};
+// Not an expression this evaluator reads; eval_python turns it into nullopt.
+struct ParseError : Error {
+  ParseError() : Error(ErrorKind::UnreadableInput, "not a Python expression otm evaluates") {}
+};
 
 std::vector<Token> tokenize(std::string_view s) {
   std::vector<Token> out;
@@ -95,7 +90,8 @@ std::vector<Token> tokenize(std::string_view s) {
     unsigned char ch = static_cast<unsigned char>(s[i]);
     if (std::isspace(ch) || ch == '\\') {
       ++i;
-    } else if (std::isdigit(ch) || (ch == '.' && i + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[i + 1])))) {
+    } else if (std::isdigit(ch) ||
+               (ch == '.' && i + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[i + 1])))) {
       std::size_t j = i;
       if (s.substr(i, 2) == "0x" || s.substr(i, 2) == "0X") {
         j += 2;
@@ -393,10 +389,10 @@ private:
 
   Value primary() {
     Value v = atom();
-    std::string dotted = v.kind == Value::Kind::Unknown && v.text.rfind("?", 0) == 0 &&
-                                 v.text.find_first_of(" ()") == std::string::npos
-                             ? v.text.substr(1)
-                             : std::string();
+    std::string dotted =
+        v.kind == Value::Kind::Unknown && v.text.rfind("?", 0) == 0 && v.text.find_first_of(" ()") == std::string::npos
+            ? v.text.substr(1)
+            : std::string();
     for (;;) {
       if (take(".")) {
         if (peek().kind != Token::Kind::Name) throw ParseError{};

@@ -7,6 +7,7 @@
 #include "code/jit_globals.hpp"
 #include "code/module_outline.hpp"
 #include "code/python_expr.hpp"
+#include "error/error.hpp"
 #include "text/lines.hpp"
 #include "text/regex.hpp"
 
@@ -96,7 +97,11 @@ std::vector<Line> logical_lines(const std::vector<std::string_view> &raw, std::s
   return out;
 }
 
-struct CannotTell {};
+// A kernel file this reading cannot follow; shapes_running_changed_code
+// turns it into "no answer" for every shape.
+struct CannotTell : Error {
+  CannotTell() : Error(ErrorKind::UnreadableInput, "a kernel file whose launch otm cannot follow") {}
+};
 
 std::string_view text_trimmed(std::string_view s) {
   while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
