@@ -361,27 +361,40 @@ TEST_CASE("a shape slower than the per-shape band is the gain's regression", "[d
   CHECK(no_band.record->get("worth").get("gain").get("regressions").size() == 0);
 }
 
+namespace {
+
+// A packet whose measurements hold the run's two bands and, per shape, a
+// change from 100 us (shape-1, shape-2, ...); `runs` is each shape's
+// runs_changed_code, when the reading decided it.
+distill::Packet with_shape_changes(const std::vector<double> &changes, double band, double shape_band,
+                                   const std::vector<std::optional<bool>> &runs = {}) {
+  auto p = packet("Ran twice the warps per program.");
+  auto &m = at(p.doc, {"agent_facing", "measurements"});
+  m.set("same_code_spread_pct", band);
+  m.set("same_code_shape_spread_pct", shape_band);
+  json::Value list = json::Value::array();
+  for (std::size_t i = 0; i < changes.size(); ++i) {
+    json::Value e = json::Value::object();
+    e.set("shape", "shape-" + std::to_string(i + 1));
+    e.set("before_us", 100.0);
+    e.set("after_us", 100.0 + changes[i]);
+    e.set("change_pct", changes[i]);
+    if (i < runs.size() && runs[i]) e.set("runs_changed_code", *runs[i]);
+    list.push_back(std::move(e));
+  }
+  m.set("per_shape_vs_measured_against", std::move(list));
+  return p;
+}
+
+} // namespace
+
 TEST_CASE("a gain a few shapes carry, the rest inside the noise, is not the change's", "[distill][issue25]") {
   // Round 7: a persistent grid credited with -6.1 % that two one-row shapes
   // carried (their grid unchanged), the rest moving -2.2 % inside a 3.36 %
   // band.
   auto with = [](std::vector<double> changes, double band,
                  distill::DraftRules rules = distill::DraftRules::defaults()) {
-    auto p = packet("Ran twice the warps per program.");
-    auto &m = at(p.doc, {"agent_facing", "measurements"});
-    m.set("same_code_spread_pct", band);
-    m.set("same_code_shape_spread_pct", 4.26);
-    json::Value list = json::Value::array();
-    for (std::size_t i = 0; i < changes.size(); ++i) {
-      json::Value e = json::Value::object();
-      e.set("shape", "shape-" + std::to_string(i + 1));
-      e.set("before_us", 100.0);
-      e.set("after_us", 100.0 + changes[i]);
-      e.set("change_pct", changes[i]);
-      list.push_back(std::move(e));
-    }
-    m.set("per_shape_vs_measured_against", std::move(list));
-    return distill::draft_record(p, rules);
+    return distill::draft_record(with_shape_changes(changes, band, 4.26), rules);
   };
   const std::vector<double> few{-15.71, -11.35, -4.04, -2.01, -0.28, -2.41, -2.0};
   auto d = with(few, 3.36);
@@ -416,22 +429,10 @@ TEST_CASE("a gain that shapes running the same code also show is not the change'
   // single-pass branch; the long rows still ran the three passes, and moved
   // -27 % with the rest.
   auto with = [](std::vector<std::pair<double, std::optional<bool>>> shapes, double band = 4.68) {
-    auto p = packet("Ran twice the warps per program.");
-    auto &m = at(p.doc, {"agent_facing", "measurements"});
-    m.set("same_code_spread_pct", band);
-    m.set("same_code_shape_spread_pct", 5.74);
-    json::Value list = json::Value::array();
-    for (std::size_t i = 0; i < shapes.size(); ++i) {
-      json::Value e = json::Value::object();
-      e.set("shape", "shape-" + std::to_string(i + 1));
-      e.set("before_us", 100.0);
-      e.set("after_us", 100.0 + shapes[i].first);
-      e.set("change_pct", shapes[i].first);
-      if (shapes[i].second) e.set("runs_changed_code", *shapes[i].second);
-      list.push_back(std::move(e));
-    }
-    m.set("per_shape_vs_measured_against", std::move(list));
-    return distill::draft_record(p);
+    std::vector<double> changes;
+    std::vector<std::optional<bool>> runs;
+    for (const auto &[c, r] : shapes) changes.push_back(c), runs.push_back(r);
+    return distill::draft_record(with_shape_changes(changes, band, 5.74, runs));
   };
   auto moved = with({{-9.0, true}, {-14.2, true}, {-22.9, true}, {-21.8, false}, {-27.75, false}});
   REQUIRE(moved.refusal);
