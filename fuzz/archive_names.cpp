@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -49,6 +50,13 @@ const fs::path &scratch() {
     if (!::mkdtemp(tmpl.data())) std::abort();
     return fs::path(tmpl);
   }();
+  // Removed when the run ends (registered after `dir` is built, so it runs
+  // before `dir` is destroyed): a run leaves nothing in the temp directory.
+  static const bool cleaned_at_exit = std::atexit([] {
+                                        std::error_code ec;
+                                        fs::remove_all(dir, ec);
+                                      }) == 0;
+  (void)cleaned_at_exit;
   return dir;
 }
 
