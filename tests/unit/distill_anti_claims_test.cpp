@@ -395,6 +395,60 @@ TEST_CASE("a failure inside the run's noise band, or no slower at all, is not es
   CHECK_THAT(faster.refusal->why, Catch::Contains("no slower"));
 }
 
+TEST_CASE("a lever that gained nothing is a fact when the attempt measured inside the noise", "[distill][issue25]") {
+  // The bundled example's v8: exp2 by hand, which Triton already emits.
+  auto p = attempt();
+  auto &af = *p.doc.find("agent_facing");
+  af.set("the_failed_lever", "two rows per program gains nothing because the compiler already emits the same "
+                             "instructions for one and two rows");
+  auto &m = at(af, {"measurements"});
+  m.set("same_code_spread_pct", json::Value());
+  m.set("slower_than_tried_on_pct", 0.0);
+  auto none = distill::draft_record(p);
+  INFO((none.refusal ? none.refusal->why : ""));
+  REQUIRE(none.record);
+  CHECK(none.record->get("payload").string_or("verdict") == "not-worth-it-here");
+  CHECK_THAT(none.record->get("payload").string_or("observed"), Catch::StartsWith("no measurable effect: 0.0 %"));
+  // Inside the band when the run has one.
+  m.set("same_code_spread_pct", 2.5);
+  m.set("slower_than_tried_on_pct", -1.8);
+  auto banded = distill::draft_record(p);
+  REQUIRE(banded.record);
+  CHECK_THAT(banded.record->get("payload").string_or("observed"), Catch::Contains("(2.5 %)"));
+  // Faster beyond the noise: the measurement contradicts "gains nothing".
+  m.set("slower_than_tried_on_pct", -6.0);
+  auto faster = distill::draft_record(p);
+  REQUIRE(faster.refusal);
+  CHECK(faster.refusal->field == "payload.verdict");
+  CHECK_THAT(faster.refusal->why, Catch::Contains("gained nothing") && Catch::Contains("6.0 % faster"));
+  // Without a band, no_effect_max_pct (configuration) decides.
+  m.set("same_code_spread_pct", json::Value());
+  m.set("slower_than_tried_on_pct", -0.8);
+  distill::DraftRules strict = distill::DraftRules::defaults();
+  strict.no_effect_max_pct = 0.5;
+  auto beyond = distill::draft_record(p, strict);
+  REQUIRE(beyond.refusal);
+  CHECK_THAT(beyond.refusal->why, Catch::Contains("0.8 % faster"));
+  // An account that does not say "nothing" still needs a slowdown.
+  af.set("the_failed_lever", kLever);
+  m.set("slower_than_tried_on_pct", 0.0);
+  auto plain = distill::draft_record(p);
+  REQUIRE(plain.refusal);
+  CHECK_THAT(plain.refusal->why, Catch::Contains("no slower"));
+}
+
+TEST_CASE("an attempt that returns NaN is the attempt without its verdict", "[distill][issue25]") {
+  auto p = attempt();
+  auto &af = *p.doc.find("agent_facing");
+  af.set("the_failed_lever", "two rows per program returns NaN rows because the second row reads the first "
+                             "row's uninitialised accumulator");
+  at(af, {"measurements", "correctness"}).set("status", "FAIL");
+  auto d = distill::draft_record(p);
+  INFO((d.refusal ? d.refusal->why : ""));
+  REQUIRE(d.record);
+  CHECK(d.record->get("payload").string_or("attempted") == "two rows per program");
+}
+
 TEST_CASE("a cause about another setting of the lever tried is refused", "[distill][issue25]") {
   // Round 6's #9: "Tile width 8192 spilled" carried onto an attempt that set
   // ROWS to 2 is about another setting; the same cause about two rows stands.

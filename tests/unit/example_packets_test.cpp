@@ -136,8 +136,9 @@ TEST_CASE("example trace: a strategy's code is the change that bought its gain (
     CHECK(strategies == 13);
   }
   SECTION("a failed attempt's diff starts at the best code it was tried on, not a reverted attempt before it") {
-    // v9 (libdevice fast_expf) was committed on top of v8's reverted exp2
-    // attempt: its pitfall shows tl.exp -> fast_expf, measured against v7.
+    // v9 (no row-max subtraction) was committed on top of v8's reverted
+    // exp2 attempt: its pitfall shows only the dropped max, measured
+    // against v7.
     auto pk9 = packet_of(p, "pitfall-v9-01");
     CHECK(pk9.get("provenance").get("diff_from").string_or("version") == "v7");
     auto diff = code_of(p, "pitfall-v9-01");
@@ -157,8 +158,8 @@ TEST_CASE("example trace: a strategy's code is the change that bought its gain (
     }
   }
   SECTION("a record's lineage: kept steps that passed their check and whose change runs") {
-    // v9 (libdevice fast_expf) was committed and not reverted, but failed
-    // its correctness check and v10 restored tl.exp: no part of v13's
+    // v9 (no row-max subtraction) was committed and not reverted, but failed
+    // its correctness check and v10 restored the max: no part of v13's
     // lineage; v7 (num_warps 16) is.
     const auto versions = packet_of(p, "strategy-v13").get("provenance").get("lineage_versions");
     std::vector<std::string> vs;
@@ -205,10 +206,10 @@ TEST_CASE("example trace: a strategy's code is the change that bought its gain (
   SECTION("the trace's own explanations reach the packet") {
     auto pk5 = packet_of(p, "strategy-v5"), pk2 = packet_of(p, "strategy-v2"), pk25 = packet_of(p, "strategy-v25");
     const auto &v5 = pk5.get("agent_facing").get("what_the_run_said");
-    CHECK(v5.string_or("expected_impact") == "removes the partial last wave on small M");
+    CHECK(v5.string_or("expected_impact") == "pays the per-program prologue once per SM instead of once per row");
     CHECK(v5.get("causal_sentences") ==
-          json::Value::strings({"Grid = number of SMs; each program strides over rows, so launch and tail effects "
-                                "shrink on the 512-row shape."}));
+          json::Value::strings({"Grid = number of SMs; each program strides over rows, so the per-program prologue "
+                                "(pointer setup and the column mask) is paid once per SM rather than once per row."}));
     const auto &v2 = pk2.get("agent_facing").get("what_the_run_said");
     REQUIRE(v2.get("directions_taken_up").size() == 1);
     CHECK(v2.get("directions_taken_up").as_array()->at(0).string_or("rationale") ==

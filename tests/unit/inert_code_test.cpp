@@ -181,3 +181,34 @@ TEST_CASE("inert changes: a new function nothing calls, and one that is called",
   CHECK(c.lines[9] == Why::UncalledFunction);
   CHECK(c.running == 4);
 }
+
+TEST_CASE("inert changes: a removed assignment whose reader the diff also removed ran", "[inert]") {
+  // Dropping the row max: `m` is read by no line after the change, but the
+  // removed `tl.exp(x - m)` read it, so both removals change what runs.
+  std::string after = "import triton\nimport triton.language as tl\n\n\n@triton.jit\ndef k(x_ptr, y_ptr):\n"
+                      "    x = tl.load(x_ptr)\n    e = tl.exp(x)\n    tl.store(y_ptr, e / tl.sum(e, axis=0))\n";
+  std::string diff = "diff --git a/kernel.py b/kernel.py\n"
+                     "--- a/kernel.py\n"
+                     "+++ b/kernel.py\n"
+                     "@@ -7,4 +7,3 @@ def k(x_ptr, y_ptr):\n"
+                     "     x = tl.load(x_ptr)\n"
+                     "-    m = tl.max(x, axis=0)\n"
+                     "-    e = tl.exp(x - m)\n"
+                     "+    e = tl.exp(x)\n"
+                     "     tl.store(y_ptr, e / tl.sum(e, axis=0))\n";
+  auto inert = code::inert_changes(code::lex_diff(diff), after);
+  CHECK(inert.runs(5));
+  CHECK(inert.running == 3);
+  CHECK(inert.unread_names.empty());
+  // A removed constant nothing read, before or after, still runs for nothing.
+  std::string dead = "diff --git a/kernel.py b/kernel.py\n"
+                     "--- a/kernel.py\n"
+                     "+++ b/kernel.py\n"
+                     "@@ -7,3 +7,2 @@ def k(x_ptr, y_ptr):\n"
+                     "     x = tl.load(x_ptr)\n"
+                     "-    _TAG = 3\n"
+                     "     e = tl.exp(x)\n";
+  auto d = code::inert_changes(code::lex_diff(dead), after);
+  CHECK_FALSE(d.runs(5));
+  CHECK(d.running == 0);
+}

@@ -43,6 +43,44 @@ std::optional<std::string> observed_failure(Context &c) {
   return out;
 }
 
+// An account that says its lever gained nothing ("exp2 ... gained nothing:
+// Triton already lowers tl.exp to the same ex2.approx") and an attempt
+// measured inside the noise of the code it was tried on, either way: the
+// failure the account states is borne out. Returns what was observed;
+// nullopt when the account says no such thing or the figure is missing.
+// An attempt measured faster beyond the noise contradicts it (refused).
+std::optional<std::string> no_effect_observed(Context &c, const AntiFact &fact) {
+  if (fact.verdict != "not-worth-it-here") return std::nullopt;
+  const auto &said = c.af.get("what_the_run_said");
+  std::string account = fact.attempted + "\n" + c.af.string_or("the_failed_lever") + "\n" +
+                        said.string_or("commit_subject") + "\n" + said.string_or("change");
+  if (const auto *pitfalls = c.af.get("pitfalls_recorded_here").as_array())
+    for (const auto &p : *pitfalls) account += "\n" + p.string_or("pitfall");
+  if (!record::no_effect_regex().contains(account)) return std::nullopt;
+  const auto &m = c.af.get("measurements");
+  const auto &slower = m.get("slower_than_tried_on_pct"), &band = m.get("same_code_spread_pct");
+  if (!slower.is_number()) return std::nullopt;
+  const double limit = band.is_number() ? *band.as_number() : c.rules.no_effect_max_pct;
+  // Only the packet's own figures: otm-explain traces each one back.
+  std::string within;
+  if (band.is_number())
+    within = ", inside the run's own spread of re-measurements of unchanged code (" + band.python_str() + " %)";
+  const Value *lo = nullptr, *hi = nullptr;
+  if (const auto *shapes = m.get("per_shape_vs_measured_against").as_array())
+    for (const auto &s : *shapes)
+      if (const auto &p = s.get("change_pct"); p.is_number()) {
+        if (!lo || *p.as_number() < *lo->as_number()) lo = &p;
+        if (!hi || *p.as_number() > *hi->as_number()) hi = &p;
+      }
+  if (lo && hi) within += "; each shape between " + lo->python_str() + " % and " + hi->python_str() + " %";
+  if (*slower.as_number() < -limit)
+    refuse("payload.verdict", "the account says the lever gained nothing, but the attempt measured " +
+                                  json::Value(-*slower.as_number()).python_str() +
+                                  " % faster than the code it was tried on: the measurement contradicts it");
+  if (*slower.as_number() > limit) return std::nullopt; // a slowdown: the usual failure
+  return "no measurable effect: " + slower.python_str() + " % against the code it was tried on" + within;
+}
+
 // The register count a cause states ("Register count rose from 64 to 96+"
 // -> 96: the largest number of a sentence about registers) and the one
 // the step's own capture of the kernel under test measured
@@ -111,10 +149,13 @@ void check_anti_against_the_run(Context &c, const AntiFact &fact, const std::opt
   // code (or a speed-up) is noise, not a failed lever.
   const auto &m = c.af.get("measurements");
   const auto &slower = m.get("slower_than_tried_on_pct"), &band = m.get("same_code_spread_pct");
-  if (fact.verdict == "not-worth-it-here" && slower.is_number() && *slower.as_number() <= 0)
+  // An account that the lever gained nothing is the exception: there the
+  // noise is what bears it out.
+  const bool no_effect = no_effect_observed(c, fact).has_value();
+  if (!no_effect && fact.verdict == "not-worth-it-here" && slower.is_number() && *slower.as_number() <= 0)
     refuse("payload.verdict", "the attempt measured no slower than the code it was tried on (" + slower.python_str() +
                                   " %): the failure is not established");
-  if (fact.verdict == "not-worth-it-here" && slower.is_number() && band.is_number() &&
+  if (!no_effect && fact.verdict == "not-worth-it-here" && slower.is_number() && band.is_number() &&
       *slower.as_number() <= *band.as_number())
     refuse("payload.verdict", "the attempt measured " + slower.python_str() +
                                   " % slower than the code it was tried on, inside the run's own spread of "
@@ -243,6 +284,8 @@ Value draft_anti(Context &c) {
   p.set("established_fact", ef);
   if (auto observed = observed_failure(c))
     p.set("observed", *observed);
+  else if (auto none = no_effect_observed(c, fact))
+    p.set("observed", *none);
   else if (fact.stated_effect)
     p.set("observed", "the run recorded " + *fact.stated_effect + " for this lever");
   // The failed attempt's code, when the quoted running changes change the

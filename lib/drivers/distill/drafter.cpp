@@ -33,8 +33,9 @@ DraftRules DraftRules::from_config(const config::Config &config) {
   r.causal = record::CausalRule::from_json(config.data().get("causal_sentences"), config.source_name());
   r.retrieval = RetrievalTerms::from_config(config);
   r.max_reference_kernel_lines = config.limits().max_reference_kernel_lines;
-  r.gain_min_shape_share =
-      packet::NoiseRule::from_json(config.data().get("noise"), config.source_name()).gain_min_shape_share;
+  const auto noise = packet::NoiseRule::from_json(config.data().get("noise"), config.source_name());
+  r.gain_min_shape_share = noise.gain_min_shape_share;
+  r.no_effect_max_pct = noise.no_effect_max_pct;
   const auto boilerplate = config.boilerplate(); // the section's one reader, shared with the quality report
   r.template_min_steps = boilerplate.template_min_steps;
   r.max_mechanism_share = boilerplate.max_mechanism_share;

@@ -44,10 +44,13 @@ struct DraftRules {
   // limits.max_reference_kernel_lines: the longest reference kernel (its
   // snippet and dispatch_snippet, non-blank lines) a record quotes.
   std::size_t max_reference_kernel_lines = config::Limits{}.max_reference_kernel_lines;
-  // noise.gain_min_shape_share (packet::NoiseRule, its one reader): a
+  // From the `noise` section (packet::NoiseRule, its one reader): a
   // geomean gain shown on fewer shapes, the rest inside the run's band, is
-  // those shapes'.
+  // those shapes'; an account of a lever that gained nothing is borne out
+  // by an attempt within no_effect_max_pct of the code it was tried on
+  // (within the run's band, when known).
   double gain_min_shape_share = 0.5;
+  double no_effect_max_pct = 1.0;
   // From the configuration (defaults merged with the override); a malformed
   // section is an otm::Error (kind Usage) naming it.
   static DraftRules from_config(const config::Config &config);

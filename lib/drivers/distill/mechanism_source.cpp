@@ -39,7 +39,8 @@ std::string lever_without_its_cause(const std::string &lever, const levers::Leve
       R"((?:fails?|failed|hurts?|regress(?:es|ed)?|loses?|lost|spills?|spilled|exceeds?|exceeded|leaves?|)"
       R"(seriali[sz](?:es|ed)|exposes?|exposed|oversubscribes?|oversubscribed|idles?|idled|thrash(?:es|ed)?|)"
       R"(starves?|starved|evicts?|evicted|overflows?|overflowed|wastes?|wasted|breaks?|broke)\b|)"
-      R"(costs? more|makes? it (?:slower|worse)))");
+      R"(costs? more|makes? it (?:slower|worse)|)"
+      R"((?:returns?|returned|produces?|produced|gives?|gave)\s+(?:NaNs?|infs?|wrong|incorrect|garbage)\b))");
   static const text::Regex figure(std::string(R"(\s*)") + kBracketedFigure + R"(\s*$)");
   // What is left must still say what was tried: 12 characters, or fewer
   // when they set a value, name the code or name a lever with a figure

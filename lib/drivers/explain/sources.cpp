@@ -182,6 +182,9 @@ std::vector<Source> sources_of(const std::string &path, const SourceContext &c) 
       // derives it).
       out.push_back({"shape-change", "", path, text_of_value(gates::at_path(c.packet, path))});
     }
+  } else if (starts(p, "measurements.slower_than_tried_on_pct")) {
+    // otm's arithmetic on two step records' geomeans (explain.cpp derives it).
+    out.push_back({"geomean-change", "", path, text_of_value(gates::at_path(c.packet, path))});
   } else if (starts(p, "measurements.correctness.status")) {
     step_sources(m, row, "correctness_status", out);
   } else if (starts(p, "measurements.correctness.max_abs_err")) {

@@ -34,7 +34,9 @@ const text::Regex &mechanism_regex() {
       R"(seriali[sz]\w*|contention|saturat\w*|spill\w*|occupancy|bank conflicts?|scoreboard\w*|m?barriers?|)"
       R"(bandwidth[- ]bound|latency[- ]bound|compute[- ]bound|wave quanti[sz]ation|tail effects?|partial waves?|)"
       R"(launch overhead|does not fit|exceeds?|exceeding|cannot|unsupported|not supported|requires?|requiring|)"
-      R"(costs? more than|outweighs?)\b)");
+      R"(costs? more than|outweighs?|)"
+      // A compiler that already does what the change does by hand.
+      R"((?:already|compiler) (?:lowers?|emits?|generates?|compiles?)|compiles? to the same)\b)");
   return r;
 }
 
@@ -50,6 +52,14 @@ const text::Regex &accuracy_failure_regex() {
                                          R"(max_abs_err|max_rel_err|rel_err|ulps?|rounding|round-off|bit-compatible|)"
                                          R"(bit-exact|)") +
                              std::string(kWrongResults) + R"()\b)");
+  return r;
+}
+
+const text::Regex &no_effect_regex() {
+  static const text::Regex r(
+      R"((?i)\b(?:gains?\s+nothing|gained\s+nothing|no\s+(?:measurable\s+)?(?:effect|gain|speed-?up|)"
+      R"(improvement|difference)|(?:no|not)\s+faster|(?:the\s+)?same\s+(?:PTX|SASS|code|instructions)|)"
+      R"(identical\s+(?:PTX|SASS|code)|flat\s+within\s+(?:the\s+)?noise)\b)");
   return r;
 }
 

@@ -31,6 +31,10 @@ const text::Regex &accuracy_failure_regex();
 // check judged them: an account using them reports a correctness failure
 // whatever else it says.
 const text::Regex &wrong_results_regex();
+// Words that say a lever changed nothing ("gained nothing", "no effect",
+// "the same PTX"): a failure that the measurement bears out when the
+// attempt moved inside the noise, where other failures need a slowdown.
+const text::Regex &no_effect_regex();
 // Speculative wording (may / might / possibly / perhaps): never a mechanism.
 const text::Regex &speculative_regex();
 

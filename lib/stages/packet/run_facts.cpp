@@ -30,6 +30,11 @@ NoiseRule NoiseRule::from_json(const json::Value &section, const std::string &so
       throw Error(ErrorKind::Usage, where + ".gain_min_shape_share must be a number in [0, 1]");
     r.gain_min_shape_share = *g.as_number();
   }
+  if (const auto &n = section.get("no_effect_max_pct"); !n.is_null()) {
+    if (!n.is_number() || *n.as_number() < 0)
+      throw Error(ErrorKind::Usage, where + ".no_effect_max_pct must be a number of at least 0");
+    r.no_effect_max_pct = *n.as_number();
+  }
   return r;
 }
 

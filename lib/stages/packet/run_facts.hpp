@@ -37,6 +37,10 @@ struct NoiseRule {
   // this share of the shapes, the others moving together inside the run's
   // band, is those shapes' and not the change's across the workload.
   double gain_min_shape_share = 0.5;
+  // otm-draft: an account that says its lever gained nothing is borne out
+  // when the attempt measured within this many percent of the code it was
+  // tried on, either way (the run's band, when it is known, instead).
+  double no_effect_max_pct = 1.0;
   static NoiseRule from_json(const json::Value &section, const std::string &source);
 };
 

@@ -1,6 +1,7 @@
 #include "code/inert_changes.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <set>
 
 #include "text/regex.hpp"
@@ -16,6 +17,17 @@ std::string code_of(const DiffLine &l) {
   for (const auto &s : l.spans)
     if (s.kind == SpanKind::Code) out.append(l.text.substr(s.begin, s.end - s.begin)), out += ' ';
   return out;
+}
+
+// Whether `code` holds `name` as a whole identifier (not an attribute).
+bool reads_name(std::string_view code, std::string_view name) {
+  auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (auto pos = code.find(name); pos != std::string_view::npos; pos = code.find(name, pos + 1)) {
+    bool starts = pos == 0 || (!ident(code[pos - 1]) && code[pos - 1] != '.');
+    bool ends = pos + name.size() >= code.size() || !ident(code[pos + name.size()]);
+    if (starts && ends) return true;
+  }
+  return false;
 }
 
 // The new-side first line of a hunk header "@@ -a,b +c,d @@", 1-based.
@@ -100,6 +112,22 @@ InertChanges inert_changes(const std::vector<DiffLine> &diff, std::optional<std:
           out.lines[i] = InertCode::Why::UnreadName;
           out.owner[i] = names.front();
         }
+      }
+    }
+    // ...unless a removed line that ran read it: `m = tl.max(x)` dropped
+    // with the `tl.exp(x - m)` that used it is part of a running change.
+    // (To a fixpoint: a reader that is itself inert does not count.)
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (std::size_t i = 0; i < diff.size(); ++i) {
+        if (diff[i].role != DiffLine::Role::Removed || out.lines[i] != InertCode::Why::UnreadName) continue;
+        for (std::size_t k = 0; k < diff.size() && out.lines[i] != InertCode::Why::Live; ++k)
+          if (k != i && diff[k].role == DiffLine::Role::Removed && out.lines[k] == InertCode::Why::Live &&
+              reads_name(code[k], out.owner[i])) {
+            out.lines[i] = InertCode::Why::Live;
+            out.owner[i].clear();
+            changed = true;
+          }
       }
     }
     out.unread_names = file.unread_names;
