@@ -227,29 +227,32 @@ private:
     return with.front();
   }
 
-  // How a per-shape change follows from the entry's two latencies, each
-  // a step record's number (sources_of names their files).
   // slower_than_tried_on_pct: the attempt's geomean against the one of the
   // version it was tried on (packet.cpp), each from its step record.
   std::string geomean_change_derivation(const std::string &path, std::string &problem) const {
     const std::string against = seg_.get("measured_against").string_or("version");
     const auto *mine = m_.row(seg_.string_or("version"));
     const auto *base = m_.row(against);
-    auto after = mine ? mine->get("geomean_us").as_number() : std::nullopt;
-    auto before = base ? base->get("geomean_us").as_number() : std::nullopt;
-    auto stated = gates::at_path(built_.packet, path).as_number();
-    if (!after || !before || !stated || *before == 0) {
+    // Plain doubles, NaN when absent (GCC's -Wmaybe-uninitialized misreads
+    // three std::optional<double> here).
+    auto number = [](const json::Value &v) { return v.as_number().value_or(std::nan("")); };
+    const double after = mine ? number(mine->get("geomean_us")) : std::nan("");
+    const double before = base ? number(base->get("geomean_us")) : std::nan("");
+    const double stated = number(gates::at_path(built_.packet, path));
+    if (std::isnan(after) || std::isnan(before) || std::isnan(stated) || before == 0) {
       problem = "the change at " + path + " has no two geomeans to derive it from";
       return "";
     }
-    double recomputed = text::round_to((*after / *before - 1.0) * 100.0, 2);
-    if (std::fabs(recomputed - *stated) > 1e-9)
+    double recomputed = text::round_to((after / before - 1.0) * 100.0, 2);
+    if (std::fabs(recomputed - stated) > 1e-9)
       problem = "the change " + num(gates::at_path(built_.packet, path)) + " does not follow from the two geomeans";
     return "(after / before - 1) x 100 = (" + num(mine->get("geomean_us")) + " / " + num(base->get("geomean_us")) +
            " - 1) x 100 = " + text::fixed(recomputed, 2) + " (rounded to 2 places); before is " + against +
            "'s geomean, after " + seg_.string_or("version") + "'s (memory/<version>.json performance)";
   }
 
+  // How a per-shape change follows from the entry's two latencies, each
+  // a step record's number (sources_of names their files).
   std::string shape_change_derivation(const std::string &path, std::string &problem) const {
     const auto entry_path = path.substr(0, path.rfind('.'));
     const auto &entry = gates::at_path(built_.packet, entry_path);
