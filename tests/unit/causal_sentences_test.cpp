@@ -1,6 +1,7 @@
 // record::CausalRule: which sentences of a run's prose state a cause.
 #include <catch2/catch.hpp>
 
+#include "config/config.hpp"
 #include "error/error.hpp"
 #include "record/causal_sentences.hpp"
 #include "json/parse.hpp"
@@ -26,4 +27,14 @@ TEST_CASE("a sentence of the run's bookkeeping is no cause", "[record][issue25]"
   CHECK(rule(R"({"markers": ["keeps"], "min_chars": 10})")
             .is_causal("Note: the wider variant tried earlier was reverted; this keeps the smaller setting."));
   CHECK_THROWS_AS(rule(R"({"markers": ["keeps"], "not_causal": "reverted", "min_chars": 10})"), Error);
+}
+
+TEST_CASE("a next-step note is a plan, not the cause of the step that wrote it", "[record][issue25]") {
+  // Round 9: "Next: Hide global-load latency by keeping more tiles in
+  // flight." became the mechanism of the step that removed the tile loop.
+  const auto &config = config::Config::defaults();
+  auto r = record::CausalRule::from_json(config.data().get("causal_sentences"), "defaults");
+  CHECK_FALSE(r.is_causal("Next: Hide global-load latency by keeping more tiles in flight."));
+  CHECK_FALSE(r.is_causal("TODO: remove one full read of the input row since it is read twice."));
+  CHECK(r.is_causal("Keeping more tiles in flight hides the global-load latency of the next row."));
 }

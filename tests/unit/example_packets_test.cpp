@@ -206,10 +206,12 @@ TEST_CASE("example trace: a strategy's code is the change that bought its gain (
   SECTION("the trace's own explanations reach the packet") {
     auto pk5 = packet_of(p, "strategy-v5"), pk2 = packet_of(p, "strategy-v2"), pk25 = packet_of(p, "strategy-v25");
     const auto &v5 = pk5.get("agent_facing").get("what_the_run_said");
-    CHECK(v5.string_or("expected_impact") == "pays the per-program prologue once per SM instead of once per row");
+    CHECK(v5.string_or("expected_impact") ==
+          "pays the block launch and retire cost once per SM instead of once per row");
     CHECK(v5.get("causal_sentences") ==
-          json::Value::strings({"Grid = number of SMs; each program strides over rows, so the per-program prologue "
-                                "(pointer setup and the column mask) is paid once per SM rather than once per row."}));
+          json::Value::strings({"Grid = number of SMs; each program strides over rows, so each SM runs one "
+                                "long-lived program instead of M / 148 short ones and the block launch and retire "
+                                "cost is paid once per SM."}));
     const auto &v2 = pk2.get("agent_facing").get("what_the_run_said");
     REQUIRE(v2.get("directions_taken_up").size() == 1);
     CHECK(v2.get("directions_taken_up").as_array()->at(0).string_or("rationale") ==

@@ -139,7 +139,7 @@ TEST_CASE("otm-explain on the example trace, its workspace deleted", "[explain]"
     INFO(out.err);
     REQUIRE(out.rc == 0);
     // Provenance, with the commit subject and verdict.
-    CHECK_THAT(out.out, Catch::Contains("v5, commit 08ff0bff694d \"v5: persistent grid") &&
+    CHECK_THAT(out.out, Catch::Contains("v5, commit 3e0daa100578 \"v5: persistent grid") &&
                             Catch::Contains("kept; resolves in the trace"));
     // The ladder decision: the floor before it and the threshold.
     CHECK_THAT(out.out, Catch::Contains("milestone: 41.9 us (memory/v5.json performance.latency_us_geomean) is 4.12% "
@@ -153,8 +153,8 @@ TEST_CASE("otm-explain on the example trace, its workspace deleted", "[explain]"
                                         "correctness.max_abs_err"));
     CHECK_THAT(out.out, Catch::Contains("payload.next_steps[0]: 2  <- memory/v5.json open_directions[0].direction"));
     // A snippet line: the commit pair, the hunk and kernel.py's line.
-    CHECK_THAT(out.out, Catch::Contains("v3 (92ecea318061) .. v5 (08ff0bff694d)") &&
-                            Catch::Contains("hunk 1 @@ -7,27 +7,29 @@, added: kernel.py line 10 at 08ff0bff694d"));
+    CHECK_THAT(out.out, Catch::Contains("v3 (92ecea318061) .. v5 (3e0daa100578)") &&
+                            Catch::Contains("hunk 1 @@ -7,27 +7,29 @@, added: kernel.py line 10 at 3e0daa100578"));
     // A per-shape change of the gain's scope: derived from the shape's two
     // latencies; the number in a shape label numbers shapes.
     CHECK_THAT(out.out, Catch::Contains("(6.44 - 6.72) / 6.72 x 100 = -4.17") &&

@@ -11,7 +11,15 @@
 
 namespace otm::distill::drafting {
 
-Value draft_reference(Context &c) {
+namespace {
+
+struct QuotedKernel {
+  ReferenceKernelCode code;
+  bool whole_file = false; // the snippet is the whole kernel file
+};
+
+// The kernel as a record quotes it, refused unless it runs as quoted.
+QuotedKernel runnable_kernel(Context &c) {
   std::optional<ReferenceKernelCode> code;
   if (!c.packet.code.empty() && c.af.get("kernel_file").is_string()) code = reference_kernel_code(c.packet.code);
   if (!code)
@@ -55,6 +63,11 @@ Value draft_reference(Context &c) {
                  ", which is not a constexpr: Triton refuses to compile it (bind it as tl.constexpr(...) or pass it "
                  "as a parameter), so it cannot run as quoted");
   }
+  return {std::move(*code), whole_file};
+}
+
+// A milestone snapshot is refused when its code is another record's.
+void check_milestone_code(Context &c) {
   // A milestone snapshot marks a jump its code made. When its code runs
   // the same as the best-so-far its jump is measured against, the jump was
   // a re-measurement (a driver update, a re-run baseline): that code is
@@ -72,7 +85,40 @@ Value draft_reference(Context &c) {
     refuse("payload.implementation.snippet",
            "this milestone's code runs the same as the final kernel's (only comments, stamps or constants nothing "
            "reads differ): the final kernel's record already quotes it");
-  const auto &own = span.get("this_step_changes_running_code");
+}
+
+// What the kernel builds on (the schema: the previous state of the code) is
+// the latest kept change of its lineage before its own step; its own step's
+// change is the technique here, when it changes code that runs (a last step
+// that edited a comment names no technique of this code). A packet that
+// gives no lineage (built before otm listed it) says only what kind of
+// kernel this is.
+Value trace_of_kernel(Context &c, const std::vector<std::string> &applied_before,
+                      const std::vector<std::string> &here) {
+  const auto &lineage = c.af.get("kept_changes_of_its_lineage");
+  const auto carried = strings_at(lineage, "change");
+  Value builds_on = Value::object();
+  if (!lineage.is_array())
+    builds_on.set("approach", c.packet.doc.string_or("seg_kind") == workspace::kFinalKernelSegment
+                                  ? "the run's final kernel"
+                                  : "a milestone snapshot of this run");
+  else {
+    builds_on.set("approach", carried.empty() ? std::string("the untouched baseline") : carried.back());
+    builds_on.set("is_baseline", carried.empty());
+  }
+  Value trace = Value::object();
+  trace.set("builds_on", builds_on);
+  if (!applied_before.empty()) trace.set("techniques_applied_before", Value::strings(applied_before));
+  if (!here.empty()) trace.set("technique_here", Value::strings(here));
+  return trace;
+}
+
+} // namespace
+
+Value draft_reference(Context &c) {
+  auto [code, whole_file] = runnable_kernel(c);
+  check_milestone_code(c);
+  const auto &own = c.af.get("span").get("this_step_changes_running_code");
   const bool own_runs = !(own.is_bool() && !*own.as_bool());
   Value r = record_head(c);
   Value p = Value::object();
@@ -88,38 +134,17 @@ Value draft_reference(Context &c) {
                               "run it)"
                             : " (otm did not run it)"));
   p.set("problem", problem_of(c));
-  // What the kernel builds on (the schema: the previous state of the code)
-  // is the latest kept change of its lineage before its own step; its own
-  // step's change is the technique here, when it changes code that runs
-  // (a last step that edited a comment names no technique of this code).
-  // A packet that gives no lineage (built before otm listed it) says only
-  // what kind of kernel this is.
   auto change = text_of(c.af.get("what_the_run_said").get("change"));
-  const auto &lineage = c.af.get("kept_changes_of_its_lineage");
-  const auto carried = strings_at(lineage, "change");
-  Value builds_on = Value::object();
-  if (!lineage.is_array())
-    builds_on.set("approach", c.packet.doc.string_or("seg_kind") == workspace::kFinalKernelSegment
-                                  ? "the run's final kernel"
-                                  : "a milestone snapshot of this run");
-  else {
-    builds_on.set("approach", carried.empty() ? std::string("the untouched baseline") : carried.back());
-    builds_on.set("is_baseline", carried.empty());
-  }
-  Value trace = Value::object();
-  trace.set("builds_on", builds_on);
   const auto applied_before = levers_applied_before(c);
-  if (!applied_before.empty()) trace.set("techniques_applied_before", Value::strings(applied_before));
   std::vector<std::string> here;
   if (change && own_runs) here = c.rules.retrieval.levers.prose().tags_in(*change);
-  if (!here.empty()) trace.set("technique_here", Value::strings(here));
-  p.set("trace", trace);
+  p.set("trace", trace_of_kernel(c, applied_before, here));
   Value impl = Value::object();
   impl.set("format", kSourceFormat);
-  impl.set("snippet", whole_file ? code->whole_file : code->snippet);
-  impl.set("core_kernel_name", code->name);
-  if (!code->dispatch.empty()) impl.set("dispatch_snippet", code->dispatch);
-  if (!code->launched) c.out.thin.push_back("payload.implementation.dispatch_snippet");
+  impl.set("snippet", whole_file ? code.whole_file : code.snippet);
+  impl.set("core_kernel_name", code.name);
+  if (!code.dispatch.empty()) impl.set("dispatch_snippet", code.dispatch);
+  if (!code.launched) c.out.thin.push_back("payload.implementation.dispatch_snippet");
   p.set("implementation", impl);
   r.set("payload", p);
   // The step's category describes the kernel only as its change text does:
