@@ -35,6 +35,6 @@ TEST_CASE("a next-step note is a plan, not the cause of the step that wrote it",
   const auto &config = config::Config::defaults();
   auto r = record::CausalRule::from_json(config.data().get("causal_sentences"), "defaults");
   CHECK_FALSE(r.is_causal("Next: Hide global-load latency by keeping more tiles in flight."));
-  CHECK_FALSE(r.is_causal("TODO: remove one full read of the input row since it is read twice."));
+  CHECK_FALSE(r.is_causal("Next steps: remove one full read of the input row since it is read twice."));
   CHECK(r.is_causal("Keeping more tiles in flight hides the global-load latency of the next row."));
 }
