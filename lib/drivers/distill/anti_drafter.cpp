@@ -139,7 +139,10 @@ std::optional<std::string> cause_about_another_setting(const AntiFact &fact,
 // attempt moved away from), one whose attempt changed no running code or not
 // the lever's, and an accuracy failure the step's own correctness check
 // contradicts.
-void check_anti_against_the_run(Context &c, const AntiFact &fact, const std::optional<diff::DiffReading> &diff) {
+// Returns what a lever that gained nothing was observed to do, when the
+// account says so and the noise bears it out (no_effect_observed).
+std::optional<std::string> check_anti_against_the_run(Context &c, const AntiFact &fact,
+                                                      const std::optional<diff::DiffReading> &diff) {
   std::vector<std::string> later = strings_at(c.af.get("kept_in_the_run_with_the_same_setting"), "change");
   if (!later.empty())
     refuse("payload.attempted", "a kept step of this run states the same setting of this lever (\"" +
@@ -151,7 +154,8 @@ void check_anti_against_the_run(Context &c, const AntiFact &fact, const std::opt
   const auto &slower = m.get("slower_than_tried_on_pct"), &band = m.get("same_code_spread_pct");
   // An account that the lever gained nothing is the exception: there the
   // noise is what bears it out.
-  const bool no_effect = no_effect_observed(c, fact).has_value();
+  const auto no_effect_seen = no_effect_observed(c, fact);
+  const bool no_effect = no_effect_seen.has_value();
   if (!no_effect && fact.verdict == "not-worth-it-here" && slower.is_number() && *slower.as_number() <= 0)
     refuse("payload.verdict", "the attempt measured no slower than the code it was tried on (" + slower.python_str() +
                                   " %): the failure is not established");
@@ -192,7 +196,7 @@ void check_anti_against_the_run(Context &c, const AntiFact &fact, const std::opt
   if (!diff) {
     if (computed)
       refuse("payload.attempted", "the attempt changes nothing in the kernel " + range + ": the lever was never tried");
-    return; // a trace without kernel code: only the run's account
+    return no_effect_seen; // a trace without kernel code: only the run's account
   }
   // An attempt whose code reads a name it binds nowhere cannot run as
   // written (round 7: a Gluon attempt reading undefined `X`, `eps`): what
@@ -238,6 +242,7 @@ void check_anti_against_the_run(Context &c, const AntiFact &fact, const std::opt
   if (levers.realised.empty())
     refuse("payload.attempted", "the account names no lever whose code a running change " + range +
                                     " of the attempt changes: what was tried cannot be checked against it");
+  return no_effect_seen;
 }
 
 // The transferable directive: not to expect the lever to pay here, and
@@ -264,7 +269,7 @@ Value draft_anti(Context &c) {
   const auto &fact = *res.fact;
   std::optional<diff::DiffReading> diff;
   if (!c.packet.code.empty() && c.af.get("diff_file").is_string()) diff = diff::read_diff(c.packet.code, code_after(c));
-  check_anti_against_the_run(c, fact, diff);
+  const auto no_effect = check_anti_against_the_run(c, fact, diff);
   Value r = record_head(c);
   Value p = Value::object();
   p.set("goal", "Know which lever fails for " + (c.family.empty() ? std::string("this operator") : c.family) + " on " +
@@ -284,8 +289,8 @@ Value draft_anti(Context &c) {
   p.set("established_fact", ef);
   if (auto observed = observed_failure(c))
     p.set("observed", *observed);
-  else if (auto none = no_effect_observed(c, fact))
-    p.set("observed", *none);
+  else if (no_effect)
+    p.set("observed", *no_effect);
   else if (fact.stated_effect)
     p.set("observed", "the run recorded " + *fact.stated_effect + " for this lever");
   // The failed attempt's code, when the quoted running changes change the
