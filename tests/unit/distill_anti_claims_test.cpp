@@ -531,3 +531,35 @@ TEST_CASE("what was attempted leaves out the verb of trying", "[distill][issue25
   CHECK_THAT(*d.record->get("retrieval").get("triggers")[0].as_string(),
              Catch::StartsWith("before trying two rows per program"));
 }
+
+TEST_CASE("pipelining tried on a kernel that runs no loop is no failed lever", "[distill][issue25]") {
+  // Round 9: "more stages only cost registers/smem" on a loop-free kernel.
+  const char *diff = "diff --git a/kernel.py b/kernel.py\n--- a/kernel.py\n+++ b/kernel.py\n"
+                     "@@ -10,3 +10,3 @@ def launch(x, y):\n"
+                     "     grid = (x.shape[0],)\n"
+                     "-    kernel[grid](x, y, BLOCK=4096, num_stages=2)\n"
+                     "+    kernel[grid](x, y, BLOCK=4096, num_stages=4)\n"
+                     "     return y\n";
+  const std::string loop_free = "import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
+                                "def kernel(x, y, BLOCK: tl.constexpr):\n"
+                                "    tl.store(y + tl.arange(0, BLOCK), tl.load(x + tl.arange(0, BLOCK)))\n\n"
+                                "def launch(x, y):\n"
+                                "    grid = (x.shape[0],)\n"
+                                "    kernel[grid](x, y, BLOCK=4096, num_stages=4)\n"
+                                "    return y\n";
+  auto p = attempt(diff);
+  p.code_after = loop_free;
+  p.doc.find("agent_facing")
+      ->set("the_failed_lever", "num_stages=4 is slower because deeper pipelining costs shared memory and "
+                                "occupancy");
+  auto d = distill::draft_record(p);
+  REQUIRE(d.refusal);
+  CHECK(d.refusal->field == "payload.attempted");
+  CHECK_THAT(d.refusal->why, Catch::Contains("`pipeline-stages` acts on a loop"));
+
+  std::string looping = loop_free;
+  looping.replace(looping.find("    tl.store("), 4, "    for r in range(2): ");
+  p.code_after = looping;
+  auto ok = distill::draft_record(p);
+  if (ok.refusal) CHECK_THAT(ok.refusal->why, !Catch::Contains("acts on a loop"));
+}

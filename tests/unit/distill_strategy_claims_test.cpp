@@ -584,3 +584,69 @@ TEST_CASE("a kernel that reads a name it binds nowhere measured nothing of its o
   p.code_after = kAfter;
   CHECK(distill::draft_record(p).record);
 }
+
+TEST_CASE("pipelining credited on a kernel that runs no loop is refused; on a row loop it stands",
+          "[distill][issue25]") {
+  // Round 9: a num_stages cause on a loop-free kernel.
+  const std::string diff = "diff --git a/kernel.py b/kernel.py\n--- a/kernel.py\n+++ b/kernel.py\n"
+                           "@@ -12,3 +13,3 @@ def run(x):\n"
+                           "     grid = (x.shape[0],)\n"
+                           "-    kernel[grid](x, BLOCK_N=BLOCK_N, num_warps=8)\n"
+                           "+    kernel[grid](x, BLOCK_N=BLOCK_N, num_warps=8, num_stages=4)\n"
+                           "     return x\n";
+  std::string after = kAfter;
+  const std::string launch = "kernel[grid](x, BLOCK_N=BLOCK_N, num_warps=8)";
+  after.replace(after.find(launch), launch.size(), "kernel[grid](x, BLOCK_N=BLOCK_N, num_warps=8, num_stages=4)");
+  auto p = packet("num_stages 2 -> 4 to pipeline the row loads.", diff);
+  p.code_after = after;
+  auto d = distill::draft_record(p);
+  REQUIRE(d.refusal);
+  CHECK(d.refusal->field == "payload.change");
+  CHECK_THAT(d.refusal->why, Catch::Contains("`pipeline-stages`, which acts on a loop"));
+
+  std::string looping = after;
+  looping.replace(looping.find("    pass\n"), 9, "    for i in range(4): x += 1\n");
+  p.code_after = looping;
+  auto ok = distill::draft_record(p);
+  INFO((ok.refusal ? ok.refusal->why : ""));
+  CHECK(ok.record);
+}
+
+TEST_CASE("a hint restating an arange from 0 bears out no vector-load claim", "[distill][issue25]") {
+  // Round 9 (and the bundled example's v3): `tl.multiple_of` on an arange
+  // from 0 credited with 128-bit loads.
+  const std::string diff = "diff --git a/kernel.py b/kernel.py\n--- a/kernel.py\n+++ b/kernel.py\n"
+                           "@@ -10,2 +10,3 @@ def kernel(x, BLOCK_N: tl.constexpr):\n"
+                           "     cols = tl.arange(0, BLOCK_N)\n"
+                           "+    cols = tl.max_contiguous(tl.multiple_of(cols, 8), 8)\n"
+                           "     tl.store(x + cols, tl.load(x + cols))\n";
+  std::string after = kAfter;
+  after.replace(after.find("    pass\n"), 9,
+                "    cols = tl.arange(0, BLOCK_N)\n    cols = tl.max_contiguous(tl.multiple_of(cols, 8), 8)\n"
+                "    tl.store(x + cols, tl.load(x + cols))\n");
+  auto p = packet("Vectorized the row loads to 128-bit.", diff);
+  p.code_after = after;
+  auto d = distill::draft_record(p);
+  REQUIRE(d.refusal);
+  CHECK(d.refusal->field == "payload.implementation.snippet"); // the diff's only change runs for nothing
+  CHECK_THAT(d.refusal->why, Catch::Contains("hint `cols` with what the compiler already knows"));
+
+  // Beside a running change of another lever, the claim is refused, naming the hint.
+  const std::string with_hint = "diff --git a/kernel.py b/kernel.py\n--- a/kernel.py\n+++ b/kernel.py\n"
+                                "@@ -10,2 +10,3 @@ def kernel(x, BLOCK_N: tl.constexpr):\n"
+                                "     cols = tl.arange(0, BLOCK_N)\n"
+                                "+    cols = tl.max_contiguous(tl.multiple_of(cols, 8), 8)\n"
+                                "     tl.store(x + cols, tl.load(x + cols))\n"
+                                "@@ -13,3 +15,3 @@ def run(x):\n"
+                                "     grid = (x.shape[0],)\n"
+                                "-    kernel[grid](x, BLOCK_N=BLOCK_N, num_warps=4)\n"
+                                "+    kernel[grid](x, BLOCK_N=BLOCK_N, num_warps=8)\n"
+                                "     return x\n";
+  auto q = packet("Vectorized the row loads to 128-bit and ran eight warps.", with_hint);
+  q.code_after = after;
+  auto e = distill::draft_record(q);
+  REQUIRE(e.refusal);
+  CHECK(e.refusal->field == "payload.change");
+  CHECK_THAT(e.refusal->why, Catch::Contains("`vectorized-memory-access`") &&
+                                 Catch::Contains("hints on `cols` restate what the compiler already knows"));
+}

@@ -212,3 +212,50 @@ TEST_CASE("inert changes: a removed assignment whose reader the diff also remove
   CHECK_FALSE(d.runs(5));
   CHECK(d.running == 0);
 }
+
+TEST_CASE("inert code: a hint that restates an arange from 0 runs for nothing; one on a row offset runs", "[inert]") {
+  const char *kernel = R"(import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(x_ptr, y_ptr, stride_x, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    cols = tl.max_contiguous(tl.multiple_of(cols, 8), 8)
+    base = row * stride_x
+    base = tl.multiple_of(base, 8)
+    offs = tl.arange(1, BLOCK)
+    offs = tl.multiple_of(offs, 8)
+    x = tl.load(x_ptr + base + cols + offs)
+    tl.store(y_ptr + base + cols, x)
+    for start in range(0, stride_x, BLOCK):
+        c = start + tl.arange(0, BLOCK)
+        c = tl.max_contiguous(tl.multiple_of(c, 16), 16)
+        tl.store(y_ptr + c, tl.load(x_ptr + c))
+    for start in range(0, stride_x, 48):
+        d = start + tl.arange(0, BLOCK)
+        d = tl.multiple_of(d, 16)
+        tl.store(y_ptr + d, tl.load(x_ptr + d))
+)";
+  auto c = code::find_inert_code(kernel, code::Language::Python);
+  // Line 9: `cols` is an arange from 0, whose contiguity and alignment the
+  // compiler already knows; line 18 the same from a loop's start that steps
+  // by the arange's length. Line 11: a row offset's alignment it cannot
+  // know. Line 13: an arange from 1 is not aligned; line 22: a start that
+  // steps by 48 is not a multiple of the block.
+  CHECK(lines_of(c, Why::RestatedHint) == std::vector<std::size_t>{9, 18});
+  CHECK(c.restated_hints == std::vector<std::string>{"cols", "c"});
+  CHECK(c.unread_names.empty());
+
+  // In a diff that adds it, the hint is a change that runs for nothing.
+  const std::string diff = "--- a/kernel.py\n+++ b/kernel.py\n@@ -8,2 +8,3 @@ def k(\n"
+                           "     cols = tl.arange(0, BLOCK)\n"
+                           "+    cols = tl.max_contiguous(tl.multiple_of(cols, 8), 8)\n"
+                           "     base = row * stride_x\n";
+  auto lexed = code::lex_diff(diff);
+  auto inert = code::inert_changes(lexed, std::string_view(kernel));
+  CHECK(inert.running == 0);
+  CHECK(inert.inert_code == 1);
+  CHECK(inert.restated_hints == std::vector<std::string>{"cols"});
+}

@@ -237,6 +237,12 @@ std::optional<std::string> check_anti_against_the_run(Context &c, const AntiFact
     refuse("payload.attempted", "the attempt " + range + " also changes " + text::quoted_code_list(names) +
                                     ", which the account does not name: the failure cannot be put on its lever alone");
   }
+  // Pipelining or unrolling tried on a kernel that runs no loop: whatever
+  // was measured, it was not the lever's doing.
+  if (auto lever = loop_lever_without_a_loop(levers.realised, code_after(c), vocabulary))
+    refuse("payload.attempted", "the account's lever `" + *lever +
+                                    "` acts on a loop, but the attempt's kernel runs none (no `for` or `while` in "
+                                    "its device code): the lever changes nothing there, so the failure is not its");
   // An established fact about code needs the code: an account whose lever
   // the attempt's running changes do not show cannot be checked.
   if (levers.realised.empty())

@@ -1,5 +1,6 @@
 #include "distill/change_claims.hpp"
 
+#include "code/kernel_loops.hpp"
 #include "levers/name_in_words.hpp"
 
 #include <algorithm>
@@ -218,6 +219,16 @@ std::vector<OtherSetting> other_levers_changed(const diff::DiffReading &diff, st
 // not change.
 TermVocabulary::Accept changed_by(const diff::DiffReading &diff) {
   return [&diff](std::string_view term) { return !diff::is_code_name(term) || diff::changes_name(diff, term); };
+}
+
+std::optional<std::string> loop_lever_without_a_loop(const std::vector<std::string> &levers,
+                                                     std::optional<std::string_view> after,
+                                                     const levers::LeverVocabulary &vocabulary) {
+  auto first = std::find_if(levers.begin(), levers.end(), [&](const auto &l) { return vocabulary.acts_on_a_loop(l); });
+  if (first == levers.end() || !after) return std::nullopt;
+  auto loops = code::device_code_loops(*after);
+  if (!loops || *loops) return std::nullopt;
+  return *first;
 }
 
 } // namespace otm::distill

@@ -68,6 +68,15 @@ std::vector<OtherSetting> other_levers_changed(const diff::DiffReading &diff, st
                                                std::string_view account, const levers::LeverVocabulary &vocabulary,
                                                std::string_view dsl);
 
+// The first of `levers` that only acts on a loop (pipelining, unrolling:
+// levers::LeverVocabulary::acts_on_a_loop) when the kernel file `after`
+// runs no loop in its device code (code::device_code_loops): such a lever
+// changes nothing there, so neither a gain nor a failure is its. nullopt
+// when none does, or when the file's device code cannot be told.
+std::optional<std::string> loop_lever_without_a_loop(const std::vector<std::string> &levers,
+                                                     std::optional<std::string_view> after,
+                                                     const levers::LeverVocabulary &vocabulary);
+
 // Accepts a matched retrieval term unless it is a code name the diff does
 // not change. `diff` must outlive the result.
 TermVocabulary::Accept changed_by(const diff::DiffReading &diff);

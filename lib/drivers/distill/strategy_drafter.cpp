@@ -92,6 +92,12 @@ diff::DiffReading running_change(Context &c, const std::string &range) {
       refuse("payload.implementation.snippet", "no code change that runs " + range + ": the code lines it changes " +
                                                    "assign `" + diff->unread_names.front() +
                                                    "`, which no line of the kernel reads");
+    if (diff && !diff->restated_hints.empty())
+      refuse("payload.implementation.snippet",
+             "no code change that runs " + range + ": the code lines it changes hint " +
+                 text::quoted_code_list(diff->restated_hints) +
+                 " with what the compiler already knows of an arange from 0 (contiguous, starting on a multiple "
+                 "of its length), so they cannot widen a load");
     if (diff && !diff->dead_definitions.empty())
       refuse("payload.implementation.snippet", "no code change that runs " + range +
                                                    ": the executable lines it adds "
@@ -126,8 +132,19 @@ void claim_borne_out(Context &c, const Checked &k) {
   // that has code forms for this DSL is changed by a running line.
   if (!k.levers.missing.empty())
     refuse("payload.change", "the change text claims " + text::quoted_code_list(k.levers.missing) +
-                                 ", but no running change " + k.range +
-                                 " changes its code: the measured gain is not borne out by the diff");
+                                 ", but no running change " + k.range + " changes its code" +
+                                 (k.diff.restated_hints.empty()
+                                      ? std::string()
+                                      : " (its hints on " + text::quoted_code_list(k.diff.restated_hints) +
+                                            " restate what the compiler already knows of an arange from 0: they "
+                                            "cannot widen a load)") +
+                                 ": the measured gain is not borne out by the diff");
+  // Pipelining or unrolling credited on a kernel that runs no loop.
+  if (auto lever = loop_lever_without_a_loop(k.levers.realised, code_after(c), c.rules.retrieval.levers))
+    refuse("payload.change", "the change text claims `" + *lever +
+                                 "`, which acts on a loop, but the kernel after the change runs none (no `for` or "
+                                 "`while` in its device code): the lever changes nothing there, so the gain is "
+                                 "not its");
   // A step whose own commits run nothing may still claim a lever an earlier
   // kept step of its span changed (a change kept and re-measured): the diff
   // must then bear that lever out. Otherwise the gain is not its claim's.

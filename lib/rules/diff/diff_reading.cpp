@@ -231,6 +231,7 @@ DiffReading read_diff(std::string_view diff, std::optional<std::string_view> aft
     for (std::size_t i = 0; i < lexed.size(); ++i)
       if (is_change(lexed[i]) && !inert.runs(i)) dead[i] = true;
     r.unread_names = inert.unread_names;
+    r.restated_hints = inert.restated_hints;
     for (const auto &f : inert.uncalled_functions)
       if (std::find(r.dead_definitions.begin(), r.dead_definitions.end(), f) == r.dead_definitions.end())
         r.dead_definitions.push_back(f);

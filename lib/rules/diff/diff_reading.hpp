@@ -72,6 +72,10 @@ struct DiffReading {
   // Names the changed lines assign that no live line of the file after the
   // change reads (`_TUNE_ID`); empty without that file.
   std::vector<std::string> unread_names;
+  // Names the changed lines re-bind to a compiler hint on their own arange
+  // from 0 (`cols = tl.multiple_of(cols, 8)`), which restates what the
+  // compiler knows (code/inert_code.hpp); empty without that file.
+  std::vector<std::string> restated_hints;
   std::size_t running_lines() const; // changed executable lines that are not dead, whole diff
 };
 

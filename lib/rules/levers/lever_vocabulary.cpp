@@ -17,6 +17,10 @@ LeverVocabulary LeverVocabulary::from_json(const json::Value &section, std::stri
       throw Error(ErrorKind::Usage, here + ": '" + id + "' must be an object with \"prose\" and optional \"code\"");
     v.prose_.add(id, lever.get("prose"), here + ".prose");
     v.ids_.push_back(id);
+    const auto &loop = lever.get("acts_on_a_loop");
+    if (!loop.is_null() && !loop.is_bool())
+      throw Error(ErrorKind::Usage, here + ": '" + id + "'.acts_on_a_loop must be true or false");
+    if (loop.truthy()) v.loop_levers_.insert(id);
     const auto &code = lever.get("code");
     if (code.is_null()) continue;
     const auto *by_dsl = code.as_object();

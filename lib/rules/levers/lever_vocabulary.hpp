@@ -7,7 +7,9 @@
 //       "prose": ["block[ _-]?sizes?", "BLOCK_SIZE", ...],      // any case, whole tokens
 //       "code":  {"any": ["BLOCK(?:_\\w+)?", "TILE_\\w+"],        // case-sensitive, whole tokens,
 //                 "cuda": ["THREADS(?:_PER_BLOCK)?", "blockDim"]} // "any" applies to every DSL
-//     }, ...
+//     },
+//     "pipeline-stages": {..., "acts_on_a_loop": true},  // does nothing to a kernel without one
+//     ...
 //   }
 // A lever's id is also the technique tag a record carries. A lever without
 // code forms for a DSL cannot be checked against that DSL's code ("fused
@@ -21,6 +23,7 @@
 
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -68,6 +71,9 @@ public:
   std::vector<std::string> code_forms_in(const std::string &lever, std::string_view code, std::string_view dsl) const;
   // The levers whose code forms for `dsl` occur in `code`, in vocabulary order.
   std::vector<std::string> levers_in_code(std::string_view code, std::string_view dsl) const;
+  // Whether `lever` only acts on a loop of the kernel (software pipelining,
+  // unrolling): on a kernel that runs none it changes nothing.
+  bool acts_on_a_loop(const std::string &lever) const { return loop_levers_.count(lever) > 0; }
   // Every lever id, in vocabulary order.
   const std::vector<std::string> &ids() const { return ids_; }
 
@@ -79,6 +85,7 @@ private:
   TermVocabulary prose_;
   std::vector<std::string> ids_;
   std::map<std::string, Code, std::less<>> code_;
+  std::set<std::string, std::less<>> loop_levers_;
 };
 
 } // namespace otm::levers

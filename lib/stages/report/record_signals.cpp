@@ -202,8 +202,8 @@ Signal snippet_runs(const Value &record, const std::string &type, const std::opt
     quoted.emplace();
     for (std::size_t i = 0; i < own_lexed.size(); ++i) quoted->insert(i);
   }
-  std::size_t changed = 0, running = 0, not_code = 0, unread = 0, uncalled = 0;
-  std::vector<std::string> unread_names, uncalled_functions;
+  std::size_t changed = 0, running = 0, not_code = 0, unread = 0, uncalled = 0, restated = 0;
+  std::vector<std::string> unread_names, uncalled_functions, restated_names;
   auto add_owner = [](std::vector<std::string> &list, const std::string &owner) {
     if (!owner.empty() && std::find(list.begin(), list.end(), owner) == list.end()) list.push_back(owner);
   };
@@ -215,6 +215,7 @@ Signal snippet_runs(const Value &record, const std::string &type, const std::opt
     case code::InertCode::Why::NotCode: ++not_code; break;
     case code::InertCode::Why::UnreadName: ++unread, add_owner(unread_names, inert->owner[i]); break;
     case code::InertCode::Why::UncalledFunction: ++uncalled, add_owner(uncalled_functions, inert->owner[i]); break;
+    case code::InertCode::Why::RestatedHint: ++restated, add_owner(restated_names, inert->owner[i]); break;
     }
   }
   std::vector<std::string> quoted_levers;
@@ -245,6 +246,9 @@ Signal snippet_runs(const Value &record, const std::string &type, const std::opt
   if (uncalled)
     reason += "; " + plural(uncalled, "belongs", "belong") + " to " + text::quoted_code_list(uncalled_functions) +
               ", which nothing calls";
+  if (restated)
+    reason += "; " + plural(restated, "hints", "hint") + " " + text::quoted_code_list(restated_names) +
+              " with what the compiler already knows of an arange from 0";
   reason += " (" + where + ")";
   if (!claimed_levers.empty())
     reason += quoted_levers.empty()

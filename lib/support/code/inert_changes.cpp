@@ -132,12 +132,12 @@ InertChanges inert_changes(const std::vector<DiffLine> &diff, std::optional<std:
     }
     out.unread_names = file.unread_names;
     out.uncalled_functions = file.uncalled_functions;
+    out.restated_hints = file.restated_hints;
   }
   for (std::size_t i = 0; i < diff.size(); ++i) {
     if (!is_change(diff[i])) continue;
     if (out.lines[i] == InertCode::Why::Live) ++out.running;
-    if (out.lines[i] == InertCode::Why::UnreadName || out.lines[i] == InertCode::Why::UncalledFunction)
-      ++out.inert_code;
+    if (out.lines[i] != InertCode::Why::Live && out.lines[i] != InertCode::Why::NotCode) ++out.inert_code;
   }
   // Only what some changed line is inert for is worth naming.
   auto named_by_a_change = [&](const std::string &nm) {
@@ -147,6 +147,7 @@ InertChanges inert_changes(const std::vector<DiffLine> &diff, std::optional<std:
   };
   std::erase_if(out.unread_names, [&](const std::string &nm) { return !named_by_a_change(nm); });
   std::erase_if(out.uncalled_functions, [&](const std::string &nm) { return !named_by_a_change(nm); });
+  std::erase_if(out.restated_hints, [&](const std::string &nm) { return !named_by_a_change(nm); });
   return out;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <optional>
 #include <unordered_map>
 
 #include "code/identifiers.hpp"
@@ -94,6 +95,45 @@ bool calls_impure(std::string_view rhs) {
   // A subscripted call (`kernel[grid](...)`) is a launch.
   static const text::Regex launch(R"(\]\s*\()");
   return impure || launch.contains(rhs);
+}
+
+// `NAME = tl.max_contiguous(tl.multiple_of(NAME, 8), 8)`: NAME when the
+// right-hand side is only hints (Triton's or Gluon's) wrapped around NAME.
+std::optional<std::string> hint_on_itself(std::string_view code) {
+  static const text::Regex assign(R"(^\s*([A-Za-z_]\w*)\s*=(?!=)\s*(.*?)\s*$)");
+  static const text::Regex hint(
+      R"(^(?:tl|gl|ttgl|triton\.language)\.(?:multiple_of|max_contiguous|max_constancy)\s*\(\s*(.*?)\s*,[^,()]*\)$)");
+  auto m = assign.search(code);
+  if (!m) return std::nullopt;
+  std::string name((*m)[1]), rhs((*m)[2]);
+  bool wrapped = false;
+  while (auto h = hint.search(rhs)) {
+    rhs = std::string((*h)[1]);
+    wrapped = true;
+  }
+  if (!wrapped || rhs != name) return std::nullopt;
+  return name;
+}
+
+// `NAME = tl.arange(0, L)` (Gluon's with its layout too), or `start +
+// tl.arange(0, L)` for the `start` of an enclosing `for start in range(0,
+// n, L)`: the compiler knows such offsets are contiguous and start on a
+// multiple of L (a power of two: arange demands one), as far as any hint on
+// them could say. `loop_head(k)`: the statement that encloses line k.
+template <typename LoopHead> bool is_aligned_arange(std::string_view code, LoopHead loop_head) {
+  static const text::Regex arange(
+      R"(^\s*[A-Za-z_]\w*\s*=(?!=)\s*(?:([A-Za-z_]\w*)\s*\+\s*)?)"
+      R"((?:tl|gl|ttgl|triton\.language)\.arange\s*\(\s*0\s*,\s*([A-Za-z_]\w*|\d+)\s*[,)](.*)$)");
+  auto m = arange.search(code);
+  if (!m) return false;
+  std::string rest((*m)[3]);
+  if (rest.find('+') != std::string::npos || rest.find('*') != std::string::npos) return false; // more than an arange
+  if (!m->has(1)) return true;
+  const std::string start((*m)[1]), length((*m)[2]);
+  const text::Regex loop(R"(^\s*for\s+)" + start + R"(\s+in\s+(?:(?:tl|gl)\.)?range\s*\(\s*0\s*,[^,]+,\s*)" + length +
+                         R"(\s*[,)])");
+  auto head = loop_head();
+  return head && loop.contains(*head);
 }
 
 } // namespace
@@ -293,6 +333,35 @@ InertCode find_inert_code(std::string_view source, Language language, const std:
           }
         }
       out.uncalled_functions.push_back(functions[f].name);
+    }
+  }
+  // Hints on a name last bound, in the same block, to an arange from 0.
+  for (std::size_t s = 0; s < statements.size(); ++s) {
+    const auto &st = statements[s];
+    if (statement_dead[s] || st.end != st.begin + 1 || out.lines[st.begin] != InertCode::Why::Live) continue;
+    auto name = hint_on_itself(code[st.begin].python);
+    if (!name) continue;
+    const std::size_t indent = indent_of(lexed[st.begin].text);
+    for (std::size_t k = st.begin; k-- > 0;) {
+      if (!starts[k] || out.lines[k] == InertCode::Why::NotCode) continue;
+      if (indent_of(lexed[k].text) < indent) break; // left the block
+      auto defined = names_defined_by(code[k].python, true);
+      if (indent_of(lexed[k].text) > indent || std::find(defined.begin(), defined.end(), *name) == defined.end())
+        continue;
+      auto enclosing = [&, k]() -> std::optional<std::string> {
+        const std::size_t inner = indent_of(lexed[k].text);
+        for (std::size_t j = k; j-- > 0;)
+          if (starts[j] && out.lines[j] != InertCode::Why::NotCode && indent_of(lexed[j].text) < inner)
+            return code[j].python;
+        return std::nullopt;
+      };
+      if (is_aligned_arange(code[k].python, enclosing)) {
+        out.lines[st.begin] = InertCode::Why::RestatedHint;
+        out.owner[st.begin] = *name;
+        if (std::find(out.restated_hints.begin(), out.restated_hints.end(), *name) == out.restated_hints.end())
+          out.restated_hints.push_back(*name);
+      }
+      break;
     }
   }
   for (std::size_t i = 0; i < n; ++i)

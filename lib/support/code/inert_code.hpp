@@ -2,7 +2,12 @@
 // name no live line reads (`_TUNE_ID = 826245`, a config dict nothing looks
 // up), and the functions nothing calls. A change confined to such lines, to
 // comments, docstrings, blank lines or version stamps changes nothing that
-// runs (issue 25: "dead code is not a change"). The one rule: the packet
+// runs (issue 25: "dead code is not a change"). So is a compiler hint that
+// restates what the compiler already derives: `cols = tl.max_contiguous(
+// tl.multiple_of(cols, 8), 8)` on a `cols` bound to `tl.arange(0, N)`, whose
+// contiguity is N and whose start 0 divides anything; such a hint can only
+// weaken what is known, never widen a load (round 9: hints on an arange
+// credited with 128-bit loads). The one rule: the packet
 // builder (where a dead-end's attempt ends), the drafter (what a strategy may
 // claim and quote) and the substance gate all ask it.
 //
@@ -21,6 +26,7 @@
 //   inert.is_inert(line)          // 0-based line of after_text
 //   inert.unread_names            // ["_TUNE_ID"]
 //   inert.uncalled_functions      // ["_loader_partition"]
+//   inert.restated_hints          // ["cols"]
 #pragma once
 
 #include <cstddef>
@@ -34,11 +40,12 @@
 namespace otm::code {
 
 struct InertCode {
-  enum class Why { Live, NotCode, UnreadName, UncalledFunction };
+  enum class Why { Live, NotCode, UnreadName, UncalledFunction, RestatedHint };
   std::vector<Why> lines;                      // per line of the source
   std::vector<std::string> owner;              // per line: the unread name or uncalled function it belongs to
   std::vector<std::string> unread_names;       // defined, never read by a live line, in first-definition order
   std::vector<std::string> uncalled_functions; // new functions no live line names
+  std::vector<std::string> restated_hints;     // names re-bound to a hint on their own arange from 0
   std::set<std::string> live_names;            // every name a live line reads
   bool is_inert(std::size_t line) const { return line >= lines.size() || lines[line] != Why::Live; }
 };

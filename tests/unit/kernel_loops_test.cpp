@@ -1,0 +1,82 @@
+#include <catch2/catch.hpp>
+
+#include "code/kernel_loops.hpp"
+#include "levers/lever_vocabulary.hpp"
+#include "json/parse.hpp"
+
+using namespace otm;
+
+TEST_CASE("device code loops: a Triton row loop, a loop-free kernel, and a file with no kernel", "[loops]") {
+  const char *loop_free = R"(import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(x_ptr, BLOCK: tl.constexpr):
+    cols = tl.arange(0, BLOCK)
+    tl.store(x_ptr + cols, tl.load(x_ptr + cols) * 2)
+
+
+def launch(x):
+    for _ in range(3):  # the host's loop is no kernel's
+        k[(1,)](x, BLOCK=128, num_stages=4)
+)";
+  CHECK(code::device_code_loops(loop_free) == std::optional<bool>(false));
+
+  const char *row_loop = R"(import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(x_ptr, n_rows, BLOCK: tl.constexpr):
+    for row in tl.range(tl.program_id(0), n_rows, tl.num_programs(0), num_stages=2):
+        cols = tl.arange(0, BLOCK)
+        tl.store(x_ptr + row * BLOCK + cols, tl.load(x_ptr + row * BLOCK + cols) * 2)
+)";
+  CHECK(code::device_code_loops(row_loop) == std::optional<bool>(true));
+
+  // A helper device function's loop counts (generous).
+  const char *gluon_helper = R"(from triton.experimental import gluon
+from triton.experimental.gluon import language as gl
+
+
+@gluon.jit
+def _sum(x, N: gl.constexpr):
+    acc = 0.0
+    for i in gl.static_range(N):
+        acc += x
+    return acc
+)";
+  CHECK(code::device_code_loops(gluon_helper) == std::optional<bool>(true));
+
+  const char *cuda = R"(from torch.utils.cpp_extension import load_inline
+SRC = r"""
+__global__ void scale(float* x, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) x[i] *= 2.0f;
+}
+"""
+)";
+  CHECK(code::device_code_loops(cuda) == std::optional<bool>(false));
+  const char *cuda_loop = R"(SRC = r"""
+__global__ void scale(float* x, int n) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) x[i] *= 2.0f;
+}
+"""
+)";
+  CHECK(code::device_code_loops(cuda_loop) == std::optional<bool>(true));
+
+  CHECK_FALSE(code::device_code_loops("import torch\n\ndef f(x):\n    return x * 2\n").has_value());
+}
+
+TEST_CASE("lever vocabulary: which levers act on a loop is data", "[loops][levers]") {
+  const auto &v = levers::LeverVocabulary::defaults();
+  CHECK(v.acts_on_a_loop("pipeline-stages"));
+  CHECK(v.acts_on_a_loop("loop-unrolling"));
+  CHECK_FALSE(v.acts_on_a_loop("num-warps-tuning"));
+  auto custom = levers::LeverVocabulary::from_json(
+      json::parse(R"({"my-lever": {"prose": ["my lever"], "acts_on_a_loop": true}})"), "test");
+  CHECK(custom.acts_on_a_loop("my-lever"));
+  CHECK_THROWS(levers::LeverVocabulary::from_json(
+      json::parse(R"({"my-lever": {"prose": ["my lever"], "acts_on_a_loop": "yes"}})"), "test"));
+}
