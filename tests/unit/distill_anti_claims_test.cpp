@@ -4,6 +4,7 @@
 // distill fixtures, as distill_claims_test.cpp).
 #include <catch2/catch.hpp>
 
+#include "distill/draft_run.hpp"
 #include "distill/drafter.hpp"
 #include "distill_test_support.hpp"
 #include "json/parse.hpp"
@@ -562,4 +563,27 @@ TEST_CASE("pipelining tried on a kernel that runs no loop is no failed lever", "
   p.code_after = looping;
   auto ok = distill::draft_record(p);
   if (ok.refusal) CHECK_THAT(ok.refusal->why, !Catch::Contains("acts on a loop"));
+}
+
+TEST_CASE("one failed lever with one cause is one record of the run", "[distill][issue25]") {
+  // Round 9: num_stages 2 -> 4 and 2 -> 5, the same pitfall as the cause of
+  // both, became two records with one lesson.
+  auto first = attempt(), second = attempt();
+  at(second.doc, {"target"}).set("id", "nvidia.b200.triton.misc.anti.two-rows-per-program-t02");
+  second.doc.set("seg_id", "anti-v9-01");
+  auto drafts = distill::draft_run({first, second});
+  REQUIRE(drafts.size() == 2);
+  INFO((drafts[0].refusal ? drafts[0].refusal->why : ""));
+  REQUIRE(drafts[0].record);
+  REQUIRE(drafts[1].refusal);
+  CHECK(drafts[1].refusal->field == "payload.established_fact.mechanism");
+  CHECK_THAT(drafts[1].refusal->why, Catch::Contains("nvidia.b200.triton.misc.anti.two-rows-per-program-t01"));
+  // Another cause of the same lever is a lesson of its own.
+  second.doc.find("agent_facing")
+      ->set("the_failed_lever", "two rows per program is slower because the second row's loads wait behind the "
+                                "first row's reduction barrier");
+  auto both = distill::draft_run({first, second});
+  INFO((both[1].refusal ? both[1].refusal->why : ""));
+  CHECK(both[0].record);
+  CHECK(both[1].record);
 }

@@ -617,6 +617,41 @@ TEST_CASE("otm-gate-substance reads the kernel after the change: a dead constant
   CHECK_THAT(d.refusal->why, Catch::Contains("assign `_TUNE_ID`, which no line of the kernel reads"));
 }
 
+TEST_CASE("otm-gate-substance fails a snippet whose only change is a hint the compiler already knows",
+          "[gates][claims]") {
+  const char *diff = "diff --git a/kernel.py b/kernel.py\n--- a/kernel.py\n+++ b/kernel.py\n"
+                     "@@ -5,1 +5,2 @@ def k(x_ptr, BLOCK: tl.constexpr):\n"
+                     "     cols = tl.arange(0, BLOCK)\n"
+                     "+    cols = tl.max_contiguous(tl.multiple_of(cols, 8), 8)\n"
+                     "@@ -9 +10 @@ def run(x):\n"
+                     "-    k[grid](x, BLOCK=1024, num_warps=4)\n"
+                     "+    k[grid](x, BLOCK=1024, num_warps=8)\n";
+  const char *after = "import triton\nimport triton.language as tl\n@triton.jit\n"
+                      "def k(x_ptr, BLOCK: tl.constexpr):\n"
+                      "    cols = tl.arange(0, BLOCK)\n"
+                      "    cols = tl.max_contiguous(tl.multiple_of(cols, 8), 8)\n"
+                      "    tl.store(x_ptr + cols, tl.load(x_ptr + cols) * 2)\n"
+                      "def run(x):\n    grid = (x.shape[0],)\n    k[grid](x, BLOCK=1024, num_warps=8)\n";
+  auto rec = *distill::draft_record(strategy_with(kTuningDiff, "BLOCK_SIZE 64 -> 128.")).record;
+  gates::PacketEntry pe;
+  pe.seg_id = "strategy-v3";
+  pe.file = "packets/strategy-v3.json";
+  pe.packet = fixture("strategy-v3").doc;
+  pe.packet.find("target")->set("id", rec.get("id"));
+  pe.code_text = diff;
+  pe.code_after = after;
+  auto run = [&](const std::string &snippet) {
+    json::Value r = rec;
+    at(r, {"payload", "implementation"}).set("snippet", snippet);
+    return gates::gate_substance(gates::context_for_record(r, "records/x.json", pe));
+  };
+  auto hint = run("     cols = tl.arange(0, BLOCK)\n+    cols = tl.max_contiguous(tl.multiple_of(cols, 8), 8)");
+  REQUIRE_FALSE(hint.passed());
+  CHECK_THAT(hint.findings.front().message,
+             Catch::Contains("hint `cols` with what the compiler already knows") && !Catch::Contains("nothing in"));
+  CHECK(run("-    k[grid](x, BLOCK=1024, num_warps=4)\n+    k[grid](x, BLOCK=1024, num_warps=8)").passed());
+}
+
 TEST_CASE("a hunk that sets a name the quoted change reads is quoted with it", "[distill][claims][issue25]") {
   // The split is turned on by a constant three hunks away from the loop
   // that reads it; an unrelated harness constant stays out.

@@ -585,7 +585,7 @@ TEST_CASE("a kernel that reads a name it binds nowhere measured nothing of its o
   CHECK(distill::draft_record(p).record);
 }
 
-TEST_CASE("pipelining credited on a kernel that runs no loop is refused; on a row loop it stands",
+TEST_CASE("pipelining credited on a kernel that runs no loop is refused, on a row loop it stands",
           "[distill][issue25]") {
   // Round 9: a num_stages cause on a loop-free kernel.
   const std::string diff = "diff --git a/kernel.py b/kernel.py\n--- a/kernel.py\n+++ b/kernel.py\n"
@@ -649,4 +649,47 @@ TEST_CASE("a hint restating an arange from 0 bears out no vector-load claim", "[
   CHECK(e.refusal->field == "payload.change");
   CHECK_THAT(e.refusal->why, Catch::Contains("`vectorized-memory-access`") &&
                                  Catch::Contains("hints on `cols` restate what the compiler already knows"));
+}
+
+TEST_CASE("a grid cause the shapes' program counts contradict is no mechanism", "[distill][issue25][grid]") {
+  // Round 9: a persistent row loop whose gain sat on the shapes whose grid
+  // did not change.
+  auto p = with_shape_changes({-9.0, -8.0, -3.0, -2.5}, 1.0, 1.5);
+  auto counted = [&](std::vector<double> changes) {
+    const double before[] = {64, 96, 4096, 8192}, after[] = {64, 96, 132, 132};
+    json::Value list = json::Value::array();
+    for (std::size_t i = 0; i < 4; ++i) {
+      json::Value e = json::Value::object();
+      e.set("shape", "shape-" + std::to_string(i + 1));
+      e.set("before_us", 100.0);
+      e.set("after_us", 100.0 + changes[i]);
+      e.set("change_pct", changes[i]);
+      e.set("programs_before", before[i]);
+      e.set("programs_after", after[i]);
+      list.push_back(std::move(e));
+    }
+    at(p.doc, {"agent_facing", "measurements"}).set("per_shape_vs_measured_against", std::move(list));
+  };
+  counted({-9.0, -8.0, -3.0, -2.5});
+  auto &said = at(p.doc, {"agent_facing", "what_the_run_said"});
+  said.set("causal_sentences", json::Value::strings({"One program per SM pays the launch overhead once per SM."}));
+  said.set("expected_impact", json::Value());
+  at(p.doc, {"agent_facing", "profiler"}).set("conclusion_is_from_the_kernel_under_test", false);
+  auto d = distill::draft_record(p);
+  INFO((d.record ? d.record->get("payload").string_or("mechanism") : ""));
+  REQUIRE(d.refusal);
+  CHECK(d.refusal->field == "payload.mechanism");
+  CHECK_THAT(d.refusal->why, Catch::Contains("the shapes whose program count the change left as it was"));
+  // Another reason of the step's own is taken instead.
+  said.set("expected_impact", "Eight warps split each row finer, so the row's loads overlap.");
+  auto other = distill::draft_record(p);
+  INFO((other.refusal ? other.refusal->why : ""));
+  REQUIRE(other.record);
+  CHECK_THAT(other.record->get("payload").string_or("mechanism"), Catch::StartsWith("Eight warps"));
+  // Counts that bear the cause out: it stands.
+  counted({-0.5, 0.2, -9.0, -8.0});
+  said.set("expected_impact", json::Value());
+  auto borne = distill::draft_record(p);
+  INFO((borne.refusal ? borne.refusal->why : ""));
+  CHECK(borne.record);
 }

@@ -213,7 +213,7 @@ TEST_CASE("inert changes: a removed assignment whose reader the diff also remove
   CHECK(d.running == 0);
 }
 
-TEST_CASE("inert code: a hint that restates an arange from 0 runs for nothing; one on a row offset runs", "[inert]") {
+TEST_CASE("inert code: a hint that restates an arange from 0 runs for nothing, one on a row offset runs", "[inert]") {
   const char *kernel = R"(import triton
 import triton.language as tl
 

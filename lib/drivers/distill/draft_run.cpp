@@ -19,6 +19,41 @@ std::string strategy_mechanism_of(const Draft &d) {
   return text::folded(d.record->get("payload").string_or("mechanism"));
 }
 
+// An anti-strategy's lever and cause: its technique tags (the levers its
+// account names) and its mechanism, folded.
+std::string anti_lesson_key(const Draft &d) {
+  if (!d.record || d.record->string_or("type") != "anti-strategy") return {};
+  std::vector<std::string> tags;
+  if (const auto *list = d.record->get("retrieval").get("technique_tags").as_array())
+    for (const auto &t : *list)
+      if (t.is_string()) tags.push_back(*t.as_string());
+  std::sort(tags.begin(), tags.end());
+  std::string key;
+  for (const auto &t : tags) key += t + ";";
+  // A final full stop is no other cause.
+  const auto cause = text::folded(d.record->get("payload").get("established_fact").string_or("mechanism"));
+  return key + "|" + std::string(text::rstrip_chars(cause, " .;"));
+}
+
+// Issue 25, round 9: one failed lever is one record. Accounts that
+// otm-partition keeps apart (the same lever at different stated values:
+// `num_stages` 2 -> 4 and 2 -> 5) but whose records carry the same lever
+// and the same cause teach one lesson: the first stands, the others are
+// refused naming it.
+void one_record_per_failed_lever(std::vector<Draft> &drafts) {
+  std::map<std::string, std::string> first; // key -> the id that stands
+  for (auto &d : drafts) {
+    auto key = anti_lesson_key(d);
+    if (key.empty()) continue;
+    auto [at, fresh] = first.emplace(key, d.record->string_or("id"));
+    if (fresh) continue;
+    d.record.reset();
+    d.refusal = DraftRefusal{"payload.established_fact.mechanism", "the same failed lever with the same cause as " +
+                                                                       at->second +
+                                                                       " of this run: one failed lever is one record"};
+  }
+}
+
 } // namespace
 
 std::vector<Draft> draft_run(const std::vector<Packet> &packets, const DraftRules &rules) {
@@ -44,6 +79,7 @@ std::vector<Draft> draft_run(const std::vector<Packet> &packets, const DraftRule
       if (std::find(wide.begin(), wide.end(), strategy_mechanism_of(drafts[i])) != wide.end())
         drafts[i] = draft_record(packets[i], current);
   }
+  one_record_per_failed_lever(drafts);
   return drafts;
 }
 

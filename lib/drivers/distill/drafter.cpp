@@ -36,6 +36,7 @@ DraftRules DraftRules::from_config(const config::Config &config) {
   const auto noise = packet::NoiseRule::from_json(config.data().get("noise"), config.source_name());
   r.gain_min_shape_share = noise.gain_min_shape_share;
   r.no_effect_max_pct = noise.no_effect_max_pct;
+  r.grid_cause = GridCauseRule::from_json(config.data().get("launch_grid"), config.source_name());
   const auto boilerplate = config.boilerplate(); // the section's one reader, shared with the quality report
   r.template_min_steps = boilerplate.template_min_steps;
   r.max_mechanism_share = boilerplate.max_mechanism_share;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "config/config.hpp"
+#include "distill/grid_cause.hpp"
 #include "distill/packet.hpp"
 #include "distill/refusal.hpp"
 #include "distill/retrieval_terms.hpp"
@@ -51,6 +52,9 @@ struct DraftRules {
   // (within the run's band, when known).
   double gain_min_shape_share = 0.5;
   double no_effect_max_pct = 1.0;
+  // The `launch_grid` section: a cause about the grid checked against each
+  // shape's program count.
+  GridCauseRule grid_cause;
   // From the configuration (defaults merged with the override); a malformed
   // section is an otm::Error (kind Usage) naming it.
   static DraftRules from_config(const config::Config &config);

@@ -174,12 +174,19 @@ SourcedText own_mechanism(Context &c) {
   std::size_t impact_steps = said_here.get("expected_impact_stated_by_steps").as_int().value_or(0) > 0
                                  ? static_cast<std::size_t>(*said_here.get("expected_impact_stated_by_steps").as_int())
                                  : 0;
+  // A cause about the grid that the shapes' program counts contradict is
+  // skipped too; when no other source is left, it is the refusal's reason.
+  std::optional<std::string> contradicted;
   auto is_template = [&](const std::string &source, const std::string &text) {
     if (source == "what_the_run_said.expected_impact" && impact_steps >= c.rules.template_min_steps) return true;
     const auto &ex = c.rules.excluded_mechanisms;
-    return std::find(ex.begin(), ex.end(), text::folded(text)) != ex.end();
+    if (std::find(ex.begin(), ex.end(), text::folded(text)) != ex.end()) return true;
+    auto why = c.rules.grid_cause.contradiction(text, c.af.get("measurements"));
+    if (why && !contradicted) contradicted = why;
+    return why.has_value();
   };
   auto mech = strategy_mechanism(c.af, c.rules.causal, is_template);
+  if (!mech && contradicted) refuse("payload.mechanism", *contradicted);
   if (!mech)
     refuse("payload.mechanism",
            impact_steps >= c.rules.template_min_steps

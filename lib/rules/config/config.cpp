@@ -40,6 +40,7 @@ Config Config::load(const std::optional<std::filesystem::path> &override_file) {
   (void)c.ladder();
   (void)c.non_target_kernels();
   (void)c.limits();
+  for (const auto &t : c.target_table()) (void)c.sm_count(t.product);
   return c;
 }
 
@@ -76,6 +77,19 @@ std::vector<TargetEntry> Config::target_table() const {
     out.push_back(std::move(te));
   }
   return out;
+}
+
+std::optional<long> Config::sm_count(const std::string &product) const {
+  const auto &table = data_.get("launch_grid").get("sm_count");
+  if (!table.is_null() && !table.is_object())
+    throw Error(ErrorKind::UnreadableInput,
+                where(*this) + ": launch_grid.sm_count must be an object of product -> SMs");
+  auto n = table.get(product).as_number();
+  if (product.empty() || !n) return std::nullopt;
+  if (*n < 1 || *n > 100000 || *n != static_cast<double>(static_cast<long>(*n)))
+    throw Error(ErrorKind::UnreadableInput,
+                where(*this) + ": launch_grid.sm_count." + product + " must be a whole number of SMs");
+  return static_cast<long>(*n);
 }
 
 std::vector<std::string> Config::non_target_kernels() const {

@@ -61,6 +61,10 @@ public:
   std::string builder_version() const;
   std::vector<TargetEntry> target_table() const;
   std::vector<std::string> non_target_kernels() const;
+  // The SMs (CUs on AMD) of a product (`launch_grid.sm_count`, by the
+  // product of target_table): what a launch grid is read against. nullopt
+  // for a product the table does not list.
+  std::optional<long> sm_count(const std::string &product) const;
   LadderThresholds ladder() const;
   // A malformed section is a Usage Error naming it.
   Boilerplate boilerplate() const;

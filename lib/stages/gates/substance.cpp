@@ -55,12 +55,22 @@ std::optional<std::string> inert_snippet(const Context &ctx, const json::Value &
   }
   std::set<std::string_view> quoted;
   for (const auto &l : snippet) quoted.insert(l.text);
+  std::set<std::string> hinted;
   for (std::size_t i = 0; i < whole.size(); ++i)
-    if (!inert.owner[i].empty() && quoted.count(whole[i].text)) owners.insert(inert.owner[i]);
+    if (!inert.owner[i].empty() && quoted.count(whole[i].text))
+      (inert.lines[i] == code::InertCode::Why::RestatedHint ? hinted : owners).insert(inert.owner[i]);
+  auto listed = [](const std::set<std::string> &names) {
+    std::string out;
+    for (const auto &o : names) out += (out.empty() ? "`" : ", `") + o + "`";
+    return out;
+  };
   std::string why;
-  for (const auto &o : owners) why += (why.empty() ? "`" : ", `") + o + "`";
-  return why.empty() ? std::string("its code lines change nothing the kernel runs")
-                     : "its code lines only assign or define " + why + ", which nothing in the kernel reads or calls";
+  if (!owners.empty())
+    why = "its code lines only assign or define " + listed(owners) + ", which nothing in the kernel reads or calls";
+  if (!hinted.empty())
+    why += (why.empty() ? "its code lines only hint " : "; the rest hint ") + listed(hinted) +
+           " with what the compiler already knows of an arange from 0";
+  return why.empty() ? std::string("its code lines change nothing the kernel runs") : why;
 }
 
 } // namespace

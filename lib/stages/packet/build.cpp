@@ -71,6 +71,7 @@ Context make_context(const json::Value &meta, const git::Repository &repo, const
   ctx.causal = record::CausalRule::from_json(config.data().get("causal_sentences"), config.source_name());
   ctx.directions = DirectionRule::from_json(config.data().get("directions_taken_up"), config.source_name());
   ctx.noise = NoiseRule::from_json(config.data().get("noise"), config.source_name());
+  ctx.sm_count = config.sm_count(meta.string_or("product"));
   return ctx;
 }
 

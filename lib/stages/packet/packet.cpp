@@ -227,7 +227,9 @@ void write_versions(json::Writer &w, const char *key, const std::vector<const js
 // The agent_facing layer (packets.md §3) but the code file's name, left
 // open for it.
 void write_agent_facing(json::Writer &w, const Texts &t, const json::Value &seg, const json::Value &row,
-                        const json::Value &meta, const std::string &type, const RunFacts *facts, const Span &span) {
+                        const Context &ctx, const std::string &type, const Span &span) {
+  const json::Value &meta = ctx.meta;
+  const RunFacts *facts = ctx.facts;
   w.begin_object();
   w.key("operator").begin_object();
   w.key("what_it_computes").value(t.description);
@@ -272,6 +274,9 @@ void write_agent_facing(json::Writer &w, const Texts &t, const json::Value &seg,
     auto shape_spread = facts ? facts->same_code_shape_spread_pct() : std::nullopt;
     w.key("same_code_shape_spread_pct").value(shape_spread ? rounded(*shape_spread) : json::Value());
     w.key("per_shape_vs_measured_against").value(t.shape_changes);
+    // The product's SM count, what a cause about filling the SMs is read
+    // against (`launch_grid.sm_count`).
+    w.key("sm_count").value(ctx.sm_count ? json::Value(static_cast<double>(*ctx.sm_count)) : json::Value());
   }
   if (type == "anti-strategy") {
     json::Value slower;
@@ -396,7 +401,7 @@ Built build_packet(const json::Value &seg, const json::Value &row, const Context
 
   const Span span = span_of(seg, ctx);
   auto diff = kernel_diff_of(seg, ctx, type);
-  const auto reach = diff ? shapes_reached(*diff, seg, ctx) : std::map<std::string, bool>();
+  const auto reach = diff ? shapes_reached(*diff, seg, ctx) : ShapeReach();
   const Texts texts = scrub_texts(s, seg, row, ctx, taken_up, type, span, reach);
   CodeFile code = code_file(s, seg, ctx, type, std::move(diff));
   out.code = code.text;
@@ -416,7 +421,7 @@ Built build_packet(const json::Value &seg, const json::Value &row, const Context
   std::string evidence;
   std::size_t parts = 0;
   w.collect_scalars(&evidence, &parts);
-  write_agent_facing(w, texts, seg, row, ctx.meta, type, ctx.facts, span);
+  write_agent_facing(w, texts, seg, row, ctx, type, span);
   if (code.diff && !out.code.empty()) w.key("diff_shows").value(diff_shows(*code.diff, seg));
   w.collect_scalars(nullptr, nullptr);
   out.evidence_chars = text::code_points(evidence);

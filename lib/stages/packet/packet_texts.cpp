@@ -66,9 +66,10 @@ json::Value shape_table(scrub::Scrubber &s, const json::Value &by_shape) {
 // Each shape both `row` and the version its segment is measured against
 // timed, in `row`'s table order: its latency before and after and the
 // change in percent of before (negative = faster).
-// `runs_changed_code` when the reading of the diff decided it for the shape.
+// `runs_changed_code` when the reading of the diff decided it for the shape,
+// `programs_before` / `programs_after` when it could count them.
 json::Value shape_changes(scrub::Scrubber &s, const json::Value &seg, const json::Value &row, const RunFacts *facts,
-                          const std::map<std::string, bool> &reach) {
+                          const ShapeReach &reach) {
   json::Value out = json::Value::array();
   const auto *after = row.get("by_shape").as_object();
   std::string base = seg.get("measured_against").string_or("version");
@@ -82,7 +83,11 @@ json::Value shape_changes(scrub::Scrubber &s, const json::Value &seg, const json
     c.set("before_us", *before);
     c.set("after_us", *now);
     c.set("change_pct", std::round((*now / *before - 1.0) * 10000.0) / 100.0);
-    if (auto r = reach.find(key); r != reach.end()) c.set("runs_changed_code", r->second);
+    if (auto r = reach.runs_changed.find(key); r != reach.runs_changed.end()) c.set("runs_changed_code", r->second);
+    if (auto p = reach.programs.find(key); p != reach.programs.end()) {
+      c.set("programs_before", p->second.before);
+      c.set("programs_after", p->second.after);
+    }
     out.push_back(std::move(c));
   }
   return out;
@@ -106,7 +111,7 @@ const json::Value &change_text_of(const json::Value &row) {
 // (packets.md §2): the spec's fields first, then otm's additions.
 Texts scrub_texts(scrub::Scrubber &s, const json::Value &seg, const json::Value &row, const Context &ctx,
                   const std::vector<json::Value> &taken_up, const std::string &type, const Span &span,
-                  const std::map<std::string, bool> &reach) {
+                  const ShapeReach &reach) {
   const auto &meta = ctx.meta;
   Texts t;
   t.description = scrubbed(s, meta.get("description"));

@@ -11,6 +11,7 @@
 
 #include "packet/packet.hpp"
 #include "packet/report_conclusion.hpp"
+#include "packet/shape_reach.hpp"
 #include "packet/span.hpp"
 #include "scrub/scrubber.hpp"
 #include "json/value.hpp"
@@ -33,7 +34,7 @@ struct Texts {
 // shapes run code the packet's diff changed (shapes_reached).
 Texts scrub_texts(scrub::Scrubber &s, const json::Value &seg, const json::Value &row, const Context &ctx,
                   const std::vector<json::Value> &taken_up, const std::string &type, const Span &span,
-                  const std::map<std::string, bool> &reach = {});
+                  const ShapeReach &reach = {});
 
 // "Scrubbed": null or "" stays null; anything else is a (possibly empty) string.
 json::Value scrubbed(scrub::Scrubber &s, const json::Value &v);

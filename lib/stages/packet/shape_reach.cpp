@@ -2,13 +2,12 @@
 
 #include <vector>
 
-#include "code/shape_paths.hpp"
 #include "json/parse.hpp"
 
 namespace otm::packet {
 
-std::map<std::string, bool> shapes_reached(const KernelDiff &diff, const json::Value &segment, const Context &ctx) {
-  std::map<std::string, bool> out;
+ShapeReach shapes_reached(const KernelDiff &diff, const json::Value &segment, const Context &ctx) {
+  ShapeReach out;
   const auto *from = segment.get("measured_against").get("sha").as_string();
   if (!ctx.repo || !ctx.files || !from || from->empty() || diff.base != *from || diff.target.empty()) return out;
   auto workload = ctx.files->bytes("workload.jsonl");
@@ -38,9 +37,13 @@ std::map<std::string, bool> shapes_reached(const KernelDiff &diff, const json::V
     for (const auto &a : *v)
       if (const auto *s = a.as_string()) var_axes.push_back(*s);
   auto runs = code::shapes_running_changed_code(*before, *after, shapes, var_axes);
+  auto programs = ctx.sm_count ? code::programs_per_shape(*before, *after, shapes, var_axes, ctx.sm_count)
+                               : std::vector<std::optional<code::ProgramCounts>>(shapes.size());
   for (std::size_t i = 0; i < shapes.size(); ++i)
-    if (runs[i])
-      for (const auto &k : keys[i]) out[k] = *runs[i];
+    for (const auto &k : keys[i]) {
+      if (runs[i]) out.runs_changed[k] = *runs[i];
+      if (programs[i]) out.programs[k] = *programs[i];
+    }
   return out;
 }
 

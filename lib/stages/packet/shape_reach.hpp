@@ -3,22 +3,30 @@
 // whose launch takes that branch. Read with code::shapes_running_changed_code
 // from kernel.py at the two ends of the diff and the trace's workload.jsonl
 // (each line's `shape_id` or `uuid`, the key of a step record's
-// `latency_us_by_shape`, and its `axes`).
+// `latency_us_by_shape`, and its `axes`). With the product's SM count
+// (Context::sm_count), also how many programs each shape's launch starts
+// before and after (code::programs_per_shape): what a cause about the grid
+// ("fill the SMs", "amortise the launch over rows") is checked against.
 #pragma once
 
 #include <map>
 #include <string>
 
-#include "json/value.hpp"
+#include "code/shape_paths.hpp"
 #include "packet/kernel_code.hpp"
 #include "packet/packet.hpp"
+#include "json/value.hpp"
 
 namespace otm::packet {
 
-// Workload key -> whether that shape runs code the diff changed; a key the
-// reading cannot decide is absent. Empty unless the diff starts at the
-// commit the segment is measured against (so the per-shape changes and the
-// reach compare the same two kernels).
-std::map<std::string, bool> shapes_reached(const KernelDiff &diff, const json::Value &segment, const Context &ctx);
+// By workload key: whether that shape runs code the diff changed, and its
+// program counts; a key the reading cannot decide is absent. Empty unless
+// the diff starts at the commit the segment is measured against (so the
+// per-shape changes and the reach compare the same two kernels).
+struct ShapeReach {
+  std::map<std::string, bool> runs_changed;
+  std::map<std::string, code::ProgramCounts> programs;
+};
+ShapeReach shapes_reached(const KernelDiff &diff, const json::Value &segment, const Context &ctx);
 
 } // namespace otm::packet

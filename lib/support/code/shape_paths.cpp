@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "code/jit_globals.hpp"
@@ -133,7 +134,15 @@ std::vector<std::string> names_in(const std::string &targets) {
   return out;
 }
 
-Module read_module(std::string_view text) {
+// `torch.cuda.get_device_properties(0).multi_processor_count`,
+// `props.multi_processor_count`: the device's SM count, which only the
+// caller knows (the trace's product).
+bool queries_sm_count(std::string_view expression) {
+  static const text::Regex query(R"(^\s*[A-Za-z_][\w.]*(?:\([^()]*\))?(?:\.[A-Za-z_]\w*)*\.multi_processor_count\s*$)");
+  return query.contains(expression);
+}
+
+Module read_module(std::string_view text, std::optional<long> sm_count = std::nullopt) {
   auto outline = outline_module(text);
   auto raw = text::split_lines(text);
   Module m;
@@ -186,7 +195,9 @@ Module read_module(std::string_view text) {
       if (lines.size() == 1)
         if (auto a = assignment().search(lines.front().code); a && names_in(std::string((*a)[1])).size() == 1) {
           std::string name(text_trimmed((*a)[1]));
-          m.constants[name] = eval_python((*a)[2], m.constants).value_or("?" + name);
+          m.constants[name] = sm_count && queries_sm_count((*a)[2])
+                                  ? std::to_string(*sm_count)
+                                  : eval_python((*a)[2], m.constants).value_or("?" + name);
         }
     }
     m.rest.insert(m.rest.end(), lines.begin(), lines.end());
@@ -260,7 +271,8 @@ struct Launch {
   bool operator==(const Launch &o) const { return passed == o.passed; }
 };
 
-Launch launch_of(const Module &m, const ShapeAxes &shape, const std::vector<std::string> &var_axes) {
+Launch launch_of(const Module &m, const ShapeAxes &shape, const std::vector<std::string> &var_axes,
+                 std::optional<long> sm_count = std::nullopt) {
   Bindings env = m.constants;
   static const text::Regex shape_unpack(R"(^[\w.]+\.shape$)");
   static const text::Regex compound(R"(^(?:if|elif|else|for|while|with|try|except|finally)\b)");
@@ -300,6 +312,12 @@ Launch launch_of(const Module &m, const ShapeAxes &shape, const std::vector<std:
     if (line.indent > base || compound.contains(line.code)) {
       // Inside a block: whatever it binds is unknown after it, read as the
       // block's condition and the assignment over their bindings.
+      // `if _NUM_SMS is None: _NUM_SMS = props.multi_processor_count`, a
+      // cache: whichever way the block goes, the name holds the SM count.
+      if (a && sm_count && names_in(std::string((*a)[1])).size() == 1 && queries_sm_count((*a)[2])) {
+        env[names_in(std::string((*a)[1])).front()] = std::to_string(*sm_count);
+        continue;
+      }
       if (a)
         for (const auto &n : names_in(std::string((*a)[1]))) env[n] = unknown_of(block + " | " + line.code, env);
       continue;
@@ -308,7 +326,8 @@ Launch launch_of(const Module &m, const ShapeAxes &shape, const std::vector<std:
     auto targets = names_in(std::string((*a)[1]));
     std::string value((*a)[2]);
     if (targets.size() == 1) {
-      env[targets[0]] = eval_python(value, env).value_or(unknown_of(value, env));
+      env[targets[0]] = sm_count && queries_sm_count(value) ? std::to_string(*sm_count)
+                                                            : eval_python(value, env).value_or(unknown_of(value, env));
     } else if (shape_unpack.contains(value)) {
       // `n_rows, n_cols = x.shape`: a workload axis of the same name, else
       // the definition's variable axis at that position.
@@ -410,6 +429,35 @@ std::vector<std::optional<bool>> shapes_running_changed_code(std::string_view be
     }
   } catch (const CannotTell &) {
     return std::vector<std::optional<bool>>(shapes.size());
+  }
+  return out;
+}
+
+std::vector<std::optional<ProgramCounts>> programs_per_shape(std::string_view before, std::string_view after,
+                                                             const std::vector<ShapeAxes> &shapes,
+                                                             const std::vector<std::string> &var_axes,
+                                                             std::optional<long> sm_count) {
+  std::vector<std::optional<ProgramCounts>> out(shapes.size());
+  // "(528, 1)" or "528": the product of a known grid.
+  auto programs = [](const std::string &passed) -> std::optional<double> {
+    static const text::Regex number(R"(-?\d+(?:\.\d+)?)");
+    std::string grid = passed.substr(passed.find('=') + 1);
+    if (!is_known(grid)) return std::nullopt;
+    double product = 1;
+    bool any = false;
+    for (const auto &m : number.find_all(grid)) product *= std::stod(std::string(m[0])), any = true;
+    if (!any || product < 1) return std::nullopt;
+    return product;
+  };
+  try {
+    const Module a = read_module(before, sm_count), b = read_module(after, sm_count);
+    for (std::size_t i = 0; i < shapes.size(); ++i) {
+      Launch la = launch_of(a, shapes[i], var_axes, sm_count), lb = launch_of(b, shapes[i], var_axes, sm_count);
+      auto pa = programs(la.passed.front()), pb = programs(lb.passed.front());
+      if (pa && pb) out[i] = ProgramCounts{*pa, *pb};
+    }
+  } catch (const CannotTell &) {
+    return std::vector<std::optional<ProgramCounts>>(shapes.size());
   }
   return out;
 }

@@ -40,4 +40,18 @@ std::vector<std::optional<bool>> shapes_running_changed_code(std::string_view be
                                                              const std::vector<ShapeAxes> &shapes,
                                                              const std::vector<std::string> &var_axes);
 
+// How many programs each shape's launch starts, before and after the
+// change: the product of the launch grid, evaluated as above with the
+// device's SM count bound to whatever the module or the launcher reads
+// from `.multi_processor_count` (`sm_count`: the trace's product; nullopt
+// leaves such a grid unknown). nullopt for a shape whose grid, before or
+// after, is not a known number (a lambda grid, a block-bound name).
+struct ProgramCounts {
+  double before = 0, after = 0;
+};
+std::vector<std::optional<ProgramCounts>> programs_per_shape(std::string_view before, std::string_view after,
+                                                             const std::vector<ShapeAxes> &shapes,
+                                                             const std::vector<std::string> &var_axes,
+                                                             std::optional<long> sm_count);
+
 } // namespace otm::code

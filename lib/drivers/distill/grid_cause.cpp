@@ -1,0 +1,105 @@
+#include "distill/grid_cause.hpp"
+
+#include <cmath>
+#include <vector>
+
+#include "error/error.hpp"
+#include "levers/term_vocabulary.hpp"
+
+namespace otm::distill {
+
+namespace {
+
+struct CountedShape {
+  std::string label;
+  double before = 0, after = 0, gain_pct = 0; // gain: percent faster than before
+};
+
+std::vector<CountedShape> counted_shapes(const json::Value &measurements) {
+  std::vector<CountedShape> out;
+  if (const auto *shapes = measurements.get("per_shape_vs_measured_against").as_array())
+    for (const auto &s : *shapes) {
+      auto before = s.get("programs_before").as_number(), after = s.get("programs_after").as_number();
+      auto change = s.get("change_pct").as_number();
+      if (before && after && change) out.push_back({s.string_or("shape"), *before, *after, -*change});
+    }
+  return out;
+}
+
+double mean_gain(const std::vector<const CountedShape *> &shapes) {
+  double sum = 0;
+  for (const auto *s : shapes) sum += s->gain_pct;
+  return shapes.empty() ? 0 : sum / static_cast<double>(shapes.size());
+}
+
+std::string figure(double x) { return json::Value(std::round(x * 100.0) / 100.0).python_str(); }
+
+// A program count: a whole number, as written.
+std::string count(double x) {
+  return x == std::floor(x) && std::fabs(x) < 1e15 ? std::to_string(static_cast<long long>(x)) : figure(x);
+}
+
+// "shape-1 (128 programs), shape-2 (256 programs)": at most three.
+std::string listed(const std::vector<const CountedShape *> &shapes, bool after) {
+  std::string out;
+  for (std::size_t i = 0; i < shapes.size() && i < 3; ++i)
+    out += (i ? ", " : "") + shapes[i]->label + " (" + count(after ? shapes[i]->after : shapes[i]->before) +
+           ((after ? shapes[i]->after : shapes[i]->before) == 1 ? " program)" : " programs)");
+  if (shapes.size() > 3) out += " and " + std::to_string(shapes.size() - 3) + " more";
+  return out;
+}
+
+} // namespace
+
+GridCauseRule GridCauseRule::from_json(const json::Value &section, std::string_view where) {
+  GridCauseRule r;
+  if (section.is_null()) return r;
+  const std::string here = std::string(where) + ": launch_grid";
+  if (!section.is_object()) throw Error(ErrorKind::Usage, here + " must be an object");
+  if (const auto &c = section.get("causes"); !c.is_null())
+    r.causes_ = levers::whole_token_regex(c, true, here + ".causes");
+  if (const auto &c = section.get("fill_causes"); !c.is_null())
+    r.fill_causes_ = levers::whole_token_regex(c, true, here + ".fill_causes");
+  return r;
+}
+
+std::optional<std::string> GridCauseRule::contradiction(const std::string &mechanism,
+                                                        const json::Value &measurements) const {
+  auto fill = fill_causes_ ? fill_causes_->search(mechanism) : std::nullopt;
+  auto grid = causes_ ? causes_->search(mechanism) : std::nullopt;
+  if (!fill && !grid) return std::nullopt;
+  const auto shapes = counted_shapes(measurements);
+  if (shapes.size() < 2) return std::nullopt;
+  const std::string said = "\"" + std::string(fill ? (*fill)[0] : (*grid)[0]) + "\"";
+  std::vector<const CountedShape *> same, changed;
+  for (const auto &s : shapes) (s.before == s.after ? same : changed).push_back(&s);
+  if (changed.empty())
+    return "the mechanism credits the launch grid (" + said +
+           "), but every shape starts as many programs after the "
+           "change as before (" +
+           listed(same, true) + "): the gain is not the grid's";
+  if (!same.empty() && mean_gain(same) >= mean_gain(changed) && mean_gain(same) > 0)
+    return "the mechanism credits the launch grid (" + said +
+           "), but the shapes whose program count the change "
+           "left as it was (" +
+           listed(same, true) + ") gained " + figure(mean_gain(same)) +
+           " % on average, as much as those whose count changed (" + figure(mean_gain(changed)) +
+           " %): the gain is not the grid's";
+  if (!fill) return std::nullopt;
+  auto sms = measurements.get("sm_count").as_number();
+  if (!sms || *sms < 1) return std::nullopt;
+  std::vector<const CountedShape *> full, short_of;
+  for (const auto &s : shapes) (s.before >= *sms ? full : short_of).push_back(&s);
+  if (short_of.empty())
+    return "the mechanism credits filling the SMs (" + said + "), but every shape already started at least " +
+           count(*sms) + " programs, one per SM, before the change (" + listed(full, false) +
+           "): the gain is not from filling them";
+  if (!full.empty() && mean_gain(full) >= mean_gain(short_of) && mean_gain(full) > 0)
+    return "the mechanism credits filling the SMs (" + said + "), but the shapes that already started at least " +
+           count(*sms) + " programs before the change (" + listed(full, false) + ") gained " + figure(mean_gain(full)) +
+           " % on average, as much as those that did not (" + figure(mean_gain(short_of)) +
+           " %): the gain is not from filling them";
+  return std::nullopt;
+}
+
+} // namespace otm::distill

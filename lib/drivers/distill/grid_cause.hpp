@@ -1,0 +1,46 @@
+// A cause about the launch grid checked against each shape's program count
+// (issue 25, round 9: persistent row loops credited with a gain that sat on
+// shapes whose program count did not change; split-K "to fill the SMs" with
+// its largest gains on shapes that already filled them). The packet carries,
+// per shape, the programs its launch started before and after the change
+// (`programs_before` / `programs_after`, code::programs_per_shape) and the
+// product's SM count; the `launch_grid` section says which words make a
+// cause one about the grid:
+//   "launch_grid": {
+//     "sm_count": {"h100": 132, ...},                       // config::Config::sm_count
+//     "causes": ["partial (?:last )?wave", ...],            // the grid decides the gain
+//     "fill_causes": ["fill(?:s|ed)? (?:all )?the SMs", ...] // more programs fill idle SMs
+//   }
+// A grid cause is contradicted when no shape's program count changed, or
+// when the shapes whose count did not change gained at least as much as
+// those whose count did; a fill cause, when every shape already started
+// at least one program per SM before the change, or when those gained at
+// least as much as the shapes that did not. Shapes without counts decide
+// nothing; fewer than two counted shapes decide nothing.
+//
+//   auto rule = GridCauseRule::from_json(config.data().get("launch_grid"), "otm-config.json");
+//   if (auto why = rule.contradiction(mechanism, measurements)) ...   // why: the reason, for the ledger
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "text/regex.hpp"
+#include "json/value.hpp"
+
+namespace otm::distill {
+
+class GridCauseRule {
+public:
+  // Throws otm::Error (Usage) naming `where` for a malformed section.
+  static GridCauseRule from_json(const json::Value &section, std::string_view where);
+  // `measurements`: a packet's agent_facing.measurements.
+  std::optional<std::string> contradiction(const std::string &mechanism, const json::Value &measurements) const;
+
+private:
+  std::shared_ptr<const text::Regex> causes_, fill_causes_;
+};
+
+} // namespace otm::distill
