@@ -163,118 +163,135 @@ std::vector<std::string> names_defined_by(std::string_view code, bool starts_sta
   return out;
 }
 
-InertCode find_inert_code(std::string_view source, Language language, const std::set<std::string> &new_functions) {
-  InertCode out;
-  auto lexed = lex_source(source, language);
-  const std::size_t n = lexed.size();
-  out.lines.assign(n, InertCode::Why::Live);
-  out.owner.assign(n, {});
-  std::vector<LineCode> code(n);
+namespace {
+
+// The source read once: each line's code by reader, and where its Python
+// statements start (a line starts one at bracket depth 0 unless the line
+// before it continues with a backslash; it runs while brackets are open).
+struct Reading {
+  std::vector<SourceLine> lexed;
+  std::vector<LineCode> code;
+  std::vector<std::size_t> stmt_of;
+  std::vector<bool> starts;
+};
+
+Reading read_source(std::string_view source, Language language) {
+  Reading r;
+  r.lexed = lex_source(source, language);
+  const std::size_t n = r.lexed.size();
+  r.code.resize(n);
+  r.stmt_of.assign(n, 0);
+  r.starts.assign(n, false);
+  for (std::size_t i = 0; i < n; ++i) r.code[i] = code_of(r.lexed[i], language);
+  int depth = 0;
+  bool continued = false;
+  std::size_t current = 0;
   for (std::size_t i = 0; i < n; ++i) {
-    code[i] = code_of(lexed[i], language);
-    if (lexed[i].kind != LineKind::Code) out.lines[i] = InertCode::Why::NotCode;
-  }
-
-  // Python statements: a line starts one at bracket depth 0 unless the line
-  // before it continues with a backslash; it runs while brackets are open.
-  std::vector<std::size_t> stmt_of(n, 0);
-  std::vector<bool> starts(n, false);
-  {
-    int depth = 0;
-    bool continued = false;
-    std::size_t current = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-      const auto &py = code[i].python;
-      bool has_code = py.find_first_not_of(' ') != std::string::npos;
-      if (depth <= 0 && !continued && has_code) {
-        current = i;
-        starts[i] = true;
-        depth = 0;
-      }
-      stmt_of[i] = current;
-      depth += bracket_balance(py);
-      auto text = std::string_view(lexed[i].text);
-      while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r')) text.remove_suffix(1);
-      continued = has_code && text.ends_with("\\");
+    const auto &py = r.code[i].python;
+    bool has_code = py.find_first_not_of(' ') != std::string::npos;
+    if (depth <= 0 && !continued && has_code) {
+      current = i;
+      r.starts[i] = true;
+      depth = 0;
     }
+    r.stmt_of[i] = current;
+    depth += bracket_balance(py);
+    auto text = std::string_view(r.lexed[i].text);
+    while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r')) text.remove_suffix(1);
+    continued = has_code && text.ends_with("\\");
   }
+  return r;
+}
 
-  // Definitions: statements (first line, last line) by the names they
-  // define, and the occurrences that are those definitions.
-  struct Statement {
-    std::size_t begin, end;
-    std::vector<std::string> names;
-  };
-  std::vector<Statement> statements;
-  std::map<std::pair<std::size_t, std::string>, bool> defining; // (line, name) whose first occurrence defines
+// A statement that defines names: its lines [begin, end).
+struct Definition {
+  std::size_t begin, end;
+  std::vector<std::string> names;
+};
+
+// Every assignment (Python) and definition (C) with the names it defines;
+// `defining` marks the occurrences that are those definitions, not reads.
+std::vector<Definition> definitions_of(const Reading &r, const InertCode &out,
+                                       std::map<std::pair<std::size_t, std::string>, bool> &defining) {
+  std::vector<Definition> statements;
+  const std::size_t n = r.lexed.size();
   for (std::size_t i = 0; i < n; ++i) {
     if (out.lines[i] == InertCode::Why::NotCode) continue;
-    if (starts[i] && !code[i].python.empty()) {
-      auto names = names_defined_by(code[i].python, true);
+    if (r.starts[i] && !r.code[i].python.empty()) {
+      auto names = names_defined_by(r.code[i].python, true);
       if (!names.empty()) {
         std::size_t end = i + 1;
-        while (end < n && stmt_of[end] == i && !starts[end]) ++end;
-        // The statement's other lines must not open a block of their own.
+        while (end < n && r.stmt_of[end] == i && !r.starts[end]) ++end;
         for (const auto &nm : names) defining[{i, nm}] = true;
         statements.push_back({i, end, std::move(names)});
       }
     }
-    if (!code[i].c.empty()) {
-      auto names = names_defined_by(code[i].c, true);
+    if (!r.code[i].c.empty()) {
+      auto names = names_defined_by(r.code[i].c, true);
       if (!names.empty()) {
         std::size_t end = i + 1;
         // A #define continued with backslashes.
-        while (end < n && std::string_view(lexed[end - 1].text).ends_with("\\")) ++end;
+        while (end < n && std::string_view(r.lexed[end - 1].text).ends_with("\\")) ++end;
         for (const auto &nm : names) defining[{i, nm}] = true;
         statements.push_back({i, end, std::move(names)});
       }
     }
   }
+  return statements;
+}
 
-  // New Python functions: the def's decorators and its indented block.
-  struct Function {
-    std::string name;
-    std::size_t begin, def_line, end;
-  };
+// A new Python function: its decorators and its indented block.
+struct Function {
+  std::string name;
+  std::size_t begin, def_line, end;
+};
+
+std::vector<Function> new_functions_of(const Reading &r, const InertCode &out, Language language,
+                                       const std::set<std::string> &new_functions) {
   std::vector<Function> functions;
-  if (language == Language::Python && !new_functions.empty()) {
-    static const text::Regex def(R"(^(\s*)(?:async\s+)?def\s+([A-Za-z_]\w*)\s*\()");
-    for (std::size_t i = 0; i < n; ++i) {
-      if (!starts[i]) continue;
-      auto m = def.search(code[i].python);
-      if (!m || !new_functions.count(std::string((*m)[2]))) continue;
-      std::size_t indent = indent_of(lexed[i].text);
-      std::size_t begin = i;
-      for (std::size_t k = i; k > 0;) {
-        std::size_t prev = stmt_of[k - 1];
-        if (out.lines[k - 1] == InertCode::Why::NotCode) break;
-        auto head = std::string_view(code[prev].python);
-        head.remove_prefix(std::min(head.size(), head.find_first_not_of(' ')));
-        if (!head.starts_with("@") || indent_of(lexed[prev].text) != indent) break;
-        begin = prev;
-        k = prev;
-      }
-      std::size_t end = i + 1;
-      for (std::size_t k = i + 1; k < n; ++k) {
-        if (out.lines[k] == InertCode::Why::NotCode || !starts[k]) {
-          if (stmt_of[k] >= i) end = k + 1;
-          continue;
-        }
-        if (indent_of(lexed[k].text) <= indent) break;
-        end = k + 1;
-      }
-      // Trailing blank or comment lines belong to what follows.
-      while (end > i + 1 && out.lines[end - 1] == InertCode::Why::NotCode) --end;
-      functions.push_back({std::string((*m)[2]), begin, i, end});
-    }
-  }
-
-  // Every identifier occurrence that reads its name, by line.
-  std::vector<std::vector<std::string>> reads(n);
+  if (language != Language::Python || new_functions.empty()) return functions;
+  static const text::Regex def(R"(^(\s*)(?:async\s+)?def\s+([A-Za-z_]\w*)\s*\()");
+  const std::size_t n = r.lexed.size();
   for (std::size_t i = 0; i < n; ++i) {
+    if (!r.starts[i]) continue;
+    auto m = def.search(r.code[i].python);
+    if (!m || !new_functions.count(std::string((*m)[2]))) continue;
+    std::size_t indent = indent_of(r.lexed[i].text);
+    std::size_t begin = i;
+    for (std::size_t k = i; k > 0;) {
+      std::size_t prev = r.stmt_of[k - 1];
+      if (out.lines[k - 1] == InertCode::Why::NotCode) break;
+      auto head = std::string_view(r.code[prev].python);
+      head.remove_prefix(std::min(head.size(), head.find_first_not_of(' ')));
+      if (!head.starts_with("@") || indent_of(r.lexed[prev].text) != indent) break;
+      begin = prev;
+      k = prev;
+    }
+    std::size_t end = i + 1;
+    for (std::size_t k = i + 1; k < n; ++k) {
+      if (out.lines[k] == InertCode::Why::NotCode || !r.starts[k]) {
+        if (r.stmt_of[k] >= i) end = k + 1;
+        continue;
+      }
+      if (indent_of(r.lexed[k].text) <= indent) break;
+      end = k + 1;
+    }
+    // Trailing blank or comment lines belong to what follows.
+    while (end > i + 1 && out.lines[end - 1] == InertCode::Why::NotCode) --end;
+    functions.push_back({std::string((*m)[2]), begin, i, end});
+  }
+  return functions;
+}
+
+// Every identifier occurrence that reads its name, by line.
+std::vector<std::vector<std::string>> reads_of(const Reading &r, const InertCode &out,
+                                               const std::map<std::pair<std::size_t, std::string>, bool> &defining,
+                                               const std::vector<Function> &functions) {
+  std::vector<std::vector<std::string>> reads(r.lexed.size());
+  for (std::size_t i = 0; i < r.lexed.size(); ++i) {
     if (out.lines[i] == InertCode::Why::NotCode) continue;
     std::map<std::string, bool> skipped;
-    for (const std::string *part : {&code[i].python, &code[i].c}) {
+    for (const std::string *part : {&r.code[i].python, &r.code[i].c}) {
       for (const auto &id : identifier_spans(*part)) {
         std::string name = part->substr(id.begin, id.end - id.begin);
         if (defining.count({i, name}) && !skipped[name]) {
@@ -287,9 +304,59 @@ InertCode find_inert_code(std::string_view source, Language language, const std:
   }
   for (const auto &f : functions) {
     // `def NAME(` names the function without reading it.
-    auto &r = reads[f.def_line];
-    if (auto it = std::find(r.begin(), r.end(), f.name); it != r.end()) r.erase(it);
+    auto &line = reads[f.def_line];
+    if (auto it = std::find(line.begin(), line.end(), f.name); it != line.end()) line.erase(it);
   }
+  return reads;
+}
+
+// Hints on a name last bound, in the same block, to an arange from 0.
+void mark_restated_hints(const Reading &r, const std::vector<Definition> &statements,
+                         const std::vector<bool> &statement_dead, InertCode &out) {
+  for (std::size_t s = 0; s < statements.size(); ++s) {
+    const auto &st = statements[s];
+    if (statement_dead[s] || st.end != st.begin + 1 || out.lines[st.begin] != InertCode::Why::Live) continue;
+    auto name = hint_on_itself(r.code[st.begin].python);
+    if (!name) continue;
+    const std::size_t indent = indent_of(r.lexed[st.begin].text);
+    for (std::size_t k = st.begin; k-- > 0;) {
+      if (!r.starts[k] || out.lines[k] == InertCode::Why::NotCode) continue;
+      if (indent_of(r.lexed[k].text) < indent) break; // left the block
+      auto defined = names_defined_by(r.code[k].python, true);
+      if (indent_of(r.lexed[k].text) > indent || std::find(defined.begin(), defined.end(), *name) == defined.end())
+        continue;
+      auto enclosing = [&, k]() -> std::optional<std::string> {
+        const std::size_t inner = indent_of(r.lexed[k].text);
+        for (std::size_t j = k; j-- > 0;)
+          if (r.starts[j] && out.lines[j] != InertCode::Why::NotCode && indent_of(r.lexed[j].text) < inner)
+            return r.code[j].python;
+        return std::nullopt;
+      };
+      if (is_aligned_arange(r.code[k].python, enclosing)) {
+        out.lines[st.begin] = InertCode::Why::RestatedHint;
+        out.owner[st.begin] = *name;
+        if (std::find(out.restated_hints.begin(), out.restated_hints.end(), *name) == out.restated_hints.end())
+          out.restated_hints.push_back(*name);
+      }
+      break;
+    }
+  }
+}
+
+} // namespace
+
+InertCode find_inert_code(std::string_view source, Language language, const std::set<std::string> &new_functions) {
+  InertCode out;
+  const Reading r = read_source(source, language);
+  const std::size_t n = r.lexed.size();
+  out.lines.assign(n, InertCode::Why::Live);
+  out.owner.assign(n, {});
+  for (std::size_t i = 0; i < n; ++i)
+    if (r.lexed[i].kind != LineKind::Code) out.lines[i] = InertCode::Why::NotCode;
+  std::map<std::pair<std::size_t, std::string>, bool> defining; // (line, name) whose first occurrence defines
+  const auto statements = definitions_of(r, out, defining);
+  const auto functions = new_functions_of(r, out, language, new_functions);
+  const auto reads = reads_of(r, out, defining, functions);
 
   // Fixed point: a name is read when a live line reads it; an assignment
   // of names none of which is read, and a new function nobody names, are
@@ -301,7 +368,7 @@ InertCode find_inert_code(std::string_view source, Language language, const std:
     std::unordered_map<std::string, std::size_t> live_reads;
     for (std::size_t i = 0; i < n; ++i)
       if (!dead[i])
-        for (const auto &r : reads[i]) ++live_reads[r];
+        for (const auto &name : reads[i]) ++live_reads[name];
     for (std::size_t s = 0; s < statements.size(); ++s) {
       if (statement_dead[s]) continue;
       const auto &st = statements[s];
@@ -335,35 +402,7 @@ InertCode find_inert_code(std::string_view source, Language language, const std:
       out.uncalled_functions.push_back(functions[f].name);
     }
   }
-  // Hints on a name last bound, in the same block, to an arange from 0.
-  for (std::size_t s = 0; s < statements.size(); ++s) {
-    const auto &st = statements[s];
-    if (statement_dead[s] || st.end != st.begin + 1 || out.lines[st.begin] != InertCode::Why::Live) continue;
-    auto name = hint_on_itself(code[st.begin].python);
-    if (!name) continue;
-    const std::size_t indent = indent_of(lexed[st.begin].text);
-    for (std::size_t k = st.begin; k-- > 0;) {
-      if (!starts[k] || out.lines[k] == InertCode::Why::NotCode) continue;
-      if (indent_of(lexed[k].text) < indent) break; // left the block
-      auto defined = names_defined_by(code[k].python, true);
-      if (indent_of(lexed[k].text) > indent || std::find(defined.begin(), defined.end(), *name) == defined.end())
-        continue;
-      auto enclosing = [&, k]() -> std::optional<std::string> {
-        const std::size_t inner = indent_of(lexed[k].text);
-        for (std::size_t j = k; j-- > 0;)
-          if (starts[j] && out.lines[j] != InertCode::Why::NotCode && indent_of(lexed[j].text) < inner)
-            return code[j].python;
-        return std::nullopt;
-      };
-      if (is_aligned_arange(code[k].python, enclosing)) {
-        out.lines[st.begin] = InertCode::Why::RestatedHint;
-        out.owner[st.begin] = *name;
-        if (std::find(out.restated_hints.begin(), out.restated_hints.end(), *name) == out.restated_hints.end())
-          out.restated_hints.push_back(*name);
-      }
-      break;
-    }
-  }
+  mark_restated_hints(r, statements, statement_dead, out);
   for (std::size_t i = 0; i < n; ++i)
     if (!dead[i]) out.live_names.insert(reads[i].begin(), reads[i].end());
   // A name defined twice, once dead and once live, is read: only names with
