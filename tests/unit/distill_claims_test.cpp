@@ -191,6 +191,22 @@ std::string snippet_of(const distill::Draft &d) {
   return d.record->get("payload").get("implementation").string_or("snippet");
 }
 
+// otm-gate-substance on a drafted strategy whose snippet is `snippet`, with
+// the packet's whole diff and (when given) the kernel after the change.
+gates::GateResult substance_of(const std::string &snippet, const char *diff, const char *after) {
+  static const json::Value rec = *distill::draft_record(strategy_with(kTuningDiff, "BLOCK_SIZE 64 -> 128.")).record;
+  gates::PacketEntry pe;
+  pe.seg_id = "strategy-v3";
+  pe.file = "packets/strategy-v3.json";
+  pe.packet = fixture("strategy-v3").doc;
+  pe.packet.find("target")->set("id", rec.get("id"));
+  pe.code_text = diff;
+  pe.code_after = after ? after : "";
+  json::Value r = rec;
+  at(r, {"payload", "implementation"}).set("snippet", snippet);
+  return gates::gate_substance(gates::context_for_record(r, "records/x.json", pe));
+}
+
 } // namespace
 
 TEST_CASE("the snippet quotes the hunk that changes what the change text names", "[distill][claims]") {
@@ -580,20 +596,8 @@ TEST_CASE("otm-gate-substance reads the kernel after the change: a dead constant
   const char *after = "import torch\nimport triton\n"
                       "_TUNE_ID = 826245  # fused the residual add into the normalisation pass\n"
                       "def run(x):\n    grid = (x.shape[0],)\n    kernel[grid](x, num_warps=8)\n";
-  auto rec = *distill::draft_record(strategy_with(kTuningDiff, "BLOCK_SIZE 64 -> 128.")).record;
-  gates::PacketEntry pe;
-  pe.seg_id = "strategy-v3";
-  pe.file = "packets/strategy-v3.json";
-  pe.packet = fixture("strategy-v3").doc;
-  pe.packet.find("target")->set("id", rec.get("id"));
-  pe.code_text = diff;
-  pe.code_after = after;
   auto run = [&](const std::string &snippet, bool with_after) {
-    json::Value r = rec;
-    at(r, {"payload", "implementation"}).set("snippet", snippet);
-    auto p = pe;
-    if (!with_after) p.code_after.clear();
-    return gates::gate_substance(gates::context_for_record(r, "records/x.json", p));
+    return substance_of(snippet, diff, with_after ? after : nullptr);
   };
   const std::string dead = "-_TUNE_ID = 113  # row-wise pass\n"
                            "+_TUNE_ID = 826245  # fused the residual add into the normalisation pass";
@@ -632,19 +636,7 @@ TEST_CASE("otm-gate-substance fails a snippet whose only change is a hint the co
                       "    cols = tl.max_contiguous(tl.multiple_of(cols, 8), 8)\n"
                       "    tl.store(x_ptr + cols, tl.load(x_ptr + cols) * 2)\n"
                       "def run(x):\n    grid = (x.shape[0],)\n    k[grid](x, BLOCK=1024, num_warps=8)\n";
-  auto rec = *distill::draft_record(strategy_with(kTuningDiff, "BLOCK_SIZE 64 -> 128.")).record;
-  gates::PacketEntry pe;
-  pe.seg_id = "strategy-v3";
-  pe.file = "packets/strategy-v3.json";
-  pe.packet = fixture("strategy-v3").doc;
-  pe.packet.find("target")->set("id", rec.get("id"));
-  pe.code_text = diff;
-  pe.code_after = after;
-  auto run = [&](const std::string &snippet) {
-    json::Value r = rec;
-    at(r, {"payload", "implementation"}).set("snippet", snippet);
-    return gates::gate_substance(gates::context_for_record(r, "records/x.json", pe));
-  };
+  auto run = [&](const std::string &snippet) { return substance_of(snippet, diff, after); };
   auto hint = run("     cols = tl.arange(0, BLOCK)\n+    cols = tl.max_contiguous(tl.multiple_of(cols, 8), 8)");
   REQUIRE_FALSE(hint.passed());
   CHECK_THAT(hint.findings.front().message,
