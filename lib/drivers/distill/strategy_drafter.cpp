@@ -211,8 +211,12 @@ Checked check_strategy(Context &c) {
   k.dsl = c.af.get("operator").string_or("dsl");
   k.levers = levers::read_levers(k.diff, k.change, c.rules.retrieval.levers, k.dsl);
   // The step's own span: a diff that also holds earlier kept steps names
-  // them and credits the gain to all of them together.
-  k.earlier = strings_at(c.af.get("span").get("earlier_kept_steps"), "change");
+  // them and credits the gain to all of them together. A step whose text
+  // names levers the diff's running code does not change left nothing of
+  // itself in the diff (a later step undid it: round 9, fp16 exponentials
+  // reverted before the milestone), so it is not named.
+  for (auto &e : strings_at(c.af.get("span").get("earlier_kept_steps"), "change"))
+    if (levers::left_in_diff(k.diff, e, c.rules.retrieval.levers, k.dsl)) k.earlier.push_back(std::move(e));
   claim_borne_out(c, k);
   k.mech = own_mechanism(c);
   return k;

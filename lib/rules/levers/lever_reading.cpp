@@ -53,4 +53,10 @@ LeverReading read_levers(const diff::DiffReading &diff, std::string_view change,
   return r;
 }
 
+bool left_in_diff(const diff::DiffReading &diff, std::string_view step_change, const LeverVocabulary &levers,
+                  std::string_view dsl) {
+  auto theirs = read_levers(diff, step_change, levers, dsl);
+  return theirs.checkable.empty() || !theirs.realised.empty();
+}
+
 } // namespace otm::levers

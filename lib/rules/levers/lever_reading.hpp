@@ -34,6 +34,15 @@ struct LeverReading {
 LeverReading read_levers(const diff::DiffReading &diff, std::string_view change, const LeverVocabulary &levers,
                          std::string_view dsl);
 
+// Whether an earlier kept step of a span left anything of itself in the
+// span's diff: its change text names no lever checkable in `dsl`, or the
+// diff's running code changes one it names. A step whose levers the diff
+// does not change was undone before the milestone (round 9: fp16
+// exponentials reverted a step later, still "measured together"); the
+// drafter and the quality report leave it out of the span alike.
+bool left_in_diff(const diff::DiffReading &diff, std::string_view step_change, const LeverVocabulary &levers,
+                  std::string_view dsl);
+
 // The levers whose code names `text` sets to a value ("ROWS=2", "BLOCK_M ->
 // 256"), not those it only mentions ("a multiple of BLOCK_N").
 std::vector<std::string> levers_set_in(std::string_view text, const LeverVocabulary &vocabulary, std::string_view dsl);

@@ -271,7 +271,8 @@ Signal span(const std::string &type, const std::string &claim, const gates::Pack
   std::vector<std::string> earlier;
   if (const auto *a = sp.get("earlier_kept_steps").as_array())
     for (const auto &e : *a)
-      earlier.push_back(shortened(std::string(text::rstrip_chars(text_at(e.get("change")), " .;")), 60));
+      if (!diff || levers::left_in_diff(diff->reading, text_at(e.get("change")), rules.levers, dsl))
+        earlier.push_back(shortened(std::string(text::rstrip_chars(text_at(e.get("change")), " .;")), 60));
   const auto &runs = sp.get("this_step_changes_running_code");
   bool own_runs = !runs.is_bool() || *runs.as_bool();
   if (earlier.empty() && own_runs)
