@@ -251,11 +251,11 @@ TEST_CASE("a reference kernel quotes its entry-point function", "[distill]") {
 }
 
 TEST_CASE("a reference kernel's own change is its technique only when that change runs", "[distill][issue25]") {
-  auto with_change = [](std::optional<bool> runs) {
-    return draft_with("refk-final", [runs](json::Value &doc) {
+  auto with_change = [](std::optional<bool> runs, std::string change = "eight warps per row (num_warps=8)") {
+    return draft_with("refk-final", [runs, change](json::Value &doc) {
       json::Value af = doc.get("agent_facing");
       json::Value said = af.get("what_the_run_said");
-      said.set("change", "switched the hot loads to 128-bit vector loads");
+      said.set("change", change);
       af.set("what_the_run_said", said);
       if (runs) {
         json::Value span = json::Value::object();
@@ -272,10 +272,12 @@ TEST_CASE("a reference kernel's own change is its technique only when that chang
     CHECK(t.get("builds_on").string_or("approach") == "the run's final kernel");
     return t.get("technique_here");
   };
-  CHECK(here(with_change(true)) == json::Value::strings({"vectorized-memory-access"}));
-  CHECK(here(with_change(std::nullopt)) == json::Value::strings({"vectorized-memory-access"}));
+  CHECK(here(with_change(true)) == json::Value::strings({"num-warps-tuning"}));
+  CHECK(here(with_change(std::nullopt)) == json::Value::strings({"num-warps-tuning"}));
   // Its own commits ran nothing: the text names some other step's change.
   CHECK(here(with_change(false)).is_null());
+  // A lever whose code no running line of the kernel holds is not its technique.
+  CHECK(here(with_change(true, "switched the hot loads to 128-bit vector loads")).is_null());
 }
 
 TEST_CASE("a reference kernel that reads a name it binds nowhere is refused", "[distill][issue25]") {

@@ -1,5 +1,10 @@
 #include "distill/draft_context.hpp"
 
+#include <set>
+
+#include "code/inert_code.hpp"
+#include "code/jit_globals.hpp"
+#include "code/module_outline.hpp"
 #include "ladder/noise.hpp"
 #include "record/leak_shapes.hpp"
 #include "text/utf8.hpp"
@@ -91,10 +96,44 @@ std::optional<std::string> text_of(const Value &v) {
 
 void set_terms(Value &record, const RecordTerms &terms) { terms.write_to(*record.find("retrieval")); }
 
+namespace {
+
+// The lines of a kernel file that run: not comments, docstrings or stamps,
+// no assignment nothing reads, no JIT function nothing calls or launches,
+// no hint restating what the compiler knows (code/inert_code.hpp). A lever
+// whose code only such lines hold is not in the kernel (round 9: a
+// reference kernel tagged warp-specialised for a loader partition nothing
+// launches).
+std::string live_code_of(std::string_view source, std::string_view path) {
+  const auto language = code::language_of_path(path);
+  std::set<std::string> jit;
+  if (language == code::Language::Python) {
+    auto outline = code::outline_module(source);
+    for (const auto &s : outline.statements)
+      if (code::is_jit_function(outline, s)) jit.insert(s.name);
+  }
+  const auto inert = code::find_inert_code(source, language, jit);
+  std::string out;
+  std::size_t line = 0;
+  for (std::size_t pos = 0; pos <= source.size(); ++line) {
+    auto nl = source.find('\n', pos);
+    auto end = nl == std::string_view::npos ? source.size() : nl;
+    if (!inert.is_inert(line)) out.append(source.substr(pos, end - pos)) += '\n';
+    if (nl == std::string_view::npos) break;
+    pos = nl + 1;
+  }
+  return out;
+}
+
+} // namespace
+
 std::vector<std::string> levers_applied_before(const Context &c) {
   std::string all;
   for (const auto &change : strings_at(c.af.get("kept_changes_of_its_lineage"), "change")) all += change + "\n";
-  auto levers = c.rules.retrieval.levers.prose().tags_in(all);
+  return levers_the_kernel_runs(c, c.rules.retrieval.levers.prose().tags_in(all));
+}
+
+std::vector<std::string> levers_the_kernel_runs(const Context &c, std::vector<std::string> levers) {
   // A lever a later step undid is not applied: one with code forms for this
   // DSL that the kernel the record stands on no longer holds (round 8:
   // persistent-kernel listed after a step replaced the persistent grid).
@@ -104,9 +143,9 @@ std::vector<std::string> levers_applied_before(const Context &c) {
   if (kernel.empty()) return levers;
   const auto &vocabulary = c.rules.retrieval.levers;
   const std::string dsl = c.af.get("operator").string_or("dsl");
-  std::erase_if(levers, [&](const std::string &l) {
-    return vocabulary.checkable(l, dsl) && !vocabulary.in_code(l, kernel, dsl);
-  });
+  const std::string live = live_code_of(kernel, c.af.get("kernel_file").string_or("kernel.py"));
+  std::erase_if(
+      levers, [&](const std::string &l) { return vocabulary.checkable(l, dsl) && !vocabulary.in_code(l, live, dsl); });
   return levers;
 }
 

@@ -72,6 +72,11 @@ std::vector<std::string> strings_at(const Value &list, const char *key = nullptr
 // a lever with code forms whose code the record's kernel no longer holds:
 // the schema's trace.techniques_applied_before, not to be recommended again.
 std::vector<std::string> levers_applied_before(const Context &c);
+// Of `levers`, those the kernel the record stands on runs: a lever with
+// code forms for the DSL is kept only when a line of that kernel that runs
+// holds one (not a comment, an unread assignment, a JIT function nothing
+// calls, a restated hint).
+std::vector<std::string> levers_the_kernel_runs(const Context &c, std::vector<std::string> levers);
 
 // Whether the step's own correctness check passed: a status that is not a
 // failure, and no quality-gate verdict. One rule for an anti-strategy's
