@@ -373,6 +373,19 @@ TEST_CASE("a failed lever's cause and fix come only from accounts of that lever"
   CHECK_THAT(pl.get("established_fact").string_or("mechanism"), Catch::Contains("too few loads in flight"));
   CHECK_THAT(pl.string_or("lesson"), Catch::EndsWith("Instead: stayed at 8 warps"));
   CHECK_THAT(pl.string_or("lesson"), !Catch::Contains("row per program"));
+
+  // Round 10: an account of the same lever at another setting ("16 warps")
+  // is no cause of an attempt at 4 warps.
+  json::Value sixteen = json::Value::object();
+  sixteen.set("pitfall", "16 warps slowed the launch-bound tiny shape");
+  sixteen.set("explanation", "Cross-warp reductions go through shared memory and a barrier, so most warps idle");
+  sixteen.set("fix", "Pick warps from n_cols in the launcher");
+  p.doc.find("agent_facing")->set("pitfalls_recorded_here", json::Value(json::Array{sixteen}));
+  auto other_setting = distill::draft_record(p);
+  INFO((other_setting.record ? other_setting.record->get("payload").get("established_fact").string_or("mechanism")
+                             : ""));
+  REQUIRE(other_setting.refusal);
+  CHECK(other_setting.refusal->field == "payload.established_fact.mechanism");
 }
 
 TEST_CASE("a failure inside the run's noise band, or no slower at all, is not established", "[distill][issue25]") {

@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
+#include <set>
 
 #include "ladder/noise.hpp"
+#include "levers/lever_settings.hpp"
 #include "text/regex.hpp"
 #include "text/sentences.hpp"
 #include "text/utf8.hpp"
@@ -274,13 +277,26 @@ AntiFactResult anti_fact(const json::Value &af, const levers::LeverVocabulary &v
     // of other levers (copied forward from earlier steps), whose causes and
     // fixes are not this failure's.
     auto mine = vocabulary.named_in(attempted);
+    // The values the attempt set ("warp count 8→2": num_warps 2).
+    std::map<std::string, std::set<std::string>> tried;
+    for (const auto &t : levers::settings_in(vocabulary, levers::claim_of(attempted)))
+      if (!t.value.empty()) tried[t.lever].insert(t.value);
+    // ... at the setting tried: a pitfall that states only other values of a
+    // lever the attempt set is about another setting (round 10: "16 warps
+    // slowed the tiny shape" as the cause of an attempt at 2 warps).
     auto about_this_lever = [&](const json::Value &p) {
       std::string text;
       for (const char *k : {"pitfall", "explanation"})
         if (auto t = nonblank(p.get(k))) text += *t + " ";
+      bool shared = false, same_value = false, other_value = false;
       for (const auto &l : vocabulary.named_in(text))
-        if (std::find(mine.begin(), mine.end(), l) != mine.end()) return true;
-      return false;
+        if (std::find(mine.begin(), mine.end(), l) != mine.end()) shared = true;
+      for (const auto &st : levers::settings_in(vocabulary, text)) {
+        auto t = tried.find(st.lever);
+        if (st.value.empty() || t == tried.end()) continue;
+        (t->second.count(st.value) ? same_value : other_value) = true;
+      }
+      return shared && (same_value || !other_value);
     };
     if (const auto *pitfalls = af.get("pitfalls_recorded_here").as_array())
       for (const auto &p : *pitfalls) {
