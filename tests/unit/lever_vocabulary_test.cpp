@@ -98,6 +98,9 @@ TEST_CASE("levers: the setting a text states, and one key per failed lever", "[l
   CHECK(one("4 warps leave too few loads in flight").value == "4");
   CHECK(one("retuned num_warps to 16.").value == "16");
   CHECK(one("num_warps=16.").value == "16");
+  CHECK(one("warp count per row-program 8→2").value == "2"); // round 10: what the count is of, between
+  CHECK(one("warp count per row-program: 2").value == "2");
+  CHECK(one("set warp count per row-program to 4").value == "4");
   CHECK(one("changed BLOCK_SIZE from 4096 to 8192").value == "8192");
   CHECK(levers::failed_lever_key(v(), "changed BLOCK_SIZE from 4096 to 8192", "triton") ==
         levers::failed_lever_key(v(), "block size 4096 -> 8192, at 8192 ptxas reports spills", "triton"));

@@ -19,9 +19,11 @@ namespace {
 const text::Regex &after_mention() {
   // "=512", ": 1 -> 2", " 8→4", " to 1024", " of 2", " hints of 2", " with 16",
   // " from 4096 to 8192" (the last of the chain),
-  // " split=16" (a word between: "flash-decoding split=16"), " \".cg\"".
+  // " split=16" (a word between: "flash-decoding split=16"), " \".cg\"",
+  // " per row-program 8→2" (what the count is of: "warp count per ...").
   static const text::Regex r(
-      R"(^(?:\s*(?:=|:|->|→|=>)\s*|\s+(?:to|of|at|with|from)\s+|\s+[a-z]+\s+(?:of|to|with)\s+|\s+[a-z]+\s*=\s*|\s*)()" OTM_VALUE
+      R"(^(?:\s*(?:=|:|->|→|=>)\s*|\s+(?:to|of|at|with|from)\s+|\s+[a-z]+\s+(?:of|to|with)\s+|\s+[a-z]+\s*=\s*|)"
+      R"(\s+per\s+[a-z][\w-]*(?:\s*(?:=|:|->|→|=>)\s*|\s+(?:to|of|at|with|from)\s+|\s+)|\s*)()" OTM_VALUE
       R"()(?:\s*(?:->|→|=>|\bto\b)\s*()" OTM_VALUE R"())*)");
   return r;
 }
