@@ -7,6 +7,7 @@
 #include "code/module_outline.hpp"
 #include "ladder/noise.hpp"
 #include "record/leak_shapes.hpp"
+#include "text/lines.hpp"
 #include "text/utf8.hpp"
 
 namespace otm::distill::drafting {
@@ -114,14 +115,9 @@ std::string live_code_of(std::string_view source, std::string_view path) {
   }
   const auto inert = code::find_inert_code(source, language, jit);
   std::string out;
-  std::size_t line = 0;
-  for (std::size_t pos = 0; pos <= source.size(); ++line) {
-    auto nl = source.find('\n', pos);
-    auto end = nl == std::string_view::npos ? source.size() : nl;
-    if (!inert.is_inert(line)) out.append(source.substr(pos, end - pos)) += '\n';
-    if (nl == std::string_view::npos) break;
-    pos = nl + 1;
-  }
+  const auto lines = text::split_lines(source);
+  for (std::size_t i = 0; i < lines.size(); ++i)
+    if (!inert.is_inert(i)) out.append(lines[i]) += '\n';
   return out;
 }
 

@@ -12,6 +12,7 @@
 #include <cctype>
 #include <cmath>
 
+#include "code/inert_code.hpp"
 #include "code/unbound_names.hpp"
 #include "diff/diff_reading.hpp"
 #include "distill/change_claims.hpp"
@@ -95,9 +96,8 @@ diff::DiffReading running_change(Context &c, const std::string &range) {
     if (diff && !diff->restated_hints.empty())
       refuse("payload.implementation.snippet",
              "no code change that runs " + range + ": the code lines it changes hint " +
-                 text::quoted_code_list(diff->restated_hints) +
-                 " with what the compiler already knows of an arange from 0 (contiguous, starting on a multiple "
-                 "of its length), so they cannot widen a load");
+                 text::quoted_code_list(diff->restated_hints) + " with " + code::kRestatedHintReason +
+                 " (contiguous, starting on a multiple of its length), so they cannot widen a load");
     if (diff && !diff->dead_definitions.empty())
       refuse("payload.implementation.snippet", "no code change that runs " + range +
                                                    ": the executable lines it adds "
@@ -136,8 +136,7 @@ void claim_borne_out(Context &c, const Checked &k) {
                                  (k.diff.restated_hints.empty()
                                       ? std::string()
                                       : " (its hints on " + text::quoted_code_list(k.diff.restated_hints) +
-                                            " restate what the compiler already knows of an arange from 0: they "
-                                            "cannot widen a load)") +
+                                            " restate " + code::kRestatedHintReason + ": they cannot widen a load)") +
                                  ": the measured gain is not borne out by the diff");
   // Pipelining or unrolling credited on a kernel that runs no loop.
   if (auto lever = loop_lever_without_a_loop(k.levers.realised, code_after(c), c.rules.retrieval.levers))

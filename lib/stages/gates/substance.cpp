@@ -68,8 +68,8 @@ std::optional<std::string> inert_snippet(const Context &ctx, const json::Value &
   if (!owners.empty())
     why = "its code lines only assign or define " + listed(owners) + ", which nothing in the kernel reads or calls";
   if (!hinted.empty())
-    why += (why.empty() ? "its code lines only hint " : "; the rest hint ") + listed(hinted) +
-           " with what the compiler already knows of an arange from 0";
+    why += (why.empty() ? "its code lines only hint " : "; the rest hint ") + listed(hinted) + " with " +
+           std::string(code::kRestatedHintReason);
   return why.empty() ? std::string("its code lines change nothing the kernel runs") : why;
 }
 

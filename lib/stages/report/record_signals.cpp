@@ -247,8 +247,8 @@ Signal snippet_runs(const Value &record, const std::string &type, const std::opt
     reason += "; " + plural(uncalled, "belongs", "belong") + " to " + text::quoted_code_list(uncalled_functions) +
               ", which nothing calls";
   if (restated)
-    reason += "; " + plural(restated, "hints", "hint") + " " + text::quoted_code_list(restated_names) +
-              " with what the compiler already knows of an arange from 0";
+    reason += "; " + plural(restated, "hints", "hint") + " " + text::quoted_code_list(restated_names) + " with " +
+              std::string(code::kRestatedHintReason);
   reason += " (" + where + ")";
   if (!claimed_levers.empty())
     reason += quoted_levers.empty()

@@ -39,6 +39,10 @@
 
 namespace otm::code {
 
+// How every message names a restated hint's reason (the drafter's
+// refusals, the substance gate, the quality report): one wording.
+inline constexpr const char *kRestatedHintReason = "what the compiler already knows of an arange from 0";
+
 struct InertCode {
   enum class Why { Live, NotCode, UnreadName, UncalledFunction, RestatedHint };
   std::vector<Why> lines;                      // per line of the source
