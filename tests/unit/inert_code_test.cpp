@@ -259,3 +259,48 @@ def k(x_ptr, y_ptr, stride_x, BLOCK: tl.constexpr):
   CHECK(inert.inert_code == 1);
   CHECK(inert.restated_hints == std::vector<std::string>{"cols"});
 }
+
+TEST_CASE("inert code: a shared buffer only stored into runs for nothing, one loaded from runs", "[inert]") {
+  // Round 10: a double buffer written every row and never read, credited to
+  // the final kernel as "double-buffered row tiles in shared memory".
+  auto kernel = [](const std::string &use) {
+    return R"(from triton.experimental import gluon
+from triton.experimental.gluon import language as gl
+
+
+@gluon.jit
+def k(x_ptr, y_ptr, n_rows, BLOCK_N: gl.constexpr):
+    layout: gl.constexpr = gl.BlockedLayout([8], [32], [4], [0])
+    buf = gl.allocate_shared_memory(gl.bfloat16, [2, BLOCK_N], gl.SwizzledSharedLayout(8, 1, 4, [1, 0]))
+    cols = gl.arange(0, BLOCK_N, layout=layout)
+    for row in range(gl.program_id(0), n_rows, gl.num_programs(0)):
+        x = gl.load(x_ptr + row * BLOCK_N + cols).to(gl.float32)
+        staged = gl.convert_layout(x * 2.0, layout)
+        buf.index(row % 2).store(staged)
+)" + use + R"(        gl.store(y_ptr + row * BLOCK_N + cols, x)
+)";
+  };
+  const std::string dead = kernel("");
+  auto inert = code::find_inert_code(dead, code::Language::Python);
+  auto line_of = [](const std::string &text, const std::string &needle) {
+    auto at = text.find(needle);
+    REQUIRE(at != std::string::npos);
+    return static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+  };
+  CHECK(inert.lines[line_of(dead, "buf = ")] == Why::UnreadName);
+  CHECK(inert.lines[line_of(dead, "buf.index")] == Why::UnreadName);
+  CHECK(inert.owner[line_of(dead, "buf.index")] == "buf");
+  // What only the store read is dead with it.
+  CHECK(inert.lines[line_of(dead, "staged = ")] == Why::UnreadName);
+  CHECK(inert.lines[line_of(dead, "x = gl.load")] == Why::Live);
+  CHECK(std::count(inert.unread_names.begin(), inert.unread_names.end(), "buf") == 1);
+  // Loaded back: the buffer and its store run.
+  const std::string live = kernel("        x = buf.index(row % 2).load(layout).to(gl.float32)\n");
+  auto used = code::find_inert_code(live, code::Language::Python);
+  CHECK(used.lines[line_of(live, "buf = ")] == Why::Live);
+  CHECK(used.lines[line_of(live, "buf.index(row % 2).store")] == Why::Live);
+  CHECK(used.lines[line_of(live, "staged = ")] == Why::Live);
+  // Passed on (to a copy, a barrier wait): read.
+  const std::string passed = kernel("        gl.thread_barrier()\n        _consume(buf)\n");
+  CHECK(code::find_inert_code(passed, code::Language::Python).lines[line_of(passed, "buf = ")] == Why::Live);
+}

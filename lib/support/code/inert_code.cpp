@@ -136,6 +136,29 @@ template <typename LoopHead> bool is_aligned_arange(std::string_view code, LoopH
   return head && loop.contains(*head);
 }
 
+// `buf.store(x)` or `buf.index(i).store(x)`: the name stored into when a
+// statement only writes a value into a buffer through its own name.
+std::optional<std::string> stores_into(std::string_view code) {
+  static const text::Regex head(R"(^\s*([A-Za-z_]\w*)\s*\.\s*)");
+  auto m = head.search(code);
+  if (!m) return std::nullopt;
+  std::string_view rest = code.substr(m->end);
+  static const text::Regex index(R"(^index\s*\()");
+  if (auto i = index.search(rest)) {
+    int depth = 1;
+    std::size_t k = i->end;
+    for (; k < rest.size() && depth > 0; ++k) depth += rest[k] == '(' ? 1 : rest[k] == ')' ? -1 : 0;
+    if (depth != 0) return std::nullopt;
+    static const text::Regex dot(R"(^\s*\.\s*)");
+    auto d = dot.search(rest.substr(k));
+    if (!d) return std::nullopt;
+    rest = rest.substr(k + d->end);
+  }
+  static const text::Regex store(R"(^store\s*\()");
+  if (!store.contains(rest)) return std::nullopt;
+  return std::string((*m)[1]);
+}
+
 } // namespace
 
 std::vector<std::string> names_defined_by(std::string_view code, bool starts_statement) {
@@ -356,7 +379,34 @@ InertCode find_inert_code(std::string_view source, Language language, const std:
   std::map<std::pair<std::size_t, std::string>, bool> defining; // (line, name) whose first occurrence defines
   const auto statements = definitions_of(r, out, defining);
   const auto functions = new_functions_of(r, out, language, new_functions);
-  const auto reads = reads_of(r, out, defining, functions);
+  auto reads = reads_of(r, out, defining, functions);
+
+  // Gluon's shared (and tensor) memory buffers: a store into one is no read
+  // of it, so a buffer nothing loads from is unread, and its stores, which
+  // nothing sees, are dead with it (round 10: a double buffer written every
+  // row and never read, credited to the final kernel).
+  std::map<std::string, std::vector<std::size_t>> buffer_definitions; // name -> statements
+  for (std::size_t s = 0; s < statements.size(); ++s)
+    if (language == Language::Python && statements[s].names.size() == 1 &&
+        r.code[statements[s].begin].python.find("allocate_") != std::string::npos) {
+      static const text::Regex allocation(R"(\ballocate_(?:shared|tensor)_memory\s*\()");
+      if (allocation.contains(r.code[statements[s].begin].python))
+        buffer_definitions[statements[s].names.front()].push_back(s);
+    }
+  struct BufferStore {
+    std::string buffer;
+    std::size_t begin, end;
+  };
+  std::vector<BufferStore> buffer_stores;
+  for (std::size_t i = 0; i < n && !buffer_definitions.empty(); ++i) {
+    if (!r.starts[i] || out.lines[i] == InertCode::Why::NotCode) continue;
+    auto name = stores_into(r.code[i].python);
+    if (!name || !buffer_definitions.count(*name)) continue;
+    std::size_t end = i + 1;
+    while (end < n && r.stmt_of[end] == i && !r.starts[end]) ++end;
+    buffer_stores.push_back({*name, i, end});
+    if (auto it = std::find(reads[i].begin(), reads[i].end(), *name); it != reads[i].end()) reads[i].erase(it);
+  }
 
   // Fixed point: a name is read when a live line reads it; an assignment
   // of names none of which is read, and a new function nobody names, are
@@ -387,6 +437,20 @@ InertCode find_inert_code(std::string_view source, Language language, const std:
       for (const auto &nm : st.names)
         if (std::find(out.unread_names.begin(), out.unread_names.end(), nm) == out.unread_names.end())
           out.unread_names.push_back(nm);
+    }
+    for (const auto &store : buffer_stores) {
+      const auto &defs = buffer_definitions[store.buffer];
+      if (dead[store.begin] || !std::all_of(defs.begin(), defs.end(), [&](std::size_t d) { return statement_dead[d]; }))
+        continue;
+      changed = true;
+      for (std::size_t k = store.begin; k < store.end; ++k)
+        if (!dead[k]) {
+          dead[k] = true;
+          if (out.lines[k] == InertCode::Why::Live) {
+            out.lines[k] = InertCode::Why::UnreadName;
+            out.owner[k] = store.buffer;
+          }
+        }
     }
     for (std::size_t f = 0; f < functions.size(); ++f) {
       if (function_dead[f] || live_reads.count(functions[f].name)) continue;

@@ -7,7 +7,11 @@
 // tl.multiple_of(cols, 8), 8)` on a `cols` bound to `tl.arange(0, N)`, whose
 // contiguity is N and whose start 0 divides anything; such a hint can only
 // weaken what is known, never widen a load (round 9: hints on an arange
-// credited with 128-bit loads). The one rule: the packet
+// credited with 128-bit loads). A Gluon shared- or tensor-memory buffer
+// (`allocate_shared_memory`) that is only stored into (`buf.store(x)`,
+// `buf.index(i).store(x)`) and never loaded, passed or sliced into a name
+// is unread, and its stores run for nothing (round 10: a double buffer
+// written every row and never read). The one rule: the packet
 // builder (where a dead-end's attempt ends), the drafter (what a strategy may
 // claim and quote) and the substance gate all ask it.
 //

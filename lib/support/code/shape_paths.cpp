@@ -5,6 +5,7 @@
 #include <optional>
 #include <set>
 
+#include "code/cuda_launch.hpp"
 #include "code/jit_globals.hpp"
 #include "code/module_outline.hpp"
 #include "code/python_expr.hpp"
@@ -449,6 +450,16 @@ std::vector<std::optional<ProgramCounts>> programs_per_shape(std::string_view be
     if (!any || product < 1) return std::nullopt;
     return product;
   };
+  // A CUDA source's host code launches the kernel (load_inline).
+  const auto outline_before = outline_module(before), outline_after = outline_module(after);
+  if (launches_cuda_kernel(outline_before) && launches_cuda_kernel(outline_after)) {
+    for (std::size_t i = 0; i < shapes.size(); ++i) {
+      auto pa = cuda_blocks_launched(outline_before, shapes[i].axes, sm_count);
+      auto pb = cuda_blocks_launched(outline_after, shapes[i].axes, sm_count);
+      if (pa && pb) out[i] = ProgramCounts{*pa, *pb};
+    }
+    return out;
+  }
   try {
     const Module a = read_module(before, sm_count), b = read_module(after, sm_count);
     for (std::size_t i = 0; i < shapes.size(); ++i) {

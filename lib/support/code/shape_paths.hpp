@@ -45,7 +45,9 @@ std::vector<std::optional<bool>> shapes_running_changed_code(std::string_view be
 // device's SM count bound to whatever the module or the launcher reads
 // from `.multi_processor_count` (`sm_count`: the trace's product; nullopt
 // leaves such a grid unknown). nullopt for a shape whose grid, before or
-// after, is not a known number (a lambda grid, a block-bound name).
+// after, is not a known number (a lambda grid, a block-bound name). A
+// CUDA source's host launch (`dim3 grid(...)`, `<<<grid, ...>>>`) is read
+// by code::cuda_blocks_launched.
 struct ProgramCounts {
   double before = 0, after = 0;
 };

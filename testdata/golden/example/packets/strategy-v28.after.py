@@ -15,8 +15,8 @@ def fused_softmax_gluon_kernel(x_ptr, y_ptr, n_rows, stride_x, stride_y,
     layout: gl.constexpr = gl.BlockedLayout([8], [32], [num_warps], [0])
     smem_layout: gl.constexpr = gl.SwizzledSharedLayout(8, 1, 4, [0])
     scratch = gl.allocate_shared_memory(gl.float32, [num_warps], smem_layout)
-    bar = gl.allocate_shared_memory(gl.int64, [2, 1], gl.SwizzledSharedLayout(1, 1, 1, [0]))
-    buf = gl.allocate_shared_memory(gl.bfloat16, [2, BLOCK_N], gl.SwizzledSharedLayout(8, 1, 4, [0]))
+    bar = gl.allocate_shared_memory(gl.int64, [2, 1], gl.SwizzledSharedLayout(1, 1, 1, [1, 0]))
+    buf = gl.allocate_shared_memory(gl.bfloat16, [2, BLOCK_N], gl.SwizzledSharedLayout(8, 1, 4, [1, 0]))
     pid = gl.program_id(0)
     cols = gl.arange(0, BLOCK_N, layout=layout)
     for row in range(pid, n_rows, gl.num_programs(0)):
