@@ -388,6 +388,31 @@ TEST_CASE("a failed lever's cause and fix come only from accounts of that lever"
   CHECK(other_setting.refusal->field == "payload.established_fact.mechanism");
 }
 
+TEST_CASE("a failed lever's fix is no cause; a toolchain that ignores the knob is one", "[distill][issue25]") {
+  // Round 10: "Pipeline explicitly (async copies + barriers)" as the cause
+  // of a num_stages attempt that Gluon ignores.
+  auto p = distill::load_packet(testsupport::distill_fixtures() / "anti-v6-01.json");
+  auto &said = at(p.doc, {"agent_facing", "what_the_run_said"});
+  said.set("change", "num_warps 8 -> 4 for the short rows.");
+  said.set("commit_subject", "reverted: num_warps 8 -> 4");
+  said.set("commit_body", json::Value());
+  json::Value pit = json::Value::object();
+  pit.set("pitfall", "Changing num_warps did nothing measurable");
+  pit.set("fix", "Split the row across warps with explicit barriers if the latency must be hidden");
+  p.doc.find("agent_facing")->set("pitfalls_recorded_here", json::Value(json::Array{pit}));
+  auto fix_only = distill::draft_record(p);
+  INFO((fix_only.record ? fix_only.record->get("payload").get("established_fact").string_or("mechanism") : ""));
+  REQUIRE(fix_only.refusal);
+  CHECK(fix_only.refusal->field == "payload.established_fact.mechanism");
+  pit.set("explanation", "This toolchain ignores num_warps for these kernels and launches them with its own default instead.");
+  p.doc.find("agent_facing")->set("pitfalls_recorded_here", json::Value(json::Array{pit}));
+  auto ignored = distill::draft_record(p);
+  INFO((ignored.refusal ? ignored.refusal->why : ""));
+  REQUIRE(ignored.record);
+  CHECK_THAT(ignored.record->get("payload").get("established_fact").string_or("mechanism"),
+             Catch::Contains("ignores num_warps"));
+}
+
 TEST_CASE("a failure inside the run's noise band, or no slower at all, is not established", "[distill][issue25]") {
   auto p = attempt();
   auto &m = at(*p.doc.find("agent_facing"), {"measurements"});

@@ -326,6 +326,10 @@ AntiFactResult anti_fact(const json::Value &af, const levers::LeverVocabulary &v
   // bit-compatible"), earliest on ties.
   std::optional<SourcedText> mechanism;
   for (const auto &t : evidence) {
+    // A fix says what to do instead, not why this failed (round 10: "Pipeline
+    // explicitly (async copies + barriers)" as the cause of a num_stages
+    // attempt that Gluon ignores).
+    if (t.source.ends_with("fix") || t.source == "how_it_was_fixed") continue;
     std::optional<SourcedText> accuracy;
     std::size_t best_accuracy = 0;
     for (const auto &s : text::sentences(t.text)) {

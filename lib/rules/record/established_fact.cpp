@@ -35,6 +35,8 @@ const text::Regex &mechanism_regex() {
       R"(bandwidth[- ]bound|latency[- ]bound|compute[- ]bound|wave quanti[sz]ation|tail effects?|partial waves?|)"
       R"(launch overhead|does not fit|exceeds?|exceeding|cannot|unsupported|not supported|requires?|requiring|)"
       R"(costs? more than|outweighs?|)"
+      // A toolchain that ignores the knob the change turned.
+      R"(ignored|ignores|(?:is|are) not used|(?:does not|doesn't|never) runs?|)"
       // A compiler that already does what the change does by hand.
       R"((?:already|compiler) (?:lowers?|emits?|generates?|compiles?)|compiles? to the same)\b)");
   return r;
