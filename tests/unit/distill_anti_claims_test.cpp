@@ -388,7 +388,7 @@ TEST_CASE("a failed lever's cause and fix come only from accounts of that lever"
   CHECK(other_setting.refusal->field == "payload.established_fact.mechanism");
 }
 
-TEST_CASE("a failed lever's fix is no cause; a toolchain that ignores the knob is one", "[distill][issue25]") {
+TEST_CASE("a failed lever's fix is no cause, a toolchain that ignores the knob is one", "[distill][issue25]") {
   // Round 10: "Pipeline explicitly (async copies + barriers)" as the cause
   // of a num_stages attempt that Gluon ignores.
   auto p = distill::load_packet(testsupport::distill_fixtures() / "anti-v6-01.json");

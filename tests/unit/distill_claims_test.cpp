@@ -723,6 +723,72 @@ TEST_CASE("a launch grid change is quoted with the kernel's program-id indexing 
   CHECK_THAT(unlinked->text, !Catch::Contains("+    grid = (B, HKV)"));
 }
 
+TEST_CASE("a hunk changing a function's body is quoted with the hunk changing its caller",
+          "[distill][claims][issue25]") {
+  // Round 10: the dequant now returns {w[j], w[j + 4]} and the caller's
+  // activations are re-paired to match; no name links the two hunks.
+  const std::string after = R"(import torch
+CUDA_SRC = r"""
+__device__ __forceinline__ void dequant8(unsigned q, float (&out)[8]) {
+  for (int j = 0; j < 4; ++j) {
+    out[2 * j] = float((q >> (4 * j)) & 0xf);
+    out[2 * j + 1] = float((q >> (4 * j + 16)) & 0xf);
+  }
+}
+
+__device__ float unrelated(float v) {
+  return v * 2.0f;
+}
+
+extern "C" __global__ void gemv(const unsigned* w, const float* x, float* y) {
+  float o[8];
+  dequant8(w[threadIdx.x], o);
+  float acc = 0.f;
+  for (int j = 0; j < 4; ++j) acc += o[2 * j] * x[j] + o[2 * j + 1] * x[j + 4];
+  y[blockIdx.x] = acc;
+}
+"""
+)";
+  const char *lop3 = R"(diff --git a/kernel.py b/kernel.py
+--- a/kernel.py
++++ b/kernel.py
+@@ -3,6 +3,6 @@ CUDA_SRC = r"""
+ __device__ __forceinline__ void dequant8(unsigned q, float (&out)[8]) {
+   for (int j = 0; j < 4; ++j) {
+-    out[2 * j] = float((q >> (8 * j)) & 0xf);
+-    out[2 * j + 1] = float((q >> (8 * j + 4)) & 0xf);
++    out[2 * j] = float((q >> (4 * j)) & 0xf);
++    out[2 * j + 1] = float((q >> (4 * j + 16)) & 0xf);
+   }
+ }
+@@ -11,5 +11,5 @@ __device__ __forceinline__ void dequant8(unsigned q, float (&out)[8]) {
+ __device__ float unrelated(float v) {
+-  return v * 3.0f;
++  return v * 2.0f;
+ }
+@@ -18,6 +18,6 @@ extern "C" __global__ void gemv(const unsigned* w, const float* x, float* y) {
+   dequant8(w[threadIdx.x], o);
+   float acc = 0.f;
+-  for (int j = 0; j < 4; ++j) acc += o[2 * j] * x[2 * j] + o[2 * j + 1] * x[2 * j + 1];
++  for (int j = 0; j < 4; ++j) acc += o[2 * j] * x[j] + o[2 * j + 1] * x[j + 4];
+   y[blockIdx.x] = acc;
+ }
+)";
+  auto diff = diff::read_diff(lop3);
+  // The claimed lever's code: the nibble shifts.
+  auto shifts = [](const diff::ChangedLine &c) { return c.code.find("q >>") != std::string::npos; };
+  auto s = distill::choose_diff_hunks(diff, "unpack nibbles j and j + 4 in one shift", shifts, after);
+  REQUIRE(s);
+  CHECK_THAT(s->text, Catch::Contains("+    out[2 * j] = float((q >> (4 * j)) & 0xf);"));
+  CHECK_THAT(s->text, Catch::Contains("* x[j + 4];"));
+  // A function the caller never calls is not linked.
+  CHECK_THAT(s->text, !Catch::Contains("v * 2.0f"));
+  // Without the file after the change, no function is known: not linked.
+  auto blind = distill::choose_diff_hunks(diff, "unpack nibbles j and j + 4 in one shift", shifts);
+  REQUIRE(blind);
+  CHECK_THAT(blind->text, !Catch::Contains("* x[j + 4];"));
+}
+
 TEST_CASE("a name the launch passes as the keyword a quoted hunk reads is quoted with it",
           "[distill][claims][issue25]") {
   // Round 6's #14: the kernel's new single-pass branch runs only when the

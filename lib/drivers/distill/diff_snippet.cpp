@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <cctype>
 #include <optional>
+#include <set>
 #include <tuple>
 #include <vector>
 
+#include "code/module_outline.hpp"
 #include "code/source_lexer.hpp"
 #include "text/regex.hpp"
 #include "text/utf8.hpp"
@@ -71,6 +73,46 @@ std::vector<std::string> passed_as(std::string_view code, const std::string &nam
   return out;
 }
 
+// A function of the file after the change: its lines and the names its
+// body reads (a Python `def`, a C/CUDA function of an embedded source).
+struct FunctionSpan {
+  std::string name;
+  std::size_t begin = 0, end = 0; // lines [begin, end), 0-based
+  const std::set<std::string> *reads = nullptr;
+};
+
+std::vector<FunctionSpan> functions_of(const code::ModuleOutline &outline) {
+  std::vector<FunctionSpan> out;
+  for (const auto &s : outline.statements)
+    if (s.kind == code::PythonStatement::Kind::Function) out.push_back({s.name, s.header, s.end, &s.reads});
+  for (const auto &c : outline.c_items)
+    if (c.kind == code::CItem::Kind::Function && c.binds.size() == 1)
+      out.push_back({c.binds.front(), c.begin, c.end, &c.reads});
+  return out;
+}
+
+// The functions whose bodies hold a hunk's running changed lines, read off
+// the "+start" of its header (a removed line sits where the file after
+// continues).
+std::set<std::string> functions_changed_by(const diff::DiffReading &d, const diff::HunkReading &h,
+                                           const std::vector<FunctionSpan> &functions) {
+  std::set<std::string> out;
+  static const text::Regex header(R"(^@@ -\d+(?:,\d+)? \+(\d+))");
+  auto m = header.search(d.lines[h.header]);
+  if (!m || functions.empty()) return out;
+  std::size_t after = std::stoul(std::string((*m)[1]));
+  std::size_t next = 0; // the next running changed line of the hunk
+  for (std::size_t i = h.body_begin; i < h.body_end; ++i) {
+    const char kind = d.lines[i].empty() ? ' ' : d.lines[i].front();
+    while (next < h.running.size() && h.running[next].line < i) ++next;
+    if (next < h.running.size() && h.running[next].line == i && !h.running[next].dead && after > 0)
+      for (const auto &f : functions)
+        if (after - 1 > f.begin && after - 1 < f.end) out.insert(f.name); // the body, not the head
+    if (kind == ' ' || kind == '+') ++after;
+  }
+  return out;
+}
+
 // Whether two hunks' running changes are one change: one sets a name
 // (defines it, or passes it as a keyword) that the other reads, either way
 // round (also through a keyword the code passes it as: `single = True`
@@ -79,7 +121,21 @@ std::vector<std::string> passed_as(std::string_view code, const std::string &nam
 // indexing by its place in that grid (`grid = (B, HKV)` with
 // `gl.program_id(1)` now a KV head): the grid and the program-id reads are
 // one contract.
-bool linked_changes(const diff::HunkReading &a, const diff::HunkReading &b, std::string_view after) {
+bool linked_changes(const diff::HunkReading &a, const diff::HunkReading &b, std::string_view after,
+                    const std::set<std::string> &functions_a, const std::set<std::string> &functions_b,
+                    const std::vector<FunctionSpan> &functions) {
+  // One changes a function's body and the other the function that calls
+  // it (round 10: an int4 dequant whose output now pairs nibbles j and j + 4,
+  // and the caller's activations re-paired to match): the callee's new
+  // contract and its caller's use of it are one change.
+  auto calls = [&](const std::set<std::string> &callers, const std::set<std::string> &callees) {
+    for (const auto &f : functions)
+      if (callers.count(f.name))
+        for (const auto &callee : callees)
+          if (callee != f.name && f.reads->count(callee)) return true;
+    return false;
+  };
+  if (calls(functions_a, functions_b) || calls(functions_b, functions_a)) return true;
   auto sets_what_other_reads = [after](const diff::HunkReading &setter, const diff::HunkReading &reader) {
     auto reads = [&](const std::string &name) {
       return std::any_of(reader.running.begin(), reader.running.end(),
@@ -183,12 +239,17 @@ std::optional<DiffSnippet> choose_diff_hunks(const diff::DiffReading &diff, std:
     }
     return lines;
   };
+  const auto outline = code_after.empty() ? code::ModuleOutline() : code::outline_module(code_after);
+  const auto functions = functions_of(outline);
+  std::vector<std::set<std::string>> changed_functions(diff.hunks.size());
+  for (auto i : candidates) changed_functions[i] = functions_changed_by(diff, diff.hunks[i], functions);
   for (bool grew = true; grew && chosen.size() < kMaxHunks;) {
     grew = false;
     for (auto i : candidates) {
       if (std::find(chosen.begin(), chosen.end(), i) != chosen.end()) continue;
       bool linked = std::any_of(chosen.begin(), chosen.end(), [&](std::size_t k) {
-        return linked_changes(diff.hunks[i], diff.hunks[k], code_after);
+        return linked_changes(diff.hunks[i], diff.hunks[k], code_after, changed_functions[i], changed_functions[k],
+                              functions);
       });
       if (!linked) continue;
       auto with = chosen;

@@ -41,7 +41,10 @@ namespace otm::distill {
 //      reading the program's place in it (`program_id`, `num_programs`,
 //      `blockIdx`, `gridDim`), either way round; a name counts as read
 //      where the code passes it as a keyword the hunk reads (`single =
-//      True` for `if SINGLE_PASS:` with `SINGLE_PASS=single` in the launch).
+//      True` for `if SINGLE_PASS:` with `SINGLE_PASS=single` in the launch);
+//      so is a hunk that changes a function's body with one that changes
+//      a function calling it (with `code_after`: a dequant's new output
+//      order and the caller's operands re-paired to match).
 // One hunk is quoted without its "@@" header; several are quoted in file
 // order, each with its header. Each is quoted from kContextLines before its
 // first running changed line to kContextLines after its last (a docstring or
