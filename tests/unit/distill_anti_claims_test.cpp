@@ -404,7 +404,8 @@ TEST_CASE("a failed lever's fix is no cause, a toolchain that ignores the knob i
   INFO((fix_only.record ? fix_only.record->get("payload").get("established_fact").string_or("mechanism") : ""));
   REQUIRE(fix_only.refusal);
   CHECK(fix_only.refusal->field == "payload.established_fact.mechanism");
-  pit.set("explanation", "This toolchain ignores num_warps for these kernels and launches them with its own default instead.");
+  pit.set("explanation",
+          "This toolchain ignores num_warps for these kernels and launches them with its own default instead.");
   p.doc.find("agent_facing")->set("pitfalls_recorded_here", json::Value(json::Array{pit}));
   auto ignored = distill::draft_record(p);
   INFO((ignored.refusal ? ignored.refusal->why : ""));

@@ -246,23 +246,106 @@ record::FactContext fact_context(const json::Value &af) {
   return record::make_fact_context(af.get("operator").string_or("dsl"), af.get("operator").get("fixed_axes"), failed);
 }
 
+namespace {
+
+// What the packet says of one failed lever: the lever without its cause,
+// the figure it was measured at, the fix the run names, and every account
+// of it a cause may come from, in the order they are read (the curated
+// pitfall before the commit's prose).
+struct FailureAccount {
+  std::string attempted;
+  std::optional<std::string> effect, fix;
+  std::vector<SourcedText> evidence;
+};
+
+// A prose dead-end's account: only the pitfalls about the lever tried, at
+// the setting tried (a step record carries pitfalls of other levers,
+// copied forward from earlier steps, whose causes and fixes are not this
+// failure's), then the commit's prose.
+void prose_dead_end_account(const json::Value &af, const levers::LeverVocabulary &vocabulary, FailureAccount &a) {
+  const auto &said = af.get("what_the_run_said");
+  if (auto subject = nonblank(said.get("commit_subject"))) a.effect = stated_effect(*subject);
+  auto mine = vocabulary.named_in(a.attempted);
+  // The values the attempt set ("warp count 8→2": num_warps 2).
+  std::map<std::string, std::set<std::string>> tried;
+  for (const auto &t : levers::settings_in(vocabulary, levers::claim_of(a.attempted)))
+    if (!t.value.empty()) tried[t.lever].insert(t.value);
+  // ... at the setting tried: a pitfall that states only other values of a
+  // lever the attempt set is about another setting (round 10: "16 warps
+  // slowed the tiny shape" as the cause of an attempt at 2 warps).
+  auto about_this_lever = [&](const json::Value &p) {
+    std::string text;
+    for (const char *k : {"pitfall", "explanation"})
+      if (auto t = nonblank(p.get(k))) text += *t + " ";
+    bool shared = false, same_value = false, other_value = false;
+    for (const auto &l : vocabulary.named_in(text))
+      if (std::find(mine.begin(), mine.end(), l) != mine.end()) shared = true;
+    for (const auto &st : levers::settings_in(vocabulary, text)) {
+      auto t = tried.find(st.lever);
+      if (st.value.empty() || t == tried.end()) continue;
+      (t->second.count(st.value) ? same_value : other_value) = true;
+    }
+    return shared && (same_value || !other_value);
+  };
+  if (const auto *pitfalls = af.get("pitfalls_recorded_here").as_array())
+    for (const auto &p : *pitfalls) {
+      if (!about_this_lever(p)) continue;
+      // The claim and its explanation are one account.
+      std::string account;
+      for (const char *k : {"pitfall", "explanation"})
+        if (auto t = nonblank(p.get(k))) {
+          if (!account.empty()) account += account.ends_with(".") ? " " : ". ";
+          account += *t;
+        }
+      if (!account.empty()) a.evidence.push_back({account, "pitfalls_recorded_here"});
+      if (auto t = nonblank(p.get("fix"))) {
+        a.evidence.push_back({*t, "pitfalls_recorded_here.fix"});
+        if (!a.fix) a.fix = t;
+      }
+    }
+  if (auto t = nonblank(said.get("commit_subject")))
+    a.evidence.push_back({without_revert_marker(*t), "what_the_run_said.commit_subject"});
+  if (auto t = nonblank(said.get("commit_body"))) a.evidence.push_back({*t, "what_the_run_said.commit_body"});
+  if (auto t = nonblank(said.get("gate_verdict"))) a.evidence.push_back({*t, "what_the_run_said.gate_verdict"});
+}
+
+// Source by source, in order: a sentence that names a cause; else, for a
+// step that failed its correctness check, the one naming its accuracy
+// failure most fully ("rounded before exp2 … 2 ulp … a 1e-6 tolerance"
+// over "not bit-compatible"), earliest on ties. A fix says what to do
+// instead, not why this failed (round 10: "Pipeline explicitly (async
+// copies + barriers)" as the cause of a num_stages attempt Gluon ignores).
+std::optional<SourcedText> first_stated_cause(const FailureAccount &a, const record::FactContext &context) {
+  for (const auto &t : a.evidence) {
+    if (t.source.ends_with("fix") || t.source == "how_it_was_fixed") continue;
+    std::optional<SourcedText> accuracy;
+    std::size_t best_accuracy = 0;
+    for (const auto &s : text::sentences(t.text)) {
+      if (!record::states_mechanism(s, context) || !says_more_than(s, a.attempted, context)) continue;
+      if (record::mechanism_regex().contains(s)) return SourcedText{s, t.source};
+      std::size_t n = record::accuracy_failure_regex().find_all(s).size();
+      if (n > best_accuracy) best_accuracy = n, accuracy = SourcedText{s, t.source};
+    }
+    if (accuracy) return accuracy;
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
 AntiFactResult anti_fact(const json::Value &af, const levers::LeverVocabulary &vocabulary) {
   static const text::Regex api(R"((?i)\b(?:unsupported|not supported|does not support|doesn't support|)"
                                R"(cannot express|can't express|not expressible)\b)");
   AntiFactResult r;
   auto context = fact_context(af);
-  const auto &said = af.get("what_the_run_said");
-  std::vector<SourcedText> evidence;
-  std::optional<std::string> fix;
-  std::string attempted;
-  std::optional<std::string> effect;
+  FailureAccount a;
   if (auto lever = nonblank(af.get("the_failed_lever"))) {
-    attempted = lever_without_its_cause(*lever, vocabulary);
-    effect = stated_effect(*lever);
-    evidence.push_back({*lever, "the_failed_lever"});
-    if ((fix = nonblank(af.get("how_it_was_fixed")))) evidence.push_back({*fix, "how_it_was_fixed"});
+    a.attempted = lever_without_its_cause(*lever, vocabulary);
+    a.effect = stated_effect(*lever);
+    a.evidence.push_back({*lever, "the_failed_lever"});
+    if ((a.fix = nonblank(af.get("how_it_was_fixed")))) a.evidence.push_back({*a.fix, "how_it_was_fixed"});
   } else {
-    auto change = nonblank(said.get("change"));
+    auto change = nonblank(af.get("what_the_run_said").get("change"));
     if (!change || !names_one_lever(*change)) {
       r.gap = FactGap{"payload.attempted",
                       "the prose dead-end names several levers (or none) and the packet isolates none: choosing one "
@@ -270,89 +353,19 @@ AntiFactResult anti_fact(const json::Value &af, const levers::LeverVocabulary &v
       return r;
     }
     // The lever, without a "(reverted: ...)" bracket or a cause clause.
-    attempted = lever_without_its_cause(*change, vocabulary);
-    // One lever named: the figure of the commit subject is its effect.
-    if (auto subject = nonblank(said.get("commit_subject"))) effect = stated_effect(*subject);
-    // Only the pitfalls about this lever: a step record carries pitfalls
-    // of other levers (copied forward from earlier steps), whose causes and
-    // fixes are not this failure's.
-    auto mine = vocabulary.named_in(attempted);
-    // The values the attempt set ("warp count 8→2": num_warps 2).
-    std::map<std::string, std::set<std::string>> tried;
-    for (const auto &t : levers::settings_in(vocabulary, levers::claim_of(attempted)))
-      if (!t.value.empty()) tried[t.lever].insert(t.value);
-    // ... at the setting tried: a pitfall that states only other values of a
-    // lever the attempt set is about another setting (round 10: "16 warps
-    // slowed the tiny shape" as the cause of an attempt at 2 warps).
-    auto about_this_lever = [&](const json::Value &p) {
-      std::string text;
-      for (const char *k : {"pitfall", "explanation"})
-        if (auto t = nonblank(p.get(k))) text += *t + " ";
-      bool shared = false, same_value = false, other_value = false;
-      for (const auto &l : vocabulary.named_in(text))
-        if (std::find(mine.begin(), mine.end(), l) != mine.end()) shared = true;
-      for (const auto &st : levers::settings_in(vocabulary, text)) {
-        auto t = tried.find(st.lever);
-        if (st.value.empty() || t == tried.end()) continue;
-        (t->second.count(st.value) ? same_value : other_value) = true;
-      }
-      return shared && (same_value || !other_value);
-    };
-    if (const auto *pitfalls = af.get("pitfalls_recorded_here").as_array())
-      for (const auto &p : *pitfalls) {
-        if (!about_this_lever(p)) continue;
-        // The claim and its explanation are one account.
-        std::string account;
-        for (const char *k : {"pitfall", "explanation"})
-          if (auto t = nonblank(p.get(k))) {
-            if (!account.empty()) account += account.ends_with(".") ? " " : ". ";
-            account += *t;
-          }
-        if (!account.empty()) evidence.push_back({account, "pitfalls_recorded_here"});
-        if (auto t = nonblank(p.get("fix"))) {
-          evidence.push_back({*t, "pitfalls_recorded_here.fix"});
-          if (!fix) fix = t;
-        }
-      }
-    if (auto t = nonblank(said.get("commit_subject")))
-      evidence.push_back({without_revert_marker(*t), "what_the_run_said.commit_subject"});
-    if (auto t = nonblank(said.get("commit_body"))) evidence.push_back({*t, "what_the_run_said.commit_body"});
-    if (auto t = nonblank(said.get("gate_verdict"))) evidence.push_back({*t, "what_the_run_said.gate_verdict"});
+    a.attempted = lever_without_its_cause(*change, vocabulary);
+    prose_dead_end_account(af, vocabulary, a);
   }
-  // Source by source, in order (the curated pitfall before the commit's
-  // prose): a sentence that names a cause; else, for a step that failed its
-  // correctness check, the one naming its accuracy failure most fully
-  // ("rounded before exp2 … 2 ulp … a 1e-6 tolerance" over "not
-  // bit-compatible"), earliest on ties.
-  std::optional<SourcedText> mechanism;
-  for (const auto &t : evidence) {
-    // A fix says what to do instead, not why this failed (round 10: "Pipeline
-    // explicitly (async copies + barriers)" as the cause of a num_stages
-    // attempt that Gluon ignores).
-    if (t.source.ends_with("fix") || t.source == "how_it_was_fixed") continue;
-    std::optional<SourcedText> accuracy;
-    std::size_t best_accuracy = 0;
-    for (const auto &s : text::sentences(t.text)) {
-      if (!record::states_mechanism(s, context) || !says_more_than(s, attempted, context)) continue;
-      if (record::mechanism_regex().contains(s)) {
-        mechanism = SourcedText{s, t.source};
-        break;
-      }
-      std::size_t n = record::accuracy_failure_regex().find_all(s).size();
-      if (n > best_accuracy) best_accuracy = n, accuracy = SourcedText{s, t.source};
-    }
-    if (!mechanism) mechanism = accuracy;
-    if (mechanism) break;
-  }
+  auto mechanism = first_stated_cause(a, context);
   if (!mechanism) {
     r.gap = FactGap{"payload.established_fact.mechanism",
                     "no sentence of the packet's account of the failure states a cause of at least 40 characters "
                     "that is not a measurement or a speculation"};
     return r;
   }
-  mechanism->text = the_reason_alone(mechanism->text, attempted, context);
+  mechanism->text = the_reason_alone(mechanism->text, a.attempted, context);
   std::vector<std::string> texts;
-  for (const auto &t : evidence) texts.push_back(t.text);
+  for (const auto &t : a.evidence) texts.push_back(t.text);
   auto c = record::fact_condition(texts, context);
   if (c.empty()) {
     r.gap = FactGap{"payload.established_fact.condition",
@@ -361,14 +374,14 @@ AntiFactResult anti_fact(const json::Value &af, const levers::LeverVocabulary &v
     return r;
   }
   std::string all;
-  for (const auto &t : evidence) all += t.text + "\n";
+  for (const auto &t : a.evidence) all += t.text + "\n";
   std::string verdict = "not-worth-it-here";
   if (api.contains(all))
     verdict = "api-limitation";
   else if ((context.correctness_failed && record::accuracy_failure_regex().contains(all)) ||
            record::accuracy_failure_regex().contains(mechanism->text) || record::wrong_results_regex().contains(all))
     verdict = "accuracy-gate/ceiling";
-  r.fact = AntiFact{attempted, c, *mechanism, verdict, fix, effect};
+  r.fact = AntiFact{a.attempted, c, *mechanism, verdict, a.fix, a.effect};
   return r;
 }
 
