@@ -881,4 +881,46 @@ TEST_CASE("a reference kernel builds on the latest kept change of its lineage", 
   const auto &here = own.record->get("payload").get("trace").get("technique_here");
   REQUIRE(here.size() == 1);
   CHECK(here[0] == json::Value("num-warps-tuning"));
+  // Round 10: the latest kept change whose lever the kernel no longer runs
+  // (the persistent grid is gone from this code) is not what it builds on.
+  json::Value gone = lineage;
+  json::Value persistent = json::Value::object();
+  persistent.set("change", "Persistent grid: one program per SM.");
+  gone.push_back(persistent);
+  at(p.doc, {"agent_facing"}).set("kept_changes_of_its_lineage", gone);
+  auto skipped = distill::draft_record(p);
+  REQUIRE(skipped.record);
+  CHECK(skipped.record->get("payload").get("trace").get("builds_on").string_or("approach") == "num_warps 4 -> 8.");
+}
+
+TEST_CASE("a reference kernel's goal names the lines of it that run for nothing", "[distill][issue25]") {
+  // Round 11: a final kernel quoted with a buffer stored into and never read
+  // and a JIT function nothing launches, beside the code that works.
+  auto p = fixture("refk-final");
+  std::string code = p.code;
+  auto body = code.find("    pid = ");
+  if (body == std::string::npos) body = code.find("    row = ");
+  REQUIRE(body != std::string::npos);
+  code.insert(body, "    unused_scale = 2.0\n");
+  code += "\n\n@triton.jit\ndef _prefetch_partition(x_ptr):\n    pass\n";
+  p.code = code;
+  auto d = distill::draft_record(p);
+  INFO((d.refusal ? d.refusal->why : ""));
+  REQUIRE(d.record);
+  const std::string goal = d.record->get("payload").string_or("goal");
+  CHECK_THAT(goal, Catch::Contains("Some of its lines run for nothing"));
+  CHECK_THAT(goal, Catch::Contains("`unused_scale` is assigned or stored into and never read"));
+  CHECK_THAT(goal, Catch::Contains("`_helper` and `_prefetch_partition` are never called or launched."));
+  // A module stamp nothing reads is no part of the kernel a reader copies;
+  // a kernel all of whose functions run says nothing of dead code.
+  std::string clean = p.code.substr(0, p.code.find("\n\n@triton.jit\ndef _helper"));
+  clean.replace(clean.find("    unused_scale = 2.0\n"), 23, "");
+  clean += "\n\n_TUNE_TAG = 0x1f2e\n\n\ndef softmax(x, scale):\n    n_rows, n_cols = x.shape\n"
+           "    out = torch.empty_like(x)\n    softmax_kernel[(n_rows,)](out, x, n_cols, scale, BLOCK=1024)\n"
+           "    return out\n";
+  p.code = clean;
+  auto all_runs = distill::draft_record(p);
+  INFO((all_runs.refusal ? all_runs.refusal->why : ""));
+  REQUIRE(all_runs.record);
+  CHECK_THAT(all_runs.record->get("payload").string_or("goal"), !Catch::Contains("run for nothing"));
 }

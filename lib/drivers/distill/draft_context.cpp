@@ -97,6 +97,17 @@ std::optional<std::string> text_of(const Value &v) {
 
 void set_terms(Value &record, const RecordTerms &terms) { terms.write_to(*record.find("retrieval")); }
 
+code::InertCode kernel_inert_code(std::string_view source, std::string_view path) {
+  const auto language = code::language_of_path(path);
+  std::set<std::string> jit;
+  if (language == code::Language::Python) {
+    auto outline = code::outline_module(source);
+    for (const auto &s : outline.statements)
+      if (code::is_jit_function(outline, s)) jit.insert(s.name);
+  }
+  return code::find_inert_code(source, language, jit);
+}
+
 namespace {
 
 // The lines of a kernel file that run: not comments, docstrings or stamps,
@@ -106,14 +117,7 @@ namespace {
 // reference kernel tagged warp-specialised for a loader partition nothing
 // launches).
 std::string live_code_of(std::string_view source, std::string_view path) {
-  const auto language = code::language_of_path(path);
-  std::set<std::string> jit;
-  if (language == code::Language::Python) {
-    auto outline = code::outline_module(source);
-    for (const auto &s : outline.statements)
-      if (code::is_jit_function(outline, s)) jit.insert(s.name);
-  }
-  const auto inert = code::find_inert_code(source, language, jit);
+  const auto inert = kernel_inert_code(source, path);
   std::string out;
   const auto lines = text::split_lines(source);
   for (std::size_t i = 0; i < lines.size(); ++i)

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "code/inert_code.hpp"
 #include "distill/drafter.hpp"
 #include "distill/packet.hpp"
 #include "distill/retrieval_terms.hpp"
@@ -77,6 +78,9 @@ std::vector<std::string> levers_applied_before(const Context &c);
 // holds one (not a comment, an unread assignment, a JIT function nothing
 // calls, a restated hint).
 std::vector<std::string> levers_the_kernel_runs(const Context &c, std::vector<std::string> levers);
+// What of a kernel file runs for nothing (code/inert_code.hpp), its JIT
+// functions counted as new: one nothing calls or launches is dead.
+code::InertCode kernel_inert_code(std::string_view source, std::string_view path);
 
 // Whether the step's own correctness check passed: a status that is not a
 // failure, and no quality-gate verdict. One rule for an anti-strategy's

@@ -6,6 +6,7 @@
 #include "code/unbound_names.hpp"
 #include "distill/reference_kernel_code.hpp"
 #include "text/code_list.hpp"
+#include "text/lines.hpp"
 #include "text/utf8.hpp"
 #include "workspace/segment_kinds.hpp"
 
@@ -129,6 +130,48 @@ Value trace_of_kernel(Context &c, const std::vector<std::string> &applied_before
   return trace;
 }
 
+// What of the quoted kernel runs for nothing, said where a reader starts
+// (round 11: a final kernel quoted with buffers allocated and never read
+// and a loader partition nothing launches beside the code that works, and
+// nothing saying which is which). Only code inside functions and functions
+// nothing calls: a module stamp nothing reads is no part of the kernel a
+// reader would copy. Empty when everything in them runs.
+std::string what_runs_for_nothing(const Context &c) {
+  if (c.packet.code.empty()) return {};
+  const auto inert = kernel_inert_code(c.packet.code, c.af.get("kernel_file").string_or("kernel.py"));
+  const auto lines = text::split_lines(c.packet.code);
+  std::vector<std::string> unread, uncalled, hinted;
+  auto add = [](std::vector<std::string> &to, const std::string &name) {
+    if (!name.empty() && std::find(to.begin(), to.end(), name) == to.end()) to.push_back(name);
+  };
+  for (std::size_t i = 0; i < inert.lines.size() && i < lines.size(); ++i) {
+    const bool indented = !lines[i].empty() && (lines[i].front() == ' ' || lines[i].front() == '\t');
+    switch (inert.lines[i]) {
+    case code::InertCode::Why::UncalledFunction: add(uncalled, inert.owner[i]); break;
+    case code::InertCode::Why::UnreadName:
+      if (indented) add(unread, inert.owner[i]);
+      break;
+    case code::InertCode::Why::RestatedHint:
+      if (indented) add(hinted, inert.owner[i]);
+      break;
+    default: break;
+    }
+  }
+  std::vector<std::string> parts;
+  if (!unread.empty())
+    parts.push_back(text::quoted_code_list(unread) + (unread.size() > 1 ? " are" : " is") +
+                    " assigned or stored into and never read");
+  if (!uncalled.empty())
+    parts.push_back(text::quoted_code_list(uncalled) + (uncalled.size() > 1 ? " are" : " is") +
+                    " never called or launched");
+  if (!hinted.empty())
+    parts.push_back("the hints on " + text::quoted_code_list(hinted) + " restate " + code::kRestatedHintReason);
+  if (parts.empty()) return {};
+  std::string out = ". Some of its lines run for nothing (otm's reading of the code): ";
+  for (std::size_t i = 0; i < parts.size(); ++i) out += (i ? "; " : "") + parts[i];
+  return out + ".";
+}
+
 } // namespace
 
 Value draft_reference(Context &c) {
@@ -148,7 +191,8 @@ Value draft_reference(Context &c) {
                     " that the run kept" +
                     (passed ? " (it passed the run's own correctness check on the benchmarked shapes; otm did not "
                               "run it)"
-                            : " (otm did not run it)"));
+                            : " (otm did not run it)") +
+                    what_runs_for_nothing(c));
   p.set("problem", problem_of(c));
   auto change = text_of(c.af.get("what_the_run_said").get("change"));
   const auto applied_before = levers_applied_before(c);

@@ -78,6 +78,13 @@ std::vector<std::string> split_top_level(const std::string &s, char separator) {
   return out;
 }
 
+// `dim3(a, b)`'s components as the tuple a Python grid would be: "(a, b, )".
+std::string dim3_form(const std::string &components, const Bindings &env) {
+  std::string tuple = "(";
+  for (const auto &p : split_top_level(components, ',')) tuple += value_of(p, env) + ", ";
+  return tuple + ")";
+}
+
 std::optional<double> axis_value(const std::vector<std::pair<std::string, double>> &axes, const std::string &name) {
   for (const auto &[k, v] : axes)
     if (k == name && std::fabs(v) < 1e15 && v == std::floor(v)) return v;
@@ -114,9 +121,7 @@ struct Reader {
     }
     if (auto d = dim3_decl.search(stmt)) {
       std::string parts(d->has(2) ? (*d)[2] : d->has(3) ? (*d)[3] : (*d)[4]);
-      std::string tuple = "(";
-      for (const auto &p : split_top_level(parts, ',')) tuple += value_of(p, env) + ", ";
-      env[std::string((*d)[1])] = nested ? "?<dim3>" : tuple + ")";
+      env[std::string((*d)[1])] = nested ? "?<dim3 in a block>" : dim3_form(parts, env);
       return;
     }
     auto bind = [&](const std::string &name, const std::string &expr) {
@@ -210,14 +215,8 @@ std::optional<double> cuda_blocks_launched(const ModuleOutline &outline,
       if (config.empty()) return std::nullopt;
       static const text::Regex dim3_call(R"(^dim3\s*[({](.*)[)}]$)");
       std::string grid = config.front();
-      std::string form;
-      if (auto d = dim3_call.search(grid)) {
-        form = "(";
-        for (const auto &p : split_top_level(std::string((*d)[1]), ',')) form += value_of(p, r.env) + ", ";
-        form += ")";
-      } else {
-        form = value_of(grid, r.env);
-      }
+      auto d = dim3_call.search(grid);
+      const std::string form = d ? dim3_form(std::string((*d)[1]), r.env) : value_of(grid, r.env);
       double blocks = 1;
       static const text::Regex number(R"(-?\d+(?:\.\d+)?)");
       static const text::Regex unknown(R"(\?)");

@@ -366,6 +366,41 @@ void mark_restated_hints(const Reading &r, const std::vector<Definition> &statem
   }
 }
 
+// Gluon's shared (and tensor) memory buffers: a store into one is no read
+// of it, so a buffer nothing loads from is unread, and its stores, which
+// nothing sees, are dead with it (round 10: a double buffer written every
+// row and never read, credited to the final kernel). Takes each store's
+// read of its buffer out of `reads`.
+struct BufferStores {
+  std::map<std::string, std::vector<std::size_t>> definitions; // buffer -> its allocating statements
+  struct Store {
+    std::string buffer;
+    std::size_t begin, end; // lines [begin, end)
+  };
+  std::vector<Store> stores;
+};
+
+BufferStores buffer_stores_of(const Reading &r, const InertCode &out, const std::vector<Definition> &statements,
+                              Language language, std::vector<std::vector<std::string>> &reads) {
+  BufferStores b;
+  if (language != Language::Python) return b;
+  static const text::Regex allocation(R"(\ballocate_(?:shared|tensor)_memory\s*\()");
+  for (std::size_t s = 0; s < statements.size(); ++s)
+    if (statements[s].names.size() == 1 && allocation.contains(r.code[statements[s].begin].python))
+      b.definitions[statements[s].names.front()].push_back(s);
+  const std::size_t n = r.lexed.size();
+  for (std::size_t i = 0; i < n && !b.definitions.empty(); ++i) {
+    if (!r.starts[i] || out.lines[i] == InertCode::Why::NotCode) continue;
+    auto name = stores_into(r.code[i].python);
+    if (!name || !b.definitions.count(*name)) continue;
+    std::size_t end = i + 1;
+    while (end < n && r.stmt_of[end] == i && !r.starts[end]) ++end;
+    b.stores.push_back({*name, i, end});
+    if (auto it = std::find(reads[i].begin(), reads[i].end(), *name); it != reads[i].end()) reads[i].erase(it);
+  }
+  return b;
+}
+
 } // namespace
 
 InertCode find_inert_code(std::string_view source, Language language, const std::set<std::string> &new_functions) {
@@ -380,37 +415,12 @@ InertCode find_inert_code(std::string_view source, Language language, const std:
   const auto statements = definitions_of(r, out, defining);
   const auto functions = new_functions_of(r, out, language, new_functions);
   auto reads = reads_of(r, out, defining, functions);
-
-  // Gluon's shared (and tensor) memory buffers: a store into one is no read
-  // of it, so a buffer nothing loads from is unread, and its stores, which
-  // nothing sees, are dead with it (round 10: a double buffer written every
-  // row and never read, credited to the final kernel).
-  std::map<std::string, std::vector<std::size_t>> buffer_definitions; // name -> statements
-  for (std::size_t s = 0; s < statements.size(); ++s)
-    if (language == Language::Python && statements[s].names.size() == 1 &&
-        r.code[statements[s].begin].python.find("allocate_") != std::string::npos) {
-      static const text::Regex allocation(R"(\ballocate_(?:shared|tensor)_memory\s*\()");
-      if (allocation.contains(r.code[statements[s].begin].python))
-        buffer_definitions[statements[s].names.front()].push_back(s);
-    }
-  struct BufferStore {
-    std::string buffer;
-    std::size_t begin, end;
-  };
-  std::vector<BufferStore> buffer_stores;
-  for (std::size_t i = 0; i < n && !buffer_definitions.empty(); ++i) {
-    if (!r.starts[i] || out.lines[i] == InertCode::Why::NotCode) continue;
-    auto name = stores_into(r.code[i].python);
-    if (!name || !buffer_definitions.count(*name)) continue;
-    std::size_t end = i + 1;
-    while (end < n && r.stmt_of[end] == i && !r.starts[end]) ++end;
-    buffer_stores.push_back({*name, i, end});
-    if (auto it = std::find(reads[i].begin(), reads[i].end(), *name); it != reads[i].end()) reads[i].erase(it);
-  }
+  const auto buffers = buffer_stores_of(r, out, statements, language, reads);
 
   // Fixed point: a name is read when a live line reads it; an assignment
-  // of names none of which is read, and a new function nobody names, are
-  // dead, and their own reads then stop counting.
+  // of names none of which is read, a store into a buffer whose allocation
+  // is dead, and a new function nobody names, are dead, and their own
+  // reads then stop counting.
   std::vector<bool> dead(n, false);
   std::vector<bool> statement_dead(statements.size(), false), function_dead(functions.size(), false);
   for (bool changed = true; changed;) {
@@ -438,8 +448,8 @@ InertCode find_inert_code(std::string_view source, Language language, const std:
         if (std::find(out.unread_names.begin(), out.unread_names.end(), nm) == out.unread_names.end())
           out.unread_names.push_back(nm);
     }
-    for (const auto &store : buffer_stores) {
-      const auto &defs = buffer_definitions[store.buffer];
+    for (const auto &store : buffers.stores) {
+      const auto &defs = buffers.definitions.at(store.buffer);
       if (dead[store.begin] || !std::all_of(defs.begin(), defs.end(), [&](std::size_t d) { return statement_dead[d]; }))
         continue;
       changed = true;
