@@ -570,6 +570,13 @@ TEST_CASE("what was attempted leaves out the verb of trying", "[distill][issue25
   CHECK(d.record->get("payload").string_or("attempted") == "two rows per program");
   CHECK_THAT(*d.record->get("retrieval").get("triggers")[0].as_string(),
              Catch::StartsWith("before trying two rows per program"));
+  // Round 11: "Do not take adopt half-precision accumulation".
+  p.doc.find("agent_facing")
+      ->set("the_failed_lever", "adopt two rows per program is slower because the second row's accumulators "
+                                "raise register pressure until the kernel spills");
+  auto adopted = distill::draft_record(p);
+  REQUIRE(adopted.record);
+  CHECK(adopted.record->get("payload").string_or("attempted") == "two rows per program");
 }
 
 TEST_CASE("pipelining tried on a kernel that runs no loop is no failed lever", "[distill][issue25]") {
@@ -625,4 +632,26 @@ TEST_CASE("one failed lever with one cause is one record of the run", "[distill]
   INFO((both[1].refusal ? both[1].refusal->why : ""));
   CHECK(both[0].record);
   CHECK(both[1].record);
+}
+
+TEST_CASE("an anti-strategy's advice naming a lever the run also reverted is dropped", "[distill][issue25]") {
+  // Round 11: "Instead: hide latency with more warps" in a run whose own
+  // attempts at 16 warps were reverted twice.
+  auto rows = attempt();
+  rows.doc.find("agent_facing")->set("how_it_was_fixed", "use more warps per row instead");
+  auto warps = attempt();
+  warps.doc.set("seg_id", "anti-v9-01");
+  at(warps.doc, {"target"}).set("id", "nvidia.b200.triton.misc.anti.num-warps-16-t02");
+  warps.doc.find("agent_facing")
+      ->set("the_failed_lever", "num_warps 8 -> 16 is slower because cross-warp reductions then wait on a barrier");
+  auto alone = distill::draft_run({rows});
+  INFO((alone[0].refusal ? alone[0].refusal->why : ""));
+  REQUIRE(alone[0].record);
+  CHECK_THAT(alone[0].record->get("payload").string_or("lesson"),
+             Catch::EndsWith(" Instead: use more warps per row instead"));
+  auto run = distill::draft_run({rows, warps});
+  REQUIRE(run[0].record);
+  const std::string lesson = run[0].record->get("payload").string_or("lesson");
+  CHECK_THAT(lesson, !Catch::Contains("Instead"));
+  CHECK_THAT(lesson, Catch::EndsWith("the run reverted it."));
 }

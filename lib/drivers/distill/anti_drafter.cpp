@@ -263,7 +263,7 @@ std::string anti_lesson(const Context &c, const AntiFact &fact) {
     lesson = "Do not take " + attempted + " for " + where + " without an accuracy check: it failed the run's.";
   else
     lesson = "Do not expect " + attempted + " to pay off for " + where + "; the run reverted it.";
-  if (fact.fix) lesson += " Instead: " + *fact.fix;
+  if (fact.fix) lesson += std::string(kLessonAdvice) + *fact.fix;
   return lesson;
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "distill/drafter.hpp"
 #include "distill/refusal.hpp"
@@ -54,6 +55,46 @@ void one_record_per_failed_lever(std::vector<Draft> &drafts) {
   }
 }
 
+// Issue 25, round 11: an anti-strategy's advice ("Instead: hide latency
+// with more warps") that turns another lever the run itself tried and
+// reverted (16 warps, twice) is not borne out by the run: the lesson keeps
+// its verdict and drops the advice. The levers tried are those each
+// failed attempt's own account names (`the_failed_lever`, else the
+// change); the record's own levers are no other lever.
+void advice_the_run_bears_out(std::vector<Draft> &drafts, const std::vector<Packet> &packets, const DraftRules &rules) {
+  const auto &vocabulary = rules.retrieval.levers;
+  std::map<std::string, std::set<std::string>> tried; // lever -> the attempts (seg ids) that tried it
+  for (const auto &p : packets) {
+    if (p.record_type() != "anti-strategy") continue;
+    const auto &af = p.agent_facing();
+    std::string account = af.string_or("the_failed_lever");
+    if (account.empty()) account = af.get("what_the_run_said").string_or("change");
+    for (const auto &l : vocabulary.named_in(account)) tried[l].insert(p.seg_id());
+  }
+  for (std::size_t i = 0; i < drafts.size(); ++i) {
+    auto &d = drafts[i];
+    if (!d.record || d.record->string_or("type") != "anti-strategy") continue;
+    auto *payload = d.record->find("payload");
+    const std::string lesson = payload->string_or("lesson");
+    const auto at = lesson.find(kLessonAdvice);
+    if (at == std::string::npos) continue;
+    std::set<std::string> own;
+    for (const auto &l : vocabulary.named_in(payload->string_or("attempted"))) own.insert(l);
+    if (const auto *tags = d.record->get("retrieval").get("technique_tags").as_array())
+      for (const auto &t : *tags)
+        if (t.is_string()) own.insert(*t.as_string());
+    for (const auto &l : vocabulary.named_in(std::string_view(lesson).substr(at + kLessonAdvice.size()))) {
+      auto t = tried.find(l);
+      if (own.count(l) || t == tried.end()) continue;
+      if (std::any_of(t->second.begin(), t->second.end(),
+                      [&](const std::string &s) { return s != packets[i].seg_id(); })) {
+        payload->set("lesson", lesson.substr(0, at));
+        break;
+      }
+    }
+  }
+}
+
 } // namespace
 
 std::vector<Draft> draft_run(const std::vector<Packet> &packets, const DraftRules &rules) {
@@ -80,6 +121,7 @@ std::vector<Draft> draft_run(const std::vector<Packet> &packets, const DraftRule
         drafts[i] = draft_record(packets[i], current);
   }
   one_record_per_failed_lever(drafts);
+  advice_the_run_bears_out(drafts, packets, rules);
   return drafts;
 }
 

@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "config/config.hpp"
@@ -30,6 +31,10 @@ struct Draft {
 // mechanism stated in the change text itself), the retrieval vocabulary
 // (levers and symptoms), the reference-kernel size limit, and when a text is a template default rather than
 // a step's own (the `boilerplate` section).
+// How an anti-strategy's lesson introduces the run's advice (the fix it
+// names): the drafter writes it, otm-draft's run reads it back.
+inline constexpr std::string_view kLessonAdvice = " Instead: ";
+
 struct DraftRules {
   record::CausalRule causal;
   RetrievalTerms retrieval;

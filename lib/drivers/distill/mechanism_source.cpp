@@ -68,10 +68,12 @@ std::string lever_without_its_cause(const std::string &lever, const levers::Leve
   // second sentence is the account's explanation.
   static const text::Regex reverted(R"((?i)\s*\(\s*(?:reverted|dead[- ]end)\b)");
   static const text::Regex next_sentence(R"(\.\s+\S)");
-  // "try software-pipeline stages 5", "re-test X", "one more attempt at X":
-  // the lever is X (round 7: "before trying try ...").
+  // "try software-pipeline stages 5", "re-test X", "one more attempt at X",
+  // "adopt X": the lever is X (round 7: "before trying try ..."; round 11:
+  // "Do not take adopt half-precision accumulation").
   static const text::Regex trying(
-      R"((?i)^\s*(?:(?:re-?)?try(?:ing)?|re-?test(?:ing)?|revisit(?:ing)?|experiment(?:ed)?\s*:|(?:one more )?attempt(?:ed)? at)\s+)");
+      R"((?i)^\s*(?:(?:re-?)?try(?:ing)?|re-?test(?:ing)?|revisit(?:ing)?|experiment(?:ed)?\s*:|(?:one more )?attempt(?:ed)? at|)"
+      R"(adopt(?:ing|ed)?|enabl(?:e|ed|ing)|switch(?:ed|ing)? to)\s+)");
   std::string out = cut(cut(cut(cut(cut(lever, reverted), next_sentence), cause), verdict), figure);
   std::string bare = trying.replace(out, "");
   return text::code_points(text::strip(bare)) >= 4 ? bare : out;
