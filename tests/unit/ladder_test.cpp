@@ -416,7 +416,8 @@ TEST_CASE("the ratchet's verdict: baseline to final, not the running minimum", "
 {"version": "v4", "geomean_us": 22.5, "selection": "final"}
 {"version": "v5", "selection": "deadend"})j",
                                 "rows");
-  auto meta = json::parse(R"({"vendor": "nvidia", "arch": "blackwell", "product": "b200"})", "meta");
+  auto meta = workspace::TraceMeta::from_json(
+      json::parse(R"({"vendor": "nvidia", "arch": "blackwell", "product": "b200"})", "meta"));
   CHECK(ladder::ratchet_verdict(rows, meta) ==
         "**What the run achieved:** the best-so-far ratchet took the geomean from 61.80 us (`v1`) to 22.50 us "
         "(`v4`), 2.75x faster, over 5 versions and 3 milestones, on nvidia blackwell b200.");
@@ -424,7 +425,7 @@ TEST_CASE("the ratchet's verdict: baseline to final, not the running minimum", "
   // No final: the last accepted milestone. No hardware stated: said so.
   rows.pop_back();
   rows.pop_back();
-  CHECK_THAT(ladder::ratchet_verdict(rows, json::Value::object()),
+  CHECK_THAT(ladder::ratchet_verdict(rows, workspace::TraceMeta()),
              Catch::Contains("to 30.00 us (`v3`), 2.06x faster, over 3 versions and 2 milestones, on hardware the "
                              "trace does not state."));
   // No measured baseline: no speed-up is claimed.

@@ -35,7 +35,7 @@ Built build(const testing::SyntheticTrace &t, const scrub::Denylist *deny = null
   auto repo = git::Repository::open(t.trace);
   packet::VersionCommits commits(repo);
   packet::Context ctx;
-  ctx.meta = t.meta_file.get("meta");
+  ctx.meta = workspace::TraceMeta::from_json(t.meta_file.get("meta"));
   ctx.repo = &repo;
   ctx.commits = &commits;
   trace::TraceFiles files(t.trace, config::Limits{});
@@ -223,7 +223,7 @@ TEST_CASE("a segment that cannot be built stops the stage, naming the first in o
   packet::VersionCommits commits(repo);
   trace::TraceFiles files(t.trace, config::Limits{});
   packet::Context ctx;
-  ctx.meta = t.meta_file.get("meta");
+  ctx.meta = workspace::TraceMeta::from_json(t.meta_file.get("meta"));
   ctx.repo = &repo;
   ctx.commits = &commits;
   ctx.files = &files;

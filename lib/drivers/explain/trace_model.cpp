@@ -49,7 +49,7 @@ TraceModel TraceModel::load(config::Settings settings, const config::Config &con
 
   partition::Inputs in;
   in.rows = m.rows_;
-  in.meta = m.meta();
+  in.meta = workspace::TraceMeta::from_json(m.meta());
   in.profiles = m.ingest_.profiles;
   partition::Sources src;
   src.live = workspace::live_root(settings);

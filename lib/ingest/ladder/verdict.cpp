@@ -23,16 +23,16 @@ std::optional<Point> selected(const json::Value &row, Kind kind) {
   return Point{row.string_or("version"), *x};
 }
 
-std::string hardware(const json::Value &meta) {
+std::string hardware(const workspace::TraceMeta &meta) {
   std::string out;
-  for (const char *key : {"vendor", "arch", "product"})
-    if (const auto *s = meta.get(key).as_string(); s && !s->empty()) out += (out.empty() ? "" : " ") + *s;
+  for (const std::string *s : {&meta.vendor, &meta.arch, &meta.product})
+    if (!s->empty()) out += (out.empty() ? "" : " ") + *s;
   return out.empty() ? "hardware the trace does not state" : out;
 }
 
 } // namespace
 
-std::string ratchet_verdict(const std::vector<json::Value> &rows, const json::Value &meta) {
+std::string ratchet_verdict(const std::vector<json::Value> &rows, const workspace::TraceMeta &meta) {
   std::optional<Point> baseline, last;
   std::size_t milestones = 0;
   for (const auto &row : rows) {

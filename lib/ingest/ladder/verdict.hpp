@@ -9,12 +9,13 @@
 #include <string>
 #include <vector>
 
+#include "workspace/trace_meta.hpp"
 #include "json/value.hpp"
 
 namespace otm::ladder {
 
 // `rows`: the ladder's annotated rows (`selection`, `geomean_us`, `version`);
 // `meta`: work/meta.json's "meta" object (vendor, arch, product).
-std::string ratchet_verdict(const std::vector<json::Value> &rows, const json::Value &meta);
+std::string ratchet_verdict(const std::vector<json::Value> &rows, const workspace::TraceMeta &meta);
 
 } // namespace otm::ladder

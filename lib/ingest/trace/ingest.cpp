@@ -18,6 +18,7 @@
 #include "trace/subject_grammar.hpp"
 #include "trace/trace_files.hpp"
 #include "trace/version_key.hpp"
+#include "workspace/trace_meta.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
 
@@ -271,13 +272,14 @@ struct MetaInputs {
 
 // The "meta" object of work/meta.json (§9.3).
 json::Value trace_meta(const MetaInputs &in, std::vector<std::string> &warnings) {
+  workspace::TraceMeta meta;
   std::string normalised = normalise(in.operator_name);
-  json::Value constants = json::Value::object(), var_axes = json::Value::array();
+  meta.constants = json::Value::object();
   if (const auto *axes = in.definition.get("axes").as_object()) {
     for (const auto &[axis, spec] : *axes) {
       const std::string type = spec.string_or("type");
-      if (type == "const" && !spec.get("value").is_null()) constants.set(axis, spec.get("value"));
-      if (type == "var") var_axes.push_back(axis);
+      if (type == "const" && !spec.get("value").is_null()) meta.constants.set(axis, spec.get("value"));
+      if (type == "var") meta.var_axes.push_back(axis);
     }
   }
   const json::Value &spec = in.solution.get("spec");
@@ -288,8 +290,7 @@ json::Value trace_meta(const MetaInputs &in, std::vector<std::string> &warnings)
     return a;
   };
   const std::string &operator_name = in.operator_name;
-  json::Value meta = json::Value::object();
-  meta.set("operator_name", operator_name);
+  meta.operator_name = operator_name;
   const std::string operator_slug = slugify(normalised);
   if (std::any_of(operator_name.begin(), operator_name.end(),
                   [](char c) { return static_cast<unsigned char>(c) >= 0x80; }))
@@ -297,24 +298,22 @@ json::Value trace_meta(const MetaInputs &in, std::vector<std::string> &warnings)
                        "' has characters outside ASCII, which its slug (part of every record id) drops: '" +
                        operator_slug + "'" +
                        (operator_slug == "unknown" ? "; give definition.json an ASCII \"name\"" : ""));
-  meta.set("operator_slug", operator_slug);
-  meta.set("workload_family", family_of(normalised));
-  meta.set("description", in.definition.get("description"));
-  meta.set("constants", constants);
-  meta.set("var_axes", var_axes);
-  meta.set("n_shapes", count_shapes(in.files));
-  meta.set("target_hardware", list_of(spec.get("target_hardware")));
-  meta.set("languages", list_of(spec.get("languages")));
-  meta.set("final_dsl", in.final_dsl);
-  meta.set("vendor", in.target.vendor);
-  meta.set("arch", in.target.arch);
-  meta.set("product", in.target.product);
-  meta.set("arch_basis", in.target.arch_basis);
-  meta.set("dsl_default", in.dsl_default);
-  meta.set("harness", in.harness.empty() ? std::string(kDefaultHarness) : in.harness);
-  meta.set("source_repo", in.source_repo);
-  meta.set("head_sha", in.head_sha);
-  return meta;
+  meta.operator_slug = operator_slug;
+  meta.workload_family = family_of(normalised);
+  meta.description = in.definition.get("description");
+  meta.n_shapes = count_shapes(in.files);
+  meta.target_hardware = list_of(spec.get("target_hardware"));
+  meta.languages = list_of(spec.get("languages"));
+  meta.final_dsl = in.final_dsl;
+  meta.vendor = in.target.vendor;
+  meta.arch = in.target.arch;
+  meta.product = in.target.product;
+  meta.arch_basis = in.target.arch_basis;
+  meta.dsl_default = in.dsl_default;
+  meta.harness = in.harness.empty() ? std::string(kDefaultHarness) : in.harness;
+  meta.source_repo = in.source_repo;
+  meta.head_sha = in.head_sha;
+  return meta.to_json();
 }
 
 } // namespace

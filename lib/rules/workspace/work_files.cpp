@@ -29,4 +29,8 @@ json::Value read_meta(const std::filesystem::path &meta_file) {
   return doc;
 }
 
+TraceMeta read_trace_meta(const std::filesystem::path &meta_file) {
+  return TraceMeta::from_json(read_meta(meta_file).get("meta"));
+}
+
 } // namespace otm::workspace

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "config/limits.hpp"
+#include "workspace/trace_meta.hpp"
 #include "json/value.hpp"
 
 namespace otm::workspace {
@@ -19,5 +20,7 @@ std::vector<json::Value> read_ladder_rows(const std::string &path_or_dash, const
 // meta.json, whose `meta` object must be present (an UnreadableInput Error
 // naming the file when it or the file is absent).
 json::Value read_meta(const std::filesystem::path &meta_file);
+// Its `meta` object, typed (workspace/trace_meta.hpp).
+TraceMeta read_trace_meta(const std::filesystem::path &meta_file);
 
 } // namespace otm::workspace

@@ -62,7 +62,7 @@ std::size_t count_selected(const std::vector<json::Value> &segments, const Filte
 Context make_context(const json::Value &meta, const git::Repository &repo, const VersionCommits &commits,
                      const trace::TraceFiles &files, const scrub::Denylist *denylist, const config::Config &config) {
   Context ctx;
-  ctx.meta = meta;
+  ctx.meta = workspace::TraceMeta::from_json(meta);
   ctx.repo = &repo;
   ctx.commits = &commits;
   ctx.files = &files;
@@ -71,7 +71,7 @@ Context make_context(const json::Value &meta, const git::Repository &repo, const
   ctx.causal = record::CausalRule::from_json(config.data().get("causal_sentences"), config.source_name());
   ctx.directions = DirectionRule::from_json(config.data().get("directions_taken_up"), config.source_name());
   ctx.noise = NoiseRule::from_json(config.data().get("noise"), config.source_name());
-  ctx.sm_count = config.sm_count(meta.string_or("product"));
+  ctx.sm_count = config.sm_count(ctx.meta.product);
   return ctx;
 }
 

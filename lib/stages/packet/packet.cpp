@@ -38,11 +38,11 @@ void collect(const json::Value &v, std::string &out, std::size_t &parts) {
   }
 }
 
-std::string gpu_of(const json::Value &meta) {
-  std::string product = meta.get("product").is_string() ? meta.string_or("product") : "";
+std::string gpu_of(const workspace::TraceMeta &meta) {
+  const std::string &product = meta.product;
   std::string upper = product.empty() ? "ANY" : product;
   std::transform(upper.begin(), upper.end(), upper.begin(), [](unsigned char c) { return std::toupper(c); });
-  return upper + " (" + meta.string_or("vendor") + " " + meta.string_or("arch") + ")";
+  return upper + " (" + meta.vendor + " " + meta.arch + ")";
 }
 
 // Where the segment's record will live below the store (record::record_dir
@@ -228,14 +228,14 @@ void write_versions(json::Writer &w, const char *key, const std::vector<const js
 // open for it.
 void write_agent_facing(json::Writer &w, const Texts &t, const json::Value &seg, const json::Value &row,
                         const Context &ctx, const std::string &type, const Span &span) {
-  const json::Value &meta = ctx.meta;
+  const auto &meta = ctx.meta;
   const RunFacts *facts = ctx.facts;
   w.begin_object();
   w.key("operator").begin_object();
   w.key("what_it_computes").value(t.description);
   w.key("fixed_axes").value(t.fixed_axes);
   w.key("variable_axes").value(t.var_axes);
-  w.key("n_benchmarked_shapes").value(meta.get("n_shapes"));
+  w.key("n_benchmarked_shapes").value(meta.n_shapes);
   w.key("dsl").value(seg.get("dsl"));
   w.key("gpu").value(gpu_of(meta));
   w.key("harness").value(t.harness);

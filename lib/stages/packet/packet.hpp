@@ -41,6 +41,7 @@
 #include "record/leak_shapes.hpp"
 #include "scrub/denylist.hpp"
 #include "scrub/scrubber.hpp"
+#include "workspace/trace_meta.hpp"
 #include "json/value.hpp"
 
 namespace otm::packet {
@@ -57,7 +58,7 @@ inline constexpr std::size_t kMaxDiffChars = 60000;
 inline constexpr std::size_t kMaxKernelChars = 40000;
 
 struct Context {
-  json::Value meta;                          // the "meta" object of work/meta.json
+  workspace::TraceMeta meta;                 // the "meta" object of work/meta.json
   const git::Repository *repo = nullptr;     // the trace
   const VersionCommits *commits = nullptr;   // its commits by version
   const trace::TraceFiles *files = nullptr;  // its working tree (REPORT.md files, snapshots)

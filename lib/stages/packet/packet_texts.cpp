@@ -114,7 +114,7 @@ Texts scrub_texts(scrub::Scrubber &s, const json::Value &seg, const json::Value 
                   const ShapeReach &reach) {
   const auto &meta = ctx.meta;
   Texts t;
-  t.description = scrubbed(s, meta.get("description"));
+  t.description = scrubbed(s, meta.description);
   t.change = scrubbed(s, row.get("action_description"));
   t.subject = scrubbed(s, row.get("subject"));
   t.body = scrubbed(s, row.get("body"));
@@ -159,10 +159,10 @@ Texts scrub_texts(scrub::Scrubber &s, const json::Value &seg, const json::Value 
   if (type == "strategy")
     t.previous =
         scrubbed(s, span.builds_on_description ? *span.builds_on_description : seg.get("builds_on").get("description"));
-  t.harness = scrubbed(s, meta.get("harness"));
+  t.harness = scrubbed(s, json::Value(meta.harness));
   t.category = scrubbed(s, row.get("action_category"));
-  t.fixed_axes = scrub_strings(s, meta.get("constants").is_object() ? meta.get("constants") : json::Value::object());
-  t.var_axes = scrub_strings(s, meta.get("var_axes").is_array() ? meta.get("var_axes") : json::Value::array());
+  t.fixed_axes = scrub_strings(s, meta.constants.is_object() ? meta.constants : json::Value::object());
+  t.var_axes = scrub_strings(s, json::Value::strings(meta.var_axes));
   // The trace's own explanations (otm additions, scrubbed after the spec's
   // fields so its shape-N numbering is unchanged).
   t.expected = scrubbed(s, row.get("expected_impact"));

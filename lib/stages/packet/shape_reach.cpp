@@ -32,10 +32,7 @@ ShapeReach shapes_reached(const KernelDiff &diff, const json::Value &segment, co
   }
   auto before = ctx.repo->read_at(diff.base, "kernel.py"), after = ctx.repo->read_at(diff.target, "kernel.py");
   if (!before || !after || shapes.empty()) return out;
-  std::vector<std::string> var_axes;
-  if (const auto *v = ctx.meta.get("var_axes").as_array())
-    for (const auto &a : *v)
-      if (const auto *s = a.as_string()) var_axes.push_back(*s);
+  const auto &var_axes = ctx.meta.var_axes;
   auto runs = code::shapes_running_changed_code(*before, *after, shapes, var_axes);
   auto programs = ctx.sm_count ? code::programs_per_shape(*before, *after, shapes, var_axes, ctx.sm_count)
                                : std::vector<std::optional<code::ProgramCounts>>(shapes.size());

@@ -11,14 +11,14 @@ namespace otm::partition {
 Inputs load_inputs(const Sources &src) {
   Inputs in;
   in.rows = workspace::read_ladder_rows(src.ladder, src.limits);
-  in.meta = workspace::read_meta(src.meta).get("meta");
+  in.meta = workspace::read_trace_meta(src.meta);
   if (io::is_regular_file(src.profiles)) in.profiles = json::parse_lines_file(src.profiles);
   add_store_inputs(in, src);
   return in;
 }
 
 void add_store_inputs(Inputs &in, const Sources &src) {
-  record::IdNamespace ns{in.meta.string_or("operator_slug"), in.meta.string_or("workload_family")};
+  record::IdNamespace ns{in.meta.operator_slug, in.meta.workload_family};
   if (src.live) {
     auto entries = store::live_entries(*src.live);
     for (const auto &e : entries)
@@ -35,7 +35,7 @@ void add_store_inputs(Inputs &in, const Sources &src) {
     try {
       for (const auto &seg : json::parse_lines_file(*src.previous)) {
         std::string id = seg.string_or("id");
-        if (ns.contains(id) && seg.string_or("source_repo") == in.meta.string_or("source_repo"))
+        if (ns.contains(id) && seg.string_or("source_repo") == in.meta.source_repo)
           in.known.push_back({id, seg.string_or("source_repo"), seg.string_or("version"), "previous run"});
       }
     } catch (const json::ParseError &) {

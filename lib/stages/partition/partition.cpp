@@ -29,9 +29,9 @@ json::Value or_null(const json::Value &v) { return v.is_null() ? json::Value() :
 class Builder {
 public:
   Builder(const Inputs &in, Result &r)
-      : in_(in), r_(r), alloc_(in.known, in.meta.string_or("source_repo")), slug_(in.meta.string_or("operator_slug")),
-        family_(in.meta.string_or("workload_family")) {
-    r_.other_sources = in.coverage.other_sources(in.meta.string_or("source_repo"));
+      : in_(in), r_(r), alloc_(in.known, in.meta.source_repo), slug_(in.meta.operator_slug),
+        family_(in.meta.workload_family) {
+    r_.other_sources = in.coverage.other_sources(in.meta.source_repo);
     r_.comparable = r_.other_sources.empty();
     r_.seeds = alloc_.seeds();
   }
@@ -44,7 +44,10 @@ public:
     s.set("dsl", row.get("dsl").is_string() ? row.get("dsl") : json::Value("any"));
     s.set("operator_slug", slug_);
     s.set("workload_family", family_);
-    for (const char *k : {"vendor", "arch", "product", "source_repo"}) s.set(k, in_.meta.get(k));
+    s.set("vendor", in_.meta.vendor);
+    s.set("arch", in_.meta.arch);
+    s.set("product", in_.meta.product);
+    s.set("source_repo", in_.meta.source_repo);
     s.set("comparable", r_.comparable);
     s.set("ncu_dirs", row.get("ncu_usable_dirs").is_array() ? row.get("ncu_usable_dirs") : json::Value::array());
     s.set("report_dirs", row.get("report_dirs").is_array() ? row.get("report_dirs") : json::Value::array());
@@ -224,7 +227,7 @@ Account account(const Inputs &in, json::Value seg, std::string_view claim, int p
 // DSL, the trace's fixed axes, and whether it failed its correctness check
 // or quality gate.
 record::FactContext fact_context(const Inputs &in, const json::Value &row) {
-  return record::make_fact_context(row.string_or("dsl"), in.meta.get("constants"),
+  return record::make_fact_context(row.string_or("dsl"), in.meta.constants,
                                    ladder::correctness_failed(row.get("correctness_status")) ||
                                        ladder::gate_failed(row.get("gate_result")));
 }

@@ -15,13 +15,14 @@
 #include "levers/lever_vocabulary.hpp"
 #include "partition/id_allocation.hpp"
 #include "store/coverage.hpp"
+#include "workspace/trace_meta.hpp"
 #include "json/value.hpp"
 
 namespace otm::partition {
 
 struct Inputs {
   std::vector<json::Value> rows;     // ladder-annotated version rows, file order
-  json::Value meta;                  // the "meta" object of work/meta.json
+  workspace::TraceMeta meta;         // the "meta" object of work/meta.json
   std::vector<json::Value> profiles; // work/profiles.jsonl
   std::vector<KnownId> known;        // live and staging ids in this namespace
   std::vector<std::string> live_ids; // every id in the live store

@@ -67,7 +67,7 @@ static std::string over_limit_text(const Result &r, const std::string &indent) {
 
 std::string report(const Inputs &in, const Result &r) {
   std::string md;
-  md += "# Partition: " + in.meta.string_or("operator_name", in.meta.string_or("operator_slug")) + "\n\n";
+  md += "# Partition: " + (in.meta.operator_name.empty() ? in.meta.operator_slug : in.meta.operator_name) + "\n\n";
   md += "Derived mechanically from the ladder over `work/versions.jsonl`, `work/meta.json` and the store indexes; "
         "no model was involved.\n\n";
   md += "| record type | count | marker |\n|---|---|---|\n";

@@ -14,6 +14,7 @@ Inputs load_inputs(const Sources &src, const config::Config &config) {
   Inputs in;
   in.rows = workspace::read_ladder_rows(src.ladder, config.limits());
   in.meta_file = workspace::read_meta(src.meta);
+  in.meta = workspace::TraceMeta::from_json(in.meta_file.get("meta"));
   if (!io::is_regular_file(src.profiles))
     throw Error(ErrorKind::UnreadableInput, src.profiles.string() + ": missing; run otm-ingest first");
   in.profiles = json::parse_lines_file(src.profiles);
@@ -23,8 +24,7 @@ Inputs load_inputs(const Sources &src, const config::Config &config) {
                                                          "directory that holds records/");
     in.live = src.live->string();
     in.live_entries = store::live_entries(*src.live);
-    in.coverage =
-        store::existing_coverage(*src.live, in.live_entries, in.meta_file.get("meta").string_or("operator_slug"));
+    in.coverage = store::existing_coverage(*src.live, in.live_entries, in.meta.operator_slug);
   }
   in.non_target_kernels = config.non_target_kernels();
   in.thresholds = config.ladder();

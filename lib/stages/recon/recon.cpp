@@ -78,23 +78,21 @@ Sel selections(const std::vector<json::Value> &rows) {
 }
 
 void what_it_is(std::string &md, const Inputs &in) {
-  const auto &meta = in.meta_file.get("meta");
+  const auto &meta = in.meta;
   md += "## What this trace is\n\n| | |\n|---|---|\n";
-  md += "| operator | " + meta.string_or("operator_name") + " |\n";
-  md += "| slug / family | `" + meta.string_or("operator_slug") + "` / `" + meta.string_or("workload_family") + "` |\n";
-  md += "| trace label | " + meta.string_or("source_repo") + " |\n";
-  md += "| HEAD | `" + meta.string_or("head_sha").substr(0, 12) + "` |\n";
-  md += "| target | " + meta.string_or("vendor") + " " + meta.string_or("arch") + " " +
-        (meta.get("product").is_string() ? meta.string_or("product") : "any") + " |\n";
-  md += "| target basis | " + meta.string_or("arch_basis") + " |\n";
-  md += "| benchmarked shapes | " + value_text(meta.get("n_shapes")) + " |\n";
+  md += "| operator | " + meta.operator_name + " |\n";
+  md += "| slug / family | `" + meta.operator_slug + "` / `" + meta.workload_family + "` |\n";
+  md += "| trace label | " + meta.source_repo + " |\n";
+  md += "| HEAD | `" + meta.head_sha.substr(0, 12) + "` |\n";
+  md += "| target | " + meta.vendor + " " + meta.arch + " " + meta.product + " |\n";
+  md += "| target basis | " + meta.arch_basis + " |\n";
+  md += "| benchmarked shapes | " + value_text(meta.n_shapes) + " |\n";
   std::string axes;
-  if (const auto *c = meta.get("constants").as_object())
+  if (const auto *c = meta.constants.as_object())
     for (const auto &[k, v] : *c) axes += (axes.empty() ? "" : ", ") + k + "=" + value_text(v);
   md += "| fixed axes | " + (axes.empty() ? "none" : axes) + " |\n";
   std::string vars;
-  if (const auto *v = meta.get("var_axes").as_array())
-    for (const auto &a : *v) vars += (vars.empty() ? "" : ", ") + value_text(a);
+  for (const auto &a : meta.var_axes) vars += (vars.empty() ? "" : ", ") + value_text(json::Value(a));
   md += "| variable axes | " + (vars.empty() ? "none" : vars) + " |\n\n";
   std::string dsl_line, last;
   for (const auto &r : in.rows) {
@@ -271,9 +269,8 @@ void profiler_section(std::string &md, const Inputs &in) {
 }
 
 void overlap_section(std::string &md, const Inputs &in) {
-  const auto &meta = in.meta_file.get("meta");
-  std::string slug = meta.string_or("operator_slug"), family = meta.string_or("workload_family");
-  std::string label = meta.string_or("source_repo");
+  const std::string &slug = in.meta.operator_slug, &family = in.meta.workload_family;
+  const std::string &label = in.meta.source_repo;
   md += "## Overlap with the live store\n\n";
   if (!in.live) {
     md += "No live store configured (`--live DIR` / `RTM_LIVE`): overlap not checked; partition will number ids "
@@ -376,9 +373,9 @@ void conclusion_section(std::string &md, const Inputs &in, const Sel &sel) {
 
 std::string report(const Inputs &in) {
   Sel sel = selections(in.rows);
-  std::string md = "# Recon: " + in.meta_file.get("meta").string_or("operator_name") + "\n\n";
+  std::string md = "# Recon: " + in.meta.operator_name + "\n\n";
   // What the run achieved, first: the ratchet's verdict, before any count.
-  md += ladder::ratchet_verdict(in.rows, in.meta_file.get("meta")) + "\n\n";
+  md += ladder::ratchet_verdict(in.rows, in.meta) + "\n\n";
   md += "Counts only, from `work/` and the live store; no model was involved and nothing is decided here.\n\n";
   what_it_is(md, in);
   coverage_section(md, in);

@@ -10,6 +10,7 @@
 
 #include "config/config.hpp"
 #include "store/coverage.hpp"
+#include "workspace/trace_meta.hpp"
 #include "json/value.hpp"
 
 namespace otm::recon {
@@ -18,6 +19,7 @@ struct Inputs {
   std::vector<json::Value> rows;     // work/ladder.jsonl: version rows with the ladder's selection
   std::vector<json::Value> profiles; // work/profiles.jsonl
   json::Value meta_file;             // work/meta.json (meta, memory_variants, non_version_commits)
+  workspace::TraceMeta meta;         // its `meta` object, typed
   std::optional<std::string> live;   // the live store's location as given; nullopt: none configured
   std::vector<json::Value> live_entries;
   store::Coverage coverage;
