@@ -893,6 +893,55 @@ TEST_CASE("a reference kernel builds on the latest kept change of its lineage", 
   CHECK(skipped.record->get("payload").get("trace").get("builds_on").string_or("approach") == "num_warps 4 -> 8.");
 }
 
+TEST_CASE("a strategy builds on the latest kept change its code still runs", "[distill][issue25]") {
+  // Round 11: the step before was a loader partition nothing launches; the
+  // code the strategy stands on runs no warp specialisation.
+  auto p = fixture("strategy-v5");
+  p.code_after = R"(import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def softmax_kernel(out_ptr, in_ptr, n_cols, scale, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(in_ptr + row * n_cols + offs, mask=offs < n_cols, other=-float("inf")) * scale
+    e = tl.exp(x - tl.max(x, axis=0))
+    tl.store(out_ptr + row * n_cols + offs, e / tl.sum(e, axis=0), mask=offs < n_cols)
+
+
+def softmax(x, scale):
+    n_rows, n_cols = x.shape
+    out = torch.empty_like(x)
+    BLOCK = min(triton.next_power_of_2(n_cols), 8192)
+    softmax_kernel[(n_rows,)](out, x, n_cols, scale, BLOCK=BLOCK, num_warps=8)
+    return out
+)";
+  auto &af = *p.doc.find("agent_facing");
+  af.find("builds_on")->set("previous_approach", "A producer warp partition streams the next row.");
+  json::Value lineage = json::Value::array();
+  for (const char *c : {"num_warps 4 -> 8.", "A producer warp partition streams the next row."}) {
+    json::Value o = json::Value::object();
+    o.set("change", c);
+    lineage.push_back(o);
+  }
+  af.set("kept_changes_of_its_lineage", lineage);
+  af.find("what_the_run_said")
+      ->set("causal_sentences", json::Value::strings({"Capping BLOCK at 8192 keeps the row in registers, because a "
+                                                      "wider block spills past the register file."}));
+  auto d = distill::draft_record(p);
+  INFO((d.refusal ? d.refusal->why : ""));
+  REQUIRE(d.record);
+  CHECK(d.record->get("payload").get("trace").get("builds_on").string_or("approach") == "num_warps 4 -> 8.");
+  // A previous step whose levers the code runs stands as the run described it.
+  af.find("builds_on")->set("previous_approach", "num_warps 2 -> 8 for the long rows.");
+  auto kept = distill::draft_record(p);
+  REQUIRE(kept.record);
+  CHECK(kept.record->get("payload").get("trace").get("builds_on").string_or("approach") ==
+        "num_warps 2 -> 8 for the long rows.");
+}
+
 TEST_CASE("a reference kernel's goal names the lines of it that run for nothing", "[distill][issue25]") {
   // Round 11: a final kernel quoted with a buffer stored into and never read
   // and a JIT function nothing launches, beside the code that works.

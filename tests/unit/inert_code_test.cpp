@@ -258,6 +258,16 @@ def k(x_ptr, y_ptr, stride_x, BLOCK: tl.constexpr):
   CHECK(inert.running == 0);
   CHECK(inert.inert_code == 1);
   CHECK(inert.restated_hints == std::vector<std::string>{"cols"});
+
+  // Round 11: a hint below what fills a 16-byte load narrows it (the
+  // compiler takes the hint over what it derived): a change that runs. The
+  // arange's own length restates it.
+  std::string narrow = kernel;
+  narrow.replace(narrow.find("tl.multiple_of(cols, 8), 8)"), 27, "tl.multiple_of(cols, 4), 4)");
+  narrow.replace(narrow.find("tl.multiple_of(c, 16), 16)"), 26, "tl.multiple_of(c, BLOCK), BLOCK)");
+  auto n = code::find_inert_code(narrow, code::Language::Python);
+  CHECK(lines_of(n, Why::RestatedHint) == std::vector<std::size_t>{18});
+  CHECK(n.lines[9] == Why::Live);
 }
 
 TEST_CASE("inert code: a shared buffer only stored into runs for nothing, one loaded from runs", "[inert]") {

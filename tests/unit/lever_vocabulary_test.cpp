@@ -33,6 +33,8 @@ TEST_CASE("levers: prose names a lever however the run spells it", "[levers]") {
   CHECK(has(v().named_in("vec4 loads of the row"), "vectorized-memory-access"));
   CHECK(has(v().named_in("vectorised the row loads"), "vectorized-memory-access")); // British
   CHECK(has(v().named_in("vectorized the row loads"), "vectorized-memory-access")); // American
+  // Round 11: "column chunk size: 2048" is the BLOCK_N it sets.
+  CHECK(has(v().named_in("column chunk size: 2048"), "block-size-tuning"));
   // A name inside a longer name of another lever is that lever's.
   auto spec = v().named_in("a producer warps partition streams rows");
   CHECK(has(spec, "warp-specialization"));

@@ -54,7 +54,7 @@ namespace otm::distill {
 // the scrubber wrote for a version id ("see an earlier step's note") is
 // left out wherever it falls: it is no part of the change and reads as an
 // artefact.
-inline constexpr std::size_t kMaxSnippetLines = 60;
+inline constexpr std::size_t kMaxSnippetLines = 80;
 inline constexpr std::size_t kContextLines = 3;
 inline constexpr std::size_t kMaxHunks = 3;
 inline constexpr std::size_t kQuoteAllLines = 8;

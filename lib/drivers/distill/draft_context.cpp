@@ -149,6 +149,17 @@ std::vector<std::string> levers_the_kernel_runs(const Context &c, std::vector<st
   return levers;
 }
 
+bool kernel_runs_all_levers_of(const Context &c, const std::string &change) {
+  auto named = c.rules.retrieval.levers.prose().tags_in(change);
+  return levers_the_kernel_runs(c, named).size() == named.size();
+}
+
+std::optional<std::string> latest_change_the_kernel_runs(const Context &c, const std::vector<std::string> &changes) {
+  for (auto it = changes.rbegin(); it != changes.rend(); ++it)
+    if (kernel_runs_all_levers_of(c, *it)) return *it;
+  return std::nullopt;
+}
+
 Symptoms symptoms_as(const Context &c) {
   return c.af.get("profiler").get("conclusion_is_from_the_kernel_under_test").truthy() ? Symptoms::Observed
                                                                                        : Symptoms::Stated;

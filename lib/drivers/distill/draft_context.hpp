@@ -78,6 +78,14 @@ std::vector<std::string> levers_applied_before(const Context &c);
 // holds one (not a comment, an unread assignment, a JIT function nothing
 // calls, a restated hint).
 std::vector<std::string> levers_the_kernel_runs(const Context &c, std::vector<std::string> levers);
+// Of a lineage's kept changes (oldest first), the latest whose every named
+// lever the kernel still runs: a change with a lever the code no longer
+// holds live (a double buffer stored into and never read, a loader
+// partition nothing launches, a grid a later step replaced) is not what
+// the code builds on (round 10). nullopt when none qualifies.
+std::optional<std::string> latest_change_the_kernel_runs(const Context &c, const std::vector<std::string> &changes);
+// Whether the kernel still runs every lever a change text names.
+bool kernel_runs_all_levers_of(const Context &c, const std::string &change);
 // What of a kernel file runs for nothing (code/inert_code.hpp), its JIT
 // functions counted as new: one nothing calls or launches is dead.
 code::InertCode kernel_inert_code(std::string_view source, std::string_view path);

@@ -88,23 +88,9 @@ void check_milestone_code(Context &c) {
            "reads differ): the final kernel's record already quotes it");
 }
 
-// The latest of the lineage's kept changes whose every lever the kernel
-// still runs: a change with a lever the code no longer holds live (a double
-// buffer stored into and never read, a loader partition nothing launches,
-// a grid a later step replaced) is not what this code builds on (round
-// 10). The latest change when none qualifies.
-std::string latest_running_change(Context &c, const std::vector<std::string> &carried) {
-  const auto &prose = c.rules.retrieval.levers.prose();
-  for (auto it = carried.rbegin(); it != carried.rend(); ++it) {
-    auto named = prose.tags_in(*it);
-    if (levers_the_kernel_runs(c, named).size() == named.size()) return *it;
-  }
-  return carried.back();
-}
-
 // What the kernel builds on (the schema: the previous state of the code) is
 // the latest kept change of its lineage before its own step that it still
-// runs (latest_running_change); its own step's
+// runs (latest_change_the_kernel_runs); its own step's
 // change is the technique here, when it changes code that runs (a last step
 // that edited a comment names no technique of this code). A packet that
 // gives no lineage (built before otm listed it) says only what kind of
@@ -119,8 +105,8 @@ Value trace_of_kernel(Context &c, const std::vector<std::string> &applied_before
                                   ? "the run's final kernel"
                                   : "a milestone snapshot of this run");
   else {
-    builds_on.set("approach",
-                  carried.empty() ? std::string("the untouched baseline") : latest_running_change(c, carried));
+    builds_on.set("approach", carried.empty() ? std::string("the untouched baseline")
+                                              : latest_change_the_kernel_runs(c, carried).value_or(carried.back()));
     builds_on.set("is_baseline", carried.empty());
   }
   Value trace = Value::object();

@@ -227,7 +227,14 @@ Value trace_of(Context &c, const std::vector<std::string> &applied_before) {
   const auto &bo = c.af.get("builds_on");
   bool baseline = bo.get("was_the_untouched_baseline").truthy();
   std::string approach;
-  if (auto prev = text_of(bo.get("previous_approach")))
+  auto prev = text_of(bo.get("previous_approach"));
+  // Round 11: the step before was a loader partition nothing launches (its
+  // real change, num_warps, unnamed): the latest kept change of the
+  // lineage that the code still runs describes what it builds on.
+  if (prev && !baseline && !kernel_runs_all_levers_of(c, *prev))
+    if (auto running = latest_change_the_kernel_runs(c, strings_at(c.af.get("kept_changes_of_its_lineage"), "change")))
+      prev = *running;
+  if (prev)
     approach = baseline ? "the untouched baseline: " + *prev : *prev;
   else if (baseline)
     approach = "the untouched baseline";

@@ -7,7 +7,9 @@
 // tl.multiple_of(cols, 8), 8)` on a `cols` bound to `tl.arange(0, N)`, whose
 // contiguity is N and whose start 0 divides anything; such a hint can only
 // weaken what is known, never widen a load (round 9: hints on an arange
-// credited with 128-bit loads). A Gluon shared- or tensor-memory buffer
+// credited with 128-bit loads). A hint value below 8 (not the arange's own
+// length) does weaken it: it narrows a 2-byte load below 16 bytes (round
+// 11), so it runs. A Gluon shared- or tensor-memory buffer
 // (`allocate_shared_memory`) that is only stored into (`buf.store(x)`,
 // `buf.index(i).store(x)`) and never loaded, passed or sliced into a name
 // is unread, and its stores run for nothing (round 10: a double buffer
