@@ -116,7 +116,8 @@ struct Reader {
     static const text::Regex control(R"(^(?:if|else|for|while|do|switch|case|default)\b)");
     static const text::Regex any_assignment(R"(\b([A-Za-z_]\w*)\s*(?:[-+*/%&|^]|<<|>>)?=(?!=))");
     if (auto q = attribute_query.search(stmt)) {
-      env[std::string((*q)[1])] = std::to_string(*sm_count);
+      // Without the product's SM count the grid it sizes is unknown.
+      env[std::string((*q)[1])] = sm_count ? std::to_string(*sm_count) : std::string("?<SM count>");
       return;
     }
     if (auto d = dim3_decl.search(stmt)) {
