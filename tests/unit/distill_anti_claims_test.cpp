@@ -67,6 +67,16 @@ distill::Packet attempt(const char *diff = kRowsDiff) {
   return p;
 }
 
+// A prose dead-end at num_warps 8 -> 4, its pitfalls left to the test.
+distill::Packet fewer_warps_attempt() {
+  auto p = distill::load_packet(testsupport::distill_fixtures() / "anti-v6-01.json");
+  auto &said = at(p.doc, {"agent_facing", "what_the_run_said"});
+  said.set("change", "num_warps 8 -> 4 for the short rows.");
+  said.set("commit_subject", "reverted: num_warps 8 -> 4");
+  said.set("commit_body", json::Value());
+  return p;
+}
+
 } // namespace
 
 TEST_CASE("a failed lever in the attempt's running code is a fact with a lesson of its own", "[distill][issue25]") {
@@ -348,11 +358,7 @@ TEST_CASE("a strategy's applies_when holds caveats about its lever that state a 
 }
 
 TEST_CASE("a failed lever's cause and fix come only from accounts of that lever", "[distill][issue25]") {
-  auto p = distill::load_packet(testsupport::distill_fixtures() / "anti-v6-01.json");
-  auto &said = at(p.doc, {"agent_facing", "what_the_run_said"});
-  said.set("change", "num_warps 8 -> 4 for the short rows.");
-  said.set("commit_subject", "reverted: num_warps 8 -> 4");
-  said.set("commit_body", json::Value());
+  auto p = fewer_warps_attempt();
   json::Value other = json::Value::object();
   other.set("pitfall", "4 rows per program spill registers because each thread then holds four rows");
   other.set("fix", "kept 1 row per program");
@@ -391,11 +397,7 @@ TEST_CASE("a failed lever's cause and fix come only from accounts of that lever"
 TEST_CASE("a failed lever's fix is no cause, a toolchain that ignores the knob is one", "[distill][issue25]") {
   // Round 10: "Pipeline explicitly (async copies + barriers)" as the cause
   // of a num_stages attempt that Gluon ignores.
-  auto p = distill::load_packet(testsupport::distill_fixtures() / "anti-v6-01.json");
-  auto &said = at(p.doc, {"agent_facing", "what_the_run_said"});
-  said.set("change", "num_warps 8 -> 4 for the short rows.");
-  said.set("commit_subject", "reverted: num_warps 8 -> 4");
-  said.set("commit_body", json::Value());
+  auto p = fewer_warps_attempt();
   json::Value pit = json::Value::object();
   pit.set("pitfall", "Changing num_warps did nothing measurable");
   pit.set("fix", "Split the row across warps with explicit barriers if the latency must be hidden");

@@ -897,27 +897,7 @@ TEST_CASE("a strategy builds on the latest kept change its code still runs", "[d
   // Round 11: the step before was a loader partition nothing launches; the
   // code the strategy stands on runs no warp specialisation.
   auto p = fixture("strategy-v5");
-  p.code_after = R"(import torch
-import triton
-import triton.language as tl
-
-
-@triton.jit
-def softmax_kernel(out_ptr, in_ptr, n_cols, scale, BLOCK: tl.constexpr):
-    row = tl.program_id(0)
-    offs = tl.arange(0, BLOCK)
-    x = tl.load(in_ptr + row * n_cols + offs, mask=offs < n_cols, other=-float("inf")) * scale
-    e = tl.exp(x - tl.max(x, axis=0))
-    tl.store(out_ptr + row * n_cols + offs, e / tl.sum(e, axis=0), mask=offs < n_cols)
-
-
-def softmax(x, scale):
-    n_rows, n_cols = x.shape
-    out = torch.empty_like(x)
-    BLOCK = min(triton.next_power_of_2(n_cols), 8192)
-    softmax_kernel[(n_rows,)](out, x, n_cols, scale, BLOCK=BLOCK, num_warps=8)
-    return out
-)";
+  p.code_after = fixture("refk-final").code; // a softmax at num_warps=8, no partition
   auto &af = *p.doc.find("agent_facing");
   af.find("builds_on")->set("previous_approach", "A producer warp partition streams the next row.");
   json::Value lineage = json::Value::array();

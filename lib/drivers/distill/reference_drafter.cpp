@@ -126,23 +126,13 @@ std::string what_runs_for_nothing(const Context &c) {
   if (c.packet.code.empty()) return {};
   const auto inert = kernel_inert_code(c.packet.code, c.af.get("kernel_file").string_or("kernel.py"));
   const auto lines = text::split_lines(c.packet.code);
-  std::vector<std::string> unread, uncalled, hinted;
-  auto add = [](std::vector<std::string> &to, const std::string &name) {
-    if (!name.empty() && std::find(to.begin(), to.end(), name) == to.end()) to.push_back(name);
-  };
-  for (std::size_t i = 0; i < inert.lines.size() && i < lines.size(); ++i) {
+  std::vector<std::size_t> all(std::min(lines.size(), inert.lines.size()));
+  for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
+  const auto owners = code::inert_owners(inert, all, [&](std::size_t i, code::InertCode::Why why) {
     const bool indented = !lines[i].empty() && (lines[i].front() == ' ' || lines[i].front() == '\t');
-    switch (inert.lines[i]) {
-    case code::InertCode::Why::UncalledFunction: add(uncalled, inert.owner[i]); break;
-    case code::InertCode::Why::UnreadName:
-      if (indented) add(unread, inert.owner[i]);
-      break;
-    case code::InertCode::Why::RestatedHint:
-      if (indented) add(hinted, inert.owner[i]);
-      break;
-    default: break;
-    }
-  }
+    return why == code::InertCode::Why::UncalledFunction || indented;
+  });
+  const auto &unread = owners.unread, &uncalled = owners.uncalled, &hinted = owners.restated;
   std::vector<std::string> parts;
   if (!unread.empty())
     parts.push_back(text::quoted_code_list(unread) + (unread.size() > 1 ? " are" : " is") +

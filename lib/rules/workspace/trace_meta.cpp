@@ -22,19 +22,22 @@ constexpr std::pair<const char *, std::string TraceMeta::*> kStringFields[] = {
     {"head_sha", &TraceMeta::head_sha},
 };
 
+// The fields kept as JSON values, by key.
+constexpr std::pair<const char *, json::Value TraceMeta::*> kValueFields[] = {
+    {"description", &TraceMeta::description}, {"constants", &TraceMeta::constants},
+    {"n_shapes", &TraceMeta::n_shapes},       {"target_hardware", &TraceMeta::target_hardware},
+    {"languages", &TraceMeta::languages},
+};
+
 } // namespace
 
 TraceMeta TraceMeta::from_json(const json::Value &meta) {
   TraceMeta m;
   for (const auto &[key, field] : kStringFields) m.*field = meta.string_or(key);
-  m.description = meta.get("description");
-  m.constants = meta.get("constants");
+  for (const auto &[key, field] : kValueFields) m.*field = meta.get(key);
   if (const auto *axes = meta.get("var_axes").as_array())
     for (const auto &a : *axes)
       if (const auto *s = a.as_string()) m.var_axes.push_back(*s);
-  m.n_shapes = meta.get("n_shapes");
-  m.target_hardware = meta.get("target_hardware");
-  m.languages = meta.get("languages");
   return m;
 }
 

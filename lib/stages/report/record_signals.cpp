@@ -202,22 +202,18 @@ Signal snippet_runs(const Value &record, const std::string &type, const std::opt
     quoted.emplace();
     for (std::size_t i = 0; i < own_lexed.size(); ++i) quoted->insert(i);
   }
-  std::size_t changed = 0, running = 0, not_code = 0, unread = 0, uncalled = 0, restated = 0;
-  std::vector<std::string> unread_names, uncalled_functions, restated_names;
-  auto add_owner = [](std::vector<std::string> &list, const std::string &owner) {
-    if (!owner.empty() && std::find(list.begin(), list.end(), owner) == list.end()) list.push_back(owner);
-  };
+  std::size_t changed = 0, running = 0, not_code = 0;
+  std::vector<std::size_t> changed_lines;
   for (auto i : *quoted) {
     if (!is_change((*lexed)[i])) continue;
     ++changed;
-    switch (inert->lines[i]) {
-    case code::InertCode::Why::Live: ++running; break;
-    case code::InertCode::Why::NotCode: ++not_code; break;
-    case code::InertCode::Why::UnreadName: ++unread, add_owner(unread_names, inert->owner[i]); break;
-    case code::InertCode::Why::UncalledFunction: ++uncalled, add_owner(uncalled_functions, inert->owner[i]); break;
-    case code::InertCode::Why::RestatedHint: ++restated, add_owner(restated_names, inert->owner[i]); break;
-    }
+    changed_lines.push_back(i);
+    if (inert->lines[i] == code::InertCode::Why::Live) ++running;
+    if (inert->lines[i] == code::InertCode::Why::NotCode) ++not_code;
   }
+  const auto owners = code::inert_owners(*inert, changed_lines, [](std::size_t, code::InertCode::Why) { return true; });
+  const std::size_t unread = owners.unread_lines, uncalled = owners.uncalled_lines, restated = owners.restated_lines;
+  const auto &unread_names = owners.unread, &uncalled_functions = owners.uncalled, &restated_names = owners.restated;
   std::vector<std::string> quoted_levers;
   for (const auto &h : reading->hunks)
     for (const auto &c : h.running)

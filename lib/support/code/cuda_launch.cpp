@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "code/python_expr.hpp"
+#include "code/top_level_split.hpp"
 #include "text/regex.hpp"
 
 namespace otm::code {
@@ -58,24 +59,6 @@ bool whole(const std::string &form) {
 // The value of a C expression: known, or a canonical unknown.
 std::string value_of(const std::string &c, const Bindings &env) {
   return eval_python(python_of_c(c), env).value_or("?<" + c + ">");
-}
-
-std::vector<std::string> split_top_level(const std::string &s, char separator) {
-  std::vector<std::string> out;
-  int depth = 0;
-  std::string cur;
-  for (char ch : s) {
-    if (ch == '(' || ch == '[' || ch == '{') ++depth;
-    if (ch == ')' || ch == ']' || ch == '}') --depth;
-    if (ch == separator && depth == 0) {
-      out.push_back(trimmed(cur));
-      cur.clear();
-      continue;
-    }
-    cur += ch;
-  }
-  if (!trimmed(cur).empty()) out.push_back(trimmed(cur));
-  return out;
 }
 
 // `dim3(a, b)`'s components as the tuple a Python grid would be: "(a, b, )".

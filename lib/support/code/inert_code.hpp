@@ -35,6 +35,7 @@
 //   inert.restated_hints          // ["cols"]
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <set>
 #include <string>
@@ -59,6 +60,34 @@ struct InertCode {
   std::set<std::string> live_names;            // every name a live line reads
   bool is_inert(std::size_t line) const { return line >= lines.size() || lines[line] != Why::Live; }
 };
+
+// The names a source's inert lines belong to, by why, each once in line
+// order, with how many lines each why covers: over the lines `keep(line,
+// why)` selects (the quality report: the snippet's changed lines; a
+// reference kernel: what a reader would copy). One reading for every
+// message that names dead code.
+struct InertOwners {
+  std::vector<std::string> unread, uncalled, restated;
+  std::size_t unread_lines = 0, uncalled_lines = 0, restated_lines = 0;
+};
+// `Inert`: InertCode, or InertChanges (inert_changes.hpp) over a diff's lines.
+template <typename Inert, typename Keep>
+InertOwners inert_owners(const Inert &inert, const std::vector<std::size_t> &lines, Keep keep) {
+  InertOwners out;
+  auto add = [](std::vector<std::string> &to, const std::string &name) {
+    if (!name.empty() && std::find(to.begin(), to.end(), name) == to.end()) to.push_back(name);
+  };
+  for (auto i : lines) {
+    if (i >= inert.lines.size() || !keep(i, inert.lines[i])) continue;
+    switch (inert.lines[i]) {
+    case InertCode::Why::UnreadName: ++out.unread_lines, add(out.unread, inert.owner[i]); break;
+    case InertCode::Why::UncalledFunction: ++out.uncalled_lines, add(out.uncalled, inert.owner[i]); break;
+    case InertCode::Why::RestatedHint: ++out.restated_lines, add(out.restated, inert.owner[i]); break;
+    default: break;
+    }
+  }
+  return out;
+}
 
 // `new_functions`: names of functions the caller knows to be new (defined on
 // added lines of a diff); only these can be found uncalled.

@@ -9,6 +9,7 @@
 #include "code/jit_globals.hpp"
 #include "code/module_outline.hpp"
 #include "code/python_expr.hpp"
+#include "code/top_level_split.hpp"
 #include "error/error.hpp"
 #include "text/lines.hpp"
 #include "text/regex.hpp"
@@ -227,33 +228,6 @@ std::size_t matching(const std::string &s, std::size_t open) {
   throw CannotTell{};
 }
 
-std::vector<std::string> top_level_split(const std::string &s) {
-  std::vector<std::string> out;
-  int depth = 0;
-  char quote = 0;
-  std::string cur;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    char ch = s[i];
-    if (quote) {
-      if (ch == quote) quote = 0;
-    } else if (ch == '\'' || ch == '"') {
-      quote = ch;
-    } else if (ch == '(' || ch == '[' || ch == '{') {
-      ++depth;
-    } else if (ch == ')' || ch == ']' || ch == '}') {
-      --depth;
-    } else if (ch == ',' && depth == 0) {
-      out.push_back(cur);
-      cur.clear();
-      continue;
-    }
-    cur += ch;
-  }
-  if (cur.find_first_not_of(' ') != std::string::npos) out.push_back(cur);
-  for (auto &a : out) a = a.substr(a.find_first_not_of(' ') == std::string::npos ? 0 : a.find_first_not_of(' '));
-  return out;
-}
-
 // A value the evaluator cannot read (a lambda, a call with keywords, a
 // name a block binds): its text and what the names in it are bound to, so
 // the same text over different bindings never compares equal.
@@ -294,7 +268,7 @@ Launch launch_of(const Module &m, const ShapeAxes &shape, const std::vector<std:
       std::size_t args_close = matching(line.code, args_open);
       out.passed.push_back("grid=" + eval_python(grid, env).value_or(unknown_of(grid, env)));
       static const text::Regex keyword(R"(^([A-Za-z_]\w*)\s*=(?!=)\s*(.+)$)");
-      for (const auto &arg : top_level_split(line.code.substr(args_open + 1, args_close - args_open - 1))) {
+      for (const auto &arg : split_top_level(line.code.substr(args_open + 1, args_close - args_open - 1), ',')) {
         if (auto kw = keyword.search(arg)) {
           std::string name((*kw)[1]);
           std::string value = eval_python((*kw)[2], env).value_or(unknown_of(std::string((*kw)[2]), env));
