@@ -613,6 +613,86 @@ TEST_CASE("pipelining tried on a kernel that runs no loop is no failed lever", "
   if (ok.refusal) CHECK_THAT(ok.refusal->why, !Catch::Contains("acts on a loop"));
 }
 
+TEST_CASE("num_stages on a kernel whose compiler leaves it unused is no failed lever", "[distill][issue25]") {
+  // Round 12 (kitAA): Triton num_stages 2 -> 4 on a row loop with no tl.dot,
+  // filed as "more stages only cost registers": Triton never pipelines it.
+  const char *diff = "diff --git a/kernel.py b/kernel.py\n--- a/kernel.py\n+++ b/kernel.py\n"
+                     "@@ -12,3 +12,3 @@ def launch(x, y):\n"
+                     "     grid = (x.shape[0],)\n"
+                     "-    kernel[grid](x, y, BLOCK=1024, num_stages=2)\n"
+                     "+    kernel[grid](x, y, BLOCK=1024, num_stages=4)\n"
+                     "     return y\n";
+  const std::string row_loop = "import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
+                               "def kernel(x, y, N, BLOCK: tl.constexpr):\n"
+                               "    acc = tl.zeros([BLOCK], dtype=tl.float32)\n"
+                               "    for off in range(0, N, BLOCK):\n"
+                               "        acc += tl.load(x + off + tl.arange(0, BLOCK))\n"
+                               "    tl.store(y + tl.arange(0, BLOCK), acc)\n\n"
+                               "def launch(x, y):\n"
+                               "    grid = (x.shape[0],)\n"
+                               "    kernel[grid](x, y, x.shape[1], BLOCK=1024, num_stages=4)\n"
+                               "    return y\n";
+  auto p = attempt(diff);
+  p.code_after = row_loop;
+  p.doc.find("agent_facing")
+      ->set("the_failed_lever", "num_stages=4 is slower because more stages only cost registers and shared memory "
+                                "and lower occupancy");
+  auto d = distill::draft_record(p);
+  REQUIRE(d.refusal);
+  CHECK(d.refusal->field == "payload.established_fact.mechanism");
+  CHECK_THAT(d.refusal->why, Catch::Contains("only through `num_stages`") && Catch::Contains("`tl.dot`"));
+
+  // The same change on a loop that feeds tl.dot is pipelined: not this rule.
+  std::string dot_loop = row_loop;
+  dot_loop.replace(dot_loop.find("acc += tl.load("), 15, "acc += tl.dot(w, ");
+  p.code_after = dot_loop;
+  auto pipelined = distill::draft_record(p);
+  if (pipelined.refusal) CHECK_THAT(pipelined.refusal->why, !Catch::Contains("only through `num_stages`"));
+
+  // An account whose cause is that the option goes unused states the true
+  // lesson: kept.
+  p.code_after = row_loop;
+  p.doc.find("agent_facing")
+      ->set("the_failed_lever", "num_stages=4 is no faster because Triton does not pipeline a loop without tl.dot, "
+                                "so num_stages is ignored");
+  auto said = distill::draft_record(p);
+  if (said.refusal) CHECK_THAT(said.refusal->why, !Catch::Contains("only through `num_stages`"));
+}
+
+TEST_CASE("an account whose direction the attempt's code contradicts is no failed lever", "[distill][issue25]") {
+  // Round 12 (kitAA): "increase to 2 stages" for an attempt that lowered
+  // num_stages from 3 to 2.
+  const char *diff = "diff --git a/kernel.py b/kernel.py\n--- a/kernel.py\n+++ b/kernel.py\n"
+                     "@@ -12,3 +12,3 @@ def launch(x, y):\n"
+                     "     grid = (x.shape[0],)\n"
+                     "-    kernel[grid](x, y, num_stages=3)\n"
+                     "+    kernel[grid](x, y, num_stages=2)\n"
+                     "     return y\n";
+  const std::string dot_loop = "import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
+                               "def kernel(x, y, N, BLOCK: tl.constexpr):\n"
+                               "    acc = tl.zeros([BLOCK, BLOCK], dtype=tl.float32)\n"
+                               "    for off in range(0, N, BLOCK):\n"
+                               "        acc = tl.dot(tl.load(x + off), tl.load(y + off), acc)\n"
+                               "    tl.store(y, acc)\n\n"
+                               "def launch(x, y):\n"
+                               "    grid = (x.shape[0],)\n"
+                               "    kernel[grid](x, y, x.shape[1], num_stages=2)\n"
+                               "    return y\n";
+  auto p = attempt(diff);
+  p.code_after = dot_loop;
+  p.doc.find("agent_facing")
+      ->set("the_failed_lever", "increase num_stages to 2 is slower because the second buffer halves occupancy");
+  auto d = distill::draft_record(p);
+  REQUIRE(d.refusal);
+  CHECK(d.refusal->field == "payload.attempted");
+  CHECK_THAT(d.refusal->why, Catch::Contains("says it raises") && Catch::Contains("from 3 to 2"));
+  // The direction the code took is no contradiction.
+  p.doc.find("agent_facing")
+      ->set("the_failed_lever", "lower num_stages to 2 is slower because fewer loads are in flight");
+  auto lowered = distill::draft_record(p);
+  if (lowered.refusal) CHECK_THAT(lowered.refusal->why, !Catch::Contains("the direction tried"));
+}
+
 TEST_CASE("one failed lever with one cause is one record of the run", "[distill][issue25]") {
   // Round 9: num_stages 2 -> 4 and 2 -> 5, the same pitfall as the cause of
   // both, became two records with one lesson.

@@ -893,6 +893,38 @@ TEST_CASE("a reference kernel builds on the latest kept change of its lineage", 
   CHECK(skipped.record->get("payload").get("trace").get("builds_on").string_or("approach") == "num_warps 4 -> 8.");
 }
 
+TEST_CASE("a reference kernel does not build on a compiler option its DSL leaves unused", "[distill][issue25]") {
+  // Round 12 (kitAA): a Gluon milestone differing from the final kernel only
+  // in `num_stages`, which Gluon ignores, was said to build on "more
+  // pipeline stages". The same holds for Triton on a kernel with no tl.dot.
+  auto p = fixture("refk-final");
+  at(p.doc, {"agent_facing", "span"}).set("this_step_changes_running_code", false);
+  const std::string launch = "BLOCK=BLOCK, num_warps=8)";
+  p.code.replace(p.code.find(launch), launch.size(), "BLOCK=BLOCK, num_warps=8, num_stages=3)");
+  json::Value lineage = json::Value::array();
+  for (const char *c : {"num_warps 4 -> 8.", "num_stages 2 -> 3 to pipeline the row loads."}) {
+    json::Value o = json::Value::object();
+    o.set("change", c);
+    lineage.push_back(o);
+  }
+  at(p.doc, {"agent_facing"}).set("kept_changes_of_its_lineage", lineage);
+  auto d = distill::draft_record(p);
+  INFO((d.refusal ? d.refusal->why : ""));
+  REQUIRE(d.record);
+  const auto &trace = d.record->get("payload").get("trace");
+  CHECK(trace.get("builds_on").string_or("approach") == "num_warps 4 -> 8.");
+  for (const auto &t : *trace.get("techniques_applied_before").as_array()) CHECK(t != json::Value("pipeline-stages"));
+  // A loop that feeds tl.dot is pipelined: the step is what it builds on.
+  const std::string body = "    s = tl.sum(e, axis=0)\n";
+  p.code.replace(p.code.find(body), body.size(),
+                 "    s = tl.sum(e, axis=0)\n    for i in range(2):\n        s += tl.sum(tl.dot(e, e), axis=0)\n");
+  auto piped = distill::draft_record(p);
+  INFO((piped.refusal ? piped.refusal->why : ""));
+  REQUIRE(piped.record);
+  CHECK(piped.record->get("payload").get("trace").get("builds_on").string_or("approach") ==
+        "num_stages 2 -> 3 to pipeline the row loads.");
+}
+
 TEST_CASE("a strategy builds on the latest kept change its code still runs", "[distill][issue25]") {
   // Round 11: the step before was a loader partition nothing launches; the
   // code the strategy stands on runs no warp specialisation.

@@ -608,9 +608,20 @@ TEST_CASE("pipelining credited on a kernel that runs no loop is refused, on a ro
   CHECK(d.refusal->field == "payload.change");
   CHECK_THAT(d.refusal->why, Catch::Contains("`pipeline-stages`, which acts on a loop"));
 
+  // Round 12: a loop Triton does not pipeline (no tl.dot, no
+  // tl.range(num_stages=)) gains nothing from num_stages either.
   std::string looping = after;
   looping.replace(looping.find("    pass\n"), 9, "    for i in range(4): x += 1\n");
   p.code_after = looping;
+  auto unpipelined = distill::draft_record(p);
+  REQUIRE(unpipelined.refusal);
+  CHECK(unpipelined.refusal->field == "payload.change");
+  CHECK_THAT(unpipelined.refusal->why,
+             Catch::Contains("only through `num_stages`") && Catch::Contains("the gain is not its"));
+
+  std::string dot_loop = after;
+  dot_loop.replace(dot_loop.find("    pass\n"), 9, "    for i in range(4): x += tl.dot(x, x)\n");
+  p.code_after = dot_loop;
   auto ok = distill::draft_record(p);
   INFO((ok.refusal ? ok.refusal->why : ""));
   CHECK(ok.record);

@@ -80,3 +80,61 @@ TEST_CASE("lever vocabulary: which levers act on a loop is data", "[loops][lever
   CHECK_THROWS(levers::LeverVocabulary::from_json(
       json::parse(R"({"my-lever": {"prose": ["my lever"], "acts_on_a_loop": "yes"}})"), "test"));
 }
+
+TEST_CASE("compiler option: where Triton and Gluon leave num_stages unused is data", "[loops][levers]") {
+  const auto &v = levers::LeverVocabulary::defaults();
+  const auto *option = v.compiler_option("pipeline-stages");
+  REQUIRE(option);
+  CHECK(option->name() == "num_stages");
+  CHECK_FALSE(v.compiler_option("num-warps-tuning"));
+
+  const char *no_dot = R"(import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(x_ptr, N, BLOCK: tl.constexpr):
+    """Sums a row; tl.dot is not needed here."""  # nor here: tl.dot(a, b)
+    acc = tl.zeros([BLOCK], tl.float32)
+    for off in range(0, N, BLOCK):
+        acc += tl.load(x_ptr + off + tl.arange(0, BLOCK))
+    tl.store(x_ptr + tl.arange(0, BLOCK), acc)
+
+
+def launch(x):
+    k[(1,)](x, x.shape[0], BLOCK=128, num_stages=4)
+)";
+  auto device = code::device_code(no_dot);
+  REQUIRE(device);
+  CHECK(device->find("def k") == std::string::npos);  // the body, not the header
+  CHECK(device->find("tl.dot") == std::string::npos); // docstrings and comments are not code
+  CHECK(device->find("launch") == std::string::npos); // host code is not device code
+  auto why = option->unused_because("triton", *device);
+  REQUIRE(why);
+  CHECK_THAT(*why, Catch::Contains("`tl.dot`"));
+  // A loop feeding tl.dot, or one written tl.range(..., num_stages=K), is pipelined.
+  CHECK_FALSE(option->unused_because("triton", "    for k in range(0, K, BK):\n        acc = tl.dot(a, b, acc)\n"));
+  CHECK_FALSE(option->unused_because("triton", "    for i in tl.range(0, n, 1, num_stages=3):\n        s += 1\n"));
+  // Gluon never uses it; a DSL the option does not list always may.
+  CHECK(option->unused_because("gluon", "    acc = gl.dot_fma(a, b, acc)\n"));
+  CHECK_FALSE(option->unused_because("cuda", ""));
+  CHECK(option->said_unused("Gluon ignores num_stages"));
+  CHECK(option->said_unused("num_stages is not used by the Gluon path"));
+  CHECK_FALSE(option->said_unused("more stages cost shared memory and occupancy"));
+
+  auto custom = levers::LeverVocabulary::from_json(json::parse(R"({"my-lever": {"prose": ["my lever"],
+      "compiler_option": {"name": "my_opt", "acts_only_when": {"triton": ["tl\\.dot"]},
+                          "unused_because": {"triton": "no dot"}, "said_unused": "ignored"}}})"),
+                                                   "test");
+  REQUIRE(custom.compiler_option("my-lever"));
+  CHECK(custom.compiler_option("my-lever")->unused_because("triton", "x = 1") == std::optional<std::string>("no dot"));
+  // A DSL without its reason, or a missing said_unused, is refused with where.
+  CHECK_THROWS_WITH(levers::LeverVocabulary::from_json(json::parse(R"({"my-lever": {"prose": ["my lever"],
+      "compiler_option": {"name": "my_opt", "acts_only_when": {"triton": []}, "unused_because": {},
+                          "said_unused": "ignored"}}})"),
+                                                       "test"),
+                    Catch::Contains("unused_because.triton"));
+  CHECK_THROWS(levers::LeverVocabulary::from_json(json::parse(R"({"my-lever": {"prose": ["my lever"],
+      "compiler_option": {"name": "my_opt", "acts_only_when": {}, "unused_because": {}}}})"),
+                                                  "test"));
+}

@@ -223,6 +223,12 @@ std::optional<std::string> check_anti_against_the_run(Context &c, const AntiFact
                std::string(claim.substr(away.front().begin, away.front().end - away.front().begin)) +
                "\" fails, but the attempt " + range + " changes that lever away from " + away.front().value +
                ": the code it was tried on already had that setting, which the run kept");
+  if (auto turned = direction_contradicted(*diff, claim, levers::settings_in(vocabulary, claim), vocabulary, dsl))
+    refuse("payload.attempted",
+           "the account says it " + turned->said + " \"" +
+               std::string(claim.substr(turned->setting.begin, turned->setting.end - turned->setting.begin)) +
+               "\", but the attempt " + range + " moves that lever from " + turned->before + " to " +
+               turned->setting.value + ": the direction tried is not the one it states");
   if (!levers.missing.empty())
     refuse("payload.attempted", "the account names " + text::quoted_code_list(levers.missing) +
                                     ", but no running change " + range +
@@ -243,6 +249,14 @@ std::optional<std::string> check_anti_against_the_run(Context &c, const AntiFact
     refuse("payload.attempted", "the account's lever `" + *lever +
                                     "` acts on a loop, but the attempt's kernel runs none (no `for` or `while` in "
                                     "its device code): the lever changes nothing there, so the failure is not its");
+  // A lever set only through a compiler option the DSL leaves unused on
+  // this kernel (`num_stages` on a Triton loop without `tl.dot`): the
+  // failure is not the lever's, unless the account's cause says just that.
+  if (auto unused = lever_set_only_through_an_unused_option(*diff, levers.realised, code_after(c), vocabulary, dsl);
+      unused && !vocabulary.compiler_option(unused->lever)->said_unused(fact.mechanism.text))
+    refuse("payload.established_fact.mechanism",
+           "the attempt sets `" + unused->lever + "` only through `" + unused->option + "`, and " + unused->reason +
+               ": the option changes nothing there, so the account's cause is not what the run measured");
   // An established fact about code needs the code: an account whose lever
   // the attempt's running changes do not show cannot be checked.
   if (levers.realised.empty())

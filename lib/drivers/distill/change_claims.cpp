@@ -4,6 +4,7 @@
 #include "levers/name_in_words.hpp"
 
 #include <algorithm>
+#include <set>
 
 #include "text/regex.hpp"
 #include "text/utf8.hpp"
@@ -58,6 +59,37 @@ std::vector<levers::LeverSetting> settings_moved_away(const diff::DiffReading &d
     if (removed && !added) out.push_back(s);
   }
   return out;
+}
+
+std::optional<ContradictedDirection> direction_contradicted(const diff::DiffReading &diff, std::string_view text,
+                                                            const std::vector<levers::LeverSetting> &stated,
+                                                            const levers::LeverVocabulary &vocabulary,
+                                                            std::string_view dsl) {
+  // A direction word, then at most a few words, ending where the setting's
+  // mention begins.
+  static const text::Regex up(
+      R"((?i)\b(?:increas\w*|rais\w*|more|deeper|higher|bump\w*(?: up)?|doubl\w*|grow\w*)\b(?:\s+[\w.]+){0,3}\s*$)");
+  static const text::Regex down(
+      R"((?i)\b(?:decreas\w*|lower\w*|reduc\w*|fewer|shallower|smaller|halv\w*|cut\w*)\b(?:\s+[\w.]+){0,3}\s*$)");
+  static const text::Regex integer(R"((?<![\w.])(\d+)(?![\w.]))");
+  for (const auto &s : stated) {
+    if (s.value.empty() || s.value.find_first_not_of("0123456789") != std::string::npos) continue;
+    auto before_mention = text.substr(0, s.begin);
+    bool says_up = up.contains(before_mention), says_down = down.contains(before_mention);
+    if (says_up == says_down) continue;
+    std::set<std::string> old_values;
+    for (const auto &h : diff.hunks)
+      for (const auto &c : h.running)
+        if (!c.added && levers::changes_lever(c, {s.lever}, vocabulary, dsl))
+          for (const auto &m : integer.find_all(c.changed.empty() ? c.code : c.changed)) old_values.emplace(m[1]);
+    if (old_values.size() != 1) continue;
+    const auto &was = *old_values.begin();
+    if (was.size() > 9 || s.value.size() > 9) continue;
+    long from = std::stol(was), to = std::stol(s.value);
+    if ((says_up && to < from) || (says_down && to > from))
+      return ContradictedDirection{s, says_up ? "raises" : "lowers", was};
+  }
+  return std::nullopt;
 }
 
 namespace {
@@ -229,6 +261,38 @@ std::optional<std::string> loop_lever_without_a_loop(const std::vector<std::stri
   auto loops = code::device_code_loops(*after);
   if (!loops || *loops) return std::nullopt;
   return *first;
+}
+
+std::optional<UnusedOption> lever_set_only_through_an_unused_option(const diff::DiffReading &diff,
+                                                                    const std::vector<std::string> &levers,
+                                                                    std::optional<std::string_view> after,
+                                                                    const levers::LeverVocabulary &vocabulary,
+                                                                    std::string_view dsl) {
+  if (!after) return std::nullopt;
+  // Whether some running line changes `lever` and each that does changes
+  // only the option's name among the lever's code forms.
+  auto set_only_through = [&](const std::string &lever, const std::string &option) {
+    bool any = false;
+    for (const auto &h : diff.hunks)
+      for (const auto &c : h.running) {
+        if (!levers::changes_lever(c, {lever}, vocabulary, dsl)) continue;
+        auto forms = vocabulary.code_forms_in(lever, c.changed, dsl);
+        if (forms.empty()) forms = vocabulary.code_forms_in(lever, c.owner, dsl);
+        if (forms.empty() || std::any_of(forms.begin(), forms.end(), [&](const auto &f) { return f != option; }))
+          return false;
+        any = true;
+      }
+    return any;
+  };
+  std::optional<std::string> device;
+  for (const auto &l : levers) {
+    const auto *option = vocabulary.compiler_option(l);
+    if (!option || !set_only_through(l, option->name())) continue;
+    if (!device) device = code::device_code(*after);
+    if (!device) return std::nullopt;
+    if (auto why = option->unused_because(dsl, *device)) return UnusedOption{l, option->name(), *why};
+  }
+  return std::nullopt;
 }
 
 } // namespace otm::distill

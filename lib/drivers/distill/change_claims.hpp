@@ -39,6 +39,22 @@ std::vector<levers::LeverSetting> settings_moved_away(const diff::DiffReading &d
                                                       const std::vector<levers::LeverSetting> &stated,
                                                       const levers::LeverVocabulary &vocabulary, std::string_view dsl);
 
+// A stated setting whose direction the diff contradicts: the text says the
+// lever went up ("increase num_stages to 2", "raised BLOCK to 512") or
+// down ("lower", "reduce", "fewer") just before the setting, and the one
+// number the diff's running removed lines held for that lever lies on the
+// other side of the stated value (num_stages 3 -> 2). Round 12: a Gluon
+// attempt filed as "increase to 2 stages" lowered them from 3.
+struct ContradictedDirection {
+  levers::LeverSetting setting;
+  std::string said;   // "raises" or "lowers"
+  std::string before; // the value the diff moves it from
+};
+std::optional<ContradictedDirection> direction_contradicted(const diff::DiffReading &diff, std::string_view text,
+                                                            const std::vector<levers::LeverSetting> &stated,
+                                                            const levers::LeverVocabulary &vocabulary,
+                                                            std::string_view dsl);
+
 // The settings the diff's running changes move that the account does not
 // name: the names its changed assignments, definitions and keyword
 // arguments set (`NUM_STAGES = 1` -> `= 4`, `num_warps=8`), each with the
@@ -76,6 +92,22 @@ std::vector<OtherSetting> other_levers_changed(const diff::DiffReading &diff, st
 std::optional<std::string> loop_lever_without_a_loop(const std::vector<std::string> &levers,
                                                      std::optional<std::string_view> after,
                                                      const levers::LeverVocabulary &vocabulary);
+
+// The first of `levers` whose running changes in `diff` set only its
+// compiler option (levers::CompilerOption: `num_stages`) when the DSL's
+// compiler leaves that option unused on the kernel file `after`: a Triton
+// kernel with no `tl.dot` and no `tl.range(..., num_stages=K)` loop, any
+// Gluon kernel. The lever changes nothing there, so neither a gain nor a
+// failure measured over it is its. nullopt when none does, or when the
+// file's device code cannot be told.
+struct UnusedOption {
+  std::string lever, option, reason;
+};
+std::optional<UnusedOption> lever_set_only_through_an_unused_option(const diff::DiffReading &diff,
+                                                                    const std::vector<std::string> &levers,
+                                                                    std::optional<std::string_view> after,
+                                                                    const levers::LeverVocabulary &vocabulary,
+                                                                    std::string_view dsl);
 
 // Accepts a matched retrieval term unless it is a code name the diff does
 // not change. `diff` must outlive the result.

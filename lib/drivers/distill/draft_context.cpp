@@ -4,6 +4,7 @@
 
 #include "code/inert_code.hpp"
 #include "code/jit_globals.hpp"
+#include "code/kernel_loops.hpp"
 #include "code/module_outline.hpp"
 #include "ladder/noise.hpp"
 #include "record/leak_shapes.hpp"
@@ -144,8 +145,18 @@ std::vector<std::string> levers_the_kernel_runs(const Context &c, std::vector<st
   const auto &vocabulary = c.rules.retrieval.levers;
   const std::string dsl = c.af.get("operator").string_or("dsl");
   const std::string live = live_code_of(kernel, c.af.get("kernel_file").string_or("kernel.py"));
-  std::erase_if(
-      levers, [&](const std::string &l) { return vocabulary.checkable(l, dsl) && !vocabulary.in_code(l, live, dsl); });
+  const auto device = code::device_code(kernel);
+  // A lever the kernel holds only as a compiler option its DSL leaves
+  // unused there (a Gluon kernel's `num_stages`) does not run either.
+  auto only_an_unused_option = [&](const std::string &l) {
+    const auto *option = vocabulary.compiler_option(l);
+    if (!option || !device || !option->unused_because(dsl, *device)) return false;
+    auto forms = vocabulary.code_forms_in(l, live, dsl);
+    return std::all_of(forms.begin(), forms.end(), [&](const auto &f) { return f == option->name(); });
+  };
+  std::erase_if(levers, [&](const std::string &l) {
+    return vocabulary.checkable(l, dsl) && (!vocabulary.in_code(l, live, dsl) || only_an_unused_option(l));
+  });
   return levers;
 }
 

@@ -144,6 +144,13 @@ void claim_borne_out(Context &c, const Checked &k) {
                                  "`, which acts on a loop, but the kernel after the change runs none (no `for` or "
                                  "`while` in its device code): the lever changes nothing there, so the gain is "
                                  "not its");
+  // A lever set only through a compiler option the DSL leaves unused on
+  // this kernel: the gain is not its.
+  if (auto unused = lever_set_only_through_an_unused_option(k.diff, k.levers.realised, code_after(c),
+                                                            c.rules.retrieval.levers, k.dsl))
+    refuse("payload.change", "the change text claims `" + unused->lever + "`, which the diff sets only through `" +
+                                 unused->option + "`, and " + unused->reason +
+                                 ": the option changes nothing there, so the gain is not its");
   // A step whose own commits run nothing may still claim a lever an earlier
   // kept step of its span changed (a change kept and re-measured): the diff
   // must then bear that lever out. Otherwise the gain is not its claim's.

@@ -21,6 +21,8 @@ LeverVocabulary LeverVocabulary::from_json(const json::Value &section, std::stri
     if (!loop.is_null() && !loop.is_bool())
       throw Error(ErrorKind::Usage, here + ": '" + id + "'.acts_on_a_loop must be true or false");
     if (loop.truthy()) v.loop_levers_.insert(id);
+    if (const auto &option = lever.get("compiler_option"); !option.is_null())
+      v.options_.emplace(id, CompilerOption::from_json(option, here + ": '" + id + "'.compiler_option"));
     const auto &code = lever.get("code");
     if (code.is_null()) continue;
     const auto *by_dsl = code.as_object();

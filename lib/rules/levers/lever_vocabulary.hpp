@@ -8,7 +8,8 @@
 //       "code":  {"any": ["BLOCK(?:_\\w+)?", "TILE_\\w+"],        // case-sensitive, whole tokens,
 //                 "cuda": ["THREADS(?:_PER_BLOCK)?", "blockDim"]} // "any" applies to every DSL
 //     },
-//     "pipeline-stages": {..., "acts_on_a_loop": true},  // does nothing to a kernel without one
+//     "pipeline-stages": {..., "acts_on_a_loop": true,   // does nothing to a kernel without one
+//                         "compiler_option": {...}},      // levers/compiler_option.hpp
 //     ...
 //   }
 // A lever's id is also the technique tag a record carries. A lever without
@@ -29,6 +30,7 @@
 #include <vector>
 
 #include "config/config.hpp"
+#include "levers/compiler_option.hpp"
 #include "levers/term_vocabulary.hpp"
 
 namespace otm::levers {
@@ -74,6 +76,11 @@ public:
   // Whether `lever` only acts on a loop of the kernel (software pipelining,
   // unrolling): on a kernel that runs none it changes nothing.
   bool acts_on_a_loop(const std::string &lever) const { return loop_levers_.count(lever) > 0; }
+  // The compiler option through which `lever` may be set, or nullptr.
+  const CompilerOption *compiler_option(const std::string &lever) const {
+    auto it = options_.find(lever);
+    return it == options_.end() ? nullptr : &it->second;
+  }
   // Every lever id, in vocabulary order.
   const std::vector<std::string> &ids() const { return ids_; }
 
@@ -86,6 +93,7 @@ private:
   std::vector<std::string> ids_;
   std::map<std::string, Code, std::less<>> code_;
   std::set<std::string, std::less<>> loop_levers_;
+  std::map<std::string, CompilerOption, std::less<>> options_;
 };
 
 } // namespace otm::levers
