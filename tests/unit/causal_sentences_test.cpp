@@ -38,3 +38,19 @@ TEST_CASE("a next-step note is a plan, not the cause of the step that wrote it",
   CHECK_FALSE(r.is_causal("Next steps: remove one full read of the input row since it is read twice."));
   CHECK(r.is_causal("Keeping more tiles in flight hides the global-load latency of the next row."));
 }
+
+TEST_CASE("a body of one field per line is one sentence per field", "[record][issue25]") {
+  // Round 12: "Shapes (us): shape-1 3.79->3.70; ... Correctness: PASS ...
+  // Rationale: Reduce memory traffic ..." was quoted whole as a mechanism.
+  auto r = rule(R"({"markers": ["reduce"], "min_chars": 10})");
+  auto s = r.causal_sentences("Stage the row in shared memory. Shapes (us): shape-1 3.79->3.70; shape-2 6.92->6.35\n"
+                              "Correctness: PASS (max_abs_err 8.34e-03)\n"
+                              "Rationale: Reduce memory traffic and improve bandwidth utilisation.\n"
+                              "Next: num_warps=16");
+  REQUIRE(s.size() == 1);
+  CHECK(s[0] == "Rationale: Reduce memory traffic and improve bandwidth utilisation.");
+  // A wrapped line of prose is no field: the sentence runs on.
+  auto wrapped = r.causal_sentences("Two rows per program reduce the partial\nlast wave on the long shapes.");
+  REQUIRE(wrapped.size() == 1);
+  CHECK(wrapped[0] == "Two rows per program reduce the partial last wave on the long shapes.");
+}

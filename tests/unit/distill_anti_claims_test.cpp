@@ -7,6 +7,7 @@
 #include "distill/draft_run.hpp"
 #include "distill/drafter.hpp"
 #include "distill_test_support.hpp"
+#include "record/established_fact.hpp"
 #include "json/parse.hpp"
 
 using namespace otm;
@@ -736,4 +737,43 @@ TEST_CASE("an anti-strategy's advice naming a lever the run also reverted is dro
   const std::string lesson = run[0].record->get("payload").string_or("lesson");
   CHECK_THAT(lesson, !Catch::Contains("Instead"));
   CHECK_THAT(lesson, Catch::EndsWith("the run reverted it."));
+}
+
+TEST_CASE("a passing correctness line is no accuracy failure and a speed gate no failed check", "[distill][issue25]") {
+  // Round 12: a reverted __ldg attempt whose quality gate said "slower than
+  // current best by 0.51%" and whose body said "Correctness: PASS
+  // (max_abs_err 2.37e-04)" was filed as an accuracy failure with that line
+  // as its cause.
+  CHECK_FALSE(record::gate_failed_on_results("slower than current best by 0.51%"));
+  CHECK(record::gate_failed_on_results("max_rel_err 0.031 above tolerance 0.01"));
+  CHECK(record::reports_a_pass("Correctness: PASS (max_abs_err 2.37e-04)"));
+  CHECK(record::reports_a_pass("It passed the 1e-2 tolerance check on every shape."));
+  CHECK_FALSE(record::reports_a_pass("fp16 accumulation fails accuracy (max_abs_err 8.0e-02)"));
+
+  auto p = fewer_warps_attempt();
+  auto &said = at(p.doc, {"agent_facing", "what_the_run_said"});
+  said.set("commit_body", "num_warps 8 -> 4 for the short rows. Shapes (us): shape-1 9.22->9.12; shape-2 "
+                          "174.6->176.1\nCorrectness: PASS (max_abs_err 2.37e-04)\nRationale: Fewer warps cut the "
+                          "reduction's cross-warp traffic.\nNext: half2 loads");
+  said.set("gate_verdict", "slower than current best by 0.51%");
+  auto d = distill::draft_record(p);
+  if (d.record) {
+    const auto &pl = d.record->get("payload");
+    CHECK(pl.string_or("verdict") != "accuracy-gate/ceiling");
+    CHECK_THAT(pl.get("established_fact").string_or("mechanism"), !Catch::Contains("Correctness"));
+  } else {
+    REQUIRE(d.refusal);
+    CHECK_THAT(d.refusal->why, !Catch::Contains("accuracy"));
+  }
+  // A gate that failed on the results still marks the check failed: the
+  // account's accuracy cause is then the fact.
+  said.set("commit_body", "num_warps 8 -> 4 for the short rows: the two-pass reduction in fp16 loses precision "
+                          "and the error reaches max_abs_err 3.1e-02 on the longest rows.");
+  said.set("gate_verdict", "max_abs_err 0.031 above tolerance 0.01");
+  auto failed = distill::draft_record(p);
+  INFO((failed.refusal ? failed.refusal->why : ""));
+  if (failed.record)
+    CHECK(failed.record->get("payload").string_or("verdict") == "accuracy-gate/ceiling");
+  else
+    CHECK_THAT(failed.refusal->why, !Catch::Contains("correctness check passed"));
 }

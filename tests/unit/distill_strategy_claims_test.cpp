@@ -156,6 +156,12 @@ TEST_CASE("a template's expected impact is no step's mechanism", "[distill][issu
   REQUIRE(d.refusal);
   CHECK(d.refusal->field == "payload.mechanism");
   CHECK_THAT(d.refusal->why, Catch::Contains("template default (stated on 106 steps)"));
+  // Round 12: the same sentence quoted by the body's "Rationale:" line is
+  // the template too.
+  said.set("causal_sentences", json::Value::strings({"Rationale: fewer DRAM round trips per row"}));
+  auto quoted = distill::draft_record(p);
+  REQUIRE(quoted.refusal);
+  CHECK_THAT(quoted.refusal->why, Catch::Contains("template default (stated on 106 steps)"));
 }
 
 TEST_CASE("a run keeps any one mechanism to its share of the strategies", "[distill][issue25]") {

@@ -7,6 +7,7 @@
 #include "code/kernel_loops.hpp"
 #include "code/module_outline.hpp"
 #include "ladder/noise.hpp"
+#include "record/established_fact.hpp"
 #include "record/leak_shapes.hpp"
 #include "text/lines.hpp"
 #include "text/utf8.hpp"
@@ -203,7 +204,8 @@ std::vector<std::string> strings_at(const Value &list, const char *key) {
 bool correctness_passed(const Value &af) {
   const auto &status = af.get("measurements").get("correctness").get("status");
   if (status.is_null() || (status.is_string() && text::strip(*status.as_string()).empty())) return false;
-  return !ladder::correctness_failed(status) && !text_of(af.get("what_the_run_said").get("gate_verdict"));
+  auto gate = text_of(af.get("what_the_run_said").get("gate_verdict"));
+  return !ladder::correctness_failed(status) && !(gate && record::gate_failed_on_results(*gate));
 }
 
 std::string range_of(const Value &prov) {

@@ -180,7 +180,7 @@ std::string without_revert_marker(const std::string &subject) {
 // A label the run put before its reason ("Why: one tile now spans the
 // row"): the record's field already says what the text is.
 std::string without_reason_label(const std::string &text) {
-  static const text::Regex label(R"(^\s*(?i:why|reason|mechanism|because)\s*:\s*)");
+  static const text::Regex label(R"(^\s*(?i:why|reason|rationale|mechanism|because)\s*:\s*)");
   std::string out = label.replace(text, "");
   return text::code_points(out) >= 12 ? out : text;
 }
@@ -243,8 +243,9 @@ std::optional<SourcedText> strategy_mechanism(const json::Value &af, const recor
 
 record::FactContext fact_context(const json::Value &af) {
   const auto &m = af.get("measurements");
-  bool failed = ladder::correctness_failed(m.get("correctness").get("status")) ||
-                nonblank(af.get("what_the_run_said").get("gate_verdict")).has_value();
+  auto gate = nonblank(af.get("what_the_run_said").get("gate_verdict"));
+  bool failed =
+      ladder::correctness_failed(m.get("correctness").get("status")) || (gate && record::gate_failed_on_results(*gate));
   return record::make_fact_context(af.get("operator").string_or("dsl"), af.get("operator").get("fixed_axes"), failed);
 }
 
@@ -325,6 +326,7 @@ std::optional<SourcedText> first_stated_cause(const FailureAccount &a, const rec
     for (const auto &s : text::sentences(t.text)) {
       if (!record::states_mechanism(s, context) || !says_more_than(s, a.attempted, context)) continue;
       if (record::mechanism_regex().contains(s)) return SourcedText{s, t.source};
+      if (record::reports_a_pass(s)) continue;
       std::size_t n = record::accuracy_failure_regex().find_all(s).size();
       if (n > best_accuracy) best_accuracy = n, accuracy = SourcedText{s, t.source};
     }

@@ -184,7 +184,12 @@ SourcedText own_mechanism(Context &c) {
   // skipped too; when no other source is left, it is the refusal's reason.
   std::optional<std::string> contradicted;
   auto is_template = [&](const std::string &source, const std::string &text) {
-    if (source == "what_the_run_said.expected_impact" && impact_steps >= c.rules.template_min_steps) return true;
+    // The template's sentence is the template wherever the packet quotes
+    // it (round 12: a body's "Rationale: <expected impact>" line).
+    if (impact_steps >= c.rules.template_min_steps &&
+        (source == "what_the_run_said.expected_impact" ||
+         text::folded(text) == text::folded(said_here.string_or("expected_impact"))))
+      return true;
     const auto &ex = c.rules.excluded_mechanisms;
     if (std::find(ex.begin(), ex.end(), text::folded(text)) != ex.end()) return true;
     auto why = c.rules.grid_cause.contradiction(text, c.af.get("measurements"));

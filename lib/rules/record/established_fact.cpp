@@ -57,6 +57,17 @@ const text::Regex &accuracy_failure_regex() {
   return r;
 }
 
+bool gate_failed_on_results(std::string_view gate_failure) {
+  return accuracy_failure_regex().contains(gate_failure) || wrong_results_regex().contains(gate_failure);
+}
+
+bool reports_a_pass(std::string_view sentence) {
+  static const text::Regex pass(
+      R"((?i)\b(?:correctness|accuracy|check|status)\b\W{0,3}(?:PASS(?:ED)?|OK)\b|)"
+      R"(\bpass(?:ed|es)?\b(?:\s+\S+){0,3}\s+(?:tolerance|check)|\bwithin (?:the )?tolerance\b)");
+  return pass.contains(sentence);
+}
+
 const text::Regex &no_effect_regex() {
   static const text::Regex r(
       R"((?i)\b(?:gains?\s+nothing|gained\s+nothing|no\s+(?:measurable\s+)?(?:effect|gain|speed-?up|)"

@@ -31,6 +31,16 @@ const text::Regex &accuracy_failure_regex();
 // check judged them: an account using them reports a correctness failure
 // whatever else it says.
 const text::Regex &wrong_results_regex();
+// Whether a step's quality-gate failure reason is about its results, not
+// its speed: "max_rel_err 0.031 above tolerance 0.01" is, "slower than
+// current best by 0.51%" is not (round 12: a speed gate read as a failed
+// correctness check made "Correctness: PASS (max_abs_err ...)" an accuracy
+// failure's cause).
+bool gate_failed_on_results(std::string_view gate_failure);
+// Whether a sentence reports a correctness check passing ("Correctness:
+// PASS (max_abs_err 2.4e-04)", "passed within tolerance"): never an
+// account of an accuracy failure.
+bool reports_a_pass(std::string_view sentence);
 // Words that say a lever changed nothing ("gained nothing", "no effect",
 // "the same PTX"): a failure that the measurement bears out when the
 // attempt moved inside the noise, where other failures need a slowdown.
