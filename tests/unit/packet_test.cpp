@@ -113,8 +113,16 @@ TEST_CASE("reference kernels come from git objects", "[packet]") {
   auto b = build(t);
   scrub::Scrubber s1, s2;
   CHECK(io::read_file(b.dir / "refk-final.py") == s1.code(t.git("show " + t.sha.at("v5") + ":kernel.py")));
-  CHECK(io::read_file(b.dir / "refk-v4.py") == s2.code(t.git("show HEAD:versions/kernel_v4.py")));
+  CHECK(io::read_file(b.dir / "refk-v4.py") == s2.code(t.git("show " + t.sha.at("v4") + ":kernel.py")));
   CHECK(find(b, "refk-final").packet.get("agent_facing").string_or("kernel_file") == "refk-final.py");
+  // Round 12: a milestone's snapshot that holds another version's code
+  // (stale) is not what the run measured: the milestone's commit is.
+  testing::write(t.trace / "versions" / "kernel_v4.py", "# a stale snapshot\nBLOCK = 1\n");
+  t.git("add -A");
+  t.git("commit -q -m 'bookkeeping: refresh snapshots'");
+  auto stale = build(t);
+  scrub::Scrubber s3;
+  CHECK(io::read_file(stale.dir / "refk-v4.py") == s3.code(t.git("show " + t.sha.at("v4") + ":kernel.py")));
   // v5's own commit only adds `NUM_WARPS = 8`, which nothing reads: its
   // change text ("retuned num_warps to 8") does not describe the kernel.
   CHECK(find(b, "refk-final").packet.get("agent_facing").get("span").get("this_step_changes_running_code") ==

@@ -319,8 +319,9 @@ void explain_code(const json::Value &record, const json::Value &seg, const packe
                                 short_sha(rebuilt) + ")");
     }
   } else {
-    code.path = seg.string_or("kernel_file", "kernel.py");
-    code.new_commit = code.path == "kernel.py" ? seg.string_or("sha") : m.repo().head().value_or("");
+    auto source = packet::reference_source(m.repo(), seg);
+    code.path = source.path;
+    code.new_commit = source.commit;
     e.diff_range = code.path + " at " + short_sha(code.new_commit);
   }
   const std::size_t max_items = m.config().limits().max_explain_items;

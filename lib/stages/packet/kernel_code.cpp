@@ -113,13 +113,18 @@ std::optional<KernelDiff> version_diff(const git::Repository &repo, const Versio
   return diff(base, *sha, anti ? DiffRange::Attempt : DiffRange::VersionChange);
 }
 
-std::string reference_kernel(const git::Repository &repo, const trace::TraceFiles &files, const json::Value &segment) {
-  std::string file = segment.string_or("kernel_file", "kernel.py");
+ReferenceSource reference_source(const git::Repository &repo, const json::Value &segment) {
   const auto *sha = segment.get("sha").as_string();
-  if (file == "kernel.py" && sha && !sha->empty()) return repo.read_at(*sha, file).value_or("");
-  if (auto head = repo.head())
-    if (auto content = repo.read_at(*head, file)) return *content;
-  return files.text(file).value_or("");
+  if (sha && !sha->empty() && repo.blob_id(*sha, "kernel.py")) return {"kernel.py", *sha};
+  std::string file = segment.string_or("kernel_file", "kernel.py");
+  if (auto head = repo.head(); head && repo.blob_id(*head, file)) return {file, *head};
+  return {file, ""};
+}
+
+std::string reference_kernel(const git::Repository &repo, const trace::TraceFiles &files, const json::Value &segment) {
+  auto source = reference_source(repo, segment);
+  if (!source.commit.empty()) return repo.read_at(source.commit, source.path).value_or("");
+  return files.text(source.path).value_or("");
 }
 
 } // namespace otm::packet

@@ -117,9 +117,20 @@ std::optional<KernelDiff> version_diff(const git::Repository &repo, const Versio
                                        const json::Value &segment, DiffCache *cache = nullptr,
                                        const std::string &made_on = {});
 
-// A reference kernel: kernel.py at the segment's commit; a snapshot
-// (versions/kernel_<ver>.py) from the HEAD commit, falling back to the
-// working tree only when HEAD does not track it. Empty when absent.
+// Where a reference kernel's code is read: kernel.py at the segment's
+// commit, the code the run measured, whenever that commit holds it (a
+// milestone's versions/kernel_<ver>.py snapshot only marks the milestone:
+// round 12 found a snapshot that was the version before's code, byte for
+// byte); else the snapshot from the HEAD commit, falling back to the
+// working tree only when HEAD does not track it. Shared by the packet
+// stage and otm-explain.
+struct ReferenceSource {
+  std::string path;   // "kernel.py" or the snapshot's path
+  std::string commit; // the commit it is read at; empty for the working tree
+};
+ReferenceSource reference_source(const git::Repository &repo, const json::Value &segment);
+
+// A reference kernel's code, read from reference_source. Empty when absent.
 // The working tree is read under the trace reading policy.
 std::string reference_kernel(const git::Repository &repo, const trace::TraceFiles &files, const json::Value &segment);
 
