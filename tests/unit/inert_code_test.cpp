@@ -2,6 +2,7 @@
 
 #include "code/inert_changes.hpp"
 #include "code/inert_code.hpp"
+#include "distill/draft_context.hpp"
 
 using namespace otm;
 using Why = code::InertCode::Why;
@@ -107,6 +108,30 @@ TEST_CASE("inert code: embedded CUDA source, #define and constexpr", "[inert]") 
   CHECK(lines_of(c, Why::UnreadName) == std::vector<std::size_t>{3, 5});
   CHECK_FALSE(c.is_inert(1));
   CHECK_FALSE(c.is_inert(3));
+}
+
+TEST_CASE("inert code: a CUDA device helper nothing calls runs for nothing", "[inert]") {
+  // Round 12: a reference kernel built on "__ldg" loads whose helper no
+  // kernel called.
+  std::string src = "cuda_src = r'''\n"                                          // 1
+                    "template <typename T>\n"                                    // 2
+                    "__device__ __forceinline__ T ld_ro(const T* p) {\n"         // 3
+                    "    return __ldg(p);\n"                                     // 4
+                    "}\n"                                                        // 5
+                    "__device__ float ld_plain(const float* p) { return *p; }\n" // 6
+                    "__device__ float twice(float v);\n"                         // 7
+                    "__global__ void k(const float* x, float* y) {\n"            // 8
+                    "  y[threadIdx.x] = ld_plain(x + threadIdx.x);\n"            // 9
+                    "}\n"                                                        // 10
+                    "'''\n"                                                      // 11
+                    "mod = load_inline(name='k', cuda_sources=[cuda_src])\n";    // 12
+  auto c = code::find_inert_code(src, code::Language::Python, {"ld_ro", "ld_plain", "twice"});
+  CHECK(lines_of(c, Why::UncalledFunction) == std::vector<std::size_t>{2, 3, 4, 5});
+  CHECK(c.uncalled_functions == std::vector<std::string>{"ld_ro"});
+  CHECK_FALSE(c.is_inert(5)); // ld_plain: the kernel calls it
+  CHECK_FALSE(c.is_inert(6)); // a declaration is no definition
+  // Not named by the caller: an old helper may be what a harness calls.
+  CHECK_FALSE(code::find_inert_code(src, code::Language::Python).is_inert(3));
 }
 
 TEST_CASE("inert changes: a diff that only moves a dead constant runs for nothing", "[inert]") {
@@ -313,4 +338,16 @@ def k(x_ptr, y_ptr, n_rows, BLOCK_N: gl.constexpr):
   // Passed on (to a copy, a barrier wait): read.
   const std::string passed = kernel("        gl.thread_barrier()\n        _consume(buf)\n");
   CHECK(code::find_inert_code(passed, code::Language::Python).lines[line_of(passed, "buf = ")] == Why::Live);
+}
+
+TEST_CASE("a kernel file's device helpers are what only the kernel can call", "[inert][distill]") {
+  std::string src = "cuda_src = r'''\n"
+                    "__device__ float ld_ro(const float* p) { return __ldg(p); }\n"
+                    "__global__ void k(const float* x, float* y) { y[threadIdx.x] = x[threadIdx.x]; }\n"
+                    "'''\n"
+                    "mod = load_inline(name='k', cuda_sources=[cuda_src])\n";
+  auto c = distill::drafting::kernel_inert_code(src, "kernel.py");
+  CHECK(c.uncalled_functions == std::vector<std::string>{"ld_ro"});
+  CHECK(c.is_inert(1));
+  CHECK_FALSE(c.is_inert(2)); // a __global__ kernel is launched from the host
 }

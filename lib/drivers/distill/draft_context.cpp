@@ -101,13 +101,20 @@ void set_terms(Value &record, const RecordTerms &terms) { terms.write_to(*record
 
 code::InertCode kernel_inert_code(std::string_view source, std::string_view path) {
   const auto language = code::language_of_path(path);
-  std::set<std::string> jit;
+  // Functions only the kernel can call: JIT functions, and the CUDA
+  // `__device__` helpers of a load_inline source (round 12: a reference
+  // kernel built on an `__ldg` helper nothing calls).
+  std::set<std::string> device;
   if (language == code::Language::Python) {
     auto outline = code::outline_module(source);
     for (const auto &s : outline.statements)
-      if (code::is_jit_function(outline, s)) jit.insert(s.name);
+      if (code::is_jit_function(outline, s)) device.insert(s.name);
+    for (const auto &c : outline.c_items)
+      if (c.kind == code::CItem::Kind::Function && c.head.find("__device__") != std::string::npos &&
+          c.head.find("__global__") == std::string::npos)
+        device.insert(c.binds.begin(), c.binds.end());
   }
-  return code::find_inert_code(source, language, jit);
+  return code::find_inert_code(source, language, device);
 }
 
 namespace {

@@ -289,20 +289,52 @@ std::vector<Definition> definitions_of(const Reading &r, const InertCode &out,
   return statements;
 }
 
-// A new Python function: its decorators and its indented block.
+// A new function: a Python one with its decorators and its indented
+// block, or a CUDA `__device__` one (embedded in a string, or in a C-family
+// file) with a `template <...>` line before it and its braced body.
 struct Function {
   std::string name;
   std::size_t begin, def_line, end;
 };
 
+// A `__device__` function defined at line `i` of the C-family code, or
+// nothing: its name, and the line after its closing brace.
+std::optional<Function> device_function_at(const Reading &r, std::size_t i, const std::set<std::string> &names) {
+  static const text::Regex head(R"(\b__device__\b[^;{()=]*?\b([A-Za-z_]\w*)\s*\()");
+  static const text::Regex template_line(R"(^\s*template\s*<)");
+  auto m = head.search(r.code[i].c);
+  if (!m || !names.count(std::string((*m)[1]))) return std::nullopt;
+  const std::size_t n = r.lexed.size();
+  int depth = 0;
+  bool opened = false;
+  for (std::size_t k = i; k < n; ++k) {
+    for (char ch : r.code[k].c) {
+      if (ch == ';' && !opened) return std::nullopt; // a declaration
+      if (ch == '{') ++depth, opened = true;
+      if (ch == '}' && --depth == 0 && opened) {
+        std::size_t begin = i;
+        while (begin > 0 && r.code[begin - 1].python.empty() && template_line.contains(r.code[begin - 1].c)) --begin;
+        return Function{std::string((*m)[1]), begin, i, k + 1};
+      }
+    }
+  }
+  return std::nullopt;
+}
+
 std::vector<Function> new_functions_of(const Reading &r, const InertCode &out, Language language,
                                        const std::set<std::string> &new_functions) {
   std::vector<Function> functions;
-  if (language != Language::Python || new_functions.empty()) return functions;
+  if (new_functions.empty()) return functions;
   static const text::Regex def(R"(^(\s*)(?:async\s+)?def\s+([A-Za-z_]\w*)\s*\()");
   const std::size_t n = r.lexed.size();
   for (std::size_t i = 0; i < n; ++i) {
-    if (!r.starts[i]) continue;
+    if (!r.code[i].c.empty())
+      if (auto f = device_function_at(r, i, new_functions)) {
+        functions.push_back(*f);
+        i = f->end - 1;
+        continue;
+      }
+    if (language != Language::Python || !r.starts[i]) continue;
     auto m = def.search(r.code[i].python);
     if (!m || !new_functions.count(std::string((*m)[2]))) continue;
     std::size_t indent = indent_of(r.lexed[i].text);

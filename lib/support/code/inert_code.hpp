@@ -24,7 +24,8 @@
 // opts into:
 //   * a function counts as uncalled only when the caller says it is new
 //     (`new_functions`): an old top-level function nothing in the file calls
-//     may be the entry point a harness imports;
+//     may be the entry point a harness imports. A Python `def` or a CUDA
+//     `__device__` function (in a string or a C-family file) may be named;
 //   * a name a module reads through strings (`getattr(m, "X")`) is not seen.
 //
 // Usage:
