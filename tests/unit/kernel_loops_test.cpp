@@ -77,6 +77,10 @@ TEST_CASE("lever vocabulary: which levers act on a loop is data", "[loops][lever
   auto custom = levers::LeverVocabulary::from_json(
       json::parse(R"({"my-lever": {"prose": ["my lever"], "acts_on_a_loop": true}})"), "test");
   CHECK(custom.acts_on_a_loop("my-lever"));
+  CHECK(v.on_or_off("persistent-kernel"));
+  CHECK_FALSE(v.on_or_off("block-size-tuning"));
+  CHECK_THROWS(levers::LeverVocabulary::from_json(
+      json::parse(R"({"my-lever": {"prose": ["my lever"], "on_or_off": 1}})"), "test"));
   CHECK_THROWS(levers::LeverVocabulary::from_json(
       json::parse(R"({"my-lever": {"prose": ["my lever"], "acts_on_a_loop": "yes"}})"), "test"));
 }

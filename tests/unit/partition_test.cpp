@@ -297,6 +297,44 @@ TEST_CASE("one anti-strategy segment per failed lever, naming its accounts and a
   CHECK(other.merged_occurrences == 0);
 }
 
+TEST_CASE("an on-or-off lever named without a value is kept wherever a kept step names it (issue 25)",
+          "[partition][issue25]") {
+  // Round 12: "persistent row loop" filed as a failed lever in a run that
+  // kept a persistent kernel three times, below the milestone threshold.
+  testing::SyntheticTrace t("partition-on-off");
+  auto in = partition::load_inputs(sources(t));
+  for (auto &row : in.rows) {
+    std::string v = row.string_or("version");
+    if (v == "v2")
+      row.set("deadend_items", json::Value::strings({"a persistent grid is slower because the last wave idles on the "
+                                                     "short shapes"}));
+    if (v == "v4") row.set("action_description", "Persistent kernel with 2-stage pipelining and num_warps=16.");
+  }
+  auto persistent_seg = [](const partition::Result &r) -> const json::Value * {
+    for (const auto &s : r.segments)
+      if (s.string_or("record_type") == "anti-strategy" && s.string_or("seg_id").starts_with("anti-v2")) return &s;
+    return nullptr;
+  };
+  auto r = partition::run(in);
+  const auto *seg = persistent_seg(r);
+  REQUIRE(seg);
+  REQUIRE(seg->get("kept_in_the_run").size() >= 1);
+  CHECK(seg->get("kept_in_the_run")[0].string_or("version") == "v4");
+  // A lever with settings between (the tile size) named without a value is
+  // not matched to a kept step that names it.
+  for (auto &row : in.rows) {
+    std::string v = row.string_or("version");
+    if (v == "v2")
+      row.set("deadend_items", json::Value::strings({"larger tiles are slower because the last wave idles on the "
+                                                     "short shapes"}));
+    if (v == "v4") row.set("action_description", "Larger tiles with 2-stage pipelining.");
+  }
+  auto tiles = partition::run(in);
+  const auto *tile_seg = persistent_seg(tiles);
+  REQUIRE(tile_seg);
+  CHECK(tile_seg->get("kept_in_the_run").size() == 0);
+}
+
 TEST_CASE("a failed lever's setting the run kept before the failure is listed as kept in the run (issue 25)",
           "[partition][issue25]") {
   // v1 kept num_warps=16; v7's pitfall says 16 warps fail. The attempt

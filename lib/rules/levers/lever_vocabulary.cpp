@@ -17,10 +17,13 @@ LeverVocabulary LeverVocabulary::from_json(const json::Value &section, std::stri
       throw Error(ErrorKind::Usage, here + ": '" + id + "' must be an object with \"prose\" and optional \"code\"");
     v.prose_.add(id, lever.get("prose"), here + ".prose");
     v.ids_.push_back(id);
-    const auto &loop = lever.get("acts_on_a_loop");
-    if (!loop.is_null() && !loop.is_bool())
-      throw Error(ErrorKind::Usage, here + ": '" + id + "'.acts_on_a_loop must be true or false");
-    if (loop.truthy()) v.loop_levers_.insert(id);
+    for (auto [key, set] :
+         {std::pair{"acts_on_a_loop", &v.loop_levers_}, std::pair{"on_or_off", &v.on_or_off_levers_}}) {
+      const auto &flag = lever.get(key);
+      if (!flag.is_null() && !flag.is_bool())
+        throw Error(ErrorKind::Usage, here + ": '" + id + "'." + key + " must be true or false");
+      if (flag.truthy()) set->insert(id);
+    }
     if (const auto &option = lever.get("compiler_option"); !option.is_null())
       v.options_.emplace(id, CompilerOption::from_json(option, here + ": '" + id + "'.compiler_option"));
     const auto &code = lever.get("code");

@@ -8,6 +8,7 @@
 //       "code":  {"any": ["BLOCK(?:_\\w+)?", "TILE_\\w+"],        // case-sensitive, whole tokens,
 //                 "cuda": ["THREADS(?:_PER_BLOCK)?", "blockDim"]} // "any" applies to every DSL
 //     },
+//     "persistent-kernel": {..., "on_or_off": true},      // pulled or not, no setting between
 //     "pipeline-stages": {..., "acts_on_a_loop": true,   // does nothing to a kernel without one
 //                         "compiler_option": {...}},      // levers/compiler_option.hpp
 //     ...
@@ -76,6 +77,10 @@ public:
   // Whether `lever` only acts on a loop of the kernel (software pipelining,
   // unrolling): on a kernel that runs none it changes nothing.
   bool acts_on_a_loop(const std::string &lever) const { return loop_levers_.count(lever) > 0; }
+  // Whether `lever` is either pulled or not, with no setting between
+  // (a persistent grid, warp specialisation, split-K): a failure of it
+  // named without a value is a failure of any step that names it.
+  bool on_or_off(const std::string &lever) const { return on_or_off_levers_.count(lever) > 0; }
   // The compiler option through which `lever` may be set, or nullptr.
   const CompilerOption *compiler_option(const std::string &lever) const {
     auto it = options_.find(lever);
@@ -93,6 +98,7 @@ private:
   std::vector<std::string> ids_;
   std::map<std::string, Code, std::less<>> code_;
   std::set<std::string, std::less<>> loop_levers_;
+  std::set<std::string, std::less<>> on_or_off_levers_;
   std::map<std::string, CompilerOption, std::less<>> options_;
 };
 

@@ -375,6 +375,21 @@ void one_per_failed_lever(Builder &b, const Inputs &in, const std::vector<json::
     for (const auto &st : k.settings) k.named.insert(st.lever);
     kept.push_back(std::move(k));
   }
+  // Every other step the run kept (below the milestone threshold too): an
+  // on-or-off lever named without a value is the same lever wherever a
+  // kept step names it (round 12: "persistent row loop" filed as failed in
+  // a run that kept a persistent kernel three times).
+  std::vector<Kept> kept_steps;
+  for (const auto &row : in.rows) {
+    if (row.get("reverted").truthy() || row.get("n").as_int().value_or(0) <= 0) continue;
+    Kept k{&row, levers::settings_in(in.levers, levers::claim_of(change_of(row))), {}};
+    for (const auto &st : k.settings) k.named.insert(st.lever);
+    if (!k.named.empty()) kept_steps.push_back(std::move(k));
+  }
+  auto only_on_or_off = [&](const std::set<std::string> &named) {
+    return !named.empty() &&
+           std::all_of(named.begin(), named.end(), [&](const std::string &l) { return in.levers.on_or_off(l); });
+  };
   // Every step of the run with the settings its change states: a failure
   // the run's other tries of the same setting contradict (an accuracy
   // failure where another try passed) is no fact (`tried_in_the_run`).
@@ -432,6 +447,22 @@ void one_per_failed_lever(Builder &b, const Inputs &in, const std::vector<json::
       settings.push_back(std::move(o));
     }
     json::Value later = json::Value::array();
+    std::set<std::string> later_versions;
+    auto add_later = [&](const Kept &k) {
+      if (!later_versions.insert(k.m->string_or("version")).second) return;
+      json::Value o = json::Value::object();
+      o.set("version", k.m->get("version"));
+      o.set("sha", or_null(k.m->get("sha")));
+      o.set("measured_against", measured_against(*k.m, rows));
+      o.set("change", change_of(*k.m));
+      later.push_back(std::move(o));
+    };
+    if (a.settings.empty() && only_on_or_off(a.named))
+      for (const auto &k : kept_steps)
+        if (k.m->string_or("dsl") == a.seg.string_or("dsl") &&
+            std::includes(k.named.begin(), k.named.end(), a.named.begin(), a.named.end()) &&
+            k.m->get("n").as_int().value_or(-1) != a.n)
+          add_later(k);
     for (const auto &k : kept) {
       if (k.m->string_or("dsl") != a.seg.string_or("dsl")) continue;
       bool own_win = condition_of_its_win(members, k);
@@ -444,12 +475,7 @@ void one_per_failed_lever(Builder &b, const Inputs &in, const std::vector<json::
         });
         if (!all) continue;
       }
-      json::Value o = json::Value::object();
-      o.set("version", k.m->get("version"));
-      o.set("sha", or_null(k.m->get("sha")));
-      o.set("measured_against", measured_against(*k.m, rows));
-      o.set("change", change_of(*k.m));
-      later.push_back(std::move(o));
+      add_later(k);
     }
     json::Value others = json::Value::array();
     for (const auto &t : tried)
