@@ -914,6 +914,12 @@ TEST_CASE("a reference kernel does not build on a compiler option its DSL leaves
   const auto &trace = d.record->get("payload").get("trace");
   CHECK(trace.get("builds_on").string_or("approach") == "num_warps 4 -> 8.");
   for (const auto &t : *trace.get("techniques_applied_before").as_array()) CHECK(t != json::Value("pipeline-stages"));
+  // An import of another code form of the lever is host code, not a use.
+  auto imported = p;
+  imported.code = "from triton.language.extra import async_copy\n" + imported.code;
+  auto with_import = distill::draft_record(imported);
+  REQUIRE(with_import.record);
+  CHECK(with_import.record->get("payload").get("trace").get("builds_on").string_or("approach") == "num_warps 4 -> 8.");
   // A loop that feeds tl.dot is pipelined: the step is what it builds on.
   const std::string body = "    s = tl.sum(e, axis=0)\n";
   p.code.replace(p.code.find(body), body.size(),

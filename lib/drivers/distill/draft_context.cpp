@@ -155,11 +155,13 @@ std::vector<std::string> levers_the_kernel_runs(const Context &c, std::vector<st
   const std::string live = live_code_of(kernel, c.af.get("kernel_file").string_or("kernel.py"));
   const auto device = code::device_code(kernel);
   // A lever the kernel holds only as a compiler option its DSL leaves
-  // unused there (a Gluon kernel's `num_stages`) does not run either.
+  // unused there (a Gluon kernel's `num_stages`) does not run either: its
+  // device code holds no other code of it (an imported `async_copy` nothing
+  // calls is host code; round 12).
   auto only_an_unused_option = [&](const std::string &l) {
     const auto *option = vocabulary.compiler_option(l);
     if (!option || !device || !option->unused_because(dsl, *device)) return false;
-    auto forms = vocabulary.code_forms_in(l, live, dsl);
+    auto forms = vocabulary.code_forms_in(l, *device, dsl);
     return std::all_of(forms.begin(), forms.end(), [&](const auto &f) { return f == option->name(); });
   };
   std::erase_if(levers, [&](const std::string &l) {
