@@ -470,3 +470,40 @@ TEST_CASE("unscrubbed packet fields are copied only when free of leak shapes", "
   CHECK_FALSE(d.record->get("retrieval").get("scope").get("shape_signature").contains("owner"));
   CHECK(d.record->get("retrieval").get("scope").get("shape_signature").contains("hidden"));
 }
+
+TEST_CASE("a kernel whose code no compiler accepts gives no record", "[distill][issue25]") {
+  // Round 12: CUDA reference kernels the trace marks PASS whose source has
+  // `n_cols %% VEC` in a string Python never formats, quoted as working.
+  const std::string host = "import torch\nfrom torch.utils.cpp_extension import load_inline\n\n"
+                           "_SRC = r\"\"\"\n"
+                           "__global__ void k(const float* x, float* y, int n_cols) {\n"
+                           "    int c = threadIdx.x;\n"
+                           "    if (c < n_cols) y[c] = x[c];\n"
+                           "}\n"
+                           "torch::Tensor run(torch::Tensor x) {\n"
+                           "    auto y = torch::empty_like(x);\n"
+                           "    int n_cols = x.size(0);\n"
+                           "    if (n_cols %% 4 == 0) k<<<1, 256>>>(x.data_ptr<float>(), y.data_ptr<float>(), n_cols);\n"
+                           "    return y;\n"
+                           "}\n"
+                           "\"\"\"\n"
+                           "_EXT = load_inline(name='k', cpp_sources=[''], cuda_sources=[_SRC], functions=['run'])\n\n\n"
+                           "def launch(x):\n    return _EXT.run(x)\n";
+  auto p = fixture("refk-final");
+  p.code = host;
+  auto d = distill::draft_record(p);
+  REQUIRE(d.refusal);
+  CHECK(d.refusal->field == "payload.implementation.snippet");
+  CHECK_THAT(d.refusal->why, Catch::Contains("cannot compile as the trace holds it: line 12"));
+  // A strategy is judged on the kernel after its change.
+  auto s = fixture("strategy-v3");
+  s.code_after = host;
+  auto refused = distill::draft_record(s);
+  REQUIRE(refused.refusal);
+  CHECK_THAT(refused.refusal->why, Catch::Contains("`%%`"));
+  // With `%`, the same kernel compiles, and is drafted.
+  p.code.replace(p.code.find("%%"), 2, "%");
+  auto fixed = distill::draft_record(p);
+  INFO((fixed.refusal ? fixed.refusal->field + ": " + fixed.refusal->why : ""));
+  CHECK(fixed.record);
+}

@@ -340,6 +340,56 @@ def k(x_ptr, y_ptr, n_rows, BLOCK_N: gl.constexpr):
   CHECK(code::find_inert_code(passed, code::Language::Python).lines[line_of(passed, "buf = ")] == Why::Live);
 }
 
+TEST_CASE("inert code: a C shared array only stored into and an allocation nothing reads run for nothing", "[inert]") {
+  // Round 12: an `x_stage` tile "staged, never read back" and a `staging_ws`
+  // workspace allocated in the host code, each the whole change of a kept
+  // step whose claim (a PTX load, a register cache) a reference kernel
+  // then built on.
+  auto kernel = [](const std::string &use) {
+    return "cuda_src = r'''\n"
+           "__global__ void k(const float* x, float* y, int n) {\n"
+           "    __shared__ float red[32];\n"
+           "    __shared__ __align__(16) float x_stage[256 * 4];\n"
+           "    float v = x[threadIdx.x];\n"
+           "    x_stage[threadIdx.x * 4] = v;  // staged\n"
+           "    red[threadIdx.x % 32] = v;\n" +
+           use +
+           "    y[threadIdx.x] = red[0];\n"
+           "}\n"
+           "torch::Tensor run(torch::Tensor x) {\n"
+           "    auto y = torch::empty_like(x);\n"
+           "    auto staging_ws = torch::empty({x.size(0)}, x.options().dtype(torch::kFloat));\n"
+           "    k<<<1, 256>>>(x.data_ptr<float>(), y.data_ptr<float>(), x.size(0));\n"
+           "    return y;\n"
+           "}\n"
+           "'''\n"
+           "_partials = torch.empty(1024, dtype=torch.float32, device='cuda')\n"
+           "mod = load_inline(name='k', cuda_sources=[cuda_src])\n";
+  };
+  auto line_of = [](const std::string &text, const std::string &needle) {
+    auto at = text.find(needle);
+    REQUIRE(at != std::string::npos);
+    return static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+  };
+  const std::string dead = kernel("");
+  auto inert = code::find_inert_code(dead, code::Language::Python);
+  CHECK(inert.lines[line_of(dead, "__align__(16) float x_stage")] == Why::UnreadName);
+  CHECK(inert.lines[line_of(dead, "x_stage[threadIdx.x * 4] = v")] == Why::UnreadName);
+  CHECK(inert.lines[line_of(dead, "auto staging_ws")] == Why::UnreadName);
+  CHECK(inert.lines[line_of(dead, "_partials = ")] == Why::UnreadName);
+  // Read back, an array and its stores run; so does an allocation a kernel reads.
+  CHECK(inert.lines[line_of(dead, "__shared__ float red[32]")] == Why::Live);
+  CHECK(inert.lines[line_of(dead, "red[threadIdx.x % 32] = v")] == Why::Live);
+  CHECK(inert.lines[line_of(dead, "float v = x[")] == Why::Live);
+  CHECK(inert.lines[line_of(dead, "auto y = torch::empty_like")] == Why::Live);
+  const std::string live = kernel("    v += x_stage[(threadIdx.x + 1) % 256 * 4];\n");
+  auto used = code::find_inert_code(live, code::Language::Python);
+  CHECK(used.lines[line_of(live, "__align__(16) float x_stage")] == Why::Live);
+  CHECK(used.lines[line_of(live, "x_stage[threadIdx.x * 4] = v")] == Why::Live);
+  // `return buf[i];` reads an array; it declares nothing.
+  CHECK(code::names_defined_by("return x_stage[i];", true).empty());
+}
+
 TEST_CASE("a kernel file's device helpers are what only the kernel can call", "[inert][distill]") {
   std::string src = "cuda_src = r'''\n"
                     "__device__ float ld_ro(const float* p) { return __ldg(p); }\n"

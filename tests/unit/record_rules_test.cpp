@@ -153,4 +153,8 @@ TEST_CASE("a version id inside a name is a version id (issue 27)", "[record][sec
   CHECK(record::version_ids("kernel_v3.py and run_v12_rerun").size() == 2);
   // Still not: part of a word or a number, a dotted release, a vector width.
   CHECK(record::version_ids("dev12 uv3 v12x Triton v3.1 float v4 ld.global.v4").empty());
+  // An MMA API's generation is part of its name (round 12: Gluon's `mma_v2`
+  // scrubbed to "mma_an earlier step"); a version after another name still is one.
+  CHECK(record::version_ids("acc = gl.nvidia.ampere.mma_v2(a, b, acc); warpgroup_mma_v3 MMA_V2").empty());
+  CHECK(record::version_ids("gemm_v2 mma_v2x mmav2 kernel_v2.py").size() == 2);
 }

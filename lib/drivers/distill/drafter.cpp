@@ -1,5 +1,6 @@
 #include "distill/drafter.hpp"
 
+#include "code/compile_errors.hpp"
 #include "distill/draft_context.hpp"
 #include "packet/run_facts.hpp"
 #include "record/id_format.hpp"
@@ -11,6 +12,27 @@ namespace otm::distill {
 using namespace drafting;
 
 namespace {
+
+// Code a compiler rejects ran nothing, so the run's timing and verdict are
+// not its own (round 12: CUDA kernels the trace marks PASS whose source
+// nvcc rejects, quoted as working kernels and credited with gains). The
+// file is the kernel after the change (a strategy, a failed attempt) or
+// the kernel itself (a reference kernel).
+void refuse_code_that_cannot_compile(const Context &c) {
+  const std::string &file = c.type == "reference-kernel" ? c.packet.code : c.packet.code_after;
+  if (file.empty()) return;
+  auto errors = code::cuda_compile_errors(file);
+  if (auto dtype = c.af.get("operator").get("fixed_axes").get("dtype").as_string()) {
+    auto gluon = code::gluon_compile_errors(file, *dtype);
+    errors.insert(errors.end(), gluon.begin(), gluon.end());
+  }
+  if (errors.empty()) return;
+  const auto &e = errors.front();
+  std::string more = errors.size() > 1 ? " (and " + std::to_string(errors.size() - 1) + " more)" : "";
+  refuse("payload.implementation.snippet", "the kernel file cannot compile as the trace holds it: line " +
+                                               std::to_string(e.line) + ", `" + e.code + "`: " + e.why + more +
+                                               "; the run's timing and correctness verdict cannot be this code's");
+}
 
 void check_placement(const Value &record, const Value &target) {
   std::filesystem::path want = workspace::kRecordsDirName;
@@ -66,6 +88,7 @@ Draft draft_record(const Packet &packet, const DraftRules &rules) {
     c.gpu = required_string(af.get("operator").get("gpu"), "payload.problem.target", "operator.gpu is missing");
     c.what = required_string(af.get("operator").get("what_it_computes"), "payload.problem.statement",
                              "the packet does not say what the operator computes");
+    refuse_code_that_cannot_compile(c);
     Value record;
     if (c.type == "strategy")
       record = draft_strategy(c);

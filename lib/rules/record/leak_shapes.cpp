@@ -85,8 +85,20 @@ bool is_mnemonic_segment(std::string_view text, std::size_t begin, std::size_t e
   return false;
 }
 
+bool is_api_name_version(std::string_view text, std::size_t begin, std::size_t end) {
+  // The identifier the match ends: `mma_v2`, `mma_v3` (Triton's and Gluon's
+  // MMA generations, `gl.nvidia.ampere.mma_v2`), where `_` bounded a version id.
+  auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; };
+  if (begin == 0 || text[begin - 1] != '_' || (end < text.size() && ident(text[end]))) return false;
+  std::size_t b = begin - 1;
+  while (b > 0 && ident(text[b - 1])) --b;
+  static const text::Regex api(R"((?i)^(?:\w+_)?mma_$)");
+  return api.contains(text.substr(b, begin - b));
+}
+
 bool is_version_id(std::string_view text, std::size_t begin, std::size_t end) {
-  return !is_vector_width(text, begin, end) && !is_mnemonic_segment(text, begin, end);
+  return !is_vector_width(text, begin, end) && !is_mnemonic_segment(text, begin, end) &&
+         !is_api_name_version(text, begin, end);
 }
 
 bool may_hold_version_id(std::string_view text) {

@@ -74,6 +74,13 @@ bool is_pure_callee(std::string_view callee) {
                                                           "triton.next_power_of_2"};
   if (pure.count(callee)) return true;
   if (callee.ends_with("constexpr") || callee.starts_with("math.")) return true;
+  // An allocation (PyTorch's, in Python or in C++ host code) and the
+  // tensor options it is given: a buffer nothing reads is no change that
+  // runs (round 12: a `staging_ws` allocated beside a claimed register
+  // cache, a `_partials` beside a claimed alignment hint).
+  static const text::Regex allocates(R"((?:^|[.:])(?:empty|zeros|ones|full|empty_like|zeros_like|ones_like|)"
+                                     R"(full_like|empty_strided|options|dtype|device|size|numel)$)");
+  if (allocates.contains(callee)) return true;
   // Triton's and Gluon's language functions compute values, but for those
   // that write memory, synchronise or print.
   for (std::string_view dsl : {"tl.", "gl.", "triton.language.", "ttgl."})
@@ -185,6 +192,15 @@ std::optional<std::string> stores_into(std::string_view code) {
   return std::string((*m)[1]);
 }
 
+// A C array declared without an initializer (`__shared__ float buf[N];`):
+// a buffer, which stores fill and reads read.
+const text::Regex &c_array_declaration() {
+  static const text::Regex r(R"(^\s*(?!(?:return|delete|throw|case|goto|else|do)\b))"
+                             R"((?:(?:extern|static|volatile|const|__shared__|__align__\s*\(\s*\d+\s*\))\s+)*)"
+                             R"([A-Za-z_][\w:<>]*\s+([A-Za-z_]\w*)\s*\[[^\]]*\](?:\s*\[[^\]]*\])*\s*;\s*$)");
+  return r;
+}
+
 } // namespace
 
 std::vector<std::string> names_defined_by(std::string_view code, bool starts_statement) {
@@ -201,6 +217,10 @@ std::vector<std::string> names_defined_by(std::string_view code, bool starts_sta
   if (!starts_statement) return out;
   if (auto m = c_decl.search(code)) {
     if (!calls_impure(code.substr(m->end))) out.emplace_back((*m)[1]);
+    return out;
+  }
+  if (auto m = c_array_declaration().search(code)) {
+    out.emplace_back((*m)[1]);
     return out;
   }
   if (auto m = py_assign.search(code)) {
@@ -427,8 +447,8 @@ void mark_restated_hints(const Reading &r, const std::vector<Definition> &statem
   }
 }
 
-// Gluon's shared (and tensor) memory buffers: a store into one is no read
-// of it, so a buffer nothing loads from is unread, and its stores, which
+// Gluon's shared (and tensor) memory buffers, and C arrays: a store into
+// one is no read of it, so a buffer nothing loads from is unread, and its stores, which
 // nothing sees, are dead with it (round 10: a double buffer written every
 // row and never read, credited to the final kernel). Takes each store's
 // read of its buffer out of `reads`.
@@ -444,20 +464,35 @@ struct BufferStores {
 BufferStores buffer_stores_of(const Reading &r, const InertCode &out, const std::vector<Definition> &statements,
                               Language language, std::vector<std::vector<std::string>> &reads) {
   BufferStores b;
-  if (language != Language::Python) return b;
   static const text::Regex allocation(R"(\ballocate_(?:shared|tensor)_memory\s*\()");
-  for (std::size_t s = 0; s < statements.size(); ++s)
-    if (statements[s].names.size() == 1 && allocation.contains(r.code[statements[s].begin].python))
+  for (std::size_t s = 0; s < statements.size(); ++s) {
+    if (statements[s].names.size() != 1) continue;
+    const auto &code = r.code[statements[s].begin];
+    if ((language == Language::Python && allocation.contains(code.python)) || c_array_declaration().contains(code.c))
       b.definitions[statements[s].names.front()].push_back(s);
+  }
+  auto store = [&](const std::string &name, std::size_t begin, std::size_t end) {
+    b.stores.push_back({name, begin, end});
+    if (auto it = std::find(reads[begin].begin(), reads[begin].end(), name); it != reads[begin].end())
+      reads[begin].erase(it);
+  };
+  // A C store: `buf[i] = v;` on a line of its own.
+  static const text::Regex c_store(R"(^\s*([A-Za-z_]\w*)\s*\[[^;]*\]\s*=(?!=)[^;]*;\s*$)");
   const std::size_t n = r.lexed.size();
   for (std::size_t i = 0; i < n && !b.definitions.empty(); ++i) {
-    if (!r.starts[i] || out.lines[i] == InertCode::Why::NotCode) continue;
+    if (out.lines[i] == InertCode::Why::NotCode) continue;
+    if (auto m = c_store.search(r.code[i].c); m && b.definitions.count(std::string((*m)[1]))) {
+      // Only a store that reads nothing else of the buffer (`buf[i] = buf[j]` reads it).
+      const std::string name((*m)[1]);
+      if (std::count(reads[i].begin(), reads[i].end(), name) == 1) store(name, i, i + 1);
+      continue;
+    }
+    if (language != Language::Python || !r.starts[i]) continue;
     auto name = stores_into(r.code[i].python);
     if (!name || !b.definitions.count(*name)) continue;
     std::size_t end = i + 1;
     while (end < n && r.stmt_of[end] == i && !r.starts[end]) ++end;
-    b.stores.push_back({*name, i, end});
-    if (auto it = std::find(reads[i].begin(), reads[i].end(), *name); it != reads[i].end()) reads[i].erase(it);
+    store(*name, i, end);
   }
   return b;
 }

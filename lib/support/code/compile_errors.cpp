@@ -1,0 +1,129 @@
+#include "code/compile_errors.hpp"
+
+#include <map>
+#include <set>
+
+#include "code/source_lexer.hpp"
+#include "text/regex.hpp"
+#include "text/utf8.hpp"
+
+namespace otm::code {
+
+namespace {
+
+// A line's embedded C++ code and its Python code, each its code spans joined.
+struct SplitLine {
+  std::string c, python;
+};
+
+std::vector<SplitLine> split_lines(const std::vector<SourceLine> &lexed) {
+  std::vector<SplitLine> out(lexed.size());
+  for (std::size_t i = 0; i < lexed.size(); ++i)
+    for (const auto &s : lexed[i].spans)
+      if (s.kind == SpanKind::Code) {
+        auto part = lexed[i].text.substr(s.begin, s.end - s.begin);
+        (s.embedded ? out[i].c : out[i].python).append(part).push_back(' ');
+      }
+  return out;
+}
+
+// Whether Python %-formats an embedded source: a `%` right after a string's
+// closing quotes, or after a name a source string is assigned to.
+bool python_formats_source(const std::vector<SourceLine> &lexed, const std::vector<SplitLine> &lines) {
+  static const text::Regex assigns(R"(^\s*([A-Za-z_]\w*)\s*(?::[^=]*)?=\s*\(?\s*[rRbBuUfF]*(?:'''|"""|'|"))");
+  static const text::Regex after_quotes(R"((?:'''|"""|['"])\s*\)?\s*%\s*[(\w{])");
+  std::set<std::string> names;
+  for (std::size_t i = 0; i + 1 < lexed.size(); ++i)
+    if (auto m = assigns.search(lexed[i].text); m && !lines[i + 1].c.empty()) names.emplace((*m)[1]);
+  for (std::size_t i = 0; i < lexed.size(); ++i) {
+    if (lines[i].python.empty()) continue;
+    if (after_quotes.contains(lines[i].python)) return true;
+    for (const auto &n : names)
+      if (text::Regex("\\b" + n + R"(\s*%\s*[(\w{])").contains(lines[i].python)) return true;
+  }
+  return false;
+}
+
+const char *kScalarTypes = R"((?:size_t|ptrdiff_t|int|unsigned|unsigned\s+int|long|long\s+long|unsigned\s+long|)"
+                           R"(short|char|bool|float|double|u?int(?:8|16|32|64)_t))";
+
+} // namespace
+
+std::vector<CompileError> cuda_compile_errors(std::string_view python_source) {
+  std::vector<CompileError> out;
+  const auto lexed = lex_source(python_source, Language::Python);
+  const auto lines = split_lines(lexed);
+  bool any_c = false;
+  for (const auto &l : lines) any_c = any_c || !l.c.empty();
+  if (!any_c) return out;
+
+  if (!python_formats_source(lexed, lines)) {
+    static const text::Regex percent(R"([^;{}]*%%[^;{}]*)");
+    for (std::size_t i = 0; i < lines.size(); ++i)
+      if (auto m = percent.search(lines[i].c))
+        out.push_back({i + 1, std::string(text::strip((*m)[0])),
+                       "`%%` in C++ code: the source is a string Python never %-formats, so the compiler reads "
+                       "two `%` operators in a row (a syntax error)"});
+  }
+
+  // Declarations, over the whole embedded source: a name declared as an
+  // arithmetic scalar, and a name that is (or may be) declared otherwise.
+  static const text::Regex scalar_decl(std::string(R"((?:^\s*|[(;,{]\s*|\bconst\s+))") + kScalarTypes +
+                                       R"(\s+([A-Za-z_]\w*)\s*(?:=|;|,|\)))");
+  static const text::Regex other_decl(
+      R"((?:[*&]\s*(?:const\s+|__restrict__\s+|volatile\s+)*|\bauto\s+)([A-Za-z_]\w*)\b)");
+  static const text::Regex array_decl(R"(\b[A-Za-z_][\w:<>]*\s+([A-Za-z_]\w*)\s*\[[^\]]*\]\s*(?:;|=\s*\{))");
+  std::set<std::string> scalar, other;
+  for (const auto &l : lines) {
+    if (l.c.empty()) continue;
+    scalar_decl.for_each_match(l.c, [&](const text::Match &m) { scalar.emplace(m[1]); });
+    other_decl.for_each_match(l.c, [&](const text::Match &m) { other.emplace(m[1]); });
+    array_decl.for_each_match(l.c, [&](const text::Match &m) { other.emplace(m[1]); });
+  }
+  for (const auto &n : other) scalar.erase(n);
+  if (scalar.empty()) return out;
+  static const text::Regex subscript(R"((?<![\w.>:])([A-Za-z_]\w*)\s*\[)");
+  for (std::size_t i = 0; i < lines.size(); ++i)
+    subscript.for_each_match(lines[i].c, [&](const text::Match &m) {
+      if (!scalar.count(std::string(m[1]))) return;
+      out.push_back({i + 1, std::string(m[1]) + "[",
+                     "`" + std::string(m[1]) +
+                         "` is declared as an arithmetic scalar, which cannot be subscripted (\"expression must have "
+                         "pointer-to-object type\")"});
+    });
+  return out;
+}
+
+std::vector<CompileError> gluon_compile_errors(std::string_view python_source, std::string_view problem_dtype) {
+  std::vector<CompileError> out;
+  static const std::map<std::string, std::string, std::less<>> half_types = {
+      {"float16", "float16"}, {"fp16", "float16"}, {"half", "float16"}, {"bfloat16", "bfloat16"}, {"bf16", "bfloat16"}};
+  auto problem = half_types.find(problem_dtype);
+  if (problem == half_types.end()) return out;
+  static const text::Regex allocation(
+      R"(^\s*([A-Za-z_]\w*)\s*(?::[^=]*)?=\s*(?:gl|ttgl)\.allocate_shared_memory\(\s*(?:gl|ttgl)\.(float16|bfloat16)\b)");
+  const auto lexed = lex_source(python_source, Language::Python);
+  const auto lines = split_lines(lexed);
+  std::map<std::string, std::string> buffers; // name -> its dtype, when not the problem's
+  for (const auto &l : lines)
+    if (auto m = allocation.search(l.python); m && (*m)[2] != problem->second) buffers[std::string((*m)[1])] = (*m)[2];
+  for (const auto &[name, dtype] : buffers) {
+    // A value converted to the buffer's type stores fine.
+    const text::Regex converts(R"(\.to\(\s*(?:gl|ttgl)\.)" + dtype + R"(\b)");
+    const text::Regex store("(?<![\\w.])" + name + R"((?:\.index\([^)]*\))?\.store\()");
+    bool converted = false;
+    for (const auto &l : lines) converted = converted || converts.contains(l.python);
+    if (converted) continue;
+    for (std::size_t i = 0; i < lines.size(); ++i)
+      if (store.contains(lines[i].python)) {
+        out.push_back({i + 1, std::string(text::strip(lines[i].python)),
+                       "`" + name + "` is a gl." + dtype + " shared buffer, and the problem's data is " +
+                           problem->second + " with no conversion to " + dtype +
+                           " in the file: Gluon's shared store requires the value's dtype to be the buffer's"});
+        break;
+      }
+  }
+  return out;
+}
+
+} // namespace otm::code

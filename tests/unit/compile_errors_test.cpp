@@ -1,0 +1,87 @@
+#include <catch2/catch.hpp>
+
+#include "code/compile_errors.hpp"
+
+using namespace otm;
+
+namespace {
+
+std::string kernel_file(const std::string &device, const std::string &host, const std::string &python = "") {
+  return "from torch.utils.cpp_extension import load_inline\n"
+         "_CUDA_SRC = r\"\"\"\n"
+         "#include <cuda_runtime.h>\n"
+         "__global__ void k(const float* __restrict__ x, float* y, int n_cols) {\n"
+         "    const size_t base = (size_t)blockIdx.x * n_cols;\n" +
+         device +
+         "}\n"
+         "torch::Tensor run(torch::Tensor x) {\n"
+         "    int n_cols = x.size(1);\n" +
+         host +
+         "    return x;\n"
+         "}\n"
+         "\"\"\"\n" +
+         python + "_EXT = load_inline(name='k', cuda_sources=[_CUDA_SRC], functions=['run'])\n";
+}
+
+} // namespace
+
+TEST_CASE("cuda compile errors: a %% no Python formatting turns into % stops the compiler", "[compile]") {
+  // Round 12: a raw-string dispatch `if (n_cols %% VEC == 0 ...)` handed
+  // straight to load_inline, in a kernel the trace marks PASS.
+  const auto bad = kernel_file("    y[base] = x[base];\n", "    if (n_cols %% 4 == 0) printf(\"%%d\\n\", n_cols);\n");
+  auto errors = code::cuda_compile_errors(bad);
+  REQUIRE(errors.size() == 1);
+  CHECK(errors[0].line == 10);
+  CHECK(errors[0].code == "if (n_cols %% 4 == 0) printf( , n_cols)");
+  // A `%%` inside a C string literal is printf's, and a source Python
+  // %-formats turns `%%` into `%`.
+  CHECK(code::cuda_compile_errors(kernel_file("", "    printf(\"%%d\\n\", n_cols);\n")).empty());
+  const auto formatted =
+      "_CUDA_SRC = r\"\"\"\n__global__ void k(int n) { if (n %% %(VEC)d) return; }\n\"\"\" % {'VEC': 4}\n";
+  CHECK(code::cuda_compile_errors(formatted).empty());
+  const auto by_name = kernel_file("", "    if (n_cols %% 4 == 0) return x;\n", "_CUDA_SRC = _CUDA_SRC % ()\n");
+  CHECK(code::cuda_compile_errors(by_name).empty());
+}
+
+TEST_CASE("cuda compile errors: a subscript on a name declared only as a scalar", "[compile]") {
+  // Round 12: a scalar tail `to_f32(x + base[c])` on `size_t base`.
+  const auto bad = kernel_file("    for (int c = threadIdx.x; c < n_cols; c += blockDim.x) y[c] = x + base[c];\n", "");
+  auto errors = code::cuda_compile_errors(bad);
+  REQUIRE(errors.size() == 1);
+  CHECK(errors[0].line == 6);
+  CHECK(errors[0].code == "base[");
+  // Indexing a pointer (a parameter, a local pointer, an array) compiles;
+  // so does a scalar named like a pointer elsewhere in the source.
+  CHECK(code::cuda_compile_errors(kernel_file("    y[base] = x[base];\n", "")).empty());
+  CHECK(code::cuda_compile_errors(
+            kernel_file("    const float* row = x + base;\n    float acc[4];\n    acc[0] = row[threadIdx.x];\n", ""))
+            .empty());
+  CHECK(code::cuda_compile_errors(
+            kernel_file("", "", "")
+                .append("_OTHER = r\"\"\"\n__device__ float f(const float* base) { return base[0]; }\n\"\"\"\n"))
+            .empty());
+  // Python with no embedded source has nothing to compile here.
+  CHECK(code::cuda_compile_errors("x = y % 2\nz = w[3]\n").empty());
+}
+
+TEST_CASE("gluon compile errors: a shared buffer of the other 16-bit float type stored into", "[compile]") {
+  // Round 12: `gl.allocate_shared_memory(gl.float16, ...)` caching bf16
+  // rows in a kernel whose problem is bf16.
+  auto kernel = [](const std::string &value) {
+    return "from triton.experimental import gluon\n"
+           "from triton.experimental.gluon import language as gl\n"
+           "@gluon.jit\n"
+           "def k(x_ptr, N_TILES: gl.constexpr, BLOCK_N: gl.constexpr):\n"
+           "    row_smem = gl.allocate_shared_memory(gl.float16, [N_TILES, BLOCK_N], layout)\n"
+           "    hh = gl.load(x_ptr + cols)\n"
+           "    row_smem.index(0).store(" +
+           value + ")\n";
+  };
+  auto errors = code::gluon_compile_errors(kernel("hh"), "bfloat16");
+  REQUIRE(errors.size() == 1);
+  CHECK(errors[0].line == 7);
+  // The problem's own type, a converted value, or no known dtype: no error.
+  CHECK(code::gluon_compile_errors(kernel("hh"), "float16").empty());
+  CHECK(code::gluon_compile_errors(kernel("hh.to(gl.float16)"), "bfloat16").empty());
+  CHECK(code::gluon_compile_errors(kernel("hh"), "float32").empty());
+}
