@@ -142,6 +142,8 @@ std::string what_runs_for_nothing(const Context &c) {
                     " never called or launched");
   if (!hinted.empty())
     parts.push_back("the hints on " + text::quoted_code_list(hinted) + " restate " + code::kRestatedHintReason);
+  if (!owners.untaken.empty())
+    parts.push_back("the code under " + text::quoted_code_list(owners.untaken) + " is in no instantiation the file makes");
   if (parts.empty()) return {};
   std::string out = ". Some of its lines run for nothing (otm's reading of the code): ";
   for (std::size_t i = 0; i < parts.size(); ++i) out += (i ? "; " : "") + parts[i];

@@ -55,10 +55,13 @@ std::optional<std::string> inert_snippet(const Context &ctx, const json::Value &
   }
   std::set<std::string_view> quoted;
   for (const auto &l : snippet) quoted.insert(l.text);
-  std::set<std::string> hinted;
+  std::set<std::string> hinted, untaken;
   for (std::size_t i = 0; i < whole.size(); ++i)
     if (!inert.owner[i].empty() && quoted.count(whole[i].text))
-      (inert.lines[i] == code::InertCode::Why::RestatedHint ? hinted : owners).insert(inert.owner[i]);
+      (inert.lines[i] == code::InertCode::Why::RestatedHint    ? hinted
+       : inert.lines[i] == code::InertCode::Why::UntakenBranch ? untaken
+                                                               : owners)
+          .insert(inert.owner[i]);
   auto listed = [](const std::set<std::string> &names) {
     std::string out;
     for (const auto &o : names) out += (out.empty() ? "`" : ", `") + o + "`";
@@ -70,6 +73,9 @@ std::optional<std::string> inert_snippet(const Context &ctx, const json::Value &
   if (!hinted.empty())
     why += (why.empty() ? "its code lines only hint " : "; the rest hint ") + listed(hinted) + " with " +
            std::string(code::kRestatedHintReason);
+  if (!untaken.empty())
+    why += (why.empty() ? "its code lines sit under " : "; the rest sit under ") + listed(untaken) +
+           ", which no compilation takes";
   return why.empty() ? std::string("its code lines change nothing the kernel runs") : why;
 }
 

@@ -212,7 +212,8 @@ Signal snippet_runs(const Value &record, const std::string &type, const std::opt
     if (inert->lines[i] == code::InertCode::Why::NotCode) ++not_code;
   }
   const auto owners = code::inert_owners(*inert, changed_lines, [](std::size_t, code::InertCode::Why) { return true; });
-  const std::size_t unread = owners.unread_lines, uncalled = owners.uncalled_lines, restated = owners.restated_lines;
+  const std::size_t unread = owners.unread_lines, uncalled = owners.uncalled_lines, restated = owners.restated_lines,
+                    untaken = owners.untaken_lines;
   const auto &unread_names = owners.unread, &uncalled_functions = owners.uncalled, &restated_names = owners.restated;
   std::vector<std::string> quoted_levers;
   for (const auto &h : reading->hunks)
@@ -245,6 +246,9 @@ Signal snippet_runs(const Value &record, const std::string &type, const std::opt
   if (restated)
     reason += "; " + plural(restated, "hints", "hint") + " " + text::quoted_code_list(restated_names) + " with " +
               std::string(code::kRestatedHintReason);
+  if (untaken)
+    reason += "; " + plural(untaken, "sits", "sit") + " under " + text::quoted_code_list(owners.untaken) +
+              ", which no compilation takes";
   reason += " (" + where + ")";
   if (!claimed_levers.empty())
     reason += quoted_levers.empty()

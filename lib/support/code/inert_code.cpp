@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "code/identifiers.hpp"
+#include "code/untaken_branches.hpp"
 #include "text/regex.hpp"
 
 namespace otm::code {
@@ -519,6 +520,22 @@ InertCode find_inert_code(std::string_view source, Language language, const std:
   // reads then stop counting.
   std::vector<bool> dead(n, false);
   std::vector<bool> statement_dead(statements.size(), false), function_dead(functions.size(), false);
+  {
+    // Branches no compilation takes are dead before anything else: what
+    // only they read or call is then unread or uncalled too.
+    std::vector<std::string> c_lines(n);
+    for (std::size_t i = 0; i < n; ++i)
+      if (out.lines[i] != InertCode::Why::NotCode) c_lines[i] = r.code[i].c;
+    for (const auto &b : untaken_branches(c_lines))
+      for (std::size_t k = b.begin; k < b.end && k < n; ++k)
+        if (!dead[k]) {
+          dead[k] = true;
+          if (out.lines[k] == InertCode::Why::Live) {
+            out.lines[k] = InertCode::Why::UntakenBranch;
+            out.owner[k] = b.condition;
+          }
+        }
+  }
   for (bool changed = true; changed;) {
     changed = false;
     std::unordered_map<std::string, std::size_t> live_reads;

@@ -13,7 +13,9 @@
 // (`allocate_shared_memory`) that is only stored into (`buf.store(x)`,
 // `buf.index(i).store(x)`) and never loaded, passed or sliced into a name
 // is unread, and its stores run for nothing (round 10: a double buffer
-// written every row and never read). The one rule: the packet
+// written every row and never read). So is the body of a C++ branch no
+// compilation takes (code/untaken_branches.hpp: `if constexpr (V == 8)` in
+// a template instantiated with 4 and 1). The one rule: the packet
 // builder (where a dead-end's attempt ends), the drafter (what a strategy may
 // claim and quote) and the substance gate all ask it.
 //
@@ -52,9 +54,9 @@ namespace otm::code {
 inline constexpr const char *kRestatedHintReason = "what the compiler already knows of an arange from 0";
 
 struct InertCode {
-  enum class Why { Live, NotCode, UnreadName, UncalledFunction, RestatedHint };
+  enum class Why { Live, NotCode, UnreadName, UncalledFunction, RestatedHint, UntakenBranch };
   std::vector<Why> lines;                      // per line of the source
-  std::vector<std::string> owner;              // per line: the unread name or uncalled function it belongs to
+  std::vector<std::string> owner;              // per line: the unread name, uncalled function or untaken condition
   std::vector<std::string> unread_names;       // defined, never read by a live line, in first-definition order
   std::vector<std::string> uncalled_functions; // new functions no live line names
   std::vector<std::string> restated_hints;     // names re-bound to a hint on their own arange from 0
@@ -68,8 +70,8 @@ struct InertCode {
 // reference kernel: what a reader would copy). One reading for every
 // message that names dead code.
 struct InertOwners {
-  std::vector<std::string> unread, uncalled, restated;
-  std::size_t unread_lines = 0, uncalled_lines = 0, restated_lines = 0;
+  std::vector<std::string> unread, uncalled, restated, untaken;
+  std::size_t unread_lines = 0, uncalled_lines = 0, restated_lines = 0, untaken_lines = 0;
 };
 // `Inert`: InertCode, or InertChanges (inert_changes.hpp) over a diff's lines.
 template <typename Inert, typename Keep>
@@ -84,6 +86,7 @@ InertOwners inert_owners(const Inert &inert, const std::vector<std::size_t> &lin
     case InertCode::Why::UnreadName: ++out.unread_lines, add(out.unread, inert.owner[i]); break;
     case InertCode::Why::UncalledFunction: ++out.uncalled_lines, add(out.uncalled, inert.owner[i]); break;
     case InertCode::Why::RestatedHint: ++out.restated_lines, add(out.restated, inert.owner[i]); break;
+    case InertCode::Why::UntakenBranch: ++out.untaken_lines, add(out.untaken, inert.owner[i]); break;
     default: break;
     }
   }
