@@ -714,3 +714,25 @@ TEST_CASE("a grid cause the shapes' program counts contradict is no mechanism", 
   INFO((borne.refusal ? borne.refusal->why : ""));
   CHECK(borne.record);
 }
+
+TEST_CASE("the change sentence is not its own mechanism while the run states a cause", "[distill][issue25]") {
+  // Round 13: "..., instead of gathering them per weight element" is causal
+  // in its words but is the change; the body's rationale is the cause.
+  const std::string change = "Raise num_warps to 8 per program, instead of leaving 4 warps on each long row.";
+  auto p = packet(change);
+  auto &said = at(p.doc, {"agent_facing", "what_the_run_said"});
+  said.set("causal_sentences",
+           json::Value::strings({change, "Rationale: eight warps split each row finer, so its loads overlap."}));
+  auto d = distill::draft_record(p);
+  REQUIRE(d.record);
+  CHECK(d.record->get("payload").string_or("mechanism") == "eight warps split each row finer, so its loads overlap.");
+  // With no other cause, the change's own causal clause is still the last source.
+  said.set("causal_sentences", json::Value::strings({change}));
+  said.set("directions_taken_up", json::Value::array());
+  said.set("expected_impact", json::Value());
+  at(p.doc, {"agent_facing", "profiler"}).set("conclusion", json::Value());
+  auto last = distill::draft_record(p);
+  INFO((last.refusal ? last.refusal->why : ""));
+  REQUIRE(last.record);
+  CHECK_THAT(last.record->get("payload").string_or("mechanism"), Catch::Contains("leaving 4 warps"));
+}

@@ -120,6 +120,11 @@ TEST_CASE("levers: the setting a text states, and one key per failed lever", "[l
   auto ws = levers::failed_lever_key(v(), "warp specialisation handoff latency", "gluon");
   CHECK(levers::is_lever_key(ws));
   CHECK(ws == levers::failed_lever_key(v(), "split into warp_specialize (reverted: +3%)", "gluon"));
+  // Round 13: "half-precision accumulators" and "fp16 accumulation" are one
+  // lesson; fp8 is another.
+  auto half = levers::failed_lever_key(v(), "half-precision accumulators fails accuracy", "triton");
+  CHECK(half == levers::failed_lever_key(v(), "fp16 accumulation fails accuracy (max_abs_err 4.4e+00)", "triton"));
+  CHECK(half != levers::failed_lever_key(v(), "fp8 weights fail accuracy", "triton"));
   // "flash-decoding split=16", "split-K with 16 partitions": one setting.
   CHECK(levers::failed_lever_key(v(), "flash-decoding split=16 second pass", "triton") ==
         levers::failed_lever_key(v(), "split-K with 16 partitions", "triton"));

@@ -214,9 +214,20 @@ std::optional<SourcedText> strategy_mechanism(const json::Value &af, const recor
     return SourcedText{std::move(text), source};
   };
   const auto &said = af.get("what_the_run_said");
+  // A sentence of the change text is the change, however causal its words
+  // ("... and broadcast, instead of gathering them per element"): it is the
+  // last source (5.), where only the cause it gives is taken (round 13: a
+  // change sentence served word for word as its own mechanism, with the
+  // run's "Cuts scale traffic from DRAM by 128x." next in line).
+  const auto change_text = nonblank(said.get("change"));
+  auto is_the_change = [&](const std::string &sentence) {
+    const std::string unlabelled = without_reason_label(sentence);
+    const auto core = text::strip(unlabelled);
+    return change_text && !core.empty() && change_text->find(core) != std::string::npos;
+  };
   if (const auto *list = said.get("causal_sentences").as_array())
     for (const auto &s : *list)
-      if (auto t = nonblank(s))
+      if (auto t = nonblank(s); t && !is_the_change(*t))
         if (auto m = own(*t, "what_the_run_said.causal_sentences")) return m;
   if (auto t = nonblank(said.get("expected_impact")))
     if (auto m = own(*t, "what_the_run_said.expected_impact")) return m;
@@ -235,7 +246,7 @@ std::optional<SourcedText> strategy_mechanism(const json::Value &af, const recor
     for (const auto &d : *list)
       if (auto t = nonblank(d.get("rationale")))
         if (auto m = own(*t, "what_the_run_said.directions_taken_up")) return m;
-  if (auto change = nonblank(said.get("change")))
+  if (const auto &change = change_text)
     for (const auto &s : causal.causal_sentences(*change))
       if (auto m = own(the_cause_it_gives(s, causal.min_chars()), "what_the_run_said.change")) return m;
   return std::nullopt;

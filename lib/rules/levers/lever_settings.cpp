@@ -35,7 +35,9 @@ const text::Regex &before_mention() {
 }
 
 const text::Regex &inside_mention() {
-  static const text::Regex r(R"(\d+|(?<![\w])(?:one|two|three|four|eight|sixteen|single|double)(?!\w))");
+  // "half" inside a mention is a width ("half-precision accumulators" is
+  // the lesson "fp16 accumulation" states: round 13 served both).
+  static const text::Regex r(R"(\d+|(?<![\w])(?:one|two|three|four|eight|sixteen|single|double|half)(?!\w))");
   return r;
 }
 
@@ -62,7 +64,7 @@ std::string normalised_value(std::string_view raw) {
   }
   static const std::pair<const char *, const char *> words[] = {
       {"one", "1"},  {"single", "1"}, {"two", "2"},   {"double", "2"}, {"three", "3"},   {"four", "4"},
-      {"five", "5"}, {"six", "6"},    {"seven", "7"}, {"eight", "8"},  {"sixteen", "16"}};
+      {"five", "5"}, {"six", "6"},    {"seven", "7"}, {"eight", "8"},  {"sixteen", "16"}, {"half", "16"}};
   for (const auto &[w, d] : words)
     if (v == w) return d;
   return v;
