@@ -777,3 +777,32 @@ TEST_CASE("a passing correctness line is no accuracy failure and a speed gate no
   else
     CHECK_THAT(failed.refusal->why, !Catch::Contains("correctness check passed"));
 }
+
+TEST_CASE("a dead-end item takes its cause from the step's pitfall about the same lever", "[distill][issue25]") {
+  // Round 13: the item said only "fails accuracy (max_abs_err 2.4)"; the
+  // step's pitfall about the same lever said why.
+  auto p = attempt();
+  auto &af = *p.doc.find("agent_facing");
+  af.set("the_failed_lever", "two rows per program (+4.6%)");
+  auto pitfall = [](const char *claim, const char *explanation) {
+    auto v = json::Value::object();
+    v.set("pitfall", claim);
+    v.set("explanation", explanation);
+    return v;
+  };
+  auto pitfalls = json::Value::array();
+  pitfalls.push_back(
+      pitfall("num_warps 16 was slower", "sixteen warps leave each thread too few registers to hold the row"));
+  af.set("pitfalls_recorded_here", pitfalls);
+  auto none = distill::draft_record(p);
+  REQUIRE(none.refusal); // the other lever's cause is not this one's
+  CHECK(none.refusal->field == "payload.established_fact.mechanism");
+  pitfalls.push_back(pitfall("two rows per program slowed every shape",
+                             "the second row's accumulators raise register pressure until the kernel spills"));
+  af.set("pitfalls_recorded_here", pitfalls);
+  auto d = distill::draft_record(p);
+  INFO((d.refusal ? d.refusal->why : ""));
+  REQUIRE(d.record);
+  CHECK_THAT(d.record->get("payload").get("established_fact").string_or("mechanism"),
+             Catch::Contains("raise register pressure until the kernel spills"));
+}

@@ -414,6 +414,10 @@ TEST_CASE("negative knowledge: one fair bar for drafter, pre-check and gate", "[
   record::FactContext failed = triton;
   failed.correctness_failed = true;
   CHECK(record::states_mechanism(accuracy, failed));
+  // Round 13: a pitfall's "dot products in fp16 drift well beyond atol".
+  const char *drift = "K=8192+ dot products in fp16 drift well beyond atol.";
+  CHECK(record::states_mechanism(drift, failed));
+  CHECK_FALSE(record::states_mechanism(drift, triton));
   // The pre-check gets the same context.
   CHECK(record::fact_precheck("it was slower and we stopped there") == "no checkable condition and no cause");
   CHECK(record::fact_precheck("it was slower and we stopped there", triton) == "ok");

@@ -18,27 +18,27 @@ std::vector<std::string> lines_of(const std::string &source) {
 // launched with VEC = 4 and with 1.
 std::string kernel(const std::string &vec) {
   return "constexpr int VEC = " + vec +
-         ";\n"                                                            // 0
-         "__device__ uint4 ld_keep(const uint4* p);\n"                    // 1
-         "template <int V>\n"                                             // 2
-         "__device__ void load_vec(const float* p, float* out) {\n"       // 3
-         "    if constexpr (V == 8) {\n"                                  // 4
+         ";\n"                                                             // 0
+         "__device__ uint4 ld_keep(const uint4* p);\n"                     // 1
+         "template <int V>\n"                                              // 2
+         "__device__ void load_vec(const float* p, float* out) {\n"        // 3
+         "    if constexpr (V == 8) {\n"                                   // 4
          "        uint4 r = ld_keep(reinterpret_cast<const uint4*>(p));\n" // 5
-         "        out[0] = r.x;\n"                                        // 6
-         "    } else {\n"                                                 // 7
-         "        out[0] = p[0];\n"                                       // 8
-         "    }\n"                                                        // 9
-         "}\n"                                                            // 10
-         "template <int V>\n"                                             // 11
-         "__global__ void k(const float* x, float* y) {\n"                // 12
-         "    float v[V];\n"                                              // 13
-         "    load_vec<V>(x, v);\n"                                       // 14
-         "    y[0] = v[0];\n"                                             // 15
-         "}\n"                                                            // 16
-         "void run(const float* x, float* y, int n) {\n"                  // 17
-         "    if (n % VEC == 0) k<VEC><<<1, 32>>>(x, y);\n"               // 18
-         "    else k<1><<<1, 32>>>(x, y);\n"                              // 19
-         "}\n";                                                           // 20
+         "        out[0] = r.x;\n"                                         // 6
+         "    } else {\n"                                                  // 7
+         "        out[0] = p[0];\n"                                        // 8
+         "    }\n"                                                         // 9
+         "}\n"                                                             // 10
+         "template <int V>\n"                                              // 11
+         "__global__ void k(const float* x, float* y) {\n"                 // 12
+         "    float v[V];\n"                                               // 13
+         "    load_vec<V>(x, v);\n"                                        // 14
+         "    y[0] = v[0];\n"                                              // 15
+         "}\n"                                                             // 16
+         "void run(const float* x, float* y, int n) {\n"                   // 17
+         "    if (n % VEC == 0) k<VEC><<<1, 32>>>(x, y);\n"                // 18
+         "    else k<1><<<1, 32>>>(x, y);\n"                               // 19
+         "}\n";                                                            // 20
 }
 
 } // namespace
@@ -56,9 +56,8 @@ TEST_CASE("untaken branches: a constexpr branch no instantiation takes", "[inert
   deduced.replace(deduced.find("k<1><<<"), 7, "k<VEC / 2 * 2><<<");
   CHECK(code::untaken_branches(lines_of(deduced)).empty());
   // A flag constant: the branch under `if (USE_VEC4)` never runs.
-  auto flagged = code::untaken_branches(
-      {"constexpr bool USE_VEC4 = false;", "__global__ void k(float* y) {", "  if (USE_VEC4) y[0] = 1.f;",
-       "  if (!USE_VEC4) y[0] = 2.f;", "}"});
+  auto flagged = code::untaken_branches({"constexpr bool USE_VEC4 = false;", "__global__ void k(float* y) {",
+                                         "  if (USE_VEC4) y[0] = 1.f;", "  if (!USE_VEC4) y[0] = 2.f;", "}"});
   REQUIRE(flagged.size() == 1);
   CHECK(flagged[0].begin == 2);
   CHECK(flagged[0].end == 3);

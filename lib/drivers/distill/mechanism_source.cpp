@@ -276,9 +276,9 @@ struct FailureAccount {
 // the setting tried (a step record carries pitfalls of other levers,
 // copied forward from earlier steps, whose causes and fixes are not this
 // failure's), then the commit's prose.
-void prose_dead_end_account(const json::Value &af, const levers::LeverVocabulary &vocabulary, FailureAccount &a) {
-  const auto &said = af.get("what_the_run_said");
-  if (auto subject = nonblank(said.get("commit_subject"))) a.effect = stated_effect(*subject);
+// The step's curated pitfalls about the lever tried, at the setting tried:
+// each its claim and explanation as one account, and its fix.
+void pitfalls_about_the_attempt(const json::Value &af, const levers::LeverVocabulary &vocabulary, FailureAccount &a) {
   auto mine = vocabulary.named_in(a.attempted);
   // The values the attempt set ("warp count 8→2": num_warps 2).
   std::map<std::string, std::set<std::string>> tried;
@@ -317,6 +317,12 @@ void prose_dead_end_account(const json::Value &af, const levers::LeverVocabulary
         if (!a.fix) a.fix = t;
       }
     }
+}
+
+void prose_dead_end_account(const json::Value &af, const levers::LeverVocabulary &vocabulary, FailureAccount &a) {
+  const auto &said = af.get("what_the_run_said");
+  if (auto subject = nonblank(said.get("commit_subject"))) a.effect = stated_effect(*subject);
+  pitfalls_about_the_attempt(af, vocabulary, a);
   if (auto t = nonblank(said.get("commit_subject")))
     a.evidence.push_back({without_revert_marker(*t), "what_the_run_said.commit_subject"});
   if (auto t = nonblank(said.get("commit_body"))) a.evidence.push_back({*t, "what_the_run_said.commit_body"});
@@ -357,6 +363,10 @@ AntiFactResult anti_fact(const json::Value &af, const levers::LeverVocabulary &v
   if (auto lever = nonblank(af.get("the_failed_lever"))) {
     a.attempted = lever_without_its_cause(*lever, vocabulary);
     a.effect = stated_effect(*lever);
+    // The step's own pitfall about this lever first, as for a prose
+    // dead-end (round 13: "K=8192+ dot products in fp16 drift well beyond
+    // atol" left out for the item's "fails accuracy (max_abs_err 2.4)").
+    pitfalls_about_the_attempt(af, vocabulary, a);
     a.evidence.push_back({*lever, "the_failed_lever"});
     if ((a.fix = nonblank(af.get("how_it_was_fixed")))) a.evidence.push_back({*a.fix, "how_it_was_fixed"});
   } else {

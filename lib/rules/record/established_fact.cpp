@@ -51,7 +51,8 @@ constexpr std::string_view kWrongResults =
 
 const text::Regex &accuracy_failure_regex() {
   static const text::Regex r(std::string(R"((?i)\b(?:accuracy|tolerance|precision|correctness|numerical\w*|)"
-                                         R"(max_abs_err|max_rel_err|rel_err|ulps?|rounding|round-off|bit-compatible|)"
+                                         R"(max_abs_err|max_rel_err|rel_err|atol|rtol|drift(?:s|ed|ing)?|ulps?|)"
+                                         R"(rounding|round-off|bit-compatible|)"
                                          R"(bit-exact|)") +
                              std::string(kWrongResults) + R"()\b)");
   return r;
