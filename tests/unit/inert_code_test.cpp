@@ -172,6 +172,37 @@ TEST_CASE("inert changes: a diff that only moves a dead constant runs for nothin
   CHECK(code::inert_changes(code::lex_diff(only), std::nullopt).running == 2);
 }
 
+TEST_CASE("inert changes: a build name's version id in a string is a stamp", "[inert]") {
+  // Round 13: a kept step whose only code change was load_inline's
+  // `name="gqa_decode_v130"` -> `"gqa_decode_v135"`, credited as "THREADS 256 -> 128".
+  auto diff = [](const std::string &before, const std::string &after_line) {
+    return "diff --git a/kernel.py b/kernel.py\n"
+           "--- a/kernel.py\n"
+           "+++ b/kernel.py\n"
+           "@@ -10,3 +10,3 @@ def _ext():\n"
+           "         _EXT = load_inline(\n"
+           "-            " +
+           before +
+           "\n"
+           "+            " +
+           after_line +
+           "\n"
+           "             cuda_sources=[_CUDA_SRC],\n";
+  };
+  auto stamp = code::lex_diff(diff("name=\"gqa_decode_v130\",", "name=\"gqa_decode_v135\","));
+  auto reading = code::inert_changes(stamp, std::nullopt);
+  CHECK(reading.running == 0);
+  CHECK(reading.lines[5] == Why::NotCode);
+  CHECK(reading.lines[6] == Why::NotCode);
+  // Another string, or a version id in code, is a change.
+  CHECK(
+      code::inert_changes(code::lex_diff(diff("name=\"gqa_decode_v130\",", "name=\"gqa_prefill_v135\",")), std::nullopt)
+          .running == 2);
+  CHECK(code::inert_changes(code::lex_diff(diff("extra_cuda_cflags=[\"-O2\"],", "extra_cuda_cflags=[\"-O3\"],")),
+                            std::nullopt)
+            .running == 2);
+}
+
 TEST_CASE("inert changes: a new function nothing calls, and one that is called", "[inert]") {
   std::string after = "def helper(x):\n"
                       "    return x * 2\n"

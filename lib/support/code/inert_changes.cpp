@@ -49,6 +49,48 @@ Language language_of(const std::vector<DiffLine> &diff) {
   return Language::Python;
 }
 
+// A line's text with every version id inside a string literal made one
+// (`name="decode_v130"` and `name="decode_v135"` read the same).
+std::string without_stamped_versions(const DiffLine &l) {
+  static const text::Regex version(R"((?<![A-Za-z0-9])[vV]\d+(?![A-Za-z0-9]))");
+  std::string out;
+  for (const auto &s : l.spans) {
+    const std::size_t begin = std::max(s.begin, l.body);
+    if (begin >= s.end) continue; // the diff's own marker
+    auto part = l.text.substr(begin, s.end - begin);
+    out += s.kind == SpanKind::String ? version.replace(part, "v#") : std::string(part);
+  }
+  return out;
+}
+
+// A removed line and the added line that replaces it, differing only in a
+// version id inside a string literal (load_inline's build name, a cache
+// key): a stamp, which changes what the build is called, not what runs
+// (round 13: a final kernel credited with "THREADS 256 -> 128" whose step
+// changed only `name="gqa_decode_v135"` and a comment).
+void mark_stamp_pairs(const std::vector<DiffLine> &diff, InertChanges &out) {
+  for (std::size_t i = 0; i < diff.size();) {
+    if (diff[i].role != DiffLine::Role::Removed) {
+      ++i;
+      continue;
+    }
+    std::size_t removed_end = i;
+    while (removed_end < diff.size() && diff[removed_end].role == DiffLine::Role::Removed) ++removed_end;
+    std::size_t added_end = removed_end;
+    while (added_end < diff.size() && diff[added_end].role == DiffLine::Role::Added) ++added_end;
+    if (added_end - removed_end == removed_end - i)
+      for (std::size_t k = 0; k < removed_end - i; ++k) {
+        const auto &a = diff[i + k], &b = diff[removed_end + k];
+        if (a.kind != LineKind::Code || b.kind != LineKind::Code) continue;
+        if (without_stamped_versions(a) == without_stamped_versions(b)) {
+          out.lines[i + k] = out.lines[removed_end + k] = InertCode::Why::NotCode;
+          out.owner[i + k].clear(), out.owner[removed_end + k].clear();
+        }
+      }
+    i = std::max(added_end, i + 1);
+  }
+}
+
 } // namespace
 
 bool InertChanges::runs(std::size_t i) const { return i < lines.size() && lines[i] == InertCode::Why::Live; }
@@ -134,6 +176,7 @@ InertChanges inert_changes(const std::vector<DiffLine> &diff, std::optional<std:
     out.uncalled_functions = file.uncalled_functions;
     out.restated_hints = file.restated_hints;
   }
+  mark_stamp_pairs(diff, out);
   for (std::size_t i = 0; i < diff.size(); ++i) {
     if (!is_change(diff[i])) continue;
     if (out.lines[i] == InertCode::Why::Live) ++out.running;
