@@ -474,21 +474,22 @@ TEST_CASE("unscrubbed packet fields are copied only when free of leak shapes", "
 TEST_CASE("a kernel whose code no compiler accepts gives no record", "[distill][issue25]") {
   // Round 12: CUDA reference kernels the trace marks PASS whose source has
   // `n_cols %% VEC` in a string Python never formats, quoted as working.
-  const std::string host = "import torch\nfrom torch.utils.cpp_extension import load_inline\n\n"
-                           "_SRC = r\"\"\"\n"
-                           "__global__ void k(const float* x, float* y, int n_cols) {\n"
-                           "    int c = threadIdx.x;\n"
-                           "    if (c < n_cols) y[c] = x[c];\n"
-                           "}\n"
-                           "torch::Tensor run(torch::Tensor x) {\n"
-                           "    auto y = torch::empty_like(x);\n"
-                           "    int n_cols = x.size(0);\n"
-                           "    if (n_cols %% 4 == 0) k<<<1, 256>>>(x.data_ptr<float>(), y.data_ptr<float>(), n_cols);\n"
-                           "    return y;\n"
-                           "}\n"
-                           "\"\"\"\n"
-                           "_EXT = load_inline(name='k', cpp_sources=[''], cuda_sources=[_SRC], functions=['run'])\n\n\n"
-                           "def launch(x):\n    return _EXT.run(x)\n";
+  const std::string host =
+      "import torch\nfrom torch.utils.cpp_extension import load_inline\n\n"
+      "_SRC = r\"\"\"\n"
+      "__global__ void k(const float* x, float* y, int n_cols) {\n"
+      "    int c = threadIdx.x;\n"
+      "    if (c < n_cols) y[c] = x[c];\n"
+      "}\n"
+      "torch::Tensor run(torch::Tensor x) {\n"
+      "    auto y = torch::empty_like(x);\n"
+      "    int n_cols = x.size(0);\n"
+      "    if (n_cols %% 4 == 0) k<<<1, 256>>>(x.data_ptr<float>(), y.data_ptr<float>(), n_cols);\n"
+      "    return y;\n"
+      "}\n"
+      "\"\"\"\n"
+      "_EXT = load_inline(name='k', cpp_sources=[''], cuda_sources=[_SRC], functions=['run'])\n\n\n"
+      "def launch(x):\n    return _EXT.run(x)\n";
   auto p = fixture("refk-final");
   p.code = host;
   auto d = distill::draft_record(p);
@@ -506,4 +507,25 @@ TEST_CASE("a kernel whose code no compiler accepts gives no record", "[distill][
   auto fixed = distill::draft_record(p);
   INFO((fixed.refusal ? fixed.refusal->field + ": " + fixed.refusal->why : ""));
   CHECK(fixed.record);
+}
+
+TEST_CASE("a kernel whose loop reads past the end of a benchmarked shape gives no record", "[distill][issue25]") {
+  // Rounds 12 and 13: an int4 GEMV reference kernel stepping BLOCK_K=512
+  // over K=11008 with no K mask, marked PASS by its trace.
+  auto p = fixture("refk-final");
+  REQUIRE(distill::draft_record(p).record);
+  auto tail = json::Value::object();
+  tail.set("shape", "M=1, N=4096, K=11008");
+  tail.set("loop", "for k0 in range(k_lo, k_hi, BLOCK_K)");
+  tail.set("unmasked_loads_of", json::Value::strings({"w_ptr", "x_ptr"}));
+  tail.set("bound", "K=11008");
+  tail.set("step", "BLOCK_K=512");
+  auto tails = json::Value::array();
+  tails.push_back(tail);
+  testsupport::at(p.doc, {"agent_facing", "measurements"}).set("shapes_it_reads_past_the_end_of", tails);
+  auto d = distill::draft_record(p);
+  REQUIRE(d.refusal);
+  CHECK(d.refusal->field == "payload.implementation.snippet");
+  CHECK_THAT(d.refusal->why, Catch::Contains("cannot compute M=1, N=4096, K=11008"));
+  CHECK_THAT(d.refusal->why, Catch::Contains("`w_ptr`, `x_ptr`"));
 }

@@ -25,7 +25,8 @@ def softmax_kernel(out_ptr, in_ptr, n_rows, n_cols,
                    BLOCK_N: tl.constexpr, SINGLE_PASS: tl.constexpr):
     """Row-wise softmax."""
     row = tl.program_id(0)
-)" + body + R"(
+)" + body +
+         R"(
 
 _NUM_SMS = None
 
@@ -34,12 +35,14 @@ def softmax(x):
     n_rows, n_cols = x.shape
     out = torch.empty_like(x)
     BLOCK_N = 4096
-    single = )" + single + R"( and n_cols <= BLOCK_N
+    single = )" +
+         single + R"( and n_cols <= BLOCK_N
     if _NUM_SMS is None:
         _NUM_SMS = torch.cuda.get_device_properties(x.device).multi_processor_count
     softmax_kernel[(n_rows,)](out, x, n_rows, n_cols,
                               BLOCK_N=BLOCK_N, SINGLE_PASS=single,
-                              num_warps=8)" + launch_extra + R"()
+                              num_warps=8)" +
+         launch_extra + R"()
     return out
 )";
 }
@@ -146,4 +149,61 @@ TEST_CASE("what the reading cannot follow gives no answer", "[code][issue25]") {
   auto runs = code::shapes_running_changed_code(kernel(branched, "True"), kernel(three_pass, "True"), shapes(),
                                                 {"rows", "cols"});
   CHECK(runs == std::vector<std::optional<bool>>{true, true, true});
+}
+
+TEST_CASE("a loop whose last step reads past a bound the shape does not divide", "[code][issue25]") {
+  // Rounds 12 and 13: an int4 GEMV stepping BLOCK_K=512 over K with masks
+  // on M and N only; K=11008 is 21.5 steps.
+  auto gemv = [](const std::string &x_mask, const std::string &launch_block = "512") {
+    return R"(import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def gemv_kernel(x_ptr, w_ptr, y_ptr, M, N, K, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    pid = tl.program_id(0)
+    offs_n = pid * BLOCK_N + tl.arange(0, BLOCK_N)
+    n_mask = offs_n < N
+    offs_k = tl.arange(0, BLOCK_K)
+    k_hi = tl.minimum(K, K)
+    acc = tl.zeros([BLOCK_N], dtype=tl.float32)
+    for k0 in range(0, k_hi, BLOCK_K):
+        kk = k0 + offs_k
+        w = tl.load(w_ptr + offs_n[:, None] * K + kk[None, :], mask=n_mask[:, None])
+        x = tl.load(x_ptr + kk)" +
+           x_mask + R"()
+        acc += tl.sum(w * x[None, :], axis=1)
+    tl.store(y_ptr + offs_n, acc, mask=n_mask)
+
+
+def gemv(x, w):
+    M, K = x.shape
+    N = w.shape[0]
+    y = torch.empty((M, N), device=x.device, dtype=x.dtype)
+    gemv_kernel[(triton.cdiv(N, 64),)](x, w, y, M, N, K, BLOCK_N=64, BLOCK_K=)" +
+           launch_block + R"()
+    return y
+)";
+  };
+  const std::vector<code::ShapeAxes> shapes = {{{{"M", 1}, {"N", 4096}, {"K", 4096}}},
+                                               {{{"M", 1}, {"N", 4096}, {"K", 11008}}}};
+  const std::vector<std::string> axes{"M", "N", "K"};
+  auto tails = code::unmasked_tails(gemv(""), shapes, axes);
+  REQUIRE(tails.size() == 2);
+  CHECK_FALSE(tails[0]); // 4096 is 8 steps of 512
+  REQUIRE(tails[1]);
+  CHECK(tails[1]->loop == "for k0 in range(0, k_hi, BLOCK_K)");
+  CHECK(tails[1]->pointers == std::vector<std::string>{"w_ptr", "x_ptr"});
+  CHECK(tails[1]->bound == "K");
+  CHECK(tails[1]->bound_value == 11008);
+  CHECK(tails[1]->step_value == 512);
+  // Masked on the loop (through `kk`), every step stays in bounds...
+  auto masked = code::unmasked_tails(gemv(", mask=kk < K, other=0.0"), shapes, axes);
+  REQUIRE(masked[1]);
+  CHECK(masked[1]->pointers == std::vector<std::string>{"w_ptr"}); // w still masks only N
+  // ...and a step that divides every shape's K reads none past the end.
+  auto divides = code::unmasked_tails(gemv("", "256"), shapes, axes);
+  CHECK_FALSE(divides[0]);
+  CHECK_FALSE(divides[1]);
 }

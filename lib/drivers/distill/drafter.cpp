@@ -34,6 +34,28 @@ void refuse_code_that_cannot_compile(const Context &c) {
                                                "; the run's timing and correctness verdict cannot be this code's");
 }
 
+// A kernel whose loop reads past the end on a benchmarked shape cannot
+// compute that shape, whatever the run's correctness check said (rounds 12
+// and 13: an int4 GEMV stepping BLOCK_K=512 over K=11008 with no K mask,
+// quoted as the run's working kernel). The packet names the shapes
+// (code::unmasked_tails); a failed attempt is no kernel a record presents.
+void refuse_kernel_that_reads_past_the_end(const Context &c) {
+  if (c.type == "anti-strategy") return;
+  const auto *shapes = c.af.get("measurements").get("shapes_it_reads_past_the_end_of").as_array();
+  if (!shapes || shapes->empty()) return;
+  const auto &e = shapes->front();
+  std::string loads;
+  for (const auto &p : strings_at(e.get("unmasked_loads_of"), nullptr)) loads += (loads.empty() ? "`" : "`, `") + p;
+  refuse("payload.implementation.snippet",
+         std::string(c.type == "strategy" ? "the kernel after the change" : "the kernel") + " cannot compute " +
+             e.string_or("shape") +
+             (shapes->size() > 1 ? " (and " + std::to_string(shapes->size() - 1) + " more)" : "") + ": `" +
+             e.string_or("loop") + "` steps " + e.string_or("step") + " over " + e.string_or("bound") +
+             ", which it does not divide, and its loads of " + loads +
+             "` have no mask on the loop, so the last step reads past the end; the run's correctness verdict cannot be "
+             "this code's there");
+}
+
 void check_placement(const Value &record, const Value &target) {
   std::filesystem::path want = workspace::kRecordsDirName;
   try {
@@ -89,6 +111,7 @@ Draft draft_record(const Packet &packet, const DraftRules &rules) {
     c.what = required_string(af.get("operator").get("what_it_computes"), "payload.problem.statement",
                              "the packet does not say what the operator computes");
     refuse_code_that_cannot_compile(c);
+    refuse_kernel_that_reads_past_the_end(c);
     Value record;
     if (c.type == "strategy")
       record = draft_strategy(c);

@@ -184,6 +184,16 @@ Texts scrub_texts(scrub::Scrubber &s, const json::Value &seg, const json::Value 
   t.lineage = json::Value::array();
   for (const auto *step : span.lineage) t.lineage.push_back(scrubbed(s, change_text_of(*step)));
   t.shape_changes = type == "reference-kernel" ? json::Value::array() : shape_changes(s, seg, row, ctx.facts, reach);
+  t.reads_past_the_end = json::Value::array();
+  for (const auto &[axes, tail] : reach.reads_past_the_end) {
+    json::Value e = json::Value::object();
+    e.set("shape", axes);
+    e.set("loop", s.code(tail.loop));
+    e.set("unmasked_loads_of", json::Value::strings(tail.pointers));
+    e.set("bound", tail.bound + "=" + std::to_string(tail.bound_value));
+    e.set("step", tail.step + "=" + std::to_string(tail.step_value));
+    t.reads_past_the_end.push_back(std::move(e));
+  }
   return t;
 }
 

@@ -2,18 +2,26 @@
 
 #include <vector>
 
+#include <cmath>
+
+#include "text/pyformat.hpp"
 #include "json/parse.hpp"
 
 namespace otm::packet {
 
-ShapeReach shapes_reached(const KernelDiff &diff, const json::Value &segment, const Context &ctx) {
-  ShapeReach out;
-  const auto *from = segment.get("measured_against").get("sha").as_string();
-  if (!ctx.repo || !ctx.files || !from || from->empty() || diff.base != *from || diff.target.empty()) return out;
-  auto workload = ctx.files->bytes("workload.jsonl");
-  if (!workload) return out;
-  std::vector<std::vector<std::string>> keys; // each shape's keys: shape_id, uuid
+namespace {
+
+// The workload's shapes, each with its keys (shape_id, uuid); empty when
+// there is none or it does not parse (which then decides nothing here).
+struct WorkloadShapes {
+  std::vector<std::vector<std::string>> keys;
   std::vector<code::ShapeAxes> shapes;
+};
+
+WorkloadShapes workload_shapes(const Context &ctx) {
+  WorkloadShapes out;
+  auto workload = ctx.files ? ctx.files->bytes("workload.jsonl") : std::nullopt;
+  if (!workload) return out;
   try {
     for (const auto &line : json::parse_lines(*workload, "workload.jsonl")) {
       const auto *axes = line.get("axes").as_object();
@@ -24,14 +32,44 @@ ShapeReach shapes_reached(const KernelDiff &diff, const json::Value &segment, co
       std::vector<std::string> names;
       for (const char *k : {"shape_id", "uuid"})
         if (const auto *id = line.get(k).as_string()) names.push_back(*id);
-      keys.push_back(std::move(names));
-      shapes.push_back(std::move(s));
+      out.keys.push_back(std::move(names));
+      out.shapes.push_back(std::move(s));
     }
   } catch (const std::exception &) {
-    return out; // a workload that does not parse decides nothing here
+    return {};
   }
+  return out;
+}
+
+} // namespace
+
+void add_unmasked_tails(ShapeReach &reach, const std::string &commit, const std::string &path, const Context &ctx) {
+  if (!ctx.repo || commit.empty()) return;
+  const auto [keys, shapes] = workload_shapes(ctx);
+  (void)keys;
+  if (shapes.empty()) return;
+  auto source = ctx.repo->read_at(commit, path);
+  if (!source) return;
+  auto tails = code::unmasked_tails(*source, shapes, ctx.meta.var_axes);
+  // Named by its axes ("M=1, N=4096, K=11008"): a workload's keys need not
+  // be those its step records time shapes by.
+  for (std::size_t i = 0; i < shapes.size(); ++i)
+    if (tails[i]) {
+      std::string axes;
+      for (const auto &[name, value] : shapes[i].axes)
+        axes += (axes.empty() ? "" : ", ") + name + "=" + text::fixed(value, value == std::floor(value) ? 0 : 2);
+      reach.reads_past_the_end[axes] = *tails[i];
+    }
+}
+
+ShapeReach shapes_reached(const KernelDiff &diff, const json::Value &segment, const Context &ctx) {
+  ShapeReach out;
+  const auto *from = segment.get("measured_against").get("sha").as_string();
+  if (!ctx.repo || !ctx.files || !from || from->empty() || diff.base != *from || diff.target.empty()) return out;
+  const auto [keys, shapes] = workload_shapes(ctx);
+  if (shapes.empty()) return out;
   auto before = ctx.repo->read_at(diff.base, "kernel.py"), after = ctx.repo->read_at(diff.target, "kernel.py");
-  if (!before || !after || shapes.empty()) return out;
+  if (!before || !after) return out;
   const auto &var_axes = ctx.meta.var_axes;
   auto runs = code::shapes_running_changed_code(*before, *after, shapes, var_axes);
   auto programs = ctx.sm_count ? code::programs_per_shape(*before, *after, shapes, var_axes, ctx.sm_count)

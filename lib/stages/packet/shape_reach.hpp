@@ -26,7 +26,14 @@ namespace otm::packet {
 struct ShapeReach {
   std::map<std::string, bool> runs_changed;
   std::map<std::string, code::ProgramCounts> programs;
+  // The shapes the kernel the record presents (the strategy's kernel after
+  // its change, the reference kernel) cannot compute: a loop's last step
+  // reads past the end (code::unmasked_tails). By the shape's axes.
+  std::map<std::string, code::UnmaskedTail> reads_past_the_end;
 };
 ShapeReach shapes_reached(const KernelDiff &diff, const json::Value &segment, const Context &ctx);
+
+// Fills `reach.reads_past_the_end` for the kernel file `path` at `commit`.
+void add_unmasked_tails(ShapeReach &reach, const std::string &commit, const std::string &path, const Context &ctx);
 
 } // namespace otm::packet

@@ -1,5 +1,6 @@
 #include "code/shape_paths.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <optional>
@@ -113,14 +114,15 @@ std::string_view text_trimmed(std::string_view s) {
 
 // What of a module a shape's run depends on.
 struct Module {
-  std::string kernel;           // the launched JIT function's name
-  Line signature;               // its `def ...:` line
-  std::vector<Line> body;       // its body
-  std::vector<Line> launcher;   // the launcher's body
-  std::vector<Line> rest;       // everything else that runs
-  std::set<std::string> params; // the kernel's constexpr parameters
-  Bindings defaults;            // constexpr parameters' defaults
-  Bindings constants;           // module-level `NAME = expr`
+  std::string kernel;                  // the launched JIT function's name
+  Line signature;                      // its `def ...:` line
+  std::vector<Line> body;              // its body
+  std::vector<Line> launcher;          // the launcher's body
+  std::vector<Line> rest;              // everything else that runs
+  std::set<std::string> params;        // the kernel's constexpr parameters
+  std::vector<std::string> parameters; // every parameter, in the signature's order
+  Bindings defaults;                   // constexpr parameters' defaults
+  Bindings constants;                  // module-level `NAME = expr`
 };
 
 // `NAME = expr` (not `==`, not augmented), or `a, b = expr`.
@@ -178,6 +180,13 @@ Module read_module(std::string_view text, std::optional<long> sm_count = std::nu
   m.body.assign(k_lines.begin() + 1, k_lines.end());
   static const text::Regex constexpr_param(
       R"(([A-Za-z_]\w*)\s*:\s*(?:[A-Za-z_]\w*\s*\.\s*)*constexpr\b(?:\s*=\s*([^,)]+))?)");
+  if (auto open = m.signature.code.find('('); open != std::string::npos) {
+    static const text::Regex parameter(R"(^\s*\**([A-Za-z_]\w*))");
+    const std::size_t close = m.signature.code.rfind(')');
+    if (close != std::string::npos && close > open)
+      for (const auto &part : split_top_level(m.signature.code.substr(open + 1, close - open - 1), ','))
+        if (auto name = parameter.search(part)) m.parameters.emplace_back((*name)[1]);
+  }
   for (const auto &p : constexpr_param.find_all(m.signature.code)) {
     std::string name(p[1]);
     m.params.insert(name);
@@ -243,6 +252,7 @@ std::string unknown_of(const std::string &text, const Bindings &env) {
 struct Launch {
   std::vector<std::string> passed; // "grid=...", "NAME=...", positional values
   Bindings constexprs;
+  Bindings arguments; // every parameter the launch binds, by position or keyword
   bool operator==(const Launch &o) const { return passed == o.passed; }
 };
 
@@ -268,17 +278,22 @@ Launch launch_of(const Module &m, const ShapeAxes &shape, const std::vector<std:
       std::size_t args_close = matching(line.code, args_open);
       out.passed.push_back("grid=" + eval_python(grid, env).value_or(unknown_of(grid, env)));
       static const text::Regex keyword(R"(^([A-Za-z_]\w*)\s*=(?!=)\s*(.+)$)");
+      std::size_t position = 0;
       for (const auto &arg : split_top_level(line.code.substr(args_open + 1, args_close - args_open - 1), ',')) {
         if (auto kw = keyword.search(arg)) {
           std::string name((*kw)[1]);
           std::string value = eval_python((*kw)[2], env).value_or(unknown_of(std::string((*kw)[2]), env));
           out.passed.push_back(name + "=" + value);
           if (m.params.count(name)) out.constexprs[name] = value;
+          out.arguments[name] = value;
         } else {
           out.passed.push_back(eval_python(arg, env).value_or(unknown_of(arg, env)));
+          if (position < m.parameters.size()) out.arguments[m.parameters[position]] = out.passed.back();
+          ++position;
         }
       }
       for (const auto &[name, value] : m.defaults) out.constexprs.try_emplace(name, value);
+      for (const auto &[name, value] : out.constexprs) out.arguments.try_emplace(name, value);
       for (const auto &p : m.params) out.constexprs.try_emplace(p, "?" + p);
       return out;
     }
@@ -384,7 +399,113 @@ std::vector<Line> specialised(const std::vector<Line> &body, const Bindings &con
   return out;
 }
 
+// A loop of the kernel stepping by a constexpr, and the loads in it that
+// index by the loop without masking by it.
+struct SteppedLoop {
+  std::string head;                   // "for k0 in range(k_lo, k_hi, BLOCK_K)"
+  std::string step;                   // the constexpr it steps by
+  std::set<std::string> bound_params; // the kernel parameters its stop is computed from
+  std::vector<std::string> unmasked;  // the pointers of its unmasked loads, in order
+};
+
+std::set<std::string> names_of(const std::string &expression) {
+  auto v = names_in(expression);
+  return {v.begin(), v.end()};
+}
+
+bool meets(const std::set<std::string> &a, const std::set<std::string> &b) {
+  return std::any_of(a.begin(), a.end(), [&](const std::string &n) { return b.count(n) > 0; });
+}
+
+std::vector<SteppedLoop> stepped_loops(const Module &m, const std::vector<Line> &body) {
+  static const text::Regex for_range(
+      R"(^for\s+([A-Za-z_]\w*)\s+in\s+(?:(?:tl|gl|ttgl)\.)?(?:range|static_range)\((.*)\)\s*:$)");
+  static const text::Regex keyword(R"(^\s*[A-Za-z_]\w*\s*=(?!=))");
+  static const text::Regex load(R"(\b(?:tl|gl|ttgl)\.load\s*\()");
+  static const text::Regex masking(R"(^\s*(?:mask|boundary_check)\s*=(?!=)\s*(.+)$)");
+  std::vector<SteppedLoop> out;
+  for (std::size_t i = 0; i < body.size(); ++i) {
+    auto head = for_range.search(body[i].code);
+    if (!head) continue;
+    std::vector<std::string> args;
+    for (auto &a : split_top_level((*head)[2], ','))
+      if (!keyword.contains(a)) args.push_back(std::string(text_trimmed(a)));
+    if (args.size() != 3 || !m.params.count(args[2])) continue;
+    SteppedLoop loop{body[i].code.substr(0, body[i].code.size() - 1), args[2], {}, {}};
+    // The kernel parameters the stop is computed from, through the
+    // assignments before the loop.
+    std::set<std::string> from = names_of(args[1]);
+    for (std::size_t k = i; k-- > 0;)
+      if (auto a = assignment().search(body[k].code); a && meets(names_of(std::string((*a)[1])), from))
+        for (const auto &n : names_of(std::string((*a)[2]))) from.insert(n);
+    for (const auto &p : m.parameters)
+      if (from.count(p) && !m.params.count(p)) loop.bound_params.insert(p);
+    // What the loop variable reaches, through the loop's own assignments.
+    std::size_t end = i + 1;
+    while (end < body.size() && body[end].indent > body[i].indent) ++end;
+    std::set<std::string> reach{std::string((*head)[1])};
+    for (bool grew = true; grew;) {
+      grew = false;
+      for (std::size_t k = i + 1; k < end; ++k)
+        if (auto a = assignment().search(body[k].code); a && meets(names_of(std::string((*a)[2])), reach))
+          for (const auto &n : names_of(std::string((*a)[1]))) grew = reach.insert(n).second || grew;
+    }
+    for (std::size_t k = i + 1; k < end; ++k) {
+      const std::string &code = body[k].code;
+      load.for_each_match(code, [&](const text::Match &l) {
+        std::size_t close;
+        try {
+          close = matching(code, l.end - 1);
+        } catch (const CannotTell &) {
+          return;
+        }
+        auto parts = split_top_level(code.substr(l.end, close - l.end), ',');
+        if (parts.empty() || keyword.contains(parts.front())) return;
+        const std::string pointer(text_trimmed(parts.front()));
+        if (!meets(names_of(pointer), reach)) return;
+        for (const auto &p : parts)
+          if (auto mk = masking.search(p); mk && meets(names_of(std::string((*mk)[1])), reach)) return;
+        auto first = names_in(pointer);
+        loop.unmasked.push_back(first.empty() ? pointer : first.front());
+      });
+    }
+    if (!loop.unmasked.empty() && !loop.bound_params.empty()) out.push_back(std::move(loop));
+  }
+  return out;
+}
+
 } // namespace
+
+std::vector<std::optional<UnmaskedTail>> unmasked_tails(std::string_view source, const std::vector<ShapeAxes> &shapes,
+                                                        const std::vector<std::string> &var_axes) {
+  std::vector<std::optional<UnmaskedTail>> out(shapes.size());
+  try {
+    const Module m = read_module(source);
+    for (std::size_t i = 0; i < shapes.size(); ++i) {
+      const Launch launch = launch_of(m, shapes[i], var_axes);
+      auto whole = [](const Bindings &b, const std::string &name) -> std::optional<long long> {
+        static const text::Regex integer(R"(^-?\d+$)");
+        auto it = b.find(name);
+        if (it == b.end() || !integer.contains(it->second)) return std::nullopt;
+        return std::stoll(it->second);
+      };
+      for (const auto &loop : stepped_loops(m, specialised(m.body, launch.constexprs))) {
+        auto step = whole(launch.arguments, loop.step);
+        if (!step || *step <= 0) continue;
+        for (const auto &p : loop.bound_params) {
+          auto bound = whole(launch.arguments, p);
+          if (!bound || *bound % *step == 0) continue;
+          out[i] = UnmaskedTail{loop.head, loop.unmasked, p, *bound, loop.step, *step};
+          break;
+        }
+        if (out[i]) break;
+      }
+    }
+  } catch (const CannotTell &) {
+    return std::vector<std::optional<UnmaskedTail>>(shapes.size());
+  }
+  return out;
+}
 
 std::vector<std::optional<bool>> shapes_running_changed_code(std::string_view before, std::string_view after,
                                                              const std::vector<ShapeAxes> &shapes,

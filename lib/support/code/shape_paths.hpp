@@ -56,4 +56,24 @@ std::vector<std::optional<ProgramCounts>> programs_per_shape(std::string_view be
                                                              const std::vector<std::string> &var_axes,
                                                              std::optional<long> sm_count);
 
+// A loop of the launched kernel that steps by a constexpr over a bound the
+// shape does not divide, whose loads index by the loop variable without a
+// mask (or boundary check) that does: its last step reads past the end
+// (round 12 and 13: an int4 GEMV's `for k0 in range(k_lo, k_hi, BLOCK_K)`
+// with BLOCK_K=512 on K=11008, quoted as a working kernel). Read as the
+// compiler sees the kernel for the shape's constexprs (an `if EVEN_K:` arm
+// not taken is gone); the bound is a kernel parameter the loop's stop is
+// computed from. nullopt for a shape with no such loop or that this
+// reading cannot follow (CUDA, several launches, unknown values).
+struct UnmaskedTail {
+  std::string loop;                  // "for k0 in range(k_lo, k_hi, BLOCK_K)"
+  std::vector<std::string> pointers; // the unmasked loads' pointers ("x_ptr", "w_ptr")
+  std::string bound;                 // "K"
+  long long bound_value = 0;         // 11008
+  std::string step;                  // "BLOCK_K"
+  long long step_value = 0;          // 512
+};
+std::vector<std::optional<UnmaskedTail>> unmasked_tails(std::string_view source, const std::vector<ShapeAxes> &shapes,
+                                                        const std::vector<std::string> &var_axes);
+
 } // namespace otm::code
