@@ -1,6 +1,8 @@
 #include <catch2/catch.hpp>
 
+#include "code/c_constants.hpp"
 #include "code/compile_errors.hpp"
+#include "code/stuck_loops.hpp"
 
 using namespace otm;
 
@@ -84,4 +86,64 @@ TEST_CASE("gluon compile errors: a shared buffer of the other 16-bit float type 
   CHECK(code::gluon_compile_errors(kernel("hh"), "float16").empty());
   CHECK(code::gluon_compile_errors(kernel("hh.to(gl.float16)"), "bfloat16").empty());
   CHECK(code::gluon_compile_errors(kernel("hh"), "float32").empty());
+}
+
+TEST_CASE("triton compile errors: an fp16 accumulator a tl.dot turns float32 inside the loop", "[compile]") {
+  // Round 13: "fp16 accumulation fails accuracy", for an edit Triton refuses.
+  auto kernel = [](const std::string &init, const std::string &update) {
+    return "import triton\nimport triton.language as tl\n\n@triton.jit\n"
+           "def k(x_ptr, w_ptr, y_ptr, K, BLOCK_K: tl.constexpr):\n"
+           "    acc = tl.zeros([16, 64], dtype=tl." +
+           init +
+           ")\n"
+           "    for k0 in range(0, K, BLOCK_K):\n"
+           "        x = tl.load(x_ptr + k0)\n"
+           "        w = tl.load(w_ptr + k0)\n"
+           "        " +
+           update +
+           "\n"
+           "    tl.store(y_ptr, acc)\n";
+  };
+  auto errors = code::triton_compile_errors(kernel("float16", "acc += tl.dot(x, w)"));
+  REQUIRE(errors.size() == 1);
+  CHECK(errors[0].line == 10);
+  CHECK_THAT(errors[0].why, Catch::Contains("starts as float16 (line 6)"));
+  CHECK(code::triton_compile_errors(kernel("float16", "acc = acc + tl.dot(x, w)")).size() == 1);
+  // float32, an fp16 out_dtype, or a conversion back: it builds.
+  CHECK(code::triton_compile_errors(kernel("float32", "acc += tl.dot(x, w)")).empty());
+  CHECK(code::triton_compile_errors(kernel("float16", "acc += tl.dot(x, w, out_dtype=tl.float16)")).empty());
+  CHECK(code::triton_compile_errors(kernel("float16", "acc += tl.dot(x, w).to(tl.float16)")).empty());
+}
+
+TEST_CASE("stuck loops: a for loop whose step is a compile-time zero", "[compile]") {
+  // Round 13: KV_VEC=2 with HEAD_DIM=128 leaves 64 lanes per key in a
+  // 32-lane warp, and the key loop steps by WARPS * 0.
+  auto kernel = [](const std::string &vec) {
+    return "_SRC = r\"\"\"\n"
+           "constexpr int HEAD_DIM = 128;\n"
+           "constexpr int KV_VEC = " +
+           vec +
+           ";\n"
+           "#define WARPS (128 / 32)\n"
+           "constexpr int LANES_PER_KEY = HEAD_DIM / KV_VEC;\n"
+           "constexpr int KEYS_PER_WARP = 32 / LANES_PER_KEY;\n"
+           "__global__ void k(const float* q, int lo, int hi) {\n"
+           "    for (int n = lo + threadIdx.x / LANES_PER_KEY; n < hi; n += WARPS * KEYS_PER_WARP) { }\n"
+           "    for (int i = 0; i < KV_VEC; i += 1) { }\n"
+           "}\n"
+           "\"\"\"\n";
+  };
+  auto stuck = code::stuck_loops(kernel("2"), code::Language::Python);
+  REQUIRE(stuck.size() == 1);
+  CHECK(stuck[0].line == 8);
+  CHECK(stuck[0].step == "WARPS * KEYS_PER_WARP");
+  CHECK(code::stuck_loops(kernel("8"), code::Language::Python).empty()); // 16 lanes, 2 keys per warp
+  // C's integer arithmetic, and a name with two values has none.
+  code::CConstants none;
+  CHECK(code::evaluate_c_integer("32 / 64", none) == 0);
+  CHECK(code::evaluate_c_integer("(7 - 2) * 3 % 4 << 1", none) == 6);
+  CHECK_FALSE(code::evaluate_c_integer("1 / 0", none));
+  auto twice = code::c_integer_constants("constexpr int V = 4;\nconst int V = n * 2;\nconstexpr int W = 2;");
+  CHECK(twice.count("V") == 0);
+  CHECK(twice.at("W") == 2);
 }

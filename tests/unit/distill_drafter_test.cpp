@@ -327,6 +327,34 @@ TEST_CASE("a milestone snapshot whose code runs as the best before it is no mile
   CHECK(snapshot(true).record);
 }
 
+TEST_CASE("a milestone in the final kernel's DSL that the final kernel beats is no reference kernel",
+          "[distill][issue25]") {
+  // Round 13: milestone kernels the final kernel supersedes in the same
+  // language were read as marginal or useless; one before a port stays.
+  auto snapshot = [](const std::string &final_dsl, double final_us) {
+    return draft_with("refk-final", [&](json::Value &doc) {
+      doc.set("seg_kind", "mega-snapshot");
+      json::Value af = doc.get("agent_facing");
+      json::Value span = json::parse(R"({"this_step_changes_running_code": true,
+          "code_runs_differently_from_the_best_before_it": true, "code_runs_differently_from_the_final_kernel": true})");
+      json::Value final_kernel = json::Value::object();
+      final_kernel.set("dsl", final_dsl);
+      final_kernel.set("geomean_us", final_us);
+      span.set("final_kernel", final_kernel);
+      af.set("span", span);
+      doc.set("agent_facing", af);
+    });
+  };
+  const auto mine = fixture("refk-final").agent_facing();
+  const double mine_us = *mine.get("measurements").get("geomean_us").as_number();
+  const std::string dsl = mine.get("operator").string_or("dsl");
+  auto superseded = snapshot(dsl, mine_us / 2);
+  REQUIRE(superseded.refusal);
+  CHECK_THAT(superseded.refusal->why, Catch::Contains("in the same DSL, supersedes this milestone's"));
+  CHECK(snapshot(dsl == "gluon" ? "triton" : "gluon", mine_us / 2).record); // before a port
+  CHECK(snapshot(dsl, mine_us * 2).record);                                 // faster than the final kernel
+}
+
 TEST_CASE("packets too thin to support a record are refused with the field", "[distill]") {
   auto no_commit = draft_with("strategy-v3", [](json::Value &doc) {
     json::Value prov = doc.get("provenance");

@@ -277,8 +277,22 @@ TEST_CASE("a step that says its harness changed how it measures claims nothing (
                                 "(re-baselined)."),
                            kept(3, 65.0)},
                           kSpec);
-  CHECK(reason(r, "v2") == "declares no change (29.20%)");
+  CHECK(reason(r, "v2") == "re-baseline: the measurement changed (0.71x the floor)");
   CHECK(milestones(r) == std::vector<std::string>{"v1:baseline", "v3:milestone"}); // against 70.8, not 100
+  // Slower under the new measurement (round 13: a harness that flushes L2),
+  // the floor moves up too: the run's later best is final, not the old
+  // harness's number.
+  auto slower =
+      ladder::select({kept(1, 100.0), kept(2, 45.3),
+                      kept(3, 47.5, "v3: re-baseline under the new harness: 45.3 -> 47.5 us, kernel unchanged"),
+                      kept(4, 46.8), kept(5, 48.0)},
+                     kSpec);
+  CHECK(reason(slower, "v3") == "re-baseline: the measurement changed (1.05x the floor)");
+  CHECK(milestones(slower) == std::vector<std::string>{"v1:baseline", "v2:mega", "v4:final"});
+  // "Kernel unchanged" alone is no new measurement.
+  auto same = ladder::select(
+      {kept(1, 100.0), kept(2, 45.3), kept(3, 47.5, "v3: sanity bench, kernel unchanged"), kept(4, 46.8)}, kSpec);
+  CHECK(milestones(same) == std::vector<std::string>{"v1:baseline", "v2:mega"});
   // A step that only mentions a baseline is not one.
   auto plain = ladder::select({kept(1, 100.0), kept(2, 70.0, "v2: two rows per program; baseline harness")}, kSpec);
   CHECK(milestones(plain) == std::vector<std::string>{"v1:baseline", "v2:mega"});

@@ -53,7 +53,7 @@ TEST_CASE("untaken branches: a constexpr branch no instantiation takes", "[inert
   CHECK(code::untaken_branches(lines_of(kernel("8"))).empty());
   // A parameter some call deduces, or passes as an expression, is not known.
   auto deduced = kernel("4");
-  deduced.replace(deduced.find("k<1><<<"), 7, "k<VEC / 2 * 2><<<");
+  deduced.replace(deduced.find("k<1><<<"), 7, "k<n / 32><<<");
   CHECK(code::untaken_branches(lines_of(deduced)).empty());
   // A flag constant: the branch under `if (USE_VEC4)` never runs.
   auto flagged = code::untaken_branches({"constexpr bool USE_VEC4 = false;", "__global__ void k(float* y) {",

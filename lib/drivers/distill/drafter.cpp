@@ -1,6 +1,7 @@
 #include "distill/drafter.hpp"
 
 #include "code/compile_errors.hpp"
+#include "code/stuck_loops.hpp"
 #include "distill/draft_context.hpp"
 #include "packet/run_facts.hpp"
 #include "record/id_format.hpp"
@@ -18,10 +19,17 @@ namespace {
 // nvcc rejects, quoted as working kernels and credited with gains). The
 // file is the kernel after the change (a strategy, a failed attempt) or
 // the kernel itself (a reference kernel).
+// The kernel file the record presents: the kernel after the change (a
+// strategy, a failed attempt) or the kernel itself (a reference kernel).
+const std::string &presented_kernel_file(const Context &c) {
+  return c.type == "reference-kernel" ? c.packet.code : c.packet.code_after;
+}
+
 void refuse_code_that_cannot_compile(const Context &c) {
-  const std::string &file = c.type == "reference-kernel" ? c.packet.code : c.packet.code_after;
+  const std::string &file = presented_kernel_file(c);
   if (file.empty()) return;
   auto errors = code::cuda_compile_errors(file);
+  for (auto &e : code::triton_compile_errors(file)) errors.push_back(std::move(e));
   if (auto dtype = c.af.get("operator").get("fixed_axes").get("dtype").as_string()) {
     auto gluon = code::gluon_compile_errors(file, *dtype);
     errors.insert(errors.end(), gluon.begin(), gluon.end());
@@ -32,6 +40,20 @@ void refuse_code_that_cannot_compile(const Context &c) {
   refuse("payload.implementation.snippet", "the kernel file cannot compile as the trace holds it: line " +
                                                std::to_string(e.line) + ", `" + e.code + "`: " + e.why + more +
                                                "; the run's timing and correctness verdict cannot be this code's");
+}
+
+// A loop that adds a compile-time zero never advances: the kernel spins or
+// never covers what it claims (round 13: 64 lanes per key in a 32-lane
+// warp, so `KEYS_PER_WARP` is 0, in kernels the trace marks PASS).
+void refuse_loop_that_never_advances(const Context &c) {
+  const std::string &file = presented_kernel_file(c);
+  if (file.empty()) return;
+  const auto stuck = code::stuck_loops(file, code::Language::Python);
+  if (stuck.empty()) return;
+  refuse("payload.implementation.snippet",
+         "the kernel file's loop at line " + std::to_string(stuck.front().line) + ", `" + stuck.front().head +
+             "`, never advances: its step `" + stuck.front().step +
+             "` is 0 over the source's constants, so the kernel cannot compute what the run measured");
 }
 
 // A kernel whose loop reads past the end on a benchmarked shape cannot
@@ -111,6 +133,7 @@ Draft draft_record(const Packet &packet, const DraftRules &rules) {
     c.what = required_string(af.get("operator").get("what_it_computes"), "payload.problem.statement",
                              "the packet does not say what the operator computes");
     refuse_code_that_cannot_compile(c);
+    refuse_loop_that_never_advances(c);
     refuse_kernel_that_reads_past_the_end(c);
     Value record;
     if (c.type == "strategy")

@@ -7,6 +7,7 @@
 #include "distill/reference_kernel_code.hpp"
 #include "text/code_list.hpp"
 #include "text/lines.hpp"
+#include "text/pyformat.hpp"
 #include "text/utf8.hpp"
 #include "workspace/segment_kinds.hpp"
 
@@ -81,6 +82,21 @@ void check_milestone_code(Context &c) {
            "re-measurement, not its code's, so it is no milestone kernel");
   // A snapshot whose code runs as the final kernel's (a stamp, a comment or
   // a constant nothing reads apart) is the final kernel's record again.
+  // A snapshot in the final kernel's own DSL that the final kernel beats
+  // is a step on the way to it, which its record already quotes: round
+  // 13's readers found every such record marginal or useless ("superseded
+  // in the same language", "can only displace the better kernel"). A
+  // snapshot in another DSL (the kernel before a port) stays.
+  const auto &final_kernel = span.get("final_kernel");
+  const auto final_dsl = final_kernel.string_or("dsl");
+  const auto final_us = final_kernel.get("geomean_us").as_number();
+  const auto mine_us = c.af.get("measurements").get("geomean_us").as_number();
+  if (!final_dsl.empty() && text::to_lower(final_dsl) == text::to_lower(c.af.get("operator").string_or("dsl")) &&
+      final_us && mine_us && *final_us < *mine_us)
+    refuse("payload.implementation.snippet",
+           "the run's final kernel, in the same DSL, supersedes this milestone's (" + text::fixed(*final_us, 2) +
+               " us against " + text::fixed(*mine_us, 2) +
+               " us geomean): the final kernel's record quotes the code a reader would start from");
   const auto &as_final = span.get("code_runs_differently_from_the_final_kernel");
   if (as_final.is_bool() && !*as_final.as_bool())
     refuse("payload.implementation.snippet",
@@ -143,7 +159,8 @@ std::string what_runs_for_nothing(const Context &c) {
   if (!hinted.empty())
     parts.push_back("the hints on " + text::quoted_code_list(hinted) + " restate " + code::kRestatedHintReason);
   if (!owners.untaken.empty())
-    parts.push_back("the code under " + text::quoted_code_list(owners.untaken) + " is in no instantiation the file makes");
+    parts.push_back("the code under " + text::quoted_code_list(owners.untaken) +
+                    " is in no instantiation the file makes");
   if (parts.empty()) return {};
   std::string out = ". Some of its lines run for nothing (otm's reading of the code): ";
   for (std::size_t i = 0; i < parts.size(); ++i) out += (i ? "; " : "") + parts[i];

@@ -28,7 +28,15 @@ std::string as_text(const json::Value &v) {
 const Regex &no_change_pattern() {
   static const Regex re("(?i)\\bno[_ ]changes?\\b|\\bno[_ -]?op\\b|\\bfalsified\\b|\\bflat[- ]within[- ]noise\\b"
                         "|\\bwithin noise\\b|\\bno actionable lever\\b|\\bno improvement\\b"
-                        "|\\bre-?baselined\\b|\\bharness (?:switched|changed)\\b");
+                        "|\\bre-?baselined\\b|\\bharness (?:switched|changed)\\b"
+                        "|\\bno (?:kernel|code) changes?\\b|\\bkernel (?:is )?unchanged\\b");
+  return re;
+}
+
+// A measurement that changed: a new harness, a re-baseline, cold-cache timing.
+const Regex &new_measurement_pattern() {
+  static const Regex re("(?i)\\bharness\\b|\\bre-?baselin\\w*|\\bnot comparable\\b|\\bcold[- ]cache\\b"
+                        "|\\bflush\\w*\\s+(?:the\\s+)?L2\\b");
   return re;
 }
 
@@ -88,6 +96,11 @@ std::string text_of(const json::Value &row) {
 }
 
 bool declares_no_change(const json::Value &row) { return no_change_pattern().contains(text_of(row)); }
+
+bool declares_new_measurement(const json::Value &row) {
+  const std::string text = text_of(row);
+  return no_change_pattern().contains(text) && new_measurement_pattern().contains(text);
+}
 
 bool correctness_failed(const json::Value &status) {
   if (status.is_null()) return false;

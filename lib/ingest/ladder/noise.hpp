@@ -21,6 +21,12 @@ std::string text_of(const json::Value &row);
 // lower the floor but cannot be credited with the gain.
 bool declares_no_change(const json::Value &row);
 
+// The version changes no kernel code and says the measurement changed ("re-
+// baseline under the new harness ... kernel unchanged", "cold-cache
+// numbers"): its geomean is the same code measured the new way, the floor
+// later versions are compared with.
+bool declares_new_measurement(const json::Value &row);
+
 // Noise reasons in the spec's order: "remeasurement", "infrastructure", and,
 // when outcome_matters, "incorrect" and "gate-fail". nullopt when none.
 std::optional<std::string> noise_reason(const json::Value &row, bool outcome_matters);

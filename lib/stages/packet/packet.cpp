@@ -325,6 +325,16 @@ void write_agent_facing(json::Writer &w, const Texts &t, const json::Value &seg,
       w.key("code_runs_differently_from_the_best_before_it").value(*span.differs_from_measured_against);
     if (span.differs_from_final_kernel)
       w.key("code_runs_differently_from_the_final_kernel").value(*span.differs_from_final_kernel);
+    // A milestone snapshot: the run's final kernel, what a reader would
+    // weigh it against.
+    if (const auto *final_version = seg.get("final_kernel").get("version").as_string(); final_version && facts) {
+      const auto *row = facts->row_of(*final_version);
+      auto geomean = facts->geomean_of(*final_version);
+      w.key("final_kernel").begin_object();
+      w.key("dsl").value(row ? row->get("dsl") : json::Value());
+      w.key("geomean_us").value(geomean ? json::Value(*geomean) : json::Value());
+      w.end_object();
+    }
     w.end_object();
     write_changes(w, "kept_changes_of_its_lineage", t.lineage);
   }

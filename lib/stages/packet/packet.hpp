@@ -17,7 +17,8 @@
 //                  split_instruction, established_fact_required]
 //                 [strategy: builds_on, span {this_step_changes_running_code,
 //                  earlier_kept_steps [{change}]}],
-//                 [reference-kernel: span {this_step_changes_running_code}],
+//                 [reference-kernel: span {this_step_changes_running_code, ...,
+//                  final_kernel {dsl, geomean_us}}],
 //                 [diff_shows, diff_file | kernel_file, code_after_file,
 //                  step_diff_file]},
 //   provenance {source_repo, version, git_commit, ncu_dirs, report_dir,

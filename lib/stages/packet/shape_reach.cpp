@@ -1,8 +1,7 @@
 #include "packet/shape_reach.hpp"
 
-#include <vector>
-
 #include <cmath>
+#include <vector>
 
 #include "text/pyformat.hpp"
 #include "json/parse.hpp"

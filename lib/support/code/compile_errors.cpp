@@ -126,4 +126,41 @@ std::vector<CompileError> gluon_compile_errors(std::string_view python_source, s
   return out;
 }
 
+std::vector<CompileError> triton_compile_errors(std::string_view python_source) {
+  std::vector<CompileError> out;
+  if (python_source.find(".dot") == std::string_view::npos) return out;
+  static const text::Regex half_zeros(
+      R"(^(\s*)([A-Za-z_]\w*)\s*=\s*(?:tl|gl|ttgl)\.zeros\(.*\bdtype\s*=\s*(?:tl|gl|ttgl)\.(float16|bfloat16)\b)");
+  static const text::Regex loop(R"(^(\s*)for\b)");
+  const auto lexed = lex_source(python_source, Language::Python);
+  const auto lines = split_lines(lexed);
+  auto indent = [&](std::size_t i) { return lexed[i].text.find_first_not_of(" \t"); };
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    auto z = half_zeros.search(lines[i].python);
+    if (!z) continue;
+    const std::string name((*z)[2]), dtype((*z)[3]);
+    const std::size_t level = indent(i);
+    const text::Regex accumulates("^\\s*" + name + R"(\s*(?:\+=|=\s*)" + name +
+                                  R"(\s*\+)\s*(?:tl|gl|ttgl)\.dot\((?!.*\bout_dtype\b)(?!.*\.to\())");
+    // The loops that follow at its level, until the block it is in ends.
+    for (std::size_t k = i + 1; k < lines.size(); ++k) {
+      if (lines[k].python.find_first_not_of(' ') == std::string::npos) continue;
+      if (indent(k) < level) break;
+      if (indent(k) != level || !loop.contains(lines[k].python)) continue;
+      for (std::size_t b = k + 1; b < lines.size(); ++b) {
+        if (lines[b].python.find_first_not_of(' ') == std::string::npos) continue;
+        if (indent(b) <= level) break;
+        if (accumulates.contains(lines[b].python)) {
+          out.push_back({b + 1, std::string(text::strip(lines[b].python)),
+                         "`" + name + "` starts as " + dtype + " (line " + std::to_string(i + 1) +
+                             ") and this `tl.dot` makes it float32 inside the loop: the JIT refuses a loop-carried "
+                             "variable whose type changes"});
+          return out;
+        }
+      }
+    }
+  }
+  return out;
+}
+
 } // namespace otm::code

@@ -35,4 +35,11 @@ std::vector<CompileError> cuda_compile_errors(std::string_view python_source);
 // reference kernels marked PASS).
 std::vector<CompileError> gluon_compile_errors(std::string_view python_source, std::string_view problem_dtype);
 
+// Triton and Gluon: a loop-carried accumulator that starts as a 16-bit
+// float (`acc = tl.zeros(..., dtype=tl.float16)`) and is accumulated in the
+// loop with a `tl.dot` whose result is float32 (no `out_dtype`, no `.to`):
+// the JIT refuses a loop-carried variable whose type changes (round 13:
+// "fp16 accumulation fails accuracy", twice, for code that cannot build).
+std::vector<CompileError> triton_compile_errors(std::string_view python_source);
+
 } // namespace otm::code

@@ -6,6 +6,7 @@
 #include <optional>
 #include <set>
 
+#include "code/c_constants.hpp"
 #include "text/regex.hpp"
 
 namespace otm::code {
@@ -29,20 +30,6 @@ Joined join(const std::vector<std::string> &lines) {
     j.text += '\n';
   }
   return j;
-}
-
-std::optional<long> literal_value(std::string_view v) {
-  static const text::Regex number(R"(^\s*(-?\d+)[uUlL]*\s*$)");
-  static const text::Regex boolean(R"(^\s*(true|false)\s*$)");
-  if (auto m = number.search(v)) {
-    try {
-      return std::stol(std::string((*m)[1]));
-    } catch (...) {
-      return std::nullopt;
-    }
-  }
-  if (auto m = boolean.search(v)) return (*m)[1] == "true" ? 1 : 0;
-  return std::nullopt;
 }
 
 // Where the bracket opened at `open` closes (the index of its closer), or npos.
@@ -78,29 +65,7 @@ struct Template {
   std::size_t header_begin, name_at, body_begin, body_end;
 };
 
-using Values = std::optional<std::set<long>>; // nullopt: not all known
-
-std::map<std::string, long> constants_of(const std::string &s) {
-  static const text::Regex constexpr_decl(
-      R"(\b(?:static\s+)?(?:inline\s+)?constexpr\s+(?:const\s+)?(?:int|unsigned|unsigned\s+int|long|bool|size_t|)"
-      R"(u?int(?:32|64)_t|auto)\s+([A-Za-z_]\w*)\s*=\s*([^;]+);)");
-  static const text::Regex define(R"((?m)^\s*#\s*define\s+([A-Za-z_]\w*)\s+([^\s].*?)\s*$)");
-  std::map<std::string, long> out;
-  std::set<std::string> conflicting;
-  auto add = [&](const std::string &name, std::string_view value) {
-    auto v = literal_value(value);
-    if (!v) {
-      conflicting.insert(name);
-      return;
-    }
-    auto [it, fresh] = out.emplace(name, *v);
-    if (!fresh && it->second != *v) conflicting.insert(name);
-  };
-  constexpr_decl.for_each_match(s, [&](const text::Match &m) { add(std::string(m[1]), m[2]); });
-  define.for_each_match(s, [&](const text::Match &m) { add(std::string(m[1]), m[2]); });
-  for (const auto &n : conflicting) out.erase(n);
-  return out;
-}
+using Values = std::optional<std::set<long long>>; // nullopt: not all known
 
 std::vector<Template> templates_of(const std::string &s) {
   static const text::Regex head(
@@ -131,11 +96,11 @@ std::vector<Template> templates_of(const std::string &s) {
 // source spells, to a fixed point through templates that instantiate others
 // with their own parameter.
 std::map<std::string, Values> instantiations(const std::string &s, const std::vector<Template> &templates,
-                                             const std::map<std::string, long> &constants) {
+                                             const CConstants &constants) {
   std::map<std::string, Values> values;
   std::set<std::string> ambiguous; // a name two templates define: not followed
   for (const auto &t : templates)
-    if (!values.emplace(t.name, std::set<long>{}).second) ambiguous.insert(t.name);
+    if (!values.emplace(t.name, std::set<long long>{}).second) ambiguous.insert(t.name);
   for (const auto &n : ambiguous) values[n] = std::nullopt;
   auto enclosing = [&](std::size_t pos) -> const Template * {
     for (const auto &t : templates)
@@ -144,7 +109,7 @@ std::map<std::string, Values> instantiations(const std::string &s, const std::ve
   };
   struct Site {
     std::string callee;
-    std::optional<long> value;
+    std::optional<long long> value;
     std::string via; // the template whose parameter it passes on
     bool unknown = false;
   };
@@ -164,20 +129,14 @@ std::map<std::string, Values> instantiations(const std::string &s, const std::ve
         auto close = closing(s, at);
         std::string arg = close == std::string::npos ? "" : s.substr(at + 1, close - at - 1);
         static const text::Regex ident(R"(^\s*([A-Za-z_]\w*)\s*$)");
-        if (auto v = literal_value(arg))
+        const auto *in = enclosing(m.begin);
+        auto id = ident.search(arg);
+        if (auto v = evaluate_c_integer(arg, constants))
           site.value = v;
-        else if (auto id = ident.search(arg)) {
-          const std::string name((*id)[1]);
-          const auto *in = enclosing(m.begin);
-          if (auto c = constants.find(name); c != constants.end())
-            site.value = c->second;
-          else if (in && in->param == name)
-            site.via = in->name;
-          else
-            site.unknown = true;
-        } else {
+        else if (id && in && in->param == (*id)[1])
+          site.via = in->name;
+        else
           site.unknown = true;
-        }
       }
       sites.push_back(std::move(site));
     });
@@ -201,7 +160,7 @@ std::map<std::string, Values> instantiations(const std::string &s, const std::ve
           forget();
           continue;
         }
-        for (long v : *from) changed = into->insert(v).second || changed;
+        for (long long v : *from) changed = into->insert(v).second || changed;
       }
     }
   }
@@ -211,7 +170,7 @@ std::map<std::string, Values> instantiations(const std::string &s, const std::ve
   return values;
 }
 
-bool holds(long a, std::string_view op, long b) {
+bool holds(long long a, std::string_view op, long long b) {
   if (op == "==") return a == b;
   if (op == "!=") return a != b;
   if (op == ">=") return a >= b;
@@ -227,7 +186,7 @@ std::vector<UntakenBranch> untaken_branches(const std::vector<std::string> &c_li
   const auto j = join(c_lines);
   const std::string &s = j.text;
   if (s.find("if") == std::string::npos) return out;
-  const auto constants = constants_of(s);
+  const auto constants = c_integer_constants(s);
   const auto templates = templates_of(s);
   const auto values = instantiations(s, templates, constants);
 
@@ -238,7 +197,7 @@ std::vector<UntakenBranch> untaken_branches(const std::vector<std::string> &c_li
         auto it = values.find(t.name);
         return it == values.end() ? std::nullopt : it->second;
       }
-    if (auto c = constants.find(name); c != constants.end()) return std::set<long>{c->second};
+    if (auto c = constants.find(name); c != constants.end()) return std::set<long long>{c->second};
     return std::nullopt;
   };
   static const text::Regex if_head(R"(\bif\s*(?:constexpr\s*)?\()");
@@ -264,12 +223,12 @@ std::vector<UntakenBranch> untaken_branches(const std::vector<std::string> &c_li
     if (close == std::string::npos) return;
     const std::string cond = s.substr(open + 1, close - open - 1);
     std::string name, op;
-    long operand = 0;
+    long long operand = 0;
     bool negated = false, is_flag = false;
     if (auto c = compare.search(cond)) {
-      name = (*c)[1], op = (*c)[2], operand = std::stol(std::string((*c)[3]));
+      name = (*c)[1], op = (*c)[2], operand = std::stoll(std::string((*c)[3]));
     } else if (auto r = compare_reversed.search(cond)) {
-      name = (*r)[3], op = mirrored((*r)[2]), operand = std::stol(std::string((*r)[1]));
+      name = (*r)[3], op = mirrored((*r)[2]), operand = std::stoll(std::string((*r)[1]));
     } else if (auto f = flag.search(cond)) {
       name = (*f)[2], negated = !(*f)[1].empty(), is_flag = true;
     } else {
@@ -278,7 +237,7 @@ std::vector<UntakenBranch> untaken_branches(const std::vector<std::string> &c_li
     const auto vals = values_at(name, m.begin);
     if (!vals) return;
     bool any_true = false, all_true = true;
-    for (long v : *vals) {
+    for (long long v : *vals) {
       bool t = is_flag ? ((v != 0) != negated) : holds(v, op, operand);
       any_true = any_true || t;
       all_true = all_true && t;
