@@ -113,6 +113,24 @@ TEST_CASE("triton compile errors: an fp16 accumulator a tl.dot turns float32 ins
   CHECK(code::triton_compile_errors(kernel("float32", "acc += tl.dot(x, w)")).empty());
   CHECK(code::triton_compile_errors(kernel("float16", "acc += tl.dot(x, w, out_dtype=tl.float16)")).empty());
   CHECK(code::triton_compile_errors(kernel("float16", "acc += tl.dot(x, w).to(tl.float16)")).empty());
+  // Round 13, Gluon: a positional dtype, and a float32 factor.
+  const std::string gluon = "@gluon.jit\n"
+                            "def k(x_ptr, n_cols, BLOCK_N: gl.constexpr):\n"
+                            "    m = gl.full([BLOCK_N], -float('inf'), gl.float32, layout)\n"
+                            "    d = gl.zeros([BLOCK_N], gl.float16, layout)\n"
+                            "    for t in range(0, n_cols, BLOCK_N):\n"
+                            "        x = gl.load(x_ptr + t).to(gl.float32)\n"
+                            "        m_new = gl.maximum(m, x)\n"
+                            "        alpha = gl.exp2(m - m_new)\n"
+                            "        d = d * alpha + 1.0\n"
+                            "        m = m_new\n";
+  auto widened = code::triton_compile_errors(gluon);
+  REQUIRE(widened.size() == 1);
+  CHECK(widened[0].line == 9);
+  CHECK_THAT(widened[0].why, Catch::Contains("float32 `alpha`"));
+  std::string halved = gluon;
+  halved.replace(halved.find("d = d * alpha + 1.0"), 19, "d = (d * alpha + 1.0).to(gl.float16)");
+  CHECK(code::triton_compile_errors(halved).empty());
 }
 
 TEST_CASE("stuck loops: a for loop whose step is a compile-time zero", "[compile]") {

@@ -806,3 +806,22 @@ TEST_CASE("a dead-end item takes its cause from the step's pitfall about the sam
   CHECK_THAT(d.record->get("payload").get("established_fact").string_or("mechanism"),
              Catch::Contains("raise register pressure until the kernel spills"));
 }
+
+TEST_CASE("a failed setting the attempt's code does not set is not the one tried", "[distill][issue25]") {
+  // Round 13: "ROWS_PER_PROG=8 12.2% slower" for an attempt that set 2.
+  auto p = attempt();
+  p.doc.find("agent_facing")
+      ->set("the_failed_lever", "8 rows per program is slower because the eight rows' accumulators raise register pressure "
+                                "until the kernel spills");
+  auto d = distill::draft_record(p);
+  REQUIRE(d.refusal);
+  CHECK(d.refusal->field == "payload.attempted");
+  CHECK_THAT(d.refusal->why, Catch::Contains("sets that lever to 2"));
+  // The value the code sets is the one stated: a fact.
+  p.doc.find("agent_facing")
+      ->set("the_failed_lever", "2 rows per program is slower because the second row's accumulators raise register pressure "
+                                "until the kernel spills");
+  auto ok = distill::draft_record(p);
+  INFO((ok.refusal ? ok.refusal->why : ""));
+  CHECK(ok.record);
+}

@@ -292,6 +292,12 @@ TEST_CASE("a strategy's mechanism is the trace's own reason, in a fixed order", 
   CHECK(mech() == "half of the programs idle on the 8192-wide rows");
   prof.set("conclusion", json::Value());
   CHECK(mech() == "half of the programs idle on the 8192-wide rows");
+  // Round 13: a rationale shorter than a causal sentence is a label.
+  json::Value label = json::Value::object();
+  label.set("direction", "THREADS=128");
+  label.set("rationale", "Occupancy tuning.");
+  said.set("directions_taken_up", json::Value(json::Array{label, up}));
+  CHECK(mech() == "half of the programs idle on the 8192-wide rows");
   said.set("directions_taken_up", json::Value::array());
   CHECK(mech() == "each program covers a whole 8192-wide row"); // the cause the change gives, not the lever again
   // A dash opens the clause giving the reason too; a "Why:" label is dropped.

@@ -203,6 +203,47 @@ TEST_CASE("inert changes: a build name's version id in a string is a stamp", "[i
             .running == 2);
 }
 
+TEST_CASE("inert changes: a new helper drawn above another function's decorator runs for nothing", "[inert]") {
+  // Round 13: git drew a dead `@triton.jit` helper as `+def helper ... +@triton.jit`
+  // below the old kernel's decorator, so the added decorator read as the live kernel's.
+  const std::string after = "import triton\n"                           // 0
+                            "import triton.language as tl\n"            // 1
+                            "\n"                                        // 2
+                            "\n"                                        // 3
+                            "@triton.jit\n"                             // 4
+                            "def _helper(ptr, offs):\n"                 // 5
+                            "    return tl.load(ptr + offs)\n"          // 6
+                            "\n"                                        // 7
+                            "\n"                                        // 8
+                            "@triton.jit\n"                             // 9
+                            "def kernel(x_ptr, BLOCK: tl.constexpr):\n" // 10
+                            "    tl.store(x_ptr, tl.load(x_ptr))\n"     // 11
+                            "\n"                                        // 12
+                            "\n"                                        // 13
+                            "def run(x):\n"                             // 14
+                            "    kernel[(1,)](x, BLOCK=4)\n";           // 15
+  const std::string diff = "diff --git a/kernel.py b/kernel.py\n"
+                           "--- a/kernel.py\n"
+                           "+++ b/kernel.py\n"
+                           "@@ -3,4 +3,9 @@ import triton.language as tl\n"
+                           " \n"
+                           " \n"
+                           " @triton.jit\n"
+                           "+def _helper(ptr, offs):\n"
+                           "+    return tl.load(ptr + offs)\n"
+                           "+\n"
+                           "+\n"
+                           "+@triton.jit\n"
+                           " def kernel(x_ptr, BLOCK: tl.constexpr):\n";
+  auto reading = code::inert_changes(code::lex_diff(diff), after);
+  CHECK(reading.running == 0);
+  CHECK(reading.uncalled_functions == std::vector<std::string>{"_helper"});
+  // Called by the kernel, the same diff runs.
+  std::string called = after;
+  called.replace(called.find("tl.store(x_ptr, tl.load(x_ptr))"), 31, "tl.store(x_ptr, _helper(x_ptr, 0))");
+  CHECK(code::inert_changes(code::lex_diff(diff), called).running > 0);
+}
+
 TEST_CASE("inert changes: a new function nothing calls, and one that is called", "[inert]") {
   std::string after = "def helper(x):\n"
                       "    return x * 2\n"

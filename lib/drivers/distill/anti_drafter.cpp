@@ -223,6 +223,12 @@ std::optional<std::string> check_anti_against_the_run(Context &c, const AntiFact
                std::string(claim.substr(away.front().begin, away.front().end - away.front().begin)) +
                "\" fails, but the attempt " + range + " changes that lever away from " + away.front().value +
                ": the code it was tried on already had that setting, which the run kept");
+  if (auto other = value_contradicted(*diff, levers::settings_in(vocabulary, claim), vocabulary, dsl))
+    refuse("payload.attempted",
+           "the account says \"" +
+               std::string(claim.substr(other->setting.begin, other->setting.end - other->setting.begin)) +
+               "\" fails, but the attempt " + range + " sets that lever to " + other->tried +
+               ": the setting that failed is not the one it states");
   if (auto turned = direction_contradicted(*diff, claim, levers::settings_in(vocabulary, claim), vocabulary, dsl))
     refuse("payload.attempted",
            "the account says it " + turned->said + " \"" +

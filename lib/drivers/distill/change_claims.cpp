@@ -61,6 +61,27 @@ std::vector<levers::LeverSetting> settings_moved_away(const diff::DiffReading &d
   return out;
 }
 
+std::optional<ContradictedValue> value_contradicted(const diff::DiffReading &diff,
+                                                    const std::vector<levers::LeverSetting> &stated,
+                                                    const levers::LeverVocabulary &vocabulary, std::string_view dsl) {
+  static const text::Regex integer(R"((?<![\w.])(\d+)(?![\w.]))");
+  for (const auto &s : stated) {
+    if (s.value.empty() || s.value.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::set<std::string> set_to;
+    for (const auto &h : diff.hunks)
+      for (const auto &c : h.running)
+        if (c.added && !c.dead) {
+          // Only a line that sets the lever's own name (`ROWS = 2`,
+          // `num_warps=8`): a grid that reads it holds other numbers.
+          const std::string &name = !c.owner.empty() ? c.owner : c.defines;
+          if (name.empty() || !vocabulary.in_code(s.lever, name, dsl)) continue;
+          for (const auto &m : integer.find_all(c.changed.empty() ? c.code : c.changed)) set_to.emplace(m[1]);
+        }
+    if (set_to.size() == 1 && *set_to.begin() != s.value) return ContradictedValue{s, *set_to.begin()};
+  }
+  return std::nullopt;
+}
+
 std::optional<ContradictedDirection> direction_contradicted(const diff::DiffReading &diff, std::string_view text,
                                                             const std::vector<levers::LeverSetting> &stated,
                                                             const levers::LeverVocabulary &vocabulary,

@@ -55,6 +55,18 @@ std::optional<ContradictedDirection> direction_contradicted(const diff::DiffRead
                                                             const levers::LeverVocabulary &vocabulary,
                                                             std::string_view dsl);
 
+// A stated whole-number setting the diff sets to another value: the one
+// number the diff's running added lines hold for that lever is not the
+// stated one (round 13: "ROWS_PER_PROG=8 12.2% slower" for an attempt whose
+// code set ROWS_PER_PROG = 2). The setting and the value the diff sets.
+struct ContradictedValue {
+  levers::LeverSetting setting;
+  std::string tried; // the value the diff sets
+};
+std::optional<ContradictedValue> value_contradicted(const diff::DiffReading &diff,
+                                                    const std::vector<levers::LeverSetting> &stated,
+                                                    const levers::LeverVocabulary &vocabulary, std::string_view dsl);
+
 // The settings the diff's running changes move that the account does not
 // name: the names its changed assignments, definitions and keyword
 // arguments set (`NUM_STAGES = 1` -> `= 4`, `num_warps=8`), each with the

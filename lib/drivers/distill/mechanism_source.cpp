@@ -242,9 +242,13 @@ std::optional<SourcedText> strategy_mechanism(const json::Value &af, const recor
       if (auto body = conclusion_prose(*t))
         for (const auto &s : causal.causal_sentences(*body))
           if (auto m = own(s, "profiler.conclusion")) return m;
+  // A rationale shorter than a causal sentence is a label ("Occupancy
+  // tuning."), no cause: round 13 served one as the mechanism of wider
+  // K/V loads, from a direction ("THREADS=128") the step shared only
+  // words with.
   if (const auto *list = said.get("directions_taken_up").as_array())
     for (const auto &d : *list)
-      if (auto t = nonblank(d.get("rationale")))
+      if (auto t = nonblank(d.get("rationale")); t && text::code_points(*t) >= causal.min_chars())
         if (auto m = own(*t, "what_the_run_said.directions_taken_up")) return m;
   if (const auto &change = change_text)
     for (const auto &s : causal.causal_sentences(*change))

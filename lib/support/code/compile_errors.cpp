@@ -3,6 +3,7 @@
 #include <map>
 #include <set>
 
+#include "code/identifiers.hpp"
 #include "code/source_lexer.hpp"
 #include "text/regex.hpp"
 #include "text/utf8.hpp"
@@ -128,35 +129,58 @@ std::vector<CompileError> gluon_compile_errors(std::string_view python_source, s
 
 std::vector<CompileError> triton_compile_errors(std::string_view python_source) {
   std::vector<CompileError> out;
-  if (python_source.find(".dot") == std::string_view::npos) return out;
+  if (python_source.find(".zeros") == std::string_view::npos) return out;
   static const text::Regex half_zeros(
-      R"(^(\s*)([A-Za-z_]\w*)\s*=\s*(?:tl|gl|ttgl)\.zeros\(.*\bdtype\s*=\s*(?:tl|gl|ttgl)\.(float16|bfloat16)\b)");
+      R"(^(\s*)([A-Za-z_]\w*)\s*=\s*(?:tl|gl|ttgl)\.zeros\(.*\b(?:tl|gl|ttgl)\.(float16|bfloat16)\b)");
   static const text::Regex loop(R"(^(\s*)for\b)");
+  static const text::Regex assignment(R"(^\s*([A-Za-z_]\w*)\s*(?::[^=]*)?(\+=|-=|\*=|=(?!=))\s*(.+)$)");
+  static const text::Regex float32(R"(\b(?:tl|gl|ttgl)\.float32\b)");
+  static const text::Regex dot_to_float32(R"(\b(?:tl|gl|ttgl)\.dot\((?!.*\bout_dtype\b))");
+  static const text::Regex back_to_half(R"(\.to\(\s*(?:tl|gl|ttgl)\.(?:float16|bfloat16)\b)");
   const auto lexed = lex_source(python_source, Language::Python);
   const auto lines = split_lines(lexed);
   auto indent = [&](std::size_t i) { return lexed[i].text.find_first_not_of(" \t"); };
+  auto blank = [&](std::size_t i) { return lines[i].python.find_first_not_of(' ') == std::string::npos; };
+  // Names bound to float32 values: a float32 dtype, or a name bound so.
+  std::set<std::string> wide;
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (const auto &l : lines)
+      if (auto a = assignment.search(l.python); a && !back_to_half.contains((*a)[3])) {
+        bool is_wide = float32.contains((*a)[3]) || dot_to_float32.contains((*a)[3]);
+        for (const auto &id : identifier_spans((*a)[3]))
+          is_wide = is_wide || wide.count(std::string((*a)[3].substr(id.begin, id.end - id.begin)));
+        if (is_wide && !half_zeros.contains(l.python)) grew = wide.insert(std::string((*a)[1])).second || grew;
+      }
+  }
   for (std::size_t i = 0; i < lines.size(); ++i) {
     auto z = half_zeros.search(lines[i].python);
     if (!z) continue;
     const std::string name((*z)[2]), dtype((*z)[3]);
     const std::size_t level = indent(i);
-    const text::Regex accumulates("^\\s*" + name + R"(\s*(?:\+=|=\s*)" + name +
-                                  R"(\s*\+)\s*(?:tl|gl|ttgl)\.dot\((?!.*\bout_dtype\b)(?!.*\.to\())");
     // The loops that follow at its level, until the block it is in ends.
     for (std::size_t k = i + 1; k < lines.size(); ++k) {
-      if (lines[k].python.find_first_not_of(' ') == std::string::npos) continue;
+      if (blank(k)) continue;
       if (indent(k) < level) break;
       if (indent(k) != level || !loop.contains(lines[k].python)) continue;
       for (std::size_t b = k + 1; b < lines.size(); ++b) {
-        if (lines[b].python.find_first_not_of(' ') == std::string::npos) continue;
+        if (blank(b)) continue;
         if (indent(b) <= level) break;
-        if (accumulates.contains(lines[b].python)) {
-          out.push_back({b + 1, std::string(text::strip(lines[b].python)),
-                         "`" + name + "` starts as " + dtype + " (line " + std::to_string(i + 1) +
-                             ") and this `tl.dot` makes it float32 inside the loop: the JIT refuses a loop-carried "
-                             "variable whose type changes"});
-          return out;
+        auto a = assignment.search(lines[b].python);
+        if (!a || (*a)[1] != name || back_to_half.contains((*a)[3])) continue;
+        const std::string rhs((*a)[3]);
+        std::string widened;
+        if (dot_to_float32.contains(rhs)) widened = "`tl.dot`";
+        for (const auto &id : identifier_spans(rhs)) {
+          std::string read = rhs.substr(id.begin, id.end - id.begin);
+          if (widened.empty() && read != name && wide.count(read)) widened = "float32 `" + read + "`";
         }
+        if (widened.empty()) continue;
+        out.push_back({b + 1, std::string(text::strip(lines[b].python)),
+                       "`" + name + "` starts as " + dtype + " (line " + std::to_string(i + 1) + ") and " + widened +
+                           " makes it float32 inside the loop: the JIT refuses a loop-carried variable whose type "
+                           "changes"});
+        return out;
       }
     }
   }

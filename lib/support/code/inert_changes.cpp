@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <set>
 
 #include "text/regex.hpp"
@@ -123,7 +124,8 @@ InertChanges inert_changes(const std::vector<DiffLine> &diff, std::optional<std:
       pos = nl + 1;
     }
     // '+' and ' ' lines walk the file after the change.
-    std::size_t next = 0; // 0-based line of `after` the next new-side line is
+    std::size_t next = 0;                               // 0-based line of `after` the next new-side line is
+    std::vector<std::size_t> at(diff.size(), SIZE_MAX); // an added line's line of `after`
     for (std::size_t i = 0; i < diff.size(); ++i) {
       const auto &l = diff[i];
       if (l.role == DiffLine::Role::HunkHeader) {
@@ -141,6 +143,7 @@ InertChanges inert_changes(const std::vector<DiffLine> &diff, std::optional<std:
         if (next < file.lines.size() && next < file_lines.size() && file_lines[next] == l.text.substr(l.body)) {
           out.lines[i] = file.lines[next];
           out.owner[i] = file.owner[next];
+          at[i] = next;
         }
         ++next;
         continue;
@@ -155,6 +158,39 @@ InertChanges inert_changes(const std::vector<DiffLine> &diff, std::optional<std:
           out.owner[i] = names.front();
         }
       }
+    }
+    // A run of added lines between lines the file repeats can be drawn
+    // t lines higher: `@triton.jit` above a new helper and the same line
+    // added below it are one alignment of `+helper` above the old kernel's
+    // decorator (round 13: a dead helper read as a change to the live
+    // kernel). Both describe the same change; the one whose added lines
+    // run least is taken.
+    for (std::size_t i = 0; i < diff.size();) {
+      if (diff[i].role != DiffLine::Role::Added || at[i] == SIZE_MAX) {
+        ++i;
+        continue;
+      }
+      std::size_t end = i;
+      while (end < diff.size() && diff[end].role == DiffLine::Role::Added && at[end] == at[i] + (end - i)) ++end;
+      const std::size_t p = at[i], n = end - i;
+      auto running = [&](std::size_t first) {
+        std::size_t live = 0;
+        for (std::size_t k = 0; k < n; ++k) live += file.lines[first + k] == InertCode::Why::Live ? 1 : 0;
+        return live;
+      };
+      std::size_t best = p, best_live = running(p);
+      for (std::size_t t = 1; t <= n && t <= p; ++t) {
+        // Sliding up by t: the t lines above the run repeat its last t lines.
+        if (file_lines[p - t] != file_lines[p + n - t]) break;
+        if (auto live = running(p - t); live < best_live) best = p - t, best_live = live;
+      }
+      if (best != p)
+        for (std::size_t k = 0; k < n; ++k)
+          if (diff[i + k].kind == LineKind::Code) {
+            out.lines[i + k] = file.lines[best + k];
+            out.owner[i + k] = file.owner[best + k];
+          }
+      i = end;
     }
     // ...unless a removed line that ran read it: `m = tl.max(x)` dropped
     // with the `tl.exp(x - m)` that used it is part of a running change.
