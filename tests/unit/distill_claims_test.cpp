@@ -885,7 +885,7 @@ TEST_CASE("a reference kernel builds on the latest kept change of its lineage", 
   CHECK_FALSE(trace.contains("technique_here")); // its own step ran nothing
   // A kernel whose own step runs names that change as the technique here.
   at(p.doc, {"agent_facing", "span"}).set("this_step_changes_running_code", true);
-  at(p.doc, {"agent_facing", "what_the_run_said"}).set("change", "num_warps 8 -> 16 for the long rows.");
+  at(p.doc, {"agent_facing", "what_the_run_said"}).set("change", "num_warps 4 -> 8 for the long rows.");
   auto own = distill::draft_record(p);
   REQUIRE(own.record);
   const auto &here = own.record->get("payload").get("trace").get("technique_here");

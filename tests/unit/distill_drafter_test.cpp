@@ -279,6 +279,10 @@ TEST_CASE("a reference kernel's own change is its technique only when that chang
   CHECK(here(with_change(false)).is_null());
   // A lever whose code no running line of the kernel holds is not its technique.
   CHECK(here(with_change(true, "switched the hot loads to 128-bit vector loads")).is_null());
+  // Round 13: a setting the kernel's code no longer holds (a restore set it
+  // back) is not its technique either; the kernel launches num_warps=8.
+  CHECK(here(with_change(true, "num_warps 8 -> 16 for the long rows")).is_null());
+  CHECK(here(with_change(true, "num_warps 4 -> 8 for the long rows")) == json::Value::strings({"num-warps-tuning"}));
 }
 
 TEST_CASE("a reference kernel that reads a name it binds nowhere is refused", "[distill][issue25]") {

@@ -7,9 +7,11 @@
 #include "code/kernel_loops.hpp"
 #include "code/module_outline.hpp"
 #include "ladder/noise.hpp"
+#include "levers/lever_settings.hpp"
 #include "record/established_fact.hpp"
 #include "record/leak_shapes.hpp"
 #include "text/lines.hpp"
+#include "text/regex.hpp"
 #include "text/utf8.hpp"
 
 namespace otm::distill::drafting {
@@ -170,9 +172,30 @@ std::vector<std::string> levers_the_kernel_runs(const Context &c, std::vector<st
   return levers;
 }
 
+bool kernel_holds_stated_values(const Context &c, const std::string &change) {
+  std::string_view kernel =
+      code_after(c).value_or(c.type == "reference-kernel" ? std::string_view(c.packet.code) : std::string_view());
+  if (kernel.empty()) return true;
+  const auto &vocabulary = c.rules.retrieval.levers;
+  const std::string dsl = c.af.get("operator").string_or("dsl");
+  static const text::Regex assigned(
+      R"((?:^|[\s,(;])(?:constexpr\s+|const\s+|static\s+)*(?:int\s+|unsigned\s+|size_t\s+)?([A-Za-z_]\w*)\s*(?::\s*[\w.]+\s*)?=(?!=)\s*(\d+)\b)");
+  for (const auto &s : levers::settings_in(vocabulary, levers::claim_of(change))) {
+    if (s.value.empty() || s.value.find_first_not_of("0123456789") != std::string::npos) continue;
+    bool assigns = false, holds = false;
+    assigned.for_each_match(kernel, [&](const text::Match &m) {
+      if (!vocabulary.in_code(s.lever, m[1], dsl)) return;
+      assigns = true;
+      holds = holds || m[2] == s.value;
+    });
+    if (assigns && !holds) return false;
+  }
+  return true;
+}
+
 bool kernel_runs_all_levers_of(const Context &c, const std::string &change) {
   auto named = c.rules.retrieval.levers.prose().tags_in(change);
-  return levers_the_kernel_runs(c, named).size() == named.size();
+  return levers_the_kernel_runs(c, named).size() == named.size() && kernel_holds_stated_values(c, change);
 }
 
 std::optional<std::string> latest_change_the_kernel_runs(const Context &c, const std::vector<std::string> &changes) {

@@ -84,8 +84,15 @@ std::vector<std::string> levers_the_kernel_runs(const Context &c, std::vector<st
 // partition nothing launches, a grid a later step replaced) is not what
 // the code builds on (round 10). nullopt when none qualifies.
 std::optional<std::string> latest_change_the_kernel_runs(const Context &c, const std::vector<std::string> &changes);
-// Whether the kernel still runs every lever a change text names.
+// Whether the kernel still runs every lever a change text names, at the
+// whole-number settings it states (kernel_holds_stated_values).
 bool kernel_runs_all_levers_of(const Context &c, const std::string &change);
+// Whether the kernel the record stands on still holds the whole-number
+// settings `change` states: where it assigns a name of the lever a number
+// (`THREADS = 64`, `constexpr int THREADS = 64;`, `num_warps=8`), one of
+// those numbers is the stated one (round 13: a final kernel said to build
+// on "THREADS 64 -> 128", whose code a restore had set back to 64).
+bool kernel_holds_stated_values(const Context &c, const std::string &change);
 // What of a kernel file runs for nothing (code/inert_code.hpp), its JIT
 // functions counted as new: one nothing calls or launches is dead.
 code::InertCode kernel_inert_code(std::string_view source, std::string_view path);

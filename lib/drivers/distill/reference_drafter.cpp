@@ -192,7 +192,8 @@ Value draft_reference(Context &c) {
   auto change = text_of(c.af.get("what_the_run_said").get("change"));
   const auto applied_before = levers_applied_before(c);
   std::vector<std::string> here;
-  if (change && own_runs) here = levers_the_kernel_runs(c, c.rules.retrieval.levers.prose().tags_in(*change));
+  if (change && own_runs && kernel_holds_stated_values(c, *change))
+    here = levers_the_kernel_runs(c, c.rules.retrieval.levers.prose().tags_in(*change));
   p.set("trace", trace_of_kernel(c, applied_before, here));
   Value impl = Value::object();
   impl.set("format", kSourceFormat);
