@@ -173,18 +173,34 @@ std::vector<std::string> levers_the_kernel_runs(const Context &c, std::vector<st
 }
 
 bool kernel_holds_stated_values(const Context &c, const std::string &change) {
-  std::string_view kernel =
+  std::string_view file =
       code_after(c).value_or(c.type == "reference-kernel" ? std::string_view(c.packet.code) : std::string_view());
-  if (kernel.empty()) return true;
+  if (file.empty()) return true;
+  // What runs, without comments or strings: a comment's "THREADS=128" is
+  // no setting.
+  std::string kernel;
+  for (const auto &l :
+       code::lex_source(live_code_of(file, c.af.get("kernel_file").string_or("kernel.py")), code::Language::Python)) {
+    for (const auto &sp : l.spans)
+      if (sp.kind == code::SpanKind::Code) kernel.append(l.text.substr(sp.begin, sp.end - sp.begin));
+    kernel += '\n';
+  }
   const auto &vocabulary = c.rules.retrieval.levers;
   const std::string dsl = c.af.get("operator").string_or("dsl");
   static const text::Regex assigned(
       R"((?:^|[\s,(;])(?:constexpr\s+|const\s+|static\s+)*(?:int\s+|unsigned\s+|size_t\s+)?([A-Za-z_]\w*)\s*(?::\s*[\w.]+\s*)?=(?!=)\s*(\d+)\b)");
+  static const text::Regex identifier(R"(\b[A-Za-z_]\w*\b)");
   for (const auto &s : levers::settings_in(vocabulary, levers::claim_of(change))) {
     if (s.value.empty() || s.value.find_first_not_of("0123456789") != std::string::npos) continue;
+    // The names of the lever the change spells (`THREADS`), when it spells
+    // any: another name of the lever (`BLOCK_K = 128`) is another setting.
+    std::set<std::string> spelled;
+    identifier.for_each_match(change, [&](const text::Match &m) {
+      if (vocabulary.in_code(s.lever, m[0], dsl)) spelled.emplace(m[0]);
+    });
     bool assigns = false, holds = false;
     assigned.for_each_match(kernel, [&](const text::Match &m) {
-      if (!vocabulary.in_code(s.lever, m[1], dsl)) return;
+      if (!vocabulary.in_code(s.lever, m[1], dsl) || (!spelled.empty() && !spelled.count(std::string(m[1])))) return;
       assigns = true;
       holds = holds || m[2] == s.value;
     });

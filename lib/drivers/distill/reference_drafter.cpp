@@ -121,8 +121,14 @@ Value trace_of_kernel(Context &c, const std::vector<std::string> &applied_before
                                   ? "the run's final kernel"
                                   : "a milestone snapshot of this run");
   else {
-    builds_on.set("approach", carried.empty() ? std::string("the untouched baseline")
-                                              : latest_change_the_kernel_runs(c, carried).value_or(carried.back()));
+    // When the code shows none of its lineage's changes as stated (a
+    // restore set them back, their code is gone), no one of them is named.
+    builds_on.set("approach", carried.empty()
+                                  ? std::string("the untouched baseline")
+                                  : latest_change_the_kernel_runs(c, carried)
+                                        .value_or("the run's " + std::to_string(carried.size()) +
+                                                  " earlier kept steps, none of whose stated changes this code "
+                                                  "still shows as stated"));
     builds_on.set("is_baseline", carried.empty());
   }
   Value trace = Value::object();
