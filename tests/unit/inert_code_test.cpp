@@ -189,7 +189,8 @@ TEST_CASE("inert changes: a build name's version id in a string is a stamp", "[i
            "\n"
            "             cuda_sources=[_CUDA_SRC],\n";
   };
-  auto stamp = code::lex_diff(diff("name=\"gqa_decode_v130\",", "name=\"gqa_decode_v135\","));
+  const std::string renamed = diff("name=\"gqa_decode_v130\",", "name=\"gqa_decode_v135\",");
+  auto stamp = code::lex_diff(renamed); // views into `renamed`
   auto reading = code::inert_changes(stamp, std::nullopt);
   CHECK(reading.running == 0);
   CHECK(reading.lines[5] == Why::NotCode);

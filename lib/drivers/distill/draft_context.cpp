@@ -178,9 +178,9 @@ bool kernel_holds_stated_values(const Context &c, const std::string &change) {
   if (file.empty()) return true;
   // What runs, without comments or strings: a comment's "THREADS=128" is
   // no setting.
+  const std::string live = live_code_of(file, c.af.get("kernel_file").string_or("kernel.py"));
   std::string kernel;
-  for (const auto &l :
-       code::lex_source(live_code_of(file, c.af.get("kernel_file").string_or("kernel.py")), code::Language::Python)) {
+  for (const auto &l : code::lex_source(live, code::Language::Python)) { // its lines are views into `live`
     for (const auto &sp : l.spans)
       if (sp.kind == code::SpanKind::Code) kernel.append(l.text.substr(sp.begin, sp.end - sp.begin));
     kernel += '\n';
