@@ -1,0 +1,20 @@
+#include "partition/segment_builder.hpp"
+
+namespace otm::partition {
+
+json::Value or_null(const json::Value &v) { return v.is_null() ? json::Value() : v; }
+
+// The version a milestone's gain is measured against (the ladder's
+// best_before_version) and its commit: a strategy's diff starts there.
+json::Value measured_against(const json::Value &m, const RowsByVersion &rows) {
+  const auto *version = m.get("best_before_version").as_string();
+  if (!version) return {};
+  const json::Value *row = rows.find(*version);
+  if (!row) return {};
+  json::Value on = json::Value::object();
+  on.set("version", *version);
+  on.set("sha", or_null(row->get("sha")));
+  return on;
+}
+
+} // namespace otm::partition

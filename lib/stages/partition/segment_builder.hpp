@@ -1,0 +1,139 @@
+// What every step of otm-partition builds segments with: the Builder
+// (common fields, discriminators, ids and episode keys, the per-version
+// limit), the rows by version, where a gain is measured from, and a memo of
+// per-text derivations. Internal to lib/stages/partition.
+#pragma once
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "partition/id_allocation.hpp"
+#include "partition/partition.hpp"
+#include "record/id_format.hpp"
+#include "text/utf8.hpp"
+#include "json/value.hpp"
+
+namespace otm::partition {
+
+// A null stays null; anything else is copied.
+json::Value or_null(const json::Value &v);
+
+class Builder {
+public:
+  Builder(const Inputs &in, Result &r)
+      : in_(in), r_(r), alloc_(in.known, in.meta.source_repo), slug_(in.meta.operator_slug),
+        family_(in.meta.workload_family) {
+    r_.other_sources = in.coverage.other_sources(in.meta.source_repo);
+    r_.comparable = r_.other_sources.empty();
+    r_.seeds = alloc_.seeds();
+  }
+
+  json::Value common(const json::Value &row) const {
+    json::Value s = json::Value::object();
+    s.set("version", row.get("version"));
+    s.set("n", row.get("n"));
+    for (const char *k : {"sha", "parent", "date"}) s.set(k, or_null(row.get(k)));
+    s.set("dsl", row.get("dsl").is_string() ? row.get("dsl") : json::Value("any"));
+    s.set("operator_slug", slug_);
+    s.set("workload_family", family_);
+    s.set("vendor", in_.meta.vendor);
+    s.set("arch", in_.meta.arch);
+    s.set("product", in_.meta.product);
+    s.set("source_repo", in_.meta.source_repo);
+    s.set("comparable", r_.comparable);
+    s.set("ncu_dirs", row.get("ncu_usable_dirs").is_array() ? row.get("ncu_usable_dirs") : json::Value::array());
+    s.set("report_dirs", row.get("report_dirs").is_array() ? row.get("report_dirs") : json::Value::array());
+    return s;
+  }
+
+  // Allocates the discriminator and appends `disc`, then (after the caller's
+  // remaining keys) `finish` adds id and episode key.
+  int allocate(const json::Value &seg, const std::string &record_type, const std::string &technique) {
+    record::IdParts p = parts(seg, record_type, technique, 0);
+    std::string id = record::make_id(p);
+    return alloc_.allocate(id.substr(0, id.rfind('-')), p.marker, seg.string_or("version"));
+  }
+
+  void finish(json::Value &seg) {
+    if (++per_version_[seg.string_or("version")] > in_.max_segments_per_version) {
+      ++r_.over_limit[seg.string_or("version")];
+      return;
+    }
+    auto p = parts(seg, seg.string_or("record_type"), seg.string_or("technique"),
+                   static_cast<int>(seg.get("disc").as_int().value_or(0)));
+    seg.set("id", record::make_id(p));
+    seg.set("episode_key",
+            record::make_episode_key(seg.string_or("arch"), seg.string_or("dsl"), slug_, seg.string_or("technique")));
+    r_.segments.push_back(std::move(seg));
+  }
+
+  void flag(const std::string &reason, const std::string &text) {
+    if (reason != "ok") r_.flagged.push_back({reason, std::string(text::prefix_code_points(text, 110))});
+  }
+
+private:
+  record::IdParts parts(const json::Value &seg, const std::string &record_type, const std::string &technique,
+                        int disc) const {
+    std::string product = seg.get("product").is_string() ? seg.string_or("product") : "";
+    return record::IdParts{seg.string_or("vendor"),
+                           product.empty() ? "any" : product,
+                           seg.string_or("dsl"),
+                           slug_,
+                           family_,
+                           record_type,
+                           technique,
+                           record::marker_for(record_type),
+                           disc};
+  }
+
+  const Inputs &in_;
+  Result &r_;
+
+public:
+  IdAllocator alloc_;
+  std::map<std::string, std::size_t> per_version_;
+
+private:
+  std::string slug_, family_;
+};
+
+// The first row of each version, found without a search of every row per
+// segment (that search was a fifth of the stage at 3,000 versions).
+class RowsByVersion {
+public:
+  explicit RowsByVersion(const std::vector<json::Value> &rows) {
+    for (const auto &row : rows)
+      if (const auto *v = row.get("version").as_string()) first_.try_emplace(*v, &row);
+  }
+  const json::Value *find(const std::string &version) const {
+    auto it = first_.find(version);
+    return it == first_.end() ? nullptr : it->second;
+  }
+
+private:
+  std::unordered_map<std::string_view, const json::Value *> first_;
+};
+
+// Pure derivations of a text (its technique slug, its fact pre-check),
+// computed once per distinct input: a trace repeats its pitfalls and
+// dead-end items version after version, and each costs a dozen regexes.
+class TextMemo {
+public:
+  template <typename F> const std::string &get(const std::string &key, F compute) {
+    auto it = memo_.find(key);
+    if (it == memo_.end()) it = memo_.emplace(key, compute()).first;
+    return it->second;
+  }
+
+private:
+  std::unordered_map<std::string, std::string> memo_;
+};
+
+// The version a milestone's gain is measured against (the ladder's
+// best_before_version) and its commit: a strategy's diff starts there.
+json::Value measured_against(const json::Value &m, const RowsByVersion &rows);
+
+} // namespace otm::partition
