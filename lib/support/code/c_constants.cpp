@@ -1,126 +1,41 @@
 #include "code/c_constants.hpp"
 
-#include <cctype>
 #include <set>
 
+#include "code/python_expr.hpp"
 #include "text/regex.hpp"
 
 namespace otm::code {
 
-namespace {
-
-// A recursive-descent reading of one expression.
-class Evaluator {
-public:
-  Evaluator(std::string_view s, const CConstants &c) : s_(s), c_(c) {}
-  std::optional<long long> all() {
-    auto v = shift();
-    skip();
-    if (!v || pos_ != s_.size()) return std::nullopt;
-    return v;
-  }
-
-private:
-  std::string_view s_;
-  const CConstants &c_;
-  std::size_t pos_ = 0;
-
-  void skip() {
-    while (pos_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[pos_]))) ++pos_;
-  }
-  bool eat(std::string_view op) {
-    skip();
-    if (s_.substr(pos_).starts_with(op)) {
-      pos_ += op.size();
-      return true;
-    }
-    return false;
-  }
-  std::optional<long long> shift() {
-    auto v = sum();
-    while (v) {
-      if (eat("<<")) {
-        auto r = sum();
-        if (!r || *r < 0 || *r > 62) return std::nullopt;
-        v = *v << *r;
-      } else if (eat(">>")) {
-        auto r = sum();
-        if (!r || *r < 0 || *r > 62) return std::nullopt;
-        v = *v >> *r;
-      } else {
-        break;
-      }
-    }
-    return v;
-  }
-  std::optional<long long> sum() {
-    auto v = product();
-    while (v) {
-      skip();
-      if (pos_ < s_.size() && (s_[pos_] == '+' || s_[pos_] == '-') && !s_.substr(pos_).starts_with("++") &&
-          !s_.substr(pos_).starts_with("--")) {
-        char op = s_[pos_++];
-        auto r = product();
-        if (!r) return std::nullopt;
-        v = op == '+' ? *v + *r : *v - *r;
-      } else {
-        break;
-      }
-    }
-    return v;
-  }
-  std::optional<long long> product() {
-    auto v = unary();
-    while (v) {
-      skip();
-      if (pos_ < s_.size() && (s_[pos_] == '*' || s_[pos_] == '/' || s_[pos_] == '%')) {
-        char op = s_[pos_++];
-        auto r = unary();
-        if (!r || (op != '*' && *r == 0)) return std::nullopt;
-        v = op == '*' ? *v * *r : op == '/' ? *v / *r : *v % *r;
-      } else {
-        break;
-      }
-    }
-    return v;
-  }
-  std::optional<long long> unary() {
-    if (eat("-")) {
-      auto v = unary();
-      return v ? std::optional<long long>(-*v) : std::nullopt;
-    }
-    if (eat("(")) {
-      auto v = shift();
-      if (!eat(")")) return std::nullopt;
-      return v;
-    }
-    skip();
-    std::size_t start = pos_;
-    if (pos_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[pos_]))) {
-      while (pos_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[pos_]))) ++pos_;
-      long long v = 0;
-      for (std::size_t i = start; i < pos_; ++i) {
-        if (v > (1LL << 50)) return std::nullopt;
-        v = v * 10 + (s_[i] - '0');
-      }
-      while (pos_ < s_.size() && (s_[pos_] == 'u' || s_[pos_] == 'U' || s_[pos_] == 'l' || s_[pos_] == 'L')) ++pos_;
-      return v;
-    }
-    while (pos_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[pos_])) || s_[pos_] == '_')) ++pos_;
-    if (pos_ == start) return std::nullopt;
-    auto name = s_.substr(start, pos_ - start);
-    if (name == "true") return 1;
-    if (name == "false") return 0;
-    auto it = c_.find(name);
-    if (it == c_.end()) return std::nullopt;
-    return it->second;
-  }
-};
-
-} // namespace
+std::string python_of_c(const std::string &c) {
+  static const text::Regex suffix(R"(\b(\d+)[uUlL]+\b)");
+  static const text::Regex static_cast_of(R"(\bstatic_cast\s*<[^<>]*>\s*\()");
+  static const text::Regex integral_cast(
+      R"(\(\s*(?:const\s+)?(?:unsigned\s+|signed\s+)?(?:int|long|long\s+long|size_t|int64_t|int32_t|uint32_t|uint64_t|unsigned)\s*\))");
+  static const text::Regex std_prefix(R"(\bstd\s*::\s*(?=(?:min|max)\b))");
+  static const text::Regex divide(R"(/)");
+  static const text::Regex logical_not(R"(!(?!=))");
+  std::string s = suffix.replace(c, [](const text::Match &m) { return std::string(m[1]); });
+  s = static_cast_of.replace(s, "(");
+  s = integral_cast.replace(s, "");
+  s = std_prefix.replace(s, "");
+  s = divide.replace(s, "//");
+  for (auto [from, to] : {std::pair<std::string_view, std::string_view>{"&&", " and "}, {"||", " or "}})
+    for (auto at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
+      s.replace(at, from.size(), to);
+  return logical_not.replace(s, " not ");
+}
 
 std::optional<long long> evaluate_c_integer(std::string_view expression, const CConstants &constants) {
-  return Evaluator(expression, constants).all();
+  Bindings names;
+  for (const auto &[name, value] : constants) names.emplace(name, std::to_string(value));
+  static const text::Regex boolean(R"(\b(true|false)\b)");
+  static const text::Regex integer(R"(^-?\d{1,18}$)");
+  const std::string c = boolean.replace(std::string(expression),
+                                        [](const text::Match &m) { return std::string(m[1] == "true" ? "1" : "0"); });
+  auto value = eval_python(python_of_c(c), names);
+  if (!value || !integer.contains(*value)) return std::nullopt;
+  return std::stoll(*value);
 }
 
 CConstants c_integer_constants(std::string_view c_code) {

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "code/c_constants.hpp"
 #include "code/python_expr.hpp"
 #include "code/top_level_split.hpp"
 #include "text/regex.hpp"
@@ -26,29 +27,6 @@ std::string c_text(const ModuleOutline &outline, const CItem &item) {
   std::string out;
   for (std::size_t i = item.begin; i < item.end && i < outline.lines.size(); ++i) out += outline.lines[i].c + "\n";
   return out;
-}
-
-// C integer arithmetic as Python reads it: suffixes, integral casts and
-// `std::` dropped, `/` as `//`, the logical operators spelled out. What is
-// left unmodelled (a member call, `sizeof`, `?:`) does not parse, so the
-// value stays unknown.
-std::string python_of_c(const std::string &c) {
-  static const text::Regex suffix(R"(\b(\d+)[uUlL]+\b)");
-  static const text::Regex static_cast_of(R"(\bstatic_cast\s*<[^<>]*>\s*\()");
-  static const text::Regex integral_cast(
-      R"(\(\s*(?:const\s+)?(?:unsigned\s+|signed\s+)?(?:int|long|long\s+long|size_t|int64_t|int32_t|uint32_t|uint64_t|unsigned)\s*\))");
-  static const text::Regex std_prefix(R"(\bstd\s*::\s*(?=(?:min|max)\b))");
-  static const text::Regex divide(R"(/)");
-  static const text::Regex logical_not(R"(!(?!=))");
-  std::string s = suffix.replace(c, [](const text::Match &m) { return std::string(m[1]); });
-  s = static_cast_of.replace(s, "(");
-  s = integral_cast.replace(s, "");
-  s = std_prefix.replace(s, "");
-  s = divide.replace(s, "//");
-  for (auto [from, to] : {std::pair<std::string_view, std::string_view>{"&&", " and "}, {"||", " or "}})
-    for (auto at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
-      s.replace(at, from.size(), to);
-  return logical_not.replace(s, " not ");
 }
 
 bool whole(const std::string &form) {
