@@ -5,6 +5,7 @@
 
 #include "code/identifiers.hpp"
 #include "code/source_lexer.hpp"
+#include "code/source_reading.hpp"
 #include "text/regex.hpp"
 #include "text/utf8.hpp"
 
@@ -12,25 +13,17 @@ namespace otm::code {
 
 namespace {
 
-// A line's embedded C++ code and its Python code, each its code spans joined.
-struct SplitLine {
-  std::string c, python;
-};
-
-std::vector<SplitLine> split_lines(const std::vector<SourceLine> &lexed) {
-  std::vector<SplitLine> out(lexed.size());
-  for (std::size_t i = 0; i < lexed.size(); ++i)
-    for (const auto &s : lexed[i].spans)
-      if (s.kind == SpanKind::Code) {
-        auto part = lexed[i].text.substr(s.begin, s.end - s.begin);
-        (s.embedded ? out[i].c : out[i].python).append(part).push_back(' ');
-      }
+// Each line's code by reader (code/source_reading.hpp).
+std::vector<LineCode> split_lines(const std::vector<SourceLine> &lexed) {
+  std::vector<LineCode> out;
+  out.reserve(lexed.size());
+  for (const auto &l : lexed) out.push_back(code_of(l, Language::Python));
   return out;
 }
 
 // Whether Python %-formats an embedded source: a `%` right after a string's
 // closing quotes, or after a name a source string is assigned to.
-bool python_formats_source(const std::vector<SourceLine> &lexed, const std::vector<SplitLine> &lines) {
+bool python_formats_source(const std::vector<SourceLine> &lexed, const std::vector<LineCode> &lines) {
   static const text::Regex assigns(R"(^\s*([A-Za-z_]\w*)\s*(?::[^=]*)?=\s*\(?\s*[rRbBuUfF]*(?:'''|"""|'|"))");
   static const text::Regex after_quotes(R"((?:'''|"""|['"])\s*\)?\s*%\s*[(\w{])");
   std::set<std::string> names;

@@ -4,6 +4,17 @@ namespace otm::code {
 
 namespace {
 
+int bracket_balance(std::string_view code) {
+  int d = 0;
+  for (char ch : code) {
+    if (ch == '(' || ch == '[' || ch == '{') ++d;
+    if (ch == ')' || ch == ']' || ch == '}') --d;
+  }
+  return d;
+}
+
+} // namespace
+
 LineCode code_of(const SourceLine &l, Language language) {
   LineCode out;
   for (const auto &s : l.spans) {
@@ -16,17 +27,6 @@ LineCode code_of(const SourceLine &l, Language language) {
   }
   return out;
 }
-
-int bracket_balance(std::string_view code) {
-  int d = 0;
-  for (char ch : code) {
-    if (ch == '(' || ch == '[' || ch == '{') ++d;
-    if (ch == ')' || ch == ']' || ch == '}') --d;
-  }
-  return d;
-}
-
-} // namespace
 
 std::size_t indent_of(std::string_view s) {
   std::size_t i = 0;

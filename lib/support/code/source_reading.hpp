@@ -20,6 +20,9 @@ struct LineCode {
   std::string python, c;
 };
 
+// One lexed line's code spans, joined by reader (comments and literals left out).
+LineCode code_of(const SourceLine &l, Language language);
+
 // The source read once: each line's code by reader, and where its Python
 // statements start (a line starts one at bracket depth 0 unless the line
 // before it continues with a backslash; it runs while brackets are open).

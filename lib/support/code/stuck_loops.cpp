@@ -1,6 +1,7 @@
 #include "code/stuck_loops.hpp"
 
 #include "code/c_constants.hpp"
+#include "code/source_reading.hpp"
 #include "text/regex.hpp"
 #include "text/utf8.hpp"
 
@@ -12,9 +13,7 @@ std::vector<StuckLoop> stuck_loops(std::string_view source, Language language) {
   std::vector<std::string> c_lines(lexed.size());
   std::string all;
   for (std::size_t i = 0; i < lexed.size(); ++i) {
-    for (const auto &s : lexed[i].spans)
-      if (s.kind == SpanKind::Code && (s.embedded || language == Language::CFamily))
-        c_lines[i].append(lexed[i].text.substr(s.begin, s.end - s.begin)).push_back(' ');
+    c_lines[i] = code_of(lexed[i], language).c;
     all += c_lines[i];
     all += '\n';
   }
