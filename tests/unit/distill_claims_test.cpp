@@ -285,9 +285,18 @@ TEST_CASE("a strategy's mechanism is the trace's own reason, in a fixed order", 
   said.set("causal_sentences", json::Value::array());
   CHECK(mech() == "one program per row instead of two");
   said.set("expected_impact", json::Value());
-  // Its causal sentence only: not the state it reports, the table, or the
-  // "Next" section's direction.
-  CHECK(mech() == "No stall reason above 5%, so the loads are bandwidth-bound.");
+  // A capture's state ("the loads are bandwidth-bound") is no cause of the
+  // change (round 14): the direction's rationale is next.
+  CHECK(mech() == "half of the programs idle on the 8192-wide rows");
+  // Its causal sentence that compares before and after is: not the state
+  // it reports, the table, or the "Next" section's direction.
+  prof.set("conclusion", "# ncu capture this step\n\nDRAM throughput 88% of peak.\nStall cycles drop from 41% to "
+                         "12%, so the loads overlap.\n| metric | value |\n|---|---|\n| dram (%) | 88 |\n## Next\n"
+                         "Raise memory-level parallelism so the loads overlap.");
+  CHECK(mech() == "Stall cycles drop from 41% to 12%, so the loads overlap.");
+  // ... or that names the lever the change claims.
+  prof.set("conclusion", "With a block size of 128 no stall reason is above 5%, so the loads are bandwidth-bound.");
+  CHECK(mech() == "With a block size of 128 no stall reason is above 5%, so the loads are bandwidth-bound.");
   prof.set("conclusion", "# ncu capture this step\nDRAM throughput 88% of peak.\n## Next\nRaise it so loads overlap.");
   CHECK(mech() == "half of the programs idle on the 8192-wide rows");
   prof.set("conclusion", json::Value());

@@ -124,7 +124,9 @@ TEST_CASE("generated trace: the claim, the code and the gain of every staged rec
     params.insert(check.named.begin(), check.named.end());
     measured += check.measured;
   }
-  CHECK(strategies >= 10);
+  // Round 14: a step whose only stated reason is its change restated
+  // gives no strategy.
+  CHECK(strategies >= 8);
   CHECK(measured + 1 >= strategies);
   CHECK(naming >= 5);
   CHECK(params.size() >= 3); // e.g. BLOCK_SIZE, num_warps, num_stages, cache_modifier

@@ -247,7 +247,7 @@ TEST_CASE("one broken record in a batch of good ones: the good are staged and ad
       ++admitted;
       CHECK(e.path().filename().string().find("persistent-grid") == std::string::npos);
     }
-  CHECK(staged > 10);
+  CHECK(staged >= 8);
   CHECK(admitted == staged);
   CHECK_THAT(r.out, Catch::Contains("packets refused") && Catch::Contains("store gates pass on the live store"));
   // One batch: one index rewrite, no journal left, and the store's own
@@ -270,7 +270,7 @@ TEST_CASE("a subject naming a PTX vector mnemonic (ld.global.nc.v4) never sinks 
   io::write_file_atomic(p.trace / "memory" / "v32.json",
                         R"({"performance": {"latency_us_geomean": 21.0}, "correctness": {"status": "PASS"},
                             "optimization": {"action_category": "memory",
-                              "action_description": "Row loads through ld.global.nc.v4 instead of ld.global."}})");
+                              "action_description": "Row loads through ld.global.nc.v4 instead of ld.global, so each thread moves 16 bytes per load instruction."}})");
   REQUIRE(run_in(p.trace, kGit + " add kernel.py memory/v32.json && " + kGit +
                               " commit -qm 'v32: ld.global.nc.v4 loads for the row (-4.0%)'")
               .rc == 0);

@@ -126,17 +126,21 @@ bool names_one_lever(const std::string &change) {
 
 // "MIN_BLOCKS 1 -> 2 so the compiler caps the registers per SM": a
 // mechanism quoted from the change itself is its clause after "so" (or
-// "because", ...), so the record does not say the lever twice; the whole
-// sentence when there is no such clause or it is shorter than `min_chars`.
-std::string the_cause_it_gives(const std::string &sentence, std::size_t min_chars) {
+// "because", ...), so the record does not say the lever twice. nullopt when
+// there is no such clause or it is shorter than `min_chars`: the change
+// restated is no cause (round 14: "Split the KV sequence 16 ways; each
+// program writes a partial output + LSE and a reduce kernel merges them",
+// causal by the noun "reduce", served as its own mechanism).
+std::optional<std::string> the_cause_it_gives(const std::string &sentence, std::size_t min_chars) {
   // "residual-add fusion into the kernel — the intermediate stays in
   // registers": a dash opens the clause giving the reason too.
   static const text::Regex clause(std::string(R"((?i)(?:[\s,;]+(?:so that|so|)") + kCauseConnective +
                                   R"()|\s+[\x{2014}\x{2013}]|\s+--?)\s+(\S.*)$)");
   auto m = clause.search(sentence);
-  if (!m || !m->has(1)) return sentence;
+  if (!m || !m->has(1)) return std::nullopt;
   std::string cause(text::rstrip_chars((*m)[1], " ."));
-  return text::code_points(cause) >= min_chars ? cause : sentence;
+  if (text::code_points(cause) < min_chars) return std::nullopt;
+  return cause;
 }
 
 // "block size 4096 -> 8192, at block size=8192 ptxas reports spills because
@@ -252,7 +256,8 @@ std::optional<SourcedText> strategy_mechanism(const json::Value &af, const recor
         if (auto m = own(*t, "what_the_run_said.directions_taken_up")) return m;
   if (const auto &change = change_text)
     for (const auto &s : causal.causal_sentences(*change))
-      if (auto m = own(the_cause_it_gives(s, causal.min_chars()), "what_the_run_said.change")) return m;
+      if (auto cause = the_cause_it_gives(s, causal.min_chars()))
+        if (auto m = own(*cause, "what_the_run_said.change")) return m;
   return std::nullopt;
 }
 

@@ -35,7 +35,8 @@ struct SourcedText {
 //      (what_the_run_said.directions_taken_up),
 //   5. a sentence of the change text itself that meets `causal`
 //      ("Streaming stores so the output row does not evict …"): its clause
-//      after "so", "because", ... or a dash when there is one.
+//      after "so", "because", ... or a dash, and only that (the change
+//      restated is no cause of itself).
 // A leading label ("Why: ") is left out of every source; a text holding a
 // value the run's template left unfilled ("None rows per program") is
 // skipped.

@@ -175,7 +175,7 @@ void claim_borne_out(Context &c, const Checked &k) {
 // A reason of the step's own: a reason the run gives on many steps (its
 // template's expected impact, a sentence the run's other strategies share)
 // is not this step's.
-SourcedText own_mechanism(Context &c) {
+SourcedText own_mechanism(Context &c, const Checked &k) {
   const auto &said_here = c.af.get("what_the_run_said");
   std::size_t impact_steps = said_here.get("expected_impact_stated_by_steps").as_int().value_or(0) > 0
                                  ? static_cast<std::size_t>(*said_here.get("expected_impact_stated_by_steps").as_int())
@@ -192,6 +192,19 @@ SourcedText own_mechanism(Context &c) {
       return true;
     const auto &ex = c.rules.excluded_mechanisms;
     if (std::find(ex.begin(), ex.end(), text::folded(text)) != ex.end()) return true;
+    // A capture's conclusion describes the kernel after the change ("DRAM-
+    // bandwidth-bound: 30% of peak, long_scoreboard stalls dominating"):
+    // it is this change's cause only when it compares before and after
+    // ("issue slots busy drop from 41% to 37%") or names a lever the change
+    // claims (round 14: the state of the untouched looped path served as
+    // why keeping the row in registers helped).
+    if (source == "profiler.conclusion" && !c.rules.causal.compares(text)) {
+      auto named = c.rules.retrieval.levers.named_in(text);
+      if (std::none_of(named.begin(), named.end(), [&](const std::string &l) {
+            return std::find(k.levers.claimed.begin(), k.levers.claimed.end(), l) != k.levers.claimed.end();
+          }))
+        return true;
+    }
     auto why = c.rules.grid_cause.contradiction(text, c.af.get("measurements"));
     if (why && !contradicted) contradicted = why;
     return why.has_value();
@@ -229,7 +242,7 @@ Checked check_strategy(Context &c) {
   for (auto &e : strings_at(c.af.get("span").get("earlier_kept_steps"), "change"))
     if (levers::left_in_diff(k.diff, e, c.rules.retrieval.levers, k.dsl)) k.earlier.push_back(std::move(e));
   claim_borne_out(c, k);
-  k.mech = own_mechanism(c);
+  k.mech = own_mechanism(c, k);
   return k;
 }
 

@@ -47,6 +47,19 @@ CausalRule CausalRule::from_json(const json::Value &section, std::string_view wh
       bookkeeping += (bookkeeping.empty() ? "" : "|") + escaped(std::string(text::strip(*t)));
     }
   }
+  // Words that compare a state before and after ("drop from 41% to 37%",
+  // "one fewer predicate"): a capture's conclusion that holds one speaks of
+  // the change, not only of the kernel's state. Optional, as not_causal.
+  std::string comparison;
+  if (const auto &cm = section.get("comparisons"); !cm.is_null()) {
+    const auto *list = cm.as_array();
+    if (!list) throw bad(".comparisons must be a list of strings");
+    for (const auto &m : *list) {
+      const auto *t = m.as_string();
+      if (!t || text::strip(*t).empty()) throw bad(".comparisons must be a list of non-empty strings");
+      comparison += (comparison.empty() ? "" : "|") + escaped(std::string(text::strip(*t)));
+    }
+  }
   auto min = section.get("min_chars").as_int();
   if (!min || *min < 0) throw bad(".min_chars must be a non-negative integer");
   r.min_chars_ = static_cast<std::size_t>(*min);
@@ -55,8 +68,12 @@ CausalRule CausalRule::from_json(const json::Value &section, std::string_view wh
     r.regex_ = std::make_shared<const text::Regex>("(?i)(?<![\\w.])(?:" + alternation + ")(?![\\w(])");
   if (!bookkeeping.empty())
     r.bookkeeping_ = std::make_shared<const text::Regex>("(?i)(?<![\\w.])(?:" + bookkeeping + ")(?![\\w(])");
+  if (!comparison.empty())
+    r.comparison_ = std::make_shared<const text::Regex>("(?i)(?<![\\w.])(?:" + comparison + ")(?![\\w(])");
   return r;
 }
+
+bool CausalRule::compares(std::string_view text) const { return comparison_ && comparison_->contains(text); }
 
 bool CausalRule::is_causal(std::string_view sentence) const {
   return regex_ && text::code_points(text::strip(sentence)) >= min_chars_ && regex_->contains(sentence) &&

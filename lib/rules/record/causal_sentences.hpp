@@ -10,6 +10,10 @@
 //   "min_chars": shorter sentences (in code points) are too thin to quote
 //   "not_causal": phrases of the run's own bookkeeping ("reverted", "tried
 //                earlier"); a sentence holding one is no cause (optional)
+//   "comparisons": words that compare before and after ("from", "fewer",
+//                "drop"); a profile's conclusion without one, naming no
+//                lever of the change, states the kernel's state, not why
+//                the change helped (optional)
 // A marker is matched as a word of prose, never inside a name of code
 // ("reduce" is not found in `tl.reduce`).
 // Sentences are text::sentences() of the text, verbatim except that a run of
@@ -37,6 +41,8 @@ public:
   static CausalRule from_json(const json::Value &section, std::string_view where);
 
   bool is_causal(std::string_view sentence) const;
+  // Whether `text` holds a word of "comparisons" (false when none is set).
+  bool compares(std::string_view text) const;
   // The first marker `text` holds, as written there ("" when none); no
   // length rule (the quality report asks it of a mechanism).
   std::string first_marker(std::string_view text) const;
@@ -51,6 +57,7 @@ private:
   std::size_t min_chars_ = 0;
   std::shared_ptr<const text::Regex> regex_;
   std::shared_ptr<const text::Regex> bookkeeping_;
+  std::shared_ptr<const text::Regex> comparison_;
 };
 
 } // namespace otm::record
