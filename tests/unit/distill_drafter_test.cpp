@@ -359,6 +359,33 @@ TEST_CASE("a milestone in the final kernel's DSL that the final kernel beats is 
   CHECK(snapshot(dsl, mine_us * 2).record);                                 // faster than the final kernel
 }
 
+TEST_CASE("a milestone measured before the run changed how it measures is not weighed against the final kernel",
+          "[distill][issue25]") {
+  // Round 14: a milestone under the old harness (44.2 us) read as faster
+  // than the final kernel under the new, L2-flushing one (47.8 us).
+  auto snapshot = [](const std::string &final_dsl, const json::Value &same_way) {
+    return draft_with("refk-final", [&](json::Value &doc) {
+      doc.set("seg_kind", "mega-snapshot");
+      json::Value af = doc.get("agent_facing");
+      json::Value span = json::parse(R"({"this_step_changes_running_code": true,
+          "code_runs_differently_from_the_best_before_it": true, "code_runs_differently_from_the_final_kernel": true})");
+      json::Value final_kernel = json::Value::object();
+      final_kernel.set("dsl", final_dsl);
+      final_kernel.set("geomean_us", *af.get("measurements").get("geomean_us").as_number() * 2);
+      if (!same_way.is_null()) final_kernel.set("measured_the_same_way_as_this_kernel", same_way);
+      span.set("final_kernel", final_kernel);
+      af.set("span", span);
+      doc.set("agent_facing", af);
+    });
+  };
+  const std::string dsl = fixture("refk-final").agent_facing().get("operator").string_or("dsl");
+  auto rebased = snapshot(dsl, json::Value(false));
+  REQUIRE(rebased.refusal);
+  CHECK_THAT(rebased.refusal->why, Catch::Contains("re-baseline of its harness"));
+  CHECK(snapshot(dsl, json::Value()).record);                                    // measured alike
+  CHECK(snapshot(dsl == "gluon" ? "triton" : "gluon", json::Value(false)).record); // before a port
+}
+
 TEST_CASE("packets too thin to support a record are refused with the field", "[distill]") {
   auto no_commit = draft_with("strategy-v3", [](json::Value &doc) {
     json::Value prov = doc.get("provenance");

@@ -237,6 +237,37 @@ TEST_CASE("a strategy without a symptom or a checkable lever is still found by i
   CHECK_THAT(*triggers[0].as_string(), Catch::StartsWith("considering Cached the output buffer across calls for "));
 }
 
+TEST_CASE("a constant the account names only as a condition, which the diff resets, is named with its values",
+          "[distill][issue25]") {
+  // Round 14: "keep the row in registers when next_pow2(N) <= MAX_BLOCK_N"
+  // while the diff raised MAX_BLOCK_N 1024 -> 4096, whose wider tiles
+  // carried the gains of shapes the register path never reaches.
+  const std::string reset = R"(diff --git a/kernel.py b/kernel.py
+--- a/kernel.py
++++ b/kernel.py
+@@ -3,2 +3,2 @@ import triton
+ _TUNE_ID = 826245
+-BLOCK_N = 1024
++BLOCK_N = 2048
+@@ -12,3 +12,3 @@ def run(x):
+     grid = (x.shape[0],)
+-    kernel[grid](x, BLOCK_N=BLOCK_N, num_warps=4)
++    kernel[grid](x, BLOCK_N=BLOCK_N, num_warps=8)
+     return x
+)";
+  auto p = packet("Ran twice the warps per program on rows with N <= BLOCK_N.", reset);
+  auto d = distill::draft_record(p);
+  INFO((d.refusal ? d.refusal->why : ""));
+  REQUIRE(d.record);
+  CHECK_THAT(d.record->get("payload").string_or("change"),
+             Catch::EndsWith("The diff also sets `BLOCK_N` from 1024 to 2048, which the run's account names only as "
+                             "a condition: the gain is theirs together."));
+  // An account that states the new setting says nothing more.
+  auto stated = distill::draft_record(packet("Ran twice the warps per program; BLOCK_N = 2048.", reset));
+  REQUIRE(stated.record);
+  CHECK_THAT(stated.record->get("payload").string_or("change"), !Catch::Contains("names only as a condition"));
+}
+
 TEST_CASE("settings of levers the account does not name are named in the change", "[distill][issue25]") {
   // The launch moves num_warps and BLOCK_N; the account names only warps.
   const std::string both = R"(diff --git a/kernel.py b/kernel.py

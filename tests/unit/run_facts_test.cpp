@@ -98,3 +98,24 @@ TEST_CASE("the per-shape band is a quantile of each shape's spread over unchange
   CHECK_FALSE(facts.shape_latency_of("v4", "medium"));
   CHECK_FALSE(facts.shape_latency_of("v9", "large"));
 }
+
+TEST_CASE("a re-baseline of the harness between two versions means their geomeans do not compare",
+          "[packet][issue25]") {
+  // Round 14: a milestone measured under the old harness beside a final
+  // kernel measured under the L2-flushing one.
+  auto rebaseline = row("v3", 3, "s3", 48.0);
+  rebaseline.set("subject", "v3: re-baseline under the new harness, kernel unchanged");
+  auto reverted = rebaseline;
+  reverted.set("reverted", true);
+  std::vector<json::Value> rows{row("v1", 1, "s1", 44.0), row("v2", 2, "s2", 43.0), rebaseline,
+                                row("v4", 4, "s4", 47.0)};
+  packet::RunFacts facts(rows);
+  CHECK(facts.measurement_changed_after("v1", "v4"));
+  CHECK(facts.measurement_changed_after("v2", "v3")); // the final kernel is the re-baseline itself
+  CHECK_FALSE(facts.measurement_changed_after("v3", "v4"));
+  CHECK_FALSE(facts.measurement_changed_after("v1", "v2"));
+  CHECK_FALSE(facts.measurement_changed_after("v4", "v1"));
+  CHECK_FALSE(facts.measurement_changed_after("v1", "v9"));
+  rows[2] = reverted; // a reverted declaration changed nothing
+  CHECK_FALSE(packet::RunFacts(rows).measurement_changed_after("v1", "v4"));
+}

@@ -187,6 +187,61 @@ std::vector<std::string> levers_named(std::string_view account, const levers::Le
 
 } // namespace
 
+namespace {
+
+// Whether every mention of `name` in `account` is an operand of a
+// comparison ("SINGLE_PASS when next_pow2(N) <= MAX_BLOCK_N"): the account
+// names it as a condition, never as something it set.
+bool named_only_as_a_condition(std::string_view name, std::string_view account) {
+  static const std::string_view ops[] = {"<=", ">=", "==", "!=", "<", ">"};
+  auto next_to_op = [&](std::string_view side, bool before) {
+    std::string_view t = before ? text::rstrip_chars(side, " \t") : side.substr(std::min(side.size(), side.find_first_not_of(" \t")));
+    for (auto op : ops)
+      if (before ? t.ends_with(op) : t.starts_with(op)) return true;
+    return false;
+  };
+  std::size_t mentions = 0;
+  for (auto pos = account.find(name); pos != std::string_view::npos; pos = account.find(name, pos + 1)) {
+    auto end = pos + name.size();
+    auto word = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; };
+    if ((pos > 0 && word(account[pos - 1])) || (end < account.size() && word(account[end]))) continue;
+    ++mentions;
+    if (!next_to_op(account.substr(0, pos), true) && !next_to_op(account.substr(end), false)) return false;
+  }
+  return mentions > 0;
+}
+
+// The value a constant's definition sets (`MAX_BLOCK_N = 4096` -> "4096"),
+// without a trailing comment; empty when it sets none.
+std::string value_set(std::string_view code) {
+  auto eq = code.find('=');
+  if (eq == std::string_view::npos || (eq + 1 < code.size() && code[eq + 1] == '=')) return {};
+  return std::string(text::strip(code.substr(eq + 1)));
+}
+
+} // namespace
+
+std::vector<ConditionReset> conditions_reset(const diff::DiffReading &diff, std::string_view account) {
+  std::vector<ConditionReset> out;
+  for (const auto &h : diff.hunks)
+    for (const auto &c : h.running) {
+      if (c.dead || c.defines.empty() || !c.added || !sets_a_constant(c.code) ||
+          !named_only_as_a_condition(c.defines, account))
+        continue;
+      auto to = value_set(c.code);
+      if (to.empty() || std::any_of(out.begin(), out.end(), [&](const ConditionReset &r) { return r.name == c.defines; }))
+        continue;
+      // The value it replaced: a removed definition of the same name.
+      for (const auto &r : h.running)
+        if (!r.added && r.defines == c.defines)
+          if (auto from = value_set(r.code); !from.empty() && from != to) {
+            out.push_back({c.defines, from, to});
+            break;
+          }
+    }
+  return out;
+}
+
 std::vector<OtherSetting> other_settings_changed(const diff::DiffReading &diff, std::string_view account,
                                                  const levers::LeverVocabulary &vocabulary, std::string_view dsl) {
   const auto named = levers_named(account, vocabulary, dsl);

@@ -82,6 +82,17 @@ struct OtherSetting {
 std::vector<OtherSetting> other_settings_changed(const diff::DiffReading &diff, std::string_view account,
                                                  const levers::LeverVocabulary &vocabulary, std::string_view dsl);
 
+// The constants the diff sets to a new value that the account names only
+// as a condition ("SINGLE_PASS when next_pow2(N) <= MAX_BLOCK_N", while the
+// diff raises MAX_BLOCK_N from 1024 to 4096): every mention an operand of a
+// comparison. Round 14: the wider tiles carried the gains of the shapes
+// the claimed register path never reaches. Each name once, in diff order,
+// with the value a removed definition in the same hunk set and the new one.
+struct ConditionReset {
+  std::string name, from, to;
+};
+std::vector<ConditionReset> conditions_reset(const diff::DiffReading &diff, std::string_view account);
+
 // The levers an attempt's running changes bring in or take out that the
 // account does not name: other_settings_changed, and then (given the file
 // after the change) each code name of another lever that can only be an

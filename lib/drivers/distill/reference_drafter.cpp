@@ -97,6 +97,19 @@ void check_milestone_code(Context &c) {
            "the run's final kernel, in the same DSL, supersedes this milestone's (" + text::fixed(*final_us, 2) +
                " us against " + text::fixed(*mine_us, 2) +
                " us geomean): the final kernel's record quotes the code a reader would start from");
+  // A snapshot measured before the run changed how it measures (a harness
+  // that now flushes L2) cannot be weighed against the final kernel: its
+  // "comparable" geomean would read as faster than the run's best (round
+  // 14: 44.2 us under the old harness beside the final's 47.8 us under the
+  // new). In the final kernel's DSL the final kernel's record is the one a
+  // reader starts from.
+  const auto &same_way = final_kernel.get("measured_the_same_way_as_this_kernel");
+  if (!final_dsl.empty() && text::to_lower(final_dsl) == text::to_lower(c.af.get("operator").string_or("dsl")) &&
+      same_way.is_bool() && !*same_way.as_bool())
+    refuse("payload.implementation.snippet",
+           "the run changed how it measures (a re-baseline of its harness) between this milestone and its final "
+           "kernel, in the same DSL: the two geomeans do not compare, so this snapshot cannot be ranked against "
+           "the kernel the final record quotes");
   const auto &as_final = span.get("code_runs_differently_from_the_final_kernel");
   if (as_final.is_bool() && !*as_final.as_bool())
     refuse("payload.implementation.snippet",

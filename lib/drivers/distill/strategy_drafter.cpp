@@ -306,6 +306,11 @@ std::string change_of(const Checked &k, const levers::LeverVocabulary &vocabular
     with += " The diff also changes " + text::quoted_code_list(names) +
             ", which the run's account does not name: the gain is theirs together.";
   }
+  for (const auto &r : conditions_reset(k.diff, accounts)) {
+    if (!with.empty() && with.back() != '.') with += '.';
+    with += " The diff also sets `" + r.name + "` from " + r.from + " to " + r.to +
+            ", which the run's account names only as a condition: the gain is theirs together.";
+  }
   return with;
 }
 

@@ -333,6 +333,11 @@ void write_agent_facing(json::Writer &w, const Texts &t, const json::Value &seg,
       w.key("final_kernel").begin_object();
       w.key("dsl").value(row ? row->get("dsl") : json::Value());
       w.key("geomean_us").value(geomean ? json::Value(*geomean) : json::Value());
+      // The run changed how it measures between this snapshot and the
+      // final kernel (a harness re-baseline): their geomeans do not compare.
+      // Written only then, so packets of runs that never did stay as they were.
+      if (facts->measurement_changed_after(seg.string_or("version"), *final_version))
+        w.key("measured_the_same_way_as_this_kernel").value(false);
       w.end_object();
     }
     w.end_object();

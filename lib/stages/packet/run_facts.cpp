@@ -128,6 +128,17 @@ std::vector<const json::Value *> RunFacts::kept_between(const std::string &from,
   return out;
 }
 
+bool RunFacts::measurement_changed_after(const std::string &from, const std::string &to) const {
+  auto a = position_.find(from), b = position_.find(to);
+  if (a == position_.end() || b == position_.end()) return false;
+  for (std::size_t i = a->second + 1; i <= b->second; ++i) {
+    const auto &r = *rows_[i];
+    const auto *sha = r.get("sha").as_string();
+    if (sha && !sha->empty() && !r.get("reverted").truthy() && ladder::declares_new_measurement(r)) return true;
+  }
+  return false;
+}
+
 std::vector<const json::Value *> RunFacts::kept_through(const std::string &version) const {
   std::vector<const json::Value *> out;
   auto b = position_.find(version);

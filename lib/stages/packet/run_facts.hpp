@@ -55,6 +55,11 @@ public:
   // that have a commit and were not reverted, oldest first; empty when
   // either version is unknown.
   std::vector<const json::Value *> kept_between(const std::string &from, const std::string &to) const;
+  // Whether a kept row after `from`, up to and including `to`, declares
+  // that the run changed how it measures (ladder::declares_new_measurement:
+  // a harness re-baseline): the geomeans of the two do not compare. False
+  // when either version is unknown or `to` is not after `from`.
+  bool measurement_changed_after(const std::string &from, const std::string &to) const;
   // The rows up to and including `version` that have a commit and were
   // not reverted, oldest first; empty when the version is unknown.
   std::vector<const json::Value *> kept_through(const std::string &version) const;
