@@ -128,6 +128,35 @@ TEST_CASE("a short lever that sets a value is what was attempted, without its pr
   CHECK_THAT(d.record->get("payload").string_or("lesson"), Catch::StartsWith("Do not expect ROWS=2 to pay off"));
 }
 
+TEST_CASE("a bracketed label or a guess beside the figure is no stated cause", "[distill][issue25]") {
+  // Round 14: a run tags its slow attempts with causes at random; readers
+  // found "(launch overhead dominates)" and "(tail effect)" contradicted by
+  // the code, and "(bank conflicts?)" a guess.
+  auto with_lever = [](const std::string &lever) {
+    auto p = attempt();
+    p.doc.find("agent_facing")->set("the_failed_lever", lever);
+    return distill::draft_record(p);
+  };
+  for (const char *label : {"8 warps per block 23.3% slower (launch overhead dominates)",
+                            "64 threads per CTA 34.1% slower (tail effect)",
+                            "two rows per program 28.5% slower (bank conflicts?)",
+                            "two rows per program are slower: the second row's registers spill?"}) {
+    auto d = with_lever(label);
+    INFO(label);
+    REQUIRE(d.refusal);
+    CHECK(d.refusal->field == "payload.established_fact.mechanism");
+  }
+  // The figure's form alone does not hide a stated cause.
+  auto stated = with_lever("two rows per program 5.1% slower because the second row's accumulators raise register "
+                           "pressure until the kernel spills");
+  INFO((stated.refusal ? stated.refusal->why : ""));
+  REQUIRE(stated.record);
+  CHECK(stated.record->get("payload").string_or("attempted") == "two rows per program");
+  // The gate refuses a guess as an established fact too.
+  CHECK(record::speculative_regex().contains("bank conflicts?"));
+  CHECK_FALSE(record::speculative_regex().contains("a ? b : c reads both branches"));
+}
+
 TEST_CASE("an attempt whose diff runs nothing never tried its lever", "[distill][issue25]") {
   auto d = distill::draft_record(attempt(kCommentDiff));
   REQUIRE(d.refusal);

@@ -38,6 +38,7 @@ std::string lever_without_its_cause(const std::string &lever, const levers::Leve
   static const text::Regex cause(std::string(R"((?i)[\s,;]+(?:)") + kCauseConnective + R"()\s+\S)");
   static const text::Regex verdict(
       R"((?i)\s+(?:(?:is|are|was|were)\s+(?:slower|worse|no faster|not faster|no better|not worth)|)"
+      R"([+-]?\d+(?:\.\d+)?\s*%\s+(?:slower|worse|faster|better)\b|)"
       R"(gains?\s+nothing|gained\s+nothing|(?:can ?not|can't|does not|doesn't|did not|didn't)\s|)"
       R"((?:fails?|failed|hurts?|regress(?:es|ed)?|loses?|lost|spills?|spilled|exceeds?|exceeded|leaves?|)"
       R"(seriali[sz](?:es|ed)|exposes?|exposed|oversubscribes?|oversubscribed|idles?|idled|thrash(?:es|ed)?|)"
@@ -167,9 +168,15 @@ std::string the_reason_alone(const std::string &sentence, const std::string &att
 
 // A sentence names a cause of its own beyond the attempt and the verdict:
 // what is left still matches a cause (12 characters at least).
+// Its figures ("23.3% slower") aside, what is left must be more than a
+// bracketed label the run attached ("8 warps per block 23.3% slower (launch
+// overhead dominates)", "(tail effect)": round 14) and no guess.
 bool says_more_than(const std::string &sentence, const std::string &attempted, const record::FactContext &context) {
-  std::string rest(text::strip(beyond_the_attempt(sentence, attempted)));
-  if (text::code_points(rest) < 12) return false;
+  static const text::Regex figure(R"((?i)[+-]?\d+(?:\.\d+)?\s*%(?:\s+(?:slower|worse|faster|better)\b)?)");
+  static const text::Regex label_only(R"(^\s*\([^()]*\)[\s.,;]*$)");
+  std::string rest(text::strip(figure.replace(beyond_the_attempt(sentence, attempted), " ")));
+  if (text::code_points(rest) < 12 || label_only.contains(rest) || record::speculative_regex().contains(rest))
+    return false;
   return record::mechanism_regex().contains(rest) ||
          (context.correctness_failed && record::accuracy_failure_regex().contains(rest));
 }

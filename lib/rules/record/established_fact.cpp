@@ -83,7 +83,9 @@ const text::Regex &wrong_results_regex() {
 }
 
 const text::Regex &speculative_regex() {
-  static const text::Regex r(R"((?i)\b(?:may|might|possibly|perhaps)\b)");
+  // A question is a guess too: "(bank conflicts?)", "register spills?"
+  // (round 14: labels a run attaches to its slow attempts at random).
+  static const text::Regex r(R"((?i)\b(?:may|might|possibly|perhaps)\b|[A-Za-z]\?)");
   return r;
 }
 

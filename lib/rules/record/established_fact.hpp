@@ -45,7 +45,8 @@ bool reports_a_pass(std::string_view sentence);
 // "the same PTX"): a failure that the measurement bears out when the
 // attempt moved inside the noise, where other failures need a slowdown.
 const text::Regex &no_effect_regex();
-// Speculative wording (may / might / possibly / perhaps): never a mechanism.
+// Speculative wording (may / might / possibly / perhaps, a question such as
+// "(bank conflicts?)"): never a mechanism.
 const text::Regex &speculative_regex();
 
 inline constexpr std::size_t kMinMechanismChars = 40;
