@@ -137,10 +137,10 @@ TEST_CASE("a bracketed label or a guess beside the figure is no stated cause", "
     p.doc.find("agent_facing")->set("the_failed_lever", lever);
     return distill::draft_record(p);
   };
-  for (const char *label : {"8 warps per block 23.3% slower (launch overhead dominates)",
-                            "64 threads per CTA 34.1% slower (tail effect)",
-                            "two rows per program 28.5% slower (bank conflicts?)",
-                            "two rows per program are slower: the second row's registers spill?"}) {
+  for (const char *label :
+       {"8 warps per block 23.3% slower (launch overhead dominates)", "64 threads per CTA 34.1% slower (tail effect)",
+        "two rows per program 28.5% slower (bank conflicts?)",
+        "two rows per program are slower: the second row's registers spill?"}) {
     auto d = with_lever(label);
     INFO(label);
     REQUIRE(d.refusal);
@@ -840,16 +840,18 @@ TEST_CASE("a failed setting the attempt's code does not set is not the one tried
   // Round 13: "ROWS_PER_PROG=8 12.2% slower" for an attempt that set 2.
   auto p = attempt();
   p.doc.find("agent_facing")
-      ->set("the_failed_lever", "8 rows per program is slower because the eight rows' accumulators raise register pressure "
-                                "until the kernel spills");
+      ->set("the_failed_lever",
+            "8 rows per program is slower because the eight rows' accumulators raise register pressure "
+            "until the kernel spills");
   auto d = distill::draft_record(p);
   REQUIRE(d.refusal);
   CHECK(d.refusal->field == "payload.attempted");
   CHECK_THAT(d.refusal->why, Catch::Contains("sets that lever to 2"));
   // The value the code sets is the one stated: a fact.
   p.doc.find("agent_facing")
-      ->set("the_failed_lever", "2 rows per program is slower because the second row's accumulators raise register pressure "
-                                "until the kernel spills");
+      ->set("the_failed_lever",
+            "2 rows per program is slower because the second row's accumulators raise register pressure "
+            "until the kernel spills");
   auto ok = distill::draft_record(p);
   INFO((ok.refusal ? ok.refusal->why : ""));
   CHECK(ok.record);

@@ -382,7 +382,7 @@ TEST_CASE("a milestone measured before the run changed how it measures is not we
   auto rebased = snapshot(dsl, json::Value(false));
   REQUIRE(rebased.refusal);
   CHECK_THAT(rebased.refusal->why, Catch::Contains("re-baseline of its harness"));
-  CHECK(snapshot(dsl, json::Value()).record);                                    // measured alike
+  CHECK(snapshot(dsl, json::Value()).record);                                      // measured alike
   CHECK(snapshot(dsl == "gluon" ? "triton" : "gluon", json::Value(false)).record); // before a port
 }
 

@@ -207,3 +207,61 @@ def gemv(x, w):
   CHECK_FALSE(divides[0]);
   CHECK_FALSE(divides[1]);
 }
+
+TEST_CASE("the shared memory a Gluon kernel allocates for each shape", "[code][issue25]") {
+  // Round 14: a whole fp16 row staged in shared memory, [cdiv(N, BLOCK_N),
+  // BLOCK_N]: 258 KB at N=128256, over the 227 KB one block may use.
+  auto kernel = [](const std::string &branch) {
+    return R"(import torch
+import triton
+from triton.experimental import gluon
+from triton.experimental.gluon import language as gl
+
+MAX_BLOCK_N = 1024
+
+
+@gluon.jit
+def _softmax_kernel(out_ptr, in_ptr, n_cols, BLOCK_N: gl.constexpr, N_TILES: gl.constexpr,
+                    STAGE: gl.constexpr, layout: gl.constexpr, smem_layout: gl.constexpr):
+    pid = gl.program_id(0)
+)" + branch +
+           R"(    offs = gl.arange(0, BLOCK_N, layout=layout)
+    x = gl.load(in_ptr + pid * n_cols + offs)
+    gl.store(out_ptr + pid * n_cols + offs, x)
+
+
+def softmax(x):
+    n_rows, n_cols = x.shape
+    out = torch.empty_like(x)
+    BLOCK_N = min(triton.next_power_of_2(n_cols), MAX_BLOCK_N)
+    layout = gl.BlockedLayout(size_per_thread=[1], threads_per_warp=[32], warps_per_cta=[4], order=[0])
+    smem_layout = gl.SwizzledSharedLayout(vec=1, per_phase=1, max_phase=1, order=[1, 0])
+    _softmax_kernel[(n_rows,)](
+        out, x, n_cols,
+        BLOCK_N=BLOCK_N, N_TILES=triton.cdiv(n_cols, BLOCK_N), STAGE=n_cols > 4096, layout=layout,
+        smem_layout=smem_layout)
+    return out
+)";
+  };
+  const std::vector<code::ShapeAxes> shapes = {{{{"M", 1024}, {"N", 4096}}}, {{{"M", 64}, {"N", 128256}}}};
+  const std::vector<std::string> axes{"M", "N"};
+  auto staged = code::shared_memory_per_shape(
+      kernel("    row_smem = gl.allocate_shared_memory(gl.float16, [N_TILES, BLOCK_N], smem_layout)\n"), shapes, axes);
+  REQUIRE(staged.size() == 2);
+  REQUIRE(staged[0]);
+  CHECK(staged[0]->bytes == 4 * 1024 * 2);
+  REQUIRE(staged[1]);
+  CHECK(staged[1]->bytes == 126 * 1024 * 2); // 258,048 bytes
+  CHECK(staged[1]->allocations ==
+        std::vector<std::string>{"gl.allocate_shared_memory(gl.float16, [N_TILES, BLOCK_N], smem_layout)"});
+  // In an arm the shape's constexprs do not take, it is not allocated.
+  auto branch = code::shared_memory_per_shape(
+      kernel(
+          "    if STAGE:\n        buf = gl.allocate_shared_memory(gl.float32, [2, N_TILES, BLOCK_N], smem_layout)\n"),
+      shapes, axes);
+  CHECK_FALSE(branch[0]);
+  REQUIRE(branch[1]);
+  CHECK(branch[1]->bytes == 2LL * 126 * 1024 * 4);
+  // No allocation, no answer.
+  CHECK_FALSE(code::shared_memory_per_shape(kernel(""), shapes, axes)[1]);
+}

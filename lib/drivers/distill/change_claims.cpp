@@ -195,7 +195,8 @@ namespace {
 bool named_only_as_a_condition(std::string_view name, std::string_view account) {
   static const std::string_view ops[] = {"<=", ">=", "==", "!=", "<", ">"};
   auto next_to_op = [&](std::string_view side, bool before) {
-    std::string_view t = before ? text::rstrip_chars(side, " \t") : side.substr(std::min(side.size(), side.find_first_not_of(" \t")));
+    std::string_view t =
+        before ? text::rstrip_chars(side, " \t") : side.substr(std::min(side.size(), side.find_first_not_of(" \t")));
     for (auto op : ops)
       if (before ? t.ends_with(op) : t.starts_with(op)) return true;
     return false;
@@ -229,7 +230,8 @@ std::vector<ConditionReset> conditions_reset(const diff::DiffReading &diff, std:
           !named_only_as_a_condition(c.defines, account))
         continue;
       auto to = value_set(c.code);
-      if (to.empty() || std::any_of(out.begin(), out.end(), [&](const ConditionReset &r) { return r.name == c.defines; }))
+      if (to.empty() ||
+          std::any_of(out.begin(), out.end(), [&](const ConditionReset &r) { return r.name == c.defines; }))
         continue;
       // The value it replaced: a removed definition of the same name.
       for (const auto &r : h.running)

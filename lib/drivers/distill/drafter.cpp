@@ -6,6 +6,7 @@
 #include "packet/run_facts.hpp"
 #include "record/id_format.hpp"
 #include "record/store_layout.hpp"
+#include "text/pyformat.hpp"
 #include "workspace/layout.hpp"
 
 namespace otm::distill {
@@ -78,6 +79,28 @@ void refuse_kernel_that_reads_past_the_end(const Context &c) {
              "this code's there");
 }
 
+// A kernel that asks more shared memory of a block than the product has
+// cannot launch on that shape (round 14: a whole N=128256 fp16 row staged
+// in shared memory, 258 KB against H200's 227 KB per block, with a timing
+// for it in the trace). The packet names the shapes
+// (code::shared_memory_per_shape against `device_limits`).
+void refuse_kernel_over_shared_memory(const Context &c) {
+  if (c.type == "anti-strategy") return;
+  const auto *shapes = c.af.get("measurements").get("shapes_it_exceeds_shared_memory_on").as_array();
+  if (!shapes || shapes->empty()) return;
+  const auto &e = shapes->front();
+  auto kb = [](const json::Value &v) { return text::fixed(v.as_number().value_or(0) / 1024.0, 0) + " KB"; };
+  const auto calls = strings_at(e.get("allocations"), nullptr);
+  refuse("payload.implementation.snippet",
+         std::string(c.type == "strategy" ? "the kernel after the change" : "the kernel") + " cannot launch on " +
+             e.string_or("shape") +
+             (shapes->size() > 1 ? " (and " + std::to_string(shapes->size() - 1) + " more)" : "") +
+             ": its shared memory (" + (calls.empty() ? std::string("its allocations") : "`" + calls.front() + "`") +
+             (calls.size() > 1 ? " and " + std::to_string(calls.size() - 1) + " more" : "") + ") is " +
+             kb(e.get("bytes")) + ", over the " + kb(e.get("limit_bytes")) +
+             " one block may use on this GPU; the run's timing there cannot be this code's");
+}
+
 void check_placement(const Value &record, const Value &target) {
   std::filesystem::path want = workspace::kRecordsDirName;
   try {
@@ -135,6 +158,7 @@ Draft draft_record(const Packet &packet, const DraftRules &rules) {
     refuse_code_that_cannot_compile(c);
     refuse_loop_that_never_advances(c);
     refuse_kernel_that_reads_past_the_end(c);
+    refuse_kernel_over_shared_memory(c);
     Value record;
     if (c.type == "strategy")
       record = draft_strategy(c);

@@ -40,7 +40,7 @@ Config Config::load(const std::optional<std::filesystem::path> &override_file) {
   (void)c.ladder();
   (void)c.non_target_kernels();
   (void)c.limits();
-  for (const auto &t : c.target_table()) (void)c.sm_count(t.product);
+  for (const auto &t : c.target_table()) (void)c.sm_count(t.product), (void)c.shared_memory_per_block(t.product);
   return c;
 }
 
@@ -89,6 +89,19 @@ std::optional<long> Config::sm_count(const std::string &product) const {
   if (*n < 1 || *n > 100000 || *n != static_cast<double>(static_cast<long>(*n)))
     throw Error(ErrorKind::UnreadableInput,
                 where(*this) + ": launch_grid.sm_count." + product + " must be a whole number of SMs");
+  return static_cast<long>(*n);
+}
+
+std::optional<long> Config::shared_memory_per_block(const std::string &product) const {
+  const auto &table = data_.get("device_limits").get("shared_memory_per_block_bytes");
+  if (!table.is_null() && !table.is_object())
+    throw Error(ErrorKind::UnreadableInput,
+                where(*this) + ": device_limits.shared_memory_per_block_bytes must be an object of product -> bytes");
+  auto n = table.get(product).as_number();
+  if (product.empty() || !n) return std::nullopt;
+  if (*n < 1024 || *n > 1e9 || *n != static_cast<double>(static_cast<long>(*n)))
+    throw Error(ErrorKind::UnreadableInput, where(*this) + ": device_limits.shared_memory_per_block_bytes." + product +
+                                                " must be a whole number of bytes");
   return static_cast<long>(*n);
 }
 

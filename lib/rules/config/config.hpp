@@ -65,6 +65,11 @@ public:
   // product of target_table): what a launch grid is read against. nullopt
   // for a product the table does not list.
   std::optional<long> sm_count(const std::string &product) const;
+  // The most shared memory one block may use on a product, in bytes
+  // (`device_limits.shared_memory_per_block_bytes`, the opt-in maximum):
+  // what a kernel's allocations are read against. nullopt for a product the
+  // table does not list.
+  std::optional<long> shared_memory_per_block(const std::string &product) const;
   LadderThresholds ladder() const;
   // A malformed section is a Usage Error naming it.
   Boilerplate boilerplate() const;

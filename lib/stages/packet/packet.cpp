@@ -281,6 +281,8 @@ void write_agent_facing(json::Writer &w, const Texts &t, const json::Value &seg,
   // The shapes the kernel the record presents cannot compute (a loop's
   // last step reads past the end): what its measurement there is worth.
   if (t.reads_past_the_end.size() > 0) w.key("shapes_it_reads_past_the_end_of").value(t.reads_past_the_end);
+  // ... or cannot launch: more shared memory than a block may have.
+  if (t.exceeds_shared_memory.size() > 0) w.key("shapes_it_exceeds_shared_memory_on").value(t.exceeds_shared_memory);
   if (type == "anti-strategy") {
     json::Value slower;
     auto mine = row.get("geomean_us").as_number();
@@ -421,10 +423,10 @@ Built build_packet(const json::Value &seg, const json::Value &row, const Context
   auto diff = kernel_diff_of(seg, ctx, type);
   auto reach = diff ? shapes_reached(*diff, seg, ctx) : ShapeReach();
   if (type == "strategy" && diff)
-    add_unmasked_tails(reach, diff->target, "kernel.py", ctx);
+    add_presented_kernel_defects(reach, diff->target, "kernel.py", ctx);
   else if (type == "reference-kernel" && ctx.repo) {
     auto source = reference_source(*ctx.repo, seg);
-    add_unmasked_tails(reach, source.commit, source.path, ctx);
+    add_presented_kernel_defects(reach, source.commit, source.path, ctx);
   }
   const Texts texts = scrub_texts(s, seg, row, ctx, taken_up, type, span, reach);
   CodeFile code = code_file(s, seg, ctx, type, std::move(diff));

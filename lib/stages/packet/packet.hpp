@@ -65,13 +65,14 @@ struct Context {
   const trace::TraceFiles *files = nullptr;  // its working tree (REPORT.md files, snapshots)
   const scrub::Denylist *denylist = nullptr; // may be null
   std::string schema = record::kStoreSchemaTag;
-  record::CausalRule causal;              // what_the_run_said.causal_sentences (default: none)
-  DirectionRule directions;               // what_the_run_said.directions_taken_up (default: none)
-  NoiseRule noise;                        // the run's noise band (the `noise` section)
-  std::optional<long> sm_count;           // the product's SMs (`launch_grid.sm_count`); nullopt: unknown
-  DiffCache *diffs = nullptr;             // shared by the packets of one run; may be null
-  const RunFacts *facts = nullptr;        // the run's steps (spans, repeated texts); may be null
-  scrub::ScrubMemo *scrub_memo = nullptr; // one thread's (ScrubMemo is not thread-safe); may be null
+  record::CausalRule causal;                   // what_the_run_said.causal_sentences (default: none)
+  DirectionRule directions;                    // what_the_run_said.directions_taken_up (default: none)
+  NoiseRule noise;                             // the run's noise band (the `noise` section)
+  std::optional<long> sm_count;                // the product's SMs (`launch_grid.sm_count`); nullopt: unknown
+  std::optional<long> shared_memory_per_block; // bytes (`device_limits`); nullopt: unknown
+  DiffCache *diffs = nullptr;                  // shared by the packets of one run; may be null
+  const RunFacts *facts = nullptr;             // the run's steps (spans, repeated texts); may be null
+  scrub::ScrubMemo *scrub_memo = nullptr;      // one thread's (ScrubMemo is not thread-safe); may be null
 };
 
 struct Built {

@@ -194,6 +194,18 @@ Texts scrub_texts(scrub::Scrubber &s, const json::Value &seg, const json::Value 
     e.set("step", tail.step + "=" + std::to_string(tail.step_value));
     t.reads_past_the_end.push_back(std::move(e));
   }
+  t.exceeds_shared_memory = json::Value::array();
+  for (const auto &[axes, use] : reach.exceeds_shared_memory) {
+    json::Value e = json::Value::object();
+    e.set("shape", axes);
+    json::Value calls = json::Value::array();
+    for (const auto &a : use.allocations) calls.push_back(s.code(a));
+    e.set("allocations", calls);
+    e.set("bytes", static_cast<double>(use.bytes));
+    e.set("limit_bytes",
+          ctx.shared_memory_per_block ? json::Value(static_cast<double>(*ctx.shared_memory_per_block)) : json::Value());
+    t.exceeds_shared_memory.push_back(std::move(e));
+  }
   return t;
 }
 

@@ -42,23 +42,30 @@ WorkloadShapes workload_shapes(const Context &ctx) {
 
 } // namespace
 
-void add_unmasked_tails(ShapeReach &reach, const std::string &commit, const std::string &path, const Context &ctx) {
+void add_presented_kernel_defects(ShapeReach &reach, const std::string &commit, const std::string &path,
+                                  const Context &ctx) {
   if (!ctx.repo || commit.empty()) return;
   const auto [keys, shapes] = workload_shapes(ctx);
   (void)keys;
   if (shapes.empty()) return;
   auto source = ctx.repo->read_at(commit, path);
   if (!source) return;
-  auto tails = code::unmasked_tails(*source, shapes, ctx.meta.var_axes);
   // Named by its axes ("M=1, N=4096, K=11008"): a workload's keys need not
   // be those its step records time shapes by.
+  auto axes_of = [](const code::ShapeAxes &shape) {
+    std::string axes;
+    for (const auto &[name, value] : shape.axes)
+      axes += (axes.empty() ? "" : ", ") + name + "=" + text::fixed(value, value == std::floor(value) ? 0 : 2);
+    return axes;
+  };
+  auto tails = code::unmasked_tails(*source, shapes, ctx.meta.var_axes);
   for (std::size_t i = 0; i < shapes.size(); ++i)
-    if (tails[i]) {
-      std::string axes;
-      for (const auto &[name, value] : shapes[i].axes)
-        axes += (axes.empty() ? "" : ", ") + name + "=" + text::fixed(value, value == std::floor(value) ? 0 : 2);
-      reach.reads_past_the_end[axes] = *tails[i];
-    }
+    if (tails[i]) reach.reads_past_the_end[axes_of(shapes[i])] = *tails[i];
+  if (!ctx.shared_memory_per_block) return;
+  auto shared = code::shared_memory_per_shape(*source, shapes, ctx.meta.var_axes);
+  for (std::size_t i = 0; i < shapes.size(); ++i)
+    if (shared[i] && shared[i]->bytes > *ctx.shared_memory_per_block)
+      reach.exceeds_shared_memory[axes_of(shapes[i])] = *shared[i];
 }
 
 ShapeReach shapes_reached(const KernelDiff &diff, const json::Value &segment, const Context &ctx) {

@@ -30,10 +30,15 @@ struct ShapeReach {
   // its change, the reference kernel) cannot compute: a loop's last step
   // reads past the end (code::unmasked_tails). By the shape's axes.
   std::map<std::string, code::UnmaskedTail> reads_past_the_end;
+  // ... or cannot launch: its shared memory exceeds the product's limit
+  // per block (code::shared_memory_per_shape, Context::shared_memory_per_block).
+  std::map<std::string, code::SharedMemoryUse> exceeds_shared_memory;
 };
 ShapeReach shapes_reached(const KernelDiff &diff, const json::Value &segment, const Context &ctx);
 
-// Fills `reach.reads_past_the_end` for the kernel file `path` at `commit`.
-void add_unmasked_tails(ShapeReach &reach, const std::string &commit, const std::string &path, const Context &ctx);
+// Fills `reach.reads_past_the_end` and `reach.exceeds_shared_memory` for
+// the kernel file `path` at `commit`: the kernel a record presents.
+void add_presented_kernel_defects(ShapeReach &reach, const std::string &commit, const std::string &path,
+                                  const Context &ctx);
 
 } // namespace otm::packet

@@ -1,6 +1,7 @@
 #include "code/shape_paths.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <map>
 #include <optional>
@@ -14,6 +15,7 @@
 #include "error/error.hpp"
 #include "text/lines.hpp"
 #include "text/regex.hpp"
+#include "text/utf8.hpp"
 
 namespace otm::code {
 namespace {
@@ -328,6 +330,16 @@ Launch launch_of(const Module &m, const ShapeAxes &shape, const std::vector<std:
         if (!v && var_axes.size() == shape.axes.size())
           for (std::size_t j = 0; j < var_axes.size(); ++j)
             if (var_axes[j] == targets[i]) v = shape.axes[j].second;
+        // By position: `n_rows, n_cols = x.shape` over variable axes M, N
+        // (round 14), when the unpack names as many axes as vary and none
+        // of its names is an axis.
+        if (!v && targets.size() == var_axes.size() && var_axes.size() == shape.axes.size() &&
+            std::none_of(targets.begin(), targets.end(), [&](const std::string &t) {
+              return std::find(var_axes.begin(), var_axes.end(), t) != var_axes.end() ||
+                     std::any_of(shape.axes.begin(), shape.axes.end(), [&](const auto &a) { return a.first == t; });
+            }))
+          for (const auto &[k, x] : shape.axes)
+            if (k == var_axes[i]) v = x;
         // A whole number is Python's int; anything else stays unknown.
         bool whole = v && std::fabs(*v) < 1e15 && *v == std::floor(*v);
         env[targets[i]] = whole ? std::to_string(static_cast<long long>(*v)) : "?" + targets[i];
@@ -503,6 +515,73 @@ std::vector<std::optional<UnmaskedTail>> unmasked_tails(std::string_view source,
     }
   } catch (const CannotTell &) {
     return std::vector<std::optional<UnmaskedTail>>(shapes.size());
+  }
+  return out;
+}
+
+namespace {
+
+// The bytes of one element of a DSL dtype (`gl.float16`, `tl.bfloat16`,
+// `torch.float8_e4m3fn`); nullopt for one this reading does not know.
+std::optional<long long> dtype_bytes(std::string_view dtype) {
+  static const text::Regex one(R"((?:^|\.)(?:u?int8|float8\w*|bool|int1)$)");
+  static const text::Regex two(R"((?:^|\.)(?:u?int16|float16|bfloat16|half)$)");
+  static const text::Regex four(R"((?:^|\.)(?:u?int32|float32|float|tf32)$)");
+  static const text::Regex eight(R"((?:^|\.)(?:u?int64|float64|double)$)");
+  if (one.contains(dtype)) return 1;
+  if (two.contains(dtype)) return 2;
+  if (four.contains(dtype)) return 4;
+  if (eight.contains(dtype)) return 8;
+  return std::nullopt;
+}
+
+} // namespace
+
+std::vector<std::optional<SharedMemoryUse>> shared_memory_per_shape(std::string_view source,
+                                                                    const std::vector<ShapeAxes> &shapes,
+                                                                    const std::vector<std::string> &var_axes) {
+  std::vector<std::optional<SharedMemoryUse>> out(shapes.size());
+  static const text::Regex call(R"(\ballocate_shared_memory\s*\()");
+  static const text::Regex integer(R"(^\d+$)");
+  try {
+    const Module m = read_module(source);
+    for (std::size_t i = 0; i < shapes.size(); ++i) {
+      const Launch launch = launch_of(m, shapes[i], var_axes);
+      Bindings env = m.constants;
+      for (const auto &[name, value] : launch.arguments) env[name] = value;
+      SharedMemoryUse use;
+      for (const auto &line : specialised(m.body, launch.constexprs)) {
+        auto at = call.search(line.code);
+        if (!at) continue;
+        const std::size_t open = at->end - 1, close = matching(line.code, open);
+        auto args = split_top_level(line.code.substr(open + 1, close - open - 1), ',');
+        if (args.size() < 2) continue;
+        auto element = dtype_bytes(text::strip(args[0]));
+
+        std::string dims(text::strip(args[1]));
+        if (!element || dims.size() < 2 || dims.front() != '[' || dims.back() != ']') continue;
+        long long bytes = *element;
+        for (const auto &d : split_top_level(dims.substr(1, dims.size() - 2), ',')) {
+          auto v = eval_python(std::string(text::strip(d)), env);
+          if (!v || !integer.contains(*v) || v->size() > 12) {
+            bytes = 0;
+            break;
+          }
+          bytes *= std::stoll(*v);
+        }
+        if (bytes <= 0) continue;
+        // The call with its module prefix (`gl.allocate_shared_memory(...)`).
+        std::size_t from = at->begin;
+        while (from > 0 && (std::isalnum(static_cast<unsigned char>(line.code[from - 1])) ||
+                            line.code[from - 1] == '_' || line.code[from - 1] == '.'))
+          --from;
+        use.allocations.push_back(line.code.substr(from, close + 1 - from));
+        use.bytes += bytes;
+      }
+      if (use.bytes > 0) out[i] = std::move(use);
+    }
+  } catch (const CannotTell &) {
+    return std::vector<std::optional<SharedMemoryUse>>(shapes.size());
   }
   return out;
 }

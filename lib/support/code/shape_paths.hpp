@@ -76,4 +76,20 @@ struct UnmaskedTail {
 std::vector<std::optional<UnmaskedTail>> unmasked_tails(std::string_view source, const std::vector<ShapeAxes> &shapes,
                                                         const std::vector<std::string> &var_axes);
 
+// The shared memory a Gluon kernel allocates (`gl.allocate_shared_memory(
+// dtype, [dims], layout)`) for each shape, its dims evaluated over the
+// shape's launch as the compiler sees the kernel for its constexprs (an
+// allocation in an arm not taken is gone). Round 14: a whole N=128256 fp16
+// row staged in shared memory, 258 KB against 227 KB per block, quoted as
+// a working kernel. The allocations whose size is known, summed (a lower
+// bound when others are not); nullopt for a shape with none known or that
+// this reading cannot follow (CUDA, several launches, unknown values).
+struct SharedMemoryUse {
+  std::vector<std::string> allocations; // "gl.allocate_shared_memory(gl.float16, [N_TILES, BLOCK_N], smem_layout)"
+  long long bytes = 0;
+};
+std::vector<std::optional<SharedMemoryUse>> shared_memory_per_shape(std::string_view source,
+                                                                    const std::vector<ShapeAxes> &shapes,
+                                                                    const std::vector<std::string> &var_axes);
+
 } // namespace otm::code
