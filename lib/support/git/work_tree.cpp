@@ -3,10 +3,12 @@
 #include <git2.h>
 
 #include "git/libgit2.hpp"
+#include "git/version_pack.hpp"
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <mutex>
 
 #include "io/file.hpp"
@@ -39,6 +41,82 @@ using SigPtr = Owned<git_signature, git_signature_free>;
 using ObjectPtr = Owned<git_object, git_object_free>;
 using WalkPtr = Owned<git_revwalk, git_revwalk_free>;
 using PackPtr = Owned<git_packbuilder, git_packbuilder_free>;
+using OdbPtr = Owned<git_odb, git_odb_free>;
+using OdbObjectPtr = Owned<git_odb_object, git_odb_object_free>;
+using TreeEntryPtr = Owned<git_tree_entry, git_tree_entry_free>;
+
+// What set_flush_writes last said (libgit2 keeps it, but cannot be asked),
+// for the packs otm writes itself.
+std::atomic<bool> g_flush_writes{true};
+
+// The blob at `path` in `commit`'s tree; nullopt when there is none.
+std::optional<git_oid> blob_at(git_repository *repo, const git_oid &commit, const std::string &path) {
+  CommitPtr c;
+  TreePtr tree;
+  TreeEntryPtr entry;
+  if (git_commit_lookup(c.out(), repo, &commit) != 0 || git_commit_tree(tree.out(), c.get()) != 0 ||
+      git_tree_entry_bypath(entry.out(), tree.get(), path.c_str()) != 0) {
+    git_error_clear();
+    return std::nullopt;
+  }
+  if (git_tree_entry_type(entry.get()) != GIT_OBJECT_BLOB) return std::nullopt;
+  return *git_tree_entry_id(entry.get());
+}
+
+// Adds to `pb` tree `tree` and what it holds that `dst` lacks, except
+// `skip`: an entry that is the same object as in `parent` (the first
+// parent's tree at the same path) is in `dst` already, or pushed with that
+// parent; any other is looked up in `dst`. Only the changed paths are
+// walked, where libgit2's insert_walk walks the remote's whole tree.
+int add_tree(git_repository *repo, git_odb *dst, git_packbuilder *pb, const git_tree *tree, const git_tree *parent,
+             const std::optional<git_oid> &skip) {
+  if (git_packbuilder_insert(pb, git_tree_id(tree), nullptr) != 0) return -1;
+  for (std::size_t i = 0, n = git_tree_entrycount(tree); i < n; ++i) {
+    const git_tree_entry *e = git_tree_entry_byindex(tree, i);
+    const git_oid *id = git_tree_entry_id(e);
+    const git_tree_entry *before = parent ? git_tree_entry_byname(parent, git_tree_entry_name(e)) : nullptr;
+    if (before && git_oid_equal(git_tree_entry_id(before), id)) continue;
+    git_object_t type = git_tree_entry_type(e);
+    if (type == GIT_OBJECT_COMMIT) continue; // a submodule's commit is not this repository's
+    if ((skip && git_oid_equal(&*skip, id)) || git_odb_exists_ext(dst, id, GIT_ODB_LOOKUP_NO_REFRESH)) continue;
+    if (type != GIT_OBJECT_TREE) {
+      if (git_packbuilder_insert(pb, id, nullptr) != 0) return -1;
+      continue;
+    }
+    TreePtr sub, sub_before;
+    if (git_tree_lookup(sub.out(), repo, id) != 0) return -1;
+    if (before && git_tree_entry_type(before) == GIT_OBJECT_TREE &&
+        git_tree_lookup(sub_before.out(), repo, git_tree_entry_id(before)) != 0)
+      return -1;
+    if (add_tree(repo, dst, pb, sub.get(), sub_before.get(), skip) != 0) return -1;
+  }
+  return 0;
+}
+
+// The commits from `local` back to (not including) `old`, with the trees
+// and blobs of each that `dst` lacks, except `skip`.
+int add_new_objects(git_repository *repo, git_odb *dst, git_packbuilder *pb, const git_oid &local,
+                    const std::optional<git_oid> &old, const std::optional<git_oid> &skip) {
+  WalkPtr walk;
+  if (git_revwalk_new(walk.out(), repo) != 0 || git_revwalk_push(walk.get(), &local) != 0 ||
+      (old && git_revwalk_hide(walk.get(), &*old) != 0))
+    return -1;
+  git_oid id;
+  int rc;
+  while ((rc = git_revwalk_next(&id, walk.get())) == 0) {
+    CommitPtr commit, parent;
+    TreePtr tree, parent_tree;
+    if (git_packbuilder_insert(pb, &id, nullptr) != 0 || git_commit_lookup(commit.out(), repo, &id) != 0 ||
+        git_commit_tree(tree.out(), commit.get()) != 0)
+      return -1;
+    if (git_commit_parentcount(commit.get()) > 0 && (git_commit_parent(parent.out(), commit.get(), 0) != 0 ||
+                                                     git_commit_tree(parent_tree.out(), parent.get()) != 0))
+      return -1;
+    if (git_odb_exists_ext(dst, git_tree_id(tree.get()), GIT_ODB_LOOKUP_NO_REFRESH)) continue;
+    if (add_tree(repo, dst, pb, tree.get(), parent_tree.get(), skip) != 0) return -1;
+  }
+  return rc == GIT_ITEROVER ? 0 : rc;
+}
 
 bool under(const std::string &path, const std::string &prefix) {
   if (prefix.empty()) return true;
@@ -115,6 +193,7 @@ int on_push_update(const char *refname, const char *status, void *payload) {
 
 void set_flush_writes(bool on) {
   ensure_libgit2();
+  g_flush_writes = on;
   git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, on ? 1 : 0);
 }
 
@@ -405,7 +484,8 @@ std::optional<std::string> WorkTree::fetch(const std::string &remote_name, const
 }
 
 PushResult WorkTree::push(const std::string &remote_name, const std::string &branch,
-                          const std::optional<std::string> &expected, const std::function<void()> &before_update) {
+                          const std::optional<std::string> &expected, const std::function<void()> &before_update,
+                          const std::string &versioned_path) {
   git_repository *repo = impl_->repo.get();
   auto local = head();
   if (!local) throw GitWriteError(impl_->root.string() + ": nothing to push (the branch has no commit)");
@@ -448,15 +528,34 @@ PushResult WorkTree::push(const std::string &remote_name, const std::string &bra
     if (old && !is_ancestor(hex(&*old), *local))
       return {false, "the remote's " + branch + " is at " + hex(&*old).substr(0, 12) +
                          ", which this commit does not build on (another writer pushed first)"};
-    WalkPtr walk;
+    OdbPtr dst_odb;
+    if (git_repository_odb(dst_odb.out(), dst.get()) != 0)
+      throw GitWriteError(std::string(url) + ": cannot read the remote's objects (" + last_error() + ")");
+    // The versioned file's new version, when the remote lacks it, goes into
+    // the version pack instead of the pushed pack.
+    std::optional<git_oid> version, previous;
+    if (!versioned_path.empty()) {
+      version = blob_at(repo, local_id, versioned_path);
+      if (version && git_odb_exists(dst_odb.get(), &*version)) version.reset();
+      if (version && old) previous = blob_at(repo, *old, versioned_path);
+    }
     PackPtr pack;
-    if (git_revwalk_new(walk.out(), repo) != 0 || git_revwalk_push(walk.get(), &local_id) != 0 ||
-        (old && git_revwalk_hide(walk.get(), &*old) != 0) || git_packbuilder_new(pack.out(), repo) != 0 ||
-        git_packbuilder_insert_walk(pack.get(), walk.get()) != 0)
+    if (git_packbuilder_new(pack.out(), repo) != 0 ||
+        add_new_objects(repo, dst_odb.get(), pack.get(), local_id, old, version) != 0)
       impl_->fail("cannot collect the objects to push");
-    fs::path pack_dir = fs::path(git_repository_commondir(dst.get())) / "objects" / "pack";
-    if (git_packbuilder_write(pack.get(), pack_dir.c_str(), 0, nullptr, nullptr) != 0)
+    const fs::path git_dir = git_repository_commondir(dst.get());
+    if (git_packbuilder_object_count(pack.get()) > 0 &&
+        git_packbuilder_write(pack.get(), (git_dir / "objects" / "pack").c_str(), 0, nullptr, nullptr) != 0)
       throw GitWriteError(std::string(url) + ": cannot write the pushed objects (" + last_error() + ")");
+    if (version) {
+      OdbPtr odb;
+      OdbObjectPtr blob;
+      if (git_repository_odb(odb.out(), repo) != 0 || git_odb_read(blob.out(), odb.get(), &*version) != 0)
+        impl_->fail("cannot read " + versioned_path + " to push");
+      std::string_view content(static_cast<const char *>(git_odb_object_data(blob.get())),
+                               git_odb_object_size(blob.get()));
+      write_version_pack(git_dir, *version, content, previous, g_flush_writes);
+    }
     if (before_update) before_update();
     RefPtr updated;
     int rc = git_reference_create_matching(updated.out(), dst.get(), ref.c_str(), &local_id, old ? 1 : 0,
