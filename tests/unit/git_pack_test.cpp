@@ -243,7 +243,7 @@ TEST_CASE("version pack: each version replaces the pack, older versions stay as 
     text.replace(text.find("rec-" + std::to_string(i * 7) + "\""), 4, "REC-");
     versions.push_back("[\n" + text + "]\n");
     git_oid id = blob_id(versions.back());
-    auto r = git::write_version_pack(repo, id, versions.back(), previous, false, depth);
+    auto r = git::write_version_pack(repo, {{id, git::PackType::Blob, versions.back(), previous}}, false, {}, depth);
     INFO("version " << i);
     CHECK(r.versions == versions.size());
     CHECK(r.replaced.empty() == (i == 0));
@@ -285,10 +285,64 @@ TEST_CASE("version pack: each version replaces the pack, older versions stay as 
   // A previous version that is in no version pack (a `git gc` since):
   // a new version pack of its own, and the old one stays.
   std::string next = versions.back() + "\n";
-  auto r = git::write_version_pack(repo, blob_id(next), next, blob_id("not here"), false, depth);
+  auto r = git::write_version_pack(repo, {{blob_id(next), git::PackType::Blob, next, blob_id("not here")}}, false, {},
+                                   depth);
   CHECK(r.replaced.empty());
   CHECK(r.versions == 1);
   CHECK(std::distance(fs::directory_iterator(git::version_pack_notes(repo)), fs::directory_iterator()) == 2);
   for (const auto &v : versions) CHECK(libgit2_read(repo, blob_id(v)) == v);
   CHECK(libgit2_read(repo, blob_id(next)) == next);
+}
+
+TEST_CASE("version pack: several chains in one pack, each lengthened only when its object changes", "[git][pack]") {
+  if (!have_git()) {
+    std::cout << "OTM-SKIP: the git CLI is not installed (the test reads the packs with it)\n";
+    return;
+  }
+  testsupport::TempDir tmp("vpack2");
+  fs::path repo = bare_repo(tmp.path() / "r.git");
+  fs::path pack_dir = repo / "objects" / "pack";
+  const int depth = 4;
+  std::string a = entries(0, 200), b = entries(500, 100, " (b)");
+  std::optional<git_oid> prev_a, prev_b;
+  std::vector<std::string> all;
+  for (int i = 0; i < 14; ++i) {
+    INFO("push " << i);
+    std::vector<git::Version> versions;
+    a.insert(a.size() / 2, entries(1000 + i, 1));
+    std::string va = "[\n" + a + "]\n";
+    all.push_back(va);
+    versions.push_back({blob_id(va), git::PackType::Blob, all.back(), prev_a});
+    std::string vb;
+    if (i % 3 == 0) { // b changes on every third push only
+      b.insert(b.size() / 3, entries(2000 + i, 1, " (b)"));
+      vb = "{\n" + b + "}\n";
+      versions.push_back({blob_id(vb), git::PackType::Blob, vb, prev_b});
+    }
+    // A seed (an object the remote holds, to head a chain) is written once.
+    const std::string c = "a tree the push did not change\n";
+    git::Seeds seeds{{blob_id(c)}, git::PackType::Blob, [&](const git_oid &) { return c; }};
+    auto r = git::write_version_pack(repo, versions, false, seeds, depth);
+    CHECK(r.seeded == (i == 0 ? 1u : 0u));
+    CHECK(libgit2_read(repo, blob_id(c)) == c);
+    CHECK(r.replaced.empty() == (i == 0));
+    CHECK(r.chained == (i == 0 ? 0u : versions.size()));
+    if (!vb.empty()) {
+      all.push_back(vb);
+      prev_b = blob_id(vb);
+    }
+    prev_a = blob_id(va);
+    std::size_t packs = 0;
+    for (const auto &e : fs::directory_iterator(pack_dir)) packs += e.path().extension() == ".pack";
+    CHECK(packs == 1);
+    CHECK(r.versions == all.size() + 1);
+    for (const auto &v : all) CHECK(libgit2_read(repo, blob_id(v)) == v);
+    auto verify = shell("git -C " + q(repo) + " verify-pack -v " + q(pack_dir / (r.written + ".idx")));
+    REQUIRE(verify.rc == 0);
+    for (int d = depth + 1; d < 20; ++d)
+      CHECK(verify.out.find("chain length = " + std::to_string(d) + ":") == std::string::npos);
+  }
+  auto fsck = shell("git -C " + q(repo) + " fsck --full --strict");
+  INFO(fsck.out);
+  CHECK(fsck.rc == 0);
 }

@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <system_error>
 #include <vector>
 
@@ -32,15 +33,28 @@ bool is_pack_name(const std::string &name) {
          });
 }
 
-// The version pack whose whole object is `previous`, when its chain is one
-// otm can carry over: one whole blob, every other entry a REF_DELTA whose
-// base is in the pack. Notes whose pack has been gone for an hour (a `git
-// gc`, a writer killed before publishing) are removed on the way.
-std::unique_ptr<PackReader> find_base(const fs::path &git_dir, const git_oid &previous) {
+bool is_whole(const PackEntry &e) { return e.type == PackType::Blob || e.type == PackType::Tree; }
+
+// Whether otm can carry `pack`'s chains over: every entry a whole blob or
+// tree, or a REF_DELTA whose base is in the pack.
+bool carryable(const PackReader &pack) {
+  std::set<git_oid, OidLess> ids;
+  for (const auto &e : pack.entries()) ids.insert(e.id);
+  return std::all_of(pack.entries().begin(), pack.entries().end(), [&](const PackEntry &e) {
+    return is_whole(e) || (e.type == PackType::RefDelta && e.base && ids.count(*e.base));
+  });
+}
+
+// The version pack holding, whole, the previous version of the first of
+// `versions` that has one in some version pack (the first is the one that
+// matters most: the index), when otm can carry it over. Notes whose pack
+// has been gone for an hour (a `git gc`, a writer killed before
+// publishing) are removed on the way.
+std::unique_ptr<PackReader> find_base(const fs::path &git_dir, const std::vector<Version> &versions) {
   fs::path notes = version_pack_notes(git_dir), pack_dir = git_dir / "objects" / "pack";
   std::error_code ec;
   if (!fs::is_directory(notes, ec)) return nullptr;
-  std::unique_ptr<PackReader> found;
+  std::vector<std::unique_ptr<PackReader>> packs;
   for (fs::directory_iterator it(notes, ec), end; !ec && it != end; it.increment(ec)) {
     std::string name = it->path().filename().string();
     if (!is_pack_name(name)) continue;
@@ -50,37 +64,36 @@ std::unique_ptr<PackReader> find_base(const fs::path &git_dir, const git_oid &pr
       ec.clear();
       continue;
     }
-    if (found) continue;
     try {
-      auto reader = std::make_unique<PackReader>(pack_dir, name);
-      const PackEntry *whole = reader->find(previous);
-      if (!whole || whole->type != PackType::Blob) continue;
-      std::map<git_oid, const PackEntry *, OidLess> ids;
-      for (const auto &e : reader->entries()) ids[e.id] = &e;
-      bool carried = std::all_of(reader->entries().begin(), reader->entries().end(), [&](const PackEntry &e) {
-        return &e == whole || (e.type == PackType::RefDelta && e.base && ids.count(*e.base));
-      });
-      if (carried) found = std::move(reader);
+      packs.push_back(std::make_unique<PackReader>(pack_dir, name));
     } catch (const PackFormatError &) {
       // Not a pack otm can read: not a base.
     }
   }
-  return found;
+  for (const auto &v : versions) {
+    if (!v.previous) continue;
+    for (auto &p : packs) {
+      const PackEntry *e = p ? p->find(*v.previous) : nullptr;
+      if (e && is_whole(*e) && carryable(*p)) return std::move(p);
+    }
+  }
+  return nullptr;
 }
 
-// Adds the versions of `base` to `pack`, for a pack that holds the new
-// version `id` (bytes `content`) whole: the previous newest as a delta against it, every
-// other entry copied as it is, or re-encoded against the new version when
-// it would stand more than `max_depth` deltas from it. Returns how many were
-// re-encoded. Throws PackFormatError or DeltaError for a pack otm cannot
-// carry over.
-std::size_t carry_over(PackWriter &pack, const PackReader &base, const git_oid &id, std::string_view content,
-                       const git_oid &previous, int max_depth) {
-  std::size_t rebased = 0;
+// Adds the entries of `base` to `pack`, which holds every one of `versions`
+// whole: a whole entry that is the previous version of one of them becomes
+// a delta against it, every other entry is copied as it is, except a delta
+// the change would take more than `max_depth` deltas from its chain's
+// newest version, which is re-encoded against that version (its delta
+// composed with those between). Returns how many versions became deltas
+// and how many entries were re-encoded. Throws PackFormatError or
+// DeltaError for a pack otm cannot carry over.
+std::pair<std::size_t, std::size_t> carry_over(PackWriter &pack, const PackReader &base,
+                                               const std::vector<Version> &versions, int max_depth) {
   std::map<git_oid, const PackEntry *, OidLess> ids;
   for (const auto &e : base.entries()) ids[e.id] = &e;
-  // Each entry's depth in the old pack (the whole one's is 0); a chain
-  // that never reaches the whole object (a cycle) makes it no base.
+  // Each delta's depth below its whole entry; a chain that never reaches
+  // one (a cycle) makes the pack no base.
   std::map<git_oid, int, OidLess> old_depth;
   std::function<int(const PackEntry &, std::size_t)> depth_of = [&](const PackEntry &e, std::size_t guard) -> int {
     if (!e.base) return 0;
@@ -99,63 +112,96 @@ std::size_t carry_over(PackWriter &pack, const PackReader &base, const git_oid &
   std::stable_sort(deltas.begin(), deltas.end(),
                    [&](const PackEntry *a, const PackEntry *b) { return old_depth[a->id] < old_depth[b->id]; });
 
-  // The previous newest version becomes a delta against the new one.
-  const PackEntry &whole = *base.find(previous);
-  std::map<git_oid, std::string, OidLess> from_newest; // a version as a delta against the new one
-  from_newest[previous] = encode_delta(content, base.inflate(whole));
-  pack.add_ref_delta(previous, id, from_newest[previous]);
-
+  // A version's previous one, whole here, becomes a delta against it: its
+  // chain's newest version. `from_newest` holds an entry as a delta against
+  // its chain's newest version, `newest` which that is.
+  std::map<git_oid, std::string, OidLess> from_newest;
+  std::map<git_oid, git_oid, OidLess> newest;
+  std::map<git_oid, int, OidLess> new_depth;
+  std::size_t chained = 0, rebased = 0;
+  for (const auto &v : versions) {
+    if (!v.previous) continue;
+    const PackEntry *old = base.find(*v.previous);
+    if (!old || !is_whole(*old) || new_depth.count(old->id)) continue;
+    from_newest[old->id] = encode_delta(v.content, base.inflate(*old));
+    newest[old->id] = v.id;
+    pack.add_ref_delta(old->id, v.id, from_newest[old->id]);
+    new_depth[old->id] = 1;
+    ++chained;
+  }
+  // The others stay whole: still current (a path this push did not change).
+  for (const auto &e : base.entries())
+    if (!e.base && !new_depth.count(e.id)) {
+      pack.add_raw(e.id, base.raw(e));
+      new_depth[e.id] = 0;
+    }
   std::function<const std::string &(const PackEntry &)> delta_from_newest =
       [&](const PackEntry &e) -> const std::string & {
     if (auto it = from_newest.find(e.id); it != from_newest.end()) return it->second;
     std::string own = base.inflate(e);
     return from_newest[e.id] = compose_deltas(own, delta_from_newest(*ids.at(*e.base)));
   };
-  std::map<git_oid, int, OidLess> new_depth{{previous, 1}};
+  std::function<const git_oid *(const PackEntry &)> newest_of = [&](const PackEntry &e) -> const git_oid * {
+    if (auto it = newest.find(e.id); it != newest.end()) return &it->second;
+    return e.base ? newest_of(*ids.at(*e.base)) : nullptr;
+  };
   for (const PackEntry *e : deltas) {
     int d = new_depth.at(*e->base) + 1;
-    if (d > max_depth) {
-      pack.add_ref_delta(e->id, id, delta_from_newest(*e));
+    const git_oid *top = d > max_depth ? newest_of(*e) : nullptr;
+    if (top) {
+      pack.add_ref_delta(e->id, *top, delta_from_newest(*e));
+      newest[e->id] = *top;
       new_depth[e->id] = 1;
       ++rebased;
     } else {
+      // Within the bound, or on a chain this push did not lengthen.
       pack.add_raw(e->id, base.raw(*e));
       new_depth[e->id] = d;
     }
   }
-  return rebased;
+  return {chained, rebased};
 }
 
 } // namespace
 
 fs::path version_pack_notes(const fs::path &git_dir) { return git_dir / "otm-version-packs"; }
 
-VersionPackResult write_version_pack(const fs::path &git_dir, const git_oid &id, std::string_view content,
-                                     const std::optional<git_oid> &previous, bool flush, int max_depth) {
+VersionPackResult write_version_pack(const fs::path &git_dir, const std::vector<Version> &versions, bool flush,
+                                     const Seeds &seeds, int max_depth) {
   VersionPackResult result;
-  std::unique_ptr<PackReader> base = previous ? find_base(git_dir, *previous) : nullptr;
-  if (base && base->find(id)) base.reset(); // the "new" version is in it already: nothing to chain
+  std::unique_ptr<PackReader> base = find_base(git_dir, versions);
+  // A "new" version the pack holds already is no new version.
+  std::vector<Version> fresh;
+  std::set<git_oid, OidLess> seen;
+  for (const auto &v : versions)
+    if ((!base || !base->find(v.id)) && seen.insert(v.id).second) fresh.push_back(v);
 
   PackWriter pack;
-  pack.add_object(id, PackType::Blob, content);
+  for (const auto &v : fresh) pack.add_object(v.id, v.type, v.content);
   if (base) {
     try {
       PackWriter carried;
-      result.rebased = carry_over(carried, *base, id, content, *previous, max_depth);
+      std::tie(result.chained, result.rebased) = carry_over(carried, *base, fresh, max_depth);
       pack.append(std::move(carried));
     } catch (const PackFormatError &) {
-      base.reset(); // not a chain otm can carry over: start a new one
+      base.reset(); // not a chain otm can carry over: start a new pack
     } catch (const DeltaError &) {
       base.reset();
     }
   }
+  for (const auto &id : seeds.ids)
+    if ((!base || !base->find(id)) && seen.insert(id).second) {
+      pack.add_object(id, seeds.type, seeds.read(id));
+      ++result.seeded;
+    }
   result.versions = pack.count();
+  if (pack.count() == 0) return result;
   fs::path notes = version_pack_notes(git_dir);
   result.written = pack.write(git_dir / "objects" / "pack", flush, [&](const std::string &name) {
     // The note first: a pack becomes a version pack the moment it is visible.
     io::write_file_atomic(notes / name,
-                          "otm: this pack holds the versions of one file as a delta chain, and otm replaces it on "
-                          "its next push (docs/scale-out.md)\n",
+                          "otm: this pack holds versions of files and trees as delta chains, and otm replaces it "
+                          "on its next push (docs/scale-out.md)\n",
                           flush ? io::FileClass::Live : io::FileClass::Scratch);
   });
   if (base) {
