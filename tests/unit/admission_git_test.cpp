@@ -564,6 +564,49 @@ TEST_CASE("git-backed store: a local remote keeps the index's versions as deltas
   CHECK(leftovers(live) == "");
 }
 
+TEST_CASE("git-backed store: a big directory's tree reaches a local remote as a delta", "[admission][git][pack]") {
+  REQUIRE_GIT();
+  TempDir tmp;
+  fast_config(tmp.path);
+  // 150 seeded records in one directory: a tree of about 12 KB.
+  auto remote = make_remote(tmp.path, 150, 1);
+  const fs::path live = remote.clones[0];
+  auto batch = [&](int from) {
+    fs::path dir = tmp.path / ("b" + std::to_string(from));
+    fs::create_directories(dir);
+    std::vector<fs::path> srcs;
+    for (int i = from; i < from + 3; ++i) {
+      char id[64];
+      std::snprintf(id, sizeof id, "nvidia.b200.triton.seed-op.more-%02d-s01", i);
+      json::Value r = strategy_record(id, "blackwell|triton|seed-op|more_" + std::to_string(i) + "|operator");
+      srcs.push_back(stage(dir, with_path(r, {"retrieval", "scope", "operator_family"}, "seed-op")));
+    }
+    REQUIRE(run(admit("insert", srcs[0], live, {srcs[1].string(), srcs[2].string(), "--remote", "origin"})) == 0);
+  };
+  for (int from : {0, 3, 6}) batch(from);
+  const std::string dir = git_cli(live, "rev-parse HEAD:records/strategy/nvidia/blackwell/triton/seed-op");
+  CHECK(std::stoi(git_cli(live, "cat-file -s " + dir)) > 4096);
+  // The version pack holds the directory's tree whole and its previous
+  // versions as deltas (verify-pack names a delta's depth and base).
+  std::vector<std::string> notes;
+  for (const auto &e : fs::directory_iterator(remote.bare / "otm-version-packs"))
+    notes.push_back(e.path().filename().string());
+  REQUIRE(notes.size() == 1);
+  auto verify = git_cli(remote.bare, "verify-pack -v objects/pack/" + notes[0] + ".idx");
+  int tree_deltas = 0;
+  for (const auto &l : lines(verify))
+    if (l.find(" tree ") != std::string::npos && std::count(l.begin(), l.end(), ' ') >= 6) ++tree_deltas;
+  INFO(verify);
+  CHECK(verify.find(dir.substr(0, 40) + " tree ") != std::string::npos);
+  CHECK(tree_deltas >= 2);
+  auto fsck = shell("git -C " + q(remote.bare) + " fsck --full");
+  INFO(fsck.out);
+  CHECK(fsck.rc == 0);
+  fs::path check = fresh_clone(remote.bare, tmp.path / "check");
+  CHECK(git_cli(check, "ls-tree -r HEAD") == git_cli(live, "ls-tree -r HEAD"));
+  CHECK(store_disagreements(check).empty());
+}
+
 TEST_CASE("git-backed store: its settings and the live_git configuration", "[admission][git][config]") {
   auto parse = [](std::vector<std::string> args) {
     auto opts = std::make_unique<cli::Options>("otm-wiki-gate", "usage: test");
