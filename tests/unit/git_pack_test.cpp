@@ -187,6 +187,9 @@ TEST_CASE("pack writer: a pack of whole objects and deltas is read by libgit2 an
   // A delta whose base lies after it in the pack (REF_DELTA allows it).
   w.add_ref_delta(blob_id(v1), blob_id(v2), git::encode_delta(v2, v1));
   w.add_object(blob_id(""), git::PackType::Blob, "");
+  std::mt19937 rng(3);
+  const std::string noise = random_bytes(rng, 300000); // compresses to more than its size
+  w.add_object(blob_id(noise), git::PackType::Blob, noise);
   std::string noted;
   fs::path pack_dir = repo / "objects" / "pack";
   std::string name = w.write(pack_dir, true, [&](const std::string &n) {
@@ -199,7 +202,7 @@ TEST_CASE("pack writer: a pack of whole objects and deltas is read by libgit2 an
   for (const auto &e : fs::directory_iterator(pack_dir))
     CHECK(e.path().filename().string().rfind("tmp_", 0) != 0); // no temporary file left
 
-  for (const auto *v : {&v1, &v2, &v3}) {
+  for (const std::string *v : std::initializer_list<const std::string *>{&v1, &v2, &v3, &noise}) {
     CHECK(libgit2_read(repo, blob_id(*v)) == *v);
     auto r = shell("git -C " + q(repo) + " cat-file -p " + hex(blob_id(*v)));
     REQUIRE(r.rc == 0);
@@ -214,7 +217,7 @@ TEST_CASE("pack writer: a pack of whole objects and deltas is read by libgit2 an
 
   // otm's reader finds the entries as written.
   git::PackReader reader(pack_dir, name);
-  REQUIRE(reader.entries().size() == 4);
+  REQUIRE(reader.entries().size() == 5);
   const auto *e2 = reader.find(blob_id(v2));
   REQUIRE(e2);
   CHECK(e2->type == git::PackType::RefDelta);

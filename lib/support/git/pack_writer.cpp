@@ -142,7 +142,12 @@ std::string zlib_deflate(std::string_view data) {
   z_stream z{};
   if (deflateInit(&z, Z_DEFAULT_COMPRESSION) != Z_OK) throw GitWriteError("zlib: cannot start compressing");
   std::string out;
-  out.resize(deflateBound(&z, static_cast<uLong>(std::min<std::size_t>(data.size(), 1u << 30))) + 64);
+  // A quarter of the input to start with, grown as needed: JSON compresses
+  // to less, and a buffer of deflateBound (more than the input) would be
+  // zeroed and faulted in for nothing.
+  out.resize(std::min<std::size_t>(deflateBound(&z, static_cast<uLong>(std::min<std::size_t>(data.size(), 1u << 30))),
+                                   data.size() / 4) +
+             4096);
   std::size_t produced = 0;
   const auto *in = reinterpret_cast<const Bytef *>(data.data());
   std::size_t left = data.size();
