@@ -1,4 +1,4 @@
-# libgit2, PCRE2 and mbedcrypto, found once as one target,
+# libgit2, PCRE2, mbedcrypto and zlib, found once as one target,
 # otm_system_libraries, that lib/support links (simdjson, RapidJSON and
 # valijson come from their own CMake packages). It carries what to link;
 # the compile definitions stay with lib/support (lib/CMakeLists.txt).
@@ -23,6 +23,9 @@ pkg_check_modules(PCRE2 REQUIRED IMPORTED_TARGET libpcre2-8)
 # ships no pkg-config file.
 find_path(MBEDTLS_INCLUDE_DIR mbedtls/sha256.h REQUIRED)
 find_library(MBEDCRYPTO_LIBRARY mbedcrypto REQUIRED)
+# zlib (the packs otm writes itself, lib/support/git/pack_writer.cpp):
+# Debian's zlib1g-dev, a dependency of libgit2-dev, named by scripts/bootstrap.
+find_package(ZLIB REQUIRED)
 
 add_library(otm_system_libraries INTERFACE)
 target_include_directories(otm_system_libraries SYSTEM INTERFACE ${LIBGIT2_INCLUDE_DIRS} ${PCRE2_INCLUDE_DIRS}
@@ -40,7 +43,9 @@ function(otm_find_static_deps out)
     pkg_check_modules(OTM_SSH2 QUIET libssh2)
     list(APPEND names ${OTM_SSH2_STATIC_LIBRARIES})
   endif()
-  list(APPEND names ${PCRE2_STATIC_LIBRARIES} mbedcrypto)
+  # zlib: otm compresses the packs it writes itself (lib/support/git/pack_writer.cpp);
+  # libgit2's list names it already where libgit2 links the system's zlib.
+  list(APPEND names ${PCRE2_STATIC_LIBRARIES} mbedcrypto z)
   # Last occurrence wins: an archive must follow every archive that uses it.
   list(REVERSE names)
   list(REMOVE_DUPLICATES names)
@@ -118,5 +123,6 @@ if(OTM_STATIC_DEPS_LINKED)
   message(STATUS "otm: libgit2, PCRE2 and mbedcrypto linked from their static archives")
   target_link_libraries(otm_system_libraries INTERFACE ${otm_static_libs})
 else()
-  target_link_libraries(otm_system_libraries INTERFACE PkgConfig::LIBGIT2 PkgConfig::PCRE2 ${MBEDCRYPTO_LIBRARY})
+  target_link_libraries(otm_system_libraries INTERFACE PkgConfig::LIBGIT2 PkgConfig::PCRE2 ${MBEDCRYPTO_LIBRARY}
+                                                        ZLIB::ZLIB)
 endif()

@@ -485,6 +485,128 @@ TEST_CASE("git-backed store: a push killed with SIGKILL loses and duplicates not
   for (const auto &c : remote.clones) CHECK(leftovers(c) == "");
 }
 
+// The bytes in a repository's objects/pack.
+static std::uintmax_t pack_bytes(const fs::path &bare) {
+  std::uintmax_t n = 0;
+  for (const auto &e : fs::directory_iterator(bare / "objects" / "pack"))
+    if (e.is_regular_file()) n += e.file_size();
+  return n;
+}
+
+TEST_CASE("git-backed store: a local remote keeps the index's versions as deltas of one another",
+          "[admission][git][pack]") {
+  REQUIRE_GIT();
+  TempDir tmp;
+  fast_config(tmp.path);
+  // A generated store of 1,000 realistic records: an index of 2.4 MB,
+  // about 350 KB compressed.
+  Remote remote;
+  remote.seed = tmp.path / "seed";
+  REQUIRE(shell(q(bin("otm-bench-store")) + " --records 1000 " + q(remote.seed)).rc == 0);
+  fs::remove(remote.seed / "records" / ".otm-index-keys");
+  git_cli(remote.seed, "init -q -b main");
+  git_cli(remote.seed, "add -A");
+  git_cli(remote.seed, "commit -q -m 'the store as it was'");
+  remote.bare = tmp.path / "remote.git";
+  REQUIRE(shell("git clone -q --bare " + q(remote.seed) + " " + q(remote.bare)).rc == 0);
+  const fs::path live = fresh_clone(remote.bare, tmp.path / "clone");
+  auto batch = [&](const std::string &stem) {
+    fs::path dir = tmp.path / stem;
+    fs::create_directories(dir);
+    std::vector<std::string> more;
+    for (int i = 1; i < 5; ++i) more.push_back(stage(dir, nth_record(stem, i)).string());
+    more.insert(more.end(), {"--remote", "origin"});
+    REQUIRE(run(admit("insert", stage(dir, nth_record(stem, 0)), live, more)) == 0);
+  };
+  auto notes = [&] {
+    std::vector<std::string> out;
+    if (fs::is_directory(remote.bare / "otm-version-packs"))
+      for (const auto &e : fs::directory_iterator(remote.bare / "otm-version-packs"))
+        out.push_back(e.path().filename().string());
+    return out;
+  };
+  // The first batch has no version pack to build on (the seed's index is
+  // in the pack git clone wrote): its index is stored whole, in a version
+  // pack of its own.
+  const auto before = pack_bytes(remote.bare);
+  batch("first");
+  const auto after_first = pack_bytes(remote.bare);
+  REQUIRE(notes().size() == 1);
+  const auto whole = fs::file_size(remote.bare / "objects" / "pack" / (notes()[0] + ".pack"));
+  CHECK(whole > 200000); // the index, compressed
+  CHECK(after_first - before > whole);
+  // The next ones: the new index whole, the older ones as deltas, the
+  // previous version pack deleted; the remote grows by the records and a
+  // delta, not by another index.
+  for (const char *stem : {"second", "third"}) {
+    INFO(stem);
+    const auto was = pack_bytes(remote.bare);
+    const auto old_note = notes();
+    batch(stem);
+    const auto now = pack_bytes(remote.bare);
+    CHECK(now - was < whole / 10);
+    REQUIRE(notes().size() == 1);
+    CHECK(notes() != old_note);
+    CHECK(!fs::exists(remote.bare / "objects" / "pack" / (old_note[0] + ".pack")));
+  }
+  CHECK(commit_count(remote.bare, "main") == 4);
+  auto fsck = shell("git -C " + q(remote.bare) + " fsck --full");
+  INFO(fsck.out);
+  CHECK(fsck.rc == 0);
+  // Every version of the index is readable, the newest as the pusher has it.
+  const std::string index = io::read_file(live / "records" / "index.json");
+  CHECK(git_cli(remote.bare, "cat-file -p main:records/index.json") == index);
+  for (const char *rev : {"main~1", "main~2", "main~3"})
+    CHECK(git_cli(remote.bare, std::string("cat-file -p ") + rev + ":records/index.json").size() > 2000000);
+  fs::path check = fresh_clone(remote.bare, tmp.path / "check");
+  CHECK(io::read_file(check / "records" / "index.json") == index);
+  CHECK(store_disagreements(check).empty());
+  CHECK(leftovers(live) == "");
+}
+
+TEST_CASE("git-backed store: a big directory's tree reaches a local remote as a delta", "[admission][git][pack]") {
+  REQUIRE_GIT();
+  TempDir tmp;
+  fast_config(tmp.path);
+  // 150 seeded records in one directory: a tree of about 12 KB.
+  auto remote = make_remote(tmp.path, 150, 1);
+  const fs::path live = remote.clones[0];
+  auto batch = [&](int from) {
+    fs::path dir = tmp.path / ("b" + std::to_string(from));
+    fs::create_directories(dir);
+    std::vector<fs::path> srcs;
+    for (int i = from; i < from + 3; ++i) {
+      char id[64];
+      std::snprintf(id, sizeof id, "nvidia.b200.triton.seed-op.more-%02d-s01", i);
+      json::Value r = strategy_record(id, "blackwell|triton|seed-op|more_" + std::to_string(i) + "|operator");
+      srcs.push_back(stage(dir, with_path(r, {"retrieval", "scope", "operator_family"}, "seed-op")));
+    }
+    REQUIRE(run(admit("insert", srcs[0], live, {srcs[1].string(), srcs[2].string(), "--remote", "origin"})) == 0);
+  };
+  for (int from : {0, 3, 6}) batch(from);
+  const std::string dir = git_cli(live, "rev-parse HEAD:records/strategy/nvidia/blackwell/triton/seed-op");
+  CHECK(std::stoi(git_cli(live, "cat-file -s " + dir)) > 4096);
+  // The version pack holds the directory's tree whole and its previous
+  // versions as deltas (verify-pack names a delta's depth and base).
+  std::vector<std::string> notes;
+  for (const auto &e : fs::directory_iterator(remote.bare / "otm-version-packs"))
+    notes.push_back(e.path().filename().string());
+  REQUIRE(notes.size() == 1);
+  auto verify = git_cli(remote.bare, "verify-pack -v objects/pack/" + notes[0] + ".idx");
+  int tree_deltas = 0;
+  for (const auto &l : lines(verify))
+    if (l.find(" tree ") != std::string::npos && std::count(l.begin(), l.end(), ' ') >= 6) ++tree_deltas;
+  INFO(verify);
+  CHECK(verify.find(dir.substr(0, 40) + " tree ") != std::string::npos);
+  CHECK(tree_deltas >= 2);
+  auto fsck = shell("git -C " + q(remote.bare) + " fsck --full");
+  INFO(fsck.out);
+  CHECK(fsck.rc == 0);
+  fs::path check = fresh_clone(remote.bare, tmp.path / "check");
+  CHECK(git_cli(check, "ls-tree -r HEAD") == git_cli(live, "ls-tree -r HEAD"));
+  CHECK(store_disagreements(check).empty());
+}
+
 TEST_CASE("git-backed store: its settings and the live_git configuration", "[admission][git][config]") {
   auto parse = [](std::vector<std::string> args) {
     auto opts = std::make_unique<cli::Options>("otm-wiki-gate", "usage: test");

@@ -114,8 +114,13 @@ public:
   // when the remote's advertised commit is not `expected`, and the server
   // (receive-pack) updates the branch only if it still is the advertised
   // one.
+  //
+  // `versioned_path` (from root(), or empty) names a large file each push
+  // changes a little (the live store's index): on a local remote its new
+  // version is kept with its older ones in a version pack, as deltas of one
+  // another (version_pack.hpp), instead of whole in the pushed pack.
   PushResult push(const std::string &remote, const std::string &branch, const std::optional<std::string> &expected,
-                  const std::function<void()> &before_update = {});
+                  const std::function<void()> &before_update = {}, const std::string &versioned_path = {});
 
   // The server-side hooks of `remote` when it is a repository on this
   // machine (a local path or file:// URL), by name ("pre-receive",
