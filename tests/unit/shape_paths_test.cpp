@@ -129,6 +129,23 @@ TEST_CASE("a launch setting, a module constant or an unknown reaches every shape
         std::vector<std::optional<bool>>{true, true, true});
 }
 
+TEST_CASE("a constant only the launcher read, replaced by a rule giving its value, reaches no shape",
+          "[code][issue25]") {
+  // Round 14: `num_warps = NUM_WARPS` (4) became a heuristic that gives 4
+  // for every benchmarked row width; NUM_WARPS was then read by nothing.
+  auto with = [](const std::string &warps) {
+    std::string k = kernel(branched, "True");
+    k.replace(k.find("_NUM_SMS = None\n"), 16, "_NUM_SMS = None\nNUM_WARPS = 8\n");
+    k.replace(k.find("    BLOCK_N = 4096\n"), 19, "    BLOCK_N = 4096\n    warps = " + warps + "\n");
+    k.replace(k.find("num_warps=8"), 11, "num_warps=warps");
+    return k;
+  };
+  CHECK(code::shapes_running_changed_code(with("NUM_WARPS"), with("8 if BLOCK_N <= 8192 else 16"), shapes(), axes) ==
+        std::vector<std::optional<bool>>{false, false, false});
+  CHECK(code::shapes_running_changed_code(with("NUM_WARPS"), with("4 if BLOCK_N <= 2048 else 16"), shapes(), axes) ==
+        std::vector<std::optional<bool>>{true, true, true});
+}
+
 TEST_CASE("what the reading cannot follow gives no answer", "[code][issue25]") {
   auto unknown = std::vector<std::optional<bool>>(3);
   // No launcher of a JIT function.
