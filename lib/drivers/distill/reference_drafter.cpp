@@ -91,8 +91,9 @@ void check_milestone_code(Context &c) {
   const auto final_dsl = final_kernel.string_or("dsl");
   const auto final_us = final_kernel.get("geomean_us").as_number();
   const auto mine_us = c.af.get("measurements").get("geomean_us").as_number();
-  if (!final_dsl.empty() && text::to_lower(final_dsl) == text::to_lower(c.af.get("operator").string_or("dsl")) &&
-      final_us && mine_us && *final_us < *mine_us)
+  const bool same_dsl =
+      !final_dsl.empty() && text::to_lower(final_dsl) == text::to_lower(c.af.get("operator").string_or("dsl"));
+  if (same_dsl && final_us && mine_us && *final_us < *mine_us)
     refuse("payload.implementation.snippet",
            "the run's final kernel, in the same DSL, supersedes this milestone's (" + text::fixed(*final_us, 2) +
                " us against " + text::fixed(*mine_us, 2) +
@@ -104,8 +105,7 @@ void check_milestone_code(Context &c) {
   // new). In the final kernel's DSL the final kernel's record is the one a
   // reader starts from.
   const auto &same_way = final_kernel.get("measured_the_same_way_as_this_kernel");
-  if (!final_dsl.empty() && text::to_lower(final_dsl) == text::to_lower(c.af.get("operator").string_or("dsl")) &&
-      same_way.is_bool() && !*same_way.as_bool())
+  if (same_dsl && same_way.is_bool() && !*same_way.as_bool())
     refuse("payload.implementation.snippet",
            "the run changed how it measures (a re-baseline of its harness) between this milestone and its final "
            "kernel, in the same DSL: the two geomeans do not compare, so this snapshot cannot be ranked against "
