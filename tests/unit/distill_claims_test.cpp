@@ -307,6 +307,19 @@ TEST_CASE("a strategy's mechanism is the trace's own reason, in a fixed order", 
   label.set("rationale", "Occupancy tuning.");
   said.set("directions_taken_up", json::Value(json::Array{label, up}));
   CHECK(mech() == "half of the programs idle on the 8192-wide rows");
+  // Round 14: a rationale about a lever the step does not claim (warps, for
+  // a block-size change) is no reason of this step's.
+  json::Value warps = json::Value::object();
+  warps.set("direction", "more warps");
+  warps.set("rationale", "More warps per row raise memory-level parallelism; fewer warps cut reduction overhead.");
+  said.set("directions_taken_up", json::Value(json::Array{warps, up}));
+  CHECK(mech() == "half of the programs idle on the 8192-wide rows");
+  said.set("directions_taken_up", json::Value(json::Array{warps}));
+  CHECK(mech() == "each program covers a whole 8192-wide row");
+  // One about the block size the step claims is.
+  warps.set("rationale", "A block size of 128 covers the whole row, so no second pass reads it again.");
+  said.set("directions_taken_up", json::Value(json::Array{warps}));
+  CHECK(mech() == "A block size of 128 covers the whole row, so no second pass reads it again.");
   said.set("directions_taken_up", json::Value::array());
   CHECK(mech() == "each program covers a whole 8192-wide row"); // the cause the change gives, not the lever again
   // A dash opens the clause giving the reason too; a "Why:" label is dropped.
@@ -600,6 +613,16 @@ TEST_CASE("the retrieval vocabulary is configuration a user can override", "[dis
   CHECK_THROWS_AS(distill::DraftRules::from_config(config::Config::load(file)), otm::Error);
   io::write_file_atomic(file, R"({"retrieval_terms": {"symptoms": {"bad": ["(unclosed"]}}})");
   CHECK_THROWS_AS(distill::DraftRules::from_config(config::Config::load(file)), otm::Error);
+  // Stop 42's sections: each malformed entry names itself.
+  io::write_file_atomic(file, R"({"lineage": {"restores": "restore"}})");
+  CHECK_THROWS_WITH(distill::DraftRules::from_config(config::Config::load(file)), Catch::Contains("lineage.restores"));
+  io::write_file_atomic(file, R"({"shape_claims": {"every_shape": ["(unclosed"]}})");
+  CHECK_THROWS_WITH(distill::DraftRules::from_config(config::Config::load(file)),
+                    Catch::Contains("shape_claims.every_shape"));
+  io::write_file_atomic(file, R"({"shape_axes": {"aliases": {"head_dim": "D"}}})");
+  CHECK_THROWS_WITH(config::Config::load(file), Catch::Contains("shape_axes.aliases.head_dim must be a list of names"));
+  io::write_file_atomic(file, R"({"shape_axes": {"aliases": {"head_dim": ["D", "HD"]}}})");
+  CHECK(config::Config::load(file).axis_aliases().at("head_dim") == std::vector<std::string>{"D", "HD"});
   fs::remove_all(dir);
 }
 
@@ -910,6 +933,52 @@ TEST_CASE("a reference kernel builds on the latest kept change of its lineage", 
   auto skipped = distill::draft_record(p);
   REQUIRE(skipped.record);
   CHECK(skipped.record->get("payload").get("trace").get("builds_on").string_or("approach") == "num_warps 4 -> 8.");
+  // Round 14: a constant the change names in the code's own spelling that
+  // the kernel still sets to another value was never raised in this code.
+  json::Value capped = lineage;
+  json::Value cap = json::Value::object();
+  cap.set("change", "Raise the column tile cap MAX_BLOCK_N from 4096 to 8192.");
+  capped.push_back(cap);
+  at(p.doc, {"agent_facing"}).set("kept_changes_of_its_lineage", capped);
+  const std::string block = "    BLOCK = min(triton.next_power_of_2(n_cols), 8192)\n";
+  auto with_cap = [&](const std::string &value) {
+    auto q = p;
+    q.code.replace(q.code.find(block), block.size(), "    BLOCK = min(triton.next_power_of_2(n_cols), MAX_BLOCK_N)\n");
+    q.code = "MAX_BLOCK_N = " + value + "\n" + q.code;
+    auto r = distill::draft_record(q);
+    INFO((r.refusal ? r.refusal->why : ""));
+    REQUIRE(r.record);
+    return r.record->get("payload").get("trace").get("builds_on").string_or("approach");
+  };
+  CHECK(with_cap("4096") == "num_warps 4 -> 8.");
+  // Round 15: a lever's code form the change spells (`evict_last`) that
+  // the kernel writes only in another form (`evict_first`) is not held.
+  {
+    auto q = p;
+    const std::string load = "other=-float(\"inf\"))";
+    q.code.replace(q.code.find(load), load.size(), "other=-float(\"inf\"), eviction_policy=\"evict_first\")");
+    json::Value hinted = lineage;
+    json::Value hint = json::Value::object();
+    hint.set("change", "evict_last on the row loads keeps them in L2.");
+    hinted.push_back(hint);
+    at(q.doc, {"agent_facing"}).set("kept_changes_of_its_lineage", hinted);
+    auto r = distill::draft_record(q);
+    REQUIRE(r.record);
+    CHECK(r.record->get("payload").get("trace").get("builds_on").string_or("approach") == "num_warps 4 -> 8.");
+    const std::string first = "eviction_policy=\"evict_first\"";
+    q.code.replace(q.code.find(first), first.size(), "eviction_policy=\"evict_last\"");
+    auto held = distill::draft_record(q);
+    REQUIRE(held.record);
+    CHECK(held.record->get("payload").get("trace").get("builds_on").string_or("approach") ==
+          "evict_last on the row loads keeps them in L2.");
+  }
+  CHECK(with_cap("8192") == "Raise the column tile cap MAX_BLOCK_N from 4096 to 8192.");
+  // A kept step that restores earlier code is no technique to build on.
+  json::Value restore = json::Value::object();
+  restore.set("change", "Restore an earlier step kernel: the current kernel re-measures slower than the best.");
+  capped.push_back(restore);
+  at(p.doc, {"agent_facing"}).set("kept_changes_of_its_lineage", capped);
+  CHECK(with_cap("8192") == "Raise the column tile cap MAX_BLOCK_N from 4096 to 8192.");
 }
 
 TEST_CASE("a reference kernel does not build on a compiler option its DSL leaves unused", "[distill][issue25]") {

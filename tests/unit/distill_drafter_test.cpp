@@ -171,6 +171,17 @@ TEST_CASE("a mechanism quoted from the change is the cause it gives, not the lev
   auto short_cause = with_change("Moved the rescale into the reduction loop so it fuses.");
   REQUIRE(short_cause.refusal);
   CHECK(short_cause.refusal->field == "payload.mechanism");
+  // A minus inside brackets is no dash (round 14 served "m_new), a second
+  // sweep writes the output" as a mechanism); one outside them is.
+  auto minus = with_change("BLOCK capped at 8192: one sweep keeps a denominator rescaled by exp(m_old - m_new), a "
+                           "second sweep writes the output.");
+  REQUIRE(minus.refusal);
+  CHECK(minus.refusal->field == "payload.mechanism");
+  auto dash = with_change("BLOCK capped at 8192 (of N - 1 columns) - the cap removes the spills of the "
+                          "resident blocks per SM.");
+  REQUIRE(dash.record);
+  CHECK(dash.record->get("payload").string_or("mechanism") ==
+        "the cap removes the spills of the resident blocks per SM");
 }
 
 TEST_CASE("anti-strategies meet the established-fact bar or are refused", "[distill]") {

@@ -282,3 +282,46 @@ def softmax(x):
   // No allocation, no answer.
   CHECK_FALSE(code::shared_memory_per_shape(kernel(""), shapes, axes)[1]);
 }
+
+TEST_CASE("shape paths: a definition's constant axis binds by its name or alias, never by position", "[shape_paths]") {
+  // Round 14 (E03): `B, Hq, D = q.shape` with head_dim a constant 128 of
+  // the definition; a second launch (the split reduce) after the kernel's.
+  const std::string source = R"(import triton
+from triton.experimental import gluon
+from triton.experimental.gluon import language as gl
+
+BLOCK_N = 256
+
+
+@gluon.jit
+def decode_kernel(q_ptr, o_ptr, S, HEAD_DIM: gl.constexpr, BLOCK_N: gl.constexpr, smem_layout: gl.constexpr):
+    k_smem = gl.allocate_shared_memory(gl.float16, [2, BLOCK_N, HEAD_DIM], smem_layout)
+    v_smem = gl.allocate_shared_memory(gl.float16, [2, BLOCK_N, HEAD_DIM], smem_layout)
+
+
+@gluon.jit
+def reduce_kernel(o_ptr, HEAD_DIM: gl.constexpr):
+    pass
+
+
+def decode(q, k_cache):
+    B, Hq, D = q.shape
+    Hkv, S = k_cache.shape[1], k_cache.shape[2]
+    o = q.new_empty(q.shape)
+    smem_layout = gl.SwizzledSharedLayout(1, 1, 1, order=[1, 0])
+    decode_kernel[(B, Hq)](q, o, S, HEAD_DIM=D, BLOCK_N=BLOCK_N, smem_layout=smem_layout)
+    if S > 4096:
+        reduce_kernel[(B * Hq,)](o, HEAD_DIM=D)
+    return o
+)";
+  const std::vector<std::string> axes{"B", "Hq", "Hkv", "S"};
+  code::ShapeAxes::Values workload{{"B", 4}, {"Hq", 32}, {"Hkv", 8}, {"S", 16384}};
+  auto bound = code::shared_memory_per_shape(source, {{workload, {{"head_dim", 128}, {"D", 128}}}}, axes);
+  REQUIRE(bound.size() == 1);
+  REQUIRE(bound[0]);
+  CHECK(bound[0]->bytes == 2LL * 2 * 256 * 128 * 2); // 256 KB: two double-buffered fp16 tiles
+  // Without the alias `D` is unknown, and so is the allocation.
+  CHECK_FALSE(code::shared_memory_per_shape(source, {{workload, {{"head_dim", 128}}}}, axes)[0]);
+  // A constant never binds by position: the unpack names three, four vary.
+  CHECK_FALSE(code::shared_memory_per_shape(source, {{workload}}, axes)[0]);
+}

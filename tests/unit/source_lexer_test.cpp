@@ -192,6 +192,39 @@ TEST_CASE("lexer: a hunk that starts inside a docstring", "[lexer]") {
   CHECK_FALSE(code::count_changes(t).changes_code());
 }
 
+TEST_CASE("lexer: with the file after the change, a hunk starts as the file reads there", "[lexer]") {
+  // Round 15: a hunk inside a module docstring, with prose that reads like
+  // code (brackets, `@`, `^T`) before the lone closing quotes.
+  const std::string after = "\"\"\"W4A16 GEMV.\n"
+                            "\n"
+                            "y[M, N] = x[M, K] @ dequant(W)[N, K]^T for decode (M <= 4).\n"
+                            "\n"
+                            "Grid: (cdiv(N, BLOCK_N), SPLIT_K, M).  Each program dequantises a tile\n"
+                            "per K step (magic-number fp16 conversion) and reduces it.\n"
+                            "\"\"\"\n"
+                            "\n"
+                            "import triton\n";
+  const std::string diff = "--- a/kernel.py\n"
+                           "+++ b/kernel.py\n"
+                           "@@ -3,5 +3,5 @@\n"
+                           " y[M, N] = x[M, K] @ dequant(W)[N, K]^T for decode (M <= 4).\n"
+                           " \n"
+                           " Grid: (cdiv(N, BLOCK_N), SPLIT_K, M).  Each program dequantises a tile\n"
+                           "-per K step (shift/mask + int->fp16 conversion) and reduces it.\n"
+                           "+per K step (magic-number fp16 conversion) and reduces it.\n"
+                           " \"\"\"\n";
+  auto known = code::lex_diff(diff, after);
+  REQUIRE(known.size() == 9);
+  CHECK(known[6].kind == LineKind::Comment); // the removed line, inside the docstring
+  CHECK(known[7].kind == LineKind::Comment);
+  CHECK_FALSE(code::count_changes(known).changes_code());
+  // A hunk after the docstring starts in code.
+  const std::string below = "--- a/kernel.py\n+++ b/kernel.py\n@@ -9,1 +9,1 @@\n-import torch\n+import triton\n";
+  auto code_hunk = code::lex_diff(below, after);
+  CHECK(code_hunk[3].kind == LineKind::Code);
+  CHECK(code_hunk[4].kind == LineKind::Code);
+}
+
 TEST_CASE("lexer: a hunk wholly inside a load_inline source string", "[lexer]") {
   // No triple quote in the hunk: its #define lines are C, not Python comments.
   std::string diff = "@@ -15,7 +15,7 @@ cuda_src = r\"\"\"\n"

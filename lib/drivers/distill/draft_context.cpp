@@ -1,5 +1,6 @@
 #include "distill/draft_context.hpp"
 
+#include <cctype>
 #include <set>
 
 #include "code/inert_code.hpp"
@@ -179,11 +180,17 @@ bool kernel_holds_stated_values(const Context &c, const std::string &change) {
   // What runs, without comments or strings: a comment's "THREADS=128" is
   // no setting.
   const std::string live = live_code_of(file, c.af.get("kernel_file").string_or("kernel.py"));
-  std::string kernel;
+  // `with_literals`: the same with its string literals, where a lever's
+  // code form may be written (`eviction_policy="evict_last"`).
+  std::string kernel, with_literals;
   for (const auto &l : code::lex_source(live, code::Language::Python)) { // its lines are views into `live`
-    for (const auto &sp : l.spans)
+    for (const auto &sp : l.spans) {
       if (sp.kind == code::SpanKind::Code) kernel.append(l.text.substr(sp.begin, sp.end - sp.begin));
+      if (sp.kind == code::SpanKind::Code || sp.kind == code::SpanKind::String)
+        with_literals.append(l.text.substr(sp.begin, sp.end - sp.begin));
+    }
     kernel += '\n';
+    with_literals += '\n';
   }
   const auto &vocabulary = c.rules.retrieval.levers;
   const std::string dsl = c.af.get("operator").string_or("dsl");
@@ -206,10 +213,47 @@ bool kernel_holds_stated_values(const Context &c, const std::string &change) {
     });
     if (assigns && !holds) return false;
   }
-  return true;
+  // A code form of a lever the change spells (`evict_last`) that the
+  // kernel's running code never writes: the lever may run in another form
+  // (an `evict_first` on another load) but not as this change set it
+  // (round 15: a reference kernel said to build on evict_last weight loads
+  // a later step had removed).
+  auto word = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; };
+  auto written = [&](const std::string &form) {
+    const std::string &k = with_literals;
+    for (auto at = k.find(form); at != std::string::npos; at = k.find(form, at + 1))
+      if ((at == 0 || !word(k[at - 1]) || !word(form.front())) &&
+          (at + form.size() == k.size() || !word(k[at + form.size()]) || !word(form.back())))
+        return true;
+    return false;
+  };
+  for (const auto &lever : vocabulary.named_in(change))
+    for (const auto &form : vocabulary.code_forms_in(lever, levers::claim_of(change), dsl))
+      if (!written(form)) return false;
+  // A constant the change spells in code's own name with the value it sets
+  // ("MAX_BLOCK_N from 4096 to 8192", "NUM_SPLITS=16"), lever or not: the
+  // kernel holds it when it assigns that name that value (round 14: a
+  // reference kernel said to build on a cap the code never raised).
+  static const text::Regex named_setting(
+      R"(\b([A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9])\s*(?:=\s*|:\s*|\s+from\s+|\s+)(\d+)((?:\s*(?:->|\x{2192}|=>|\bto\b)\s*\d+)*))");
+  static const text::Regex last_number(R"((\d+)\s*$)");
+  bool held = true;
+  named_setting.for_each_match(levers::claim_of(change), [&](const text::Match &m) {
+    std::string value(m[2]);
+    if (auto last = last_number.search(m[3])) value = std::string((*last)[1]);
+    bool assigns = false, holds = false;
+    assigned.for_each_match(kernel, [&](const text::Match &a) {
+      if (a[1] != m[1]) return;
+      assigns = true;
+      holds = holds || a[2] == value;
+    });
+    held = held && (!assigns || holds);
+  });
+  return held;
 }
 
 bool kernel_runs_all_levers_of(const Context &c, const std::string &change) {
+  if (c.rules.restores && c.rules.restores->contains(change)) return false; // a return to earlier code, no technique
   auto named = c.rules.retrieval.levers.prose().tags_in(change);
   return levers_the_kernel_runs(c, named).size() == named.size() && kernel_holds_stated_values(c, change);
 }

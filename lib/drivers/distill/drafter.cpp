@@ -3,6 +3,7 @@
 #include "code/compile_errors.hpp"
 #include "code/stuck_loops.hpp"
 #include "distill/draft_context.hpp"
+#include "levers/term_vocabulary.hpp"
 #include "packet/run_facts.hpp"
 #include "record/id_format.hpp"
 #include "record/store_layout.hpp"
@@ -126,6 +127,9 @@ DraftRules DraftRules::from_config(const config::Config &config) {
   r.gain_min_shape_share = noise.gain_min_shape_share;
   r.no_effect_max_pct = noise.no_effect_max_pct;
   r.grid_cause = GridCauseRule::from_json(config.data().get("launch_grid"), config.source_name());
+  r.every_shape = EveryShapeRule::from_json(config.data().get("shape_claims"), config.source_name());
+  if (const auto &restores = config.data().get("lineage").get("restores"); !restores.is_null())
+    r.restores = levers::whole_token_regex(restores, true, config.source_name() + ": lineage.restores");
   const auto boilerplate = config.boilerplate(); // the section's one reader, shared with the quality report
   r.template_min_steps = boilerplate.template_min_steps;
   r.max_mechanism_share = boilerplate.max_mechanism_share;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "config/config.hpp"
+#include "distill/every_shape_claim.hpp"
 #include "distill/grid_cause.hpp"
 #include "distill/packet.hpp"
 #include "distill/refusal.hpp"
@@ -60,6 +61,13 @@ struct DraftRules {
   // The `launch_grid` section: a cause about the grid checked against each
   // shape's program count.
   GridCauseRule grid_cause;
+  // The `shape_claims` section: a cause claiming every shape checked
+  // against each shape's measurement.
+  EveryShapeRule every_shape;
+  // `lineage.restores`: a kept step's change text that returns to earlier
+  // code ("Restore an earlier step kernel: ...") names no technique the
+  // code builds on (round 14: a reference kernel said to build on one).
+  std::shared_ptr<const text::Regex> restores;
   // From the configuration (defaults merged with the override); a malformed
   // section is an otm::Error (kind Usage) naming it.
   static DraftRules from_config(const config::Config &config);

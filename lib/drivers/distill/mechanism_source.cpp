@@ -137,7 +137,19 @@ std::optional<std::string> the_cause_it_gives(const std::string &sentence, std::
   // registers": a dash opens the clause giving the reason too.
   static const text::Regex clause(std::string(R"((?i)(?:[\s,;]+(?:so that|so|)") + kCauseConnective +
                                   R"()|\s+[\x{2014}\x{2013}]|\s+--?)\s+(\S.*)$)");
+  // Only a clause of the sentence itself opens the cause: "exp(m_old -
+  // m_new)" holds no dash (round 14 served "m_new), a second sweep writes
+  // the output" as a mechanism).
+  auto depth_at = [&](std::size_t end) {
+    int depth = 0;
+    for (std::size_t i = 0; i < end; ++i) {
+      if (sentence[i] == '(' || sentence[i] == '[' || sentence[i] == '{') ++depth;
+      if ((sentence[i] == ')' || sentence[i] == ']' || sentence[i] == '}') && depth > 0) --depth;
+    }
+    return depth;
+  };
   auto m = clause.search(sentence);
+  while (m && depth_at(m->begin) > 0) m = clause.search(sentence, m->begin + 1);
   if (!m || !m->has(1)) return std::nullopt;
   std::string cause(text::rstrip_chars((*m)[1], " ."));
   if (text::code_points(cause) < min_chars) return std::nullopt;
@@ -148,6 +160,18 @@ std::optional<std::string> the_cause_it_gives(const std::string &sentence, std::
 // the tile no longer fits — reverted, 16.93→17.80us (+5.1%)": the reason
 // alone, without the lever it repeats from `attempted` and the verdict with
 // its figures after it, as long as what is left still states a mechanism.
+// A label the run attaches to its verdicts ("(occupancy drop)", "(bank
+// conflicts?)": a few words in brackets, no figure) is no part of a reason
+// (round 14: a host-side workspace bug filed with "(occupancy drop)" as
+// part of its mechanism); the text without the labels that end it.
+std::string without_trailing_labels(std::string text) {
+  static const text::Regex label(R"(\s*\((?:\s*[A-Za-z][\w'/-]*[?]?){1,4}\s*\)\s*$)");
+  text = std::string(text::rstrip_chars(text, " ,;"));
+  for (std::string before; before != text;)
+    before = text, text = std::string(text::rstrip_chars(label.replace(text, ""), " ,;"));
+  return text;
+}
+
 std::string the_reason_alone(const std::string &sentence, const std::string &attempted,
                              const record::FactContext &context) {
   static const text::Regex verdict_tail(
@@ -162,7 +186,7 @@ std::string the_reason_alone(const std::string &sentence, const std::string &att
     if (auto m = separators.search(tail); m && m->begin == 0 && m->end < tail.size()) out = tail.substr(m->end);
   }
   static const text::Regex figure(std::string(R"(\s*)") + kBracketedFigure + R"(\s*$)");
-  out = std::string(text::rstrip_chars(figure.replace(verdict_tail.replace(out, ""), ""), " ,;"));
+  out = without_trailing_labels(figure.replace(verdict_tail.replace(out, ""), ""));
   return record::states_mechanism(out, context) ? out : sentence;
 }
 
@@ -175,8 +199,12 @@ bool says_more_than(const std::string &sentence, const std::string &attempted, c
   static const text::Regex figure(R"((?i)[+-]?\d+(?:\.\d+)?\s*%(?:\s+(?:slower|worse|faster|better)\b)?)");
   static const text::Regex label_only(R"(^\s*\([^()]*\)[\s.,;]*$)");
   std::string rest(text::strip(figure.replace(beyond_the_attempt(sentence, attempted), " ")));
-  if (text::code_points(rest) < 12 || label_only.contains(rest) || record::speculative_regex().contains(rest))
-    return false;
+  if (text::code_points(rest) < 12 || label_only.contains(rest)) return false;
+  // A guess in a label after a stated reason does not unmake the reason.
+  if (record::speculative_regex().contains(rest)) {
+    rest = without_trailing_labels(rest);
+    if (text::code_points(rest) < 12 || record::speculative_regex().contains(rest)) return false;
+  }
   return record::mechanism_regex().contains(rest) ||
          (context.correctness_failed && record::accuracy_failure_regex().contains(rest));
 }
@@ -356,7 +384,10 @@ std::optional<SourcedText> first_stated_cause(const FailureAccount &a, const rec
     if (t.source.ends_with("fix") || t.source == "how_it_was_fixed") continue;
     std::optional<SourcedText> accuracy;
     std::size_t best_accuracy = 0;
-    for (const auto &s : text::sentences(t.text)) {
+    for (auto s : text::sentences(t.text)) {
+      // A guess the run put in a label after the reason is not the reason.
+      if (!record::states_mechanism(s, context))
+        if (auto bare = without_trailing_labels(s); record::states_mechanism(bare, context)) s = bare;
       if (!record::states_mechanism(s, context) || !says_more_than(s, a.attempted, context)) continue;
       if (record::mechanism_regex().contains(s)) return SourcedText{s, t.source};
       if (record::reports_a_pass(s)) continue;

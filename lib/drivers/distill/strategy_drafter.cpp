@@ -191,7 +191,8 @@ SourcedText own_mechanism(Context &c, const Checked &k) {
   std::size_t impact_steps = said_here.get("expected_impact_stated_by_steps").as_int().value_or(0) > 0
                                  ? static_cast<std::size_t>(*said_here.get("expected_impact_stated_by_steps").as_int())
                                  : 0;
-  // A cause about the grid that the shapes' program counts contradict is
+  // A cause about the grid that the shapes' program counts contradict, or
+  // one claiming every shape that a shape's measurement contradicts, is
   // skipped too; when no other source is left, it is the refusal's reason.
   std::optional<std::string> contradicted;
   auto is_template = [&](const std::string &source, const std::string &text) {
@@ -209,14 +210,31 @@ SourcedText own_mechanism(Context &c, const Checked &k) {
     // ("issue slots busy drop from 41% to 37%") or names a lever the change
     // claims (round 14: the state of the untouched looped path served as
     // why keeping the row in registers helped).
-    if (source == "profiler.conclusion" && !c.rules.causal.compares(text)) {
-      auto named = c.rules.retrieval.levers.named_in(text);
-      if (std::none_of(named.begin(), named.end(), [&](const std::string &l) {
-            return std::find(k.levers.claimed.begin(), k.levers.claimed.end(), l) != k.levers.claimed.end();
+    const auto named = c.rules.retrieval.levers.named_in(text);
+    const bool names_a_claimed_lever = std::any_of(named.begin(), named.end(), [&](const std::string &l) {
+      return std::find(k.levers.claimed.begin(), k.levers.claimed.end(), l) != k.levers.claimed.end();
+    });
+    if (source == "profiler.conclusion" && !c.rules.causal.compares(text) && !names_a_claimed_lever) return true;
+    // A direction's rationale speaks for the step only when the levers it,
+    // or the direction it gives the reason for, names include one the
+    // change text names: round 14 served "more warps per row raise
+    // memory-level parallelism" as why a vector-width change helped, and
+    // "wider loads: fewer instructions" (direction "vec4 K/V loads") as why
+    // query heads were grouped. One that names no lever is not judged here.
+    if (source == "what_the_run_said.directions_taken_up") {
+      std::vector<std::string> about = named;
+      if (const auto *list = said_here.get("directions_taken_up").as_array())
+        for (const auto &d : *list)
+          if (d.string_or("rationale") == text)
+            for (auto &l : c.rules.retrieval.levers.named_in(d.string_or("direction"))) about.push_back(std::move(l));
+      const auto in_change = c.rules.retrieval.levers.named_in(k.change);
+      if (!about.empty() && std::none_of(about.begin(), about.end(), [&](const std::string &l) {
+            return std::find(in_change.begin(), in_change.end(), l) != in_change.end();
           }))
         return true;
     }
     auto why = c.rules.grid_cause.contradiction(text, c.af.get("measurements"));
+    if (!why) why = c.rules.every_shape.contradiction(text, c.af.get("measurements"));
     if (why && !contradicted) contradicted = why;
     return why.has_value();
   };

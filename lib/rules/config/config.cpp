@@ -40,6 +40,7 @@ Config Config::load(const std::optional<std::filesystem::path> &override_file) {
   (void)c.ladder();
   (void)c.non_target_kernels();
   (void)c.limits();
+  (void)c.axis_aliases();
   for (const auto &t : c.target_table()) (void)c.sm_count(t.product), (void)c.shared_memory_per_block(t.product);
   return c;
 }
@@ -103,6 +104,28 @@ std::optional<long> Config::shared_memory_per_block(const std::string &product) 
     throw Error(ErrorKind::UnreadableInput, where(*this) + ": device_limits.shared_memory_per_block_bytes." + product +
                                                 " must be a whole number of bytes");
   return static_cast<long>(*n);
+}
+
+std::map<std::string, std::vector<std::string>> Config::axis_aliases() const {
+  std::map<std::string, std::vector<std::string>> out;
+  const auto &table = data_.get("shape_axes").get("aliases");
+  if (table.is_null()) return out;
+  const auto *axes = table.as_object();
+  if (!axes)
+    throw Error(ErrorKind::UnreadableInput, where(*this) + ": shape_axes.aliases must be an object of axis -> names");
+  for (const auto &[axis, names] : *axes) {
+    const auto *list = names.as_array();
+    if (!list)
+      throw Error(ErrorKind::UnreadableInput,
+                  where(*this) + ": shape_axes.aliases." + axis + " must be a list of names");
+    for (const auto &n : *list) {
+      const auto *name = n.as_string();
+      if (!name || name->empty())
+        throw Error(ErrorKind::UnreadableInput, where(*this) + ": shape_axes.aliases." + axis + " must hold names");
+      out[axis].push_back(*name);
+    }
+  }
+  return out;
 }
 
 std::vector<std::string> Config::non_target_kernels() const {

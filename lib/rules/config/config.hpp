@@ -7,6 +7,7 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -70,6 +71,10 @@ public:
   // what a kernel's allocations are read against. nullopt for a product the
   // table does not list.
   std::optional<long> shared_memory_per_block(const std::string &product) const;
+  // The names a launcher may give a definition's constant axis
+  // (`shape_axes.aliases`: "head_dim" -> ["D", "HEAD_DIM", ...]): `B, Hq, D =
+  // q.shape` binds D to head_dim. The axis's own name always counts.
+  std::map<std::string, std::vector<std::string>> axis_aliases() const;
   LadderThresholds ladder() const;
   // A malformed section is a Usage Error naming it.
   Boilerplate boilerplate() const;

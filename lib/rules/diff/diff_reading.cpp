@@ -175,7 +175,7 @@ std::size_t DiffReading::running_lines() const {
 DiffReading read_diff(std::string_view diff, std::optional<std::string_view> after) {
   static const text::Regex def(R"(^(\s*)(?:async\s+)?def\s+(\w+)\s*\()");
   DiffReading r;
-  auto lexed = code::lex_diff(diff);
+  auto lexed = code::lex_diff(diff, after);
   r.lines.reserve(lexed.size());
   for (const auto &l : lexed) {
     r.lines.push_back(l.text);

@@ -29,6 +29,7 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -70,9 +71,10 @@ struct Context {
   NoiseRule noise;                             // the run's noise band (the `noise` section)
   std::optional<long> sm_count;                // the product's SMs (`launch_grid.sm_count`); nullopt: unknown
   std::optional<long> shared_memory_per_block; // bytes (`device_limits`); nullopt: unknown
-  DiffCache *diffs = nullptr;                  // shared by the packets of one run; may be null
-  const RunFacts *facts = nullptr;             // the run's steps (spans, repeated texts); may be null
-  scrub::ScrubMemo *scrub_memo = nullptr;      // one thread's (ScrubMemo is not thread-safe); may be null
+  std::map<std::string, std::vector<std::string>> axis_aliases; // `shape_axes.aliases` (config::Config)
+  DiffCache *diffs = nullptr;                                   // shared by the packets of one run; may be null
+  const RunFacts *facts = nullptr;                              // the run's steps (spans, repeated texts); may be null
+  scrub::ScrubMemo *scrub_memo = nullptr; // one thread's (ScrubMemo is not thread-safe); may be null
 };
 
 struct Built {

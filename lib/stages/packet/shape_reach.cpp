@@ -21,6 +21,15 @@ WorkloadShapes workload_shapes(const Context &ctx) {
   WorkloadShapes out;
   auto workload = ctx.files ? ctx.files->bytes("workload.jsonl") : std::nullopt;
   if (!workload) return out;
+  // The definition's numeric constant axes, under their names and aliases.
+  std::vector<std::pair<std::string, double>> constants;
+  if (const auto *fixed = ctx.meta.constants.as_object())
+    for (const auto &[name, value] : *fixed)
+      if (auto x = value.as_number()) {
+        constants.emplace_back(name, *x);
+        if (auto a = ctx.axis_aliases.find(name); a != ctx.axis_aliases.end())
+          for (const auto &alias : a->second) constants.emplace_back(alias, *x);
+      }
   try {
     for (const auto &line : json::parse_lines(*workload, "workload.jsonl")) {
       const auto *axes = line.get("axes").as_object();
@@ -28,6 +37,7 @@ WorkloadShapes workload_shapes(const Context &ctx) {
       code::ShapeAxes s;
       for (const auto &[name, value] : *axes)
         if (auto x = value.as_number()) s.axes.emplace_back(name, *x);
+      s.constants = constants;
       std::vector<std::string> names;
       for (const char *k : {"shape_id", "uuid"})
         if (const auto *id = line.get(k).as_string()) names.push_back(*id);

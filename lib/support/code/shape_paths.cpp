@@ -148,7 +148,15 @@ bool queries_sm_count(std::string_view expression) {
   return query.contains(expression);
 }
 
-Module read_module(std::string_view text, std::optional<long> sm_count = std::nullopt) {
+// Which launch a reading follows. A change is read only where the
+// launcher launches one kernel (which shapes take which launch is beyond
+// this reading); a kernel's own defects (shared memory, unmasked tails) are
+// read in the first kernel it launches, which every shape runs (round 14:
+// split-KV decode with its reduce kernel after it).
+enum class Launches { One, FirstOfSeveral };
+
+Module read_module(std::string_view text, std::optional<long> sm_count = std::nullopt,
+                   Launches launches = Launches::One) {
   auto outline = outline_module(text);
   auto raw = text::split_lines(text);
   Module m;
@@ -163,6 +171,7 @@ Module read_module(std::string_view text, std::optional<long> sm_count = std::nu
   };
   // The launched kernel and its one launcher: `NAME[grid](...)`.
   const PythonStatement *kernel = nullptr, *launcher = nullptr;
+  std::size_t first_at = std::string::npos; // where the chosen kernel's launch starts in its launcher
   for (const auto &k : outline.statements) {
     if (!is_jit_function(outline, k)) continue;
     const text::Regex launch("\\b" + k.name + R"(\s*\[)");
@@ -170,9 +179,10 @@ Module read_module(std::string_view text, std::optional<long> sm_count = std::nu
       if (f.kind != PythonStatement::Kind::Function || is_jit_function(outline, f)) continue;
       std::string body;
       for (std::size_t i = f.header; i < f.end; ++i) body += std::string(raw[i]) + "\n";
-      if (!launch.contains(body)) continue;
-      if (kernel) throw CannotTell{}; // more than one launch: which shapes take which is beyond this reading
-      kernel = &k, launcher = &f;
+      auto at = launch.search(body);
+      if (!at) continue;
+      if (kernel && (launches == Launches::One || launcher != &f)) throw CannotTell{};
+      if (!kernel || at->begin < first_at) kernel = &k, launcher = &f, first_at = at->begin;
     }
   }
   if (!kernel) throw CannotTell{};
@@ -335,6 +345,8 @@ Launch launch_of(const Module &m, const ShapeAxes &shape, const std::vector<std:
         std::optional<double> v;
         for (const auto &[k, x] : shape.axes)
           if (k == targets[i]) v = x;
+        for (const auto &[k, x] : shape.constants)
+          if (!v && k == targets[i]) v = x;
         if (!v && var_axes.size() == shape.axes.size())
           for (std::size_t j = 0; j < var_axes.size(); ++j)
             if (var_axes[j] == targets[i]) v = shape.axes[j].second;
@@ -500,7 +512,7 @@ std::vector<std::optional<UnmaskedTail>> unmasked_tails(std::string_view source,
                                                         const std::vector<std::string> &var_axes) {
   std::vector<std::optional<UnmaskedTail>> out(shapes.size());
   try {
-    const Module m = read_module(source);
+    const Module m = read_module(source, std::nullopt, Launches::FirstOfSeveral);
     for (std::size_t i = 0; i < shapes.size(); ++i) {
       const Launch launch = launch_of(m, shapes[i], var_axes);
       auto whole = [](const Bindings &b, const std::string &name) -> std::optional<long long> {
@@ -552,7 +564,7 @@ std::vector<std::optional<SharedMemoryUse>> shared_memory_per_shape(std::string_
   static const text::Regex call(R"(\ballocate_shared_memory\s*\()");
   static const text::Regex integer(R"(^\d+$)");
   try {
-    const Module m = read_module(source);
+    const Module m = read_module(source, std::nullopt, Launches::FirstOfSeveral);
     for (std::size_t i = 0; i < shapes.size(); ++i) {
       const Launch launch = launch_of(m, shapes[i], var_axes);
       Bindings env = m.constants;

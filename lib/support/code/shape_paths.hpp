@@ -33,7 +33,14 @@
 namespace otm::code {
 
 struct ShapeAxes {
-  std::vector<std::pair<std::string, double>> axes; // the workload's axes, in its order
+  using Values = std::vector<std::pair<std::string, double>>;
+  ShapeAxes() = default;
+  ShapeAxes(Values workload_axes, Values constant_axes = {})
+      : axes(std::move(workload_axes)), constants(std::move(constant_axes)) {}
+  Values axes; // the workload's axes, in its order
+  // The definition's constant axes under each name a launcher may give
+  // them (`head_dim` and `D`): bound by name only, never by position.
+  Values constants;
 };
 
 std::vector<std::optional<bool>> shapes_running_changed_code(std::string_view before, std::string_view after,

@@ -413,11 +413,24 @@ bool is_unified_diff(std::string_view text) {
   return text.starts_with("diff --git ") || text.starts_with("--- ") || text.starts_with("@@");
 }
 
-std::vector<DiffLine> lex_diff(std::string_view diff) {
+std::vector<DiffLine> lex_diff(std::string_view diff, std::optional<std::string_view> after) {
   std::vector<DiffLine> out;
   if (diff.empty()) return out;
   auto lines = text::split_lines(diff);
   Language language = Language::Python;
+  // The lexer's state at the start of each line of the file after the
+  // change (Python only: a C source's hunks start outside comments).
+  std::vector<SourceLexer> after_states;
+  const auto files =
+      std::count_if(lines.begin(), lines.end(), [](std::string_view l) { return l.starts_with("+++ "); });
+  if (after && files <= 1) {
+    SourceLexer lexer(Language::Python);
+    for (auto l : text::split_lines(*after)) {
+      after_states.push_back(lexer);
+      lexer.lex_line(l);
+    }
+  }
+  static const text::Regex new_start(R"(^@@ -\d+(?:,\d+)? \+(\d+))");
   SourceLexer old_side, new_side;
   bool in_hunk = false;
   std::size_t hunks = 0;
@@ -440,7 +453,12 @@ std::vector<DiffLine> lex_diff(std::string_view diff) {
       d.hunk = hunks++;
       old_side = SourceLexer(language);
       new_side = SourceLexer(language);
-      if (language == Language::Python) {
+      auto start = new_start.search(line);
+      std::size_t first = start ? std::stoul(std::string((*start)[1])) : 0;
+      if (language == Language::Python && first > 0 && first <= after_states.size()) {
+        // Lines before a hunk read the same on both sides.
+        old_side = new_side = after_states[first - 1];
+      } else if (language == Language::Python) {
         std::vector<std::string_view> olds, news;
         for (std::size_t j = i + 1; j < lines.size() && is_hunk_line(lines[j]); ++j) {
           if (lines[j][0] != '+') olds.push_back(lines[j].substr(1));

@@ -34,6 +34,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -129,7 +130,12 @@ struct DiffLine {
 
 // Whether `text` is a unified diff (starts with "diff --git ", "--- " or "@@").
 bool is_unified_diff(std::string_view text);
-std::vector<DiffLine> lex_diff(std::string_view diff);
+// `after`: the diff's (single) file after the change, when known: a hunk
+// then starts in the state the whole file's lexing is in at its first new
+// line (inside a docstring or not), not in the state its own lines suggest
+// (round 15: a hunk inside a module docstring, whose lone closing `"""`
+// the guess read as opening one, quoted as a change to running code).
+std::vector<DiffLine> lex_diff(std::string_view diff, std::optional<std::string_view> after = std::nullopt);
 
 // Changed (added or removed) lines by kind, over the whole diff or one hunk.
 struct ChangeCounts {

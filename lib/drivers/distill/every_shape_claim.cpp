@@ -1,0 +1,68 @@
+#include "distill/every_shape_claim.hpp"
+
+#include <cmath>
+#include <vector>
+
+#include "error/error.hpp"
+#include "levers/term_vocabulary.hpp"
+
+namespace otm::distill {
+
+namespace {
+
+struct MeasuredShape {
+  std::string label;
+  double change_pct = 0; // positive: slower than before
+};
+
+std::string figure(double x) { return json::Value(std::round(x * 100.0) / 100.0).python_str(); }
+
+// "shape-3 (+12.8 %), shape-5 (+18.55 %)": at most three.
+std::string listed(const std::vector<const MeasuredShape *> &shapes) {
+  std::string out;
+  for (std::size_t i = 0; i < shapes.size() && i < 3; ++i)
+    out += (i ? ", " : "") + shapes[i]->label + " (" + (shapes[i]->change_pct > 0 ? "+" : "") +
+           figure(shapes[i]->change_pct) + " %)";
+  if (shapes.size() > 3) out += " and " + std::to_string(shapes.size() - 3) + " more";
+  return out;
+}
+
+} // namespace
+
+EveryShapeRule EveryShapeRule::from_json(const json::Value &section, std::string_view where) {
+  EveryShapeRule r;
+  if (section.is_null()) return r;
+  const std::string here = std::string(where) + ": shape_claims";
+  if (!section.is_object()) throw Error(ErrorKind::Usage, here + " must be an object");
+  if (const auto &c = section.get("every_shape"); !c.is_null())
+    r.every_shape_ = levers::whole_token_regex(c, true, here + ".every_shape");
+  return r;
+}
+
+std::optional<std::string> EveryShapeRule::contradiction(const std::string &mechanism,
+                                                         const json::Value &measurements) const {
+  auto said = every_shape_ ? every_shape_->search(mechanism) : std::nullopt;
+  if (!said) return std::nullopt;
+  auto band = measurements.get("same_code_shape_spread_pct").as_number();
+  const auto *changes = measurements.get("per_shape_vs_measured_against").as_array();
+  if (!band || !changes) return std::nullopt;
+  std::vector<MeasuredShape> shapes;
+  for (const auto &e : *changes)
+    if (auto x = e.get("change_pct").as_number(); x && e.get("shape").is_string())
+      shapes.push_back({e.string_or("shape"), *x});
+  if (shapes.size() < 2) return std::nullopt;
+  std::vector<const MeasuredShape *> slower, gained, flat;
+  for (const auto &s : shapes) (s.change_pct > *band ? slower : s.change_pct < -*band ? gained : flat).push_back(&s);
+  const std::string quoted = "\"" + std::string((*said)[0]) + "\"";
+  const std::string spread =
+      " the run's per-shape spread of re-measurements of unchanged code (" + figure(*band) + " %)";
+  if (!slower.empty())
+    return "the mechanism claims " + quoted + ", but " + listed(slower) + " measured slower by more than" + spread +
+           ": the cause does not hold on every shape";
+  if (!gained.empty() && !flat.empty())
+    return "the mechanism claims " + quoted + ", but " + listed(flat) + " moved by no more than" + spread + " while " +
+           listed(gained) + " gained: the cause does not hold on every shape";
+  return std::nullopt;
+}
+
+} // namespace otm::distill
