@@ -41,7 +41,8 @@ Provenance provenance_of(const json::Value &record, const TraceModel &m, std::ve
   if (!row) {
     unexplained.push_back("evidence.raw.version '" + p.version + "' is not a version of the trace");
   } else {
-    p.verdict = !row->get("has_commit").truthy() ? "no commit" : row->get("reverted").truthy() ? "reverted" : "kept";
+    const workspace::VersionRow &v = *m.version_row(p.version);
+    p.verdict = !v.has_commit ? "no commit" : v.reverted ? "reverted" : "kept";
   }
   if (p.commit.empty()) {
     unexplained.push_back("evidence.raw.git_commit is missing");

@@ -62,12 +62,11 @@ void step_sources(const TraceModel &m, const json::Value *row, const std::string
   }
 }
 
-void commit_sources(const json::Value *row, bool subject, bool body, std::vector<Source> &out) {
-  if (!row || !row->get("sha").is_string()) return;
-  std::string sha = row->string_or("sha");
-  if (subject) out.push_back({"commit", "git", "commit " + sha + " subject", row->string_or("subject")});
-  if (body && !row->string_or("body").empty())
-    out.push_back({"commit", "git", "commit " + sha + " body", row->string_or("body")});
+void commit_sources(const workspace::VersionRow *row, bool subject, bool body, std::vector<Source> &out) {
+  if (!row || !row->has_commit) return;
+  const std::string &sha = row->sha;
+  if (subject) out.push_back({"commit", "git", "commit " + sha + " subject", row->subject});
+  if (body && !row->body.empty()) out.push_back({"commit", "git", "commit " + sha + " body", row->body});
 }
 
 // The lines of the capture report the packet quoted that are part of the
@@ -122,6 +121,7 @@ std::vector<Source> sources_of(const std::string &path, const SourceContext &c) 
   const TraceModel &m = c.model;
   const std::string version = c.segment.string_or("version");
   const json::Value *row = m.row(version);
+  const workspace::VersionRow *typed = m.version_row(version);
   if (!starts(path, "agent_facing.")) {
     out.push_back({"otm", "", path, ""}); // target: ids and placement otm allocated
     return out;
@@ -145,9 +145,9 @@ std::vector<Source> sources_of(const std::string &path, const SourceContext &c) 
   } else if (starts(p, "what_the_run_said.change")) {
     step_sources(m, row, "action_description", out);
   } else if (starts(p, "what_the_run_said.commit_subject")) {
-    commit_sources(row, true, false, out);
+    commit_sources(typed, true, false, out);
   } else if (starts(p, "what_the_run_said.commit_body") || starts(p, "what_the_run_said.causal_sentences")) {
-    commit_sources(row, false, true, out);
+    commit_sources(typed, false, true, out);
   } else if (starts(p, "what_the_run_said.category_hint")) {
     step_sources(m, row, "action_category", out);
   } else if (starts(p, "what_the_run_said.gate_verdict")) {
@@ -216,7 +216,7 @@ std::vector<Source> sources_of(const std::string &path, const SourceContext &c) 
   } else if (starts(p, "pitfalls_recorded_here") || starts(p, "how_it_was_fixed")) {
     step_sources(m, row, "pitfalls", out, true);
   } else if (starts(p, "the_failed_lever")) {
-    commit_sources(row, true, true, out);
+    commit_sources(typed, true, true, out);
     step_sources(m, row, "pitfalls", out, true);
   } else if (starts(p, "span.earlier_kept_steps[") || starts(p, "kept_changes_of_its_lineage[")) {
     // The i-th earlier kept step of the span (provenance.span_versions), or
@@ -227,7 +227,7 @@ std::vector<Source> sources_of(const std::string &path, const SourceContext &c) 
       const auto *v = (*versions.as_array())[i].as_string();
       const json::Value *step = v ? m.row(*v) : nullptr;
       step_sources(m, step, "action_description", out);
-      commit_sources(step, true, false, out);
+      commit_sources(v ? m.version_row(*v) : nullptr, true, false, out);
     }
   } else if (starts(p, "builds_on.previous_approach")) {
     // The step the packet says the code builds on (provenance), else the

@@ -397,18 +397,17 @@ std::string summary_text(const TraceLocation &loc, const IngestResult &r) {
   std::size_t with_commit = 0, with_memory = 0, both = 0, reverted = 0, kept = 0, lists = 0, items = 0;
   std::map<std::string, std::size_t> dsl_counts;
   std::size_t geomean_fallback = 0;
-  for (const auto &v : r.versions) {
-    bool c = v.get("has_commit").truthy(), mem = v.get("has_memory").truthy();
-    with_commit += c;
-    with_memory += mem;
-    both += c && mem;
-    if (c) (v.get("reverted").truthy() ? reverted : kept)++;
-    if (v.contains("deadend_items")) {
+  for (const auto &v : workspace::read_version_rows(r.versions, "work/versions.jsonl")) {
+    with_commit += v.has_commit;
+    with_memory += v.has_memory;
+    both += v.has_commit && v.has_memory;
+    if (v.has_commit) (v.reverted ? reverted : kept)++;
+    if (v.deadend_items) {
       ++lists;
-      items += v.get("deadend_items").size();
+      items += v.deadend_items->size();
     }
-    ++dsl_counts[v.string_or("dsl")];
-    if (v.string_or("geomean_source") == "latency_us") ++geomean_fallback;
+    ++dsl_counts[v.dsl];
+    if (v.geomean_source == "latency_us") ++geomean_fallback;
   }
   std::vector<std::pair<std::string, std::size_t>> dsls(dsl_counts.begin(), dsl_counts.end());
   std::stable_sort(dsls.begin(), dsls.end(), [](const auto &a, const auto &b) { return a.second > b.second; });
