@@ -20,7 +20,7 @@ namespace {
 
 // An anti-strategy segment without its discriminator (allocated once the
 // run's accounts of one failed lever are merged: one_per_failed_lever).
-json::Value anti(Builder &b, const json::Value &row, const std::string &kind, const json::Value &text,
+json::Value anti(Builder &b, const workspace::VersionRow &row, const std::string &kind, const json::Value &text,
                  const std::string &split_by, const std::string &technique, const std::string &precheck) {
   json::Value s = b.common(row);
   s.set("record_type", "anti-strategy");
@@ -60,38 +60,41 @@ Account account(const Inputs &in, json::Value seg, std::string_view claim, int p
   return a;
 }
 
+// Whether a version failed its correctness check or quality gate.
+bool failed_its_checks(const workspace::VersionRow &row) {
+  return ladder::correctness_failed(json::Value(row.correctness_status)) ||
+         ladder::gate_failed(json::Value(row.gate_result));
+}
+
 // The fact pre-check's context for a version (record::FactContext): its
 // DSL, the trace's fixed axes, and whether it failed its correctness check
 // or quality gate.
-record::FactContext fact_context(const Inputs &in, const json::Value &row) {
-  return record::make_fact_context(row.string_or("dsl"), in.meta.constants,
-                                   ladder::correctness_failed(row.get("correctness_status")) ||
-                                       ladder::gate_failed(row.get("gate_result")));
+record::FactContext fact_context(const Inputs &in, const workspace::VersionRow &row) {
+  return record::make_fact_context(row.dsl, in.meta.constants, failed_its_checks(row));
 }
 
 // fact_precheck(text, fact_context(in, row)), remembered by the text and
 // the parts of the context that vary by row (the fixed axes are the trace's).
-const std::string &precheck(TextMemo &memo, const Inputs &in, const json::Value &row, const std::string &text) {
-  const bool failed =
-      ladder::correctness_failed(row.get("correctness_status")) || ladder::gate_failed(row.get("gate_result"));
-  const std::string dsl = row.string_or("dsl");
+const std::string &precheck(TextMemo &memo, const Inputs &in, const workspace::VersionRow &row,
+                            const std::string &text) {
+  const bool failed = failed_its_checks(row);
+  const std::string &dsl = row.dsl;
   std::string key = std::to_string(dsl.size()) + ':' + dsl + (failed ? '1' : '0');
   key += text;
   return memo.get(key, [&] { return record::fact_precheck(text, fact_context(in, row)); });
 }
 
 // Step 2: the dead-end accounts; returns the versions that produced one.
-std::set<std::string> deadends(Builder &b, const Inputs &in, const RowsByVersion &by_version, TextMemo &prechecks,
-                               TextMemo &techniques, std::vector<Account> &out) {
+std::set<std::string> deadends(Builder &b, const Inputs &in, const std::vector<workspace::VersionRow> &rows,
+                               const RowsByVersion &by_version, TextMemo &prechecks, TextMemo &techniques,
+                               std::vector<Account> &out) {
   std::set<std::string> produced;
-  for (const auto &row : in.rows) {
-    if (row.string_or("selection") != "deadend") continue;
-    std::string ver = row.string_or("version");
-    const auto *items = row.get("deadend_items").as_array();
-    if (items && !items->empty()) {
+  for (const auto &row : rows) {
+    if (selection_of(row) != "deadend") continue;
+    const std::string &ver = row.version;
+    if (row.deadend_items && !row.deadend_items->empty()) {
       int nn = 0;
-      for (const auto &item : *items) {
-        std::string t = item.is_string() ? *item.as_string() : item.python_str();
+      for (const std::string &t : *row.deadend_items) {
         if (text::code_points(t) < record::kMinClaimChars) continue;
         const std::string &pre = precheck(prechecks, in, row, t);
         b.flag(pre, t);
@@ -117,25 +120,25 @@ std::set<std::string> deadends(Builder &b, const Inputs &in, const RowsByVersion
     s.set("seg_id", "anti-" + ver + "-01");
     s.set("measured_against", measured_against(row, by_version));
     // Its lever is what the step says it changed.
-    std::string change = row.string_or("action_description");
-    if (text::strip(change).empty()) change = strip_boilerplate(row.string_or("subject"));
+    std::string change = row.action_description.value_or("");
+    if (text::strip(change).empty()) change = strip_boilerplate(row.subject);
     out.push_back(account(in, std::move(s), change, 0));
     produced.insert(ver);
   }
   return produced;
 }
 
-void pitfalls(Builder &b, const Inputs &in, const RowsByVersion &by_version, const std::set<std::string> &produced,
-              TextMemo &prechecks, TextMemo &techniques, std::vector<Account> &out) {
-  std::vector<const json::Value *> sorted;
-  for (const auto &row : in.rows) sorted.push_back(&row);
-  std::stable_sort(sorted.begin(), sorted.end(), [](const json::Value *a, const json::Value *c) {
-    return a->get("n").as_int().value_or(0) < c->get("n").as_int().value_or(0);
-  });
+void pitfalls(Builder &b, const Inputs &in, const std::vector<workspace::VersionRow> &rows,
+              const RowsByVersion &by_version, const std::set<std::string> &produced, TextMemo &prechecks,
+              TextMemo &techniques, std::vector<Account> &out) {
+  std::vector<const workspace::VersionRow *> sorted;
+  for (const auto &row : rows) sorted.push_back(&row);
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const workspace::VersionRow *a, const workspace::VersionRow *c) { return a->n < c->n; });
   for (const auto *row : sorted) {
-    std::string ver = row->string_or("version");
+    const std::string &ver = row->version;
     if (produced.count(ver)) continue;
-    const auto *list = row->get("pitfalls").as_array();
+    const auto *list = row->pitfalls.as_array();
     if (!list) continue;
     for (std::size_t i = 0; i < list->size(); ++i) {
       auto pt = pitfall_text(((*list)[i]));
@@ -168,9 +171,9 @@ void pitfalls(Builder &b, const Inputs &in, const RowsByVersion &by_version, con
 
 // What a milestone says it changed: its step record's description, else
 // its commit subject.
-std::string change_of(const json::Value &row) {
-  std::string change = row.string_or("action_description");
-  return text::strip(change).empty() ? row.string_or("subject") : change;
+std::string change_of(const workspace::VersionRow &row) {
+  std::string change = row.action_description.value_or("");
+  return text::strip(change).empty() ? row.subject : change;
 }
 
 // Issue 25: one anti-strategy segment per failed lever of the run, not one
@@ -184,7 +187,8 @@ std::string change_of(const json::Value &row) {
 // same settings (`kept_in_the_run`, before or after the failure: the
 // drafter refuses a lever the run kept as a win; a win before it is the
 // code the attempt departed from, so the account contradicts it too).
-void one_per_failed_lever(Builder &b, const Inputs &in, const std::vector<json::Value> &ms, const RowsByVersion &rows,
+void one_per_failed_lever(Builder &b, const Inputs &in, const std::vector<workspace::VersionRow> &rows,
+                          const std::vector<Milestone> &ms, const RowsByVersion &by_version,
                           std::vector<Account> &accounts, Result &r) {
   std::map<std::string, std::vector<std::size_t>> by_key;
   for (std::size_t i = 0; i < accounts.size(); ++i) by_key[accounts[i].key].push_back(i);
@@ -199,16 +203,15 @@ void one_per_failed_lever(Builder &b, const Inputs &in, const std::vector<json::
   }
   // Milestones that kept a change, with the settings their change states.
   struct Kept {
-    const json::Value *m;
+    const workspace::VersionRow *m;
     std::vector<levers::LeverSetting> settings;
     std::set<std::string> named;
   };
   std::vector<Kept> kept;
   for (const auto &m : ms) {
-    std::string kind = m.string_or("kind");
-    if (kind != "milestone" && kind != "mega") continue;
-    std::string change = change_of(m);
-    Kept k{&m, levers::settings_in(in.levers, levers::claim_of(change)), {}};
+    if (m.kind != "milestone" && m.kind != "mega") continue;
+    std::string change = change_of(*m.row);
+    Kept k{m.row, levers::settings_in(in.levers, levers::claim_of(change)), {}};
     for (const auto &st : k.settings) k.named.insert(st.lever);
     kept.push_back(std::move(k));
   }
@@ -217,8 +220,8 @@ void one_per_failed_lever(Builder &b, const Inputs &in, const std::vector<json::
   // kept step names it (round 12: "persistent row loop" filed as failed in
   // a run that kept a persistent kernel three times).
   std::vector<Kept> kept_steps;
-  for (const auto &row : in.rows) {
-    if (row.get("reverted").truthy() || row.get("n").as_int().value_or(0) <= 0) continue;
+  for (const auto &row : rows) {
+    if (row.reverted || row.n <= 0) continue;
     Kept k{&row, levers::settings_in(in.levers, levers::claim_of(change_of(row))), {}};
     for (const auto &st : k.settings) k.named.insert(st.lever);
     if (!k.named.empty()) kept_steps.push_back(std::move(k));
@@ -231,11 +234,11 @@ void one_per_failed_lever(Builder &b, const Inputs &in, const std::vector<json::
   // the run's other tries of the same setting contradict (an accuracy
   // failure where another try passed) is no fact (`tried_in_the_run`).
   struct Tried {
-    const json::Value *row;
+    const workspace::VersionRow *row;
     std::vector<levers::LeverSetting> settings;
   };
   std::vector<Tried> tried;
-  for (const auto &row : in.rows) {
+  for (const auto &row : rows) {
     auto settings = levers::settings_in(in.levers, levers::claim_of(change_of(row)));
     if (!settings.empty()) tried.push_back({&row, std::move(settings)});
   }
@@ -251,7 +254,7 @@ void one_per_failed_lever(Builder &b, const Inputs &in, const std::vector<json::
   // the step that added the hint) is a condition of that win, not a failed
   // lever.
   auto condition_of_its_win = [&](const std::vector<std::size_t> &members, const Kept &k) {
-    std::int64_t n = k.m->get("n").as_int().value_or(-1);
+    std::int64_t n = k.m->n;
     return std::any_of(members.begin(), members.end(), [&](std::size_t j) {
       const auto &acc = accounts[j];
       if (acc.n != n || acc.seg.string_or("seg_kind") != workspace::kCuratedPitfallSegment) return false;
@@ -286,22 +289,21 @@ void one_per_failed_lever(Builder &b, const Inputs &in, const std::vector<json::
     json::Value later = json::Value::array();
     std::set<std::string> later_versions;
     auto add_later = [&](const Kept &k) {
-      if (!later_versions.insert(k.m->string_or("version")).second) return;
+      if (!later_versions.insert(k.m->version).second) return;
       json::Value o = json::Value::object();
-      o.set("version", k.m->get("version"));
-      o.set("sha", or_null(k.m->get("sha")));
-      o.set("measured_against", measured_against(*k.m, rows));
+      o.set("version", k.m->version);
+      o.set("sha", k.m->has_commit ? json::Value(k.m->sha) : json::Value());
+      o.set("measured_against", measured_against(*k.m, by_version));
       o.set("change", change_of(*k.m));
       later.push_back(std::move(o));
     };
     if (a.settings.empty() && only_on_or_off(a.named))
       for (const auto &k : kept_steps)
-        if (k.m->string_or("dsl") == a.seg.string_or("dsl") &&
-            std::includes(k.named.begin(), k.named.end(), a.named.begin(), a.named.end()) &&
-            k.m->get("n").as_int().value_or(-1) != a.n)
+        if (k.m->dsl == a.seg.string_or("dsl") &&
+            std::includes(k.named.begin(), k.named.end(), a.named.begin(), a.named.end()) && k.m->n != a.n)
           add_later(k);
     for (const auto &k : kept) {
-      if (k.m->string_or("dsl") != a.seg.string_or("dsl")) continue;
+      if (k.m->dsl != a.seg.string_or("dsl")) continue;
       bool own_win = condition_of_its_win(members, k);
       if (!own_win) {
         if (a.settings.empty()) continue;
@@ -316,8 +318,7 @@ void one_per_failed_lever(Builder &b, const Inputs &in, const std::vector<json::
     }
     json::Value others = json::Value::array();
     for (const auto &t : tried)
-      if (t.row->get("n").as_int().value_or(-1) != a.n && states_all(a.settings, t.settings))
-        others.push_back(t.row->get("version"));
+      if (t.row->n != a.n && states_all(a.settings, t.settings)) others.push_back(t.row->version);
     a.seg.set("tried_in_the_run", std::move(others));
     a.seg.set("occurrences", std::move(occ));
     a.seg.set("lever_settings", std::move(settings));
@@ -329,13 +330,13 @@ void one_per_failed_lever(Builder &b, const Inputs &in, const std::vector<json::
 
 } // namespace
 
-void failed_lever_segments(Builder &b, const Inputs &in, const std::vector<json::Value> &ms, const RowsByVersion &rows,
-                           Result &r) {
+void failed_lever_segments(Builder &b, const Inputs &in, const std::vector<workspace::VersionRow> &rows,
+                           const std::vector<Milestone> &ms, const RowsByVersion &by_version, Result &r) {
   TextMemo prechecks, item_techniques, pitfall_techniques;
   std::vector<Account> accounts;
-  auto produced = deadends(b, in, rows, prechecks, item_techniques, accounts);
-  pitfalls(b, in, rows, produced, prechecks, pitfall_techniques, accounts);
-  one_per_failed_lever(b, in, ms, rows, accounts, r);
+  auto produced = deadends(b, in, rows, by_version, prechecks, item_techniques, accounts);
+  pitfalls(b, in, rows, by_version, produced, prechecks, pitfall_techniques, accounts);
+  one_per_failed_lever(b, in, rows, ms, by_version, accounts, r);
 }
 
 } // namespace otm::partition

@@ -14,12 +14,19 @@
 #include "partition/partition.hpp"
 #include "record/id_format.hpp"
 #include "text/utf8.hpp"
+#include "workspace/version_row.hpp"
 #include "json/value.hpp"
 
 namespace otm::partition {
 
 // A null stays null; anything else is copied.
 json::Value or_null(const json::Value &v);
+
+// The ladder's selection of a row of work/ladder.jsonl ("" when none).
+inline std::string selection_of(const workspace::VersionRow &row) {
+  const auto *s = row.later.get("selection").as_string();
+  return s ? *s : std::string();
+}
 
 class Builder {
 public:
@@ -31,12 +38,15 @@ public:
     r_.seeds = alloc_.seeds();
   }
 
-  json::Value common(const json::Value &row) const {
+  json::Value common(const workspace::VersionRow &row) const {
     json::Value s = json::Value::object();
-    s.set("version", row.get("version"));
-    s.set("n", row.get("n"));
-    for (const char *k : {"sha", "parent", "date"}) s.set(k, or_null(row.get(k)));
-    s.set("dsl", row.get("dsl").is_string() ? row.get("dsl") : json::Value("any"));
+    s.set("version", row.version);
+    s.set("n", row.n);
+    // A row without a commit has none of its fields (null here).
+    s.set("sha", row.has_commit ? json::Value(row.sha) : json::Value());
+    s.set("parent", row.has_commit ? json::Value(row.parent) : json::Value());
+    s.set("date", row.has_commit ? json::Value(row.date) : json::Value());
+    s.set("dsl", row.dsl.empty() ? "any" : row.dsl);
     s.set("operator_slug", slug_);
     s.set("workload_family", family_);
     s.set("vendor", in_.meta.vendor);
@@ -44,8 +54,8 @@ public:
     s.set("product", in_.meta.product);
     s.set("source_repo", in_.meta.source_repo);
     s.set("comparable", r_.comparable);
-    s.set("ncu_dirs", row.get("ncu_usable_dirs").is_array() ? row.get("ncu_usable_dirs") : json::Value::array());
-    s.set("report_dirs", row.get("report_dirs").is_array() ? row.get("report_dirs") : json::Value::array());
+    s.set("ncu_dirs", json::Value::strings(row.ncu_usable_dirs));
+    s.set("report_dirs", json::Value::strings(row.report_dirs));
     return s;
   }
 
@@ -104,17 +114,16 @@ private:
 // segment (that search was a fifth of the stage at 3,000 versions).
 class RowsByVersion {
 public:
-  explicit RowsByVersion(const std::vector<json::Value> &rows) {
-    for (const auto &row : rows)
-      if (const auto *v = row.get("version").as_string()) first_.try_emplace(*v, &row);
+  explicit RowsByVersion(const std::vector<workspace::VersionRow> &rows) {
+    for (const auto &row : rows) first_.try_emplace(row.version, &row);
   }
-  const json::Value *find(const std::string &version) const {
+  const workspace::VersionRow *find(const std::string &version) const {
     auto it = first_.find(version);
     return it == first_.end() ? nullptr : it->second;
   }
 
 private:
-  std::unordered_map<std::string_view, const json::Value *> first_;
+  std::unordered_map<std::string_view, const workspace::VersionRow *> first_;
 };
 
 // Pure derivations of a text (its technique slug, its fact pre-check),
@@ -132,8 +141,8 @@ private:
   std::unordered_map<std::string, std::string> memo_;
 };
 
-// The version a milestone's gain is measured against (the ladder's
+// The version a row's gain is measured against (the ladder's
 // best_before_version) and its commit: a strategy's diff starts there.
-json::Value measured_against(const json::Value &m, const RowsByVersion &rows);
+json::Value measured_against(const workspace::VersionRow &row, const RowsByVersion &rows);
 
 } // namespace otm::partition
