@@ -49,7 +49,8 @@ public:
   const std::vector<json::Value> &rows() const { return rows_; }
   // The row of `version`, or null when the trace has none.
   const json::Value *row(const std::string &version) const;
-  // The same row's version fields, typed (workspace/version_row.hpp).
+  // The same rows' version fields, typed (workspace/version_row.hpp).
+  const std::vector<workspace::VersionRow> &versions() const { return versions_; }
   const workspace::VersionRow *version_row(const std::string &version) const;
   const std::vector<json::Value> &segments() const { return segments_; }
 
