@@ -20,24 +20,25 @@ namespace {
 
 // An anti-strategy segment without its discriminator (allocated once the
 // run's accounts of one failed lever are merged: one_per_failed_lever).
-json::Value anti(Builder &b, const workspace::VersionRow &row, const std::string &kind, const json::Value &text,
-                 const std::string &split_by, const std::string &technique, const std::string &precheck) {
-  json::Value s = b.common(row);
-  s.set("record_type", "anti-strategy");
-  s.set("marker", "t");
-  s.set("seg_kind", kind);
-  s.set("deadend_text", text);
-  s.set("split_by", split_by);
-  s.set("technique", technique);
-  s.set("fact_precheck", precheck);
-  s.set("disc", 0);
+workspace::Segment anti(Builder &b, const workspace::VersionRow &row, const std::string &kind,
+                        std::optional<std::string> text, const std::string &split_by, const std::string &technique,
+                        const std::string &precheck) {
+  workspace::Segment s = b.common(row);
+  s.record_type = "anti-strategy";
+  s.marker = "t";
+  s.seg_kind = kind;
+  s.deadend_text = std::move(text);
+  s.split_by = split_by;
+  s.technique = technique;
+  s.fact_precheck = precheck;
+  s.disc = 0;
   return s;
 }
 
 // One account of a failed lever: a dead-end item, a prose dead-end or a
 // curated pitfall, with what identifies its lever (levers/lever_settings).
 struct Account {
-  json::Value seg;
+  workspace::Segment seg;
   std::string key;                            // levers::failed_lever_key of its claim
   std::vector<levers::LeverSetting> settings; // the claim's settings with a stated value
   std::set<std::string> named;                // the levers its claim names, valued or not
@@ -45,16 +46,16 @@ struct Account {
   std::int64_t n = 0;
 };
 
-Account account(const Inputs &in, json::Value seg, std::string_view claim, int preference) {
+Account account(const Inputs &in, workspace::Segment seg, std::string_view claim, int preference) {
   Account a;
-  std::string dsl = seg.string_or("dsl");
+  const std::string &dsl = seg.dsl;
   a.key = levers::failed_lever_key(in.levers, claim, dsl);
   std::set<std::string> seen;
   for (auto &st : levers::settings_in(in.levers, levers::claim_of(claim))) {
     a.named.insert(st.lever);
     if (!st.value.empty() && seen.insert(st.lever).second) a.settings.push_back(std::move(st));
   }
-  a.n = seg.get("n").as_int().value_or(0);
+  a.n = seg.n;
   a.preference = preference;
   a.seg = std::move(seg);
   return a;
@@ -99,11 +100,11 @@ std::set<std::string> deadends(Builder &b, const Inputs &in, const std::vector<w
         const std::string &pre = precheck(prechecks, in, row, t);
         b.flag(pre, t);
         const std::string &technique = techniques.get(t, [&] { return deadend_item_technique(t); });
-        json::Value s = anti(b, row, workspace::kDeadendItemSegment, t, "mechanical", technique, pre);
+        workspace::Segment s = anti(b, row, workspace::kDeadendItemSegment, t, "mechanical", technique, pre);
         char buf[32];
         std::snprintf(buf, sizeof buf, "%02d", ++nn);
-        s.set("seg_id", "anti-" + ver + "-" + buf);
-        s.set("measured_against", measured_against(row, by_version));
+        s.seg_id = "anti-" + ver + "-" + buf;
+        s.measured_against = measured_against(row, by_version);
         // The attempt's code holds the first lever of a list; the later
         // ones speak for their lever only when no other account does.
         out.push_back(account(in, std::move(s), t, nn == 1 ? 0 : 2));
@@ -115,10 +116,10 @@ std::set<std::string> deadends(Builder &b, const Inputs &in, const std::vector<w
     if (text::code_points(all) < in.prose_min_chars) continue;
     const std::string &pre = precheck(prechecks, in, row, all);
     b.flag(pre, all);
-    json::Value s =
-        anti(b, row, workspace::kDeadendProseSegment, json::Value(), "agent", deadend_prose_technique(row), pre);
-    s.set("seg_id", "anti-" + ver + "-01");
-    s.set("measured_against", measured_against(row, by_version));
+    workspace::Segment s =
+        anti(b, row, workspace::kDeadendProseSegment, std::nullopt, "agent", deadend_prose_technique(row), pre);
+    s.seg_id = "anti-" + ver + "-01";
+    s.measured_against = measured_against(row, by_version);
     // Its lever is what the step says it changed.
     std::string change = row.action_description.value_or("");
     if (text::strip(change).empty()) change = strip_boilerplate(row.subject);
@@ -146,24 +147,24 @@ void pitfalls(Builder &b, const Inputs &in, const std::vector<workspace::Version
       std::string checked = pt.fix ? pt.text + " " + *pt.fix : pt.text;
       const std::string &pre = precheck(prechecks, in, *row, checked);
       b.flag(pre, pt.text);
-      json::Value s = b.common(*row);
+      workspace::Segment s = b.common(*row);
       char buf[32];
       std::snprintf(buf, sizeof buf, "%02d", static_cast<int>(i + 1));
       // Its own memo: an item and a pitfall of the same text may differ.
       const std::string &technique = techniques.get(pt.text, [&] { return pitfall_technique(pt.text); });
-      s.set("seg_id", "pitfall-" + ver + "-" + buf);
-      s.set("record_type", "anti-strategy");
-      s.set("seg_kind", workspace::kCuratedPitfallSegment);
-      s.set("marker", "t");
-      s.set("split_by", "curated");
-      s.set("deadend_text", pt.text);
-      s.set("pitfall_fix", pt.fix ? json::Value(*pt.fix) : json::Value());
-      s.set("fact_precheck", pre);
-      s.set("technique", technique);
-      s.set("disc", 0);
+      s.seg_id = "pitfall-" + ver + "-" + buf;
+      s.record_type = "anti-strategy";
+      s.seg_kind = workspace::kCuratedPitfallSegment;
+      s.marker = "t";
+      s.split_by = "curated";
+      s.deadend_text = pt.text;
+      s.pitfall_fix = pt.fix;
+      s.fact_precheck = pre;
+      s.technique = technique;
+      s.disc = 0;
       // Like a dead end's: the attempt is measured (and its diff read)
       // against the best code before it, not a reverted attempt before it.
-      s.set("measured_against", measured_against(*row, by_version));
+      s.measured_against = measured_against(*row, by_version);
       out.push_back(account(in, std::move(s), pt.claim, 1));
     }
   }
@@ -257,7 +258,7 @@ void one_per_failed_lever(Builder &b, const Inputs &in, const std::vector<worksp
     std::int64_t n = k.m->n;
     return std::any_of(members.begin(), members.end(), [&](std::size_t j) {
       const auto &acc = accounts[j];
-      if (acc.n != n || acc.seg.string_or("seg_kind") != workspace::kCuratedPitfallSegment) return false;
+      if (acc.n != n || acc.seg.seg_kind != workspace::kCuratedPitfallSegment) return false;
       return std::any_of(acc.named.begin(), acc.named.end(),
                          [&](const std::string &l) { return k.named.count(l) > 0; });
     });
@@ -274,9 +275,9 @@ void one_per_failed_lever(Builder &b, const Inputs &in, const std::vector<worksp
     json::Value occ = json::Value::array();
     for (auto j : order) {
       json::Value o = json::Value::object();
-      o.set("version", accounts[j].seg.get("version"));
-      o.set("seg_id", accounts[j].seg.get("seg_id"));
-      o.set("seg_kind", accounts[j].seg.get("seg_kind"));
+      o.set("version", accounts[j].seg.version);
+      o.set("seg_id", accounts[j].seg.seg_id);
+      o.set("seg_kind", accounts[j].seg.seg_kind);
       occ.push_back(std::move(o));
     }
     json::Value settings = json::Value::array();
@@ -299,11 +300,11 @@ void one_per_failed_lever(Builder &b, const Inputs &in, const std::vector<worksp
     };
     if (a.settings.empty() && only_on_or_off(a.named))
       for (const auto &k : kept_steps)
-        if (k.m->dsl == a.seg.string_or("dsl") &&
-            std::includes(k.named.begin(), k.named.end(), a.named.begin(), a.named.end()) && k.m->n != a.n)
+        if (k.m->dsl == a.seg.dsl && std::includes(k.named.begin(), k.named.end(), a.named.begin(), a.named.end()) &&
+            k.m->n != a.n)
           add_later(k);
     for (const auto &k : kept) {
-      if (k.m->dsl != a.seg.string_or("dsl")) continue;
+      if (k.m->dsl != a.seg.dsl) continue;
       bool own_win = condition_of_its_win(members, k);
       if (!own_win) {
         if (a.settings.empty()) continue;
@@ -319,11 +320,11 @@ void one_per_failed_lever(Builder &b, const Inputs &in, const std::vector<worksp
     json::Value others = json::Value::array();
     for (const auto &t : tried)
       if (t.row->n != a.n && states_all(a.settings, t.settings)) others.push_back(t.row->version);
-    a.seg.set("tried_in_the_run", std::move(others));
-    a.seg.set("occurrences", std::move(occ));
-    a.seg.set("lever_settings", std::move(settings));
-    a.seg.set("kept_in_the_run", std::move(later));
-    a.seg.set("disc", b.allocate(a.seg, "anti-strategy", a.seg.string_or("technique")));
+    a.seg.tried_in_the_run = std::move(others);
+    a.seg.occurrences = std::move(occ);
+    a.seg.lever_settings = std::move(settings);
+    a.seg.kept_in_the_run = std::move(later);
+    a.seg.disc = b.allocate(a.seg, "anti-strategy", a.seg.technique);
     b.finish(a.seg);
   }
 }

@@ -24,24 +24,24 @@ void strategies(Builder &b, const std::vector<Milestone> &ms, const RowsByVersio
       previous = &m;
       continue;
     }
-    json::Value s = b.common(*m.row);
+    workspace::Segment s = b.common(*m.row);
     std::string technique = strategy_technique(*m.row);
-    s.set("seg_id", "strategy-" + m.row->version);
-    s.set("record_type", "strategy");
-    s.set("seg_kind", std::string(workspace::kMilestoneSegmentPrefix) + kind);
-    s.set("marker", "s");
-    s.set("technique", technique);
-    s.set("disc", b.allocate(s, "strategy", technique));
-    s.set("improve_pct", or_null(m.improve_pct));
-    s.set("geomean_us", or_null(m.row->geomean_us));
-    s.set("kind", kind);
+    s.seg_id = "strategy-" + m.row->version;
+    s.record_type = "strategy";
+    s.seg_kind = std::string(workspace::kMilestoneSegmentPrefix) + kind;
+    s.marker = "s";
+    s.technique = technique;
+    s.disc = b.allocate(s, "strategy", technique);
+    s.improve_pct = or_null(m.improve_pct);
+    s.geomean_us = or_null(m.row->geomean_us);
+    s.kind = kind;
     json::Value on = json::Value::object();
     on.set("version", previous ? json::Value(previous->row->version) : json::Value());
     on.set("is_baseline", previous ? json::Value(previous->kind == "baseline") : json::Value());
     on.set("geomean_us", previous ? or_null(previous->row->geomean_us) : json::Value());
     on.set("description", previous ? json::Value(previous->row->action_description) : json::Value());
-    s.set("builds_on", on);
-    s.set("measured_against", measured_against(*m.row, rows));
+    s.builds_on = std::move(on);
+    s.measured_against = measured_against(*m.row, rows);
     b.finish(s);
     previous = &m;
   }
@@ -52,14 +52,14 @@ void reference_kernels(Builder &b, const Inputs &in, const std::vector<Milestone
   const workspace::VersionRow *last = ms.front().row;
   for (const auto &m : ms)
     if (m.row->n > last->n) last = m.row;
-  json::Value f = b.common(*last);
-  f.set("seg_id", "refk-final");
-  f.set("record_type", "reference-kernel");
-  f.set("seg_kind", workspace::kFinalKernelSegment);
-  f.set("marker", "r");
-  f.set("technique", "reference-impl");
-  f.set("disc", b.allocate(f, "reference-kernel", "reference-impl"));
-  f.set("kernel_file", "kernel.py");
+  workspace::Segment f = b.common(*last);
+  f.seg_id = "refk-final";
+  f.record_type = "reference-kernel";
+  f.seg_kind = workspace::kFinalKernelSegment;
+  f.marker = "r";
+  f.technique = "reference-impl";
+  f.disc = b.allocate(f, "reference-kernel", "reference-impl");
+  f.kernel_file = "kernel.py";
   b.finish(f);
   int mega_index = 0;
   for (const auto &m : ms) {
@@ -70,24 +70,24 @@ void reference_kernels(Builder &b, const Inputs &in, const std::vector<Milestone
     if (ver == last->version) continue;
     std::string path = "versions/kernel_" + ver + ".py";
     if (!in.snapshot_exists || !in.snapshot_exists(path)) continue;
-    json::Value s = b.common(*m.row);
+    workspace::Segment s = b.common(*m.row);
     std::string technique = "reference-impl-milestone" + std::to_string(mega_index);
-    s.set("seg_id", "refk-" + ver);
-    s.set("record_type", "reference-kernel");
-    s.set("seg_kind", workspace::kMegaSnapshotSegment);
-    s.set("marker", "r");
-    s.set("technique", technique);
-    s.set("disc", b.allocate(s, "reference-kernel", technique));
-    s.set("kernel_file", path);
+    s.seg_id = "refk-" + ver;
+    s.record_type = "reference-kernel";
+    s.seg_kind = workspace::kMegaSnapshotSegment;
+    s.marker = "r";
+    s.technique = technique;
+    s.disc = b.allocate(s, "reference-kernel", technique);
+    s.kernel_file = path;
     // The code its jump is measured against: a snapshot whose code runs
     // the same is a re-measurement, no milestone kernel (the packet says).
-    s.set("measured_against", measured_against(*m.row, rows));
+    s.measured_against = measured_against(*m.row, rows);
     // The final kernel's commit: a snapshot whose code runs as the final
     // kernel's is that record again.
     json::Value final_kernel = json::Value::object();
     final_kernel.set("version", last->version);
     final_kernel.set("sha", last->has_commit ? json::Value(last->sha) : json::Value());
-    s.set("final_kernel", final_kernel);
+    s.final_kernel = std::move(final_kernel);
     b.finish(s);
   }
 }

@@ -14,6 +14,7 @@
 #include "partition/partition.hpp"
 #include "record/id_format.hpp"
 #include "text/utf8.hpp"
+#include "workspace/segment.hpp"
 #include "workspace/version_row.hpp"
 #include "json/value.hpp"
 
@@ -38,46 +39,45 @@ public:
     r_.seeds = alloc_.seeds();
   }
 
-  json::Value common(const workspace::VersionRow &row) const {
-    json::Value s = json::Value::object();
-    s.set("version", row.version);
-    s.set("n", row.n);
-    // A row without a commit has none of its fields (null here).
-    s.set("sha", row.has_commit ? json::Value(row.sha) : json::Value());
-    s.set("parent", row.has_commit ? json::Value(row.parent) : json::Value());
-    s.set("date", row.has_commit ? json::Value(row.date) : json::Value());
-    s.set("dsl", row.dsl.empty() ? "any" : row.dsl);
-    s.set("operator_slug", slug_);
-    s.set("workload_family", family_);
-    s.set("vendor", in_.meta.vendor);
-    s.set("arch", in_.meta.arch);
-    s.set("product", in_.meta.product);
-    s.set("source_repo", in_.meta.source_repo);
-    s.set("comparable", r_.comparable);
-    s.set("ncu_dirs", json::Value::strings(row.ncu_usable_dirs));
-    s.set("report_dirs", json::Value::strings(row.report_dirs));
+  workspace::Segment common(const workspace::VersionRow &row) const {
+    workspace::Segment s;
+    s.version = row.version;
+    s.n = row.n;
+    if (row.has_commit) { // a row without a commit has none of its fields (null here)
+      s.sha = row.sha;
+      s.parent = row.parent;
+      s.date = row.date;
+    }
+    s.dsl = row.dsl.empty() ? "any" : row.dsl;
+    s.operator_slug = slug_;
+    s.workload_family = family_;
+    s.vendor = in_.meta.vendor;
+    s.arch = in_.meta.arch;
+    s.product = in_.meta.product;
+    s.source_repo = in_.meta.source_repo;
+    s.comparable = r_.comparable;
+    s.ncu_dirs = row.ncu_usable_dirs;
+    s.report_dirs = row.report_dirs;
     return s;
   }
 
-  // Allocates the discriminator and appends `disc`, then (after the caller's
-  // remaining keys) `finish` adds id and episode key.
-  int allocate(const json::Value &seg, const std::string &record_type, const std::string &technique) {
+  // The discriminator of a segment of `record_type` and `technique`; once
+  // the caller has filled the rest, `finish` adds id and episode key.
+  int allocate(const workspace::Segment &seg, const std::string &record_type, const std::string &technique) {
     record::IdParts p = parts(seg, record_type, technique, 0);
     std::string id = record::make_id(p);
-    return alloc_.allocate(id.substr(0, id.rfind('-')), p.marker, seg.string_or("version"));
+    return alloc_.allocate(id.substr(0, id.rfind('-')), p.marker, seg.version);
   }
 
-  void finish(json::Value &seg) {
-    if (++per_version_[seg.string_or("version")] > in_.max_segments_per_version) {
-      ++r_.over_limit[seg.string_or("version")];
+  void finish(workspace::Segment &seg) {
+    if (++per_version_[seg.version] > in_.max_segments_per_version) {
+      ++r_.over_limit[seg.version];
       return;
     }
-    auto p = parts(seg, seg.string_or("record_type"), seg.string_or("technique"),
-                   static_cast<int>(seg.get("disc").as_int().value_or(0)));
-    seg.set("id", record::make_id(p));
-    seg.set("episode_key",
-            record::make_episode_key(seg.string_or("arch"), seg.string_or("dsl"), slug_, seg.string_or("technique")));
-    r_.segments.push_back(std::move(seg));
+    auto p = parts(seg, seg.record_type, seg.technique, static_cast<int>(seg.disc));
+    seg.id = record::make_id(p);
+    seg.episode_key = record::make_episode_key(seg.arch, seg.dsl, slug_, seg.technique);
+    r_.segments.push_back(seg.to_json());
   }
 
   void flag(const std::string &reason, const std::string &text) {
@@ -85,18 +85,10 @@ public:
   }
 
 private:
-  record::IdParts parts(const json::Value &seg, const std::string &record_type, const std::string &technique,
+  record::IdParts parts(const workspace::Segment &seg, const std::string &record_type, const std::string &technique,
                         int disc) const {
-    std::string product = seg.get("product").is_string() ? seg.string_or("product") : "";
-    return record::IdParts{seg.string_or("vendor"),
-                           product.empty() ? "any" : product,
-                           seg.string_or("dsl"),
-                           slug_,
-                           family_,
-                           record_type,
-                           technique,
-                           record::marker_for(record_type),
-                           disc};
+    return record::IdParts{seg.vendor, seg.product.empty() ? "any" : seg.product, seg.dsl, slug_, family_, record_type,
+                           technique,  record::marker_for(record_type),           disc};
   }
 
   const Inputs &in_;
