@@ -361,11 +361,11 @@ TEST_CASE("a failed lever's setting the run kept before the failure is listed as
 TEST_CASE("a dead-end's technique is never only its figures (issue 25)", "[partition][issue25]") {
   // The subject's tail after the dash is the verdict and its figures; the
   // lever is before it.
-  json::Value row = json::Value::object();
-  row.set("subject", "v24: block size 4096 -> 8192 spills the tile \xE2\x80\x94 reverted, 16.93\xE2\x86\x92"
-                     "17.80us (+5.1%)");
+  workspace::VersionRow row;
+  row.subject = "v24: block size 4096 -> 8192 spills the tile \xE2\x80\x94 reverted, 16.93\xE2\x86\x92"
+                "17.80us (+5.1%)";
   CHECK(partition::deadend_prose_technique(row) == "block-size-4096-8192-spills-the-tile");
   // A tail that names the lever still wins, as the spec orders it.
-  row.set("subject", "v24: reverted \xE2\x80\x94 wider vector loads of the row");
+  row.subject = "v24: reverted \xE2\x80\x94 wider vector loads of the row";
   CHECK(partition::deadend_prose_technique(row) == "wider-vector-loads-of-the-row");
 }

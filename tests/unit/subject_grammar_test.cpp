@@ -1,7 +1,6 @@
 #include <catch2/catch.hpp>
 
 #include "trace/subject_grammar.hpp"
-#include "json/write.hpp"
 
 using namespace otm::trace;
 using V = std::vector<std::string>;
@@ -64,12 +63,4 @@ TEST_CASE("the dead-end list and Next: stay within the part they start in", "[su
   CHECK(*h.deadend_items == V{"x tiles", "y warps\nwrapped line"});
   auto n = parse_commit_message("v6: faster", "Next: fuse the epilogue\ninto the main loop\n\nProfile: 3 stalls");
   CHECK(n.next_direction == "fuse the epilogue\ninto the main loop");
-}
-
-TEST_CASE("commit fields are appended in the §2.2 order", "[subject]") {
-  auto f = parse_commit_message("v2: 10 -> 9us (-10%), 2nd consecutive dead-end", "Next: more");
-  otm::json::Value row = otm::json::Value::object();
-  append_commit_fields(row, f);
-  CHECK(otm::json::to_line(row) == R"({"reverted": false, "subject_before_us": 10.0, "subject_after_us": 9.0, )"
-                                   R"("subject_pct": -10.0, "deadend_streak": 2, "next_direction": "more"})");
 }

@@ -22,10 +22,10 @@ std::string short_sha(const std::string &sha) { return sha.substr(0, 12); }
 std::string num(const json::Value &v) { return v.is_null() ? "null" : v.python_str(); }
 
 // "memory/v5.json performance.latency_us_geomean" for a row's geomean.
-std::string geomean_origin(const json::Value &row) {
-  std::string path = trace::step_record_path("geomean_us", row);
+std::string geomean_origin(const workspace::VersionRow *row) {
+  std::string path = row ? trace::step_record_path("geomean_us", row->geomean_source.value_or("")) : "";
   if (path.empty()) return "no step record";
-  return "memory/" + row.string_or("memory_file") + " " + path;
+  return "memory/" + row->memory_file + " " + path;
 }
 
 Provenance provenance_of(const json::Value &record, const TraceModel &m, std::vector<std::string> &unexplained) {
@@ -41,7 +41,8 @@ Provenance provenance_of(const json::Value &record, const TraceModel &m, std::ve
   if (!row) {
     unexplained.push_back("evidence.raw.version '" + p.version + "' is not a version of the trace");
   } else {
-    p.verdict = !row->get("has_commit").truthy() ? "no commit" : row->get("reverted").truthy() ? "reverted" : "kept";
+    const workspace::VersionRow &v = *m.version_row(p.version);
+    p.verdict = !v.has_commit ? "no commit" : v.reverted ? "reverted" : "kept";
   }
   if (p.commit.empty()) {
     unexplained.push_back("evidence.raw.git_commit is missing");
@@ -69,14 +70,15 @@ Provenance provenance_of(const json::Value &record, const TraceModel &m, std::ve
   return p;
 }
 
-LadderDecision decision_of(const json::Value &row, const config::LadderThresholds &t) {
+LadderDecision decision_of(const json::Value &row, const workspace::VersionRow &version,
+                           const config::LadderThresholds &t) {
   LadderDecision d;
   d.version = row.string_or("version");
   d.selection = row.string_or("selection");
   d.reason = row.string_or("reason");
   const auto geo = row.get("geomean_us"), best = row.get("best_before_us"), imp = row.get("improve_pct");
   std::string vs = "the best-so-far " + num(best) + " us (" + row.string_or("best_before_version") + ")";
-  std::string measured = num(geo) + " us (" + geomean_origin(row) + ")";
+  std::string measured = num(geo) + " us (" + geomean_origin(&version) + ")";
   if (d.selection == "baseline") {
     d.text =
         "baseline: the first version with a usable geomean and a commit, " + measured + "; it sets the best-so-far";
@@ -106,16 +108,16 @@ std::string improve_derivation(const TraceModel &m, const json::Value &row, std:
     problem = "the ladder compared " + row.string_or("version") + " with no best-so-far: nothing to derive";
     return "";
   }
-  const json::Value *before = m.row(row.string_or("best_before_version"));
+  const workspace::VersionRow *before = m.version_row(row.string_or("best_before_version"));
   double recomputed = text::round_to((*b - *g) / *b * 100.0, 2);
   if (std::fabs(recomputed - *imp) > 1e-9)
     problem = "the ladder's improvement " + num(row.get("improve_pct")) + " does not follow from its geomeans";
   return "(best_before - geomean) / best_before x 100 = (" + num(row.get("best_before_us")) + " - " +
          num(row.get("geomean_us")) + ") / " + num(row.get("best_before_us")) +
          " x 100 = " + text::fixed(recomputed, 2) + " (rounded to 2 places); " + num(row.get("best_before_us")) +
-         " us is " + row.string_or("best_before_version") + "'s geomean (" + (before ? geomean_origin(*before) : "?") +
-         "), " + num(row.get("geomean_us")) + " us is " + row.string_or("version") + "'s (" + geomean_origin(row) +
-         "); the best-so-far ratchet of lib/ingest/ladder";
+         " us is " + row.string_or("best_before_version") + "'s geomean (" + (before ? geomean_origin(before) : "?") +
+         "), " + num(row.get("geomean_us")) + " us is " + row.string_or("version") + "'s (" +
+         geomean_origin(m.version_row(row.string_or("version"))) + "); the best-so-far ratchet of lib/ingest/ladder";
 }
 
 std::string one_line(std::string s) {
@@ -231,13 +233,13 @@ private:
   // version it was tried on (packet.cpp), each from its step record.
   std::string geomean_change_derivation(const std::string &path, std::string &problem) const {
     const std::string against = seg_.get("measured_against").string_or("version");
-    const auto *mine = m_.row(seg_.string_or("version"));
-    const auto *base = m_.row(against);
+    const auto *mine = m_.version_row(seg_.string_or("version"));
+    const auto *base = m_.version_row(against);
     // Plain doubles, NaN when absent (GCC's -Wmaybe-uninitialized misreads
     // three std::optional<double> here).
     auto number = [](const json::Value &v) { return v.as_number().value_or(std::nan("")); };
-    const double after = mine ? number(mine->get("geomean_us")) : std::nan("");
-    const double before = base ? number(base->get("geomean_us")) : std::nan("");
+    const double after = mine ? number(mine->geomean_us) : std::nan("");
+    const double before = base ? number(base->geomean_us) : std::nan("");
     const double stated = number(gates::at_path(built_.packet, path));
     if (std::isnan(after) || std::isnan(before) || std::isnan(stated) || before == 0) {
       problem = "the change at " + path + " has no two geomeans to derive it from";
@@ -246,7 +248,7 @@ private:
     double recomputed = text::round_to((after / before - 1.0) * 100.0, 2);
     if (std::fabs(recomputed - stated) > 1e-9)
       problem = "the change " + num(gates::at_path(built_.packet, path)) + " does not follow from the two geomeans";
-    return "(after / before - 1) x 100 = (" + num(mine->get("geomean_us")) + " / " + num(base->get("geomean_us")) +
+    return "(after / before - 1) x 100 = (" + num(mine->geomean_us) + " / " + num(base->geomean_us) +
            " - 1) x 100 = " + text::fixed(recomputed, 2) + " (rounded to 2 places); before is " + against +
            "'s geomean, after " + seg_.string_or("version") + "'s (memory/<version>.json performance)";
   }
@@ -377,7 +379,8 @@ Explanation explain_record(const json::Value &record, const std::string &record_
   if (!m.hardware_note().empty()) e.notes.push_back(m.hardware_note());
   e.provenance = provenance_of(record, m, e.unexplained);
   const json::Value *seg = m.segment_for(record);
-  if (const json::Value *row = m.row(e.provenance.version)) e.ladder = decision_of(*row, m.config().ladder());
+  if (const json::Value *row = m.row(e.provenance.version))
+    e.ladder = decision_of(*row, *m.version_row(e.provenance.version), m.config().ladder());
   if (!seg) {
     e.unexplained.push_back("no segment of the trace rebuilt by otm yields a " + e.type + " record of " +
                             e.provenance.version + ": its numbers and code cannot be re-derived");

@@ -25,8 +25,8 @@ bool starts(std::string_view s, std::string_view prefix) { return s.substr(0, pr
 
 // The step record of a version row, parsed from the trace (null when the
 // row has none or it no longer parses).
-json::Value raw_step_record(const TraceModel &m, const json::Value &row) {
-  std::string file = row.string_or("memory_file");
+json::Value raw_step_record(const TraceModel &m, const workspace::VersionRow &row) {
+  const std::string &file = row.memory_file;
   if (file.empty()) return {};
   try {
     return json::parse_file(m.location().trace / "memory" / file);
@@ -36,14 +36,14 @@ json::Value raw_step_record(const TraceModel &m, const json::Value &row) {
 }
 
 // A step-record field of `row`, or each element of a list field.
-void step_sources(const TraceModel &m, const json::Value *row, const std::string &field, std::vector<Source> &out,
-                  bool per_element = false) {
+void step_sources(const TraceModel &m, const workspace::VersionRow *row, const std::string &field,
+                  std::vector<Source> &out, bool per_element = false) {
   if (!row) return;
-  std::string path = trace::step_record_path(field, *row);
+  std::string path = trace::step_record_path(field, row->geomean_source.value_or(""));
   if (path.empty()) return;
   json::Value raw = raw_step_record(m, *row);
   const json::Value &at = gates::at_path(raw, path);
-  std::string file = "memory/" + row->string_or("memory_file");
+  std::string file = "memory/" + row->memory_file;
   if (per_element && at.is_array()) {
     // An entry that is an object is one source per member, so a locator
     // names the very string ("open_directions[0].direction").
@@ -62,12 +62,11 @@ void step_sources(const TraceModel &m, const json::Value *row, const std::string
   }
 }
 
-void commit_sources(const json::Value *row, bool subject, bool body, std::vector<Source> &out) {
-  if (!row || !row->get("sha").is_string()) return;
-  std::string sha = row->string_or("sha");
-  if (subject) out.push_back({"commit", "git", "commit " + sha + " subject", row->string_or("subject")});
-  if (body && !row->string_or("body").empty())
-    out.push_back({"commit", "git", "commit " + sha + " body", row->string_or("body")});
+void commit_sources(const workspace::VersionRow *row, bool subject, bool body, std::vector<Source> &out) {
+  if (!row || !row->has_commit) return;
+  const std::string &sha = row->sha;
+  if (subject) out.push_back({"commit", "git", "commit " + sha + " subject", row->subject});
+  if (body && !row->body.empty()) out.push_back({"commit", "git", "commit " + sha + " body", row->body});
 }
 
 // The lines of the capture report the packet quoted that are part of the
@@ -122,6 +121,7 @@ std::vector<Source> sources_of(const std::string &path, const SourceContext &c) 
   const TraceModel &m = c.model;
   const std::string version = c.segment.string_or("version");
   const json::Value *row = m.row(version);
+  const workspace::VersionRow *typed = m.version_row(version);
   if (!starts(path, "agent_facing.")) {
     out.push_back({"otm", "", path, ""}); // target: ids and placement otm allocated
     return out;
@@ -143,39 +143,39 @@ std::vector<Source> sources_of(const std::string &path, const SourceContext &c) 
     out.push_back({"setting", "", "RTM_HARNESS / --harness, the registry's harness, or otm's default",
                    text_of_value(m.meta().get("harness"))});
   } else if (starts(p, "what_the_run_said.change")) {
-    step_sources(m, row, "action_description", out);
+    step_sources(m, typed, "action_description", out);
   } else if (starts(p, "what_the_run_said.commit_subject")) {
-    commit_sources(row, true, false, out);
+    commit_sources(typed, true, false, out);
   } else if (starts(p, "what_the_run_said.commit_body") || starts(p, "what_the_run_said.causal_sentences")) {
-    commit_sources(row, false, true, out);
+    commit_sources(typed, false, true, out);
   } else if (starts(p, "what_the_run_said.category_hint")) {
-    step_sources(m, row, "action_category", out);
+    step_sources(m, typed, "action_category", out);
   } else if (starts(p, "what_the_run_said.gate_verdict")) {
-    step_sources(m, row, "gate_failure", out);
+    step_sources(m, typed, "gate_failure", out);
   } else if (starts(p, "what_the_run_said.expected_impact")) {
-    step_sources(m, row, "expected_impact", out);
+    step_sources(m, typed, "expected_impact", out);
   } else if (starts(p, "what_the_run_said.directions_taken_up")) {
     // Earlier versions' open directions that this step took up.
-    for (const auto &r : m.rows()) {
-      if (r.string_or("version") == version) break;
+    for (const auto &r : m.versions()) {
+      if (r.version == version) break;
       step_sources(m, &r, "open_directions", out, true);
     }
   } else if (starts(p, "measurements.geomean_us")) {
-    step_sources(m, row, "geomean_us", out);
+    step_sources(m, typed, "geomean_us", out);
   } else if (starts(p, "measurements.arith_mean_us")) {
-    step_sources(m, row, "arith_mean_us", out);
+    step_sources(m, typed, "arith_mean_us", out);
   } else if (starts(p, "measurements.per_shape_") && p.ends_with(".shape")) {
     // A label the scrubber allocated for a workload key: the number in
     // "shape-3" counts shapes, it measures nothing.
     out.push_back({"label", "", path, text_of_value(gates::at_path(c.packet, path))});
   } else if (starts(p, "measurements.per_shape_latency")) {
-    step_sources(m, row, "by_shape", out, true);
+    step_sources(m, typed, "by_shape", out, true);
   } else if (starts(p, "measurements.per_shape_vs_measured_against")) {
     // A shape's latencies: before at the version the step is measured
     // against, after at the step itself; the change is otm's arithmetic.
     if (p.ends_with(".before_us") || p.ends_with(".after_us")) {
-      const json::Value *at =
-          p.ends_with(".after_us") ? row : m.row(c.segment.get("measured_against").string_or("version"));
+      const workspace::VersionRow *at =
+          p.ends_with(".after_us") ? typed : m.version_row(c.segment.get("measured_against").string_or("version"));
       step_sources(m, at, "by_shape", out, true);
     } else {
       // change_pct: otm's arithmetic on the two latencies (explain.cpp
@@ -186,11 +186,11 @@ std::vector<Source> sources_of(const std::string &path, const SourceContext &c) 
     // otm's arithmetic on two step records' geomeans (explain.cpp derives it).
     out.push_back({"geomean-change", "", path, text_of_value(gates::at_path(c.packet, path))});
   } else if (starts(p, "measurements.correctness.status")) {
-    step_sources(m, row, "correctness_status", out);
+    step_sources(m, typed, "correctness_status", out);
   } else if (starts(p, "measurements.correctness.max_abs_err")) {
-    step_sources(m, row, "max_abs_err", out);
+    step_sources(m, typed, "max_abs_err", out);
   } else if (starts(p, "measurements.correctness.max_rel_err")) {
-    step_sources(m, row, "max_rel_err", out);
+    step_sources(m, typed, "max_rel_err", out);
   } else if (starts(p, "measurements.improve_pct_vs_best_so_far")) {
     out.push_back({"ladder", "", "the ladder's improvement over the best-so-far",
                    text_of_value(row ? row->get("improve_pct") : json::Value())});
@@ -201,23 +201,23 @@ std::vector<Source> sources_of(const std::string &path, const SourceContext &c) 
   } else if (starts(p, "open_directions[")) {
     // The i-th kept entry is the i-th object entry of the list.
     std::size_t want = index_after(p, p.find('[')), seen = 0;
-    if (row) {
-      const auto &list = row->get("open_directions");
+    if (typed) {
+      const auto &list = typed->open_directions;
       for (std::size_t j = 0; j < list.size(); ++j) {
         if (!(*list.as_array())[j].is_object()) continue;
         if (seen++ != want) continue;
         std::vector<Source> all;
-        step_sources(m, row, "open_directions", all, true);
+        step_sources(m, typed, "open_directions", all, true);
         const std::string entry = "[" + std::to_string(j) + "]";
         for (auto &s : all)
           if (s.locator.find(entry) != std::string::npos) out.push_back(std::move(s));
       }
     }
   } else if (starts(p, "pitfalls_recorded_here") || starts(p, "how_it_was_fixed")) {
-    step_sources(m, row, "pitfalls", out, true);
+    step_sources(m, typed, "pitfalls", out, true);
   } else if (starts(p, "the_failed_lever")) {
-    commit_sources(row, true, true, out);
-    step_sources(m, row, "pitfalls", out, true);
+    commit_sources(typed, true, true, out);
+    step_sources(m, typed, "pitfalls", out, true);
   } else if (starts(p, "span.earlier_kept_steps[") || starts(p, "kept_changes_of_its_lineage[")) {
     // The i-th earlier kept step of the span (provenance.span_versions), or
     // of the record's lineage (provenance.lineage_versions).
@@ -225,7 +225,7 @@ std::vector<Source> sources_of(const std::string &path, const SourceContext &c) 
     const auto &versions = c.packet.get("provenance").get(starts(p, "span.") ? "span_versions" : "lineage_versions");
     if (i < versions.size()) {
       const auto *v = (*versions.as_array())[i].as_string();
-      const json::Value *step = v ? m.row(*v) : nullptr;
+      const workspace::VersionRow *step = v ? m.version_row(*v) : nullptr;
       step_sources(m, step, "action_description", out);
       commit_sources(step, true, false, out);
     }
@@ -233,7 +233,7 @@ std::vector<Source> sources_of(const std::string &path, const SourceContext &c) 
     // The step the packet says the code builds on (provenance), else the
     // previous milestone (a packet from before it said).
     const auto &on = c.packet.get("provenance").get("builds_on_version");
-    step_sources(m, m.row(on.is_string() ? *on.as_string() : c.segment.get("builds_on").string_or("version")),
+    step_sources(m, m.version_row(on.is_string() ? *on.as_string() : c.segment.get("builds_on").string_or("version")),
                  "action_description", out);
   } else {
     // operator.gpu / dsl, category labels, split_instruction,

@@ -46,6 +46,7 @@ TraceModel TraceModel::load(config::Settings settings, const config::Config &con
   }
   auto result = ladder::select(m.ingest_.versions, config.ladder());
   m.rows_ = ladder::annotate(m.ingest_.versions, result);
+  m.versions_ = workspace::read_version_rows(m.ingest_.versions, "the trace's version rows");
 
   partition::Inputs in;
   in.rows = m.rows_;
@@ -76,8 +77,13 @@ TraceModel TraceModel::load(config::Settings settings, const config::Config &con
 }
 
 const json::Value *TraceModel::row(const std::string &version) const {
-  for (const auto &r : rows_)
-    if (r.string_or("version") == version) return &r;
+  const auto *typed = version_row(version);
+  return typed ? &rows_[static_cast<std::size_t>(typed - versions_.data())] : nullptr;
+}
+
+const workspace::VersionRow *TraceModel::version_row(const std::string &version) const {
+  for (const auto &v : versions_)
+    if (v.version == version) return &v;
   return nullptr;
 }
 

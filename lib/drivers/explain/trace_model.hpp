@@ -22,6 +22,7 @@
 #include "scrub/denylist.hpp"
 #include "trace/ingest.hpp"
 #include "trace/trace_location.hpp"
+#include "workspace/version_row.hpp"
 #include "json/value.hpp"
 
 namespace otm::explain {
@@ -48,6 +49,9 @@ public:
   const std::vector<json::Value> &rows() const { return rows_; }
   // The row of `version`, or null when the trace has none.
   const json::Value *row(const std::string &version) const;
+  // The same rows' version fields, typed (workspace/version_row.hpp).
+  const std::vector<workspace::VersionRow> &versions() const { return versions_; }
+  const workspace::VersionRow *version_row(const std::string &version) const;
   const std::vector<json::Value> &segments() const { return segments_; }
 
   // The segment a record was drafted from: the one whose id is the
@@ -63,6 +67,7 @@ private:
   config::Config config_;
   trace::IngestResult ingest_;
   std::vector<json::Value> rows_, segments_;
+  std::vector<workspace::VersionRow> versions_; // parallel to rows_
   std::unique_ptr<git::Repository> repo_;
   std::unique_ptr<packet::VersionCommits> commits_;
   std::unique_ptr<trace::TraceFiles> files_;

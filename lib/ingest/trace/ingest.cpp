@@ -19,6 +19,7 @@
 #include "trace/trace_files.hpp"
 #include "trace/version_key.hpp"
 #include "workspace/trace_meta.hpp"
+#include "workspace/version_row.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
 
@@ -208,38 +209,42 @@ std::vector<std::pair<std::int64_t, std::string>> version_order(const History &h
 
 // One work/versions.jsonl row (§9.1): the version, its captures, its commit
 // (if any) with the subject's fields, then its step record (if any).
-json::Value version_row(std::int64_t n, const std::string &key, const git::Commit *c, json::Value *step,
+json::Value version_row(std::int64_t n, const std::string &key, const git::Commit *c, const json::Value *step,
                         const std::string &dsl, const std::vector<const json::Value *> *captures) {
-  json::Value row = json::Value::object();
-  row.set("version", key);
-  row.set("n", n);
-  row.set("has_commit", c != nullptr);
-  row.set("has_memory", step != nullptr);
-  row.set("dsl", dsl);
-  json::Value dirs = json::Value::array(), usable = json::Value::array(), reports = json::Value::array();
+  workspace::VersionRow row;
+  row.version = key;
+  row.n = n;
+  row.has_commit = c != nullptr;
+  row.has_memory = step != nullptr;
+  row.dsl = dsl;
   if (captures) {
     for (const json::Value *p : *captures) {
-      dirs.push_back(p->get("dir"));
-      if (p->get("ncu_usable").truthy()) usable.push_back(p->get("dir"));
-      if (p->get("has_report").truthy()) reports.push_back(p->get("dir"));
+      const std::string *dir = p->get("dir").as_string(); // scan_captures names each by its directory
+      row.profile_dirs.push_back(*dir);
+      if (p->get("ncu_usable").truthy()) row.ncu_usable_dirs.push_back(*dir);
+      if (p->get("has_report").truthy()) row.report_dirs.push_back(*dir);
     }
   }
-  row.set("profile_dirs", dirs);
-  row.set("ncu_usable_dirs", usable);
-  row.set("report_dirs", reports);
   if (c) {
-    std::string body(text::strip(c->body));
-    row.set("sha", c->sha);
-    row.set("parent", c->parents.empty() ? json::Value() : json::Value(c->parents.front()));
-    row.set("date", c->author_date);
-    row.set("subject", c->subject);
-    row.set("body", body);
-    append_commit_fields(row, parse_commit_message(c->subject, body));
+    row.sha = c->sha;
+    if (!c->parents.empty()) row.parent = c->parents.front();
+    row.date = c->author_date;
+    row.subject = c->subject;
+    row.body = std::string(text::strip(c->body));
+    CommitFields f = parse_commit_message(c->subject, row.body);
+    row.reverted = f.reverted;
+    row.subject_before_us = f.before_us;
+    row.subject_after_us = f.after_us;
+    row.subject_pct = f.pct;
+    row.subject_baseline_us = f.baseline_us;
+    row.deadend_blob = std::move(f.deadend_blob);
+    row.deadend_items = std::move(f.deadend_items);
+    row.deadend_streak = f.deadend_streak;
+    row.next_direction = std::move(f.next_direction);
   }
-  if (step)
-    // Step-record keys never clash with the keys above: append directly.
-    for (auto &member : *step->as_object()) row.as_object()->push_back(std::move(member));
-  return row;
+  // step_record_fields writes each §3.1 field with the type the row reads.
+  if (step) return row.with_members(*step->as_object()).value().to_json();
+  return row.to_json();
 }
 
 // Non-blank lines of workload.jsonl: the number of shapes.
@@ -392,18 +397,17 @@ std::string summary_text(const TraceLocation &loc, const IngestResult &r) {
   std::size_t with_commit = 0, with_memory = 0, both = 0, reverted = 0, kept = 0, lists = 0, items = 0;
   std::map<std::string, std::size_t> dsl_counts;
   std::size_t geomean_fallback = 0;
-  for (const auto &v : r.versions) {
-    bool c = v.get("has_commit").truthy(), mem = v.get("has_memory").truthy();
-    with_commit += c;
-    with_memory += mem;
-    both += c && mem;
-    if (c) (v.get("reverted").truthy() ? reverted : kept)++;
-    if (v.contains("deadend_items")) {
+  for (const auto &v : workspace::read_version_rows(r.versions, "work/versions.jsonl")) {
+    with_commit += v.has_commit;
+    with_memory += v.has_memory;
+    both += v.has_commit && v.has_memory;
+    if (v.has_commit) (v.reverted ? reverted : kept)++;
+    if (v.deadend_items) {
       ++lists;
-      items += v.get("deadend_items").size();
+      items += v.deadend_items->size();
     }
-    ++dsl_counts[v.string_or("dsl")];
-    if (v.string_or("geomean_source") == "latency_us") ++geomean_fallback;
+    ++dsl_counts[v.dsl];
+    if (v.geomean_source == "latency_us") ++geomean_fallback;
   }
   std::vector<std::pair<std::string, std::size_t>> dsls(dsl_counts.begin(), dsl_counts.end());
   std::stable_sort(dsls.begin(), dsls.end(), [](const auto &a, const auto &b) { return a.second > b.second; });

@@ -151,7 +151,7 @@ json::Value step_record_fields(const std::string &file_name, const json::Value &
   return row;
 }
 
-std::string step_record_path(std::string_view field, const json::Value &row) {
+std::string step_record_path(std::string_view field, std::string_view geomean_source) {
   // In step_record_fields' order.
   static const std::pair<std::string_view, std::string_view> kPaths[] = {
       {"by_shape", "performance.latency_us_by_shape"},
@@ -171,10 +171,8 @@ std::string step_record_path(std::string_view field, const json::Value &row) {
       {"search_log", "search_log"},
       {"profile_evidence", "profile_evidence"},
   };
-  if (field == "geomean_us") {
-    std::string source = row.string_or("geomean_source");
-    return source.empty() ? std::string() : "performance." + source;
-  }
+  if (field == "geomean_us")
+    return geomean_source.empty() ? std::string() : "performance." + std::string(geomean_source);
   for (const auto &[f, path] : kPaths)
     if (f == field) return std::string(path);
   return "";

@@ -30,11 +30,12 @@ inline json::Value step_record_fields(const std::string &file_name, const json::
 }
 
 // Where in a step record a version-row field is read from, as a dotted JSON
-// path ("performance.latency_us_by_shape"); for `geomean_us` the path its
-// row's `geomean_source` names. Empty for fields that are not read from the
-// step record (memory_file, geomean_source) or unknown names. The table
-// beside step_record_fields is checked against it by a test, field by field.
-std::string step_record_path(std::string_view row_field, const json::Value &row = json::null_value());
+// path ("performance.latency_us_by_shape"); for `geomean_us` the path the
+// row's `geomean_source` names (none when ""). Empty for fields that are not
+// read from the step record (memory_file, geomean_source) or unknown names.
+// The table beside step_record_fields is checked against it by a test,
+// field by field.
+std::string step_record_path(std::string_view row_field, std::string_view geomean_source = "");
 
 // One file of memory/ read: the version it measures (`key`, "" when it is
 // not admitted) with its §3.1 fields, and its memory_variants descriptor

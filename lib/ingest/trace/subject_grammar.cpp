@@ -103,16 +103,4 @@ CommitFields parse_commit_message(std::string_view subject, std::string_view bod
   return f;
 }
 
-void append_commit_fields(json::Value &row, const CommitFields &f) {
-  row.set("reverted", f.reverted);
-  if (f.before_us) row.set("subject_before_us", *f.before_us);
-  if (f.after_us) row.set("subject_after_us", *f.after_us);
-  if (f.pct) row.set("subject_pct", *f.pct);
-  if (f.baseline_us) row.set("subject_baseline_us", *f.baseline_us);
-  if (f.deadend_blob) row.set("deadend_blob", *f.deadend_blob);
-  if (f.deadend_items) row.set("deadend_items", json::Value::strings(*f.deadend_items));
-  if (f.deadend_streak) row.set("deadend_streak", *f.deadend_streak);
-  if (f.next_direction) row.set("next_direction", *f.next_direction);
-}
-
 } // namespace otm::trace

@@ -9,8 +9,6 @@
 #include <string_view>
 #include <vector>
 
-#include "json/value.hpp"
-
 namespace otm::trace {
 
 struct CommitFields {
@@ -33,11 +31,5 @@ CommitFields parse_commit_message(std::string_view subject, std::string_view bod
 // §2.3, with abbreviations (e.g., i.e., vs., cf., approx.) not ending an
 // item.
 std::vector<std::string> split_deadend_list(std::string_view raw);
-
-// Appends the matched fields to a versions.jsonl row in §2.2 order:
-// reverted, subject_before_us, subject_after_us, subject_pct,
-// subject_baseline_us, deadend_blob, deadend_items, deadend_streak,
-// next_direction.
-void append_commit_fields(json::Value &row, const CommitFields &fields);
 
 } // namespace otm::trace

@@ -20,24 +20,25 @@ namespace {
 
 // An anti-strategy segment without its discriminator (allocated once the
 // run's accounts of one failed lever are merged: one_per_failed_lever).
-json::Value anti(Builder &b, const json::Value &row, const std::string &kind, const json::Value &text,
-                 const std::string &split_by, const std::string &technique, const std::string &precheck) {
-  json::Value s = b.common(row);
-  s.set("record_type", "anti-strategy");
-  s.set("marker", "t");
-  s.set("seg_kind", kind);
-  s.set("deadend_text", text);
-  s.set("split_by", split_by);
-  s.set("technique", technique);
-  s.set("fact_precheck", precheck);
-  s.set("disc", 0);
+workspace::Segment anti(Builder &b, const workspace::VersionRow &row, const std::string &kind,
+                        std::optional<std::string> text, const std::string &split_by, const std::string &technique,
+                        const std::string &precheck) {
+  workspace::Segment s = b.common(row);
+  s.record_type = "anti-strategy";
+  s.marker = "t";
+  s.seg_kind = kind;
+  s.deadend_text = std::move(text);
+  s.split_by = split_by;
+  s.technique = technique;
+  s.fact_precheck = precheck;
+  s.disc = 0;
   return s;
 }
 
 // One account of a failed lever: a dead-end item, a prose dead-end or a
 // curated pitfall, with what identifies its lever (levers/lever_settings).
 struct Account {
-  json::Value seg;
+  workspace::Segment seg;
   std::string key;                            // levers::failed_lever_key of its claim
   std::vector<levers::LeverSetting> settings; // the claim's settings with a stated value
   std::set<std::string> named;                // the levers its claim names, valued or not
@@ -45,62 +46,65 @@ struct Account {
   std::int64_t n = 0;
 };
 
-Account account(const Inputs &in, json::Value seg, std::string_view claim, int preference) {
+Account account(const Inputs &in, workspace::Segment seg, std::string_view claim, int preference) {
   Account a;
-  std::string dsl = seg.string_or("dsl");
+  const std::string &dsl = seg.dsl;
   a.key = levers::failed_lever_key(in.levers, claim, dsl);
   std::set<std::string> seen;
   for (auto &st : levers::settings_in(in.levers, levers::claim_of(claim))) {
     a.named.insert(st.lever);
     if (!st.value.empty() && seen.insert(st.lever).second) a.settings.push_back(std::move(st));
   }
-  a.n = seg.get("n").as_int().value_or(0);
+  a.n = seg.n;
   a.preference = preference;
   a.seg = std::move(seg);
   return a;
 }
 
+// Whether a version failed its correctness check or quality gate.
+bool failed_its_checks(const workspace::VersionRow &row) {
+  return ladder::correctness_failed(json::Value(row.correctness_status)) ||
+         ladder::gate_failed(json::Value(row.gate_result));
+}
+
 // The fact pre-check's context for a version (record::FactContext): its
 // DSL, the trace's fixed axes, and whether it failed its correctness check
 // or quality gate.
-record::FactContext fact_context(const Inputs &in, const json::Value &row) {
-  return record::make_fact_context(row.string_or("dsl"), in.meta.constants,
-                                   ladder::correctness_failed(row.get("correctness_status")) ||
-                                       ladder::gate_failed(row.get("gate_result")));
+record::FactContext fact_context(const Inputs &in, const workspace::VersionRow &row) {
+  return record::make_fact_context(row.dsl, in.meta.constants, failed_its_checks(row));
 }
 
 // fact_precheck(text, fact_context(in, row)), remembered by the text and
 // the parts of the context that vary by row (the fixed axes are the trace's).
-const std::string &precheck(TextMemo &memo, const Inputs &in, const json::Value &row, const std::string &text) {
-  const bool failed =
-      ladder::correctness_failed(row.get("correctness_status")) || ladder::gate_failed(row.get("gate_result"));
-  const std::string dsl = row.string_or("dsl");
+const std::string &precheck(TextMemo &memo, const Inputs &in, const workspace::VersionRow &row,
+                            const std::string &text) {
+  const bool failed = failed_its_checks(row);
+  const std::string &dsl = row.dsl;
   std::string key = std::to_string(dsl.size()) + ':' + dsl + (failed ? '1' : '0');
   key += text;
   return memo.get(key, [&] { return record::fact_precheck(text, fact_context(in, row)); });
 }
 
 // Step 2: the dead-end accounts; returns the versions that produced one.
-std::set<std::string> deadends(Builder &b, const Inputs &in, const RowsByVersion &by_version, TextMemo &prechecks,
-                               TextMemo &techniques, std::vector<Account> &out) {
+std::set<std::string> deadends(Builder &b, const Inputs &in, const std::vector<workspace::VersionRow> &rows,
+                               const RowsByVersion &by_version, TextMemo &prechecks, TextMemo &techniques,
+                               std::vector<Account> &out) {
   std::set<std::string> produced;
-  for (const auto &row : in.rows) {
-    if (row.string_or("selection") != "deadend") continue;
-    std::string ver = row.string_or("version");
-    const auto *items = row.get("deadend_items").as_array();
-    if (items && !items->empty()) {
+  for (const auto &row : rows) {
+    if (selection_of(row) != "deadend") continue;
+    const std::string &ver = row.version;
+    if (row.deadend_items && !row.deadend_items->empty()) {
       int nn = 0;
-      for (const auto &item : *items) {
-        std::string t = item.is_string() ? *item.as_string() : item.python_str();
+      for (const std::string &t : *row.deadend_items) {
         if (text::code_points(t) < record::kMinClaimChars) continue;
         const std::string &pre = precheck(prechecks, in, row, t);
         b.flag(pre, t);
         const std::string &technique = techniques.get(t, [&] { return deadend_item_technique(t); });
-        json::Value s = anti(b, row, workspace::kDeadendItemSegment, t, "mechanical", technique, pre);
+        workspace::Segment s = anti(b, row, workspace::kDeadendItemSegment, t, "mechanical", technique, pre);
         char buf[32];
         std::snprintf(buf, sizeof buf, "%02d", ++nn);
-        s.set("seg_id", "anti-" + ver + "-" + buf);
-        s.set("measured_against", measured_against(row, by_version));
+        s.seg_id = "anti-" + ver + "-" + buf;
+        s.measured_against = measured_against(row, by_version);
         // The attempt's code holds the first lever of a list; the later
         // ones speak for their lever only when no other account does.
         out.push_back(account(in, std::move(s), t, nn == 1 ? 0 : 2));
@@ -112,30 +116,30 @@ std::set<std::string> deadends(Builder &b, const Inputs &in, const RowsByVersion
     if (text::code_points(all) < in.prose_min_chars) continue;
     const std::string &pre = precheck(prechecks, in, row, all);
     b.flag(pre, all);
-    json::Value s =
-        anti(b, row, workspace::kDeadendProseSegment, json::Value(), "agent", deadend_prose_technique(row), pre);
-    s.set("seg_id", "anti-" + ver + "-01");
-    s.set("measured_against", measured_against(row, by_version));
+    workspace::Segment s =
+        anti(b, row, workspace::kDeadendProseSegment, std::nullopt, "agent", deadend_prose_technique(row), pre);
+    s.seg_id = "anti-" + ver + "-01";
+    s.measured_against = measured_against(row, by_version);
     // Its lever is what the step says it changed.
-    std::string change = row.string_or("action_description");
-    if (text::strip(change).empty()) change = strip_boilerplate(row.string_or("subject"));
+    std::string change = row.action_description.value_or("");
+    if (text::strip(change).empty()) change = strip_boilerplate(row.subject);
     out.push_back(account(in, std::move(s), change, 0));
     produced.insert(ver);
   }
   return produced;
 }
 
-void pitfalls(Builder &b, const Inputs &in, const RowsByVersion &by_version, const std::set<std::string> &produced,
-              TextMemo &prechecks, TextMemo &techniques, std::vector<Account> &out) {
-  std::vector<const json::Value *> sorted;
-  for (const auto &row : in.rows) sorted.push_back(&row);
-  std::stable_sort(sorted.begin(), sorted.end(), [](const json::Value *a, const json::Value *c) {
-    return a->get("n").as_int().value_or(0) < c->get("n").as_int().value_or(0);
-  });
+void pitfalls(Builder &b, const Inputs &in, const std::vector<workspace::VersionRow> &rows,
+              const RowsByVersion &by_version, const std::set<std::string> &produced, TextMemo &prechecks,
+              TextMemo &techniques, std::vector<Account> &out) {
+  std::vector<const workspace::VersionRow *> sorted;
+  for (const auto &row : rows) sorted.push_back(&row);
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const workspace::VersionRow *a, const workspace::VersionRow *c) { return a->n < c->n; });
   for (const auto *row : sorted) {
-    std::string ver = row->string_or("version");
+    const std::string &ver = row->version;
     if (produced.count(ver)) continue;
-    const auto *list = row->get("pitfalls").as_array();
+    const auto *list = row->pitfalls.as_array();
     if (!list) continue;
     for (std::size_t i = 0; i < list->size(); ++i) {
       auto pt = pitfall_text(((*list)[i]));
@@ -143,24 +147,24 @@ void pitfalls(Builder &b, const Inputs &in, const RowsByVersion &by_version, con
       std::string checked = pt.fix ? pt.text + " " + *pt.fix : pt.text;
       const std::string &pre = precheck(prechecks, in, *row, checked);
       b.flag(pre, pt.text);
-      json::Value s = b.common(*row);
+      workspace::Segment s = b.common(*row);
       char buf[32];
       std::snprintf(buf, sizeof buf, "%02d", static_cast<int>(i + 1));
       // Its own memo: an item and a pitfall of the same text may differ.
       const std::string &technique = techniques.get(pt.text, [&] { return pitfall_technique(pt.text); });
-      s.set("seg_id", "pitfall-" + ver + "-" + buf);
-      s.set("record_type", "anti-strategy");
-      s.set("seg_kind", workspace::kCuratedPitfallSegment);
-      s.set("marker", "t");
-      s.set("split_by", "curated");
-      s.set("deadend_text", pt.text);
-      s.set("pitfall_fix", pt.fix ? json::Value(*pt.fix) : json::Value());
-      s.set("fact_precheck", pre);
-      s.set("technique", technique);
-      s.set("disc", 0);
+      s.seg_id = "pitfall-" + ver + "-" + buf;
+      s.record_type = "anti-strategy";
+      s.seg_kind = workspace::kCuratedPitfallSegment;
+      s.marker = "t";
+      s.split_by = "curated";
+      s.deadend_text = pt.text;
+      s.pitfall_fix = pt.fix;
+      s.fact_precheck = pre;
+      s.technique = technique;
+      s.disc = 0;
       // Like a dead end's: the attempt is measured (and its diff read)
       // against the best code before it, not a reverted attempt before it.
-      s.set("measured_against", measured_against(*row, by_version));
+      s.measured_against = measured_against(*row, by_version);
       out.push_back(account(in, std::move(s), pt.claim, 1));
     }
   }
@@ -168,9 +172,9 @@ void pitfalls(Builder &b, const Inputs &in, const RowsByVersion &by_version, con
 
 // What a milestone says it changed: its step record's description, else
 // its commit subject.
-std::string change_of(const json::Value &row) {
-  std::string change = row.string_or("action_description");
-  return text::strip(change).empty() ? row.string_or("subject") : change;
+std::string change_of(const workspace::VersionRow &row) {
+  std::string change = row.action_description.value_or("");
+  return text::strip(change).empty() ? row.subject : change;
 }
 
 // Issue 25: one anti-strategy segment per failed lever of the run, not one
@@ -184,7 +188,8 @@ std::string change_of(const json::Value &row) {
 // same settings (`kept_in_the_run`, before or after the failure: the
 // drafter refuses a lever the run kept as a win; a win before it is the
 // code the attempt departed from, so the account contradicts it too).
-void one_per_failed_lever(Builder &b, const Inputs &in, const std::vector<json::Value> &ms, const RowsByVersion &rows,
+void one_per_failed_lever(Builder &b, const Inputs &in, const std::vector<workspace::VersionRow> &rows,
+                          const std::vector<Milestone> &ms, const RowsByVersion &by_version,
                           std::vector<Account> &accounts, Result &r) {
   std::map<std::string, std::vector<std::size_t>> by_key;
   for (std::size_t i = 0; i < accounts.size(); ++i) by_key[accounts[i].key].push_back(i);
@@ -199,16 +204,15 @@ void one_per_failed_lever(Builder &b, const Inputs &in, const std::vector<json::
   }
   // Milestones that kept a change, with the settings their change states.
   struct Kept {
-    const json::Value *m;
+    const workspace::VersionRow *m;
     std::vector<levers::LeverSetting> settings;
     std::set<std::string> named;
   };
   std::vector<Kept> kept;
   for (const auto &m : ms) {
-    std::string kind = m.string_or("kind");
-    if (kind != "milestone" && kind != "mega") continue;
-    std::string change = change_of(m);
-    Kept k{&m, levers::settings_in(in.levers, levers::claim_of(change)), {}};
+    if (m.kind != "milestone" && m.kind != "mega") continue;
+    std::string change = change_of(*m.row);
+    Kept k{m.row, levers::settings_in(in.levers, levers::claim_of(change)), {}};
     for (const auto &st : k.settings) k.named.insert(st.lever);
     kept.push_back(std::move(k));
   }
@@ -217,8 +221,8 @@ void one_per_failed_lever(Builder &b, const Inputs &in, const std::vector<json::
   // kept step names it (round 12: "persistent row loop" filed as failed in
   // a run that kept a persistent kernel three times).
   std::vector<Kept> kept_steps;
-  for (const auto &row : in.rows) {
-    if (row.get("reverted").truthy() || row.get("n").as_int().value_or(0) <= 0) continue;
+  for (const auto &row : rows) {
+    if (row.reverted || row.n <= 0) continue;
     Kept k{&row, levers::settings_in(in.levers, levers::claim_of(change_of(row))), {}};
     for (const auto &st : k.settings) k.named.insert(st.lever);
     if (!k.named.empty()) kept_steps.push_back(std::move(k));
@@ -231,11 +235,11 @@ void one_per_failed_lever(Builder &b, const Inputs &in, const std::vector<json::
   // the run's other tries of the same setting contradict (an accuracy
   // failure where another try passed) is no fact (`tried_in_the_run`).
   struct Tried {
-    const json::Value *row;
+    const workspace::VersionRow *row;
     std::vector<levers::LeverSetting> settings;
   };
   std::vector<Tried> tried;
-  for (const auto &row : in.rows) {
+  for (const auto &row : rows) {
     auto settings = levers::settings_in(in.levers, levers::claim_of(change_of(row)));
     if (!settings.empty()) tried.push_back({&row, std::move(settings)});
   }
@@ -251,10 +255,10 @@ void one_per_failed_lever(Builder &b, const Inputs &in, const std::vector<json::
   // the step that added the hint) is a condition of that win, not a failed
   // lever.
   auto condition_of_its_win = [&](const std::vector<std::size_t> &members, const Kept &k) {
-    std::int64_t n = k.m->get("n").as_int().value_or(-1);
+    std::int64_t n = k.m->n;
     return std::any_of(members.begin(), members.end(), [&](std::size_t j) {
       const auto &acc = accounts[j];
-      if (acc.n != n || acc.seg.string_or("seg_kind") != workspace::kCuratedPitfallSegment) return false;
+      if (acc.n != n || acc.seg.seg_kind != workspace::kCuratedPitfallSegment) return false;
       return std::any_of(acc.named.begin(), acc.named.end(),
                          [&](const std::string &l) { return k.named.count(l) > 0; });
     });
@@ -271,9 +275,9 @@ void one_per_failed_lever(Builder &b, const Inputs &in, const std::vector<json::
     json::Value occ = json::Value::array();
     for (auto j : order) {
       json::Value o = json::Value::object();
-      o.set("version", accounts[j].seg.get("version"));
-      o.set("seg_id", accounts[j].seg.get("seg_id"));
-      o.set("seg_kind", accounts[j].seg.get("seg_kind"));
+      o.set("version", accounts[j].seg.version);
+      o.set("seg_id", accounts[j].seg.seg_id);
+      o.set("seg_kind", accounts[j].seg.seg_kind);
       occ.push_back(std::move(o));
     }
     json::Value settings = json::Value::array();
@@ -286,22 +290,21 @@ void one_per_failed_lever(Builder &b, const Inputs &in, const std::vector<json::
     json::Value later = json::Value::array();
     std::set<std::string> later_versions;
     auto add_later = [&](const Kept &k) {
-      if (!later_versions.insert(k.m->string_or("version")).second) return;
+      if (!later_versions.insert(k.m->version).second) return;
       json::Value o = json::Value::object();
-      o.set("version", k.m->get("version"));
-      o.set("sha", or_null(k.m->get("sha")));
-      o.set("measured_against", measured_against(*k.m, rows));
+      o.set("version", k.m->version);
+      o.set("sha", k.m->has_commit ? json::Value(k.m->sha) : json::Value());
+      o.set("measured_against", measured_against(*k.m, by_version));
       o.set("change", change_of(*k.m));
       later.push_back(std::move(o));
     };
     if (a.settings.empty() && only_on_or_off(a.named))
       for (const auto &k : kept_steps)
-        if (k.m->string_or("dsl") == a.seg.string_or("dsl") &&
-            std::includes(k.named.begin(), k.named.end(), a.named.begin(), a.named.end()) &&
-            k.m->get("n").as_int().value_or(-1) != a.n)
+        if (k.m->dsl == a.seg.dsl && std::includes(k.named.begin(), k.named.end(), a.named.begin(), a.named.end()) &&
+            k.m->n != a.n)
           add_later(k);
     for (const auto &k : kept) {
-      if (k.m->string_or("dsl") != a.seg.string_or("dsl")) continue;
+      if (k.m->dsl != a.seg.dsl) continue;
       bool own_win = condition_of_its_win(members, k);
       if (!own_win) {
         if (a.settings.empty()) continue;
@@ -316,26 +319,25 @@ void one_per_failed_lever(Builder &b, const Inputs &in, const std::vector<json::
     }
     json::Value others = json::Value::array();
     for (const auto &t : tried)
-      if (t.row->get("n").as_int().value_or(-1) != a.n && states_all(a.settings, t.settings))
-        others.push_back(t.row->get("version"));
-    a.seg.set("tried_in_the_run", std::move(others));
-    a.seg.set("occurrences", std::move(occ));
-    a.seg.set("lever_settings", std::move(settings));
-    a.seg.set("kept_in_the_run", std::move(later));
-    a.seg.set("disc", b.allocate(a.seg, "anti-strategy", a.seg.string_or("technique")));
+      if (t.row->n != a.n && states_all(a.settings, t.settings)) others.push_back(t.row->version);
+    a.seg.tried_in_the_run = std::move(others);
+    a.seg.occurrences = std::move(occ);
+    a.seg.lever_settings = std::move(settings);
+    a.seg.kept_in_the_run = std::move(later);
+    a.seg.disc = b.allocate(a.seg, "anti-strategy", a.seg.technique);
     b.finish(a.seg);
   }
 }
 
 } // namespace
 
-void failed_lever_segments(Builder &b, const Inputs &in, const std::vector<json::Value> &ms, const RowsByVersion &rows,
-                           Result &r) {
+void failed_lever_segments(Builder &b, const Inputs &in, const std::vector<workspace::VersionRow> &rows,
+                           const std::vector<Milestone> &ms, const RowsByVersion &by_version, Result &r) {
   TextMemo prechecks, item_techniques, pitfall_techniques;
   std::vector<Account> accounts;
-  auto produced = deadends(b, in, rows, prechecks, item_techniques, accounts);
-  pitfalls(b, in, rows, produced, prechecks, pitfall_techniques, accounts);
-  one_per_failed_lever(b, in, ms, rows, accounts, r);
+  auto produced = deadends(b, in, rows, by_version, prechecks, item_techniques, accounts);
+  pitfalls(b, in, rows, by_version, produced, prechecks, pitfall_techniques, accounts);
+  one_per_failed_lever(b, in, rows, ms, by_version, accounts, r);
 }
 
 } // namespace otm::partition

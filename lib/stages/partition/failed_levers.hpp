@@ -13,8 +13,9 @@
 
 namespace otm::partition {
 
-// Appends the anti-strategy segments to `b`'s result; `ms` are the run's milestones.
-void failed_lever_segments(Builder &b, const Inputs &in, const std::vector<json::Value> &ms, const RowsByVersion &rows,
-                           Result &r);
+// Appends the anti-strategy segments to `b`'s result; `rows` are in.rows
+// typed, `ms` the run's milestones.
+void failed_lever_segments(Builder &b, const Inputs &in, const std::vector<workspace::VersionRow> &rows,
+                           const std::vector<Milestone> &ms, const RowsByVersion &by_version, Result &r);
 
 } // namespace otm::partition

@@ -3,6 +3,7 @@
 #include "io/file.hpp"
 #include "store/store_reader.hpp"
 #include "trace/snapshot_probe.hpp"
+#include "workspace/segment.hpp"
 #include "workspace/work_files.hpp"
 #include "json/parse.hpp"
 
@@ -33,10 +34,12 @@ void add_store_inputs(Inputs &in, const Sources &src) {
   if (src.previous && io::is_regular_file(*src.previous)) {
     // Ids this trace's last run handed out: kept for the same segments.
     try {
-      for (const auto &seg : json::parse_lines_file(*src.previous)) {
-        std::string id = seg.string_or("id");
-        if (ns.contains(id) && seg.string_or("source_repo") == in.meta.source_repo)
-          in.known.push_back({id, seg.string_or("source_repo"), seg.string_or("version"), "previous run"});
+      for (const auto &row : json::parse_lines_file(*src.previous)) {
+        auto seg = workspace::Segment::from_json(row);
+        if (!seg) continue; // a row that is no segment hands back no id
+        const workspace::Segment &s = seg.value();
+        if (ns.contains(s.id) && s.source_repo == in.meta.source_repo)
+          in.known.push_back({s.id, s.source_repo, s.version, "previous run"});
       }
     } catch (const json::ParseError &) {
       // an unreadable previous run only loses its ids; it is overwritten below

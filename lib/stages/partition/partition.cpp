@@ -16,78 +16,78 @@ bool is_milestone_selection(const std::string &s) {
   return s == "baseline" || s == "milestone" || s == "mega" || s == "final";
 }
 
-void strategies(Builder &b, const std::vector<json::Value> &ms, const RowsByVersion &rows) {
-  const json::Value *previous = nullptr;
+void strategies(Builder &b, const std::vector<Milestone> &ms, const RowsByVersion &rows) {
+  const Milestone *previous = nullptr;
   for (const auto &m : ms) {
-    std::string kind = m.string_or("kind");
+    const std::string &kind = m.kind;
     if (kind == "baseline") {
       previous = &m;
       continue;
     }
-    json::Value s = b.common(m);
-    std::string technique = strategy_technique(m);
-    s.set("seg_id", "strategy-" + m.string_or("version"));
-    s.set("record_type", "strategy");
-    s.set("seg_kind", std::string(workspace::kMilestoneSegmentPrefix) + kind);
-    s.set("marker", "s");
-    s.set("technique", technique);
-    s.set("disc", b.allocate(s, "strategy", technique));
-    s.set("improve_pct", or_null(m.get("improve_pct")));
-    s.set("geomean_us", or_null(m.get("geomean_us")));
-    s.set("kind", kind);
+    workspace::Segment s = b.common(*m.row);
+    std::string technique = strategy_technique(*m.row);
+    s.seg_id = "strategy-" + m.row->version;
+    s.record_type = "strategy";
+    s.seg_kind = std::string(workspace::kMilestoneSegmentPrefix) + kind;
+    s.marker = "s";
+    s.technique = technique;
+    s.disc = b.allocate(s, "strategy", technique);
+    s.improve_pct = or_null(m.improve_pct);
+    s.geomean_us = or_null(m.row->geomean_us);
+    s.kind = kind;
     json::Value on = json::Value::object();
-    on.set("version", previous ? previous->get("version") : json::Value());
-    on.set("is_baseline", previous ? json::Value(previous->string_or("kind") == "baseline") : json::Value());
-    on.set("geomean_us", previous ? or_null(previous->get("geomean_us")) : json::Value());
-    on.set("description", previous ? or_null(previous->get("action_description")) : json::Value());
-    s.set("builds_on", on);
-    s.set("measured_against", measured_against(m, rows));
+    on.set("version", previous ? json::Value(previous->row->version) : json::Value());
+    on.set("is_baseline", previous ? json::Value(previous->kind == "baseline") : json::Value());
+    on.set("geomean_us", previous ? or_null(previous->row->geomean_us) : json::Value());
+    on.set("description", previous ? json::Value(previous->row->action_description) : json::Value());
+    s.builds_on = std::move(on);
+    s.measured_against = measured_against(*m.row, rows);
     b.finish(s);
     previous = &m;
   }
 }
 
-void reference_kernels(Builder &b, const Inputs &in, const std::vector<json::Value> &ms, const RowsByVersion &rows) {
+void reference_kernels(Builder &b, const Inputs &in, const std::vector<Milestone> &ms, const RowsByVersion &rows) {
   if (ms.empty()) return;
-  const json::Value *last = &ms.front();
+  const workspace::VersionRow *last = ms.front().row;
   for (const auto &m : ms)
-    if (m.get("n").as_int().value_or(0) > last->get("n").as_int().value_or(0)) last = &m;
-  json::Value f = b.common(*last);
-  f.set("seg_id", "refk-final");
-  f.set("record_type", "reference-kernel");
-  f.set("seg_kind", workspace::kFinalKernelSegment);
-  f.set("marker", "r");
-  f.set("technique", "reference-impl");
-  f.set("disc", b.allocate(f, "reference-kernel", "reference-impl"));
-  f.set("kernel_file", "kernel.py");
+    if (m.row->n > last->n) last = m.row;
+  workspace::Segment f = b.common(*last);
+  f.seg_id = "refk-final";
+  f.record_type = "reference-kernel";
+  f.seg_kind = workspace::kFinalKernelSegment;
+  f.marker = "r";
+  f.technique = "reference-impl";
+  f.disc = b.allocate(f, "reference-kernel", "reference-impl");
+  f.kernel_file = "kernel.py";
   b.finish(f);
   int mega_index = 0;
   for (const auto &m : ms) {
-    if (m.string_or("kind") != "mega") continue;
+    if (m.kind != "mega") continue;
     ++mega_index;
-    std::string ver = m.string_or("version");
+    const std::string &ver = m.row->version;
     // The final kernel already is this version's reference kernel.
-    if (ver == last->string_or("version")) continue;
+    if (ver == last->version) continue;
     std::string path = "versions/kernel_" + ver + ".py";
     if (!in.snapshot_exists || !in.snapshot_exists(path)) continue;
-    json::Value s = b.common(m);
+    workspace::Segment s = b.common(*m.row);
     std::string technique = "reference-impl-milestone" + std::to_string(mega_index);
-    s.set("seg_id", "refk-" + ver);
-    s.set("record_type", "reference-kernel");
-    s.set("seg_kind", workspace::kMegaSnapshotSegment);
-    s.set("marker", "r");
-    s.set("technique", technique);
-    s.set("disc", b.allocate(s, "reference-kernel", technique));
-    s.set("kernel_file", path);
+    s.seg_id = "refk-" + ver;
+    s.record_type = "reference-kernel";
+    s.seg_kind = workspace::kMegaSnapshotSegment;
+    s.marker = "r";
+    s.technique = technique;
+    s.disc = b.allocate(s, "reference-kernel", technique);
+    s.kernel_file = path;
     // The code its jump is measured against: a snapshot whose code runs
     // the same is a re-measurement, no milestone kernel (the packet says).
-    s.set("measured_against", measured_against(m, rows));
+    s.measured_against = measured_against(*m.row, rows);
     // The final kernel's commit: a snapshot whose code runs as the final
     // kernel's is that record again.
     json::Value final_kernel = json::Value::object();
-    final_kernel.set("version", last->get("version"));
-    final_kernel.set("sha", or_null(last->get("sha")));
-    s.set("final_kernel", final_kernel);
+    final_kernel.set("version", last->version);
+    final_kernel.set("sha", last->has_commit ? json::Value(last->sha) : json::Value());
+    s.final_kernel = std::move(final_kernel);
     b.finish(s);
   }
 }
@@ -100,15 +100,13 @@ void reference_kernels(Builder &b, const Inputs &in, const std::vector<json::Val
 
 } // namespace
 
-std::vector<json::Value> milestones(const std::vector<json::Value> &rows) {
-  std::vector<json::Value> out;
-  std::optional<json::Value> final_row;
+std::vector<Milestone> milestones(const std::vector<workspace::VersionRow> &rows) {
+  std::vector<Milestone> out;
+  std::optional<Milestone> final_row;
   for (const auto &row : rows) {
-    std::string sel = row.string_or("selection");
+    std::string sel = selection_of(row);
     if (!is_milestone_selection(sel)) continue;
-    json::Value m = row;
-    m.set("kind", sel);
-    m.set("improve_pct", sel == "baseline" || sel == "final" ? json::Value() : or_null(row.get("improve_pct")));
+    Milestone m{&row, sel, sel == "baseline" || sel == "final" ? json::Value() : or_null(row.later.get("improve_pct"))};
     if (sel == "final")
       final_row = std::move(m);
     else
@@ -121,10 +119,11 @@ std::vector<json::Value> milestones(const std::vector<json::Value> &rows) {
 Result run(const Inputs &in) {
   Result r;
   Builder b(in, r);
-  auto ms = milestones(in.rows);
-  const RowsByVersion by_version(in.rows);
+  const auto rows = workspace::read_version_rows(in.rows, "the ladder's rows (work/ladder.jsonl)");
+  auto ms = milestones(rows);
+  const RowsByVersion by_version(rows);
   strategies(b, ms, by_version);
-  failed_lever_segments(b, in, ms, by_version, r);
+  failed_lever_segments(b, in, rows, ms, by_version, r);
   reference_kernels(b, in, ms, by_version);
   r.reused = b.alloc_.reused();
 

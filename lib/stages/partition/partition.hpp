@@ -16,6 +16,7 @@
 #include "partition/id_allocation.hpp"
 #include "store/coverage.hpp"
 #include "workspace/trace_meta.hpp"
+#include "workspace/version_row.hpp"
 #include "json/value.hpp"
 
 namespace otm::partition {
@@ -60,10 +61,16 @@ struct Result {
 // handed back for the same source version).
 Result run(const Inputs &in);
 
-// The milestones of annotated rows (selection baseline|milestone|mega|final),
-// in row order with a final last: the version row plus `kind` and
-// `improve_pct` (null for baseline and final).
-std::vector<json::Value> milestones(const std::vector<json::Value> &rows);
+// A milestone of annotated rows: its row, the ladder's selection as its
+// `kind` (baseline|milestone|mega|final) and `improve_pct` (null for
+// baseline and final).
+struct Milestone {
+  const workspace::VersionRow *row = nullptr;
+  std::string kind;
+  json::Value improve_pct;
+};
+// The milestones of `rows`, in row order with a final last.
+std::vector<Milestone> milestones(const std::vector<workspace::VersionRow> &rows);
 
 // reports/<slug>/partition.md and the console summary.
 std::string report(const Inputs &in, const Result &r);

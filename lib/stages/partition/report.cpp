@@ -7,6 +7,7 @@
 #include "text/pyformat.hpp"
 #include "text/regex.hpp"
 #include "text/utf8.hpp"
+#include "workspace/segment.hpp"
 
 namespace otm::partition {
 
@@ -18,9 +19,9 @@ std::string two(int n) {
   return buf;
 }
 
-std::string id_tail(const json::Value &s) {
-  return "`-" + s.string_or("marker") + two(static_cast<int>(s.get("disc").as_int().value_or(0))) + "`";
-}
+using workspace::Segment;
+
+std::string id_tail(const Segment &s) { return "`-" + s.marker + two(static_cast<int>(s.disc)) + "`"; }
 
 std::string last_dotted(const std::string &id) { return id.substr(id.rfind('.') + 1); }
 
@@ -44,10 +45,11 @@ std::string seeds_text(const std::map<char, int> &seeds) {
   return out;
 }
 
-std::size_t count_type(const Result &r, const std::string &type) {
-  return std::count_if(r.segments.begin(), r.segments.end(),
-                       [&](const json::Value &s) { return s.string_or("record_type") == type; });
+std::size_t count_type(const std::vector<Segment> &segments, const std::string &type) {
+  return std::count_if(segments.begin(), segments.end(), [&](const Segment &s) { return s.record_type == type; });
 }
+
+std::vector<Segment> typed(const Result &r) { return workspace::read_segments(r.segments, "partition's segments"); }
 
 } // namespace
 
@@ -66,13 +68,14 @@ static std::string over_limit_text(const Result &r, const std::string &indent) {
 }
 
 std::string report(const Inputs &in, const Result &r) {
+  const auto segments = typed(r);
   std::string md;
   md += "# Partition: " + (in.meta.operator_name.empty() ? in.meta.operator_slug : in.meta.operator_name) + "\n\n";
   md += "Derived mechanically from the ladder over `work/versions.jsonl`, `work/meta.json` and the store indexes; "
         "no model was involved.\n\n";
   md += "| record type | count | marker |\n|---|---|---|\n";
   for (auto [type, marker] : {std::pair{"strategy", "s"}, {"anti-strategy", "t"}, {"reference-kernel", "r"}})
-    md += "| " + std::string(type) + " | " + std::to_string(count_type(r, type)) + " | `" + marker + "` |\n";
+    md += "| " + std::string(type) + " | " + std::to_string(count_type(segments, type)) + " | `" + marker + "` |\n";
   md += "| **total** | **" + std::to_string(r.segments.size()) + "** | |\n\n";
   if (!r.over_limit.empty()) md += over_limit_text(r, "**Limit:** ") + "\n";
   md += "Ids have the shape `<vendor>.<product>.<dsl>.<slug|family.anti>.<technique>-<marker><NN>`, numbered above "
@@ -91,25 +94,25 @@ std::string report(const Inputs &in, const Result &r) {
   }
   md += ".\n\n## strategy: the ratchet milestones\n\n";
   md += "| version | kind | geomean us | improvement | dsl | technique | id tail |\n|---|---|---|---|---|---|---|\n";
-  for (const auto &s : r.segments) {
-    if (s.string_or("record_type") != "strategy") continue;
-    auto geo = s.get("geomean_us").as_number();
-    auto imp = s.get("improve_pct").as_number();
-    md += "| " + s.string_or("version") + " | " + s.string_or("kind") + " | " + (geo ? text::fixed(*geo, 2) : "-") +
-          " | " + (imp && *imp != 0 ? text::fixed(*imp, 2) + "%" : "-") + " | " + s.string_or("dsl") + " | " +
-          s.string_or("technique") + " | " + id_tail(s) + " |\n";
+  for (const auto &s : segments) {
+    if (s.record_type != "strategy") continue;
+    auto geo = s.geomean_us.as_number();
+    auto imp = s.improve_pct.as_number();
+    md += "| " + s.version + " | " + s.kind + " | " + (geo ? text::fixed(*geo, 2) : "-") + " | " +
+          (imp && *imp != 0 ? text::fixed(*imp, 2) + "%" : "-") + " | " + s.dsl + " | " + s.technique + " | " +
+          id_tail(s) + " |\n";
   }
   md += "\n## anti-strategy: one record per failed lever\n\n";
   std::map<std::string, std::size_t> by_split;
   std::size_t anti = 0, flagged = 0;
-  std::vector<const json::Value *> mechanical, curated;
-  for (const auto &s : r.segments) {
-    if (s.string_or("record_type") != "anti-strategy") continue;
+  std::vector<const Segment *> mechanical, curated;
+  for (const auto &s : segments) {
+    if (s.record_type != "anti-strategy") continue;
     ++anti;
-    ++by_split[s.string_or("split_by")];
-    if (s.string_or("fact_precheck") != "ok") ++flagged;
-    if (s.string_or("split_by") == "mechanical") mechanical.push_back(&s);
-    if (s.string_or("split_by") == "curated") curated.push_back(&s);
+    ++by_split[s.split_by];
+    if (s.fact_precheck != "ok") ++flagged;
+    if (s.split_by == "mechanical") mechanical.push_back(&s);
+    if (s.split_by == "curated") curated.push_back(&s);
   }
   md += "| source | segments | what it is |\n|---|---|---|\n";
   md += "| mechanical | " + std::to_string(by_split["mechanical"]) +
@@ -127,22 +130,21 @@ std::string report(const Inputs &in, const Result &r) {
   if (!mechanical.empty()) {
     md += "\nMechanical examples:\n\n";
     for (std::size_t i = 0; i < mechanical.size() && i < 5; ++i)
-      md += "- `" + mechanical[i]->string_or("version") + "` -> " + mechanical[i]->string_or("deadend_text") + "\n";
+      md += "- `" + mechanical[i]->version + "` -> " + mechanical[i]->deadend_text.value_or("") + "\n";
   }
   if (!curated.empty()) {
     md += "\nCurated examples:\n\n";
     for (std::size_t i = 0; i < curated.size() && i < 5; ++i)
-      md += "- `" + curated[i]->string_or("version") + "` -> " +
-            std::string(text::prefix_code_points(curated[i]->string_or("deadend_text"), 150)) + "\n";
+      md += "- `" + curated[i]->version + "` -> " +
+            std::string(text::prefix_code_points(curated[i]->deadend_text.value_or(""), 150)) + "\n";
   }
   md += "\n## reference-kernel\n\n";
-  for (const auto &s : r.segments)
-    if (s.string_or("record_type") == "reference-kernel")
-      md += "- `" + last_dotted(s.string_or("id")) + "` " + s.string_or("seg_kind") + ", `" +
-            s.string_or("kernel_file") + "`\n";
+  for (const auto &s : segments)
+    if (s.record_type == "reference-kernel")
+      md += "- `" + last_dotted(s.id) + "` " + s.seg_kind + ", `" + s.kernel_file + "`\n";
   std::size_t usable = 0, reports = 0, neither = 0, usable_dirs = 0;
-  for (const auto &s : r.segments) {
-    bool u = s.get("ncu_dirs").size() > 0, rep = s.get("report_dirs").size() > 0;
+  for (const auto &s : segments) {
+    bool u = !s.ncu_dirs.empty(), rep = !s.report_dirs.empty();
     usable += u;
     reports += rep;
     neither += !u && !rep;
@@ -168,12 +170,13 @@ std::string report(const Inputs &in, const Result &r) {
 }
 
 std::string console_summary(const Result &r, const std::string &segments_path) {
+  const auto segments = typed(r);
   std::string out = std::to_string(r.segments.size()) + " segments -> " + segments_path + "\n";
   for (const char *type : {"strategy", "anti-strategy", "reference-kernel"})
-    out += "  " + std::string(type) + ": " + std::to_string(count_type(r, type)) + "\n";
+    out += "  " + std::string(type) + ": " + std::to_string(count_type(segments, type)) + "\n";
   std::vector<std::string> splits, reasons;
-  for (const auto &s : r.segments)
-    if (s.get("split_by").is_string()) splits.push_back(s.string_or("split_by"));
+  for (const auto &s : segments)
+    if (s.record_type == "anti-strategy") splits.push_back(s.split_by); // only an account is split
   for (const auto &f : r.flagged) reasons.push_back(f.reason);
   if (r.merged_occurrences)
     out += "  accounts merged into an earlier one of the same failed lever: " + std::to_string(r.merged_occurrences) +

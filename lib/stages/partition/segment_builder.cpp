@@ -6,14 +6,14 @@ json::Value or_null(const json::Value &v) { return v.is_null() ? json::Value() :
 
 // The version a milestone's gain is measured against (the ladder's
 // best_before_version) and its commit: a strategy's diff starts there.
-json::Value measured_against(const json::Value &m, const RowsByVersion &rows) {
-  const auto *version = m.get("best_before_version").as_string();
+json::Value measured_against(const workspace::VersionRow &row, const RowsByVersion &rows) {
+  const auto *version = row.later.get("best_before_version").as_string();
   if (!version) return {};
-  const json::Value *row = rows.find(*version);
-  if (!row) return {};
+  const workspace::VersionRow *before = rows.find(*version);
+  if (!before) return {};
   json::Value on = json::Value::object();
   on.set("version", *version);
-  on.set("sha", or_null(row->get("sha")));
+  on.set("sha", before->has_commit ? json::Value(before->sha) : json::Value());
   return on;
 }
 

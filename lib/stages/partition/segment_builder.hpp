@@ -14,12 +14,20 @@
 #include "partition/partition.hpp"
 #include "record/id_format.hpp"
 #include "text/utf8.hpp"
+#include "workspace/segment.hpp"
+#include "workspace/version_row.hpp"
 #include "json/value.hpp"
 
 namespace otm::partition {
 
 // A null stays null; anything else is copied.
 json::Value or_null(const json::Value &v);
+
+// The ladder's selection of a row of work/ladder.jsonl ("" when none).
+inline std::string selection_of(const workspace::VersionRow &row) {
+  const auto *s = row.later.get("selection").as_string();
+  return s ? *s : std::string();
+}
 
 class Builder {
 public:
@@ -31,43 +39,45 @@ public:
     r_.seeds = alloc_.seeds();
   }
 
-  json::Value common(const json::Value &row) const {
-    json::Value s = json::Value::object();
-    s.set("version", row.get("version"));
-    s.set("n", row.get("n"));
-    for (const char *k : {"sha", "parent", "date"}) s.set(k, or_null(row.get(k)));
-    s.set("dsl", row.get("dsl").is_string() ? row.get("dsl") : json::Value("any"));
-    s.set("operator_slug", slug_);
-    s.set("workload_family", family_);
-    s.set("vendor", in_.meta.vendor);
-    s.set("arch", in_.meta.arch);
-    s.set("product", in_.meta.product);
-    s.set("source_repo", in_.meta.source_repo);
-    s.set("comparable", r_.comparable);
-    s.set("ncu_dirs", row.get("ncu_usable_dirs").is_array() ? row.get("ncu_usable_dirs") : json::Value::array());
-    s.set("report_dirs", row.get("report_dirs").is_array() ? row.get("report_dirs") : json::Value::array());
+  workspace::Segment common(const workspace::VersionRow &row) const {
+    workspace::Segment s;
+    s.version = row.version;
+    s.n = row.n;
+    if (row.has_commit) { // a row without a commit has none of its fields (null here)
+      s.sha = row.sha;
+      s.parent = row.parent;
+      s.date = row.date;
+    }
+    s.dsl = row.dsl.empty() ? "any" : row.dsl;
+    s.operator_slug = slug_;
+    s.workload_family = family_;
+    s.vendor = in_.meta.vendor;
+    s.arch = in_.meta.arch;
+    s.product = in_.meta.product;
+    s.source_repo = in_.meta.source_repo;
+    s.comparable = r_.comparable;
+    s.ncu_dirs = row.ncu_usable_dirs;
+    s.report_dirs = row.report_dirs;
     return s;
   }
 
-  // Allocates the discriminator and appends `disc`, then (after the caller's
-  // remaining keys) `finish` adds id and episode key.
-  int allocate(const json::Value &seg, const std::string &record_type, const std::string &technique) {
+  // The discriminator of a segment of `record_type` and `technique`; once
+  // the caller has filled the rest, `finish` adds id and episode key.
+  int allocate(const workspace::Segment &seg, const std::string &record_type, const std::string &technique) {
     record::IdParts p = parts(seg, record_type, technique, 0);
     std::string id = record::make_id(p);
-    return alloc_.allocate(id.substr(0, id.rfind('-')), p.marker, seg.string_or("version"));
+    return alloc_.allocate(id.substr(0, id.rfind('-')), p.marker, seg.version);
   }
 
-  void finish(json::Value &seg) {
-    if (++per_version_[seg.string_or("version")] > in_.max_segments_per_version) {
-      ++r_.over_limit[seg.string_or("version")];
+  void finish(workspace::Segment &seg) {
+    if (++per_version_[seg.version] > in_.max_segments_per_version) {
+      ++r_.over_limit[seg.version];
       return;
     }
-    auto p = parts(seg, seg.string_or("record_type"), seg.string_or("technique"),
-                   static_cast<int>(seg.get("disc").as_int().value_or(0)));
-    seg.set("id", record::make_id(p));
-    seg.set("episode_key",
-            record::make_episode_key(seg.string_or("arch"), seg.string_or("dsl"), slug_, seg.string_or("technique")));
-    r_.segments.push_back(std::move(seg));
+    auto p = parts(seg, seg.record_type, seg.technique, static_cast<int>(seg.disc));
+    seg.id = record::make_id(p);
+    seg.episode_key = record::make_episode_key(seg.arch, seg.dsl, slug_, seg.technique);
+    r_.segments.push_back(seg.to_json());
   }
 
   void flag(const std::string &reason, const std::string &text) {
@@ -75,18 +85,10 @@ public:
   }
 
 private:
-  record::IdParts parts(const json::Value &seg, const std::string &record_type, const std::string &technique,
+  record::IdParts parts(const workspace::Segment &seg, const std::string &record_type, const std::string &technique,
                         int disc) const {
-    std::string product = seg.get("product").is_string() ? seg.string_or("product") : "";
-    return record::IdParts{seg.string_or("vendor"),
-                           product.empty() ? "any" : product,
-                           seg.string_or("dsl"),
-                           slug_,
-                           family_,
-                           record_type,
-                           technique,
-                           record::marker_for(record_type),
-                           disc};
+    return record::IdParts{seg.vendor, seg.product.empty() ? "any" : seg.product, seg.dsl, slug_, family_, record_type,
+                           technique,  record::marker_for(record_type),           disc};
   }
 
   const Inputs &in_;
@@ -104,17 +106,16 @@ private:
 // segment (that search was a fifth of the stage at 3,000 versions).
 class RowsByVersion {
 public:
-  explicit RowsByVersion(const std::vector<json::Value> &rows) {
-    for (const auto &row : rows)
-      if (const auto *v = row.get("version").as_string()) first_.try_emplace(*v, &row);
+  explicit RowsByVersion(const std::vector<workspace::VersionRow> &rows) {
+    for (const auto &row : rows) first_.try_emplace(row.version, &row);
   }
-  const json::Value *find(const std::string &version) const {
+  const workspace::VersionRow *find(const std::string &version) const {
     auto it = first_.find(version);
     return it == first_.end() ? nullptr : it->second;
   }
 
 private:
-  std::unordered_map<std::string_view, const json::Value *> first_;
+  std::unordered_map<std::string_view, const workspace::VersionRow *> first_;
 };
 
 // Pure derivations of a text (its technique slug, its fact pre-check),
@@ -132,8 +133,8 @@ private:
   std::unordered_map<std::string, std::string> memo_;
 };
 
-// The version a milestone's gain is measured against (the ladder's
+// The version a row's gain is measured against (the ladder's
 // best_before_version) and its commit: a strategy's diff starts there.
-json::Value measured_against(const json::Value &m, const RowsByVersion &rows);
+json::Value measured_against(const workspace::VersionRow &row, const RowsByVersion &rows);
 
 } // namespace otm::partition

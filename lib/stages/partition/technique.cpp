@@ -84,14 +84,22 @@ std::string strip_boilerplate(std::string_view text) {
   return out;
 }
 
-std::string text_of(const json::Value &row) { return ladder::text_of(row); }
+std::string text_of(const workspace::VersionRow &row) {
+  // The fields the ratchet's rule reads, so the rule stays ladder::text_of's.
+  json::Value read = json::Value::object();
+  read.set("subject", row.subject);
+  read.set("body", row.body);
+  read.set("action_description", row.action_description);
+  read.set("gate_failure", row.gate_failure);
+  return ladder::text_of(read);
+}
 
-std::string strategy_technique(const json::Value &row) {
-  std::string fallback = str_of(row.get("action_description"));
-  if (fallback.empty()) fallback = str_of(row.get("subject"));
+std::string strategy_technique(const workspace::VersionRow &row) {
+  std::string fallback = row.action_description.value_or("");
+  if (fallback.empty()) fallback = row.subject;
   std::string desc = strip_boilerplate(fallback);
   if (text::code_points(desc) >= 12) return slugify(desc);
-  std::string category(text::strip(str_of(row.get("action_category"))));
+  std::string category(text::strip(row.action_category.value_or("")));
   std::string lower = text::to_lower(category);
   if (!category.empty() && lower != "baseline" && lower != "exhaustive_search") return slugify(category);
   return slugify(fallback);
@@ -101,11 +109,11 @@ std::string deadend_item_technique(std::string_view item) { return slug_of_strip
 
 std::string pitfall_technique(std::string_view pitfall_text) { return slug_of_stripped(pitfall_text); }
 
-std::string deadend_prose_technique(const json::Value &row) {
+std::string deadend_prose_technique(const workspace::VersionRow &row) {
   static const text::Regex subject_split(R"(dead[- ]end recorded\s*:\s*|\s+[\x{2014}\x{2013}-]{1,2}\s+)");
   static const text::Regex attempted(R"((?s)Attempted\s+(.+))");
   std::vector<std::string> candidates;
-  std::string subject = str_of(row.get("subject"));
+  const std::string &subject = row.subject;
   // re.split(maxsplit=1)[-1]: the part after the first separator.
   auto [head, tail] = subject_split.split_once(subject);
   // otm: a tail that opens with the verdict ("— reverted, 16.3us vs best
@@ -113,11 +121,11 @@ std::string deadend_prose_technique(const json::Value &row) {
   // when a word of them ("best") survives the boilerplate strip.
   static const text::Regex verdict_first(R"((?i)^\W*(?:reverted|flat[- ]within[- ]noise|no improvement)\b)");
   if (tail && !verdict_first.contains(*tail)) candidates.emplace_back(*tail);
-  candidates.push_back(str_of(row.get("action_description")));
-  std::string gate = str_of(row.get("gate_failure"));
+  candidates.push_back(row.action_description.value_or(""));
+  std::string gate = row.gate_failure.value_or("");
   if (auto m = attempted.search(gate)) gate = std::string((*m)[1]);
   candidates.push_back(gate);
-  if (const auto *list = row.get("pitfalls").as_array()) {
+  if (const auto *list = row.pitfalls.as_array()) {
     for (const auto &raw : *list) {
       auto entry = trace::normalise_pitfall(raw);
       std::string t;
@@ -143,7 +151,7 @@ std::string deadend_prose_technique(const json::Value &row) {
     std::string stripped = strip_boilerplate(c);
     if (text::code_points(stripped) >= 12 && word.contains(stripped)) return slugify(stripped);
   }
-  std::string category = str_of(row.get("action_category"));
+  std::string category = row.action_category.value_or("");
   if (!category.empty()) return slugify(category);
   return "unnamed-dead-end";
 }

@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "json/value.hpp"
+#include "workspace/version_row.hpp"
 
 namespace otm::partition {
 
@@ -22,11 +22,11 @@ std::string slugify(std::string_view text, std::size_t limit = 48);
 std::string strip_boilerplate(std::string_view text);
 
 // text_of(v) (ladder.md §2), as the ratchet reads it (ladder::text_of).
-std::string text_of(const json::Value &row);
+std::string text_of(const workspace::VersionRow &row);
 
-std::string strategy_technique(const json::Value &row);       // §4.1
-std::string deadend_item_technique(std::string_view item);    // §4.2 item
-std::string deadend_prose_technique(const json::Value &row);  // §4.2 prose
-std::string pitfall_technique(std::string_view pitfall_text); // §4.3
+std::string strategy_technique(const workspace::VersionRow &row);      // §4.1
+std::string deadend_item_technique(std::string_view item);             // §4.2 item
+std::string deadend_prose_technique(const workspace::VersionRow &row); // §4.2 prose
+std::string pitfall_technique(std::string_view pitfall_text);          // §4.3
 
 } // namespace otm::partition

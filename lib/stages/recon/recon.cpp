@@ -10,6 +10,7 @@
 #include "text/pyformat.hpp"
 #include "text/regex.hpp"
 #include "text/utf8.hpp"
+#include "workspace/version_row.hpp"
 
 namespace otm::recon {
 
@@ -52,6 +53,8 @@ std::string value_text(const json::Value &v) {
   return v.python_str();
 }
 
+using workspace::VersionRow;
+
 struct Sel {
   std::size_t baseline = 0, milestone = 0, mega = 0, final_ = 0, deadend = 0, rejected = 0;
   std::size_t milestones() const { return baseline + milestone + mega + final_; }
@@ -77,7 +80,7 @@ Sel selections(const std::vector<json::Value> &rows) {
   return s;
 }
 
-void what_it_is(std::string &md, const Inputs &in) {
+void what_it_is(std::string &md, const Inputs &in, const std::vector<VersionRow> &versions) {
   const auto &meta = in.meta;
   md += "## What this trace is\n\n| | |\n|---|---|\n";
   md += "| operator | " + meta.operator_name + " |\n";
@@ -95,24 +98,22 @@ void what_it_is(std::string &md, const Inputs &in) {
   for (const auto &a : meta.var_axes) vars += (vars.empty() ? "" : ", ") + value_text(json::Value(a));
   md += "| variable axes | " + (vars.empty() ? "none" : vars) + " |\n\n";
   std::string dsl_line, last;
-  for (const auto &r : in.rows) {
-    std::string d = r.string_or("dsl");
-    if (d == last) continue;
-    dsl_line += (dsl_line.empty() ? "" : " -> ") + r.string_or("version") + ":`" + d + "`";
-    last = d;
+  for (const auto &v : versions) {
+    if (v.dsl == last) continue;
+    dsl_line += (dsl_line.empty() ? "" : " -> ") + v.version + ":`" + v.dsl + "`";
+    last = v.dsl;
   }
   md += "**DSL per version**: " + (dsl_line.empty() ? "no versions" : dsl_line) + "\n\n";
 }
 
-void coverage_section(std::string &md, const Inputs &in) {
+void coverage_section(std::string &md, const Inputs &in, const std::vector<VersionRow> &versions) {
   std::size_t commit = 0, memory = 0, both = 0, kept = 0, reverted = 0;
-  for (const auto &r : in.rows) {
-    bool c = r.get("has_commit").truthy(), m = r.get("has_memory").truthy();
-    commit += c;
-    memory += m;
-    both += c && m;
-    kept += c && !r.get("reverted").truthy();
-    reverted += r.get("reverted").truthy();
+  for (const auto &v : versions) {
+    commit += v.has_commit;
+    memory += v.has_memory;
+    both += v.has_commit && v.has_memory;
+    kept += v.has_commit && !v.reverted;
+    reverted += v.reverted;
   }
   std::vector<std::string> filtered;
   if (const auto *vars = in.meta_file.get("memory_variants").as_array())
@@ -128,10 +129,10 @@ void coverage_section(std::string &md, const Inputs &in) {
   md += "| filtered re-measurement/variant files | " + std::to_string(filtered.size()) + " |\n\n";
   std::string fallback;
   std::size_t fallbacks = 0;
-  for (const auto &r : in.rows)
-    if (r.string_or("geomean_source") == "latency_us") {
+  for (const auto &v : versions)
+    if (v.geomean_source == "latency_us") {
       ++fallbacks;
-      fallback += (fallback.empty() ? "" : ", ") + ("`" + r.string_or("version") + "`");
+      fallback += (fallback.empty() ? "" : ", ") + ("`" + v.version + "`");
     }
   if (fallbacks)
     md += "Geomean fallback: " + plural(fallbacks, "step record has", "step records have") +
@@ -145,14 +146,13 @@ void coverage_section(std::string &md, const Inputs &in) {
         "none of them is a version of its own.\n\n";
 }
 
-void ladder_section(std::string &md, const Inputs &in, const Sel &sel) {
+void ladder_section(std::string &md, const Inputs &in, const std::vector<VersionRow> &versions, const Sel &sel) {
   std::size_t improved = 0, regressed = 0;
   std::optional<double> prev;
   auto running = ladder::running_minimum(in.rows);
-  for (const auto &r : in.rows) {
-    const auto &g = r.get("geomean_us");
-    auto x = g.as_number();
-    if (!x || g.is_bool()) continue;
+  for (const auto &v : versions) {
+    auto x = v.geomean();
+    if (!x) continue;
     if (prev && *x < *prev) ++improved;
     if (prev && *x > *prev) ++regressed;
     prev = *x;
@@ -187,16 +187,17 @@ void ladder_section(std::string &md, const Inputs &in, const Sel &sel) {
   std::size_t with_geo = 0, total = 0;
   std::vector<std::string> reasons;
   std::string table;
-  for (const auto &r : in.rows) {
+  for (std::size_t i = 0; i < versions.size(); ++i) {
+    const json::Value &r = in.rows[i];
     if (const auto *reason = r.get("reason").as_string()) reasons.push_back(ladder::reason_group(*reason));
     std::string s = r.string_or("selection");
     if (s != "baseline" && s != "milestone" && s != "mega" && s != "final") continue;
     ++total;
-    auto geo = r.get("geomean_us").as_number();
+    auto geo = versions[i].geomean();
     with_geo += geo.has_value();
     double imp = (s == "baseline" || s == "final") ? 0.0 : r.get("improve_pct").as_number().value_or(0.0);
-    table += "| " + r.string_or("version") + " | " + s + " | " + (geo ? text::fixed(*geo, 2) : "-") + " | " +
-             (imp != 0 ? text::fixed(imp, 2) + "%" : "-") + " | " + r.string_or("dsl") + " |\n";
+    table += "| " + versions[i].version + " | " + s + " | " + (geo ? text::fixed(*geo, 2) : "-") + " | " +
+             (imp != 0 ? text::fixed(imp, 2) + "%" : "-") + " | " + versions[i].dsl + " |\n";
   }
   if (total) {
     md += "| version | kind | geomean us | vs best-so-far | dsl |\n|---|---|---|---|---|\n" + table + "\n";
@@ -206,16 +207,16 @@ void ladder_section(std::string &md, const Inputs &in, const Sel &sel) {
   if (!reasons.empty()) md += "Rejection reasons: " + join_counts(count_sorted(reasons), false) + "\n\n";
 }
 
-void failed_section(std::string &md, const Inputs &in, const Sel &sel) {
+void failed_section(std::string &md, const std::vector<VersionRow> &versions, const Sel &sel) {
   std::size_t reverted = 0, lists = 0, items = 0, prose = 0;
-  const json::Value *last_list = nullptr;
-  for (const auto &r : in.rows) {
-    if (!r.get("reverted").truthy()) continue;
+  const VersionRow *last_list = nullptr;
+  for (const auto &v : versions) {
+    if (!v.reverted) continue;
     ++reverted;
-    if (r.get("deadend_items").size() > 0) {
+    if (v.deadend_items && !v.deadend_items->empty()) {
       ++lists;
-      items += r.get("deadend_items").size();
-      last_list = &r;
+      items += v.deadend_items->size();
+      last_list = &v;
     } else {
       ++prose;
     }
@@ -228,8 +229,8 @@ void failed_section(std::string &md, const Inputs &in, const Sel &sel) {
   md += "| mined as dead-ends by the ladder | " + std::to_string(sel.deadend) + " |\n\n";
   if (lists) {
     md += "Average items per list subject: " + text::fixed(static_cast<double>(items) / lists, 1) + ". Items of `" +
-          last_list->string_or("version") + "`:\n\n";
-    for (const auto &i : *last_list->get("deadend_items").as_array()) md += "- " + value_text(i) + "\n";
+          last_list->version + "`:\n\n";
+    for (const auto &i : *last_list->deadend_items) md += "- " + value_text(json::Value(i)) + "\n";
     md += "\n";
   }
   if (reverted)
@@ -337,23 +338,22 @@ void overlap_section(std::string &md, const Inputs &in) {
   md += "Highest id suffix per marker in this operator's namespace: " + (seeds.empty() ? "none" : seeds) + ".\n\n";
 }
 
-void conclusion_section(std::string &md, const Inputs &in, const Sel &sel) {
+void conclusion_section(std::string &md, const Inputs &in, const std::vector<VersionRow> &versions, const Sel &sel) {
   std::size_t items = 0, prose = 0, usable = 0, megas = 0, megas_with_snapshot = 0, with_geo = 0;
-  for (const auto &r : in.rows) {
-    std::string s = r.string_or("selection");
+  for (std::size_t i = 0; i < versions.size(); ++i) {
+    const VersionRow &v = versions[i];
+    std::string s = in.rows[i].string_or("selection");
     if (s == "deadend") {
-      if (r.get("deadend_items").size())
-        items += r.get("deadend_items").size();
+      if (v.deadend_items && !v.deadend_items->empty())
+        items += v.deadend_items->size();
       else
         ++prose;
     }
     if (s == "mega") {
       ++megas;
-      if (in.snapshot_exists && in.snapshot_exists("versions/kernel_" + r.string_or("version") + ".py"))
-        ++megas_with_snapshot;
+      if (in.snapshot_exists && in.snapshot_exists("versions/kernel_" + v.version + ".py")) ++megas_with_snapshot;
     }
-    if ((s == "baseline" || s == "milestone" || s == "mega" || s == "final") && r.get("geomean_us").as_number())
-      ++with_geo;
+    if ((s == "baseline" || s == "milestone" || s == "mega" || s == "final") && v.geomean()) ++with_geo;
   }
   for (const auto &p : in.profiles) usable += p.get("ncu_usable").truthy();
   std::size_t refk = sel.milestones() ? 1 + (in.snapshot_exists ? megas_with_snapshot : megas) : 0;
@@ -377,13 +377,14 @@ std::string report(const Inputs &in) {
   // What the run achieved, first: the ratchet's verdict, before any count.
   md += ladder::ratchet_verdict(in.rows, in.meta) + "\n\n";
   md += "Counts only, from `work/` and the live store; no model was involved and nothing is decided here.\n\n";
-  what_it_is(md, in);
-  coverage_section(md, in);
-  ladder_section(md, in, sel);
-  failed_section(md, in, sel);
+  const auto versions = workspace::read_version_rows(in.rows, "work/ladder.jsonl");
+  what_it_is(md, in, versions);
+  coverage_section(md, in, versions);
+  ladder_section(md, in, versions, sel);
+  failed_section(md, versions, sel);
   profiler_section(md, in);
   overlap_section(md, in);
-  conclusion_section(md, in, sel);
+  conclusion_section(md, in, versions, sel);
   return md;
 }
 

@@ -1,0 +1,233 @@
+#include "workspace/segment.hpp"
+
+#include <utility>
+
+#include "workspace/segment_kinds.hpp"
+
+namespace otm::workspace {
+
+namespace {
+
+using Seg = Segment;
+
+// Each field by key and type, so a key is spelled once for reading; the
+// writer below keeps otm-partition's orders, which are not the reading's.
+constexpr std::pair<const char *, std::string Seg::*> kStrings[] = {
+    {"version", &Seg::version},
+    {"dsl", &Seg::dsl},
+    {"operator_slug", &Seg::operator_slug},
+    {"workload_family", &Seg::workload_family},
+    {"vendor", &Seg::vendor},
+    {"arch", &Seg::arch},
+    {"product", &Seg::product},
+    {"source_repo", &Seg::source_repo},
+    {"seg_id", &Seg::seg_id},
+    {"record_type", &Seg::record_type},
+    {"seg_kind", &Seg::seg_kind},
+    {"marker", &Seg::marker},
+    {"technique", &Seg::technique},
+    {"id", &Seg::id},
+    {"episode_key", &Seg::episode_key},
+    {"kind", &Seg::kind},
+    {"split_by", &Seg::split_by},
+    {"fact_precheck", &Seg::fact_precheck},
+    {"kernel_file", &Seg::kernel_file},
+};
+// A string, or null.
+constexpr std::pair<const char *, std::optional<std::string> Seg::*> kStringsOrNull[] = {
+    {"sha", &Seg::sha},
+    {"parent", &Seg::parent},
+    {"date", &Seg::date},
+    {"deadend_text", &Seg::deadend_text},
+    {"pitfall_fix", &Seg::pitfall_fix},
+};
+constexpr std::pair<const char *, std::int64_t Seg::*> kIntegers[] = {{"n", &Seg::n}, {"disc", &Seg::disc}};
+constexpr std::pair<const char *, std::vector<std::string> Seg::*> kStringLists[] = {
+    {"ncu_dirs", &Seg::ncu_dirs},
+    {"report_dirs", &Seg::report_dirs},
+};
+// Kept as partition wrote them: the ladder's numbers, and the nested
+// objects and lists.
+constexpr std::pair<const char *, json::Value Seg::*> kValues[] = {
+    {"improve_pct", &Seg::improve_pct},
+    {"geomean_us", &Seg::geomean_us},
+    {"builds_on", &Seg::builds_on},
+    {"tried_in_the_run", &Seg::tried_in_the_run},
+    {"occurrences", &Seg::occurrences},
+    {"lever_settings", &Seg::lever_settings},
+    {"kept_in_the_run", &Seg::kept_in_the_run},
+};
+// Present or absent, whatever its value.
+constexpr std::pair<const char *, std::optional<json::Value> Seg::*> kPresentValues[] = {
+    {"measured_against", &Seg::measured_against},
+    {"final_kernel", &Seg::final_kernel},
+};
+
+const char *kind_name(const json::Value &v) {
+  switch (v.kind()) {
+  case json::Kind::Null: return "null";
+  case json::Kind::Bool: return "a boolean";
+  case json::Kind::Int:
+  case json::Kind::Double: return "a number";
+  case json::Kind::String: return "a string";
+  case json::Kind::Array: return "a list";
+  case json::Kind::Object: return "an object";
+  }
+  return "a value";
+}
+
+Error ill_typed(std::string_view key, const json::Value &v, const char *wanted) {
+  return Error(ErrorKind::UnreadableInput, "a segment's `" + std::string(key) + "` is " + kind_name(v) + ", not " +
+                                               wanted + " (as otm-partition writes it)");
+}
+
+// The field a key names in one table, or null.
+template <typename Field, std::size_t N>
+Field field_of(const std::pair<const char *, Field> (&table)[N], std::string_view key) {
+  for (const auto &[k, field] : table)
+    if (key == k) return field;
+  return nullptr;
+}
+
+std::optional<std::vector<std::string>> strings_of(const json::Value &v) {
+  const auto *items = v.as_array();
+  if (!items) return std::nullopt;
+  std::vector<std::string> out;
+  for (const auto &item : *items) {
+    const auto *s = item.as_string();
+    if (!s) return std::nullopt;
+    out.push_back(*s);
+  }
+  return out;
+}
+
+// Reads one member into `seg` (`known` false when the key is none of a
+// segment's); the error when it is of another type.
+std::optional<Error> read_member(Seg &seg, std::string_view key, const json::Value &v, bool &known) {
+  known = true;
+  if (auto f = field_of(kStrings, key)) {
+    if (!v.is_string()) return ill_typed(key, v, "a string");
+    seg.*f = *v.as_string();
+  } else if (auto f = field_of(kStringsOrNull, key)) {
+    if (!v.is_string() && !v.is_null()) return ill_typed(key, v, "a string or null");
+    seg.*f = v.is_null() ? std::nullopt : std::optional<std::string>(*v.as_string());
+  } else if (auto f = field_of(kIntegers, key)) {
+    if (!v.is_int()) return ill_typed(key, v, "an integer");
+    seg.*f = *v.as_int();
+  } else if (auto f = field_of(kStringLists, key)) {
+    auto items = strings_of(v);
+    if (!items) return ill_typed(key, v, "a list of strings");
+    seg.*f = std::move(*items);
+  } else if (auto f = field_of(kValues, key)) {
+    seg.*f = v;
+  } else if (auto f = field_of(kPresentValues, key)) {
+    seg.*f = v;
+  } else if (key == "comparable") {
+    if (!v.is_bool()) return ill_typed(key, v, "a boolean");
+    seg.comparable = *v.as_bool();
+  } else {
+    known = false;
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
+Result<Segment> Segment::from_json(const json::Value &v) {
+  const auto *members = v.as_object();
+  if (!members)
+    return Error(ErrorKind::UnreadableInput, std::string("a segment is ") + kind_name(v) + ", not an object");
+  for (const char *key : {"version", "seg_id", "record_type"})
+    if (!v.get(key).is_string()) return ill_typed(key, v.get(key), "a string");
+  Segment seg;
+  for (const auto &[key, value] : *members) {
+    bool known = false;
+    if (auto error = read_member(seg, key, value, known)) return std::move(*error);
+    if (!known) seg.later.set(key, value);
+  }
+  return seg;
+}
+
+std::vector<Segment> read_segments(const std::vector<json::Value> &segments, std::string_view source) {
+  std::vector<Segment> out;
+  out.reserve(segments.size());
+  for (const auto &v : segments) {
+    auto seg = Segment::from_json(v);
+    if (!seg)
+      throw Error(seg.error().kind(),
+                  std::string(source) + ": row " + std::to_string(out.size() + 1) + ": " + seg.error().what());
+    out.push_back(std::move(seg).value());
+  }
+  return out;
+}
+
+json::Value Segment::to_json() const {
+  json::Value s = json::Value::object();
+  s.set("version", version);
+  s.set("n", n);
+  s.set("sha", sha);
+  s.set("parent", parent);
+  s.set("date", date);
+  s.set("dsl", dsl);
+  s.set("operator_slug", operator_slug);
+  s.set("workload_family", workload_family);
+  s.set("vendor", vendor);
+  s.set("arch", arch);
+  s.set("product", product);
+  s.set("source_repo", source_repo);
+  s.set("comparable", comparable);
+  s.set("ncu_dirs", json::Value::strings(ncu_dirs));
+  s.set("report_dirs", json::Value::strings(report_dirs));
+  const bool pitfall = seg_kind == kCuratedPitfallSegment;
+  if (record_type == "anti-strategy" && !pitfall) {
+    // A dead end's account: its seg_id is known once its text is cut.
+    s.set("record_type", record_type);
+    s.set("marker", marker);
+    s.set("seg_kind", seg_kind);
+    s.set("deadend_text", deadend_text);
+    s.set("split_by", split_by);
+    s.set("technique", technique);
+    s.set("fact_precheck", fact_precheck);
+    s.set("disc", disc);
+    s.set("seg_id", seg_id);
+  } else if (pitfall) {
+    s.set("seg_id", seg_id);
+    s.set("record_type", record_type);
+    s.set("seg_kind", seg_kind);
+    s.set("marker", marker);
+    s.set("split_by", split_by);
+    s.set("deadend_text", deadend_text);
+    s.set("pitfall_fix", pitfall_fix);
+    s.set("fact_precheck", fact_precheck);
+    s.set("technique", technique);
+    s.set("disc", disc);
+  } else {
+    s.set("seg_id", seg_id);
+    s.set("record_type", record_type);
+    s.set("seg_kind", seg_kind);
+    s.set("marker", marker);
+    s.set("technique", technique);
+    s.set("disc", disc);
+  }
+  if (record_type == "strategy") {
+    s.set("improve_pct", improve_pct);
+    s.set("geomean_us", geomean_us);
+    s.set("kind", kind);
+    s.set("builds_on", builds_on);
+  }
+  if (record_type == "reference-kernel") s.set("kernel_file", kernel_file);
+  if (measured_against) s.set("measured_against", *measured_against);
+  if (final_kernel) s.set("final_kernel", *final_kernel);
+  if (record_type == "anti-strategy") {
+    s.set("tried_in_the_run", tried_in_the_run);
+    s.set("occurrences", occurrences);
+    s.set("lever_settings", lever_settings);
+    s.set("kept_in_the_run", kept_in_the_run);
+  }
+  s.set("id", id);
+  s.set("episode_key", episode_key);
+  for (const auto &[key, value] : *later.as_object()) s.set(key, value);
+  return s;
+}
+
+} // namespace otm::workspace

@@ -1,0 +1,72 @@
+// One row of work/segments.jsonl (spec partition.md): a record-to-be, as a
+// typed value (issue 28). otm-partition builds each segment as a Segment
+// and writes it with to_json; a reader reads one with from_json.
+//
+//   auto seg = workspace::Segment::from_json(v).value(); // throws its Error
+//   seg.record_type, seg.version, seg.measured_against
+//
+// The key order depends on the segment's kind, as otm-partition has always
+// built them: the common fields, then a strategy's, an account of a failed
+// lever's (a curated pitfall's in its own order) or a reference kernel's,
+// then `id` and `episode_key`.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "error/result.hpp"
+#include "json/value.hpp"
+
+namespace otm::workspace {
+
+struct Segment {
+  // The version's and the trace's (every segment).
+  std::string version;
+  std::int64_t n = 0;
+  std::optional<std::string> sha, parent, date; // null for a version without a commit
+  std::string dsl, operator_slug, workload_family, vendor, arch, product, source_repo;
+  bool comparable = true;
+  std::vector<std::string> ncu_dirs, report_dirs;
+
+  // What it is (every segment).
+  std::string seg_id, record_type, seg_kind, marker, technique;
+  std::int64_t disc = 0;
+  std::string id, episode_key; // allocated last
+
+  // A strategy's: the ladder's numbers as it wrote them, its milestone
+  // kind, the step it builds on.
+  json::Value improve_pct, geomean_us;
+  std::string kind;
+  json::Value builds_on;
+  // Where its gain (or an account's attempt) is measured from: null when
+  // the ladder named no version; absent from a final kernel.
+  std::optional<json::Value> measured_against;
+
+  // An account of a failed lever's (anti-strategy).
+  std::optional<std::string> deadend_text, pitfall_fix;
+  std::string split_by, fact_precheck;
+  json::Value tried_in_the_run, occurrences, lever_settings, kept_in_the_run;
+
+  // A reference kernel's; final_kernel only for a milestone's snapshot.
+  std::string kernel_file;
+  std::optional<json::Value> final_kernel;
+
+  // What a later stage appended, in order.
+  json::Value later = json::Value::object();
+
+  // `version`, `seg_id` and `record_type` must be strings; any other field
+  // may be absent (it reads as its default), but a field of another type is
+  // an UnreadableInput Error naming it.
+  static Result<Segment> from_json(const json::Value &segment);
+  // In otm-partition's order for the segment's kind; `later` last.
+  json::Value to_json() const;
+};
+
+// Segments already parsed (work/segments.jsonl, partition's result), typed;
+// the first that is no segment is thrown, naming `source` and its row.
+std::vector<Segment> read_segments(const std::vector<json::Value> &segments, std::string_view source);
+
+} // namespace otm::workspace
