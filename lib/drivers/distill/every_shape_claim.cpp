@@ -15,7 +15,7 @@ struct MeasuredShape {
   double change_pct = 0; // positive: slower than before
 };
 
-std::string figure(double x) { return json::Value(std::round(x * 100.0) / 100.0).python_str(); }
+std::string figure(double x) { return json::hundredths(x).python_str(); }
 
 // "shape-3 (+12.8 %), shape-5 (+18.55 %)": at most three.
 std::string listed(const std::vector<const MeasuredShape *> &shapes) {

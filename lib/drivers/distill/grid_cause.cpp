@@ -32,7 +32,7 @@ double mean_gain(const std::vector<const CountedShape *> &shapes) {
   return shapes.empty() ? 0 : sum / static_cast<double>(shapes.size());
 }
 
-std::string figure(double x) { return json::Value(std::round(x * 100.0) / 100.0).python_str(); }
+std::string figure(double x) { return json::hundredths(x).python_str(); }
 
 // A program count: a whole number, as written.
 std::string count(double x) {

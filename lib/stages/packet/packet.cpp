@@ -265,14 +265,13 @@ void write_agent_facing(json::Writer &w, const Texts &t, const json::Value &seg,
   // The run's noise band (issue 25): the largest spread of its own
   // re-measurements of unchanged code; and for a failed attempt, how much
   // slower it measured than the code it was tried on.
-  auto rounded = [](double x) { return json::Value(std::round(x * 100.0) / 100.0); };
   auto spread = facts ? facts->same_code_spread_pct() : std::nullopt;
-  w.key("same_code_spread_pct").value(spread ? rounded(*spread) : json::Value());
+  w.key("same_code_spread_pct").value(spread ? json::hundredths(*spread) : json::Value());
   if (type != "reference-kernel") {
     // Per shape (issue 25): a geomean gain can sit on shapes the change
     // leaves as they were, and hide a shape that slowed.
     auto shape_spread = facts ? facts->same_code_shape_spread_pct() : std::nullopt;
-    w.key("same_code_shape_spread_pct").value(shape_spread ? rounded(*shape_spread) : json::Value());
+    w.key("same_code_shape_spread_pct").value(shape_spread ? json::hundredths(*shape_spread) : json::Value());
     w.key("per_shape_vs_measured_against").value(t.shape_changes);
     // The product's SM count, what a cause about filling the SMs is read
     // against (`launch_grid.sm_count`).
@@ -287,7 +286,7 @@ void write_agent_facing(json::Writer &w, const Texts &t, const json::Value &seg,
     json::Value slower;
     auto mine = row.get("geomean_us").as_number();
     auto base = facts ? facts->geomean_of(seg.get("measured_against").string_or("version")) : std::nullopt;
-    if (mine && base && *base > 0) slower = rounded((*mine / *base - 1.0) * 100.0);
+    if (mine && base && *base > 0) slower = json::hundredths((*mine / *base - 1.0) * 100.0);
     w.key("slower_than_tried_on_pct").value(slower);
   }
   w.end_object();

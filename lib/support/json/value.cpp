@@ -1,6 +1,7 @@
 #include "json/value.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "json/float_repr.hpp"
 
@@ -135,5 +136,7 @@ std::size_t nesting_depth(const Value &v, std::size_t limit) {
     for (const auto &[_, e] : *o) deepest = std::max(deepest, nesting_depth(e, limit - 1));
   return deepest + 1;
 }
+
+Value hundredths(double x) { return Value(std::round(x * 100.0) / 100.0); }
 
 } // namespace otm::json

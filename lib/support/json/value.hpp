@@ -99,6 +99,10 @@ private:
 
 const Value &null_value();
 
+// `x` rounded to two decimals, the precision every percentage and
+// microsecond figure otm writes or quotes is given in.
+Value hundredths(double x);
+
 // Nesting depth of `v` (a scalar 0, [] or {} 1, ...), counted no further
 // than `limit` + 1, so checking a limit costs at most the part within it.
 std::size_t nesting_depth(const Value &v, std::size_t limit);
