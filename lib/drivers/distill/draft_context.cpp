@@ -1,12 +1,12 @@
 #include "distill/draft_context.hpp"
 
-#include <cctype>
 #include <set>
 
 #include "code/inert_code.hpp"
 #include "code/jit_globals.hpp"
 #include "code/kernel_loops.hpp"
 #include "code/module_outline.hpp"
+#include "diff/diff_reading.hpp"
 #include "ladder/noise.hpp"
 #include "levers/lever_settings.hpp"
 #include "record/established_fact.hpp"
@@ -218,18 +218,9 @@ bool kernel_holds_stated_values(const Context &c, const std::string &change) {
   // (an `evict_first` on another load) but not as this change set it
   // (round 15: a reference kernel said to build on evict_last weight loads
   // a later step had removed).
-  auto word = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; };
-  auto written = [&](const std::string &form) {
-    const std::string &k = with_literals;
-    for (auto at = k.find(form); at != std::string::npos; at = k.find(form, at + 1))
-      if ((at == 0 || !word(k[at - 1]) || !word(form.front())) &&
-          (at + form.size() == k.size() || !word(k[at + form.size()]) || !word(form.back())))
-        return true;
-    return false;
-  };
   for (const auto &lever : vocabulary.named_in(change))
     for (const auto &form : vocabulary.code_forms_in(lever, levers::claim_of(change), dsl))
-      if (!written(form)) return false;
+      if (!diff::holds_name(with_literals, form)) return false;
   // A constant the change spells in code's own name with the value it sets
   // ("MAX_BLOCK_N from 4096 to 8192", "NUM_SPLITS=16"), lever or not: the
   // kernel holds it when it assigns that name that value (round 14: a
