@@ -19,6 +19,16 @@ fs::path golden_path(const std::string &rel) {
   return fs::path(otm::testing::source_dir()) / "testdata" / "golden" / rel;
 }
 
+std::vector<std::string> golden_lines(const std::string &rel) {
+  std::vector<std::string> lines;
+  const std::string text = io::read_file(golden_path(rel));
+  for (std::size_t pos = 0, nl; pos < text.size(); pos = nl + 1) {
+    nl = text.find('\n', pos);
+    lines.push_back(text.substr(pos, nl - pos));
+  }
+  return lines;
+}
+
 namespace {
 
 std::vector<std::string> lines_of(const std::string &s) {

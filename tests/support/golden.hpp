@@ -7,11 +7,15 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 namespace otm::testsupport {
 
 bool update_golden();
 std::filesystem::path golden_path(const std::string &rel);
+// The lines of testdata/golden/<rel> (a JSONL file's rows), without their
+// newlines: what a codec test reads back and writes again.
+std::vector<std::string> golden_lines(const std::string &rel);
 
 // The first differing lines of `expected` and `actual` in a unified-diff
 // shape ("@@ line N @@", "-expected", "+actual", a few lines of context),

@@ -166,6 +166,30 @@ TEST_CASE("a bracketed label or a guess beside the figure is no stated cause", "
   CHECK_FALSE(record::speculative_regex().contains("a ? b : c reads both branches"));
 }
 
+TEST_CASE("the run's expected impact is no cause of the failure", "[distill][issue25]") {
+  // Round 16 (I05): "Rationale: Improve memory coalescing and occupancy
+  // ...", the hope the run states on 63 steps, served as why evict_first
+  // on the weights was slower.
+  auto p = fewer_warps_attempt();
+  auto &said = at(p.doc, {"agent_facing", "what_the_run_said"});
+  const std::string hope = "Improve memory coalescing and occupancy so the kernel approaches peak achievable "
+                           "bandwidth on the target GPU.";
+  said.set("expected_impact", hope);
+  said.set("commit_body", "num_warps 8 -> 4 for the short rows.\nRationale: " + hope + "\nTried: 7.3% slower.");
+  auto hoped = distill::draft_record(p);
+  REQUIRE(hoped.refusal);
+  CHECK(hoped.refusal->field == "payload.established_fact.mechanism");
+  // A cause of the failure beside it is still the mechanism.
+  said.set("commit_body",
+           "num_warps 8 -> 4 for the short rows.\nRationale: " + hope +
+               "\nFour warps are slower because too few loads stay in flight to hide DRAM latency on long rows.");
+  auto stated = distill::draft_record(p);
+  INFO((stated.refusal ? stated.refusal->why : ""));
+  REQUIRE(stated.record);
+  CHECK_THAT(stated.record->get("payload").get("established_fact").string_or("mechanism"),
+             Catch::Contains("too few loads stay in flight"));
+}
+
 TEST_CASE("an attempt whose diff runs nothing never tried its lever", "[distill][issue25]") {
   auto d = distill::draft_record(attempt(kCommentDiff));
   REQUIRE(d.refusal);

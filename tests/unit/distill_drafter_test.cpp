@@ -258,8 +258,20 @@ TEST_CASE("a reference kernel quotes its entry-point function", "[distill]") {
   // It is the run's kept code, checked by the run, not by otm.
   CHECK_THAT(r.get("payload").string_or("goal"),
              Catch::StartsWith("Read the triton implementation of ") && Catch::Contains(" that the run kept (") &&
-                 Catch::Contains("otm did not run it). Some of its lines run for nothing (otm's reading of the code): "
-                                 "`_helper` is never called or launched."));
+                 Catch::Contains("otm did not run it, and other sizes are untested). Some of its lines run for "
+                                 "nothing (otm's reading of the code): `_helper` is never called or launched."));
+  // Round 16: the sizes it was checked on, when the packet lists them.
+  auto sized = draft_with("refk-final", [](json::Value &doc) {
+    json::Value af = doc.get("agent_facing");
+    json::Value op = af.get("operator");
+    op.set("benchmarked_values", json::parse(R"({"B": [1, 8], "S": [1024, 4096, 32768]})"));
+    af.set("operator", op);
+    doc.set("agent_facing", af);
+  });
+  REQUIRE(sized.record);
+  CHECK_THAT(sized.record->get("payload").string_or("goal"),
+             Catch::Contains("on the benchmarked shapes only, B in {1, 8} and S in {1024, 4096, 32768}; otm did not "
+                             "run it, and other sizes are untested)"));
 }
 
 TEST_CASE("a reference kernel's own change is its technique only when that change runs", "[distill][issue25]") {
@@ -368,6 +380,39 @@ TEST_CASE("a milestone in the final kernel's DSL that the final kernel beats is 
   CHECK_THAT(superseded.refusal->why, Catch::Contains("in the same DSL, supersedes this milestone's"));
   CHECK(snapshot(dsl == "gluon" ? "triton" : "gluon", mine_us / 2).record); // before a port
   CHECK(snapshot(dsl, mine_us * 2).record);                                 // faster than the final kernel
+}
+
+TEST_CASE("a milestone a later kernel of its own DSL beats is no reference kernel", "[distill][issue25]") {
+  // Kit15: the example's Triton v3 (43.7 us) beside the run's later Triton
+  // v20 (31.1 us); the final kernel is Gluon, so the rule above is silent.
+  auto snapshot = [](double later_us, double band) {
+    return draft_with("refk-final", [&](json::Value &doc) {
+      doc.set("seg_kind", "mega-snapshot");
+      json::Value af = doc.get("agent_facing");
+      const std::string dsl = af.get("operator").string_or("dsl");
+      json::Value span = json::parse(R"({"this_step_changes_running_code": true,
+          "code_runs_differently_from_the_best_before_it": true, "code_runs_differently_from_the_final_kernel": true})");
+      json::Value final_kernel = json::Value::object();
+      final_kernel.set("dsl", dsl == "gluon" ? "triton" : "gluon");
+      final_kernel.set("geomean_us", 1.0);
+      span.set("final_kernel", final_kernel);
+      json::Value later = json::Value::object();
+      later.set("geomean_us", later_us);
+      span.set("later_kernel_of_its_dsl", later);
+      af.set("span", span);
+      json::Value m = af.get("measurements");
+      m.set("same_code_spread_pct", band);
+      af.set("measurements", m);
+      doc.set("agent_facing", af);
+    });
+  };
+  const double mine_us = *fixture("refk-final").agent_facing().get("measurements").get("geomean_us").as_number();
+  auto superseded = snapshot(mine_us * 0.7, 2.0);
+  REQUIRE(superseded.refusal);
+  CHECK_THAT(superseded.refusal->why, Catch::Contains("a later milestone of the run in the same DSL supersedes"));
+  // Faster only inside the run's noise band: a re-measurement, not a better kernel.
+  CHECK(snapshot(mine_us * 0.99, 2.0).record);
+  CHECK(snapshot(mine_us * 1.2, 2.0).record);
 }
 
 TEST_CASE("a milestone measured before the run changed how it measures is not weighed against the final kernel",

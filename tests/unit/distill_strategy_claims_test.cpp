@@ -358,6 +358,63 @@ TEST_CASE("settings of levers the account does not name are named in the change"
   CHECK_THAT(changed.record->get("payload").string_or("change"), Catch::Contains("`layout`"));
 }
 
+TEST_CASE("a span whose gain the run measured mostly before its last step is not that step's", "[distill][issue25]") {
+  // kit16 F06: best-so-far 115.36 us; the kept step between (no memory
+  // measurement) took it to 78.62 us in its subject; this step 78.62 ->
+  // 75.05 us. The span's 34.9 % is not "num_warps 4 -> 8"'s.
+  auto with = [](double from, double to, double geomean) {
+    auto p = packet("num_warps 4 -> 8 for the long rows.");
+    auto &span = at(p.doc, {"agent_facing", "span"});
+    json::Value a = json::Value::object();
+    a.set("change", "Build the fp16 directly from the nibble.");
+    span.set("earlier_kept_steps", json::Value(json::Array{a}));
+    span.set("best_so_far_geomean_us", 115.36);
+    span.set("the_run_measured_this_step_from_us", from);
+    span.set("the_run_measured_this_step_to_us", to);
+    auto &m = at(p.doc, {"agent_facing", "measurements"});
+    m.set("geomean_us", geomean);
+    m.set("improve_pct_vs_best_so_far", 34.94);
+    m.set("same_code_spread_pct", 4.6);
+    return distill::draft_record(p);
+  };
+  auto before = with(78.62, 75.05, 75.048);
+  REQUIRE(before.refusal);
+  CHECK(before.refusal->field == "worth.gain.pct");
+  CHECK_THAT(before.refusal->why, Catch::Contains("from 78.62 to 75.05 us") && Catch::Contains("own is 4.54 %"));
+  // The run measured most of the span on this step: the span stands.
+  auto own = with(110.0, 75.05, 75.048);
+  INFO((own.refusal ? own.refusal->why : ""));
+  CHECK(own.record);
+  // A subject whose "after" is not the memory's geomean (another harness)
+  // does not speak for the measurement.
+  auto other = with(78.62, 60.0, 75.048);
+  INFO((other.refusal ? other.refusal->why : ""));
+  CHECK(other.record);
+}
+
+TEST_CASE("a cause claiming less DRAM traffic that the captures do not show is no mechanism", "[distill][issue25]") {
+  // Round 16 (G04, H03): the captures before and after, same kernel and
+  // shape, show the same DRAM bytes; the repeats removed were cache hits.
+  auto with = [](double ratio) {
+    auto p = packet("num_warps 4 -> 8 for the long rows.");
+    at(p.doc, {"agent_facing", "what_the_run_said"})
+        .set("causal_sentences", json::Value::strings({"Rationale: Cuts scale traffic from DRAM by 128x."}));
+    json::Value t = json::parse(R"({"before": {"dram_throughput_pct": 12.3, "duration_us": 205.35},
+                                     "after": {"dram_throughput_pct": 12.6, "duration_us": 199.78}})");
+    t.set("bytes_after_over_before", ratio);
+    at(p.doc, {"agent_facing", "profiler"}).set("dram_traffic_vs_measured_against", t);
+    return distill::draft_record(p);
+  };
+  auto same = with(1.0);
+  REQUIRE(same.refusal);
+  CHECK(same.refusal->field == "payload.mechanism");
+  CHECK_THAT(same.refusal->why, Catch::Contains("the gain did not come from DRAM traffic"));
+  auto cut = with(0.6);
+  INFO((cut.refusal ? cut.refusal->why : ""));
+  REQUIRE(cut.record);
+  CHECK(cut.record->get("payload").string_or("mechanism") == "Cuts scale traffic from DRAM by 128x.");
+}
+
 TEST_CASE("a gain inside the run's noise band is no strategy", "[distill][issue25]") {
   auto with = [](double gain, double band) {
     auto p = packet("Ran twice the warps per program.");
@@ -463,6 +520,51 @@ TEST_CASE("a gain a few shapes carry, the rest inside the noise, is not the chan
   auto lenient = distill::DraftRules::defaults();
   lenient.gain_min_shape_share = 0.2;
   CHECK(with(few, 3.36, lenient).record);
+}
+
+TEST_CASE("a gain a few shapes carry is theirs when an axis sets them apart", "[distill][issue25]") {
+  // Round 16: a loop over M inside the program gains on the M>1 shapes
+  // only; the M=1 shapes stay inside the noise.
+  const std::vector<double> changes{5.95, -0.49, 4.19, 1.18, -55.09, -0.05, -42.05};
+  const std::vector<std::vector<double>> axes{{1, 4096, 4096},  {1, 11008, 4096}, {1, 4096, 11008}, {1, 8192, 8192},
+                                              {4, 4096, 14336}, {1, 28672, 8192}, {2, 8192, 28672}};
+  auto with = [&](const std::string &change, std::vector<std::pair<double, double>> programs = {}) {
+    auto p = with_shape_changes(changes, 6.96, 6.21);
+    at(p.doc, {"agent_facing", "what_the_run_said"}).set("change", change);
+    auto &list = *at(p.doc, {"agent_facing", "measurements"}).find("per_shape_vs_measured_against")->as_array();
+    for (std::size_t i = 0; i < axes.size(); ++i) {
+      json::Value a = json::Value::object();
+      a.set("M", axes[i][0]);
+      a.set("N", axes[i][1]);
+      a.set("K", axes[i][2]);
+      auto &e = list[i];
+      e.set("axes", a);
+      if (i < programs.size()) {
+        e.set("programs_before", programs[i].first);
+        e.set("programs_after", programs[i].second);
+      }
+    }
+    return distill::draft_record(p);
+  };
+  auto named = with("Ran twice the warps per program so each M row reuses the tile.");
+  INFO((named.refusal ? named.refusal->why : ""));
+  REQUIRE(named.record);
+  // The account names M: K, which also sets the two shapes apart, is left out.
+  CHECK(named.record->get("retrieval").get("signals").get("shape_regime").string_or("predicate") == "M>=2");
+  CHECK_THAT(named.record->get("worth").get("gain").get("metrics")[0].string_or("measured_over"),
+             Catch::Contains("the gain is the shapes' with M>=2: shape-5 (M=4, N=4096, K=14336) -55.09 %"));
+  // An account naming no axis: every separating axis bounds the regime.
+  auto unnamed = with("Ran twice the warps per program.");
+  REQUIRE(unnamed.record);
+  CHECK(unnamed.record->get("retrieval").get("signals").get("shape_regime").string_or("predicate") ==
+        "M>=2 and K>=14336");
+  // Round 7: the shapes that gained kept their program count while others'
+  // changed: the change acts elsewhere, and the gain is not its.
+  std::vector<std::pair<double, double>> grid{{64, 132},  {64, 132}, {64, 132}, {64, 132},
+                                              {256, 256}, {64, 132}, {256, 256}};
+  auto elsewhere = with("Ran twice the warps per program so each M row reuses the tile.", grid);
+  REQUIRE(elsewhere.refusal);
+  CHECK_THAT(elsewhere.refusal->why, Catch::Contains("no axis of the workload sets those shapes apart"));
 }
 
 TEST_CASE("a gain that shapes running the same code also show is not the change's", "[distill][issue25]") {

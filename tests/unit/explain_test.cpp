@@ -78,7 +78,7 @@ TEST_CASE("otm-explain on the example trace, its workspace deleted", "[explain]"
   {
     INFO("every staged record is explained from the trace alone");
     auto records = s->records();
-    REQUIRE(records.size() >= 10);
+    REQUIRE(records.size() >= 9);
     std::string args = "--format json";
     for (const auto &r : records) args += " '" + r.string() + "'";
     auto out = run_in(s->root, s->explain(args));

@@ -53,6 +53,9 @@ TEST_CASE("the noise band is a quantile of the spreads of unchanged code, harnes
   CHECK(packet::NoiseRule::from_json(json::parse(R"({"gain_min_shape_share": 0.25})"), "x").gain_min_shape_share ==
         0.25);
   CHECK_THROWS_AS(packet::NoiseRule::from_json(json::parse(R"({"gain_min_shape_share": 1.5})"), "x"), Error);
+  CHECK(packet::NoiseRule::from_json(json::parse(R"({"span_own_gain_min_share": 0.3})"), "x").span_own_gain_min_share ==
+        0.3);
+  CHECK_THROWS_AS(packet::NoiseRule::from_json(json::parse(R"({"span_own_gain_min_share": -1})"), "x"), Error);
 }
 
 TEST_CASE("a kept step was made on the last kept commit before it, not on a reverted attempt", "[packet][issue25]") {

@@ -7,7 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include "error_kind.hpp"
-#include "io/file.hpp"
+#include "golden.hpp"
 #include "workspace/segment.hpp"
 #include "workspace/segment_kinds.hpp"
 #include "json/parse.hpp"
@@ -16,19 +16,12 @@
 using namespace otm;
 using workspace::Segment;
 
+using otm::test::mentions;
+
 namespace {
 
-std::vector<std::string> golden_segments() {
-  std::vector<std::string> lines;
-  std::string text = io::read_file(std::string(OTM_SOURCE_DIR) + "/testdata/golden/example/segments.jsonl");
-  for (std::size_t pos = 0, nl; pos < text.size(); pos = nl + 1) {
-    nl = text.find('\n', pos);
-    lines.push_back(text.substr(pos, nl - pos));
-  }
-  return lines;
-}
-
-bool mentions(const Error &e, const std::string &what) { return std::string(e.what()).find(what) != std::string::npos; }
+// The segments otm-partition wrote for the example trace.
+std::vector<std::string> golden_segments() { return testsupport::golden_lines("example/segments.jsonl"); }
 
 } // namespace
 

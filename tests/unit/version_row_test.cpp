@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "error_kind.hpp"
-#include "io/file.hpp"
+#include "golden.hpp"
 #include "workspace/version_row.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
@@ -12,21 +12,8 @@
 using namespace otm;
 using workspace::VersionRow;
 
-namespace {
-
-std::vector<std::string> golden_lines(const std::string &file) {
-  std::vector<std::string> lines;
-  std::string text = io::read_file(std::string(OTM_SOURCE_DIR) + "/testdata/golden/" + file);
-  for (std::size_t pos = 0, nl; pos < text.size(); pos = nl + 1) {
-    nl = text.find('\n', pos);
-    lines.push_back(text.substr(pos, nl - pos));
-  }
-  return lines;
-}
-
-bool mentions(const Error &e, const std::string &what) { return std::string(e.what()).find(what) != std::string::npos; }
-
-} // namespace
+using otm::test::mentions;
+using testsupport::golden_lines;
 
 TEST_CASE("version rows read and write back byte for byte", "[version-row]") {
   for (const char *file : {"example/versions.jsonl", "example-no-memory/versions.jsonl",

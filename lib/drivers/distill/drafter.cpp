@@ -126,8 +126,10 @@ DraftRules DraftRules::from_config(const config::Config &config) {
   const auto noise = packet::NoiseRule::from_json(config.data().get("noise"), config.source_name());
   r.gain_min_shape_share = noise.gain_min_shape_share;
   r.no_effect_max_pct = noise.no_effect_max_pct;
+  r.span_own_gain_min_share = noise.span_own_gain_min_share;
   r.grid_cause = GridCauseRule::from_json(config.data().get("launch_grid"), config.source_name());
   r.every_shape = EveryShapeRule::from_json(config.data().get("shape_claims"), config.source_name());
+  r.dram_cause = DramCauseRule::from_json(config.data().get("dram_claims"), config.source_name());
   if (const auto &restores = config.data().get("lineage").get("restores"); !restores.is_null())
     r.restores = levers::whole_token_regex(restores, true, config.source_name() + ": lineage.restores");
   const auto boilerplate = config.boilerplate(); // the section's one reader, shared with the quality report

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "config/config.hpp"
+#include "distill/dram_cause.hpp"
 #include "distill/every_shape_claim.hpp"
 #include "distill/grid_cause.hpp"
 #include "distill/packet.hpp"
@@ -58,12 +59,18 @@ struct DraftRules {
   // (within the run's band, when known).
   double gain_min_shape_share = 0.5;
   double no_effect_max_pct = 1.0;
+  // A span's gain is its last step's only when the run's own subject
+  // measured at least this share of it on that step.
+  double span_own_gain_min_share = 0.5;
   // The `launch_grid` section: a cause about the grid checked against each
   // shape's program count.
   GridCauseRule grid_cause;
   // The `shape_claims` section: a cause claiming every shape checked
   // against each shape's measurement.
   EveryShapeRule every_shape;
+  // The `dram_claims` section: a cause about DRAM traffic checked against
+  // the captures before and after the change.
+  DramCauseRule dram_cause;
   // `lineage.restores`: a kept step's change text that returns to earlier
   // code ("Restore an earlier step kernel: ...") names no technique the
   // code builds on (round 14: a reference kernel said to build on one).

@@ -379,12 +379,18 @@ void prose_dead_end_account(const json::Value &af, const levers::LeverVocabulary
 // over "not bit-compatible"), earliest on ties. A fix says what to do
 // instead, not why this failed (round 10: "Pipeline explicitly (async
 // copies + barriers)" as the cause of a num_stages attempt Gluon ignores).
-std::optional<SourcedText> first_stated_cause(const FailureAccount &a, const record::FactContext &context) {
+// The run's expected impact is what it hoped the lever would do, never why
+// it failed (round 16: "Rationale: Improve memory coalescing and occupancy
+// ...", the template of 63 steps, as the cause of a slower evict_first).
+std::optional<SourcedText> first_stated_cause(const FailureAccount &a, const record::FactContext &context,
+                                              const std::optional<std::string> &hope) {
+  const std::string hoped = hope ? text::folded(without_reason_label(*hope)) : std::string();
   for (const auto &t : a.evidence) {
     if (t.source.ends_with("fix") || t.source == "how_it_was_fixed") continue;
     std::optional<SourcedText> accuracy;
     std::size_t best_accuracy = 0;
     for (auto s : text::sentences(t.text)) {
+      if (!hoped.empty() && text::folded(without_reason_label(s)) == hoped) continue;
       // A guess the run put in a label after the reason is not the reason.
       if (!record::states_mechanism(s, context))
         if (auto bare = without_trailing_labels(s); record::states_mechanism(bare, context)) s = bare;
@@ -428,7 +434,7 @@ AntiFactResult anti_fact(const json::Value &af, const levers::LeverVocabulary &v
     a.attempted = lever_without_its_cause(*change, vocabulary);
     prose_dead_end_account(af, vocabulary, a);
   }
-  auto mechanism = first_stated_cause(a, context);
+  auto mechanism = first_stated_cause(a, context, nonblank(af.get("what_the_run_said").get("expected_impact")));
   if (!mechanism) {
     r.gap = FactGap{"payload.established_fact.mechanism",
                     "no sentence of the packet's account of the failure states a cause of at least 40 characters "

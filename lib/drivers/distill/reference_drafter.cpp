@@ -98,6 +98,18 @@ void check_milestone_code(Context &c) {
            "the run's final kernel, in the same DSL, supersedes this milestone's (" + text::fixed(*final_us, 2) +
                " us against " + text::fixed(*mine_us, 2) +
                " us geomean): the final kernel's record quotes the code a reader would start from");
+  // The same for a later milestone of its own DSL when the final kernel
+  // is in another (the snapshot before a port): kit15's Triton v3 at
+  // 43.7 us beside the run's later Triton kernel at 31.1 us. Beyond the
+  // run's noise band only: a re-measurement is no better kernel.
+  const auto later_us = span.get("later_kernel_of_its_dsl").get("geomean_us").as_number();
+  const double band = c.af.get("measurements").get("same_code_spread_pct").as_number().value_or(0.0);
+  if (!same_dsl && later_us && mine_us && *later_us < *mine_us * (1.0 - band / 100.0))
+    refuse("payload.implementation.snippet",
+           "a later milestone of the run in the same DSL supersedes this one (" + text::fixed(*later_us, 2) +
+               " us against " + text::fixed(*mine_us, 2) +
+               " us geomean, beyond the run's own spread of re-measurements of unchanged code): it is a step on the "
+               "way to that kernel, not the code a reader would start from");
   // A snapshot measured before the run changed how it measures (a harness
   // that now flushes L2) cannot be weighed against the final kernel: its
   // "comparable" geomean would read as faster than the run's best (round
@@ -186,6 +198,24 @@ std::string what_runs_for_nothing(const Context &c) {
   return out + ".";
 }
 
+// " only, M in {1, 16, 4096} and N in {4096, 8192}": the sizes the run
+// checked the kernel on (round 16: a decode kernel whose empty splits give
+// NaN for S under 1024 read as general). Empty when the packet has none.
+std::string benchmarked_sizes(const Value &af) {
+  const auto *axes = af.get("operator").get("benchmarked_values").as_object();
+  if (!axes || axes->empty()) return {};
+  std::string out;
+  std::size_t i = 0;
+  for (const auto &[name, values] : *axes) {
+    std::string list;
+    if (const auto *vs = values.as_array())
+      for (const auto &v : *vs) list += (list.empty() ? "" : ", ") + v.python_str();
+    out += (i == 0 ? "" : i + 1 == axes->size() ? " and " : ", ") + name + " in {" + list + "}";
+    ++i;
+  }
+  return " only, " + out;
+}
+
 } // namespace
 
 Value draft_reference(Context &c) {
@@ -203,8 +233,8 @@ Value draft_reference(Context &c) {
   p.set("goal", "Read the " + dsl + " implementation of " +
                     (c.family.empty() ? std::string("this operator") : c.family) + " on " + c.gpu +
                     " that the run kept" +
-                    (passed ? " (it passed the run's own correctness check on the benchmarked shapes; otm did not "
-                              "run it)"
+                    (passed ? " (it passed the run's own correctness check on the benchmarked shapes" +
+                                  benchmarked_sizes(c.af) + "; otm did not run it, and other sizes are untested)"
                             : " (otm did not run it)") +
                     what_runs_for_nothing(c));
   p.set("problem", problem_of(c));

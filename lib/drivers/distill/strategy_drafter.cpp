@@ -191,9 +191,10 @@ SourcedText own_mechanism(Context &c, const Checked &k) {
   std::size_t impact_steps = said_here.get("expected_impact_stated_by_steps").as_int().value_or(0) > 0
                                  ? static_cast<std::size_t>(*said_here.get("expected_impact_stated_by_steps").as_int())
                                  : 0;
-  // A cause about the grid that the shapes' program counts contradict, or
-  // one claiming every shape that a shape's measurement contradicts, is
-  // skipped too; when no other source is left, it is the refusal's reason.
+  // A cause about the grid that the shapes' program counts contradict, one
+  // claiming every shape that a shape's measurement contradicts, or one
+  // claiming less DRAM traffic that the captures contradict, is skipped too; when no other source is left, it is the
+  // refusal's reason.
   std::optional<std::string> contradicted;
   auto is_template = [&](const std::string &source, const std::string &text) {
     // The template's sentence is the template wherever the packet quotes
@@ -235,6 +236,7 @@ SourcedText own_mechanism(Context &c, const Checked &k) {
     }
     auto why = c.rules.grid_cause.contradiction(text, c.af.get("measurements"));
     if (!why) why = c.rules.every_shape.contradiction(text, c.af.get("measurements"));
+    if (!why) why = c.rules.dram_cause.contradiction(text, c.af.get("profiler"));
     if (why && !contradicted) contradicted = why;
     return why.has_value();
   };
@@ -512,6 +514,10 @@ Value draft_strategy(Context &c) {
   if (auto applies = applies_when_of(c, k); applies.size()) p.set("applies_when", applies);
   r.set("payload", p);
   set_terms(r, strategy_terms(c, k, *hunk));
+  if (auto regime = gain_regime(c))
+    if (auto *retrieval = r.find("retrieval"))
+      if (auto *signals = retrieval->find("signals"))
+        if (auto *shape_regime = signals->find("shape_regime")) shape_regime->set("predicate", *regime);
   r.set("evidence", strategy_evidence(c, k));
   Value gain = strategy_gain(c);
   if (!k.earlier.empty()) {

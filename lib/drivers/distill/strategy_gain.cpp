@@ -1,6 +1,7 @@
 #include "distill/strategy_gain.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 
 #include "text/pyformat.hpp"
@@ -52,45 +53,142 @@ Value shape_regressions(const Value &m) {
   return out;
 }
 
-// Why a geomean gain is not the change's across the workload, when it
-// rests on a few shapes (round 7: a persistent grid credited with the
-// gain of one-row shapes whose grid it leaves as it was): fewer than
-// `min_share` of the shapes moved faster than the run's per-shape spread of
-// unchanged code, and the others, together, moved inside the run's band.
-std::optional<std::string> gain_on_a_few_shapes(const Value &m, double min_share) {
+// A geomean gain resting on a few shapes (round 7: a persistent grid
+// credited with the gain of one-row shapes whose grid it leaves as it
+// was): fewer than `min_share` of the shapes moved faster than the run's
+// per-shape spread of unchanged code, and the others, together, moved
+// inside the run's band. nullopt when the gain is broad or the packet
+// cannot tell.
+struct FewShapes {
+  std::vector<const Value *> beyond; // faster than the per-shape band
+  std::size_t rest = 0;              // the others
+  double rest_pct = 0;               // their geomean change together
+};
+
+std::optional<FewShapes> gain_on_a_few_shapes(const Value &m, double min_share) {
   auto shape_band = m.get("same_code_shape_spread_pct").as_number(), band = m.get("same_code_spread_pct").as_number();
   const auto *changes = m.get("per_shape_vs_measured_against").as_array();
   if (!shape_band || !band || !changes || changes->size() < 3) return std::nullopt;
-  std::vector<const Value *> beyond;
+  FewShapes f;
   double log_rest = 0;
-  std::size_t rest = 0;
   for (const auto &e : *changes) {
     auto x = e.get("change_pct").as_number();
     auto before = e.get("before_us").as_number(), after = e.get("after_us").as_number();
     if (!x || !before || !after || *before <= 0 || *after <= 0) return std::nullopt;
     if (*x < -*shape_band) {
-      beyond.push_back(&e);
+      f.beyond.push_back(&e);
     } else {
       log_rest += std::log(*after / *before);
-      ++rest;
+      ++f.rest;
     }
   }
-  if (static_cast<double>(beyond.size()) >= min_share * static_cast<double>(changes->size()) || rest == 0)
+  if (static_cast<double>(f.beyond.size()) >= min_share * static_cast<double>(changes->size()) || f.rest == 0)
     return std::nullopt;
-  double rest_pct = (std::exp(log_rest / static_cast<double>(rest)) - 1.0) * 100.0;
-  if (-rest_pct > *band) return std::nullopt;
+  f.rest_pct = (std::exp(log_rest / static_cast<double>(f.rest)) - 1.0) * 100.0;
+  if (-f.rest_pct > *band) return std::nullopt;
+  return f;
+}
+
+// An axis value as the workload spells it: a whole number without ".0".
+std::string axis_value(const Value &v) {
+  auto x = v.as_number();
+  return x && *x == std::floor(*x) && std::abs(*x) < 9e15 ? std::to_string(static_cast<long long>(*x)) : v.python_str();
+}
+
+// "shape-5 (M=4, N=4096, K=14336) -55.09 %".
+std::string shape_named(const Value &e) {
+  std::string axes;
+  if (const auto *a = e.get("axes").as_object())
+    for (const auto &[name, value] : *a) axes += (axes.empty() ? "" : ", ") + name + "=" + axis_value(value);
+  return e.string_or("shape") + (axes.empty() ? "" : " (" + axes + ")") + " " + e.get("change_pct").python_str() + " %";
+}
+
+// Whether `name` stands in `text` as a word of its own ("M" in "all M
+// activation rows", not in "Make").
+bool names_axis(std::string_view text, std::string_view name) {
+  auto word = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; };
+  for (auto at = text.find(name); at != std::string_view::npos; at = text.find(name, at + 1)) {
+    auto end = at + name.size();
+    if ((at == 0 || !word(text[at - 1])) && (end == text.size() || !word(text[end]))) return true;
+  }
+  return false;
+}
+
+// Where a gain a few shapes carry applies: each variable axis on which
+// every shape that gained lies beyond every shape that did not ("M>=2":
+// round 16's loop over M inside the program, which leaves the M=1 shapes
+// as they were), joined by "and". nullopt when no axis separates them, when
+// a shape's axes are unknown, or when the launch counts say the change
+// acts elsewhere: every shape that gained kept its program count while a
+// shape that did not changed its own (round 7's persistent grid).
+std::optional<std::string> regime_of(const FewShapes &f, const Value &m, std::string_view said) {
+  if (f.beyond.empty()) return std::nullopt;
+  const auto *changes = m.get("per_shape_vs_measured_against").as_array();
+  auto gained = [&](const Value &e) { return std::find(f.beyond.begin(), f.beyond.end(), &e) != f.beyond.end(); };
+  auto programs_moved = [](const Value &e) -> std::optional<bool> {
+    auto b = e.get("programs_before").as_number(), a = e.get("programs_after").as_number();
+    if (!b || !a) return std::nullopt;
+    return *b != *a;
+  };
+  bool gained_moved = false, rest_moved = false;
+  for (const auto &e : *changes)
+    if (auto moved = programs_moved(e); moved && *moved) (gained(e) ? gained_moved : rest_moved) = true;
+  if (rest_moved && !gained_moved) return std::nullopt;
+  const auto *first = f.beyond.front()->get("axes").as_object();
+  if (!first) return std::nullopt;
+  // Each separating axis's bound; those the run's account names, when it
+  // names any (round 16: "all M activation rows" set apart by M, and by K
+  // only because both shapes with M>1 happen to have the longest K).
+  std::vector<std::pair<std::string, std::string>> bounds;
+  for (const auto &[name, unused] : *first) {
+    (void)unused;
+    std::optional<double> lo_in, hi_in, lo_out, hi_out;
+    const Value *lo_shape = nullptr, *hi_shape = nullptr;
+    for (const auto &e : *changes) {
+      auto x = e.get("axes").get(name).as_number();
+      if (!x) return std::nullopt;
+      auto &lo = gained(e) ? lo_in : lo_out;
+      auto &hi = gained(e) ? hi_in : hi_out;
+      if (!lo || *x < *lo) {
+        lo = *x;
+        if (gained(e)) lo_shape = &e;
+      }
+      if (!hi || *x > *hi) {
+        hi = *x;
+        if (gained(e)) hi_shape = &e;
+      }
+    }
+    // The bound is a value the packet holds (the no-fabrication gate).
+    if (*lo_in > *hi_out)
+      bounds.emplace_back(name, name + ">=" + axis_value(lo_shape->get("axes").get(name)));
+    else if (*hi_in < *lo_out)
+      bounds.emplace_back(name, name + "<=" + axis_value(hi_shape->get("axes").get(name)));
+  }
+  bool any_named = std::any_of(bounds.begin(), bounds.end(), [&](const auto &b) { return names_axis(said, b.first); });
+  std::string out;
+  for (const auto &[name, bound] : bounds)
+    if (!any_named || names_axis(said, name)) out += (out.empty() ? "" : " and ") + bound;
+  if (out.empty()) return std::nullopt;
+  return out;
+}
+
+// Why a few shapes' gain is no strategy.
+std::string few_shapes_refusal(const FewShapes &f, const Value &m) {
+  const auto *changes = m.get("per_shape_vs_measured_against").as_array();
   const std::string inside = " % together, inside the run's own spread of re-measurements of unchanged code (" +
                              m.get("same_code_spread_pct").python_str() + " %)";
-  if (beyond.empty())
+  if (f.beyond.empty())
     return "no shape moved faster than the run's per-shape spread (" +
-           m.get("same_code_shape_spread_pct").python_str() + " %), and the " + std::to_string(rest) +
-           " shapes moved " + text::fixed(rest_pct, 2) + inside + ": no gain is established";
+           m.get("same_code_shape_spread_pct").python_str() + " %), and the " + std::to_string(f.rest) +
+           " shapes moved " + text::fixed(f.rest_pct, 2) + inside + ": no gain is established";
   std::string which;
-  for (const auto *e : beyond)
+  for (const auto *e : f.beyond)
     which += (which.empty() ? "" : ", ") + e->string_or("shape") + " " + e->get("change_pct").python_str() + " %";
-  return "the gain rests on " + std::to_string(beyond.size()) + " of " + std::to_string(changes->size()) + " shapes (" +
-         which + "); the other " + std::to_string(rest) + " moved " + text::fixed(rest_pct, 2) + inside +
-         ": the gain is those shapes', not the change's across the workload";
+  return "the gain rests on " + std::to_string(f.beyond.size()) + " of " + std::to_string(changes->size()) +
+         " shapes (" + which + "); the other " + std::to_string(f.rest) + " moved " + text::fixed(f.rest_pct, 2) +
+         inside +
+         ", and no axis of the workload sets those shapes apart from the rest: the gain is those shapes', not the "
+         "change's across the workload";
 }
 
 // Why a gain is not the change's when shapes that run the same code before
@@ -128,6 +226,41 @@ std::optional<std::string> gain_on_shapes_it_does_not_reach(const Value &m) {
          text::fixed(*band, 2) + " %): the run's measurement moved for a reason other than this change";
 }
 
+// Why a span's gain is not its last step's (kit16 F06: "BLOCK_N 32 -> 16"
+// credited 34.9 % over a span whose kept fp16 dequant the run measured at
+// -31.7 % in its subject but never in memory): the run's own subject
+// measured this step from a kernel faster than the best-so-far, and of the
+// span's gain the step's own share, in those numbers, is under `min_share`.
+// The subject's numbers count only when its "after" is the memory's
+// geomean within the run's band (1 % without one): the same measurement.
+std::optional<std::string> gain_of_the_steps_before(const Value &af, double min_share) {
+  const auto &span = af.get("span");
+  const auto &m = af.get("measurements");
+  auto best = span.get("best_so_far_geomean_us").as_number();
+  auto from = span.get("the_run_measured_this_step_from_us").as_number();
+  auto to = span.get("the_run_measured_this_step_to_us").as_number();
+  auto after = m.get("geomean_us").as_number();
+  if (!best || !from || !to || !after || *after <= 0 || *from <= 0 || *best <= *after) return std::nullopt;
+  double same = m.get("same_code_spread_pct").as_number().value_or(1.0);
+  if (std::abs(*to / *after - 1.0) * 100.0 > same) return std::nullopt;
+  double share = (*from - *to) / (*best - *after);
+  if (share >= min_share) return std::nullopt;
+  return "the run measured this step from " + text::fixed(*from, 2) + " to " + text::fixed(*to, 2) +
+         " us (its subject), not from the best-so-far's " + text::fixed(*best, 2) + " us: of the span's gain (" +
+         text::fixed((1.0 - *after / *best) * 100.0, 2) + " %) the step's own is " +
+         text::fixed((1.0 - *to / *from) * 100.0, 2) +
+         " %; the rest is the kept steps between, which the trace does not measure apart";
+}
+
+// The run's account of the step: its change and causal sentences, where
+// it names the axis its change is about.
+std::string account_of(const Context &c) {
+  const auto &said = c.af.get("what_the_run_said");
+  std::string out = said.string_or("change");
+  for (const auto &s : strings_at(said.get("causal_sentences"))) out += "\n" + s;
+  return out;
+}
+
 } // namespace
 
 // The measurement checks: a gain beyond the run's noise, on most shapes.
@@ -141,8 +274,34 @@ void established_gain(Context &c) {
                                  " % faster than its best-so-far, inside the run's own spread of re-measurements "
                                  "of unchanged code (" +
                                  band.python_str() + " %): the gain is not established");
-  if (auto few = gain_on_a_few_shapes(m, c.rules.gain_min_shape_share)) refuse("worth.gain.pct", *few);
+  if (auto few = gain_on_a_few_shapes(m, c.rules.gain_min_shape_share); few && !regime_of(*few, m, account_of(c)))
+    refuse("worth.gain.pct", few_shapes_refusal(*few, m));
   if (auto elsewhere = gain_on_shapes_it_does_not_reach(m)) refuse("worth.gain.pct", *elsewhere);
+  if (auto before = gain_of_the_steps_before(c.af, c.rules.span_own_gain_min_share)) refuse("worth.gain.pct", *before);
+}
+
+namespace {
+
+// A gain a few shapes carry and where it applies, when an axis sets them
+// apart: what the record's shape_regime and measured_over say.
+struct GainRegime {
+  FewShapes few;
+  std::string predicate;
+};
+std::optional<GainRegime> gain_regime_of(const Context &c) {
+  const auto &m = c.af.get("measurements");
+  auto few = gain_on_a_few_shapes(m, c.rules.gain_min_shape_share);
+  if (!few) return std::nullopt;
+  auto predicate = regime_of(*few, m, account_of(c));
+  if (!predicate) return std::nullopt;
+  return GainRegime{std::move(*few), std::move(*predicate)};
+}
+
+} // namespace
+
+std::optional<std::string> gain_regime(const Context &c) {
+  auto r = gain_regime_of(c);
+  return r ? std::optional<std::string>(r->predicate) : std::nullopt;
 }
 
 Value strategy_gain(Context &c) {
@@ -161,8 +320,20 @@ Value strategy_gain(Context &c) {
     metric.set("direction", "lower-better");
     metric.set("source", "harness");
     metric.set("delta_pct", pct);
-    metric.set("measured_over", "geomean latency over the run's benchmarked shapes, against the best earlier step" +
-                                    shape_range(m.get("per_shape_vs_measured_against")));
+    std::string over = "geomean latency over the run's benchmarked shapes, against the best earlier step" +
+                       shape_range(m.get("per_shape_vs_measured_against"));
+    // A gain a few shapes carry is theirs: said with the axes that set
+    // them apart (the record's shape_regime).
+    if (auto regime = gain_regime_of(c)) {
+      std::string which;
+      for (const auto *e : regime->few.beyond) which += (which.empty() ? "" : ", ") + shape_named(*e);
+      // No computed number: the no-fabrication gate holds the record to
+      // the packet's, and otm-explain to the trace's (the run's spread is
+      // otm's arithmetic).
+      over += "; the gain is the shapes' with " + regime->predicate + ": " + which +
+              "; the others moved together inside the run's own spread of re-measurements of unchanged code";
+    }
+    metric.set("measured_over", over);
     g.set("metrics", Value(json::Array{metric}));
     g.set("regressions", shape_regressions(m));
   } else {

@@ -11,6 +11,11 @@ namespace otm::distill::drafting {
 // Refuses (throws the drafter's refusal) a gain the run does not establish.
 void established_gain(Context &c);
 
+// Where a gain that a few shapes carry applies ("M>=2"): the variable
+// axes on which the shapes that gained lie beyond the others; nullopt for
+// a broad gain (retrieval.signals.shape_regime.predicate stays "*").
+std::optional<std::string> gain_regime(const Context &c);
+
 // worth.gain: the measured geomean gain, its per-shape range and
 // regressions, correctness and comparability; qualitative without a
 // measurement.

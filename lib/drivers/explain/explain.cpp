@@ -210,6 +210,11 @@ private:
     for (const auto &s : scalars_)
       if (shares_key(s.text, tok.keys)) with.push_back(&s);
     if (with.empty()) return nullptr;
+    // The number of a shape label ("(shape-4)") is the label's, not a
+    // number some packet text also holds ("(4)").
+    if (tok.offset >= 6 && value_text.compare(tok.offset - 6, 6, "shape-") == 0)
+      for (const auto *s : with)
+        if (s->path.ends_with(".shape") && s->text == "shape-" + tok.text) return s;
     // Around the number, then the number and what follows it, then what
     // precedes it and the number: a record joins packet texts ("...; "),
     // so the widest window may straddle two of them.

@@ -107,6 +107,16 @@ json::Value definition(const TraceModel &m) {
   return {};
 }
 
+// workload.jsonl as the trace holds it: where a shape's axes are read.
+std::string workload_text(const TraceModel &m) {
+  try {
+    auto f = m.location().trace / "workload.jsonl";
+    if (io::is_regular_file(f)) return text::replace_invalid_utf8(io::read_file(f));
+  } catch (const std::exception &) {
+  }
+  return {};
+}
+
 // "[3].direction" -> 3 (the index after a list field's name).
 std::size_t index_after(const std::string &path, std::size_t at) {
   std::size_t n = 0;
@@ -139,6 +149,8 @@ std::vector<Source> sources_of(const std::string &path, const SourceContext &c) 
     out.push_back({"definition", "definition.json", "axes", text_of_value(definition(m).get("axes"))});
   } else if (starts(p, "operator.n_benchmarked_shapes")) {
     out.push_back({"workload", "workload.jsonl", "count of non-blank lines", text_of_value(m.meta().get("n_shapes"))});
+  } else if (starts(p, "operator.benchmarked_values.")) {
+    out.push_back({"workload-axes", "workload.jsonl", "axes of its lines", workload_text(m)});
   } else if (starts(p, "operator.harness")) {
     out.push_back({"setting", "", "RTM_HARNESS / --harness, the registry's harness, or otm's default",
                    text_of_value(m.meta().get("harness"))});
@@ -168,6 +180,8 @@ std::vector<Source> sources_of(const std::string &path, const SourceContext &c) 
     // A label the scrubber allocated for a workload key: the number in
     // "shape-3" counts shapes, it measures nothing.
     out.push_back({"label", "", path, text_of_value(gates::at_path(c.packet, path))});
+  } else if (starts(p, "measurements.per_shape_") && p.find(".axes.") != std::string::npos) {
+    out.push_back({"workload-axes", "workload.jsonl", "axes of the shape's line", workload_text(m)});
   } else if (starts(p, "measurements.per_shape_latency")) {
     step_sources(m, typed, "by_shape", out, true);
   } else if (starts(p, "measurements.per_shape_vs_measured_against")) {

@@ -6,48 +6,33 @@
 #include "text/utf8.hpp"
 #include "trace/trace_files.hpp"
 #include "trace/version_key.hpp"
+#include "workspace/field_reader.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
 
 namespace otm::trace {
 namespace {
 
-const char *kind_name(const json::Value &v) {
-  switch (v.kind()) {
-  case json::Kind::Null: return "null";
-  case json::Kind::Bool: return "a boolean";
-  case json::Kind::Int:
-  case json::Kind::Double: return "a number";
-  case json::Kind::String: return "a string";
-  case json::Kind::Array: return "a list";
-  case json::Kind::Object: return "an object";
-  }
-  return "a value";
-}
-
+// A step record is read with defaults: a field of another type reads as
+// its default, and each is a sentence of the record's problems, naming the
+// field by its path ("performance.latency_us is a string, not a number").
 struct Reader {
-  std::string &problems;
-  void note(const std::string &field, const json::Value &v, const char *wanted) {
-    problems += (problems.empty() ? "" : "; ") + field + " is " + kind_name(v) + ", not " + wanted;
-  }
+  workspace::FieldReader fields;
   // A section object; a present non-object reads as {}.
   const json::Value &section(const json::Value &rec, const char *key) {
-    const json::Value *v = rec.find(key);
-    if (!v || v->is_null() || v->is_object()) return v ? *v : json::null_value();
-    note(key, *v, "an object");
-    return json::null_value();
+    const json::Value &v = rec.get(key);
+    return v.is_null() || fields.is_object(key, v) ? v : json::null_value();
   }
   json::Value string_or_null(const json::Value &obj, const char *sec, const char *key) {
     const json::Value &v = obj.get(key);
-    if (v.is_null() || v.is_string()) return v;
-    note(std::string(sec) + "." + key, v, "a string");
-    return nullptr;
+    std::string s;
+    if (v.is_null() || !fields.string(std::string(sec) + "." + key, v, s)) return nullptr;
+    return s;
   }
   json::Value typed(const json::Value &v, const std::string &name, bool want_list) {
-    if (v.is_null()) return want_list ? json::Value::array() : json::Value::object();
-    if (want_list ? v.is_array() : v.is_object()) return v;
-    note(name, v, want_list ? "a list" : "an object");
-    return want_list ? json::Value::array() : json::Value::object();
+    json::Value empty = want_list ? json::Value::array() : json::Value::object();
+    if (v.is_null()) return empty;
+    return (want_list ? fields.is_list(name, v) : fields.is_object(name, v)) ? v : empty;
   }
 };
 
@@ -55,10 +40,7 @@ struct Reader {
 // returned as written so an integer stays an integer.
 const json::Value *usable_latency(const json::Value *v, const std::string &name, Reader &r) {
   if (!v || v->is_null()) return nullptr;
-  if (!v->is_number()) {
-    r.note(name, *v, "a number");
-    return nullptr;
-  }
+  if (!r.fields.is_number(name, *v)) return nullptr;
   return v->truthy() ? v : nullptr; // zero is treated as corrupt (spec §3.1)
 }
 
@@ -98,7 +80,7 @@ json::Value normalise_pitfall(const json::Value &entry) {
 
 json::Value step_record_fields(const std::string &file_name, const json::Value &rec, std::string &problems,
                                std::size_t max_pitfalls, std::string &limited) {
-  Reader r{problems};
+  Reader r;
   const json::Value &perf = r.section(rec, "performance");
   const json::Value &corr = r.section(rec, "correctness");
   const json::Value &gate = r.section(rec, "quality_gate");
@@ -148,6 +130,7 @@ json::Value step_record_fields(const std::string &file_name, const json::Value &
   row.set("search_log", r.typed(rec.get("search_log"), "search_log", true));
   row.set("profile_evidence", r.typed(rec.get("profile_evidence"), "profile_evidence", false));
   row.set("geomean_source", source);
+  if (r.fields.failed()) problems += (problems.empty() ? "" : "; ") + r.fields.problems();
   return row;
 }
 
@@ -235,7 +218,7 @@ StepRecordRead read_step_record(const std::string &name, std::string_view bytes,
   if (!version.fullmatch(stem)) return refuse("not a version name");
   if (auto problem = version_key_problem(stem); !problem.empty()) return refuse(problem);
   std::string key = text::to_lower(stem);
-  if (!rec.is_object()) return refuse(std::string("not a JSON object (") + kind_name(rec) + ")");
+  if (!rec.is_object()) return refuse(std::string("not a JSON object (") + workspace::kind_name(rec) + ")");
   std::string problems, limited;
   if (std::size_t cut = cut_long_strings(rec, limits.max_text_bytes))
     limited = std::to_string(cut) + " string(s) longer than " + std::to_string(limits.max_text_bytes) +

@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "workspace/field_reader.hpp"
 #include "workspace/segment_kinds.hpp"
 
 namespace otm::workspace {
@@ -61,104 +62,51 @@ constexpr std::pair<const char *, json::Value Seg::*> kValues[] = {
 constexpr std::pair<const char *, std::optional<json::Value> Seg::*> kPresentValues[] = {
     {"measured_against", &Seg::measured_against},
     {"final_kernel", &Seg::final_kernel},
+    {"later_in_its_dsl", &Seg::later_in_its_dsl},
 };
 
-const char *kind_name(const json::Value &v) {
-  switch (v.kind()) {
-  case json::Kind::Null: return "null";
-  case json::Kind::Bool: return "a boolean";
-  case json::Kind::Int:
-  case json::Kind::Double: return "a number";
-  case json::Kind::String: return "a string";
-  case json::Kind::Array: return "a list";
-  case json::Kind::Object: return "an object";
-  }
-  return "a value";
-}
-
-Error ill_typed(std::string_view key, const json::Value &v, const char *wanted) {
-  return Error(ErrorKind::UnreadableInput, "a segment's `" + std::string(key) + "` is " + kind_name(v) + ", not " +
-                                               wanted + " (as otm-partition writes it)");
-}
-
-// The field a key names in one table, or null.
-template <typename Field, std::size_t N>
-Field field_of(const std::pair<const char *, Field> (&table)[N], std::string_view key) {
-  for (const auto &[k, field] : table)
-    if (key == k) return field;
-  return nullptr;
-}
-
-std::optional<std::vector<std::string>> strings_of(const json::Value &v) {
-  const auto *items = v.as_array();
-  if (!items) return std::nullopt;
-  std::vector<std::string> out;
-  for (const auto &item : *items) {
-    const auto *s = item.as_string();
-    if (!s) return std::nullopt;
-    out.push_back(*s);
-  }
-  return out;
-}
-
-// Reads one member into `seg` (`known` false when the key is none of a
-// segment's); the error when it is of another type.
-std::optional<Error> read_member(Seg &seg, std::string_view key, const json::Value &v, bool &known) {
-  known = true;
-  if (auto f = field_of(kStrings, key)) {
-    if (!v.is_string()) return ill_typed(key, v, "a string");
-    seg.*f = *v.as_string();
-  } else if (auto f = field_of(kStringsOrNull, key)) {
-    if (!v.is_string() && !v.is_null()) return ill_typed(key, v, "a string or null");
-    seg.*f = v.is_null() ? std::nullopt : std::optional<std::string>(*v.as_string());
-  } else if (auto f = field_of(kIntegers, key)) {
-    if (!v.is_int()) return ill_typed(key, v, "an integer");
-    seg.*f = *v.as_int();
-  } else if (auto f = field_of(kStringLists, key)) {
-    auto items = strings_of(v);
-    if (!items) return ill_typed(key, v, "a list of strings");
-    seg.*f = std::move(*items);
-  } else if (auto f = field_of(kValues, key)) {
+// Reads one member into `seg` by its key's table, through `r`, which keeps
+// the sentence of a member of another type; false when the key is none of
+// a segment's.
+bool read_member(FieldReader &r, Seg &seg, std::string_view key, const json::Value &v) {
+  if (auto f = field_of(kStrings, key))
+    r.string(key, v, seg.*f);
+  else if (auto f = field_of(kStringsOrNull, key))
+    r.string_or_null(key, v, seg.*f);
+  else if (auto f = field_of(kIntegers, key))
+    r.integer(key, v, seg.*f);
+  else if (auto f = field_of(kStringLists, key))
+    r.strings(key, v, seg.*f);
+  else if (auto f = field_of(kValues, key))
     seg.*f = v;
-  } else if (auto f = field_of(kPresentValues, key)) {
+  else if (auto f = field_of(kPresentValues, key))
     seg.*f = v;
-  } else if (key == "comparable") {
-    if (!v.is_bool()) return ill_typed(key, v, "a boolean");
-    seg.comparable = *v.as_bool();
-  } else {
-    known = false;
-  }
-  return std::nullopt;
+  else if (key == "comparable")
+    r.boolean(key, v, seg.comparable);
+  else
+    return false;
+  return true;
 }
 
 } // namespace
 
 Result<Segment> Segment::from_json(const json::Value &v) {
-  const auto *members = v.as_object();
-  if (!members)
-    return Error(ErrorKind::UnreadableInput, std::string("a segment is ") + kind_name(v) + ", not an object");
+  FieldReader r("a segment", "otm-partition");
+  const auto *members = r.members(v);
+  if (!members) return r.error();
+  std::string required;
   for (const char *key : {"version", "seg_id", "record_type"})
-    if (!v.get(key).is_string()) return ill_typed(key, v.get(key), "a string");
+    if (!r.string(key, v.get(key), required)) return r.error();
   Segment seg;
   for (const auto &[key, value] : *members) {
-    bool known = false;
-    if (auto error = read_member(seg, key, value, known)) return std::move(*error);
-    if (!known) seg.later.set(key, value);
+    if (!read_member(r, seg, key, value)) seg.later.set(key, value);
+    if (r.failed()) return r.error();
   }
   return seg;
 }
 
 std::vector<Segment> read_segments(const std::vector<json::Value> &segments, std::string_view source) {
-  std::vector<Segment> out;
-  out.reserve(segments.size());
-  for (const auto &v : segments) {
-    auto seg = Segment::from_json(v);
-    if (!seg)
-      throw Error(seg.error().kind(),
-                  std::string(source) + ": row " + std::to_string(out.size() + 1) + ": " + seg.error().what());
-    out.push_back(std::move(seg).value());
-  }
-  return out;
+  return read_rows(segments, source, &Segment::from_json);
 }
 
 json::Value Segment::to_json() const {
@@ -218,6 +166,7 @@ json::Value Segment::to_json() const {
   if (record_type == "reference-kernel") s.set("kernel_file", kernel_file);
   if (measured_against) s.set("measured_against", *measured_against);
   if (final_kernel) s.set("final_kernel", *final_kernel);
+  if (later_in_its_dsl) s.set("later_in_its_dsl", *later_in_its_dsl);
   if (record_type == "anti-strategy") {
     s.set("tried_in_the_run", tried_in_the_run);
     s.set("occurrences", occurrences);

@@ -50,9 +50,12 @@ struct Segment {
   std::string split_by, fact_precheck;
   json::Value tried_in_the_run, occurrences, lever_settings, kept_in_the_run;
 
-  // A reference kernel's; final_kernel only for a milestone's snapshot.
+  // A reference kernel's; final_kernel and later_in_its_dsl only for a
+  // milestone's snapshot: the later milestones the ladder accepted in the
+  // snapshot's own DSL, [{version, sha}] in row order (a kernel one of them
+  // beats is a step on the way, kit15).
   std::string kernel_file;
-  std::optional<json::Value> final_kernel;
+  std::optional<json::Value> final_kernel, later_in_its_dsl;
 
   // What a later stage appended, in order.
   json::Value later = json::Value::object();

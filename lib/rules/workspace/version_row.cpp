@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "workspace/field_reader.hpp"
 #include "json/parse.hpp"
 
 namespace otm::workspace {
@@ -64,101 +65,52 @@ constexpr std::pair<const char *, json::Value Row::*> kValues[] = {
     {"profile_evidence", &Row::profile_evidence},
 };
 
-const char *kind_name(const json::Value &v) {
-  switch (v.kind()) {
-  case json::Kind::Null: return "null";
-  case json::Kind::Bool: return "a boolean";
-  case json::Kind::Int:
-  case json::Kind::Double: return "a number";
-  case json::Kind::String: return "a string";
-  case json::Kind::Array: return "a list";
-  case json::Kind::Object: return "an object";
-  }
-  return "a value";
-}
-
-Error ill_typed(std::string_view key, const json::Value &v, const char *wanted) {
-  return Error(ErrorKind::UnreadableInput, "a version row's `" + std::string(key) + "` is " + kind_name(v) + ", not " +
-                                               wanted + " (as otm-ingest writes it)");
-}
-
-std::optional<std::vector<std::string>> strings_of(const json::Value &v) {
-  const auto *items = v.as_array();
-  if (!items) return std::nullopt;
-  std::vector<std::string> out;
-  for (const auto &item : *items) {
-    const auto *s = item.as_string();
-    if (!s) return std::nullopt;
-    out.push_back(*s);
-  }
-  return out;
-}
-
-// The field a key names in one table, or null.
-template <typename Field, std::size_t N>
-Field field_of(const std::pair<const char *, Field> (&table)[N], std::string_view key) {
-  for (const auto &[k, field] : table)
-    if (key == k) return field;
-  return nullptr;
-}
-
-// Reads one member into `row` (`known` false when the key is none of the
-// row's); the error when it is of another type.
-std::optional<Error> read_member(Row &row, std::string_view key, const json::Value &v, bool &known) {
-  known = true;
-  if (auto f = field_of(kStrings, key)) {
-    if (!v.is_string()) return ill_typed(key, v, "a string");
-    row.*f = *v.as_string();
-  } else if (auto f = field_of(kStringsOrNull, key)) {
-    if (!v.is_string() && !v.is_null()) return ill_typed(key, v, "a string or null");
-    row.*f = v.is_null() ? std::nullopt : std::optional<std::string>(*v.as_string());
-  } else if (auto f = field_of(kOptionalStrings, key)) {
-    if (!v.is_string()) return ill_typed(key, v, "a string");
-    row.*f = *v.as_string();
-  } else if (auto f = field_of(kBools, key)) {
-    if (!v.is_bool()) return ill_typed(key, v, "a boolean");
-    row.*f = *v.as_bool();
-  } else if (auto f = field_of(kNumbers, key)) {
-    if (!v.is_number()) return ill_typed(key, v, "a number");
-    row.*f = *v.as_number();
-  } else if (auto f = field_of(kStringLists, key)) {
-    auto items = strings_of(v);
-    if (!items) return ill_typed(key, v, "a list of strings");
-    row.*f = std::move(*items);
-  } else if (auto f = field_of(kValues, key)) {
+// Reads one member into `row` by its key's table, through `r`, which keeps
+// the sentence of a member of another type; false when the key is none of
+// the row's.
+bool read_member(FieldReader &r, Row &row, std::string_view key, const json::Value &v) {
+  if (auto f = field_of(kStrings, key))
+    r.string(key, v, row.*f);
+  else if (auto f = field_of(kStringsOrNull, key))
+    r.string_or_null(key, v, row.*f);
+  else if (auto f = field_of(kOptionalStrings, key))
+    r.string(key, v, row.*f);
+  else if (auto f = field_of(kBools, key))
+    r.boolean(key, v, row.*f);
+  else if (auto f = field_of(kNumbers, key))
+    r.number(key, v, row.*f);
+  else if (auto f = field_of(kStringLists, key))
+    r.strings(key, v, row.*f);
+  else if (auto f = field_of(kValues, key))
     row.*f = v;
-  } else if (key == "n" || key == "deadend_streak") {
-    if (!v.is_int()) return ill_typed(key, v, "an integer");
-    if (key == "n")
-      row.n = *v.as_int();
-    else
-      row.deadend_streak = *v.as_int();
-  } else if (key == "deadend_items") {
-    auto items = strings_of(v);
-    if (!items) return ill_typed(key, v, "a list of strings");
-    row.deadend_items = std::move(*items);
-  } else {
-    known = false;
-  }
-  return std::nullopt;
+  else if (key == "n")
+    r.integer(key, v, row.n);
+  else if (key == "deadend_streak")
+    r.integer(key, v, row.deadend_streak);
+  else if (key == "deadend_items")
+    r.strings(key, v, row.deadend_items);
+  else
+    return false;
+  return true;
 }
 
 } // namespace
 
 Result<VersionRow> VersionRow::from_json(const json::Value &v) {
-  const auto *members = v.as_object();
-  if (!members)
-    return Error(ErrorKind::UnreadableInput, std::string("a version row is ") + kind_name(v) + ", not an object");
-  if (!v.get("version").is_string()) return ill_typed("version", v.get("version"), "a string");
+  FieldReader r("a version row", "otm-ingest");
+  const auto *members = r.members(v);
+  if (!members) return r.error();
+  std::string version;
+  if (!r.string("version", v.get("version"), version)) return r.error();
   return VersionRow().with_members(*members);
 }
 
 Result<VersionRow> VersionRow::with_members(const json::Object &members) const {
+  FieldReader r("a version row", "otm-ingest");
   VersionRow row = *this;
   for (const auto &[key, value] : members) {
-    bool known = false;
-    if (auto error = read_member(row, key, value, known)) return std::move(*error);
-    if (!known) row.later.set(key, value);
+    if (!read_member(r, row, key, value)) row.later.set(key, value);
+    if (r.failed()) return r.error();
   }
   return row;
 }
@@ -171,21 +123,12 @@ Result<VersionRow> VersionRow::parse(std::string_view line, std::string_view sou
     return e;
   }
   auto row = from_json(v);
-  if (!row) return Error(row.error().kind(), std::string(source) + ": " + row.error().what());
+  if (!row) return located(source, row.error());
   return row;
 }
 
 std::vector<VersionRow> read_version_rows(const std::vector<json::Value> &rows, std::string_view source) {
-  std::vector<VersionRow> out;
-  out.reserve(rows.size());
-  for (const auto &v : rows) {
-    auto row = VersionRow::from_json(v);
-    if (!row)
-      throw Error(row.error().kind(),
-                  std::string(source) + ": row " + std::to_string(out.size() + 1) + ": " + row.error().what());
-    out.push_back(std::move(row).value());
-  }
-  return out;
+  return read_rows(rows, source, &VersionRow::from_json);
 }
 
 json::Value VersionRow::to_json() const {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <unordered_map>
 
+#include "packet/dram_traffic.hpp"
 #include "packet/instructions.hpp"
 #include "packet/packet_texts.hpp"
 #include "packet/report_conclusion.hpp"
@@ -224,10 +225,27 @@ void write_versions(json::Writer &w, const char *key, const std::vector<const js
   w.end_array();
 }
 
+// Of a milestone snapshot's later milestones in its DSL (partition's
+// `later_in_its_dsl`), the fastest measured the same way as it: (version,
+// geomean). nullopt when none is.
+std::optional<std::pair<std::string, double>> fastest_later_in_its_dsl(const json::Value &seg, const RunFacts *facts) {
+  std::optional<std::pair<std::string, double>> best;
+  const auto *later = seg.get("later_in_its_dsl").as_array();
+  if (!later || !facts) return best;
+  for (const auto &l : *later) {
+    const std::string v = l.string_or("version");
+    auto us = facts->geomean_of(v);
+    if (!us || facts->measurement_changed_after(seg.string_or("version"), v)) continue;
+    if (!best || *us < best->second) best.emplace(v, *us);
+  }
+  return best;
+}
+
 // The agent_facing layer (packets.md §3) but the code file's name, left
 // open for it.
 void write_agent_facing(json::Writer &w, const Texts &t, const json::Value &seg, const json::Value &row,
-                        const Context &ctx, const std::string &type, const Span &span) {
+                        const Context &ctx, const std::string &type, const Span &span,
+                        const std::optional<DramTraffic> &dram) {
   const auto &meta = ctx.meta;
   const RunFacts *facts = ctx.facts;
   w.begin_object();
@@ -235,6 +253,7 @@ void write_agent_facing(json::Writer &w, const Texts &t, const json::Value &seg,
   w.key("what_it_computes").value(t.description);
   w.key("fixed_axes").value(t.fixed_axes);
   w.key("variable_axes").value(t.var_axes);
+  if (t.benchmarked_values.size()) w.key("benchmarked_values").value(t.benchmarked_values);
   w.key("n_benchmarked_shapes").value(meta.n_shapes);
   w.key("dsl").value(seg.get("dsl"));
   w.key("gpu").value(gpu_of(meta));
@@ -298,6 +317,20 @@ void write_agent_facing(json::Writer &w, const Texts &t, const json::Value &seg,
   conclusion && !conclusion->tool.empty() ? w.value(conclusion->tool) : w.null();
   w.key("evidence").value(t.evidence);
   w.key("conclusion_is_from_the_kernel_under_test").value(conclusion && conclusion->from_preferred);
+  // The kernel's DRAM traffic across the change, from a capture before and
+  // one after on the same kernel and shape (the captures in provenance):
+  // what a cause about DRAM traffic is checked against. Written only then.
+  if (dram) {
+    w.key("dram_traffic_vs_measured_against").begin_object();
+    w.key("bytes_after_over_before").value(json::hundredths(dram->bytes_after_over_before));
+    for (const auto *side : {&dram->before, &dram->after}) {
+      w.key(side == &dram->before ? "before" : "after").begin_object();
+      w.key("dram_throughput_pct").value(side->dram_pct);
+      w.key("duration_us").value(side->duration_us);
+      w.end_object();
+    }
+    w.end_object();
+  }
   w.end_object();
   w.key("open_directions").value(t.directions);
   w.key("pitfalls_recorded_here").value(t.pitfalls);
@@ -341,6 +374,15 @@ void write_agent_facing(json::Writer &w, const Texts &t, const json::Value &seg,
         w.key("measured_the_same_way_as_this_kernel").value(false);
       w.end_object();
     }
+    // The fastest later milestone of its own DSL measured the same way
+    // (the final kernel may be in another DSL: the snapshot before a port),
+    // what a reader would start from instead (kit15: the example's v3 at
+    // 43.7 us beside a later Triton kernel's 31.1 us).
+    if (auto later = fastest_later_in_its_dsl(seg, facts)) {
+      w.key("later_kernel_of_its_dsl").begin_object();
+      w.key("geomean_us").value(later->second);
+      w.end_object();
+    }
     w.end_object();
     write_changes(w, "kept_changes_of_its_lineage", t.lineage);
   }
@@ -357,6 +399,20 @@ void write_agent_facing(json::Writer &w, const Texts &t, const json::Value &seg,
     w.key("span").begin_object();
     w.key("this_step_changes_running_code").value(span.this_step_runs);
     write_changes(w, "earlier_kept_steps", t.span_changes);
+    // What the run measured this step from, in its own subject, beside the
+    // best-so-far the span's gain is measured against (kit16 F06: the kept
+    // step between measured 115.9 -> 79.18 us but has no memory
+    // measurement; this step, 78.62 -> 75.05 us, was credited 34.9 %).
+    // Written only for a span, so other packets stay as they were.
+    if (!span.earlier.empty() && facts) {
+      auto best = facts->geomean_of(seg.get("measured_against").string_or("version"));
+      const auto &from = row.get("subject_before_us"), &to = row.get("subject_after_us");
+      if (best && from.is_number() && to.is_number()) {
+        w.key("best_so_far_geomean_us").value(*best);
+        w.key("the_run_measured_this_step_from_us").value(from);
+        w.key("the_run_measured_this_step_to_us").value(to);
+      }
+    }
     w.end_object();
     write_changes(w, "kept_changes_of_its_lineage", t.lineage);
   }
@@ -364,7 +420,8 @@ void write_agent_facing(json::Writer &w, const Texts &t, const json::Value &seg,
 
 // Where the packet came from (never agent-facing).
 void write_provenance(json::Writer &w, const json::Value &seg, const std::optional<Conclusion> &conclusion,
-                      const scrub::Scrubber &s, const CodeFile &code, const Context &ctx, const Span &span) {
+                      const scrub::Scrubber &s, const CodeFile &code, const Context &ctx, const Span &span,
+                      const std::optional<DramTraffic> &dram) {
   w.begin_object();
   w.key("source_repo").value(seg.get("source_repo"));
   w.key("version").value(seg.get("version"));
@@ -383,6 +440,12 @@ void write_provenance(json::Writer &w, const json::Value &seg, const std::option
   // kept_changes_of_its_lineage, each in its order.
   if (seg.string_or("record_type") == "strategy" || seg.string_or("record_type") == "reference-kernel")
     write_versions(w, "lineage_versions", span.lineage);
+  if (auto later = fastest_later_in_its_dsl(seg, ctx.facts)) w.key("later_kernel_of_its_dsl").value(later->first);
+  if (dram) {
+    w.key("dram_captures").begin_array();
+    w.value(dram->before.dir).value(dram->after.dir);
+    w.end_array();
+  }
   if (seg.string_or("record_type") == "strategy") {
     write_versions(w, "span_versions", span.earlier);
     // The version whose change agent_facing.builds_on.previous_approach is.
@@ -420,7 +483,7 @@ Built build_packet(const json::Value &seg, const json::Value &row, const Context
 
   const Span span = span_of(seg, ctx);
   auto diff = kernel_diff_of(seg, ctx, type);
-  auto reach = diff ? shapes_reached(*diff, seg, ctx) : ShapeReach();
+  auto reach = shapes_reached(diff ? &*diff : nullptr, seg, ctx);
   if (type == "strategy" && diff)
     add_presented_kernel_defects(reach, diff->target, "kernel.py", ctx);
   else if (type == "reference-kernel" && ctx.repo) {
@@ -446,7 +509,8 @@ Built build_packet(const json::Value &seg, const json::Value &row, const Context
   std::string evidence;
   std::size_t parts = 0;
   w.collect_scalars(&evidence, &parts);
-  write_agent_facing(w, texts, seg, row, ctx, type, span);
+  const auto dram = dram_traffic(seg, ctx);
+  write_agent_facing(w, texts, seg, row, ctx, type, span, dram);
   if (code.diff && !out.code.empty()) w.key("diff_shows").value(diff_shows(*code.diff, seg));
   w.collect_scalars(nullptr, nullptr);
   out.evidence_chars = text::code_points(evidence);
@@ -475,7 +539,7 @@ Built build_packet(const json::Value &seg, const json::Value &row, const Context
   }
   w.end_object();
   w.key("provenance");
-  write_provenance(w, seg, texts.conclusion, s, code, ctx, span);
+  write_provenance(w, seg, texts.conclusion, s, code, ctx, span, dram);
   out.code_bytes = text::code_points(out.code);
   w.key("evidence_chars").value(out.evidence_chars);
   w.key("code_bytes").value(out.code_bytes);

@@ -16,7 +16,8 @@
 //                 [anti-strategy: the_failed_lever, how_it_was_fixed,
 //                  split_instruction, established_fact_required]
 //                 [strategy: builds_on, span {this_step_changes_running_code,
-//                  earlier_kept_steps [{change}]}],
+//                  earlier_kept_steps [{change}], [best_so_far_geomean_us,
+//                  the_run_measured_this_step_from_us, ..._to_us]}],
 //                 [reference-kernel: span {this_step_changes_running_code, ...,
 //                  final_kernel {dsl, geomean_us}}],
 //                 [diff_shows, diff_file | kernel_file, code_after_file,

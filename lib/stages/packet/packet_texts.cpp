@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <set>
 
 #include "text/regex.hpp"
 #include "text/utf8.hpp"
@@ -63,10 +65,17 @@ json::Value shape_table(scrub::Scrubber &s, const json::Value &by_shape) {
   return rows;
 }
 
+// An axis value as the workload spells it: a whole number as an int (the
+// rule the schema validator applies), anything else as it is.
+json::Value axis_number(double x) {
+  return x == std::floor(x) && std::abs(x) < 9e15 ? json::Value(static_cast<std::int64_t>(x)) : json::Value(x);
+}
+
 // Each shape both `row` and the version its segment is measured against
 // timed, in `row`'s table order: its latency before and after and the
 // change in percent of before (negative = faster).
-// `runs_changed_code` when the reading of the diff decided it for the shape,
+// `axes` when the workload names the shape, `runs_changed_code` when the
+// reading of the diff decided it for the shape,
 // `programs_before` / `programs_after` when it could count them.
 json::Value shape_changes(scrub::Scrubber &s, const json::Value &seg, const json::Value &row, const RunFacts *facts,
                           const ShapeReach &reach) {
@@ -83,12 +92,38 @@ json::Value shape_changes(scrub::Scrubber &s, const json::Value &seg, const json
     c.set("before_us", *before);
     c.set("after_us", *now);
     c.set("change_pct", std::round((*now / *before - 1.0) * 10000.0) / 100.0);
+    if (auto a = reach.axes.find(key); a != reach.axes.end()) {
+      json::Value axes = json::Value::object();
+      for (const auto &[name, value] : a->second) axes.set(name, axis_number(value));
+      c.set("axes", std::move(axes));
+    }
     if (auto r = reach.runs_changed.find(key); r != reach.runs_changed.end()) c.set("runs_changed_code", r->second);
     if (auto p = reach.programs.find(key); p != reach.programs.end()) {
       c.set("programs_before", p->second.before);
       c.set("programs_after", p->second.after);
     }
     out.push_back(std::move(c));
+  }
+  return out;
+}
+
+// Each variable axis's distinct values over the workload's shapes, in
+// increasing order ({"S": [1024, 4096, 32768]}): the sizes the run checked
+// and measured, what a kernel is known to work on (round 16: a decode
+// kernel whose empty splits give NaN below S=1024, read as general).
+// Empty when the workload names no shape.
+json::Value benchmarked_values(const ShapeReach &reach, const std::vector<std::string> &var_axes) {
+  std::map<std::string, std::set<double>> values;
+  for (const auto &[key, axes] : reach.axes)
+    for (const auto &[name, value] : axes)
+      if (std::find(var_axes.begin(), var_axes.end(), name) != var_axes.end()) values[name].insert(value);
+  json::Value out = json::Value::object();
+  for (const auto &name : var_axes) {
+    auto v = values.find(name);
+    if (v == values.end()) continue;
+    json::Value list = json::Value::array();
+    for (double x : v->second) list.push_back(axis_number(x));
+    out.set(name, std::move(list));
   }
   return out;
 }
@@ -163,6 +198,7 @@ Texts scrub_texts(scrub::Scrubber &s, const json::Value &seg, const json::Value 
   t.category = scrubbed(s, row.get("action_category"));
   t.fixed_axes = scrub_strings(s, meta.constants.is_object() ? meta.constants : json::Value::object());
   t.var_axes = scrub_strings(s, json::Value::strings(meta.var_axes));
+  t.benchmarked_values = benchmarked_values(reach, meta.var_axes);
   // The trace's own explanations (otm additions, scrubbed after the spec's
   // fields so its shape-N numbering is unchanged).
   t.expected = scrubbed(s, row.get("expected_impact"));

@@ -23,6 +23,7 @@ struct Texts {
   std::optional<Conclusion> conclusion;
   json::Value conclusion_text, directions, pitfalls, lever, fix, previous, harness, category, fixed_axes, var_axes;
   json::Value expected, directions_up, evidence, causal;
+  json::Value benchmarked_values;    // each variable axis's values over the workload's shapes
   json::Value span_changes;          // strategy: the earlier kept steps' change texts in its span
   json::Value later_kept;            // anti-strategy: the kept steps of the run that state the same lever settings
   json::Value lineage;               // strategy, reference kernel: the kept changes of its lineage (Span::lineage)

@@ -41,6 +41,10 @@ struct NoiseRule {
   // when the attempt measured within this many percent of the code it was
   // tried on, either way (the run's band, when it is known, instead).
   double no_effect_max_pct = 1.0;
+  // otm-draft: a strategy whose diff spans earlier kept steps is refused
+  // when the run's own subject measured less than this share of the
+  // span's gain on the step itself.
+  double span_own_gain_min_share = 0.5;
   static NoiseRule from_json(const json::Value &section, const std::string &source);
 };
 

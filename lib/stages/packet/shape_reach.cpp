@@ -17,6 +17,17 @@ struct WorkloadShapes {
   std::vector<code::ShapeAxes> shapes;
 };
 
+// "M1_N4096_K4096": each axis's name and whole value, in the workload's
+// order, joined by '_'; empty when a value is not whole.
+std::string spelled_axes(const code::ShapeAxes::Values &axes) {
+  std::string out;
+  for (const auto &[name, value] : axes) {
+    if (value != std::floor(value)) return {};
+    out += (out.empty() ? "" : "_") + name + text::fixed(value, 0);
+  }
+  return out;
+}
+
 WorkloadShapes workload_shapes(const Context &ctx) {
   WorkloadShapes out;
   auto workload = ctx.files ? ctx.files->bytes("workload.jsonl") : std::nullopt;
@@ -41,6 +52,9 @@ WorkloadShapes workload_shapes(const Context &ctx) {
       std::vector<std::string> names;
       for (const char *k : {"shape_id", "uuid"})
         if (const auto *id = line.get(k).as_string()) names.push_back(*id);
+      // A step record may time the shape by its axes spelled out
+      // ("M1_N4096_K4096", round 16) rather than by either id.
+      if (auto spelled = spelled_axes(s.axes); !spelled.empty()) names.push_back(std::move(spelled));
       out.keys.push_back(std::move(names));
       out.shapes.push_back(std::move(s));
     }
@@ -78,13 +92,15 @@ void add_presented_kernel_defects(ShapeReach &reach, const std::string &commit, 
       reach.exceeds_shared_memory[axes_of(shapes[i])] = *shared[i];
 }
 
-ShapeReach shapes_reached(const KernelDiff &diff, const json::Value &segment, const Context &ctx) {
+ShapeReach shapes_reached(const KernelDiff *diff, const json::Value &segment, const Context &ctx) {
   ShapeReach out;
-  const auto *from = segment.get("measured_against").get("sha").as_string();
-  if (!ctx.repo || !ctx.files || !from || from->empty() || diff.base != *from || diff.target.empty()) return out;
   const auto [keys, shapes] = workload_shapes(ctx);
+  for (std::size_t i = 0; i < shapes.size(); ++i)
+    for (const auto &k : keys[i]) out.axes[k] = shapes[i].axes;
+  const auto *from = segment.get("measured_against").get("sha").as_string();
+  if (!diff || !ctx.repo || !from || from->empty() || diff->base != *from || diff->target.empty()) return out;
   if (shapes.empty()) return out;
-  auto before = ctx.repo->read_at(diff.base, "kernel.py"), after = ctx.repo->read_at(diff.target, "kernel.py");
+  auto before = ctx.repo->read_at(diff->base, "kernel.py"), after = ctx.repo->read_at(diff->target, "kernel.py");
   if (!before || !after) return out;
   const auto &var_axes = ctx.meta.var_axes;
   auto runs = code::shapes_running_changed_code(*before, *after, shapes, var_axes);

@@ -2,8 +2,9 @@
 // change confined to one branch of the kernel runs only for the shapes
 // whose launch takes that branch. Read with code::shapes_running_changed_code
 // from kernel.py at the two ends of the diff and the trace's workload.jsonl
-// (each line's `shape_id` or `uuid`, the key of a step record's
-// `latency_us_by_shape`, and its `axes`). With the product's SM count
+// (each line's `shape_id` or `uuid`, or its axes spelled out as
+// "M1_N4096": the key of a step record's `latency_us_by_shape`, and its
+// `axes`). With the product's SM count
 // (Context::sm_count), also how many programs each shape's launch starts
 // before and after (code::programs_per_shape): what a cause about the grid
 // ("fill the SMs", "amortise the launch over rows") is checked against.
@@ -33,8 +34,13 @@ struct ShapeReach {
   // ... or cannot launch: its shared memory exceeds the product's limit
   // per block (code::shared_memory_per_shape, Context::shared_memory_per_block).
   std::map<std::string, code::SharedMemoryUse> exceeds_shared_memory;
+  // By workload key: the shape's axes, so a per-shape change says which
+  // shape it is (a gain on the M=4 shapes only is a regime, not noise).
+  std::map<std::string, code::ShapeAxes::Values> axes;
 };
-ShapeReach shapes_reached(const KernelDiff &diff, const json::Value &segment, const Context &ctx);
+// `axes` whenever the workload reads; the rest only for a diff (nullptr:
+// none) that starts at the commit the segment is measured against.
+ShapeReach shapes_reached(const KernelDiff *diff, const json::Value &segment, const Context &ctx);
 
 // Fills `reach.reads_past_the_end` and `reach.exceeds_shared_memory` for
 // the kernel file `path` at `commit`: the kernel a record presents.

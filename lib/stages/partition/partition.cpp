@@ -6,6 +6,7 @@
 #include "partition/failed_levers.hpp"
 #include "partition/segment_builder.hpp"
 #include "partition/technique.hpp"
+#include "text/utf8.hpp"
 #include "workspace/segment_kinds.hpp"
 
 namespace otm::partition {
@@ -88,6 +89,17 @@ void reference_kernels(Builder &b, const Inputs &in, const std::vector<Milestone
     final_kernel.set("version", last->version);
     final_kernel.set("sha", last->has_commit ? json::Value(last->sha) : json::Value());
     s.final_kernel = std::move(final_kernel);
+    // The milestones after it in its own DSL (the final kernel's DSL may
+    // be another: the snapshot before a port), for otm-packet to weigh.
+    json::Value later = json::Value::array();
+    for (const auto &n : ms)
+      if (n.row->n > m.row->n && n.row->has_commit && text::to_lower(n.row->dsl) == text::to_lower(m.row->dsl)) {
+        json::Value v = json::Value::object();
+        v.set("version", n.row->version);
+        v.set("sha", n.row->sha);
+        later.push_back(std::move(v));
+      }
+    if (later.size()) s.later_in_its_dsl = std::move(later);
     b.finish(s);
   }
 }

@@ -18,7 +18,8 @@
 // after. A shape axis is bound to the launcher's `a, b = x.shape` by name,
 // or by position through the definition's variable axes. Anything it
 // cannot read (no single JIT kernel launched by one launcher, embedded
-// C/C++ source, an `elif` a constexpr decides) gives no answer.
+// C/C++ source, an `elif` a constexpr decides) gives no answer. The launch
+// is read by launch_reading.hpp; the kernel body and the answers here.
 //
 //   auto runs = code::shapes_running_changed_code(before, after, shapes, {"n_rows", "n_cols"});
 //   runs[i]  // true: shape i runs changed code; false: the same code; nullopt: cannot tell

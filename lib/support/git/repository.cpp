@@ -16,18 +16,7 @@
 namespace otm::git {
 namespace {
 
-using detail::ensure_libgit2;
-using detail::hex;
-using detail::last_error;
-using detail::Owned;
-
-using CommitPtr = Owned<git_commit, git_commit_free>;
-using TreePtr = Owned<git_tree, git_tree_free>;
-using EntryPtr = Owned<git_tree_entry, git_tree_entry_free>;
-using BlobPtr = Owned<git_blob, git_blob_free>;
-using WalkPtr = Owned<git_revwalk, git_revwalk_free>;
-using DiffPtr = Owned<git_diff, git_diff_free>;
-using PatchPtr = Owned<git_patch, git_patch_free>;
+using namespace detail;
 
 std::string iso_date(const git_signature *sig) {
   git_time_t t = sig->when.time + static_cast<git_time_t>(sig->when.offset) * 60;
@@ -232,7 +221,7 @@ struct Repository::Impl {
     lookup_commit(commit, c);
     TreePtr tree;
     if (git_commit_tree(tree.out(), c.get()) != 0) throw GitError(path.string() + ": " + last_error());
-    EntryPtr e;
+    TreeEntryPtr e;
     std::optional<PathEntry> found;
     if (git_tree_entry_bypath(e.out(), tree.get(), file.c_str()) == 0 &&
         git_tree_entry_type(e.get()) == GIT_OBJECT_BLOB)

@@ -3,13 +3,12 @@
 #include <git2.h>
 
 #include "git/libgit2.hpp"
-#include "git/version_pack.hpp"
+#include "git/local_push.hpp"
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
-#include <deque>
 #include <functional>
 #include <mutex>
 
@@ -21,10 +20,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-using detail::ensure_libgit2;
-using detail::hex;
-using detail::last_error;
-using detail::Owned;
+using namespace detail;
 
 git_oid oid_of(const std::string &sha) {
   git_oid oid;
@@ -32,135 +28,9 @@ git_oid oid_of(const std::string &sha) {
   return oid;
 }
 
-using RepoPtr = Owned<git_repository, git_repository_free>;
-using CommitPtr = Owned<git_commit, git_commit_free>;
-using TreePtr = Owned<git_tree, git_tree_free>;
-using IndexPtr = Owned<git_index, git_index_free>;
-using RefPtr = Owned<git_reference, git_reference_free>;
-using RemotePtr = Owned<git_remote, git_remote_free>;
-using StatusPtr = Owned<git_status_list, git_status_list_free>;
-using SigPtr = Owned<git_signature, git_signature_free>;
-using ObjectPtr = Owned<git_object, git_object_free>;
-using WalkPtr = Owned<git_revwalk, git_revwalk_free>;
-using PackPtr = Owned<git_packbuilder, git_packbuilder_free>;
-using OdbPtr = Owned<git_odb, git_odb_free>;
-using OdbObjectPtr = Owned<git_odb_object, git_odb_object_free>;
-using TreeEntryPtr = Owned<git_tree_entry, git_tree_entry_free>;
-
-// A tree of at least this many bytes that replaces one of the remote's is
-// pushed into the version pack, as a delta of its previous version: a
-// directory of some fifty records or more, which a batch changes by a line
-// or two (at 100,000 records about 500 such trees, 4.7 MB).
-constexpr std::size_t kVersionedTreeBytes = 4 * 1024;
-
 // What set_flush_writes last said (libgit2 keeps it, but cannot be asked),
 // for the packs otm writes itself.
 std::atomic<bool> g_flush_writes{true};
-
-// The blob at `path` in `commit`'s tree; nullopt when there is none.
-std::optional<git_oid> blob_at(git_repository *repo, const git_oid &commit, const std::string &path) {
-  CommitPtr c;
-  TreePtr tree;
-  TreeEntryPtr entry;
-  if (git_commit_lookup(c.out(), repo, &commit) != 0 || git_commit_tree(tree.out(), c.get()) != 0 ||
-      git_tree_entry_bypath(entry.out(), tree.get(), path.c_str()) != 0) {
-    git_error_clear();
-    return std::nullopt;
-  }
-  if (git_tree_entry_type(entry.get()) != GIT_OBJECT_BLOB) return std::nullopt;
-  return *git_tree_entry_id(entry.get());
-}
-
-// The trees of `commit` of at least kVersionedTreeBytes, into `out`.
-bool big_trees(git_repository *repo, git_odb *odb, const git_oid &commit, std::vector<git_oid> &out) {
-  CommitPtr c;
-  TreePtr root;
-  if (git_commit_lookup(c.out(), repo, &commit) != 0 || git_commit_tree(root.out(), c.get()) != 0) return false;
-  std::function<bool(const git_tree *)> walk = [&](const git_tree *tree) {
-    for (std::size_t i = 0, n = git_tree_entrycount(tree); i < n; ++i) {
-      const git_tree_entry *e = git_tree_entry_byindex(tree, i);
-      if (git_tree_entry_type(e) != GIT_OBJECT_TREE) continue;
-      TreePtr sub;
-      if (git_tree_lookup(sub.out(), repo, git_tree_entry_id(e)) != 0) return false;
-      std::size_t size = 0;
-      git_object_t type;
-      if (git_odb_read_header(&size, &type, odb, git_tree_entry_id(e)) != 0) return false;
-      if (size >= kVersionedTreeBytes) out.push_back(*git_tree_entry_id(e));
-      if (!walk(sub.get())) return false;
-    }
-    return true;
-  };
-  return walk(root.get());
-}
-
-// What a push sends: the objects the remote lacks, in the order found, and
-// of the tip commit's changed trees each new tree with the one it replaces
-// at the same path (candidates for the version pack).
-struct Outgoing {
-  std::vector<git_oid> objects;
-  std::vector<std::pair<git_oid, git_oid>> replaced_trees; // new, previous
-};
-
-// Adds tree `tree` and what it holds that `dst` lacks, except `skip`, to
-// `out`: an entry that is the same object as in `parent` (the first
-// parent's tree at the same path) is in `dst` already, or pushed with that
-// parent; any other is looked up in `dst`. Only the changed paths are
-// walked, where libgit2's insert_walk walks the remote's whole tree. With
-// `pairs`, each new subtree that replaces one of `parent`'s is noted.
-int add_tree(git_repository *repo, git_odb *dst, Outgoing &out, const git_tree *tree, const git_tree *parent,
-             const std::optional<git_oid> &skip, bool pairs) {
-  out.objects.push_back(*git_tree_id(tree));
-  for (std::size_t i = 0, n = git_tree_entrycount(tree); i < n; ++i) {
-    const git_tree_entry *e = git_tree_entry_byindex(tree, i);
-    const git_oid *id = git_tree_entry_id(e);
-    const git_tree_entry *before = parent ? git_tree_entry_byname(parent, git_tree_entry_name(e)) : nullptr;
-    if (before && git_oid_equal(git_tree_entry_id(before), id)) continue;
-    git_object_t type = git_tree_entry_type(e);
-    if (type == GIT_OBJECT_COMMIT) continue; // a submodule's commit is not this repository's
-    if ((skip && git_oid_equal(&*skip, id)) || git_odb_exists_ext(dst, id, GIT_ODB_LOOKUP_NO_REFRESH)) continue;
-    if (type != GIT_OBJECT_TREE) {
-      out.objects.push_back(*id);
-      continue;
-    }
-    TreePtr sub, sub_before;
-    if (git_tree_lookup(sub.out(), repo, id) != 0) return -1;
-    if (before && git_tree_entry_type(before) == GIT_OBJECT_TREE) {
-      if (git_tree_lookup(sub_before.out(), repo, git_tree_entry_id(before)) != 0) return -1;
-      if (pairs) out.replaced_trees.emplace_back(*id, *git_tree_entry_id(before));
-    }
-    if (add_tree(repo, dst, out, sub.get(), sub_before.get(), skip, pairs) != 0) return -1;
-  }
-  return 0;
-}
-
-// The commits from `local` back to (not including) `old`, with the trees
-// and blobs of each that `dst` lacks, except `skip`; the replaced trees of
-// `local` when its parent is `old`.
-int add_new_objects(git_repository *repo, git_odb *dst, Outgoing &out, const git_oid &local,
-                    const std::optional<git_oid> &old, const std::optional<git_oid> &skip) {
-  WalkPtr walk;
-  if (git_revwalk_new(walk.out(), repo) != 0 || git_revwalk_push(walk.get(), &local) != 0 ||
-      (old && git_revwalk_hide(walk.get(), &*old) != 0))
-    return -1;
-  git_oid id;
-  int rc;
-  while ((rc = git_revwalk_next(&id, walk.get())) == 0) {
-    CommitPtr commit, parent;
-    TreePtr tree, parent_tree;
-    out.objects.push_back(id);
-    if (git_commit_lookup(commit.out(), repo, &id) != 0 || git_commit_tree(tree.out(), commit.get()) != 0) return -1;
-    bool pairs = false;
-    if (git_commit_parentcount(commit.get()) > 0) {
-      if (git_commit_parent(parent.out(), commit.get(), 0) != 0 ||
-          git_commit_tree(parent_tree.out(), parent.get()) != 0)
-        return -1;
-      pairs = git_oid_equal(&id, &local) && old && git_oid_equal(git_commit_id(parent.get()), &*old);
-    }
-    if (git_odb_exists_ext(dst, git_tree_id(tree.get()), GIT_ODB_LOOKUP_NO_REFRESH)) continue;
-    if (add_tree(repo, dst, out, tree.get(), parent_tree.get(), skip, pairs) != 0) return -1;
-  }
-  return rc == GIT_ITEROVER ? 0 : rc;
-}
 
 bool under(const std::string &path, const std::string &prefix) {
   if (prefix.empty()) return true;
@@ -169,7 +39,7 @@ bool under(const std::string &path, const std::string &prefix) {
 }
 
 // A remote URL naming a repository on this machine: libgit2's local
-// transport, which otm replaces for pushing (see push()).
+// transport, which otm replaces for pushing (local_push.hpp).
 std::optional<fs::path> local_remote_path(const std::string &url, const fs::path &workdir) {
   if (url.rfind("file://", 0) == 0) return fs::path(url.substr(7));
   if (url.find("://") != std::string::npos) return std::nullopt;
@@ -539,110 +409,14 @@ PushResult WorkTree::push(const std::string &remote_name, const std::string &bra
   const char *url = git_remote_pushurl(remote.get()) ? git_remote_pushurl(remote.get()) : git_remote_url(remote.get());
   if (!url) throw GitWriteError(impl_->root.string() + ": remote '" + remote_name + "' has no URL");
   const std::string ref = "refs/heads/" + branch;
-  const std::string tracking = "refs/remotes/" + remote_name + "/" + branch;
   git_oid local_id = oid_of(*local);
 
-  if (auto path = local_remote_path(url, impl_->root)) {
-    // libgit2's local transport moves the remote branch with a forced
-    // update after checking fast-forward against what it listed earlier,
-    // so two concurrent pushers can both pass the check and the second
-    // overwrites the first. This path does the same steps with a
-    // compare-and-swap of the branch (under git's own ref lock file).
-    RepoPtr dst;
-    if (git_repository_open_ext(dst.out(), path->c_str(), GIT_REPOSITORY_OPEN_NO_SEARCH, nullptr) != 0)
-      throw GitWriteError(std::string(url) + ": the remote '" + remote_name + "' is not a git repository (" +
-                          last_error() + ")");
-    if (!git_repository_is_bare(dst.get()))
-      throw GitWriteError(std::string(url) + ": the remote '" + remote_name +
-                          "' is not a bare repository; make the shared store's remote bare (git init --bare) so "
-                          "pushes never touch someone's work tree");
-    std::optional<git_oid> old;
-    git_oid old_id;
-    if (git_reference_name_to_id(&old_id, dst.get(), ref.c_str()) == 0)
-      old = old_id;
-    else
-      git_error_clear();
-    // The lease: the branch must still be what the caller saw.
-    std::optional<std::string> now = old ? std::optional<std::string>(hex(&*old)) : std::nullopt;
-    if (now != expected)
-      return {false, "the remote's " + branch + " is at " + (now ? now->substr(0, 12) : std::string("nothing")) +
-                         ", not " + (expected ? expected->substr(0, 12) : std::string("absent")) +
-                         " as the sync saw it (another writer pushed first, or it was rewound)"};
-    if (old && git_oid_equal(&*old, &local_id)) return {true, ""};
-    if (old && !is_ancestor(hex(&*old), *local))
-      return {false, "the remote's " + branch + " is at " + hex(&*old).substr(0, 12) +
-                         ", which this commit does not build on (another writer pushed first)"};
-    OdbPtr dst_odb;
-    if (git_repository_odb(dst_odb.out(), dst.get()) != 0)
-      throw GitWriteError(std::string(url) + ": cannot read the remote's objects (" + last_error() + ")");
-    // The versioned file's new version, when the remote lacks it, goes into
-    // the version pack instead of the pushed pack.
-    std::optional<git_oid> version, previous;
-    if (!versioned_path.empty()) {
-      version = blob_at(repo, local_id, versioned_path);
-      if (version && git_odb_exists(dst_odb.get(), &*version)) version.reset();
-      if (version && old) previous = blob_at(repo, *old, versioned_path);
-    }
-    Outgoing out;
-    if (add_new_objects(repo, dst_odb.get(), out, local_id, old, version) != 0)
-      impl_->fail("cannot collect the objects to push");
-    // The versioned file and the big trees that replace one of the remote's
-    // go into the version pack as deltas of their previous versions; the
-    // rest into a pack of their own, as libgit2 writes it.
-    OdbPtr odb;
-    if (git_repository_odb(odb.out(), repo) != 0) impl_->fail("cannot read the objects to push");
-    std::deque<OdbObjectPtr> held; // the bytes `versions` views
-    std::vector<Version> versions;
-    auto read = [&](const git_oid &id) {
-      held.emplace_back();
-      if (git_odb_read(held.back().out(), odb.get(), &id) != 0)
-        impl_->fail("cannot read object " + hex(&id) + " to push");
-      return std::string_view(static_cast<const char *>(git_odb_object_data(held.back().get())),
-                              git_odb_object_size(held.back().get()));
-    };
-    if (version) versions.push_back({*version, PackType::Blob, read(*version), previous});
-    for (const auto &[tree, before] : out.replaced_trees) {
-      std::size_t size = 0;
-      git_object_t type;
-      if (git_odb_read_header(&size, &type, odb.get(), &tree) == 0 && size >= kVersionedTreeBytes)
-        versions.push_back({tree, PackType::Tree, read(tree), before});
-      git_error_clear();
-    }
-    PackPtr pack;
-    if (git_packbuilder_new(pack.out(), repo) != 0) impl_->fail("cannot collect the objects to push");
-    for (const auto &id : out.objects)
-      if (std::none_of(versions.begin(), versions.end(), [&](const Version &v) { return git_oid_equal(&v.id, &id); }) &&
-          git_packbuilder_insert(pack.get(), &id, nullptr) != 0)
-        impl_->fail("cannot collect the objects to push");
-    const fs::path git_dir = git_repository_commondir(dst.get());
-    if (git_packbuilder_object_count(pack.get()) > 0 &&
-        git_packbuilder_write(pack.get(), (git_dir / "objects" / "pack").c_str(), 0, nullptr, nullptr) != 0)
-      throw GitWriteError(std::string(url) + ": cannot write the pushed objects (" + last_error() + ")");
-    if (!versions.empty()) {
-      // Every big tree of the commit heads a chain, so that the next push
-      // that changes it sends a delta.
-      Seeds seeds;
-      if (!big_trees(repo, odb.get(), local_id, seeds.ids)) impl_->fail("cannot read the trees to push");
-      std::erase_if(seeds.ids, [&](const git_oid &id) {
-        return std::any_of(versions.begin(), versions.end(),
-                           [&](const Version &v) { return git_oid_equal(&v.id, &id); });
-      });
-      seeds.read = [&](const git_oid &id) { return std::string(read(id)); };
-      write_version_pack(git_dir, versions, g_flush_writes, seeds);
-    }
-    if (before_update) before_update();
-    RefPtr updated;
-    int rc = git_reference_create_matching(updated.out(), dst.get(), ref.c_str(), &local_id, old ? 1 : 0,
-                                           old ? &*old : nullptr, "otm: push");
-    if (rc == GIT_EMODIFIED || rc == GIT_EEXISTS || rc == GIT_ELOCKED) {
-      git_error_clear();
-      return {false, "the remote's " + branch + " moved while pushing (another writer pushed first)"};
-    }
-    if (rc != 0) throw GitWriteError(std::string(url) + ": cannot update " + ref + " (" + last_error() + ")");
-    RefPtr track;
-    if (git_reference_create(track.out(), repo, tracking.c_str(), &local_id, 1, "otm: push") != 0) git_error_clear();
-    return {true, ""};
-  }
+  // A remote on this machine: otm's own push, whose branch update is a
+  // compare-and-swap (local_push.hpp).
+  if (auto path = local_remote_path(url, impl_->root))
+    return detail::push_to_local_remote(
+        *this, repo,
+        {local_id, *path, url, remote_name, branch, expected, before_update, versioned_path, g_flush_writes});
 
   // A network remote: the server (receive-pack) updates the branch only if
   // it still holds the commit this push was based on.

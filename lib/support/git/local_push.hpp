@@ -1,0 +1,44 @@
+// The push to a remote on this machine (a local path or a file:// URL),
+// which otm makes itself rather than through libgit2's local transport:
+// that one moves the remote branch with a forced update after checking
+// fast-forward against what it listed earlier, so two concurrent pushers
+// can both pass the check and the second overwrite the first
+// (docs/scale-out.md). This push does the same steps with a compare-and-
+// swap of the branch under git's own ref lock file: the objects the remote
+// lacks go into its objects/pack (the versioned file and the big trees into
+// its version pack, version_pack.hpp), then the branch moves only if it
+// still is the leased commit. Private to lib/support/git/: WorkTree::push
+// calls it for a remote that names a repository on this machine.
+#pragma once
+
+#include <git2.h>
+
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "git/libgit2.hpp"
+#include "git/work_tree.hpp"
+
+namespace otm::git::detail {
+
+// What WorkTree::push was asked, with the remote found on this machine.
+struct LocalPush {
+  git_oid commit;               // the pushed commit (the branch's HEAD)
+  std::filesystem::path remote; // the remote repository, which must be bare
+  std::string url;              // the remote's URL, named in an error
+  std::string remote_name, branch;
+  std::optional<std::string> expected; // the lease (WorkTree::push)
+  std::function<void()> before_update;
+  std::string versioned_path;
+  bool flush = true; // whether the version pack is flushed (set_flush_writes)
+};
+
+// Pushes `push.commit` of `from` (whose repository is `repo`) as
+// WorkTree::push says; when pushed, `from`'s refs/remotes/<remote>/<branch>
+// moves too. A remote that is no bare repository, or a write that fails,
+// throws GitWriteError.
+PushResult push_to_local_remote(const WorkTree &from, git_repository *repo, const LocalPush &push);
+
+} // namespace otm::git::detail
