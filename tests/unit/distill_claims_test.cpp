@@ -372,6 +372,32 @@ index 1111111..2222222 100644
      cols = gl.arange(0, BLOCK_SIZE, layout=layout)
 )";
 
+TEST_CASE("a keyword a rewritten launch passes the same way before and after is not changed", "[distill][claims]") {
+  // Stop 44: a launch rewritten for a fused kernel, its lines paired out of
+  // step, was read as changing `BLOCK_H` and `num_warps`.
+  auto diff = diff::read_diff("@@ -1,4 +1,5 @@\n"
+                              "-    kernel[grid](t, cos, n, t.stride(-3),\n"
+                              "-        HALF=D // 2, BLOCK_S=BLOCK_S, BLOCK_H=BLOCK_H,\n"
+                              "-        VEC=VEC, num_warps=NUM_WARPS)\n"
+                              "+    fused[grid](q, k, cos, n, q.stride(-3),\n"
+                              "+        k.stride(-3), HALF=D // 2, BLOCK_S=BLOCK_S,\n"
+                              "+        BLOCK_H=BLOCK_H, VEC=VEC,\n"
+                              "+        num_warps=NUM_WARPS)\n");
+  CHECK_FALSE(diff::changes_name(diff, "BLOCK_H"));
+  CHECK_FALSE(diff::changes_name(diff, "num_warps"));
+  CHECK(diff::changes_name(diff, "fused"));
+  // Bound to another value, or only on one side: changed.
+  auto retuned = diff::read_diff("@@ -1,2 +1,3 @@\n"
+                                 "-    kernel[grid](t, BLOCK_H=BLOCK_H,\n"
+                                 "-        num_warps=NUM_WARPS)\n"
+                                 "+    kernel[grid](t, BLOCK_H=BLOCK_H,\n"
+                                 "+        BLOCK_S=4,\n"
+                                 "+        num_warps=8)\n");
+  CHECK(diff::changes_name(retuned, "num_warps"));
+  CHECK(diff::changes_name(retuned, "BLOCK_S"));
+  CHECK_FALSE(diff::changes_name(retuned, "BLOCK_H"));
+}
+
 TEST_CASE("a name a changed line only passes through is not what the change tunes", "[distill][claims]") {
   auto diff = diff::read_diff(kLayoutDiff);
   REQUIRE(diff.hunks.size() == 1);
@@ -518,7 +544,7 @@ TEST_CASE("a prose dead-end with one lever and a stated cause is written up", "[
   INFO((d.refusal ? d.refusal->why : ""));
   REQUIRE(d.record);
   const auto &pl = d.record->get("payload");
-  CHECK(pl.string_or("attempted") == "Split into a stats kernel and a normalise kernel.");
+  CHECK(pl.string_or("attempted") == "Split into a stats kernel and a normalise kernel");
   CHECK_THAT(pl.get("established_fact").string_or("mechanism"),
              Catch::StartsWith("Tried a two-kernel split") && Catch::Contains("cost more than"));
   CHECK(pl.get("established_fact").get("condition").string_or("toolchain") == "triton");

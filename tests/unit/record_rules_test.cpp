@@ -157,4 +157,9 @@ TEST_CASE("a version id inside a name is a version id (issue 27)", "[record][sec
   // scrubbed to "mma_an earlier step"); a version after another name still is one.
   CHECK(record::version_ids("acc = gl.nvidia.ampere.mma_v2(a, b, acc); warpgroup_mma_v3 MMA_V2").empty());
   CHECK(record::version_ids("gemm_v2 mma_v2x mmav2 kernel_v2.py").size() == 2);
+  // A load helper's width and a model's generation (stop 44: "ld_nc_an
+  // earlier step", "DeepSeek-An earlier step"); a version after a plain
+  // name or a lower-case word still is one.
+  CHECK(record::version_ids("ld_nc_v4(p) st_cs_v4(q, x) ld_evict_first_v4(p) DeepSeek-V3 DeepSeek-V2-Lite").empty());
+  CHECK(record::version_ids("run_last_v4 kernel-V3 draft-v3 -V3").size() == 4);
 }

@@ -17,6 +17,7 @@
 #include "levers/lever_settings.hpp"
 #include "record/established_fact.hpp"
 #include "text/regex.hpp"
+#include "text/sentences.hpp"
 #include "text/utf8.hpp"
 
 namespace otm::distill::drafting {
@@ -264,8 +265,17 @@ std::optional<std::string> check_anti_against_the_run(Context &c, const AntiFact
            "the attempt sets `" + unused->lever + "` only through `" + unused->option + "`, and " + unused->reason +
                ": the option changes nothing there, so the account's cause is not what the run measured");
   // An established fact about code needs the code: an account whose lever
-  // the attempt's running changes do not show cannot be checked.
-  if (levers.realised.empty())
+  // the attempt's running changes do not show cannot be checked. A lever
+  // the vocabulary does not know is shown by a name of the account that the
+  // attempt brings in or takes out (stop 44: "tanh GELU" and the new
+  // `tl.math.tanh`).
+  auto shown_by_its_own_names = [&] {
+    if (!levers.claimed.empty()) return false;
+    for (const auto &n : diff::names_of(claim))
+      if (diff::changes_name(*diff, n.text)) return true;
+    return false;
+  };
+  if (levers.realised.empty() && !shown_by_its_own_names())
     refuse("payload.attempted", "the account names no lever whose code a running change " + range +
                                     " of the attempt changes: what was tried cannot be checked against it");
   return no_effect_seen;
@@ -287,11 +297,37 @@ std::string anti_lesson(const Context &c, const AntiFact &fact) {
   return lesson;
 }
 
+// The sentence by which the step's own account (its commit, its gate's
+// verdict, the lever it isolated, its pitfalls) puts the failure on a defect
+// of the attempt's code: "implementation bug: loop bound off by one" on a
+// GROUP_M attempt (stop 44). The lever was never measured on working code.
+std::optional<std::string> defect_named_by_the_run(const json::Value &af, const text::Regex &defect) {
+  std::vector<const json::Value *> texts;
+  const auto &said = af.get("what_the_run_said");
+  for (const char *k : {"commit_subject", "commit_body", "gate_verdict"}) texts.push_back(&said.get(k));
+  texts.push_back(&af.get("the_failed_lever"));
+  if (const auto *pitfalls = af.get("pitfalls_recorded_here").as_array())
+    for (const auto &p : *pitfalls)
+      for (const char *k : {"pitfall", "explanation"}) texts.push_back(&p.get(k));
+  for (const auto *t : texts)
+    if (const auto *s = t->as_string())
+      for (const auto &sentence : text::sentences(*s))
+        if (defect.contains(sentence)) return std::string(text::strip(sentence));
+  return std::nullopt;
+}
+
 } // namespace
 
 Value draft_anti(Context &c) {
   auto res = anti_fact(c.af, c.rules.retrieval.levers);
   if (!res.fact) refuse(res.gap->field, res.gap->why);
+  if (c.rules.code_defect)
+    if (auto defect = defect_named_by_the_run(c.af, *c.rules.code_defect))
+      refuse("payload.verdict", "the run's own account puts the failure on a defect of the attempt's code (\"" +
+                                    *defect + "\"): the lever was not what failed");
+  // A fix that only says the run went back is no advice for the lesson.
+  if (res.fact->fix && c.rules.revert_only_fix && c.rules.revert_only_fix->contains(*res.fact->fix))
+    res.fact->fix.reset();
   const auto &fact = *res.fact;
   std::optional<diff::DiffReading> diff;
   if (!c.packet.code.empty() && c.af.get("diff_file").is_string()) diff = diff::read_diff(c.packet.code, code_after(c));

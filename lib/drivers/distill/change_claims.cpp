@@ -255,7 +255,8 @@ std::vector<OtherSetting> other_settings_changed(const diff::DiffReading &diff, 
       // (`num_warps=8`), never a call it edits (`tl.store(...)`).
       const std::string &name = !c.defines.empty() ? c.defines : c.owner;
       if (name.empty() || (c.defines.empty() ? !passes_keyword(c.code, name) : !sets_a_constant(c.code)) ||
-          levers::spells_out(name, account) || inside_a_function_the_diff_adds(diff, h, c))
+          levers::spells_out(name, account) || inside_a_function_the_diff_adds(diff, h, c) ||
+          !diff::changes_name(diff, name))
         continue;
       // A name several levers' code shares (`CTAS_PER_SM`: a persistent
       // grid's cap, an occupancy setting) is the named lever's when one of

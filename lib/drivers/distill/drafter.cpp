@@ -132,6 +132,11 @@ DraftRules DraftRules::from_config(const config::Config &config) {
   r.dram_cause = DramCauseRule::from_json(config.data().get("dram_claims"), config.source_name());
   if (const auto &restores = config.data().get("lineage").get("restores"); !restores.is_null())
     r.restores = levers::whole_token_regex(restores, true, config.source_name() + ": lineage.restores");
+  const auto &accounts = config.data().get("failure_accounts");
+  if (const auto &d = accounts.get("code_defect"); !d.is_null())
+    r.code_defect = levers::whole_token_regex(d, true, config.source_name() + ": failure_accounts.code_defect");
+  if (const auto &f = accounts.get("revert_only_fix"); !f.is_null())
+    r.revert_only_fix = levers::whole_token_regex(f, true, config.source_name() + ": failure_accounts.revert_only_fix");
   const auto boilerplate = config.boilerplate(); // the section's one reader, shared with the quality report
   r.template_min_steps = boilerplate.template_min_steps;
   r.max_mechanism_share = boilerplate.max_mechanism_share;

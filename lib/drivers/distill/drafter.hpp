@@ -75,6 +75,12 @@ struct DraftRules {
   // code ("Restore an earlier step kernel: ...") names no technique the
   // code builds on (round 14: a reference kernel said to build on one).
   std::shared_ptr<const text::Regex> restores;
+  // The `failure_accounts` section: words by which a run puts a failure on
+  // a defect of the attempt's code ("implementation bug", "off by one"),
+  // which then is not the lever's; and a fix that only says the run went
+  // back ("Reverted to an earlier step."), which is no advice.
+  std::shared_ptr<const text::Regex> code_defect;
+  std::shared_ptr<const text::Regex> revert_only_fix;
   // From the configuration (defaults merged with the override); a malformed
   // section is an otm::Error (kind Usage) naming it.
   static DraftRules from_config(const config::Config &config);

@@ -338,18 +338,55 @@ bool assigns_name(std::string_view part, std::string_view name) {
   }
   return false;
 }
+
+// The value `code` binds `name` to as a keyword (`BLOCK_H=BLOCK_H,` ->
+// "BLOCK_H"), up to the next top-level `,` or `)`; nullopt when `name` is
+// not bound with `=` there.
+std::optional<std::string> keyword_value(std::string_view code, std::string_view name) {
+  for (std::size_t pos = code.find(name); pos != std::string_view::npos; pos = code.find(name, pos + 1)) {
+    if (pos > 0 && (is_ident(code[pos - 1]) || code[pos - 1] == '.')) continue;
+    std::size_t end = pos + name.size();
+    if (end < code.size() && is_ident(code[end])) continue;
+    while (end < code.size() && code[end] == ' ') ++end;
+    if (end >= code.size() || code[end] != '=' || (end + 1 < code.size() && code[end + 1] == '=')) continue;
+    std::size_t v = end + 1, e = v;
+    int depth = 0;
+    for (; e < code.size(); ++e) {
+      char ch = code[e];
+      if (ch == '(' || ch == '[' || ch == '{') ++depth;
+      if ((ch == ')' || ch == ']' || ch == '}') && depth-- == 0) break;
+      if (ch == ',' && depth == 0) break;
+    }
+    return std::string(text::strip(code.substr(v, e - v)));
+  }
+  return std::nullopt;
+}
 } // namespace
 
 bool changes_name(const DiffReading &diff, std::string_view name) {
   bool on_added = false, on_removed = false;
+  // The values the removed and the added lines bind the name to as a
+  // keyword: a rewritten launch that passes `num_warps=NUM_WARPS` before
+  // and after, or `BLOCK_H=BLOCK_H` (the name itself), leaves it as it was
+  // (stop 44: "the diff also changes `BLOCK_H` and `num_warps`" of a
+  // launch rewritten for a fused kernel).
+  std::multiset<std::string> bound[2];
+  bool bound_in_a_change = false;
   for (const auto &h : diff.hunks)
     for (const auto &c : h.running) {
       if (c.dead) continue;
+      if (auto value = keyword_value(c.code, name)) {
+        if (*value != name) bound[c.added ? 1 : 0].insert(*value);
+        if (holds_name(c.changed, name) || holds_name(c.owner, name) || holds_name(c.defines, name))
+          bound_in_a_change = true;
+        continue;
+      }
       if (holds_name(c.owner, name) || holds_name(c.defines, name)) return true;
       if (!holds_name(c.changed, name)) continue;
       if (assigns_name(c.changed, name)) return true;
       (c.added ? on_added : on_removed) = true;
     }
+  if (bound_in_a_change && bound[0] != bound[1]) return true;
   return on_added != on_removed;
 }
 

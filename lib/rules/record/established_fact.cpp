@@ -84,8 +84,10 @@ const text::Regex &wrong_results_regex() {
 
 const text::Regex &speculative_regex() {
   // A question is a guess too: "(bank conflicts?)", "register spills?"
-  // (round 14: labels a run attaches to its slow attempts at random).
-  static const text::Regex r(R"((?i)\b(?:may|might|possibly|perhaps)\b|[A-Za-z]\?)");
+  // (round 14: labels a run attaches to its slow attempts at random); so is
+  // a plan: "Next: try split-V (few rows cannot fill the GPU)" (stop 44).
+  static const text::Regex r(R"((?i)\b(?:may|might|possibly|perhaps)\b|[A-Za-z]\?|)"
+                             R"(^\W*(?:next(?: step)?|todo|to do|plan)\s*:)");
   return r;
 }
 

@@ -82,6 +82,21 @@ bool is_mnemonic_segment(std::string_view text, std::size_t begin, std::size_t e
     while (e < text.size() && alnum(text[e])) ++e;
     if (ptx_word.search(text.substr(end + 1, e - end - 1))) return true;
   }
+  // The width at the end of a helper named after its mnemonic, `ld_nc_v4`,
+  // `st_cs_v4`, `ld_evict_first_v4` (stop 44: scrubbed to "ld_nc_an earlier
+  // step"): a part of the identifier is a load or store stem or a cache
+  // operator.
+  static const text::Regex stem("(?i)^(?:ld|ldg|ldu|st|stg|nc|ca|cg|cs|lu|cv|evict)$");
+  if (begin > 1 && text[begin - 1] == '_' && (end == text.size() || !(alnum(text[end]) || text[end] == '_'))) {
+    std::size_t b = begin - 1;
+    while (b > 0 && (alnum(text[b - 1]) || text[b - 1] == '_')) --b;
+    std::string_view name = text.substr(b, begin - 1 - b);
+    for (std::size_t i = 0; i <= name.size();) {
+      std::size_t j = std::min(name.find('_', i), name.size());
+      if (j > i && stem.search(name.substr(i, j - i))) return true;
+      i = j + 1;
+    }
+  }
   return false;
 }
 
@@ -96,9 +111,18 @@ bool is_api_name_version(std::string_view text, std::size_t begin, std::size_t e
   return api.contains(text.substr(b, begin - b));
 }
 
+bool is_model_generation(std::string_view text, std::size_t begin, std::size_t) {
+  // `DeepSeek-V3`, `DeepSeek-V2-Lite`: a capital V after a hyphen ending a
+  // capitalised name (stop 44: "DeepSeek-An earlier step linear layers").
+  if (begin < 2 || text[begin] != 'V' || text[begin - 1] != '-') return false;
+  std::size_t b = begin - 1;
+  while (b > 0 && std::isalpha(static_cast<unsigned char>(text[b - 1]))) --b;
+  return b < begin - 1 && std::isupper(static_cast<unsigned char>(text[b]));
+}
+
 bool is_version_id(std::string_view text, std::size_t begin, std::size_t end) {
   return !is_vector_width(text, begin, end) && !is_mnemonic_segment(text, begin, end) &&
-         !is_api_name_version(text, begin, end);
+         !is_api_name_version(text, begin, end) && !is_model_generation(text, begin, end);
 }
 
 bool may_hold_version_id(std::string_view text) {

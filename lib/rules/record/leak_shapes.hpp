@@ -48,8 +48,11 @@ const std::vector<LeakShape> &store_leak_shapes();
 //    (`ld.global.nc.v4`, `.v2.f32`) or right before a "." and a PTX type
 //    (`v4.b32`); or, in a slug or id where the dots became "-", next to a
 //    PTX qualifier or type (`ld-global-nc-v4-loads`, `st-global-v2-f32`); or
+//    or the width ending a helper named after its mnemonic (`ld_nc_v4`,
+//    `st_cs_v4`); or
 //  - the generation of an MMA API name (`mma_v2`, `mma_v3`): round 12
-//    scrubbed Gluon's `mma_v2` to "mma_an earlier step" in a verbatim snippet.
+//    scrubbed Gluon's `mma_v2` to "mma_an earlier step" in a verbatim snippet;
+//    or of a model (`DeepSeek-V3`).
 const text::Regex &version_id_regex();
 const text::Regex &workload_hash_regex();
 bool is_version_id(std::string_view text, std::size_t match_begin, std::size_t match_end);
@@ -68,6 +71,7 @@ bool is_vector_width(std::string_view text, std::size_t match_begin, std::size_t
 // `v4` as a segment of a dotted mnemonic or vector type (see above).
 bool is_api_name_version(std::string_view text, std::size_t match_begin, std::size_t match_end);
 bool is_mnemonic_segment(std::string_view text, std::size_t match_begin, std::size_t match_end);
+bool is_model_generation(std::string_view text, std::size_t match_begin, std::size_t match_end);
 
 struct Leak {
   std::string label;
