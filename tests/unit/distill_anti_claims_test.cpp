@@ -1022,3 +1022,81 @@ TEST_CASE("a plan is no stated cause", "[distill][issue25]") {
   CHECK_FALSE(record::states_mechanism("Next: try split-V because few rows cannot fill the GPU", context));
   CHECK_FALSE(record::speculative_regex().contains("Register pressure rises until the kernel spills"));
 }
+
+TEST_CASE("a slowdown the attempt's own per-shape measurement contradicts is no failed lever", "[distill][issue25]") {
+  // Stop 44: "num_stages regressed T=65536,E=64 by ~4%" on an attempt that
+  // measured that shape 0.76 % faster.
+  auto shape = [](const char *id, double pct, int t) {
+    auto v = json::Value::object();
+    v.set("shape", id);
+    v.set("change_pct", pct);
+    auto axes = json::Value::object();
+    axes.set("T", t);
+    axes.set("E", 64);
+    v.set("axes", axes);
+    return v;
+  };
+  auto with_shapes = [&](double big_shape_pct, const char *lever) {
+    auto p = attempt();
+    auto &af = *p.doc.find("agent_facing");
+    auto shapes = json::Value::array();
+    shapes.push_back(shape("shape-1", 0.7, 512));
+    shapes.push_back(shape("shape-2", big_shape_pct, 65536));
+    at(af, {"measurements"}).set("per_shape_vs_measured_against", shapes);
+    af.set("the_failed_lever", lever);
+    return distill::draft_record(p);
+  };
+  const char *named = "two rows per program regressed T=65536,E=64 by ~4% because the second row's accumulators "
+                      "raise register pressure until the kernel spills";
+  auto faster = with_shapes(-0.76, named);
+  REQUIRE(faster.refusal);
+  CHECK(faster.refusal->field == "payload.verdict");
+  CHECK_THAT(faster.refusal->why, Catch::Contains("shape-2 -0.76 %"));
+  auto slower = with_shapes(4.1, named);
+  INFO((slower.refusal ? slower.refusal->why : ""));
+  CHECK(slower.record);
+  // A figure without a shape: some shape must show at least half of it.
+  const char *unnamed = "two rows per program is 14% slower because the second row's accumulators raise register "
+                        "pressure until the kernel spills";
+  auto flat = with_shapes(0.2, unnamed);
+  REQUIRE(flat.refusal);
+  CHECK_THAT(flat.refusal->why, Catch::Contains("no shape of the attempt measured more than 0.7 %"));
+  auto borne = with_shapes(13.0, unnamed);
+  INFO((borne.refusal ? borne.refusal->why : ""));
+  CHECK(borne.record);
+}
+
+TEST_CASE("a next step the run took up and only ever reverted is no open direction", "[distill][issue25]") {
+  // Stop 44: "Try deferred dequant" recommended by a strategy of a run whose
+  // twelve attempts at it all failed their correctness check.
+  auto strategy = distill::load_packet(testsupport::distill_fixtures() / "strategy-v3.json");
+  auto taken_up = [](const char *direction) {
+    auto list = json::Value::array();
+    auto d = json::Value::object();
+    d.set("direction", direction);
+    list.push_back(d);
+    return list;
+  };
+  auto failed = attempt();
+  at(failed.doc, {"agent_facing", "what_the_run_said"})
+      .set("directions_taken_up", taken_up("Vectorise the store with 128-bit writes."));
+  auto next_of = [](const distill::Draft &d) {
+    INFO((d.refusal ? d.refusal->why : ""));
+    REQUIRE(d.record);
+    std::vector<std::string> out;
+    for (const auto &n : *d.record->get("payload").get("next_steps").as_array()) out.push_back(*n.as_string());
+    return out;
+  };
+  const auto alone = next_of(distill::draft_run({strategy})[0]);
+  CHECK(std::find(alone.begin(), alone.end(), "Vectorise the store with 128-bit writes.") != alone.end());
+  const auto with_failure = next_of(distill::draft_run({strategy, failed})[0]);
+  CHECK(std::find(with_failure.begin(), with_failure.end(), "Vectorise the store with 128-bit writes.") ==
+        with_failure.end());
+  CHECK(with_failure.size() + 1 == alone.size());
+  // A kept step of the run that took it up too: still open to try.
+  auto kept = distill::load_packet(testsupport::distill_fixtures() / "strategy-v5.json");
+  at(kept.doc, {"agent_facing", "what_the_run_said"})
+      .set("directions_taken_up", taken_up("Vectorise the store with 128-bit writes."));
+  const auto with_both = next_of(distill::draft_run({strategy, failed, kept})[0]);
+  CHECK(with_both.size() == alone.size());
+}

@@ -3,6 +3,7 @@
 #include "distill/draft_context.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <map>
 #include <set>
@@ -142,8 +143,66 @@ std::optional<std::string> cause_about_another_setting(const AntiFact &fact,
 // contradicts.
 // Returns what a lever that gained nothing was observed to do, when the
 // account says so and the noise bears it out (no_effect_observed).
+// A slowdown the account states that the attempt's own per-shape
+// measurement contradicts: "num_stages regressed T=65536,E=64 by ~4%" for
+// an attempt that measured that shape 1.3 % faster (stop 44, a pitfall the
+// run recorded on a step it kept). A shape the sentence names by its axes
+// must have measured slower; a figure with no shape named must be matched
+// at least half-way by some shape. nullopt when nothing contradicts it.
+// Whether `sentence` holds `setting` ("T=65536") bounded by neither a word
+// character nor a dot.
+bool holds_setting(std::string_view sentence, const std::string &setting) {
+  auto word = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '.'; };
+  for (auto at = sentence.find(setting); at != std::string_view::npos; at = sentence.find(setting, at + 1)) {
+    auto end = at + setting.size();
+    if ((at == 0 || !word(sentence[at - 1])) && (end == sentence.size() || !word(sentence[end]))) return true;
+  }
+  return false;
+}
+
+std::optional<std::string> slowdown_contradicted(const Value &af) {
+  static const text::Regex slowdown(R"((?i)\b(?:regress(?:es|ed|ion)?|slow(?:s|ed|er)?|hurts?|worse)\b)");
+  static const text::Regex figure(R"((\d+(?:\.\d+)?)\s*%)");
+  const auto *shapes = af.get("measurements").get("per_shape_vs_measured_against").as_array();
+  if (!shapes || shapes->empty()) return std::nullopt;
+  std::vector<std::string> texts{af.string_or("the_failed_lever")};
+  if (const auto *pitfalls = af.get("pitfalls_recorded_here").as_array())
+    for (const auto &p : *pitfalls) texts.push_back(p.string_or("pitfall"));
+  for (const auto &t : texts)
+    for (const auto &sentence : text::sentences(t)) {
+      if (!slowdown.contains(sentence)) continue;
+      const Value *named_slower = nullptr, *named_faster = nullptr;
+      double most = -1e9;
+      for (const auto &sh : *shapes) {
+        const auto pct = sh.get("change_pct").as_number();
+        if (!pct) continue;
+        most = std::max(most, *pct);
+        const auto *axes = sh.get("axes").as_object();
+        if (!axes || axes->empty()) continue;
+        bool all = true;
+        for (const auto &[k, v] : *axes)
+          if (!holds_setting(sentence, k + "=" + v.python_str())) all = false;
+        if (all) (*pct > 0 ? named_slower : named_faster) = &sh;
+      }
+      std::string said = "the account says \"" + std::string(text::strip(sentence)) + "\", but ";
+      if (named_faster && !named_slower)
+        return said + "the attempt measured " + named_faster->string_or("shape") + " " +
+               named_faster->get("change_pct").python_str() +
+               " % against the code it was tried on (faster): the measurement contradicts it";
+      if (named_slower || named_faster) continue;
+      if (auto m = figure.search(sentence); m && most > -1e9) {
+        double stated = std::stod(std::string((*m)[1]));
+        if (stated >= 2 && most < stated / 2)
+          return said + "no shape of the attempt measured more than " + json::Value(most).python_str() +
+                 " % slower than the code it was tried on: the measurement contradicts it";
+      }
+    }
+  return std::nullopt;
+}
+
 std::optional<std::string> check_anti_against_the_run(Context &c, const AntiFact &fact,
                                                       const std::optional<diff::DiffReading> &diff) {
+  if (auto why = slowdown_contradicted(c.af)) refuse("payload.verdict", *why);
   std::vector<std::string> later = strings_at(c.af.get("kept_in_the_run_with_the_same_setting"), "change");
   if (!later.empty())
     refuse("payload.attempted", "a kept step of this run states the same setting of this lever (\"" +

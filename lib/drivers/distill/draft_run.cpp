@@ -95,6 +95,34 @@ void advice_the_run_bears_out(std::vector<Draft> &drafts, const std::vector<Pack
   }
 }
 
+// Stop 44: a strategy's next step that the run itself took up and only
+// ever reverted ("Try deferred dequant", taken up by twelve failed
+// attempts and no kept step) is no direction left open: it is dropped.
+void next_steps_the_run_bears_out(std::vector<Draft> &drafts, const std::vector<Packet> &packets) {
+  std::set<std::string> failed, kept;
+  for (const auto &p : packets) {
+    const bool anti = p.record_type() == "anti-strategy";
+    if (!anti && p.record_type() != "strategy") continue;
+    if (const auto *dirs = p.agent_facing().get("what_the_run_said").get("directions_taken_up").as_array())
+      for (const auto &d : *dirs)
+        if (const auto *t = d.get("direction").as_string()) (anti ? failed : kept).insert(text::folded(*t));
+  }
+  for (auto &d : drafts) {
+    if (!d.record || d.record->string_or("type") != "strategy") continue;
+    auto *payload = d.record->find("payload");
+    const auto *next = payload->get("next_steps").as_array();
+    if (!next) continue;
+    json::Value left = json::Value::array();
+    for (const auto &n : *next) {
+      const auto *t = n.as_string();
+      const std::string key = t ? text::folded(*t) : std::string();
+      if (t && failed.count(key) && !kept.count(key)) continue;
+      left.push_back(n);
+    }
+    if (left.size() != next->size()) payload->set("next_steps", std::move(left));
+  }
+}
+
 } // namespace
 
 std::vector<Draft> draft_run(const std::vector<Packet> &packets, const DraftRules &rules) {
@@ -122,6 +150,7 @@ std::vector<Draft> draft_run(const std::vector<Packet> &packets, const DraftRule
   }
   one_record_per_failed_lever(drafts);
   advice_the_run_bears_out(drafts, packets, rules);
+  next_steps_the_run_bears_out(drafts, packets);
   return drafts;
 }
 
