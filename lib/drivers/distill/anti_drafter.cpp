@@ -10,6 +10,7 @@
 
 #include "text/code_list.hpp"
 
+#include "code/gluon_layouts.hpp"
 #include "code/unbound_names.hpp"
 #include "diff/diff_reading.hpp"
 #include "distill/change_claims.hpp"

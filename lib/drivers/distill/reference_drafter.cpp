@@ -2,6 +2,7 @@
 // quoted, with its lineage.
 #include "distill/draft_context.hpp"
 
+#include "code/gluon_layouts.hpp"
 #include "code/jit_globals.hpp"
 #include "code/unbound_names.hpp"
 #include "distill/reference_kernel_code.hpp"
@@ -55,6 +56,8 @@ QuotedKernel runnable_kernel(Context &c) {
              "the kernel code reads " + text::quoted_code_list(unbound) +
                  ", which it binds nowhere (no parameter, assignment, import or definition): it cannot run as "
                  "quoted");
+    if (auto e = code::expand_of_an_unsliced_tensor(quoted))
+      refuse("payload.implementation.snippet", "the kernel code " + e->why() + " as quoted");
     // Triton and Gluon compile a JIT function only when every global it
     // reads is a constexpr (or a module or function).
     auto globals = code::non_constexpr_globals_read_by_jit(quoted);

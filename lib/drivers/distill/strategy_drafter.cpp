@@ -12,6 +12,7 @@
 #include <cctype>
 #include <cmath>
 
+#include "code/gluon_layouts.hpp"
 #include "code/inert_code.hpp"
 #include "code/unbound_names.hpp"
 #include "diff/diff_reading.hpp"
@@ -117,6 +118,9 @@ diff::DiffReading running_change(Context &c, const std::string &range) {
              "the kernel after the change reads " + text::quoted_code_list(unbound) +
                  ", which it binds nowhere (no parameter, assignment, import or definition): it cannot run as "
                  "written, so the run's measurement is not of this code");
+    if (auto e = code::expand_of_an_unsliced_tensor(*after))
+      refuse("payload.implementation.snippet",
+             "the kernel after the change " + e->why() + ", so the run's measurement is not of this code");
   }
   return std::move(*diff);
 }
