@@ -169,6 +169,7 @@ TEST_CASE("a large store (10,000 records, 2,000 under the sanitizers): concurren
     int mid_commit = 0;
     std::set<fs::path> temps_seen;
     for (int i = 0; i < iterations || (mid_commit == 0 && i < 10 * iterations); ++i) {
+      if (i == iterations) window.narrow_to_the_tail();
       recs.push_back(strategy_record(nth_id("kill", i)));
       REQUIRE(window.run_and_kill(gate("insert", stage(tmp.path, recs.back()), live)) >= 0);
       bool inside = io::is_regular_file(store::pending_commit_file(live));

@@ -454,11 +454,16 @@ TEST_CASE("negative knowledge: one fair bar for drafter, pre-check and gate", "[
   const char *british = "An unswizzled scratch of num_warps floats serialises the cross-warp max on every row.";
   CHECK(record::states_mechanism(british, triton));
   CHECK(record::states_mechanism("An unswizzled scratch of num_warps floats serializes the cross-warp max.", triton));
-  // The toolchain and fixed axes are the condition when the text names none.
+  // The toolchain and the fixed dtype are the condition when the text names
+  // none; the other fixed axes hold for every shape and decide nothing.
   auto c = record::fact_condition({british}, triton);
   CHECK(c.toolchain == "triton");
-  CHECK(c.shape_regime == "N=4096");
+  CHECK(c.shape_regime.empty());
   CHECK(c.dtype == "bfloat16");
+  // A row of per-shape measurements names no condition (stop 44: "M=256").
+  CHECK(record::fact_condition({"Per-shape: M=256,N=4096 3.10->3.21us; M=2048,N=11008 40.1->41.0us."}, triton)
+            .shape_regime.empty());
+  CHECK(record::fact_condition({"Fails at N=16384 only."}, triton).shape_regime == "N=16384");
   CHECK(record::fact_condition({"Slower on H100 in fp16."}, triton).sm_arch == "H100");
   CHECK(record::fact_condition({"Slower on H100 in fp16."}, triton).dtype == "fp16");
   CHECK(record::fact_condition({british}, {}).empty());

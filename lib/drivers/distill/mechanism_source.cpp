@@ -21,6 +21,9 @@ std::optional<std::string> nonblank(const json::Value &v) {
   return std::string(text::strip(*s));
 }
 
+// The source of a pitfall's explanation taken on its own.
+constexpr const char *kPitfallExplanation = "pitfalls_recorded_here.explanation";
+
 // A figure in brackets: "(+4.0%)", "(-3 %)", "(4.1% slower)"; group 1 is
 // what the brackets hold.
 constexpr const char *kBracketedFigure = R"(\(([^()]*\d(?:\.\d+)?\s*%[^()]*)\))";
@@ -238,6 +241,21 @@ bool says_more_than(const std::string &sentence, const std::string &attempted, c
          (context.correctness_failed && record::accuracy_failure_regex().contains(rest));
 }
 
+// A sentence that could stand as the cause of an accuracy failure the
+// step's check saw: long enough for the gate, no measurement report, guess
+// or pass, and more than its figures once the lever is taken out.
+bool explains(const std::string &sentence, const std::string &attempted) {
+  static const text::Regex figure(R"((?i)[+-]?\d+(?:\.\d+)?(?:e[+-]?\d+)?\s*%?)");
+  // Advice is no cause: "check the per-shape table before generalising".
+  static const text::Regex advice(
+      R"((?i)^\W*(?:check|see|try|use|avoid|keep|make sure|consider|note|remember|prefer|do not|don't)\b)");
+  const auto s = text::strip(sentence);
+  if (text::code_points(s) < record::kMinMechanismChars || record::non_mechanism_regex().contains(s) ||
+      record::speculative_regex().contains(s) || record::reports_a_pass(s) || advice.contains(s))
+    return false;
+  return text::code_points(text::strip(figure.replace(beyond_the_attempt(sentence, attempted), " "))) >= 24;
+}
+
 std::string without_revert_marker(const std::string &subject) {
   static const text::Regex marker(R"((?i)^\s*reverted\b[\s.:;,\x{2014}\x{2013}-]*)");
   return marker.replace(subject, "");
@@ -393,6 +411,10 @@ void pitfalls_about_the_attempt(const json::Value &af, const levers::LeverVocabu
   if (const auto *pitfalls = af.get("pitfalls_recorded_here").as_array())
     for (const auto &p : *pitfalls) {
       if (!about_this_lever(p)) continue;
+      // The explanation alone first: the claim beside it is often the
+      // measurement ("max_abs_err 3.1e-03 > atol 1e-03"), which would win
+      // as the sentence naming the accuracy failure most fully (stop 44).
+      if (auto e = nonblank(p.get("explanation"))) a.evidence.push_back({*e, kPitfallExplanation});
       // The claim and its explanation are one account.
       std::string account;
       for (const char *k : {"pitfall", "explanation"})
@@ -439,6 +461,13 @@ std::optional<SourcedText> first_stated_cause(const FailureAccount &a, const rec
     std::size_t best_accuracy = 0;
     for (auto s : text::sentences(t.text)) {
       if (hoped.count(text::folded(without_reason_label(s)))) continue;
+      // The run's explanation of the accuracy failure its step's check
+      // saw ("16k squares summed in bf16 lose their low-order terms") is
+      // its cause, in whatever words.
+      if (t.source == kPitfallExplanation) {
+        if (context.correctness_failed && explains(s, a.attempted)) return SourcedText{s, "pitfalls_recorded_here"};
+        continue; // otherwise read with its claim, in the account that follows
+      }
       // A guess the run put in a label after the reason is not the reason.
       if (!record::states_mechanism(s, context))
         if (auto bare = without_trailing_labels(s); record::states_mechanism(bare, context)) s = bare;

@@ -116,11 +116,6 @@ const text::Regex &shape_token() {
   return r;
 }
 
-bool is_number_text(std::string_view s) {
-  static const text::Regex r(R"(^-?\d+(?:\.\d+)?$)");
-  return r.match(s).has_value();
-}
-
 } // namespace
 
 FactContext make_fact_context(std::string toolchain, const json::Value &fixed_axes, bool correctness_failed) {
@@ -138,8 +133,15 @@ FactContext make_fact_context(std::string toolchain, const json::Value &fixed_ax
 }
 
 FactCondition fact_condition(const std::vector<std::string> &texts, const FactContext &context) {
+  // A row of per-shape measurements ("Per-shape: M=256,N=4096 3.10->3.21us;
+  // ...") names the shapes measured, not the one the failure needs (stop
+  // 44: "M=256" as the condition of a tanh GELU that fails on every shape).
+  static const text::Regex measured_row(
+      R"((?i)(?:\bper[- ]shape\s*:\s*)?(?:\b[A-Za-z_]\w*\s*=\s*-?\d+(?:\.\d+)?[,\s]*)+)"
+      R"(\d+(?:\.\d+)?\s*(?:us|\x{00b5}s|ms)?\s*(?:->|\x{2192}|=>)\s*\d+(?:\.\d+)?\s*(?:us|\x{00b5}s|ms)?)");
   FactCondition c;
-  for (const auto &t : texts) {
+  for (const auto &given : texts) {
+    const std::string t = measured_row.replace(given, " ");
     for (const auto &m : condition_regex().find_all(t)) {
       std::string tok(m[0]);
       if (c.sm_arch.empty() && arch_token().match(tok))
@@ -154,19 +156,11 @@ FactCondition fact_condition(const std::vector<std::string> &texts, const FactCo
   }
   std::string tool = context.toolchain;
   if (c.toolchain.empty() && !tool.empty() && text::to_lower(tool) != "any") c.toolchain = tool;
-  std::string shape;
-  for (const auto &[k, v] : context.fixed_axes) {
-    if (c.dtype.empty() && (text::to_lower(k) == "dtype" || dtype_token().match(v))) {
-      c.dtype = v;
-      continue;
-    }
-    if (!is_number_text(v)) continue;
-    if (!shape.empty()) shape += ", ";
-    shape += k;
-    shape += '=';
-    shape += v;
-  }
-  if (c.shape_regime.empty()) c.shape_regime = shape;
+  // The operator's fixed axes hold for every shape the run measured, so
+  // they decide no outcome (issue 25: "every condition is the fixed axes");
+  // only its dtype, which an accuracy failure turns on, is taken.
+  for (const auto &[k, v] : context.fixed_axes)
+    if (c.dtype.empty() && (text::to_lower(k) == "dtype" || dtype_token().match(v))) c.dtype = v;
   return c;
 }
 

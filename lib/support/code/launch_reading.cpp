@@ -124,23 +124,7 @@ std::vector<std::string> names_in(const std::string &targets) {
 }
 
 std::size_t matching(const std::string &s, std::size_t open) {
-  int depth = 0;
-  char quote = 0;
-  for (std::size_t i = open; i < s.size(); ++i) {
-    char ch = s[i];
-    if (quote) {
-      if (ch == '\\')
-        ++i;
-      else if (ch == quote)
-        quote = 0;
-    } else if (ch == '\'' || ch == '"') {
-      quote = ch;
-    } else if (ch == '(' || ch == '[' || ch == '{') {
-      ++depth;
-    } else if ((ch == ')' || ch == ']' || ch == '}') && --depth == 0) {
-      return i;
-    }
-  }
+  if (auto close = matching_bracket(s, open)) return *close;
   throw CannotTell{};
 }
 

@@ -6,6 +6,7 @@
 //   code::split_top_level("f(a, b), c", ',')  // {"f(a, b)", "c"}
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -13,5 +14,9 @@
 namespace otm::code {
 
 std::vector<std::string> split_top_level(std::string_view text, char separator);
+
+// The index of the bracket that closes the one at `open`, strings skipped;
+// nullopt when none does.
+std::optional<std::size_t> matching_bracket(std::string_view text, std::size_t open);
 
 } // namespace otm::code
