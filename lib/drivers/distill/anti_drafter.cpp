@@ -136,20 +136,6 @@ std::optional<std::string> cause_about_another_setting(const AntiFact &fact,
   return std::nullopt;
 }
 
-// Issue 25: a failed lever is an established fact only when the run's code
-// and measurements agree with it. Refuses one the run kept as a win (a kept
-// step stating the same setting, before or after it, or the setting the
-// attempt moved away from), one whose attempt changed no running code or not
-// the lever's, and an accuracy failure the step's own correctness check
-// contradicts.
-// Returns what a lever that gained nothing was observed to do, when the
-// account says so and the noise bears it out (no_effect_observed).
-// A slowdown the account states that the attempt's own per-shape
-// measurement contradicts: "num_stages regressed T=65536,E=64 by ~4%" for
-// an attempt that measured that shape 1.3 % faster (stop 44, a pitfall the
-// run recorded on a step it kept). A shape the sentence names by its axes
-// must have measured slower; a figure with no shape named must be matched
-// at least half-way by some shape. nullopt when nothing contradicts it.
 // Whether `sentence` holds `setting` ("T=65536") bounded by neither a word
 // character nor a dot.
 bool holds_setting(std::string_view sentence, const std::string &setting) {
@@ -161,6 +147,12 @@ bool holds_setting(std::string_view sentence, const std::string &setting) {
   return false;
 }
 
+// A slowdown the account states that the attempt's own per-shape
+// measurement contradicts: "num_stages regressed T=65536,E=64 by ~4%" for
+// an attempt that measured that shape 1.3 % faster (stop 44, a pitfall the
+// run recorded on a step it kept). A shape the sentence names by its axes
+// must have measured slower; a figure with no shape named must be matched
+// at least half-way by some shape. nullopt when nothing contradicts it.
 std::optional<std::string> slowdown_contradicted(const Value &af) {
   static const text::Regex slowdown(R"((?i)\b(?:regress(?:es|ed|ion)?|slow(?:s|ed|er)?|hurts?|worse)\b)");
   static const text::Regex figure(R"((\d+(?:\.\d+)?)\s*%)");
@@ -201,6 +193,14 @@ std::optional<std::string> slowdown_contradicted(const Value &af) {
   return std::nullopt;
 }
 
+// Issue 25: a failed lever is an established fact only when the run's code
+// and measurements agree with it. Refuses one the run kept as a win (a kept
+// step stating the same setting, before or after it, or the setting the
+// attempt moved away from), one whose attempt changed no running code or not
+// the lever's, and an accuracy failure the step's own correctness check
+// contradicts.
+// Returns what a lever that gained nothing was observed to do, when the
+// account says so and the noise bears it out (no_effect_observed).
 std::optional<std::string> check_anti_against_the_run(Context &c, const AntiFact &fact,
                                                       const std::optional<diff::DiffReading> &diff) {
   if (auto why = slowdown_contradicted(c.af)) refuse("payload.verdict", *why);

@@ -89,10 +89,15 @@ struct AntiFactResult {
 //     stated effect; the mechanism is the first sentence of the lever, then of its
 //     fix, that record::states_mechanism accepts.
 //   * A prose dead-end (no isolated lever) whose change text names one lever
-//     (one sentence, no `;`, no top-level `,`, no "also"): attempted = the
-//     change text; the mechanism is the first accepted sentence of the
-//     version's pitfalls that name a lever the change text names (`vocabulary`;
-//     a step record carries other levers' pitfalls too), then of the commit
+//     (its first sentence holds at most one setting arrow and no `;`,
+//     top-level `,`, ` + ` or "also", and no later sentence sets another
+//     lever): attempted = that sentence without its verb; the sentences after
+//     it are why the run hoped it would pay, never the mechanism. The
+//     mechanism is, for a step whose correctness check failed, the first
+//     sentence of the explanation of a pitfall of the version about the lever
+//     (one naming a lever the change text names, or none: `vocabulary`; a step
+//     record carries other levers' pitfalls too) that could stand as a cause;
+//     else the first accepted sentence of those pitfalls, then of the commit
 //     subject (without a leading "reverted") and body. Several levers: no
 //     record (choosing one is a judgement).
 //   * Condition: record::fact_condition over the same texts and the packet's
