@@ -1018,7 +1018,7 @@ TEST_CASE("a lever the vocabulary does not know is shown by a name the attempt b
 TEST_CASE("a plan is no stated cause", "[distill][issue25]") {
   record::FactContext context;
   CHECK(record::speculative_regex().contains("Next: try split-V (few rows cannot fill the GPU)"));
-  CHECK(record::speculative_regex().contains("TODO: a persistent grid, the tail wave idles SMs"));
+  CHECK(record::speculative_regex().contains("Plan: a persistent grid, the tail wave idles SMs"));
   CHECK_FALSE(record::states_mechanism("Next: try split-V because few rows cannot fill the GPU", context));
   CHECK_FALSE(record::speculative_regex().contains("Register pressure rises until the kernel spills"));
 }

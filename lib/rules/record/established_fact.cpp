@@ -87,7 +87,7 @@ const text::Regex &speculative_regex() {
   // (round 14: labels a run attaches to its slow attempts at random); so is
   // a plan: "Next: try split-V (few rows cannot fill the GPU)" (stop 44).
   static const text::Regex r(R"((?i)\b(?:may|might|possibly|perhaps)\b|[A-Za-z]\?|)"
-                             R"(^\W*(?:next(?: step)?|todo|to do|plan)\s*:)");
+                             R"(^\W*(?:next(?: step)?|to ?do|plan)\s*:)");
   return r;
 }
 
