@@ -1100,3 +1100,33 @@ TEST_CASE("a next step the run took up and only ever reverted is no open directi
   const auto with_both = next_of(distill::draft_run({strategy, failed, kept})[0]);
   CHECK(with_both.size() == alone.size());
 }
+
+TEST_CASE("an attempt that never built is the toolchain's limit at that setting, not a measured loss",
+          "[distill][issue25]") {
+  // Round 17: "BLOCK_S 8->16 does not compile (CompilationError)" written
+  // up as not-worth-it-here, "do not expect it to pay off".
+  auto p = prose_attempt("Changed ROWS 1->2.");
+  auto &said = at(p.doc, {"agent_facing", "what_the_run_said"});
+  said.set("commit_body",
+           "Changed ROWS 1->2. Build failed: triton.compiler.errors.CompilationError: at 18:8: the "
+           "second row exceeds the 255-register limit (ptxas: too many resources requested for launch).");
+  said.set("gate_verdict", "Attempted ROWS 1->2; triton.compiler.errors.CompilationError");
+  at(p.doc, {"agent_facing", "measurements", "correctness"}).set("status", "COMPILE_FAIL");
+  at(p.doc, {"agent_facing", "measurements"}).set("slower_than_tried_on_pct", json::Value());
+  auto d = distill::draft_record(p);
+  INFO((d.refusal ? d.refusal->why : ""));
+  REQUIRE(d.record);
+  const auto &pl = d.record->get("payload");
+  CHECK(pl.string_or("verdict") == "api-limitation");
+  CHECK_THAT(pl.string_or("lesson"), Catch::StartsWith("Expect ROWS 1->2 not to build"));
+  CHECK_THAT(pl.string_or("lesson"), !Catch::Contains("pay off"));
+  CHECK_THAT(pl.get("established_fact").string_or("mechanism"), Catch::Contains("255-register limit"));
+  // A slower attempt that built stays a measured loss.
+  auto slower = prose_attempt("Changed ROWS 1->2.");
+  set_pitfalls(slower, {pitfall_of("slower on every shape", kSpillCause)});
+  auto s = distill::draft_record(slower);
+  INFO((s.refusal ? s.refusal->why : ""));
+  REQUIRE(s.record);
+  CHECK(s.record->get("payload").string_or("verdict") == "not-worth-it-here");
+  CHECK_THAT(s.record->get("payload").string_or("lesson"), Catch::StartsWith("Do not expect ROWS 1->2"));
+}

@@ -347,7 +347,10 @@ std::string anti_lesson(const Context &c, const AntiFact &fact) {
   std::string attempted(text::rstrip_chars(text::strip(fact.attempted), " .;:,"));
   std::string where = (c.family.empty() ? std::string("this operator") : c.family) + " on " + c.gpu;
   std::string lesson;
-  if (fact.verdict == "api-limitation")
+  if (fact.did_not_build)
+    lesson = "Expect " + attempted + " not to build for " + where +
+             " with the toolchain the run used; the run never measured its speed.";
+  else if (fact.verdict == "api-limitation")
     lesson = "Do not plan on " + attempted + " for " + where + ": the toolchain the run used cannot express it.";
   else if (fact.verdict == "accuracy-gate/ceiling")
     lesson = "Do not take " + attempted + " for " + where + " without an accuracy check: it failed the run's.";

@@ -535,12 +535,15 @@ AntiFactResult anti_fact(const json::Value &af, const levers::LeverVocabulary &v
   std::string all;
   for (const auto &t : a.evidence) all += t.text + "\n";
   std::string verdict = "not-worth-it-here";
-  if (api.contains(all))
+  const bool did_not_build =
+      record::build_failure_regex().contains(all) ||
+      record::build_failure_regex().contains(af.get("measurements").get("correctness").string_or("status"));
+  if (api.contains(all) || did_not_build)
     verdict = "api-limitation";
   else if ((context.correctness_failed && record::accuracy_failure_regex().contains(all)) ||
            record::accuracy_failure_regex().contains(mechanism->text) || record::wrong_results_regex().contains(all))
     verdict = "accuracy-gate/ceiling";
-  r.fact = AntiFact{a.attempted, c, *mechanism, verdict, a.fix, a.effect};
+  r.fact = AntiFact{a.attempted, c, *mechanism, verdict, did_not_build, a.fix, a.effect};
   return r;
 }
 

@@ -67,6 +67,9 @@ struct AntiFact {
   record::FactCondition condition;
   SourcedText mechanism;
   std::string verdict;
+  // The attempt never built (record::build_failure_regex): api-limitation,
+  // a limit of the toolchain at that setting, never a measured speed.
+  bool did_not_build = false;
   std::optional<std::string> fix; // how the run fixed or avoided it, verbatim
   // The figure the run stated beside the isolated lever ("+4.0%" of
   // "... narrower loads (+4.0%)"), verbatim: what was observed when the

@@ -82,6 +82,16 @@ const text::Regex &wrong_results_regex() {
   return r;
 }
 
+const text::Regex &build_failure_regex() {
+  static const text::Regex r(
+      R"((?i)\b(?:compil(?:ation|e)[ _-]?(?:errors?|fail\w*)|\w*CompilationError|(?:failed|fails) to (?:compile|build)|)"
+      R"((?:does|did)(?: not|n't) (?:compile|build)|build failed|ptxas (?:error|fatal)|)"
+      R"(too many resources requested|out of resources|OutOfResources\w*|)"
+      R"((?:register|shared[- ]memory|smem) (?:budget|limit) (?:exceeded|overflow\w*)|)"
+      R"(exceeds? the \d+-register limit)\b)");
+  return r;
+}
+
 const text::Regex &speculative_regex() {
   // A question is a guess too: "(bank conflicts?)", "register spills?"
   // (round 14: labels a run attaches to its slow attempts at random); so is

@@ -31,6 +31,14 @@ const text::Regex &accuracy_failure_regex();
 // check judged them: an account using them reports a correctness failure
 // whatever else it says.
 const text::Regex &wrong_results_regex();
+// Words that say the attempt's code never built: the compiler stopped at
+// it, or its launch asked for more registers or shared memory than there
+// are ("CompilationError ... register budget exceeded", "ptxas: too many
+// resources requested", a COMPILE_FAIL status). Such an attempt was never
+// measured: its failure is the toolchain's limit at that setting, not a
+// speed the run saw (round 17: a BLOCK_S that did not compile written up
+// as "do not expect it to pay off").
+const text::Regex &build_failure_regex();
 // Whether a step's quality-gate failure reason is about its results, not
 // its speed: "max_rel_err 0.031 above tolerance 0.01" is, "slower than
 // current best by 0.51%" is not (round 12: a speed gate read as a failed
