@@ -1,6 +1,8 @@
 #include "distill/drafter.hpp"
 
+#include "code/barrier_phases.hpp"
 #include "code/compile_errors.hpp"
+#include "code/shared_array_bounds.hpp"
 #include "code/stuck_loops.hpp"
 #include "distill/draft_context.hpp"
 #include "levers/term_vocabulary.hpp"
@@ -56,6 +58,24 @@ void refuse_loop_that_never_advances(const Context &c) {
          "the kernel file's loop at line " + std::to_string(stuck.front().line) + ", `" + stuck.front().head +
              "`, never advances: its step `" + stuck.front().step +
              "` is 0 over the source's constants, so the kernel cannot compute what the run measured");
+}
+
+// A kernel with a race or an out-of-bounds index its run's check did not
+// see is no kernel to hand a reader (round 17: an mbarrier phase restarted
+// per tile of a persistent loop; 32 lanes of 8 elements indexing a 64-wide
+// shared row). A failed attempt's code is not presented as a kernel to use.
+void refuse_kernel_that_races_or_overruns(const Context &c) {
+  if (c.type == "anti-strategy") return;
+  const std::string &file = presented_kernel_file(c);
+  if (file.empty()) return;
+  const std::string kernel = c.type == "strategy" ? "the kernel after the change" : "the kernel";
+  if (auto r = code::barrier_phase_restarted_per_tile(file))
+    refuse("payload.implementation.snippet", kernel + " " + r->why() + "; what the run measured is not safe to reuse");
+  const auto overruns = code::shared_array_overruns(file, code::Language::Python);
+  if (!overruns.empty())
+    refuse("payload.implementation.snippet", kernel + " (line " + std::to_string(overruns.front().line) + ") " +
+                                                 overruns.front().why() +
+                                                 "; what the run measured is not safe to reuse");
 }
 
 // A kernel whose loop reads past the end on a benchmarked shape cannot
@@ -170,6 +190,7 @@ Draft draft_record(const Packet &packet, const DraftRules &rules) {
     refuse_loop_that_never_advances(c);
     refuse_kernel_that_reads_past_the_end(c);
     refuse_kernel_over_shared_memory(c);
+    refuse_kernel_that_races_or_overruns(c);
     Value record;
     if (c.type == "strategy")
       record = draft_strategy(c);

@@ -2,7 +2,6 @@
 // quoted, with its lineage.
 #include "distill/draft_context.hpp"
 
-#include "code/barrier_phases.hpp"
 #include "code/gluon_layouts.hpp"
 #include "code/jit_globals.hpp"
 #include "code/unbound_names.hpp"
@@ -59,8 +58,6 @@ QuotedKernel runnable_kernel(Context &c) {
                  "quoted");
     if (auto e = code::expand_of_an_unsliced_tensor(quoted))
       refuse("payload.implementation.snippet", "the kernel code " + e->why() + " as quoted");
-    if (auto r = code::barrier_phase_restarted_per_tile(quoted))
-      refuse("payload.implementation.snippet", "the kernel code " + r->why() + ": it is not safe to run as quoted");
     // Triton and Gluon compile a JIT function only when every global it
     // reads is a constexpr (or a module or function).
     auto globals = code::non_constexpr_globals_read_by_jit(quoted);

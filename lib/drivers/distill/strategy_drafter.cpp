@@ -12,7 +12,6 @@
 #include <cctype>
 #include <cmath>
 
-#include "code/barrier_phases.hpp"
 #include "code/gluon_layouts.hpp"
 #include "code/inert_code.hpp"
 #include "code/unbound_names.hpp"
@@ -122,9 +121,6 @@ diff::DiffReading running_change(Context &c, const std::string &range) {
     if (auto e = code::expand_of_an_unsliced_tensor(*after))
       refuse("payload.implementation.snippet",
              "the kernel after the change " + e->why() + ", so the run's measurement is not of this code");
-    if (auto r = code::barrier_phase_restarted_per_tile(*after))
-      refuse("payload.implementation.snippet",
-             "the kernel after the change " + r->why() + ": a gain measured on it is not one a reader can rely on");
   }
   return std::move(*diff);
 }
