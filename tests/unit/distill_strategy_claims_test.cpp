@@ -880,3 +880,30 @@ TEST_CASE("the change sentence is not its own mechanism while the run states a c
   CHECK(clause.record->get("payload").string_or("mechanism") ==
         "each long row's loads are split across twice the warps");
 }
+
+TEST_CASE("a template's expected impact is no trigger either", "[distill][issue25]") {
+  // Round 18: "Expected to reduce memory-bound latency by improving
+  // coalescing and occupancy across all benchmarked shapes." as the
+  // trigger of four strategies of four traces.
+  const std::string impact =
+      "Expected to reduce memory-bound latency by improving coalescing and occupancy across all benchmarked shapes.";
+  auto p = packet("num_warps 4 -> 8.");
+  auto &said = at(p.doc, {"agent_facing", "what_the_run_said"});
+  said.set("directions_taken_up", json::Value::array());
+  at(p.doc, {"agent_facing", "profiler"}).set("conclusion", json::Value());
+  said.set("causal_sentences", json::Value::strings({"Eight warps split the row, so each thread holds half of it."}));
+  said.set("expected_impact", impact);
+  auto triggers = [&](int steps) {
+    said.set("expected_impact_stated_by_steps", steps);
+    auto d = distill::draft_record(p);
+    INFO((d.refusal ? d.refusal->why : ""));
+    REQUIRE(d.record);
+    std::string all;
+    for (const auto &t : *d.record->get("retrieval").get("triggers").as_array()) all += *t.as_string() + "\n";
+    return all;
+  };
+  CHECK_THAT(triggers(1), Catch::Contains("memory-bound latency"));
+  const std::string templated = triggers(40);
+  CHECK_THAT(templated, !Catch::Contains("memory-bound latency"));
+  CHECK_FALSE(templated.empty());
+}

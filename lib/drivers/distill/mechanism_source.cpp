@@ -28,6 +28,8 @@ constexpr const char *kPitfallExplanation = "pitfalls_recorded_here.explanation"
 // what the brackets hold.
 constexpr const char *kBracketedFigure = R"(\(([^()]*\d(?:\.\d+)?\s*%[^()]*)\))";
 
+} // namespace
+
 // "X gains nothing because the rows are already coalesced (+4.0%)": what was
 // attempted is the lever alone — the part before the clause giving the cause,
 // then before the predicate judging it ("gains nothing", "is slower",
@@ -82,6 +84,8 @@ std::string lever_without_its_cause(const std::string &lever, const levers::Leve
   std::string bare = trying.replace(out, "");
   return text::code_points(text::strip(bare)) >= 4 ? bare : out;
 }
+
+namespace {
 
 // The figure the run stated beside the lever, verbatim without its
 // brackets ("+4.0%").

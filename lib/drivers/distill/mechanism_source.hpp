@@ -52,6 +52,11 @@ std::optional<SourcedText> strategy_mechanism(const json::Value &agent_facing, c
 // spans the row" -> "one tile now spans the row"): the record's field
 // already says what the text is. Unchanged when little would be left.
 std::string without_reason_label(const std::string &text);
+// What a text says was tried: the lever before the clause giving its cause
+// or the predicate judging it, without a trailing figure, a second
+// sentence or a verb of trying ("Moved enable X + Y 1->4. After ..." ->
+// "enable X + Y 1->4"), as long as it still says what was tried.
+std::string lever_without_its_cause(const std::string &lever, const levers::LeverVocabulary &vocabulary);
 
 // What a sentence says beyond the attempt it repeats (unless the attempt
 // holds a cause of its own) and the run's verdict in brackets

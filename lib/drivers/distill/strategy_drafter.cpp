@@ -187,14 +187,19 @@ void claim_borne_out(Context &c, const Checked &k) {
                     : "the " + std::to_string(k.earlier.size()) + " earlier kept step(s) its diff also holds"));
 }
 
+// Whether the step's expected impact is the run's template: the same
+// sentence stated by at least `template_min_steps` steps.
+bool expected_impact_is_template(const Context &c) {
+  auto steps = c.af.get("what_the_run_said").get("expected_impact_stated_by_steps").as_int().value_or(0);
+  return steps > 0 && static_cast<std::size_t>(steps) >= c.rules.template_min_steps;
+}
+
 // A reason of the step's own: a reason the run gives on many steps (its
 // template's expected impact, a sentence the run's other strategies share)
 // is not this step's.
 SourcedText own_mechanism(Context &c, const Checked &k) {
   const auto &said_here = c.af.get("what_the_run_said");
-  std::size_t impact_steps = said_here.get("expected_impact_stated_by_steps").as_int().value_or(0) > 0
-                                 ? static_cast<std::size_t>(*said_here.get("expected_impact_stated_by_steps").as_int())
-                                 : 0;
+  const bool impact_is_template = expected_impact_is_template(c);
   // A cause about the grid that the shapes' program counts contradict, one
   // claiming every shape that a shape's measurement contradicts, or one
   // claiming less DRAM traffic that the captures contradict, is skipped too; when no other source is left, it is the
@@ -203,9 +208,8 @@ SourcedText own_mechanism(Context &c, const Checked &k) {
   auto is_template = [&](const std::string &source, const std::string &text) {
     // The template's sentence is the template wherever the packet quotes
     // it (round 12: a body's "Rationale: <expected impact>" line).
-    if (impact_steps >= c.rules.template_min_steps &&
-        (source == "what_the_run_said.expected_impact" ||
-         text::folded(text) == text::folded(said_here.string_or("expected_impact"))))
+    if (impact_is_template && (source == "what_the_run_said.expected_impact" ||
+                               text::folded(text) == text::folded(said_here.string_or("expected_impact"))))
       return true;
     const auto &ex = c.rules.excluded_mechanisms;
     if (std::find(ex.begin(), ex.end(), text::folded(text)) != ex.end()) return true;
@@ -248,10 +252,10 @@ SourcedText own_mechanism(Context &c, const Checked &k) {
   if (!mech && contradicted) refuse("payload.mechanism", *contradicted);
   if (!mech)
     refuse("payload.mechanism",
-           impact_steps >= c.rules.template_min_steps
+           impact_is_template
                ? "the packet states no reason of this step's own: its expected impact is the run's template default "
                  "(stated on " +
-                     std::to_string(impact_steps) +
+                     std::to_string(*said_here.get("expected_impact_stated_by_steps").as_int()) +
                      " steps), and it has no causal sentence, profiler conclusion of the kernel under test, "
                      "rationale of a direction taken up, or causal change text"
                : "the packet states no reason for the gain: no causal sentence, expected impact, profiler "
@@ -456,8 +460,16 @@ RecordTerms strategy_terms(Context &c, const Checked &k, const DiffSnippet &hunk
       if (auto t = tag_of(n); t.size() >= 4) terms.tag(t);
   const auto &said = c.af.get("what_the_run_said");
   std::vector<std::string> situation = strings_at(said.get("directions_taken_up"), "rationale");
-  for (const auto &s : strings_at(said.get("causal_sentences"))) situation.push_back(without_reason_label(s));
-  if (auto t = text_of(said.get("expected_impact"))) situation.push_back(*t);
+  // The run's template (one expected impact on many steps) says nothing
+  // of when to reach for this record (round 18: "Expected to reduce
+  // memory-bound latency by improving coalescing and occupancy" as the
+  // trigger of four strategies), wherever the packet quotes it.
+  const bool impact_is_template = expected_impact_is_template(c);
+  const std::string impact = text::folded(said.string_or("expected_impact"));
+  for (const auto &s : strings_at(said.get("causal_sentences")))
+    if (!impact_is_template || text::folded(without_reason_label(s)) != impact)
+      situation.push_back(without_reason_label(s));
+  if (auto t = text_of(said.get("expected_impact")); t && !impact_is_template) situation.push_back(*t);
   // What the run saw before the change: a report of the changed kernel
   // describes the state after it, so it names no symptom of this record.
   if (k.mech.source != "profiler.conclusion") situation.push_back(k.mech.text);
@@ -467,10 +479,13 @@ RecordTerms strategy_terms(Context &c, const Checked &k, const DiffSnippet &hunk
   // lever it pulls (the code bears out, else the text claims, else the
   // claim's own words), on this operator and hardware.
   if (!terms.has_triggers()) {
-    std::string what = !k.levers.realised.empty() ? lever_words(k.levers.realised)
-                       : !k.levers.claimed.empty()
-                           ? lever_words(k.levers.claimed)
-                           : std::string(text::rstrip_chars(text::strip(levers::claim_of(k.change)), " .;:,"));
+    // The claim's own words: its first sentence without the verb of
+    // change ("considering enable TOPK_FIRST (top-k before softmax)", not
+    // "considering Changed enable ... After renormalisation ...").
+    const std::string claimed = lever_without_its_cause(k.change, vocabulary);
+    std::string what = !k.levers.realised.empty()  ? lever_words(k.levers.realised)
+                       : !k.levers.claimed.empty() ? lever_words(k.levers.claimed)
+                                                   : std::string(text::rstrip_chars(text::strip(claimed), " .;:,"));
     if (!what.empty())
       terms.trigger("considering " + what + " for " + (c.family.empty() ? std::string("this operator") : c.family) +
                     " on " + c.gpu);
