@@ -1055,6 +1055,10 @@ TEST_CASE("a slowdown the attempt's own per-shape measurement contradicts is no 
   auto slower = with_shapes(4.1, named);
   INFO((slower.refusal ? slower.refusal->why : ""));
   CHECK(slower.record);
+  // Round 18: the named shape slower, but by a fraction of the figure.
+  auto barely = with_shapes(1.02, named);
+  REQUIRE(barely.refusal);
+  CHECK_THAT(barely.refusal->why, Catch::Contains("shape-2 only 1.02 % slower"));
   // A figure without a shape: some shape must show at least half of it.
   const char *unnamed = "two rows per program is 14% slower because the second row's accumulators raise register "
                         "pressure until the kernel spills";
@@ -1129,4 +1133,24 @@ TEST_CASE("an attempt that never built is the toolchain's limit at that setting,
   REQUIRE(s.record);
   CHECK(s.record->get("payload").string_or("verdict") == "not-worth-it-here");
   CHECK_THAT(s.record->get("payload").string_or("lesson"), Catch::StartsWith("Do not expect ROWS 1->2"));
+}
+
+TEST_CASE("the run's bookkeeping is no account that the lever gained nothing", "[distill][issue25]") {
+  // Round 18: a subject "kept -> 95.5->95.2us no improvement over 94.4us"
+  // made a pitfall "GROUP_M regressed ... by ~9%" a lever that gained
+  // nothing, borne out by the noise.
+  auto p = attempt();
+  auto &af = *p.doc.find("agent_facing");
+  at(af, {"what_the_run_said"}).set("commit_subject", "kept -> 95.5->95.2us no improvement over 94.4us");
+  at(af, {"measurements"}).set("slower_than_tried_on_pct", 0.81);
+  at(af, {"measurements"}).set("same_code_spread_pct", 4.7);
+  auto d = distill::draft_record(p);
+  REQUIRE(d.refusal);
+  CHECK_THAT(d.refusal->why, Catch::Contains("inside the run's own spread"));
+  // An account that does say so is still borne out by the noise.
+  af.set("the_failed_lever", "two rows per program gains nothing because the second row's accumulators raise "
+                             "register pressure until the kernel spills");
+  auto said = distill::draft_record(p);
+  INFO((said.refusal ? said.refusal->why : ""));
+  CHECK(said.record);
 }

@@ -4,6 +4,7 @@
 #include "code/compile_errors.hpp"
 #include "code/shared_array_bounds.hpp"
 #include "code/stuck_loops.hpp"
+#include "code/vendor_code.hpp"
 #include "distill/draft_context.hpp"
 #include "levers/term_vocabulary.hpp"
 #include "packet/run_facts.hpp"
@@ -71,6 +72,12 @@ void refuse_kernel_that_races_or_overruns(const Context &c) {
   const std::string kernel = c.type == "strategy" ? "the kernel after the change" : "the kernel";
   if (auto r = code::barrier_phase_restarted_per_tile(file))
     refuse("payload.implementation.snippet", kernel + " " + r->why() + "; what the run measured is not safe to reuse");
+  // PTX is NVIDIA's: an AMD GPU's toolchain cannot assemble it.
+  if (c.target.get("scope").string_or("vendor") == "amd")
+    if (auto ptx = code::ptx_inline_assembly(file))
+      refuse("payload.implementation.snippet", kernel + " holds NVIDIA PTX in inline assembly (`" + *ptx +
+                                                   "`), which the toolchain of an AMD GPU (" + c.gpu +
+                                                   ") cannot assemble: it cannot run as quoted there");
   const auto overruns = code::shared_array_overruns(file, code::Language::Python);
   if (!overruns.empty())
     refuse("payload.implementation.snippet", kernel + " (line " + std::to_string(overruns.front().line) + ") " +
