@@ -6,6 +6,8 @@
 
 #include "code/jit_globals.hpp"
 #include "code/module_outline.hpp"
+#include "code/source_reading.hpp"
+#include "text/lines.hpp"
 #include "text/regex.hpp"
 #include "text/utf8.hpp"
 
@@ -53,15 +55,6 @@ struct Body {
     return std::find(l.begin(), l.end(), loop) != l.end();
   }
 };
-
-int bracket_balance(std::string_view code) {
-  int depth = 0;
-  for (char ch : code) {
-    if (ch == '(' || ch == '[' || ch == '{') ++depth;
-    if (ch == ')' || ch == ']' || ch == '}') --depth;
-  }
-  return depth;
-}
 
 std::size_t indentation(std::string_view line) {
   std::size_t n = 0;
@@ -225,16 +218,7 @@ std::string PhaseRestart::why() const {
 std::optional<PhaseRestart> barrier_phase_restarted_per_tile(std::string_view source) {
   if (source.find("mbarrier") == std::string_view::npos) return std::nullopt;
   auto outline = outline_module(source);
-  std::vector<std::string_view> raw;
-  for (std::size_t start = 0; start <= source.size();) {
-    auto nl = source.find('\n', start);
-    if (nl == std::string_view::npos) {
-      if (start < source.size()) raw.push_back(source.substr(start));
-      break;
-    }
-    raw.push_back(source.substr(start, nl - start));
-    start = nl + 1;
-  }
+  const auto raw = text::split_lines(source);
   for (const auto &s : outline.statements) {
     if (!is_jit_function(outline, s)) continue;
     if (auto r = restart_in(read_body(outline, raw, s.header + 1, s.end))) return r;

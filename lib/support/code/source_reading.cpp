@@ -2,8 +2,6 @@
 
 namespace otm::code {
 
-namespace {
-
 int bracket_balance(std::string_view code) {
   int d = 0;
   for (char ch : code) {
@@ -13,7 +11,7 @@ int bracket_balance(std::string_view code) {
   return d;
 }
 
-} // namespace
+namespace {} // namespace
 
 LineCode code_of(const SourceLine &l, Language language) {
   LineCode out;

@@ -45,4 +45,8 @@ struct Definition {
 // Leading spaces and tabs.
 std::size_t indent_of(std::string_view s);
 
+// Opening minus closing brackets of a line's code (strings and comments
+// already left out): above 0, the statement goes on to the next line.
+int bracket_balance(std::string_view code);
+
 } // namespace otm::code
