@@ -474,3 +474,38 @@ TEST_CASE("a kernel file's device helpers are what only the kernel can call", "[
   CHECK(c.is_inert(1));
   CHECK_FALSE(c.is_inert(2)); // a __global__ kernel is launched from the host
 }
+
+TEST_CASE("inert code: a constant passed only to a kernel parameter the body never reads runs for nothing",
+          "[inert][issue25]") {
+  // Round 18: ROWS_PER_PROG, passed by keyword to a persistent kernel that
+  // loops over rows by the grid and reads it nowhere.
+  auto file = [](const std::string &body_line) {
+    return "import triton\n"
+           "import triton.language as tl\n"
+           "ROWS_PER_PROG = 4\n"
+           "BLOCK = 1024\n"
+           "@triton.jit\n"
+           "def _k(x_ptr, M,\n"
+           "       BLOCK: tl.constexpr, ROWS_PER_PROG: tl.constexpr):\n"
+           "    for row in range(tl.program_id(0), M, tl.num_programs(0)):\n" +
+           body_line +
+           "        tl.store(x_ptr + row * BLOCK + tl.arange(0, BLOCK), 0.0)\n"
+           "def run(x, M):\n"
+           "    _k[(M,)](x, M, BLOCK=BLOCK,\n"
+           "             ROWS_PER_PROG=ROWS_PER_PROG, num_warps=4)\n";
+  };
+  auto unread = code::find_inert_code(file("        pass\n"), code::Language::Python);
+  CHECK(unread.unread_names == std::vector<std::string>{"ROWS_PER_PROG"});
+  CHECK(unread.is_inert(2));
+  CHECK_FALSE(unread.is_inert(3)); // BLOCK is read by the body
+  // Read by the body: live.
+  auto read =
+      code::find_inert_code(file("        tl.store(x_ptr + M * ROWS_PER_PROG + row, 1.0)\n"), code::Language::Python);
+  CHECK(read.unread_names.empty());
+  CHECK_FALSE(read.is_inert(2));
+  // A default value reads its name: live too.
+  auto defaulted = file("        pass\n");
+  defaulted.replace(defaulted.find("ROWS_PER_PROG: tl.constexpr"), std::string("ROWS_PER_PROG: tl.constexpr").size(),
+                    "ROWS_PER_PROG: tl.constexpr = ROWS_PER_PROG");
+  CHECK_FALSE(code::find_inert_code(defaulted, code::Language::Python).is_inert(2));
+}
