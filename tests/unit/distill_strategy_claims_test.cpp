@@ -9,6 +9,7 @@
 #include "distill/draft_run.hpp"
 #include "distill/drafter.hpp"
 #include "distill_test_support.hpp"
+#include "levers/lever_settings.hpp"
 #include "json/parse.hpp"
 
 using namespace otm;
@@ -906,4 +907,20 @@ TEST_CASE("a template's expected impact is no trigger either", "[distill][issue2
   const std::string templated = triggers(40);
   CHECK_THAT(templated, !Catch::Contains("memory-bound latency"));
   CHECK_FALSE(templated.empty());
+}
+
+TEST_CASE("several changes claimed in one step are said to be measured together", "[distill][issue25]") {
+  // Round 18: an L2 hint and a rotate-half rewrite in one step, the whole
+  // gain under the hint's reason.
+  CHECK(levers::claims_several_changes("Set enable L2 persistence hint + enable rotate_half without gather. Keeps"));
+  CHECK(levers::claims_several_changes("BLOCK_N 64->128 + num_warps 4->8"));
+  CHECK_FALSE(levers::claims_several_changes("unpack nibbles j and j + 4 in one shift"));
+  CHECK_FALSE(levers::claims_several_changes("num_warps 4 -> 8. Then x + y stays in registers."));
+  auto one = distill::draft_record(packet("num_warps 4 -> 8."));
+  REQUIRE(one.record);
+  CHECK_THAT(one.record->get("payload").string_or("change"), !Catch::Contains("measured them only together"));
+  auto two = distill::draft_record(packet("num_warps 4 -> 8 + enable the fused epilogue."));
+  INFO((two.refusal ? two.refusal->why : ""));
+  REQUIRE(two.record);
+  CHECK_THAT(two.record->get("payload").string_or("change"), Catch::Contains("measured them only together"));
 }

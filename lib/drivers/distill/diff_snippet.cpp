@@ -9,6 +9,7 @@
 
 #include "code/module_outline.hpp"
 #include "code/source_lexer.hpp"
+#include "levers/lever_settings.hpp"
 #include "text/regex.hpp"
 #include "text/utf8.hpp"
 
@@ -207,10 +208,25 @@ std::optional<DiffSnippet> choose_diff_hunks(const diff::DiffReading &diff, std:
     }
     return best;
   };
+  auto quoted_lines = [&](const std::vector<std::size_t> &hunks) {
+    std::size_t lines = 0;
+    for (auto i : hunks) {
+      auto [begin, end] = window_of(diff, diff.hunks[i], names, on_claim);
+      lines += end - begin;
+    }
+    return lines;
+  };
   std::vector<std::size_t> chosen;
   bool pointed = std::any_of(candidates.begin(), candidates.end(),
                              [&](std::size_t i) { return scores[i].claimed || scores[i].strong; });
-  if (!pointed && diff.running_lines() <= kQuoteAllLines && candidates.size() <= kMaxHunks) {
+  // A claim of several changes at once ("enable skip full softmax +
+  // pipeline stages 2->3") was measured as one: a snippet that fits quotes
+  // every running hunk, not the one a known lever points into (round 18:
+  // the NUM_STAGES hunk quoted for a top-k-first rewrite).
+  if (levers::claims_several_changes(change_text) && candidates.size() <= kMaxHunks &&
+      quoted_lines(candidates) <= kMaxSnippetLines) {
+    chosen = candidates;
+  } else if (!pointed && diff.running_lines() <= kQuoteAllLines && candidates.size() <= kMaxHunks) {
     chosen = candidates; // a small change the claim's names do not point into: all of it
   } else {
     chosen.push_back(*best_holding(nullptr));
@@ -231,14 +247,6 @@ std::optional<DiffSnippet> choose_diff_hunks(const diff::DiffReading &diff, std:
   // loop), is part of the same change: a reader applies the snippet as it
   // stands. Added while the quote stays within kMaxHunks and
   // kMaxSnippetLines.
-  auto quoted_lines = [&](const std::vector<std::size_t> &hunks) {
-    std::size_t lines = 0;
-    for (auto i : hunks) {
-      auto [begin, end] = window_of(diff, diff.hunks[i], names, on_claim);
-      lines += end - begin;
-    }
-    return lines;
-  };
   const auto outline = code_after.empty() ? code::ModuleOutline() : code::outline_module(code_after);
   const auto functions = functions_of(outline);
   std::vector<std::set<std::string>> changed_functions(diff.hunks.size());

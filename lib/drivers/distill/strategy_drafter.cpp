@@ -333,6 +333,15 @@ std::string change_of(const Checked &k, const levers::LeverVocabulary &vocabular
       with += (i ? "; " : "") + std::string(text::rstrip_chars(k.earlier[i], " ."));
     with += ".";
   }
+  // Several changes claimed at once were measured as one (round 18: a
+  // mechanism about an L2 hint for a step that also replaced a gather with
+  // two contiguous loads, the larger share): said, so no part takes the
+  // whole gain.
+  if (levers::claims_several_changes(k.change)) {
+    if (!with.empty() && with.back() != '.') with += '.';
+    with += " The run made these changes in one step and measured them only together: the gain is not any one's "
+            "alone.";
+  }
   // Settings of other levers the diff also moves (`NUM_STAGES` beside a
   // claimed block size): named, so the gain is not read as the claim's alone.
   std::string accounts = k.change + "\n" + k.mech.text;

@@ -63,7 +63,7 @@ std::string normalised_value(std::string_view raw) {
       v.erase(v.size() - m.size());
   }
   static const std::pair<const char *, const char *> words[] = {
-      {"one", "1"},  {"single", "1"}, {"two", "2"},   {"double", "2"}, {"three", "3"},   {"four", "4"},
+      {"one", "1"},  {"single", "1"}, {"two", "2"},   {"double", "2"}, {"three", "3"},    {"four", "4"},
       {"five", "5"}, {"six", "6"},    {"seven", "7"}, {"eight", "8"},  {"sixteen", "16"}, {"half", "16"}};
   for (const auto &[w, d] : words)
     if (v == w) return d;
@@ -102,6 +102,20 @@ std::string_view claim_of(std::string_view text) {
       R"(\s*\(\s*(?:reverted|dead[- ]end)|;|\s+[\x{2014}\x{2013}-]{1,2}\s+))");
   auto m = cause.search(text);
   return m && m->begin > 0 ? text.substr(0, m->begin) : text;
+}
+
+bool claims_several_changes(std::string_view change_text) {
+  static const text::Regex change(R"((?i)->|→|\w\s*=\s*\w|^\s*(?:[a-z]+\s+)?(?:enable|disable|use|add)\b)");
+  auto claim = change_text.substr(0, change_text.find(". "));
+  std::size_t parts = 0;
+  for (std::size_t begin = 0;;) {
+    auto plus = claim.find(" + ", begin);
+    if (!change.contains(claim.substr(begin, plus == std::string_view::npos ? plus : plus - begin))) return false;
+    ++parts;
+    if (plus == std::string_view::npos) break;
+    begin = plus + 3;
+  }
+  return parts > 1;
 }
 
 std::string failed_lever_key(const LeverVocabulary &vocabulary, std::string_view text, std::string_view dsl) {

@@ -43,6 +43,11 @@ std::vector<LeverSetting> settings_in(const LeverVocabulary &vocabulary, std::st
 // with "reverted"): the part whose settings identify the lever.
 std::string_view claim_of(std::string_view text);
 
+// Whether a change text's first sentence joins several changes with " + ",
+// each a setting ("num_stages 2->3", "ROWS=4") or a switch ("enable
+// TOPK_FIRST"); not arithmetic ("j + 4"). The run measured them as one.
+bool claims_several_changes(std::string_view change_text);
+
 // The key of a failed lever: `dsl` and the sorted "lever=value" pairs of
 // the settings claim_of(text) states with a value; when it states none, the
 // sorted ids of the levers it names; when it names none, `dsl` and the
