@@ -2,6 +2,7 @@
 
 #include "code/barrier_phases.hpp"
 #include "code/compile_errors.hpp"
+#include "code/fp8_matmul.hpp"
 #include "code/shared_array_bounds.hpp"
 #include "code/stuck_loops.hpp"
 #include "code/vendor_code.hpp"
@@ -78,6 +79,13 @@ void refuse_kernel_that_races_or_overruns(const Context &c) {
       refuse("payload.implementation.snippet", kernel + " holds NVIDIA PTX in inline assembly (`" + *ptx +
                                                    "`), which the toolchain of an AMD GPU (" + c.gpu +
                                                    ") cannot assemble: it cannot run as quoted there");
+  if (const auto product = c.target.get("scope").string_or("product");
+      c.rules.products_without_fp8_matmul.count(product))
+    if (auto dot = code::fp8_dot(file))
+      refuse("payload.implementation.snippet",
+             kernel + " takes `" + *dot + "` on FP8 operands, which " + c.gpu +
+                 " has no matrix units for (device_limits.products_without_fp8_matmul): Triton does not compile it "
+                 "there, so it cannot run as quoted");
   const auto overruns = code::shared_array_overruns(file, code::Language::Python);
   if (!overruns.empty())
     refuse("payload.implementation.snippet", kernel + " (line " + std::to_string(overruns.front().line) + ") " +
@@ -164,6 +172,7 @@ DraftRules DraftRules::from_config(const config::Config &config) {
     r.code_defect = levers::whole_token_regex(d, true, config.source_name() + ": failure_accounts.code_defect");
   if (const auto &f = accounts.get("revert_only_fix"); !f.is_null())
     r.revert_only_fix = levers::whole_token_regex(f, true, config.source_name() + ": failure_accounts.revert_only_fix");
+  r.products_without_fp8_matmul = config.products_without_fp8_matmul();
   const auto boilerplate = config.boilerplate(); // the section's one reader, shared with the quality report
   r.template_min_steps = boilerplate.template_min_steps;
   r.max_mechanism_share = boilerplate.max_mechanism_share;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -75,6 +76,9 @@ struct DraftRules {
   // code ("Restore an earlier step kernel: ...") names no technique the
   // code builds on (round 14: a reference kernel said to build on one).
   std::shared_ptr<const text::Regex> restores;
+  // `device_limits.products_without_fp8_matmul`: where a dot on FP8
+  // operands cannot compile.
+  std::set<std::string> products_without_fp8_matmul;
   // The `failure_accounts` section: words by which a run puts a failure on
   // a defect of the attempt's code ("implementation bug", "off by one"),
   // which then is not the lever's; and a fix that only says the run went

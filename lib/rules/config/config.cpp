@@ -106,6 +106,24 @@ std::optional<long> Config::shared_memory_per_block(const std::string &product) 
   return static_cast<long>(*n);
 }
 
+std::set<std::string> Config::products_without_fp8_matmul() const {
+  std::set<std::string> out;
+  const auto &list = data_.get("device_limits").get("products_without_fp8_matmul");
+  if (list.is_null()) return out;
+  const auto *items = list.as_array();
+  if (!items)
+    throw Error(ErrorKind::UnreadableInput,
+                where(*this) + ": device_limits.products_without_fp8_matmul must be a list of product names");
+  for (const auto &v : *items) {
+    const auto *name = v.as_string();
+    if (!name || name->empty())
+      throw Error(ErrorKind::UnreadableInput,
+                  where(*this) + ": device_limits.products_without_fp8_matmul must hold product names (strings)");
+    out.insert(*name);
+  }
+  return out;
+}
+
 std::map<std::string, std::vector<std::string>> Config::axis_aliases() const {
   std::map<std::string, std::vector<std::string>> out;
   const auto &table = data_.get("shape_axes").get("aliases");

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -71,6 +72,10 @@ public:
   // what a kernel's allocations are read against. nullopt for a product the
   // table does not list.
   std::optional<long> shared_memory_per_block(const std::string &product) const;
+  // The products with no FP8 matrix units (`device_limits.
+  // products_without_fp8_matmul`): a Triton or Gluon dot on FP8 operands
+  // does not compile there. A product not listed is not judged.
+  std::set<std::string> products_without_fp8_matmul() const;
   // The names a launcher may give a definition's constant axis
   // (`shape_axes.aliases`: "head_dim" -> ["D", "HEAD_DIM", ...]): `B, Hq, D =
   // q.shape` binds D to head_dim. The axis's own name always counts.
