@@ -162,7 +162,8 @@ std::optional<PhaseRestart> restart_in(const Body &b) {
     auto m = wait.search(s.code);
     if (!m || s.loops.size() < 2) continue;
     const std::size_t paren = m->begin + (m->groups[0]->size() - 1);
-    auto bar = barrier.search(argument(s.code, paren, 0));
+    const std::string first = argument(s.code, paren, 0); // the match views it
+    auto bar = barrier.search(first);
     std::string phase = argument(s.code, paren, 1);
     if (!bar || phase.empty()) continue;
     const std::string name((*bar)[1]);
