@@ -5,6 +5,7 @@
 #include "code/inert_code.hpp"
 #include "code/jit_globals.hpp"
 #include "code/kernel_loops.hpp"
+#include "code/kernel_parameters.hpp"
 #include "code/module_outline.hpp"
 #include "diff/diff_reading.hpp"
 #include "ladder/noise.hpp"
@@ -130,10 +131,18 @@ namespace {
 // launches).
 std::string live_code_of(std::string_view source, std::string_view path) {
   const auto inert = kernel_inert_code(source, path);
-  std::string out;
   const auto lines = text::split_lines(source);
-  for (std::size_t i = 0; i < lines.size(); ++i)
-    if (!inert.is_inert(i)) out.append(lines[i]) += '\n';
+  std::vector<std::string> live(lines.begin(), lines.end());
+  // An unread kernel parameter's name and the launch keyword passing it
+  // run nothing either (round 18: "row-packing" tagged on a kernel whose
+  // ROWS_PER_PROG the body never reads).
+  if (code::language_of_path(path) == code::Language::Python)
+    for (const auto &u : code::unread_parameter_texts(source))
+      if (u.line < live.size())
+        if (auto at = live[u.line].find(u.text); at != std::string::npos) live[u.line].erase(at, u.text.size());
+  std::string out;
+  for (std::size_t i = 0; i < live.size(); ++i)
+    if (!inert.is_inert(i)) out.append(live[i]) += '\n';
   return out;
 }
 

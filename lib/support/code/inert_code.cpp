@@ -279,42 +279,12 @@ std::vector<std::vector<std::string>> reads_of(const Reading &r, const InertCode
 // `ROWS_PER_PROG=ROWS_PER_PROG` to a persistent kernel that no longer
 // reads it). Launches are `KERNEL[grid](...)` calls; positional arguments
 // keep their reads.
-void drop_reads_of_unread_parameters(std::string_view source, const Reading &r,
-                                     std::vector<std::vector<std::string>> &reads) {
-  auto drop_one = [&](std::size_t line, const std::string &name) {
-    auto &l = reads[line];
-    if (auto it = std::find(l.begin(), l.end(), name); it != l.end()) l.erase(it);
-  };
-  for (const auto &k : jit_kernel_parameters(source)) {
-    if (k.unread.empty()) continue;
-    // The signature's own names (a default value's reads stay).
-    for (const auto &p : k.unread)
-      for (std::size_t i = k.header; i < k.signature_end && i < reads.size(); ++i)
-        if (std::find(reads[i].begin(), reads[i].end(), p) != reads[i].end()) {
-          drop_one(i, p);
-          break;
-        }
-    const text::Regex launch(R"((?<![\w.]))" + k.name + R"(\s*\[)");
-    // `P=value` after `(`, `,` or the line's start; the value up to the
-    // next top-level `,` or `)`.
-    const text::Regex keyword(R"((?:^|[(,])\s*([A-Za-z_]\w*)\s*=(?!=)\s*([^,()]*(?:\([^()]*\)[^,()]*)*))");
-    for (std::size_t i = 0; i < r.code.size() && i < reads.size(); ++i) {
-      if (!launch.contains(r.code[i].python)) continue;
-      // The call spans lines until its brackets close.
-      int depth = 0;
-      for (std::size_t j = i; j < r.code.size() && j < reads.size(); ++j) {
-        const std::string &code = r.code[j].python;
-        for (const auto &m : keyword.find_all(code))
-          if (k.unread.count(std::string(m[1]))) {
-            drop_one(j, std::string(m[1]));
-            const std::string value(m[2]);
-            for (const auto &id : identifier_spans(value)) drop_one(j, value.substr(id.begin, id.end - id.begin));
-          }
-        depth += bracket_balance(code);
-        if (depth <= 0 && j > i) break;
-        if (depth <= 0 && code.find('(') != std::string::npos) break;
-      }
-    }
+void drop_reads_of_unread_parameters(std::string_view source, std::vector<std::vector<std::string>> &reads) {
+  for (const auto &u : unread_parameter_texts(source)) {
+    if (u.line >= reads.size()) continue;
+    auto &l = reads[u.line];
+    for (const auto &name : u.reads)
+      if (auto it = std::find(l.begin(), l.end(), name); it != l.end()) l.erase(it);
   }
 }
 
@@ -382,7 +352,7 @@ InertCode find_inert_code(std::string_view source, Language language, const std:
   const auto statements = definitions_of(r, out, defining);
   const auto functions = new_functions_of(r, out, language, new_functions);
   auto reads = reads_of(r, out, defining, functions);
-  if (language == Language::Python) drop_reads_of_unread_parameters(source, r, reads);
+  if (language == Language::Python) drop_reads_of_unread_parameters(source, reads);
   const auto buffers = buffer_stores_of(r, out, statements, language, reads);
 
   // Fixed point: a name is read when a live line reads it; an assignment

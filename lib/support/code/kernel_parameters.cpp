@@ -1,8 +1,11 @@
 #include "code/kernel_parameters.hpp"
 
+#include <algorithm>
+
 #include "code/identifiers.hpp"
 #include "code/jit_globals.hpp"
 #include "code/module_outline.hpp"
+#include "code/source_reading.hpp"
 #include "code/top_level_split.hpp"
 #include "text/regex.hpp"
 #include "text/utf8.hpp"
@@ -38,6 +41,52 @@ std::vector<JitKernelParameters> jit_kernel_parameters(std::string_view source) 
     for (const auto &p : k.params)
       if (!read.count(p)) k.unread.insert(p);
     out.push_back(std::move(k));
+  }
+  return out;
+}
+
+std::vector<UnreadParameterText> unread_parameter_texts(std::string_view source) {
+  std::vector<UnreadParameterText> out;
+  const auto kernels = jit_kernel_parameters(source);
+  if (std::none_of(kernels.begin(), kernels.end(), [](const auto &k) { return !k.unread.empty(); })) return out;
+  const auto outline = outline_module(source);
+  auto names_of = [](const std::string &code) {
+    std::vector<std::string> names;
+    for (const auto &id : identifier_spans(code)) names.push_back(code.substr(id.begin, id.end - id.begin));
+    return names;
+  };
+  // `P=value` after `(`, `,` or the line's start; the value up to the next
+  // top-level `,` or `)`.
+  static const text::Regex keyword(
+      R"((?:^|[(,])\s*(([A-Za-z_]\w*)\s*=(?!=)\s*([^,()]*?(?:\([^()]*\)[^,()]*?)*))\s*(?=[,)]|$))");
+  for (const auto &k : kernels) {
+    if (k.unread.empty()) continue;
+    // The signature's own names (a default value's reads stay).
+    for (const auto &p : k.unread)
+      for (std::size_t i = k.header; i < k.signature_end && i < outline.lines.size(); ++i) {
+        const auto names = names_of(outline.lines[i].python);
+        if (std::find(names.begin(), names.end(), p) != names.end()) {
+          out.push_back({i, p, {p}});
+          break;
+        }
+      }
+    const text::Regex launch(R"((?<![\w.]))" + k.name + R"(\s*\[)");
+    for (std::size_t i = 0; i < outline.lines.size(); ++i) {
+      if (!launch.contains(outline.lines[i].python)) continue;
+      // The call spans lines until its brackets close.
+      int depth = 0;
+      for (std::size_t j = i; j < outline.lines.size(); ++j) {
+        const std::string &code = outline.lines[j].python;
+        for (const auto &m : keyword.find_all(code))
+          if (k.unread.count(std::string(m[2]))) {
+            auto reads = names_of(std::string(m[3]));
+            reads.insert(reads.begin(), std::string(m[2]));
+            out.push_back({j, std::string(text::strip(m[1])), std::move(reads)});
+          }
+        depth += bracket_balance(code);
+        if (depth <= 0 && (j > i || code.find('(') != std::string::npos)) break;
+      }
+    }
   }
   return out;
 }

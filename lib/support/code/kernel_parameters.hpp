@@ -7,6 +7,7 @@
 // (code/inert_code.hpp asks this).
 //
 //   for (auto &k : code::jit_kernel_parameters(text)) k.name, k.unread, k.signature_end
+//   for (auto &u : code::unread_parameter_texts(text)) u.line, u.text, u.reads
 #pragma once
 
 #include <cstddef>
@@ -26,5 +27,17 @@ struct JitKernelParameters {
 };
 
 std::vector<JitKernelParameters> jit_kernel_parameters(std::string_view python_source);
+
+// Where the file names an unread parameter for nothing: the parameter's
+// name in its kernel's signature, and each `P=value` keyword of a launch
+// `KERNEL[grid](...)` that passes one (positional arguments are not
+// mapped). `text` is the code as written (the name alone, or `P=value`);
+// `reads` the names it reads (P, and the value's names for a keyword).
+struct UnreadParameterText {
+  std::size_t line = 0; // 0-based
+  std::string text;
+  std::vector<std::string> reads;
+};
+std::vector<UnreadParameterText> unread_parameter_texts(std::string_view python_source);
 
 } // namespace otm::code
