@@ -465,6 +465,14 @@ TEST_CASE("negative knowledge: one fair bar for drafter, pre-check and gate", "[
             .shape_regime.empty());
   CHECK(record::fact_condition({"Fails at N=16384 only."}, triton).shape_regime == "N=16384");
   CHECK(record::fact_condition({"Slower on H100 in fp16."}, triton).sm_arch == "H100");
+  // A Gluon kernel's error names Triton's compiler: the toolchain is Gluon.
+  record::FactContext gluon{"gluon", {}, false};
+  CHECK(
+      record::fact_condition({"triton.compiler.errors.CompilationError: register budget exceeded"}, gluon).toolchain ==
+      "gluon");
+  CHECK(
+      record::fact_condition({"triton.compiler.errors.CompilationError: register budget exceeded"}, triton).toolchain ==
+      "triton");
   CHECK(record::fact_condition({"Slower on H100 in fp16."}, triton).dtype == "fp16");
   CHECK(record::fact_condition({british}, {}).empty());
   // An accuracy failure is a cause only when the correctness check failed.

@@ -166,6 +166,10 @@ FactCondition fact_condition(const std::vector<std::string> &texts, const FactCo
   }
   std::string tool = context.toolchain;
   if (c.toolchain.empty() && !tool.empty() && text::to_lower(tool) != "any") c.toolchain = tool;
+  // Gluon compiles through Triton, whose name its errors carry
+  // ("triton.compiler.errors.CompilationError"): the toolchain is still
+  // Gluon (round 18: "triton" as the condition of a Gluon kernel's failure).
+  if (text::to_lower(c.toolchain) == "triton" && text::to_lower(tool) == "gluon") c.toolchain = tool;
   // The operator's fixed axes hold for every shape the run measured, so
   // they decide no outcome (issue 25: "every condition is the fixed axes");
   // only its dtype, which an accuracy failure turns on, is taken.
