@@ -3,6 +3,7 @@
 #include "code/barrier_phases.hpp"
 #include "code/compile_errors.hpp"
 #include "code/fp8_matmul.hpp"
+#include "code/lane_layouts.hpp"
 #include "code/shared_array_bounds.hpp"
 #include "code/stuck_loops.hpp"
 #include "code/vendor_code.hpp"
@@ -62,10 +63,11 @@ void refuse_loop_that_never_advances(const Context &c) {
              "` is 0 over the source's constants, so the kernel cannot compute what the run measured");
 }
 
-// A kernel with a race or an out-of-bounds index its run's check did not
-// see is no kernel to hand a reader (round 17: an mbarrier phase restarted
-// per tile of a persistent loop; 32 lanes of 8 elements indexing a 64-wide
-// shared row). A failed attempt's code is not presented as a kernel to use.
+// A kernel with a race, an out-of-bounds index or a lane layout its run's
+// check did not see is no kernel to hand a reader (round 17: an mbarrier
+// phase restarted per tile of a persistent loop; 32 lanes of 8 elements
+// indexing a 64-wide shared row; rounds 17-19: expert ids labelled
+// cyclically over a blocked vector load). A failed attempt's code is not presented as a kernel to use.
 void refuse_kernel_that_races_or_overruns(const Context &c) {
   if (c.type == "anti-strategy") return;
   const std::string &file = presented_kernel_file(c);
@@ -86,6 +88,9 @@ void refuse_kernel_that_races_or_overruns(const Context &c) {
              kernel + " takes `" + *dot + "` on FP8 operands, which " + c.gpu +
                  " has no matrix units for (device_limits.products_without_fp8_matmul): Triton does not compile it "
                  "there, so it cannot run as quoted");
+  if (auto m = code::blocked_fill_read_cyclically(file, code::Language::Python))
+    refuse("payload.implementation.snippet", kernel + " (line " + std::to_string(m->line) + ") " + m->why() +
+                                                 "; what the run measured is not safe to reuse");
   const auto overruns = code::shared_array_overruns(file, code::Language::Python);
   if (!overruns.empty())
     refuse("payload.implementation.snippet", kernel + " (line " + std::to_string(overruns.front().line) + ") " +
