@@ -63,39 +63,56 @@ void refuse_loop_that_never_advances(const Context &c) {
              "` is 0 over the source's constants, so the kernel cannot compute what the run measured");
 }
 
+// The kernel a record presents for use (a reference kernel, a strategy's
+// kernel after the change) and how to name it; nullptr for a failed
+// attempt, which is not presented as a kernel to use.
+const std::string *presented_for_use(const Context &c, std::string &named) {
+  if (c.type == "anti-strategy") return nullptr;
+  const std::string &file = presented_kernel_file(c);
+  if (file.empty()) return nullptr;
+  named = c.type == "strategy" ? "the kernel after the change" : "the kernel";
+  return &file;
+}
+
 // A kernel with a race, an out-of-bounds index or a lane layout its run's
 // check did not see is no kernel to hand a reader (round 17: an mbarrier
 // phase restarted per tile of a persistent loop; 32 lanes of 8 elements
 // indexing a 64-wide shared row; rounds 17-19: expert ids labelled
-// cyclically over a blocked vector load). A failed attempt's code is not presented as a kernel to use.
-void refuse_kernel_that_races_or_overruns(const Context &c) {
-  if (c.type == "anti-strategy") return;
-  const std::string &file = presented_kernel_file(c);
-  if (file.empty()) return;
-  const std::string kernel = c.type == "strategy" ? "the kernel after the change" : "the kernel";
-  if (auto r = code::barrier_phase_restarted_per_tile(file))
-    refuse("payload.implementation.snippet", kernel + " " + r->why() + "; what the run measured is not safe to reuse");
-  // PTX is NVIDIA's: an AMD GPU's toolchain cannot assemble it.
-  if (c.target.get("scope").string_or("vendor") == "amd")
-    if (auto ptx = code::ptx_inline_assembly(file))
+// cyclically over a blocked vector load).
+void refuse_kernel_with_a_hazard(const Context &c) {
+  std::string kernel;
+  const std::string *file = presented_for_use(c, kernel);
+  if (!file) return;
+  const std::string unsafe = "; what the run measured is not safe to reuse";
+  if (auto r = code::barrier_phase_restarted_per_tile(*file))
+    refuse("payload.implementation.snippet", kernel + " " + r->why() + unsafe);
+  if (auto m = code::blocked_fill_read_cyclically(*file, code::Language::Python))
+    refuse("payload.implementation.snippet", kernel + " (line " + std::to_string(m->line) + ") " + m->why() + unsafe);
+  const auto overruns = code::shared_array_overruns(*file, code::Language::Python);
+  if (!overruns.empty())
+    refuse("payload.implementation.snippet",
+           kernel + " (line " + std::to_string(overruns.front().line) + ") " + overruns.front().why() + unsafe);
+}
+
+// A kernel the record's GPU cannot build, whatever the trace says it
+// measured there: NVIDIA PTX for an AMD GPU (round 18: MI300X), an FP8
+// dot for a product without FP8 matrix units (round 18: A100).
+void refuse_kernel_the_gpu_cannot_build(const Context &c) {
+  std::string kernel;
+  const std::string *file = presented_for_use(c, kernel);
+  if (!file) return;
+  const auto &scope = c.target.get("scope");
+  if (scope.string_or("vendor") == "amd")
+    if (auto ptx = code::ptx_inline_assembly(*file))
       refuse("payload.implementation.snippet", kernel + " holds NVIDIA PTX in inline assembly (`" + *ptx +
                                                    "`), which the toolchain of an AMD GPU (" + c.gpu +
                                                    ") cannot assemble: it cannot run as quoted there");
-  if (const auto product = c.target.get("scope").string_or("product");
-      c.rules.products_without_fp8_matmul.count(product))
-    if (auto dot = code::fp8_dot(file))
+  if (c.rules.products_without_fp8_matmul.count(scope.string_or("product")))
+    if (auto dot = code::fp8_dot(*file))
       refuse("payload.implementation.snippet",
              kernel + " takes `" + *dot + "` on FP8 operands, which " + c.gpu +
                  " has no matrix units for (device_limits.products_without_fp8_matmul): Triton does not compile it "
                  "there, so it cannot run as quoted");
-  if (auto m = code::blocked_fill_read_cyclically(file, code::Language::Python))
-    refuse("payload.implementation.snippet", kernel + " (line " + std::to_string(m->line) + ") " + m->why() +
-                                                 "; what the run measured is not safe to reuse");
-  const auto overruns = code::shared_array_overruns(file, code::Language::Python);
-  if (!overruns.empty())
-    refuse("payload.implementation.snippet", kernel + " (line " + std::to_string(overruns.front().line) + ") " +
-                                                 overruns.front().why() +
-                                                 "; what the run measured is not safe to reuse");
 }
 
 // A kernel whose loop reads past the end on a benchmarked shape cannot
@@ -211,7 +228,8 @@ Draft draft_record(const Packet &packet, const DraftRules &rules) {
     refuse_loop_that_never_advances(c);
     refuse_kernel_that_reads_past_the_end(c);
     refuse_kernel_over_shared_memory(c);
-    refuse_kernel_that_races_or_overruns(c);
+    refuse_kernel_with_a_hazard(c);
+    refuse_kernel_the_gpu_cannot_build(c);
     Value record;
     if (c.type == "strategy")
       record = draft_strategy(c);
