@@ -104,20 +104,6 @@ fs::path bare_repo(const fs::path &dir) {
   return dir;
 }
 
-// Each blob reads back byte for byte through libgit2 and `git cat-file`,
-// and the repository passes `git fsck --full --strict`.
-void check_blobs_read_back(const fs::path &repo, std::initializer_list<const std::string *> blobs) {
-  for (const std::string *v : blobs) {
-    CHECK(libgit2_read(repo, blob_id(*v)) == *v);
-    auto r = shell("git -C " + q(repo) + " cat-file -p " + hex(blob_id(*v)));
-    REQUIRE(r.rc == 0);
-    CHECK(r.out == *v);
-  }
-  auto fsck = shell("git -C " + q(repo) + " fsck --full --strict");
-  INFO(fsck.out);
-  CHECK(fsck.rc == 0);
-}
-
 } // namespace
 
 TEST_CASE("git delta: encode and apply round-trip any two byte strings", "[git][pack]") {
@@ -218,7 +204,15 @@ TEST_CASE("pack writer: a pack of whole objects and deltas is read by libgit2 an
   for (const auto &e : fs::directory_iterator(pack_dir))
     CHECK(e.path().filename().string().rfind("tmp_", 0) != 0); // no temporary file left
 
-  check_blobs_read_back(repo, {&v1, &v2, &v3, &noise});
+  for (const std::string *v : std::initializer_list<const std::string *>{&v1, &v2, &v3, &noise}) {
+    CHECK(libgit2_read(repo, blob_id(*v)) == *v);
+    auto r = shell("git -C " + q(repo) + " cat-file -p " + hex(blob_id(*v)));
+    REQUIRE(r.rc == 0);
+    CHECK(r.out == *v);
+  }
+  auto fsck = shell("git -C " + q(repo) + " fsck --full --strict");
+  INFO(fsck.out);
+  CHECK(fsck.rc == 0);
   auto verify = shell("git -C " + q(repo) + " verify-pack " + q(pack_dir / (name + ".idx")));
   INFO(verify.out);
   CHECK(verify.rc == 0);
@@ -416,7 +410,15 @@ TEST_CASE("pack writer: a megabyte or more at zlib's fastest level unless git's 
   git::PackReader reader(pack_dir, name);
   CHECK(zlib_flevel(reader, *reader.find(blob_id(big))) == 0);
   CHECK(zlib_flevel(reader, *reader.find(blob_id(small))) == 2);
-  check_blobs_read_back(repo, {&big, &small});
+  for (const std::string *v : {&big, &small}) {
+    CHECK(libgit2_read(repo, blob_id(*v)) == *v);
+    auto r = shell("git -C " + q(repo) + " cat-file -p " + hex(blob_id(*v)));
+    REQUIRE(r.rc == 0);
+    CHECK(r.out == *v);
+  }
+  auto fsck = shell("git -C " + q(repo) + " fsck --full --strict");
+  INFO(fsck.out);
+  CHECK(fsck.rc == 0);
 }
 
 TEST_CASE("work tree: a commit's new objects are one pack, the big file compressed once and fast, pushed as packed",
