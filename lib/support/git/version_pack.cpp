@@ -177,11 +177,7 @@ VersionPackResult write_version_pack(const fs::path &git_dir, const std::vector<
     if ((!base || !base->find(v.id)) && seen.insert(v.id).second) fresh.push_back(v);
 
   PackWriter pack;
-  for (const auto &v : fresh)
-    if (v.entry.empty())
-      pack.add_object(v.id, v.type, v.content, v.level);
-    else
-      pack.add_raw(v.id, std::string(v.entry)); // compressed once, for the commit's own pack
+  for (const auto &v : fresh) pack.add_object(v.id, v.type, v.content);
   if (base) {
     try {
       PackWriter carried;
@@ -195,8 +191,7 @@ VersionPackResult write_version_pack(const fs::path &git_dir, const std::vector<
   }
   for (const auto &id : seeds.ids)
     if ((!base || !base->find(id)) && seen.insert(id).second) {
-      std::string content = seeds.read(id);
-      pack.add_object(id, seeds.type, content, compression_level(content.size(), seeds.compression));
+      pack.add_object(id, seeds.type, seeds.read(id));
       ++result.seeded;
     }
   result.versions = pack.count();
