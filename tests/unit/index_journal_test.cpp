@@ -192,6 +192,30 @@ TEST_CASE("folding is idempotent: a compaction stopped between its two steps rea
   CHECK_FALSE(admission::compact_index(live, {})); // nothing left to fold
 }
 
+TEST_CASE("a compaction after a compaction splices too: every untouched byte of the index stays", "[admission]") {
+  TempDir tmp;
+  fs::path live = tmp.path / "live";
+  seed_live_store(live, 3);
+  // An entry laid out as no rewrite would lay it out: only a splice keeps it.
+  const std::string odd = "\"id\":  \"nvidia.b200.triton.seed-op.seed-00-s01\"";
+  std::string text = io::read_file(live / "records" / "index.json");
+  auto at = text.find("\"id\": \"nvidia.b200.triton.seed-op.seed-00-s01\"");
+  REQUIRE(at != std::string::npos);
+  text.replace(at, odd.size() - 1, odd);
+  io::write_file_atomic(live / "records" / "index.json", text);
+  // Each insert sorts last; the second compaction builds on the keys the
+  // first one's splice wrote.
+  for (int i = 0; i < 2; ++i) {
+    REQUIRE(commit(live, "insert", stage(tmp.path, strategy_record(id_of(i)))).exit_code == 0);
+    REQUIRE(admission::compact_index(live, {}));
+    INFO("compaction " << i);
+    CHECK(io::read_file(live / "records" / "index.json").find(odd) != std::string::npos);
+    CHECK(base_has(live, id_of(i)));
+  }
+  CHECK(count_of(live) == 5);
+  CHECK(store_disagreements(live).empty());
+}
+
 TEST_CASE("the keys index is rebuilt when index.json changes behind its back", "[admission]") {
   TempDir tmp;
   fs::path live = tmp.path / "live";

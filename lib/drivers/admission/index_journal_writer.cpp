@@ -138,7 +138,12 @@ std::optional<std::string> spliced_index(std::string_view text, const store::Key
     return end;
   };
   for (std::size_t i = 0; i < rows.size(); ++i) {
-    if (rows[i].at != at_of(elements[i]) || rows[i].size != elements[i].size()) return std::nullopt;
+    // The last entry's size with or without the whitespace before the
+    // closing bracket: keys built from a parse count it, a splice's own
+    // keys (below) do not, and the batch after a splice must splice too.
+    std::size_t size = rows[i].size;
+    if (rows[i].at != at_of(elements[i]) || (size != elements[i].size() && size != end_of(elements[i]) - rows[i].at))
+      return std::nullopt;
     if (i && !(rows[i - 1].id < rows[i].id)) return std::nullopt; // not sorted by id, or an id twice
   }
   // The neighbours' indent and separator.
