@@ -135,20 +135,20 @@ std::string argument(std::string_view code, std::size_t open, std::size_t n) {
 // assignments before it and the iterables of the loops binding them.
 Names depends_on(const Body &b, const Names &reads, std::size_t at) {
   Names seen;
-  std::vector<std::pair<std::string, std::size_t>> todo;
-  for (const auto &n : reads) todo.emplace_back(n, at);
-  while (!todo.empty()) {
-    auto [name, where] = todo.back();
-    todo.pop_back();
+  std::vector<std::pair<std::string, std::size_t>> unvisited;
+  for (const auto &n : reads) unvisited.emplace_back(n, at);
+  while (!unvisited.empty()) {
+    auto [name, where] = unvisited.back();
+    unvisited.pop_back();
     if (!seen.insert(name).second) continue;
     const Assignment *last = nullptr;
     for (const auto &a : b.assignments)
       if (a.name == name && !a.augmented && a.statement < where) last = &a;
     if (last)
-      for (const auto &r : last->reads) todo.emplace_back(r, last->statement);
+      for (const auto &r : last->reads) unvisited.emplace_back(r, last->statement);
     for (std::size_t l : b.statements[where].loops)
       if (b.loops[l].vars.count(name))
-        for (const auto &r : b.loops[l].reads) todo.emplace_back(r, b.loops[l].header);
+        for (const auto &r : b.loops[l].reads) unvisited.emplace_back(r, b.loops[l].header);
   }
   return seen;
 }
