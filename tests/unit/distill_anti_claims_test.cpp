@@ -1154,3 +1154,45 @@ TEST_CASE("the run's bookkeeping is no account that the lever gained nothing", "
   INFO((said.refusal ? said.refusal->why : ""));
   CHECK(said.record);
 }
+
+TEST_CASE("an accuracy failure from dropping the definition's own case is the attempt's defect", "[distill][issue25]") {
+  // Kit 23, K05: "branch-free label path" removed the `label ==
+  // IGNORE_INDEX` select; ignored rows returned lse, and the record blamed
+  // an out-of-row read the load's mask rules out.
+  const char *dropped = R"(diff --git a/kernel.py b/kernel.py
+--- a/kernel.py
++++ b/kernel.py
+@@ -37,3 +37,3 @@ def kernel(
+     x_lab = tl.load(logits_ptr + row * stride_row + label, mask=label >= 0, other=0.0).to(tl.float32)
+-    loss = tl.where(label == IGNORE_INDEX, 0.0, lse - x_lab)
++    loss = lse - x_lab.to(tl.bfloat16)  # handled by the caller
+     tl.store(loss_ptr + row, loss)
+)";
+  const char *moved = R"(diff --git a/kernel.py b/kernel.py
+--- a/kernel.py
++++ b/kernel.py
+@@ -37,3 +37,3 @@ def kernel(
+     x_lab = tl.load(logits_ptr + row * stride_row + label, mask=label >= 0, other=0.0).to(tl.float32)
+-    loss = tl.where(label == IGNORE_INDEX, 0.0, lse - x_lab)
++    loss = tl.where(label != IGNORE_INDEX, lse - x_lab.to(tl.bfloat16), 0.0)
+     tl.store(loss_ptr + row, loss)
+)";
+  auto make = [](const char *diff) {
+    auto p = attempt(diff);
+    auto &af = *p.doc.find("agent_facing");
+    af.set("the_failed_lever", "the label logit cast to tl.bfloat16 fails the accuracy check because bf16 rounding "
+                               "of the logit exceeds the loss tolerance (max error 11.8)");
+    at(af, {"operator", "fixed_axes"}).set("ignore_index", -100);
+    at(af, {"measurements", "correctness"}).set("status", "FAIL");
+    return p;
+  };
+  auto d = distill::draft_record(make(dropped));
+  REQUIRE(d.refusal);
+  CHECK(d.refusal->field == "payload.verdict");
+  CHECK_THAT(d.refusal->why, Catch::Contains("handling of ignore_index (-100"));
+  // The handling rewritten, not removed: the lever's failure stands.
+  auto kept = distill::draft_record(make(moved));
+  INFO((kept.refusal ? kept.refusal->why : ""));
+  REQUIRE(kept.record);
+  CHECK(kept.record->get("payload").string_or("verdict") == "accuracy-gate/ceiling");
+}

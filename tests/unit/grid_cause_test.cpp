@@ -142,3 +142,20 @@ TEST_CASE("the product's SM count is configuration", "[grid]") {
   CHECK_FALSE(config.sm_count("sm120").has_value()); // one product id, several parts
   CHECK_FALSE(config.sm_count("").has_value());
 }
+
+TEST_CASE("the shipped causes read rows-per-program amortisation as a grid cause", "[grid]") {
+  // Kit 23, K12: a two-change step (top-k first, rows 1 -> 2) credited to
+  // "several tokens per program amortise the expert-index vector and launch
+  // geometry", while the one-token shape, its program count unchanged,
+  // gained as much as the others.
+  const auto shipped =
+      distill::GridCauseRule::from_json(config::Config::defaults().data().get("launch_grid"), "shipped");
+  auto m = measurements({{1, 1, -12.46}, {16, 8, -10.53}, {512, 256, -8.24}, {4096, 2048, -15.82}});
+  auto why =
+      shipped.contradiction("several tokens per program amortise the expert-index vector and launch geometry", m);
+  REQUIRE(why);
+  CHECK_THAT(*why, Catch::Contains("shape-1 (1 program)"));
+  // Where only the shapes whose count halved gained, the cause stands.
+  auto ok = measurements({{1, 1, -0.2}, {16, 8, -10.53}, {512, 256, -8.24}, {4096, 2048, -15.82}});
+  CHECK_FALSE(shipped.contradiction("two rows per program amortise the launch geometry", ok));
+}

@@ -390,6 +390,35 @@ std::optional<std::string> defect_named_by_the_run(const json::Value &af, const 
   return std::nullopt;
 }
 
+// A fixed axis of the operator's definition (`ignore_index: -100`) whose
+// handling the failed attempt's running code removes and nowhere adds back:
+// the attempt changed what the kernel computes (kit 23, K05: "branch-free
+// label path" dropped the `label == IGNORE_INDEX` select, so ignored rows
+// returned lse). Its accuracy failure is that defect, not the lever's.
+std::optional<std::string> definition_handling_dropped(const json::Value &af, const diff::DiffReading &diff) {
+  const auto *axes = af.get("operator").get("fixed_axes").as_object();
+  if (!axes) return std::nullopt;
+  for (const auto &[axis, value] : *axes) {
+    // An axis is a name (`ignore_index`); the kernel may spell it as a
+    // constant (`IGNORE_INDEX`).
+    std::string upper = axis;
+    for (auto &ch : upper) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+    auto held = [&](bool added) {
+      for (const auto &h : diff.hunks)
+        for (const auto &line : h.running)
+          if (line.added == added && !line.dead &&
+              (diff::holds_name(line.code, axis) || diff::holds_name(line.code, upper)))
+            return true;
+      return false;
+    };
+    if (held(false) && !held(true))
+      return "the failed attempt removes the kernel's handling of " + axis + " (" + value.python_str() +
+             " in the operator's definition) and adds none back: it changed what the kernel computes, so its "
+             "accuracy failure is that defect, not the lever's";
+  }
+  return std::nullopt;
+}
+
 } // namespace
 
 Value draft_anti(Context &c) {
@@ -405,6 +434,8 @@ Value draft_anti(Context &c) {
   const auto &fact = *res.fact;
   std::optional<diff::DiffReading> diff;
   if (!c.packet.code.empty() && c.af.get("diff_file").is_string()) diff = diff::read_diff(c.packet.code, code_after(c));
+  if (diff && fact.verdict == "accuracy-gate/ceiling")
+    if (auto dropped = definition_handling_dropped(c.af, *diff)) refuse("payload.verdict", *dropped);
   const auto no_effect = check_anti_against_the_run(c, fact, diff);
   Value r = record_head(c);
   Value p = Value::object();

@@ -14,6 +14,7 @@
 #include "distill/dram_cause.hpp"
 #include "distill/every_shape_claim.hpp"
 #include "distill/grid_cause.hpp"
+#include "distill/operand_reuse.hpp"
 #include "distill/packet.hpp"
 #include "distill/refusal.hpp"
 #include "distill/retrieval_terms.hpp"
@@ -72,6 +73,9 @@ struct DraftRules {
   // The `dram_claims` section: a cause about DRAM traffic checked against
   // the captures before and after the change.
   DramCauseRule dram_cause;
+  // The `operand_reuse` section: a cause saying an operand is loaded once
+  // for many rows checked against the kernel's row loop.
+  OperandReuseRule operand_reuse;
   // `lineage.restores`: a kept step's change text that returns to earlier
   // code ("Restore an earlier step kernel: ...") names no technique the
   // code builds on (round 14: a reference kernel said to build on one).

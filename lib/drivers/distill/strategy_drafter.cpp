@@ -245,6 +245,7 @@ SourcedText own_mechanism(Context &c, const Checked &k) {
     auto why = c.rules.grid_cause.contradiction(text, c.af.get("measurements"));
     if (!why) why = c.rules.every_shape.contradiction(text, c.af.get("measurements"));
     if (!why) why = c.rules.dram_cause.contradiction(text, c.af.get("profiler"));
+    if (!why) why = c.rules.operand_reuse.contradiction(text, code_after(c).value_or(std::string_view()));
     if (why && !contradicted) contradicted = why;
     return why.has_value();
   };
@@ -491,10 +492,16 @@ RecordTerms strategy_terms(Context &c, const Checked &k, const DiffSnippet &hunk
     // The claim's own words: its first sentence without the verb of
     // change ("considering enable TOPK_FIRST (top-k before softmax)", not
     // "considering Changed enable ... After renormalisation ...").
+    // A step that claims several changes at once is searched for by all of
+    // them: the levers the vocabulary knows may be its minor part (kit 23,
+    // K12: "considering row packing" for top-k-before-softmax plus two
+    // rows per program).
     const std::string claimed = lever_without_its_cause(k.change, vocabulary);
-    std::string what = !k.levers.realised.empty()  ? lever_words(k.levers.realised)
-                       : !k.levers.claimed.empty() ? lever_words(k.levers.claimed)
-                                                   : std::string(text::rstrip_chars(text::strip(claimed), " .;:,"));
+    const bool bundle = levers::claims_several_changes(k.change) && !text::strip(claimed).empty();
+    std::string what = bundle                       ? std::string(text::rstrip_chars(text::strip(claimed), " .;:,"))
+                       : !k.levers.realised.empty() ? lever_words(k.levers.realised)
+                       : !k.levers.claimed.empty()  ? lever_words(k.levers.claimed)
+                                                    : std::string(text::rstrip_chars(text::strip(claimed), " .;:,"));
     if (!what.empty())
       terms.trigger("considering " + what + " for " + (c.family.empty() ? std::string("this operator") : c.family) +
                     " on " + c.gpu);

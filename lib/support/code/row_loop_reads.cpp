@@ -1,0 +1,126 @@
+#include "code/row_loop_reads.hpp"
+
+#include "code/jit_globals.hpp"
+#include "code/module_outline.hpp"
+#include "code/source_reading.hpp"
+#include "text/lines.hpp"
+#include "text/regex.hpp"
+#include "text/utf8.hpp"
+
+namespace otm::code {
+
+namespace {
+
+const text::Regex &rows_named() {
+  static const text::Regex r(R"((?i)\b\w*(?:row|tok)\w*\b)");
+  return r;
+}
+
+// `name` as a whole identifier, not an attribute (`x.w`, `p->w`).
+bool names(std::string_view code, const std::string &name, std::string_view after = "") {
+  const text::Regex r("(?<![\\w.>])" + name + "\\b" + std::string(after));
+  return r.contains(code);
+}
+
+std::optional<RowLoopRead> in_python(const ModuleOutline &outline, const std::vector<std::string_view> &raw,
+                                     const std::vector<std::string> &pointers) {
+  static const text::Regex for_head(R"(^(?:async\s+)?for\b)");
+  static const text::Regex load(R"(\bload\s*\()"); // the pointer is read inside the call
+  for (const auto &s : outline.statements) {
+    if (!is_jit_function(outline, s)) continue;
+    bool in_loop = false;        // inside a row loop
+    std::size_t loop_indent = 0; // that loop's indent
+    int depth = 0;               // open brackets of the statement being read
+    for (std::size_t i = s.header + 1; i < s.end && i < outline.lines.size() && i < raw.size(); ++i) {
+      std::string_view code = text::strip(outline.lines[i].python);
+      if (code.empty()) continue;
+      const bool starts = depth <= 0;
+      depth = std::max(0, depth) + bracket_balance(code);
+      if (!starts) {
+        // A continuation line belongs to its statement, whatever its indent.
+      } else {
+        const std::size_t indent = indent_of(raw[i]);
+        if (in_loop && indent <= loop_indent) in_loop = false;
+        if (!in_loop && for_head.contains(code) && rows_named().contains(code)) {
+          in_loop = true, loop_indent = indent;
+          continue;
+        }
+      }
+      if (in_loop && load.contains(code))
+        for (const auto &p : pointers)
+          if (text::Regex(R"(\bload\s*\([^)]*?(?<![\w.]))" + p + "\\b").contains(code))
+            return RowLoopRead{i, p, std::string(text::strip(raw[i]))};
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<RowLoopRead> in_c(const ModuleOutline &outline, const std::vector<std::string_view> &raw,
+                                const std::vector<std::string> &pointers) {
+  static const text::Regex device(R"(\b__(?:global|device)__\b)");
+  static const text::Regex for_head(R"(\bfor\s*\()");
+  for (const auto &item : outline.c_items) {
+    if (item.kind != CItem::Kind::Function || !device.contains(item.head)) continue;
+    // The pointers this function is given.
+    std::vector<std::string> given;
+    for (const auto &p : pointers)
+      if (names(item.head, p) &&
+          text::Regex("\\*\\s*(?:const\\s+)?(?:__restrict__\\s+)?" + p + "\\s*[,)]").contains(item.head))
+        given.push_back(p);
+    if (given.empty()) continue;
+    // The body's code as one text, with the line each byte came from.
+    std::string body;
+    std::vector<std::size_t> line_of;
+    for (std::size_t i = item.begin; i < item.end && i < outline.lines.size(); ++i) {
+      body += outline.lines[i].c + "\n";
+      line_of.resize(body.size(), i);
+    }
+    for (auto m = for_head.search(body); m; m = for_head.search(body, m->end)) {
+      int depth = 0;
+      std::size_t close = m->end - 1;
+      for (; close < body.size(); ++close)
+        if (body[close] == '(')
+          ++depth;
+        else if (body[close] == ')' && --depth == 0)
+          break;
+      if (close >= body.size()) break;
+      if (!rows_named().contains(std::string_view(body).substr(m->end, close - m->end))) continue;
+      // The loop's body: a braced block, or one statement.
+      std::size_t begin = body.find_first_not_of(" \t\n", close + 1), end = begin;
+      if (begin == std::string::npos) break;
+      if (body[begin] == '{') {
+        for (depth = 0; end < body.size(); ++end)
+          if (body[end] == '{')
+            ++depth;
+          else if (body[end] == '}' && --depth == 0)
+            break;
+      } else {
+        end = body.find(';', begin);
+      }
+      if (end == std::string::npos || end > body.size()) end = body.size();
+      for (std::size_t at = begin; at < end;) {
+        std::size_t eol = std::min(body.find('\n', at), end);
+        std::string_view code = std::string_view(body).substr(at, eol - at);
+        for (const auto &p : given)
+          if (names(code, p, R"(\s*(?:\+|\[))")) {
+            const std::size_t line = line_of[at];
+            return RowLoopRead{line, p, line < raw.size() ? std::string(text::strip(raw[line])) : std::string(code)};
+          }
+        at = eol + 1;
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
+std::optional<RowLoopRead> pointer_read_in_row_loop(std::string_view source, const std::vector<std::string> &pointers) {
+  if (pointers.empty()) return std::nullopt;
+  const auto outline = outline_module(source);
+  const auto raw = text::split_lines(source);
+  if (auto r = in_python(outline, raw, pointers)) return r;
+  return in_c(outline, raw, pointers);
+}
+
+} // namespace otm::code
