@@ -1105,13 +1105,34 @@ TEST_CASE("a reference kernel's goal names the lines of it that run for nothing"
   CHECK_THAT(goal, Catch::Contains("Some of its lines run for nothing"));
   CHECK_THAT(goal, Catch::Contains("`unused_scale` is assigned or stored into and never read"));
   CHECK_THAT(goal, Catch::Contains("`_helper` and `_prefetch_partition` are never called or launched."));
-  // A module stamp nothing reads is no part of the kernel a reader copies;
-  // a kernel all of whose functions run says nothing of dead code.
+  // A module stamp nothing reads is in the whole file a reader copies (kit
+  // 23: `_SWEEP_BLOCK_V = 8192` beside the `BLOCK_V = 4096` in use), and so
+  // is a kernel parameter the body never reads.
   std::string clean = p.code.substr(0, p.code.find("\n\n@triton.jit\ndef _helper"));
   clean.replace(clean.find("    unused_scale = 2.0\n"), 23, "");
   clean += "\n\n_TUNE_TAG = 0x1f2e\n\n\ndef softmax(x, scale):\n    n_rows, n_cols = x.shape\n"
            "    out = torch.empty_like(x)\n    softmax_kernel[(n_rows,)](out, x, n_cols, scale, BLOCK=1024)\n"
            "    return out\n";
+  p.code = clean;
+  auto stamped = distill::draft_record(p);
+  INFO((stamped.refusal ? stamped.refusal->why : ""));
+  REQUIRE(stamped.record);
+  CHECK_THAT(stamped.record->get("payload").string_or("goal"),
+             Catch::EndsWith("run for nothing (otm's reading of the code): `_TUNE_TAG` is assigned or stored into and "
+                             "never read."));
+  std::string unread_parameter = clean;
+  const std::string signature = "def softmax_kernel(";
+  REQUIRE(unread_parameter.find(signature) != std::string::npos);
+  unread_parameter.replace(unread_parameter.find(signature), signature.size(), signature + "ROWS_PER_PROG, ");
+  unread_parameter.replace(unread_parameter.find("softmax_kernel[(n_rows,)]("), 26, "softmax_kernel[(n_rows,)](1, ");
+  p.code = unread_parameter;
+  auto passed = distill::draft_record(p);
+  REQUIRE(passed.record);
+  CHECK_THAT(passed.record->get("payload").string_or("goal"),
+             Catch::Contains("`ROWS_PER_PROG` is passed to the kernel, whose body never reads it"));
+  // A kernel all of whose lines run says nothing of dead code.
+  const std::string stamp = "\n\n_TUNE_TAG = 0x1f2e\n";
+  clean.replace(clean.find(stamp), stamp.size(), "");
   p.code = clean;
   auto all_runs = distill::draft_record(p);
   INFO((all_runs.refusal ? all_runs.refusal->why : ""));

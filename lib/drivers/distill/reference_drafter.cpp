@@ -4,6 +4,7 @@
 
 #include "code/gluon_layouts.hpp"
 #include "code/jit_globals.hpp"
+#include "code/kernel_parameters.hpp"
 #include "code/unbound_names.hpp"
 #include "distill/reference_kernel_code.hpp"
 #include "text/code_list.hpp"
@@ -170,9 +171,12 @@ Value trace_of_kernel(Context &c, const std::vector<std::string> &applied_before
 // (round 11: a final kernel quoted with buffers allocated and never read
 // and a loader partition nothing launches beside the code that works, and
 // nothing saying which is which). Only code inside functions and functions
-// nothing calls: a module stamp nothing reads is no part of the kernel a
-// reader would copy. Empty when everything in them runs.
-std::string what_runs_for_nothing(const Context &c) {
+// nothing calls, and module-level names nothing reads when the snippet is
+// the whole file (kit 23: `_SWEEP_BLOCK_V = 8192` beside the `BLOCK_V =
+// 4096` the launch uses, unflagged); a kernel parameter its body never
+// reads is said too (`ROWS_PER_PROG` passed to a persistent loop that
+// ignores it). Empty when everything in them runs.
+std::string what_runs_for_nothing(const Context &c, bool whole_file) {
   if (c.packet.code.empty()) return {};
   const auto inert = kernel_inert_code(c.packet.code, c.af.get("kernel_file").string_or("kernel.py"));
   const auto lines = text::split_lines(c.packet.code);
@@ -180,7 +184,8 @@ std::string what_runs_for_nothing(const Context &c) {
   for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
   const auto owners = code::inert_owners(inert, all, [&](std::size_t i, code::InertCode::Why why) {
     const bool indented = !lines[i].empty() && (lines[i].front() == ' ' || lines[i].front() == '\t');
-    return why == code::InertCode::Why::UncalledFunction || indented;
+    return why == code::InertCode::Why::UncalledFunction || indented ||
+           (whole_file && why == code::InertCode::Why::UnreadName);
   });
   const auto &unread = owners.unread, &uncalled = owners.uncalled, &hinted = owners.restated;
   std::vector<std::string> parts;
@@ -192,6 +197,15 @@ std::string what_runs_for_nothing(const Context &c) {
                     " never called or launched");
   if (!hinted.empty())
     parts.push_back("the hints on " + text::quoted_code_list(hinted) + " restate " + code::kRestatedHintReason);
+  std::vector<std::string> unread_parameters;
+  for (const auto &k : code::jit_kernel_parameters(c.packet.code))
+    for (const auto &name : k.params)
+      // A kernel nothing launches is said already, its parameters with it.
+      if (std::find(uncalled.begin(), uncalled.end(), k.name) == uncalled.end())
+        if (k.unread.count(name)) unread_parameters.push_back(name);
+  if (!unread_parameters.empty())
+    parts.push_back(text::quoted_code_list(unread_parameters) + (unread_parameters.size() > 1 ? " are" : " is") +
+                    " passed to the kernel, whose body never reads " + (unread_parameters.size() > 1 ? "them" : "it"));
   if (!owners.untaken.empty())
     parts.push_back("the code under " + text::quoted_code_list(owners.untaken) +
                     " is in no instantiation the file makes");
@@ -239,7 +253,7 @@ Value draft_reference(Context &c) {
                     (passed ? " (it passed the run's own correctness check on the benchmarked shapes" +
                                   benchmarked_sizes(c.af) + "; otm did not run it, and other sizes are untested)"
                             : " (otm did not run it)") +
-                    what_runs_for_nothing(c));
+                    what_runs_for_nothing(c, whole_file));
   p.set("problem", problem_of(c));
   auto change = text_of(c.af.get("what_the_run_said").get("change"));
   const auto applied_before = levers_applied_before(c);
