@@ -82,6 +82,9 @@ TEST_CASE("merge rules are case-insensitive", "[families]") {
 TEST_CASE("family matching is by whole tokens, in rule order", "[families]") {
   CHECK(family_of("causal_conv1d") == "conv-vision"); // letters/digits split into tokens
   CHECK(family_of("topk_experts") == "moe");          // plural of a key
+  // otm: a token router is MoE routing, though it runs a softmax (kit 23).
+  CHECK(family_of("topk_softmax_router") == "moe");
+  CHECK(family_of("topk_softmax") == "norm");
   CHECK(family_of("decoder_layer_fused") == "decoder-layer");
   CHECK(family_of("transcode_utils") == "misc"); // `decode` only inside a word
   CHECK(family_of("Flash_Attention_FWD") == "attention");

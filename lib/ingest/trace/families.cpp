@@ -60,7 +60,9 @@ const std::vector<FamilyRule> &family_rules() {
       {"mask-index",
        {"mask_prep", "attention_mask", "hybrid_attention_mask", "scatter", "gather", "index_add", "token_repeat",
         "position_computation", "grid_based_indexing", "cu_seqlens_var"}},
-      {"moe", {"moe", "expert", "topk_routing", "group_limited"}},
+      // otm (issue 25, kit 23): a token router (`topk_softmax_router`) is
+      // MoE routing, which its softmax otherwise filed under norm.
+      {"moe", {"moe", "expert", "topk_routing", "group_limited", "router"}},
       {"rope", {"rope", "rotary", "inverse_frequency", "position_embedding_generation", "multi_axis_rope", "yarn"}},
       {"norm",
        {"rmsnorm", "rms_norm", "layernorm", "layer_norm", "groupnorm", "group_norm", "instance_normalization", "grn",
