@@ -452,7 +452,13 @@ Value draft_anti(Context &c) {
   if (!fact.condition.toolchain.empty()) cond.set("toolchain", fact.condition.toolchain);
   Value ef = Value::object();
   ef.set("condition", cond);
-  ef.set("mechanism", fact.mechanism.text);
+  // A build failure's cause is the toolchain's report as the run quoted it
+  // (kit 23: a compiler's message read as a law about register budgets):
+  // said as observed, not derived.
+  ef.set("mechanism", fact.did_not_build ? "the toolchain the run used rejected it at compile time (observed, not a "
+                                           "derived cause): " +
+                                               fact.mechanism.text
+                                         : fact.mechanism.text);
   p.set("established_fact", ef);
   if (auto observed = observed_failure(c))
     p.set("observed", *observed);
