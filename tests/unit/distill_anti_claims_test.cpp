@@ -1139,6 +1139,15 @@ TEST_CASE("an attempt that never built is the toolchain's limit at that setting,
   CHECK(s.record->get("payload").string_or("verdict") == "not-worth-it-here");
   CHECK_THAT(s.record->get("payload").string_or("lesson"), Catch::StartsWith("Do not expect ROWS 1->2"));
   CHECK_THAT(s.record->get("payload").get("established_fact").string_or("mechanism"), !Catch::Contains("toolchain"));
+  // The values of the lever the run built and kept, beside the failure.
+  auto kept_other = prose_attempt("Changed ROWS 1->2.");
+  set_pitfalls(kept_other, {pitfall_of("slower on every shape", kSpillCause)});
+  kept_other.doc.find("agent_facing")->set("kept_in_the_run_with_other_settings", json::Value::strings({"ROWS=4"}));
+  auto k = distill::draft_record(kept_other);
+  REQUIRE(k.record);
+  CHECK_THAT(k.record->get("payload").string_or("lesson"),
+             Catch::EndsWith("The run kept steps setting it otherwise: `ROWS=4`.") ||
+                 Catch::EndsWith("The run kept step setting it otherwise: `ROWS=4`."));
 }
 
 TEST_CASE("the run's bookkeeping is no account that the lever gained nothing", "[distill][issue25]") {

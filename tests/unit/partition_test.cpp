@@ -369,3 +369,34 @@ TEST_CASE("a dead-end's technique is never only its figures (issue 25)", "[parti
   row.subject = "v24: reverted \xE2\x80\x94 wider vector loads of the row";
   CHECK(partition::deadend_prose_technique(row) == "wider-vector-loads-of-the-row");
 }
+
+TEST_CASE("a failed lever lists the other values of it the run kept (issue 25, kit 23)", "[partition][issue25]") {
+  testing::SyntheticTrace t("partition-other-settings");
+  auto in = partition::load_inputs(sources(t));
+  for (auto &row : in.rows) {
+    std::string v = row.string_or("version");
+    if (v == "v2") row.set("deadend_items", json::Value::strings({"num_warps=16 leaves too few registers per thread"}));
+    if (v == "v4") row.set("action_description", "Persistent kernel with num_warps=8.");
+  }
+  auto r = partition::run(in);
+  const json::Value *seg = nullptr;
+  for (const auto &s : r.segments)
+    if (s.string_or("record_type") == "anti-strategy" && s.get("lever_settings").size() == 1 &&
+        s.get("lever_settings")[0].string_or("value") == "16")
+      seg = &s;
+  REQUIRE(seg);
+  // v4 and the synthetic trace's own v5 keep num_warps=8.
+  const auto &other = seg->get("kept_with_other_settings");
+  REQUIRE(other.size() >= 1);
+  CHECK(other[0].string_or("version") == "v4");
+  for (std::size_t i = 0; i < other.size(); ++i) CHECK(other[i].string_or("setting") == "num_warps=8");
+  // The same value kept is no other setting (it is kept_in_the_run).
+  for (auto &row : in.rows)
+    if (row.string_or("version") == "v4") row.set("action_description", "Persistent kernel with num_warps=16.");
+  auto same = partition::run(in);
+  for (const auto &s : same.segments)
+    if (s.string_or("record_type") == "anti-strategy" && s.get("lever_settings").size() == 1 &&
+        s.get("lever_settings")[0].string_or("value") == "16")
+      for (std::size_t i = 0; i < s.get("kept_with_other_settings").size(); ++i)
+        CHECK(s.get("kept_with_other_settings")[i].string_or("version") != "v4");
+}

@@ -368,6 +368,12 @@ std::string anti_lesson(const Context &c, const AntiFact &fact) {
   else
     lesson = "Do not expect " + attempted + " to pay off for " + where + "; the run reverted it.";
   if (fact.fix) lesson += std::string(kLessonAdvice) + *fact.fix;
+  // What of the lever the run built and kept (kit 23: "4 works, 8 does not
+  // build" was the usable part, and the record said only the second half).
+  const auto kept = strings_at(c.af.get("kept_in_the_run_with_other_settings"));
+  if (!kept.empty())
+    lesson += " The run kept step" + std::string(kept.size() > 1 ? "s" : "") +
+              " setting it otherwise: " + text::quoted_code_list(kept) + ".";
   return lesson;
 }
 

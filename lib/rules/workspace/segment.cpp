@@ -57,6 +57,7 @@ constexpr std::pair<const char *, json::Value Seg::*> kValues[] = {
     {"occurrences", &Seg::occurrences},
     {"lever_settings", &Seg::lever_settings},
     {"kept_in_the_run", &Seg::kept_in_the_run},
+    {"kept_with_other_settings", &Seg::kept_with_other_settings},
 };
 // Present or absent, whatever its value.
 constexpr std::pair<const char *, std::optional<json::Value> Seg::*> kPresentValues[] = {
@@ -172,6 +173,7 @@ json::Value Segment::to_json() const {
     s.set("occurrences", occurrences);
     s.set("lever_settings", lever_settings);
     s.set("kept_in_the_run", kept_in_the_run);
+    s.set("kept_with_other_settings", kept_with_other_settings);
   }
   s.set("id", id);
   s.set("episode_key", episode_key);

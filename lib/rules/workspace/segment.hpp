@@ -49,6 +49,9 @@ struct Segment {
   std::optional<std::string> deadend_text, pitfall_fix;
   std::string split_by, fact_precheck;
   json::Value tried_in_the_run, occurrences, lever_settings, kept_in_the_run;
+  // The kept steps of the run that state another value of the same lever
+  // ([{version, sha, setting}]): what of the lever the run built and kept.
+  json::Value kept_with_other_settings;
 
   // A reference kernel's; final_kernel and later_in_its_dsl only for a
   // milestone's snapshot: the later milestones the ladder accepted in the

@@ -345,6 +345,9 @@ void write_agent_facing(json::Writer &w, const Texts &t, const json::Value &seg,
     w.key("accounts_of_this_lever")
         .value(static_cast<std::int64_t>(std::max<std::size_t>(1, seg.get("occurrences").size())));
     write_changes(w, "kept_in_the_run_with_the_same_setting", t.later_kept);
+    // Other values of the lever that kept steps state: what of it the run
+    // built and kept (written only when there are some).
+    if (t.other_settings_kept.size()) w.key("kept_in_the_run_with_other_settings").value(t.other_settings_kept);
     // How many of the run's other tries of this lever (its accounts, the
     // steps stating the same setting) passed their correctness check (the
     // versions are in provenance): an accuracy failure they contradict is
@@ -462,6 +465,11 @@ void write_provenance(json::Writer &w, const json::Value &seg, const std::option
     if (const auto *later = seg.get("kept_in_the_run").as_array())
       for (const auto &k : *later) w.value(k.get("version"));
     w.end_array();
+    if (const auto *other = seg.get("kept_with_other_settings").as_array(); other && !other->empty()) {
+      w.key("kept_in_the_run_with_other_settings").begin_array();
+      for (const auto &k : *other) w.value(k.get("version"));
+      w.end_array();
+    }
     w.key("other_accounts_that_passed_correctness").begin_array();
     for (const auto &v : accounts_that_passed(seg, ctx.facts)) w.value(v);
     w.end_array();

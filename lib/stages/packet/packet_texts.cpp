@@ -217,6 +217,13 @@ Texts scrub_texts(scrub::Scrubber &s, const json::Value &seg, const json::Value 
   for (const auto *step : span.earlier) t.span_changes.push_back(scrubbed(s, change_text_of(*step)));
   if (const auto *later = seg.get("kept_in_the_run").as_array())
     for (const auto &k : *later) t.later_kept.push_back(scrubbed(s, k.get("change")));
+  t.other_settings_kept = json::Value::array();
+  if (const auto *other = seg.get("kept_with_other_settings").as_array())
+    for (const auto &k : *other) {
+      auto setting = scrubbed(s, k.get("setting"));
+      const auto *seen = t.other_settings_kept.as_array();
+      if (std::find(seen->begin(), seen->end(), setting) == seen->end()) t.other_settings_kept.push_back(setting);
+    }
   t.lineage = json::Value::array();
   for (const auto *step : span.lineage) t.lineage.push_back(scrubbed(s, change_text_of(*step)));
   t.shape_changes = type == "reference-kernel" ? json::Value::array() : shape_changes(s, seg, row, ctx.facts, reach);

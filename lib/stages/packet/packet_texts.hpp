@@ -23,12 +23,13 @@ struct Texts {
   std::optional<Conclusion> conclusion;
   json::Value conclusion_text, directions, pitfalls, lever, fix, previous, harness, category, fixed_axes, var_axes;
   json::Value expected, directions_up, evidence, causal;
-  json::Value benchmarked_values;    // each variable axis's values over the workload's shapes
-  json::Value span_changes;          // strategy: the earlier kept steps' change texts in its span
-  json::Value later_kept;            // anti-strategy: the kept steps of the run that state the same lever settings
-  json::Value lineage;               // strategy, reference kernel: the kept changes of its lineage (Span::lineage)
-  json::Value shape_changes;         // strategy, anti-strategy: per shape, against the version it is measured against
-  json::Value reads_past_the_end;    // per shape the presented kernel cannot compute: the loop and its bound
+  json::Value benchmarked_values;  // each variable axis's values over the workload's shapes
+  json::Value span_changes;        // strategy: the earlier kept steps' change texts in its span
+  json::Value later_kept;          // anti-strategy: the kept steps of the run that state the same lever settings
+  json::Value other_settings_kept; // anti-strategy: other values of its lever kept steps state ("BLOCK_S=8"), once each
+  json::Value lineage;             // strategy, reference kernel: the kept changes of its lineage (Span::lineage)
+  json::Value shape_changes;       // strategy, anti-strategy: per shape, against the version it is measured against
+  json::Value reads_past_the_end;  // per shape the presented kernel cannot compute: the loop and its bound
   json::Value exceeds_shared_memory; // per shape it cannot launch on: its allocations, their bytes, the limit
 };
 

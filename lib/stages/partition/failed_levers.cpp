@@ -11,6 +11,7 @@
 #include "partition/pitfall.hpp"
 #include "partition/technique.hpp"
 #include "record/established_fact.hpp"
+#include "text/regex.hpp"
 #include "text/utf8.hpp"
 #include "workspace/segment_kinds.hpp"
 
@@ -41,19 +42,34 @@ struct Account {
   workspace::Segment seg;
   std::string key;                            // levers::failed_lever_key of its claim
   std::vector<levers::LeverSetting> settings; // the claim's settings with a stated value
+  std::vector<std::string> setting_names;     // per setting, the code name its mention gives (setting_name)
   std::set<std::string> named;                // the levers its claim names, valued or not
   int preference = 0; // which account of a lever speaks for it: lower first (see one_per_failed_lever)
   std::int64_t n = 0;
 };
+
+// The code name a setting's mention starts with (`BLOCK_S` in "BLOCK_S
+// 1->16", `num_warps` in "num_warps=8"); "" for one that starts with its
+// value ("4 warps"). Two names of one lever id (BLOCK_S, BLOCK_H) are two
+// knobs.
+std::string setting_name(std::string_view mention) {
+  static const text::Regex name(R"(^[A-Za-z_][\w.]*)");
+  auto m = name.search(mention);
+  return m ? std::string((*m)[0]) : std::string();
+}
 
 Account account(const Inputs &in, workspace::Segment seg, std::string_view claim, int preference) {
   Account a;
   const std::string &dsl = seg.dsl;
   a.key = levers::failed_lever_key(in.levers, claim, dsl);
   std::set<std::string> seen;
-  for (auto &st : levers::settings_in(in.levers, levers::claim_of(claim))) {
+  const std::string_view claimed = levers::claim_of(claim);
+  for (auto &st : levers::settings_in(in.levers, claimed)) {
     a.named.insert(st.lever);
-    if (!st.value.empty() && seen.insert(st.lever).second) a.settings.push_back(std::move(st));
+    if (!st.value.empty() && seen.insert(st.lever).second) {
+      a.setting_names.push_back(setting_name(claimed.substr(st.begin, st.end - st.begin)));
+      a.settings.push_back(std::move(st));
+    }
   }
   a.n = seg.n;
   a.preference = preference;
@@ -317,6 +333,30 @@ void one_per_failed_lever(Builder &b, const Inputs &in, const std::vector<worksp
       }
       add_later(k);
     }
+    // The kept steps stating another value of the same lever (kit 23: "BLOCK_S
+    // 1->16 does not build" where the run kept BLOCK_S=8): what of the lever
+    // the run built and kept, said beside the failure. Levers stated
+    // without a value, and steps that also state the failed value, are not.
+    json::Value other_settings = json::Value::array();
+    for (const auto &k : kept_steps) {
+      if (k.m->dsl != a.seg.dsl || k.m->n == a.n || a.settings.empty()) continue;
+      const std::string change = change_of(*k.m);
+      const std::string_view claim = levers::claim_of(change);
+      for (const auto &got : levers::settings_in(in.levers, claim)) {
+        const std::string mention(claim.substr(got.begin, got.end - got.begin)), name = setting_name(mention);
+        bool other = false;
+        for (std::size_t w = 0; w < a.settings.size(); ++w)
+          other = other || (a.settings[w].lever == got.lever && a.setting_names[w] == name && !got.value.empty() &&
+                            a.settings[w].value != got.value);
+        if (!other || later_versions.count(k.m->version)) continue;
+        json::Value o = json::Value::object();
+        o.set("version", k.m->version);
+        o.set("sha", k.m->has_commit ? json::Value(k.m->sha) : json::Value());
+        o.set("setting", name.empty() ? mention : name + "=" + got.value);
+        other_settings.push_back(std::move(o));
+        break;
+      }
+    }
     json::Value others = json::Value::array();
     for (const auto &t : tried)
       if (t.row->n != a.n && states_all(a.settings, t.settings)) others.push_back(t.row->version);
@@ -324,6 +364,7 @@ void one_per_failed_lever(Builder &b, const Inputs &in, const std::vector<worksp
     a.seg.occurrences = std::move(occ);
     a.seg.lever_settings = std::move(settings);
     a.seg.kept_in_the_run = std::move(later);
+    a.seg.kept_with_other_settings = std::move(other_settings);
     a.seg.disc = b.allocate(a.seg, "anti-strategy", a.seg.technique);
     b.finish(a.seg);
   }
