@@ -1130,6 +1130,14 @@ TEST_CASE("an attempt that never built is the toolchain's limit at that setting,
              Catch::StartsWith("the toolchain the run used rejected it at compile time (observed, not a derived "
                                "cause): ") &&
                  Catch::Contains("255-register limit"));
+  // The same ptxas report for an AMD target is no failure of its build (kit
+  // 24: an NVIDIA message behind "does not build for MI300X").
+  auto amd = p;
+  at(amd.doc, {"target", "scope"}).set("vendor", "amd");
+  auto refused = distill::draft_record(amd);
+  REQUIRE(refused.refusal);
+  CHECK(refused.refusal->field == "payload.established_fact.mechanism");
+  CHECK_THAT(refused.refusal->why, Catch::Contains("NVIDIA toolchain (\"ptxas\") for an AMD target"));
   // A slower attempt that built stays a measured loss.
   auto slower = prose_attempt("Changed ROWS 1->2.");
   set_pitfalls(slower, {pitfall_of("slower on every shape", kSpillCause)});

@@ -1139,3 +1139,41 @@ TEST_CASE("a reference kernel's goal names the lines of it that run for nothing"
   REQUIRE(all_runs.record);
   CHECK_THAT(all_runs.record->get("payload").string_or("goal"), !Catch::Contains("run for nothing"));
 }
+
+TEST_CASE("a cause after 'so' that points back is read with its sentence", "[distill][issue25]") {
+  // Kit 24: "Two warpgroups split the 128-wide tile so each issues half the
+  // MMAs" served "each issues half the MMAs" as the mechanism.
+  auto p = fixture("strategy-v5");
+  auto &said = *p.doc.find("agent_facing")->find("what_the_run_said");
+  said.set("change", "Cap BLOCK at 8192 columns. The cap splits the widest rows in two so each fits the register file "
+                     "without spilling.");
+  auto d = distill::draft_record(p);
+  INFO((d.refusal ? d.refusal->why : ""));
+  REQUIRE(d.record);
+  CHECK(d.record->get("payload").string_or("mechanism") ==
+        "The cap splits the widest rows in two so each fits the register file without spilling");
+  // A clause that stands alone stays the cause.
+  said.set("change", "Cap BLOCK at 8192 columns. The cap splits the widest rows in two so the row fits the register "
+                     "file without spilling.");
+  auto alone = distill::draft_record(p);
+  REQUIRE(alone.record);
+  CHECK(alone.record->get("payload").string_or("mechanism") == "the row fits the register file without spilling");
+}
+
+TEST_CASE("a tile size the mechanism states must be one the kernel sets", "[distill][issue25]") {
+  const auto rule = distill::TileClaimRule::from_json(config::Config::defaults().data().get("tile_claims"), "shipped");
+  const std::string gemm = "BLOCK_M = 64\nBLOCK_N = 64\nBLOCK_K = 128  # scale granularity\n"
+                           "_SWEEP_BLOCK_M = 128\n\n@triton.jit\ndef k(a, BLOCK_M: tl.constexpr):\n    pass\n";
+  auto why = rule.contradiction("Two warpgroups split the 128-wide tile so each issues half the MMAs", gemm);
+  REQUIRE(why);
+  CHECK_THAT(*why, Catch::Contains("a tile of 128") && Catch::Contains("`BLOCK_M = 64`, `BLOCK_N = 64`"));
+  CHECK_FALSE(rule.contradiction("a 64x64 tile keeps both operands in shared memory", gemm));
+  CHECK(rule.contradiction("a 128x64 tile keeps both operands in shared memory", gemm));
+  // CUDA spellings, and tile sizes set only by expressions: nothing decided.
+  const std::string cuda = "#define BM 128\n#define BN 64\nconstexpr int TILE_M = 32;\n";
+  CHECK_FALSE(rule.contradiction("the 128x64 tile halves the B reloads", cuda));
+  CHECK_FALSE(rule.contradiction("a 32-wide tile", cuda));
+  CHECK_FALSE(rule.contradiction("the 256-wide tile", "BLOCK_N = triton.next_power_of_2(N)\n"));
+  CHECK_FALSE(rule.contradiction("more warps hide the latency", gemm));
+  CHECK_THROWS_AS(distill::TileClaimRule::from_json(json::parse(R"({"claims": 3})"), "t"), Error);
+}

@@ -438,6 +438,16 @@ Value draft_anti(Context &c) {
   if (res.fact->fix && c.rules.revert_only_fix && c.rules.revert_only_fix->contains(*res.fact->fix))
     res.fact->fix.reset();
   const auto &fact = *res.fact;
+  // A build failure an NVIDIA toolchain reported is no failure of an AMD
+  // target's build (kit 24: "ptxas: too many resources requested" filed
+  // as why ROWS_PER_PROG=8 does not build for MI300X).
+  if (fact.did_not_build && c.target.get("scope").string_or("vendor") == "amd") {
+    static const text::Regex nvidia_tool(R"(\b(?:ptxas|nvcc|nvlink|nvdisasm|cuobjdump|PTX|sm_\d{2,3}a?)\b)");
+    if (auto tool = nvidia_tool.search(fact.mechanism.text))
+      refuse("payload.established_fact.mechanism", "the build failure the run quotes names an NVIDIA toolchain (\"" +
+                                                       std::string((*tool)[0]) +
+                                                       "\") for an AMD target: it is not this target's build failing");
+  }
   std::optional<diff::DiffReading> diff;
   if (!c.packet.code.empty() && c.af.get("diff_file").is_string()) diff = diff::read_diff(c.packet.code, code_after(c));
   if (diff && fact.verdict == "accuracy-gate/ceiling")

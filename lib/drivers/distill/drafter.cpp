@@ -188,6 +188,7 @@ DraftRules DraftRules::from_config(const config::Config &config) {
   r.every_shape = EveryShapeRule::from_json(config.data().get("shape_claims"), config.source_name());
   r.dram_cause = DramCauseRule::from_json(config.data().get("dram_claims"), config.source_name());
   r.operand_reuse = OperandReuseRule::from_json(config.data().get("operand_reuse"), config.source_name());
+  r.tile_claim = TileClaimRule::from_json(config.data().get("tile_claims"), config.source_name());
   if (const auto &restores = config.data().get("lineage").get("restores"); !restores.is_null())
     r.restores = levers::whole_token_regex(restores, true, config.source_name() + ": lineage.restores");
   const auto &accounts = config.data().get("failure_accounts");

@@ -18,6 +18,7 @@
 #include "distill/packet.hpp"
 #include "distill/refusal.hpp"
 #include "distill/retrieval_terms.hpp"
+#include "distill/tile_claim.hpp"
 #include "record/causal_sentences.hpp"
 #include "json/value.hpp"
 
@@ -76,6 +77,9 @@ struct DraftRules {
   // The `operand_reuse` section: a cause saying an operand is loaded once
   // for many rows checked against the kernel's row loop.
   OperandReuseRule operand_reuse;
+  // The `tile_claims` section: a tile size the mechanism states checked
+  // against the tile sizes the kernel sets.
+  TileClaimRule tile_claim;
   // `lineage.restores`: a kept step's change text that returns to earlier
   // code ("Restore an earlier step kernel: ...") names no technique the
   // code builds on (round 14: a reference kernel said to build on one).

@@ -188,6 +188,20 @@ std::optional<std::string> the_cause_it_gives(const std::string &sentence, std::
   while (m && depth_at(m->begin) > 0) m = clause.search(sentence, m->begin + 1);
   if (!m || !m->has(1)) return std::nullopt;
   std::string cause(text::rstrip_chars((*m)[1], " ."));
+  // "Two warpgroups split the 128-wide tile so each issues half the MMAs":
+  // what follows "so" is the effect, and one that opens with a word
+  // pointing back ("each", "it", "they") says nothing alone (kit 24: "each
+  // issues half the MMAs" as a mechanism). The whole sentence is the cause.
+  static const text::Regex so(R"((?i)^[\s,;]*so(?: that)?\s)");
+  // A pronoun, or "each" with a verb ("each issues"; "each program covers"
+  // names what it means).
+  static const text::Regex pointing_back(R"((?i)^(?:it|they|them|which)\b|^each\s+\w+(?<![sui])s\b)");
+  // Not when the sentence is the change itself ("Moved the rescale into
+  // the loop so it fuses": what the pronoun points back to is the change).
+  static const text::Regex the_change(
+      R"((?i)^\W*(?:mov|chang|switch|enabl|disabl|rais|lower|cap|increas|decreas|reduc|add|remov|drop|replac|fus|set|us)\w*\b)");
+  if (so.contains((*m)[0]) && pointing_back.contains(cause) && !the_change.contains(sentence))
+    cause = text::rstrip_chars(text::strip(sentence), " .");
   if (text::code_points(cause) < min_chars) return std::nullopt;
   return cause;
 }

@@ -246,6 +246,7 @@ SourcedText own_mechanism(Context &c, const Checked &k) {
     if (!why) why = c.rules.every_shape.contradiction(text, c.af.get("measurements"));
     if (!why) why = c.rules.dram_cause.contradiction(text, c.af.get("profiler"));
     if (!why) why = c.rules.operand_reuse.contradiction(text, code_after(c).value_or(std::string_view()));
+    if (!why) why = c.rules.tile_claim.contradiction(text, code_after(c).value_or(std::string_view()));
     if (why && !contradicted) contradicted = why;
     return why.has_value();
   };
