@@ -110,6 +110,30 @@ TEST_CASE("a span names each kept step and credits the gain to all of them", "[d
                          Catch::Contains("it (the diff shows what of them remains): variance in one pass.") &&
                          !Catch::Contains("evict_first"));
   CHECK_THAT(d.record->get("worth").get("gain").string_or("note"), Catch::Contains("not this step's alone"));
+  // Kept steps that set one lever again and again are named by the last
+  // (kit 24: num_stages 1->2, 2->1, 1->2 listed as three).
+  json::Value s1 = json::Value::object(), s2 = json::Value::object();
+  s1.set("change", "variance in one pass; num_stages 1->2.");
+  s2.set("change", "num_stages 2->3 for the longer rows.");
+  json::Value s0 = json::Value::object();
+  s0.set("change", "num_stages 3->2.");
+  auto stages = packet("num_warps 4 -> 8 for the long rows.", R"(diff --git a/kernel.py b/kernel.py
+--- a/kernel.py
++++ b/kernel.py
+@@ -12,3 +12,3 @@ def run(x):
+     grid = (x.shape[0],)
+-    kernel[grid](x, BLOCK_N=BLOCK_N, num_warps=4, num_stages=1)
++    kernel[grid](x, BLOCK_N=BLOCK_N, num_warps=8, num_stages=3)
+     return x
+)");
+  at(stages.doc, {"agent_facing", "span"}).set("this_step_changes_running_code", true);
+  at(stages.doc, {"agent_facing", "span"}).set("earlier_kept_steps", json::Value(json::Array{s0, s1, s2}));
+  auto again = distill::draft_record(stages);
+  INFO((again.refusal ? again.refusal->why : ""));
+  REQUIRE(again.record);
+  const auto again_change = again.record->get("payload").string_or("change");
+  CHECK_THAT(again_change, Catch::Contains("num_stages 2->3 for the longer rows") && !Catch::Contains("3->2") &&
+                               Catch::Contains("variance in one pass"));
   // Its own step runs nothing and its lever is nowhere in the span: refused.
   auto q = packet("Kept the weight tile in registers.");
   at(q.doc, {"agent_facing", "span"}).set("this_step_changes_running_code", false);
@@ -300,6 +324,30 @@ TEST_CASE("settings of levers the account does not name are named in the change"
 +    kernel[grid](x, ROWS_PER_PROG=2, num_warps=8)
      return x
 )";
+  // A setting that now follows the problem's size (`BLOCK_N = 1024` ->
+  // `triton.next_power_of_2(N)`) is part of the change that needs it (kit
+  // 24: a single-pass row's BLOCK_N named as a second lever); one moved to
+  // another number is not.
+  auto block_n = [](const char *after) {
+    return std::string(R"(diff --git a/kernel.py b/kernel.py
+--- a/kernel.py
++++ b/kernel.py
+@@ -12,4 +12,4 @@ def run(x):
+     grid = (x.shape[0],)
+-    BLOCK_N = 1024
++    BLOCK_N = )") +
+           after +
+           "\n-    kernel[grid](x, BLOCK_N=BLOCK_N, num_warps=4)\n+    kernel[grid](x, BLOCK_N=BLOCK_N, "
+           "num_warps=8)\n" +
+           "     return x\n";
+  };
+  auto follows =
+      distill::draft_record(packet("Ran twice the warps per program.", block_n("triton.next_power_of_2(N)")));
+  REQUIRE(follows.record);
+  CHECK_THAT(follows.record->get("payload").string_or("change"), !Catch::Contains("`BLOCK_N`"));
+  auto retuned = distill::draft_record(packet("Ran twice the warps per program.", block_n("2048")));
+  REQUIRE(retuned.record);
+  CHECK_THAT(retuned.record->get("payload").string_or("change"), Catch::Contains("`BLOCK_N`"));
   auto spelled = distill::draft_record(packet("Ran twice the warps with two rows per program.", rows));
   REQUIRE(spelled.record);
   CHECK_THAT(spelled.record->get("payload").string_or("change"), !Catch::Contains("does not name"));

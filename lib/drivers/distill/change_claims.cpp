@@ -244,6 +244,31 @@ std::vector<ConditionReset> conditions_reset(const diff::DiffReading &diff, std:
   return out;
 }
 
+namespace {
+
+// Whether the diff turns `name` from a number into a value computed from
+// the problem (`BLOCK_N = 1024` -> `BLOCK_N = triton.next_power_of_2(N)`):
+// the setting now follows the shape, part of the rewrite that needs it
+// (kit 23, kit 24: a single-pass row's BLOCK_N flagged as a second lever).
+bool becomes_computed(const diff::DiffReading &diff, std::string_view name) {
+  static const text::Regex value_of(R"(^[^=]*?[^=!<>+\-*/%&|^]=(?!=)\s*(.*?)\s*;?\s*$)");
+  static const text::Regex number(R"(^-?\d[\w.]*$)");
+  static const text::Regex call(R"([A-Za-z_]\w*\s*\()");
+  bool removed_number = false, added_computed = false;
+  for (const auto &h : diff.hunks)
+    for (const auto &c : h.running) {
+      if (c.dead || c.defines != name) continue;
+      auto m = value_of.search(c.code);
+      if (!m) return false;
+      const auto value = (*m)[1];
+      if (c.added ? !call.contains(value) : !number.contains(value)) return false;
+      (c.added ? added_computed : removed_number) = true;
+    }
+  return removed_number && added_computed;
+}
+
+} // namespace
+
 std::vector<OtherSetting> other_settings_changed(const diff::DiffReading &diff, std::string_view account,
                                                  const levers::LeverVocabulary &vocabulary, std::string_view dsl) {
   const auto named = levers_named(account, vocabulary, dsl);
@@ -256,7 +281,7 @@ std::vector<OtherSetting> other_settings_changed(const diff::DiffReading &diff, 
       const std::string &name = !c.defines.empty() ? c.defines : c.owner;
       if (name.empty() || (c.defines.empty() ? !passes_keyword(c.code, name) : !sets_a_constant(c.code)) ||
           levers::spells_out(name, account) || inside_a_function_the_diff_adds(diff, h, c) ||
-          !diff::changes_name(diff, name))
+          !diff::changes_name(diff, name) || becomes_computed(diff, name))
         continue;
       // A name several levers' code shares (`CTAS_PER_SM`: a persistent
       // grid's cap, an occupancy setting) is the named lever's when one of

@@ -7,10 +7,12 @@
 
 #include "text/code_list.hpp"
 #include "text/pyformat.hpp"
+#include "text/sentences.hpp"
 
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <set>
 
 #include "code/gluon_layouts.hpp"
 #include "code/inert_code.hpp"
@@ -282,6 +284,35 @@ Checked check_strategy(Context &c) {
   // reverted before the milestone), so it is not named.
   for (auto &e : strings_at(c.af.get("span").get("earlier_kept_steps"), "change"))
     if (levers::left_in_diff(k.diff, e, c.rules.retrieval.levers, k.dsl)) k.earlier.push_back(std::move(e));
+  // Steps that only set the same levers again (num_stages 1->2, 2->1,
+  // 1->2: kit 24's "cluttered" change): the last one says what the diff
+  // holds. A step that also says something else stays.
+  auto set_levers = [&](const std::string &step, bool only) {
+    static const text::Regex word(R"(\b[A-Za-z]{3,}\b)");
+    std::set<std::string> ids;
+    // Its first sentence says what it changed; the rest is why.
+    const auto sentences = text::sentences(step);
+    const std::string first = sentences.empty() ? step : std::string(sentences.front());
+    const std::string_view claim = levers::claim_of(first);
+    std::string rest(claim);
+    const auto settings = levers::settings_in(c.rules.retrieval.levers, claim);
+    for (auto st = settings.rbegin(); st != settings.rend(); ++st) {
+      if (!st->value.empty()) ids.insert(st->lever);
+      rest.erase(st->begin, st->end - st->begin);
+    }
+    if (only && word.find_all(rest).size() > 2) ids.clear(); // a verb of change and a word, no more
+    return ids;
+  };
+  for (std::size_t i = 0; i < k.earlier.size();) {
+    const auto ids = set_levers(k.earlier[i], true);
+    const bool set_again =
+        !ids.empty() && std::any_of(k.earlier.begin() + static_cast<std::ptrdiff_t>(i) + 1, k.earlier.end(),
+                                    [&](const std::string &later) { return set_levers(later, false) == ids; });
+    if (set_again)
+      k.earlier.erase(k.earlier.begin() + static_cast<std::ptrdiff_t>(i));
+    else
+      ++i;
+  }
   claim_borne_out(c, k);
   k.mech = own_mechanism(c, k);
   return k;
