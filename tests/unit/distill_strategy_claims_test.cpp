@@ -348,6 +348,20 @@ TEST_CASE("settings of levers the account does not name are named in the change"
   auto retuned = distill::draft_record(packet("Ran twice the warps per program.", block_n("2048")));
   REQUIRE(retuned.record);
   CHECK_THAT(retuned.record->get("payload").string_or("change"), Catch::Contains("`BLOCK_N`"));
+  // A value the kernel reads at run time is no setting (kit 24: a
+  // persistent loop's `tile_id = tl.program_id(0)` named as a lever).
+  const std::string loop_index = R"(diff --git a/kernel.py b/kernel.py
+--- a/kernel.py
++++ b/kernel.py
+@@ -12,3 +12,3 @@ def run(x):
+-    tile_id = tl.program_id(0)
+-    kernel[grid](x, BLOCK_N=BLOCK_N, num_warps=4)
++    kernel[grid](x, BLOCK_N=BLOCK_N, num_warps=8)
+     return x
+)";
+  auto index = distill::draft_record(packet("Ran twice the warps per program.", loop_index));
+  REQUIRE(index.record);
+  CHECK_THAT(index.record->get("payload").string_or("change"), !Catch::Contains("`tile_id`"));
   auto spelled = distill::draft_record(packet("Ran twice the warps with two rows per program.", rows));
   REQUIRE(spelled.record);
   CHECK_THAT(spelled.record->get("payload").string_or("change"), !Catch::Contains("does not name"));
@@ -971,4 +985,33 @@ TEST_CASE("several changes claimed in one step are said to be measured together"
   INFO((two.refusal ? two.refusal->why : ""));
   REQUIRE(two.record);
   CHECK_THAT(two.record->get("payload").string_or("change"), Catch::Contains("measured them only together"));
+}
+
+TEST_CASE("a change the run had reverted before says so, with what it kept since", "[distill][issue25]") {
+  // Kit 24: a persistent tile loop reverted four times, kept once grouped
+  // rasterisation was in; 128-bit loads slower until the online pass.
+  auto p = packet("num_warps 4 -> 8 for the long rows.");
+  auto &af = *p.doc.find("agent_facing");
+  af.set("reverted_earlier_tries_of_this_change", 2);
+  json::Value since = json::Value::array();
+  for (const char *c : {"Set GROUP_M 1->8. Grouped rasterization keeps B panels in L2.", "num_stages 2->3.",
+                        "evict_first on x.", "VEC 4->8."}) {
+    json::Value o = json::Value::object();
+    o.set("change", c);
+    since.push_back(o);
+  }
+  af.set("kept_since_its_last_reverted_try", since);
+  auto d = distill::draft_record(p);
+  INFO((d.refusal ? d.refusal->why : ""));
+  REQUIRE(d.record);
+  CHECK_THAT(
+      d.record->get("payload").string_or("change"),
+      Catch::EndsWith("The run had tried this change 2 times before and reverted it; what it kept since the last "
+                      "try, which the gain may depend on: Set GROUP_M 1->8; num_stages 2->3; evict_first on x, "
+                      "and later kept steps."));
+  // Never tried before: nothing is said.
+  af.set("reverted_earlier_tries_of_this_change", json::Value());
+  auto fresh = distill::draft_record(p);
+  REQUIRE(fresh.record);
+  CHECK_THAT(fresh.record->get("payload").string_or("change"), !Catch::Contains("tried this change"));
 }

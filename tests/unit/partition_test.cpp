@@ -400,3 +400,38 @@ TEST_CASE("a failed lever lists the other values of it the run kept (issue 25, k
       for (std::size_t i = 0; i < s.get("kept_with_other_settings").size(); ++i)
         CHECK(s.get("kept_with_other_settings")[i].string_or("version") != "v4");
 }
+
+TEST_CASE("a milestone names the run's reverted tries of its change and what was kept since (kit 24)",
+          "[partition][issue25]") {
+  testing::SyntheticTrace t("partition-tried-before");
+  auto in = partition::load_inputs(sources(t));
+  auto r0 = partition::run(in);
+  // A milestone with a reverted step before it, made to state its change.
+  std::string milestone, tried;
+  for (const auto &s : r0.segments) {
+    if (s.string_or("record_type") != "strategy" || !milestone.empty()) continue;
+    for (const auto &row : in.rows)
+      if (row.get("n").as_int() < s.get("n").as_int() && row.get("reverted").truthy() && row.get("n").as_int() > 0)
+        milestone = s.string_or("version"), tried = row.string_or("version");
+  }
+  REQUIRE_FALSE(milestone.empty()); // the synthetic trace reverts steps between its milestones
+  std::string change;
+  for (auto &row : in.rows)
+    if (row.string_or("version") == milestone) change = row.string_or("action_description");
+  REQUIRE_FALSE(change.empty());
+  for (auto &row : in.rows)
+    if (row.string_or("version") == tried) row.set("action_description", change);
+  auto r = partition::run(in);
+  bool seen = false;
+  for (const auto &s : r.segments)
+    if (s.string_or("seg_id") == "strategy-" + milestone) {
+      seen = true;
+      REQUIRE(s.get("reverted_tries_before").is_array());
+      CHECK(s.get("reverted_tries_before")[s.get("reverted_tries_before").size() - 1].string_or("version") == tried);
+      CHECK(s.get("kept_since_last_try").is_array());
+    }
+  CHECK(seen);
+  // Without such a try the fields are absent.
+  for (const auto &s : r0.segments)
+    if (s.string_or("seg_id") == "strategy-" + milestone) CHECK(s.get("reverted_tries_before").is_null());
+}

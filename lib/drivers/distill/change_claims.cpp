@@ -139,6 +139,13 @@ bool sets_a_constant(std::string_view code) {
   auto m = assignment.search(code);
   if (!m) return true; // `#define X 2`, a declaration without a value
   std::string value((*m)[1]);
+  // A value the kernel reads at run time is computed (`tile_id =
+  // tl.program_id(0)`: kit 24 named a persistent loop's index as a second
+  // lever); a constructor of constants (`gl.BlockedLayout([2], ...)`) holds
+  // a setting.
+  static const text::Regex runtime(
+      R"(\b(?:program_id|num_programs|arange|load|zeros|full|cdiv|next_power_of_2|numel|size|stride)\s*\()");
+  if (runtime.contains(value)) return false;
   // Numbers' exponents and suffixes ("1e-5", "2.0f", "0x3f") are not names.
   static const text::Regex number(R"(\b\d[\w.]*)");
   value = number.replace(value, " ");

@@ -348,9 +348,36 @@ Value trace_of(Context &c, const std::vector<std::string> &applied_before) {
   return trace;
 }
 
+// The run's reverted tries of this same change before it, and what it kept
+// since the last (kit 24: a persistent tile loop reverted four times, kept
+// once grouped rasterisation was in; 128-bit loads slower until the online
+// single pass): said, so the gain is read with what it stood on. Each kept
+// step by its first sentence, at most three named.
+std::string tried_before(const Context &c) {
+  const auto &af = c.af;
+  const auto tries = af.get("reverted_earlier_tries_of_this_change").as_int();
+  if (!tries || *tries <= 0) return {};
+  std::string out = " The run had tried this change " +
+                    (*tries == 1 ? std::string("once") : std::to_string(*tries) + " times") +
+                    " before and reverted it"; // the count is the packet's
+  const auto since = strings_at(af.get("kept_since_its_last_reverted_try"), "change");
+  if (since.empty()) return out + ".";
+  constexpr std::size_t kNamed = 3;
+  out += "; what it kept since the last try, which the gain may depend on: ";
+  for (std::size_t i = 0; i < since.size() && i < kNamed; ++i) {
+    const auto sentences = text::sentences(since[i]);
+    out += (i ? "; " : "") +
+           std::string(text::rstrip_chars(sentences.empty() ? since[i] : std::string(sentences.front()), " ."));
+  }
+  // No count: a number the packet does not hold is a fabrication (the
+  // no-fabrication gate).
+  if (since.size() > kNamed) out += ", and later kept steps";
+  return out + ".";
+}
+
 // payload.change: the run's account, with the kept steps measured with it
 // and the settings of other levers its diff also moves.
-std::string change_of(const Checked &k, const levers::LeverVocabulary &vocabulary) {
+std::string change_of(const Context &c, const Checked &k, const levers::LeverVocabulary &vocabulary) {
   std::string with = k.change;
   if (!k.earlier.empty()) {
     // Each kept step of the span with its own change text: the gain is
@@ -386,6 +413,10 @@ std::string change_of(const Checked &k, const levers::LeverVocabulary &vocabular
     if (!with.empty() && with.back() != '.') with += '.';
     with += " The diff also changes " + text::quoted_code_list(names) +
             ", which the run's account does not name: the gain is theirs together.";
+  }
+  if (auto before = tried_before(c); !before.empty()) {
+    if (!with.empty() && with.back() != '.') with += '.';
+    with += before;
   }
 
   return with;
@@ -566,7 +597,7 @@ Value draft_strategy(Context &c) {
   p.set("problem", problem_of(c));
   const auto applied_before = levers_applied_before(c);
   p.set("trace", trace_of(c, applied_before));
-  p.set("change", change_of(k, vocabulary));
+  p.set("change", change_of(c, k, vocabulary));
   p.set("mechanism", k.mech.text);
   auto hunk = choose_diff_hunks(
       k.diff, k.change,

@@ -61,8 +61,8 @@ constexpr std::pair<const char *, json::Value Seg::*> kValues[] = {
 };
 // Present or absent, whatever its value.
 constexpr std::pair<const char *, std::optional<json::Value> Seg::*> kPresentValues[] = {
-    {"measured_against", &Seg::measured_against},
-    {"final_kernel", &Seg::final_kernel},
+    {"measured_against", &Seg::measured_against},       {"reverted_tries_before", &Seg::reverted_tries_before},
+    {"kept_since_last_try", &Seg::kept_since_last_try}, {"final_kernel", &Seg::final_kernel},
     {"later_in_its_dsl", &Seg::later_in_its_dsl},
 };
 
@@ -166,6 +166,8 @@ json::Value Segment::to_json() const {
   }
   if (record_type == "reference-kernel") s.set("kernel_file", kernel_file);
   if (measured_against) s.set("measured_against", *measured_against);
+  if (reverted_tries_before) s.set("reverted_tries_before", *reverted_tries_before);
+  if (kept_since_last_try) s.set("kept_since_last_try", *kept_since_last_try);
   if (final_kernel) s.set("final_kernel", *final_kernel);
   if (later_in_its_dsl) s.set("later_in_its_dsl", *later_in_its_dsl);
   if (record_type == "anti-strategy") {

@@ -44,6 +44,10 @@ struct Segment {
   // Where its gain (or an account's attempt) is measured from: null when
   // the ladder named no version; absent from a final kernel.
   std::optional<json::Value> measured_against;
+  // A strategy's: the run's reverted tries of the same change before it
+  // ([{version, sha}]) and the kept steps after the last of them ([{version,
+  // change}]); absent when there were none.
+  std::optional<json::Value> reverted_tries_before, kept_since_last_try;
 
   // An account of a failed lever's (anti-strategy).
   std::optional<std::string> deadend_text, pitfall_fix;

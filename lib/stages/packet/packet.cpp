@@ -418,6 +418,13 @@ void write_agent_facing(json::Writer &w, const Texts &t, const json::Value &seg,
     }
     w.end_object();
     write_changes(w, "kept_changes_of_its_lineage", t.lineage);
+    // The run's reverted tries of this same change before it, and the kept
+    // steps since the last of them: what the gain may depend on (written
+    // only when the run had tried it before).
+    if (const auto *tries = seg.get("reverted_tries_before").as_array()) {
+      w.key("reverted_earlier_tries_of_this_change").value(static_cast<std::int64_t>(tries->size()));
+      write_changes(w, "kept_since_its_last_reverted_try", t.kept_since_last_try);
+    }
   }
 }
 
@@ -451,6 +458,11 @@ void write_provenance(json::Writer &w, const json::Value &seg, const std::option
   }
   if (seg.string_or("record_type") == "strategy") {
     write_versions(w, "span_versions", span.earlier);
+    if (const auto *tries = seg.get("reverted_tries_before").as_array()) {
+      w.key("reverted_earlier_tries_of_this_change").begin_array();
+      for (const auto &t : *tries) w.value(t.get("version"));
+      w.end_array();
+    }
     // The version whose change agent_facing.builds_on.previous_approach is.
     w.key("builds_on_version");
     !span.builds_on_version.empty() ? w.value(span.builds_on_version) : w.value(seg.get("builds_on").get("version"));

@@ -26,6 +26,7 @@ struct Texts {
   json::Value benchmarked_values;  // each variable axis's values over the workload's shapes
   json::Value span_changes;        // strategy: the earlier kept steps' change texts in its span
   json::Value later_kept;          // anti-strategy: the kept steps of the run that state the same lever settings
+  json::Value kept_since_last_try; // strategy: the kept steps since its change's last reverted try
   json::Value other_settings_kept; // anti-strategy: other values of its lever kept steps state ("BLOCK_S=8"), once each
   json::Value lineage;             // strategy, reference kernel: the kept changes of its lineage (Span::lineage)
   json::Value shape_changes;       // strategy, anti-strategy: per shape, against the version it is measured against

@@ -186,13 +186,6 @@ void pitfalls(Builder &b, const Inputs &in, const std::vector<workspace::Version
   }
 }
 
-// What a milestone says it changed: its step record's description, else
-// its commit subject.
-std::string change_of(const workspace::VersionRow &row) {
-  std::string change = row.action_description.value_or("");
-  return text::strip(change).empty() ? row.subject : change;
-}
-
 // Issue 25: one anti-strategy segment per failed lever of the run, not one
 // per account of it. Accounts whose claims name the same levers at the same
 // stated values (levers::failed_lever_key; the same words when they state

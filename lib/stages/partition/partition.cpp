@@ -3,9 +3,11 @@
 #include <set>
 
 #include "error/error.hpp"
+#include "levers/lever_settings.hpp"
 #include "partition/failed_levers.hpp"
 #include "partition/segment_builder.hpp"
 #include "partition/technique.hpp"
+#include "text/sentences.hpp"
 #include "text/utf8.hpp"
 #include "workspace/segment_kinds.hpp"
 
@@ -17,7 +19,50 @@ bool is_milestone_selection(const std::string &s) {
   return s == "baseline" || s == "milestone" || s == "mega" || s == "final";
 }
 
-void strategies(Builder &b, const std::vector<Milestone> &ms, const RowsByVersion &rows) {
+// The settings a step's first sentence states, as "lever=value" ("lever="
+// for one named without a value): two steps with the same are one change.
+std::set<std::string> change_key(const Inputs &in, const workspace::VersionRow &row) {
+  const std::string change = change_of(row);
+  const auto sentences = text::sentences(change);
+  const std::string first = sentences.empty() ? change : std::string(sentences.front());
+  std::set<std::string> key;
+  for (const auto &st : levers::settings_in(in.levers, levers::claim_of(first))) key.insert(st.lever + "=" + st.value);
+  return key;
+}
+
+// The run's reverted tries of the change a milestone kept, and the kept
+// steps after the last of them (kit 24: a persistent tile loop reverted
+// five times, kept once grouped rasterisation was in): the gain depends on
+// what changed since, which the record should say.
+void earlier_tries(const Inputs &in, const std::vector<workspace::VersionRow> &rows, const workspace::VersionRow &m,
+                   workspace::Segment &s) {
+  const auto key = change_key(in, m);
+  if (key.empty()) return;
+  json::Value tries = json::Value::array();
+  std::int64_t last = -1;
+  for (const auto &row : rows)
+    if (row.n > 0 && row.n < m.n && row.reverted && row.dsl == m.dsl && change_key(in, row) == key) {
+      json::Value o = json::Value::object();
+      o.set("version", row.version);
+      o.set("sha", row.has_commit ? json::Value(row.sha) : json::Value());
+      tries.push_back(std::move(o));
+      last = row.n;
+    }
+  if (last < 0) return;
+  json::Value since = json::Value::array();
+  for (const auto &row : rows)
+    if (row.n > last && row.n < m.n && !row.reverted && row.has_commit) {
+      json::Value o = json::Value::object();
+      o.set("version", row.version);
+      o.set("change", change_of(row));
+      since.push_back(std::move(o));
+    }
+  s.reverted_tries_before = std::move(tries);
+  s.kept_since_last_try = std::move(since);
+}
+
+void strategies(Builder &b, const Inputs &in, const std::vector<workspace::VersionRow> &all_rows,
+                const std::vector<Milestone> &ms, const RowsByVersion &rows) {
   const Milestone *previous = nullptr;
   for (const auto &m : ms) {
     const std::string &kind = m.kind;
@@ -43,6 +88,7 @@ void strategies(Builder &b, const std::vector<Milestone> &ms, const RowsByVersio
     on.set("description", previous ? json::Value(previous->row->action_description) : json::Value());
     s.builds_on = std::move(on);
     s.measured_against = measured_against(*m.row, rows);
+    earlier_tries(in, all_rows, *m.row, s);
     b.finish(s);
     previous = &m;
   }
@@ -134,7 +180,7 @@ Result run(const Inputs &in) {
   const auto rows = workspace::read_version_rows(in.rows, "the ladder's rows (work/ladder.jsonl)");
   auto ms = milestones(rows);
   const RowsByVersion by_version(rows);
-  strategies(b, ms, by_version);
+  strategies(b, in, rows, ms, by_version);
   failed_lever_segments(b, in, rows, ms, by_version, r);
   reference_kernels(b, in, ms, by_version);
   r.reused = b.alloc_.reused();

@@ -23,6 +23,13 @@ namespace otm::partition {
 // A null stays null; anything else is copied.
 json::Value or_null(const json::Value &v);
 
+// What a step says it changed: its step record's description, else its
+// commit subject.
+inline std::string change_of(const workspace::VersionRow &row) {
+  std::string change = row.action_description.value_or("");
+  return text::strip(change).empty() ? row.subject : change;
+}
+
 // The ladder's selection of a row of work/ladder.jsonl ("" when none).
 inline std::string selection_of(const workspace::VersionRow &row) {
   const auto *s = row.later.get("selection").as_string();
