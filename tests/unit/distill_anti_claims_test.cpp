@@ -1219,3 +1219,26 @@ TEST_CASE("an accuracy failure from dropping the definition's own case is the at
   REQUIRE(kept.record);
   CHECK(kept.record->get("payload").string_or("verdict") == "accuracy-gate/ceiling");
 }
+
+TEST_CASE("a failed attempt shown by a plain word of its own is quoted", "[distill][issue25]") {
+  // Kit 24: "enable tanh GELU" failed accuracy; its diff swaps the erf
+  // polynomial for `tl.math.tanh`, and the record quoted no code.
+  const char *tanh_diff = R"(diff --git a/kernel.py b/kernel.py
+--- a/kernel.py
++++ b/kernel.py
+@@ -40,4 +40,3 @@ def kernel(
+         h = x + bias
+-        erf = tl.math.erf(h * SQRT1_2)
+-        y = 0.5 * h * (1.0 + erf)
++        y = 0.5 * h * (1.0 + tl.math.tanh(0.7978845608028654 * (h + 0.044715 * h * h * h)))
+         tl.store(y_ptr + row * stride_ym + cols, y.to(tl.bfloat16), mask=mask)
+)";
+  auto p = prose_attempt("enable tanh GELU.", tanh_diff);
+  at(p.doc, {"agent_facing", "measurements", "correctness"}).set("status", "FAIL");
+  set_pitfalls(p, {pitfall_of("max_abs_err 3.1e-03 > atol 1e-03",
+                              "the tanh form deviates from the erf form near |x| of 2, above the bf16 tolerance")});
+  auto d = distill::draft_record(p);
+  INFO((d.refusal ? d.refusal->why : ""));
+  REQUIRE(d.record);
+  CHECK_THAT(d.record->get("payload").get("implementation").string_or("snippet"), Catch::Contains("tl.math.tanh"));
+}

@@ -18,6 +18,7 @@
 #include "distill/mechanism_source.hpp"
 #include "levers/lever_settings.hpp"
 #include "record/established_fact.hpp"
+#include "text/lines.hpp"
 #include "text/regex.hpp"
 #include "text/sentences.hpp"
 #include "text/utf8.hpp"
@@ -492,7 +493,18 @@ Value draft_anti(Context &c) {
     auto hunk = choose_diff_hunks(*diff, fact.attempted, [&](const diff::ChangedLine &line) {
       return levers::changes_lever(line, tried, vocabulary, dsl);
     });
-    if (hunk && (hunk->claimed_code_quoted || !hunk->names.empty())) {
+    // A plain word of the attempt on a quoted changed line shows it too
+    // ("tanh" in `y = 0.5 * h * (1.0 + tl.math.tanh(inner))`: kit 24 left
+    // a tanh-GELU failure without its code).
+    auto shows_a_word = [&] {
+      const auto named = diff::named_in(*diff, fact.attempted);
+      for (const auto line : text::split_lines(hunk->text))
+        if (!line.empty() && (line.front() == '+' || line.front() == '-'))
+          for (const auto &n : named)
+            if (diff::holds_name(line.substr(1), n.text)) return true;
+      return false;
+    };
+    if (hunk && (hunk->claimed_code_quoted || !hunk->names.empty() || shows_a_word())) {
       Value impl = Value::object();
       impl.set("format", kDiffFormat);
       impl.set("snippet", hunk->text);
