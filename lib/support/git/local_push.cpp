@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <deque>
 #include <functional>
+#include <set>
 
 #include "git/version_pack.hpp"
 
@@ -175,35 +176,64 @@ PushResult push_to_local_remote(const WorkTree &from, git_repository *repo, cons
     fail("cannot collect the objects to push");
   // The versioned file and the big trees that replace one of the remote's
   // go into the version pack as deltas of their previous versions; the
-  // rest into a pack of their own, as libgit2 writes it.
+  // rest into a pack of their own. Objects of the commit just made are
+  // copied as its pack holds them (pending_objects.hpp): nothing is
+  // compressed twice.
   OdbPtr odb;
   if (git_repository_odb(odb.out(), repo) != 0) fail("cannot read the objects to push");
   std::deque<OdbObjectPtr> held; // the bytes `versions` views
   std::vector<Version> versions;
   auto read = [&](const git_oid &id) {
+    if (const PendingObject *o = push.pending ? push.pending->find(id) : nullptr) return std::string_view(o->content);
     held.emplace_back();
     if (git_odb_read(held.back().out(), odb.get(), &id) != 0) fail("cannot read object " + hex(&id) + " to push");
     return std::string_view(static_cast<const char *>(git_odb_object_data(held.back().get())),
                             git_odb_object_size(held.back().get()));
   };
-  if (version) versions.push_back({*version, PackType::Blob, read(*version), previous});
+  auto version_of = [&](const git_oid &id, PackType type, const std::optional<git_oid> &before) {
+    std::string_view content = read(id);
+    const PendingObject *o = push.pending ? push.pending->find(id) : nullptr;
+    return Version{id,
+                   type,
+                   content,
+                   before,
+                   o ? std::string_view(o->entry) : std::string_view(),
+                   compression_level(content.size(), push.compression)};
+  };
+  if (version) versions.push_back(version_of(*version, PackType::Blob, previous));
   for (const auto &[tree, before] : out.replaced_trees) {
     std::size_t size = 0;
     git_object_t type;
     if (git_odb_read_header(&size, &type, odb.get(), &tree) == 0 && size >= kVersionedTreeBytes)
-      versions.push_back({tree, PackType::Tree, read(tree), before});
+      versions.push_back(version_of(tree, PackType::Tree, before));
     git_error_clear();
   }
-  PackPtr pack;
-  if (git_packbuilder_new(pack.out(), repo) != 0) fail("cannot collect the objects to push");
-  for (const auto &id : out.objects)
-    if (std::none_of(versions.begin(), versions.end(), [&](const Version &v) { return git_oid_equal(&v.id, &id); }) &&
-        git_packbuilder_insert(pack.get(), &id, nullptr) != 0)
-      fail("cannot collect the objects to push");
+  struct OidLess {
+    bool operator()(const git_oid &a, const git_oid &b) const { return git_oid_cmp(&a, &b) < 0; }
+  };
+  std::set<git_oid, OidLess> placed;
+  for (const auto &v : versions) placed.insert(v.id);
+  PackWriter pushed;
+  for (const auto &id : out.objects) {
+    if (!placed.insert(id).second) continue; // in the version pack, or met twice
+    if (const PendingObject *o = push.pending ? push.pending->find(id) : nullptr) {
+      pushed.add_raw(id, o->entry);
+      continue;
+    }
+    OdbObjectPtr obj;
+    if (git_odb_read(obj.out(), odb.get(), &id) != 0) fail("cannot read object " + hex(&id) + " to push");
+    std::string_view data(static_cast<const char *>(git_odb_object_data(obj.get())), git_odb_object_size(obj.get()));
+    pushed.add_object(id, static_cast<PackType>(git_odb_object_type(obj.get())), data,
+                      compression_level(data.size(), push.compression));
+  }
   const fs::path git_dir = git_repository_commondir(dst.get());
-  if (git_packbuilder_object_count(pack.get()) > 0 &&
-      git_packbuilder_write(pack.get(), (git_dir / "objects" / "pack").c_str(), 0, nullptr, nullptr) != 0)
-    throw GitWriteError(std::string(url) + ": cannot write the pushed objects (" + last_error() + ")");
+  if (pushed.count() > 0) {
+    try {
+      pushed.write(git_dir / "objects" / "pack", push.flush);
+    } catch (const GitWriteError &e) {
+      throw GitWriteError(std::string(url) + ": cannot write the pushed objects (" + e.what() + ")");
+    }
+  }
   if (!versions.empty()) {
     // Every big tree of the commit heads a chain, so that the next push
     // that changes it sends a delta.
@@ -213,6 +243,7 @@ PushResult push_to_local_remote(const WorkTree &from, git_repository *repo, cons
       return std::any_of(versions.begin(), versions.end(), [&](const Version &v) { return git_oid_equal(&v.id, &id); });
     });
     seeds.read = [&](const git_oid &id) { return std::string(read(id)); };
+    seeds.compression = push.compression;
     write_version_pack(git_dir, versions, push.flush, seeds);
   }
   if (push.before_update) push.before_update();

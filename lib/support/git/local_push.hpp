@@ -19,6 +19,7 @@
 #include <string>
 
 #include "git/libgit2.hpp"
+#include "git/pending_objects.hpp"
 #include "git/work_tree.hpp"
 
 namespace otm::git::detail {
@@ -32,7 +33,11 @@ struct LocalPush {
   std::optional<std::string> expected; // the lease (WorkTree::push)
   std::function<void()> before_update;
   std::string versioned_path;
-  bool flush = true; // whether the version pack is flushed (set_flush_writes)
+  bool flush = true; // whether the packs written are flushed (set_flush_writes)
+  // The objects of the last commit made here and their pack entries, copied
+  // as they are (nullptr: every object is read and compressed).
+  const PendingObjects *pending = nullptr;
+  std::optional<int> compression; // git's pack.compression (compression_level)
 };
 
 // Pushes `push.commit` of `from` (whose repository is `repo`) as
