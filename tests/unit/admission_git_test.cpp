@@ -485,6 +485,48 @@ TEST_CASE("git-backed store: a push killed with SIGKILL loses and duplicates not
   for (const auto &c : remote.clones) CHECK(leftovers(c) == "");
 }
 
+TEST_CASE("git-backed store: a clone holding the remote head's commit without its objects gets them from a local "
+          "remote",
+          "[admission][git]") {
+  REQUIRE_GIT();
+  TempDir tmp;
+  fast_config(tmp.path);
+  auto remote = make_remote(tmp.path, 40, 2);
+  const fs::path a = remote.clones[0], b = remote.clones[1];
+  REQUIRE(run(admit("insert", stage(tmp.path / "a", nth_record("a", 0)), a, {"--remote", "origin"})) == 0);
+  // What `git clone` of a local path copies while that push is under way:
+  // the remote's packs but its version pack (records/index.json's versions).
+  const fs::path from = remote.bare / "objects" / "pack", to = b / ".git" / "objects" / "pack";
+  for (const auto &e : fs::directory_iterator(from)) {
+    const std::string stem = e.path().stem().string();
+    if (fs::exists(remote.bare / "otm-version-packs" / stem) || fs::exists(to / e.path().filename())) continue;
+    if (e.path().extension() == ".pack") fs::copy_file(e.path(), to / e.path().filename());
+  }
+  for (const auto &e : fs::directory_iterator(from)) {
+    const std::string stem = e.path().stem().string();
+    if (e.path().extension() == ".idx" && fs::exists(to / (stem + ".pack")) && !fs::exists(to / e.path().filename()))
+      fs::copy_file(e.path(), to / e.path().filename());
+  }
+  const std::string head = git_cli(remote.bare, "rev-parse main").substr(0, 40);
+  REQUIRE(shell("git -C " + q(b) + " cat-file -e " + head).rc == 0);
+  REQUIRE(shell("git -C " + q(b) + " cat-file -e " + head + ":records/index.json").rc != 0);
+  // libgit2's fetch asks for nothing (the clone holds the head's commit);
+  // the sync copies what the commit names from the remote, then resets.
+  fs::path log = tmp.path / "b.log";
+  int rc = wait_for(
+      spawn_with(admit("insert", stage(tmp.path / "b", nth_record("b", 0)), b, {"--remote", "origin"}), {}, log));
+  INFO(io::read_file(log));
+  CHECK(rc == 0);
+  auto fsck = shell("git -C " + q(b) + " fsck --connectivity-only --no-progress");
+  INFO(fsck.out);
+  CHECK(fsck.rc == 0);
+  CHECK(commit_count(remote.bare, "main") == 3);
+  fs::path check = fresh_clone(remote.bare, tmp.path / "check");
+  CHECK(store::load_records(check).size() == 42);
+  CHECK(store_disagreements(check).empty());
+  CHECK(leftovers(b) == "");
+}
+
 // The bytes in a repository's objects/pack.
 static std::uintmax_t pack_bytes(const fs::path &bare) {
   std::uintmax_t n = 0;

@@ -490,8 +490,9 @@ std::optional<std::string> WorkTree::fetch(const std::string &remote_name, const
                         "' (add it with git remote add, or pass the remote's name with --remote / OTM_LIVE_REMOTE)");
   // libgit2 takes no relative path for a URL; git reads one from the work
   // tree's root, and so does otm (the same remote, under its own name).
+  std::optional<fs::path> path;
   if (const char *url = git_remote_url(remote.get())) {
-    auto path = local_remote_path(url, impl_->root);
+    path = local_remote_path(url, impl_->root);
     if (path && std::string(url) != path->string() && std::string(url).rfind("file://", 0) != 0) {
       RemotePtr absolute;
       if (git_remote_create_anonymous(absolute.out(), impl_->repo.get(), path->lexically_normal().c_str()) != 0)
@@ -499,6 +500,7 @@ std::optional<std::string> WorkTree::fetch(const std::string &remote_name, const
       std::swap(remote.p, absolute.p);
     }
   }
+  auto have = head();
   std::string spec = "+refs/heads/" + branch + ":refs/remotes/" + remote_name + "/" + branch;
   char *specs[] = {spec.data()};
   git_strarray refspecs{specs, 1};
@@ -516,8 +518,19 @@ std::optional<std::string> WorkTree::fetch(const std::string &remote_name, const
   size_t n = 0;
   if (git_remote_ls(&heads, &n, remote.get()) != 0) impl_->fail("cannot list the branches of " + remote_name);
   const std::string want = "refs/heads/" + branch;
-  for (size_t i = 0; i < n; ++i)
-    if (want == heads[i]->name) return hex(&heads[i]->oid);
+  for (size_t i = 0; i < n; ++i) {
+    if (want != heads[i]->name) continue;
+    // libgit2 fetched nothing if the clone held the head's commit, which
+    // a `git clone` of a local path taken during a push can hold without
+    // its objects (local_push.hpp).
+    if (path) {
+      std::optional<git_oid> have_id;
+      if (have) have_id = oid_of(*have);
+      detail::complete_from_local_remote(impl_->repo.get(), git_repository_commondir(impl_->repo.get()), *path,
+                                         heads[i]->oid, have_id, g_flush_writes, impl_->compression());
+    }
+    return hex(&heads[i]->oid);
+  }
   return std::nullopt;
 }
 
