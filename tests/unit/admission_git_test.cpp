@@ -4,6 +4,7 @@
 // libgit2.
 #include <catch2/catch.hpp>
 
+#include <atomic>
 #include <chrono>
 #include <map>
 #include <thread>
@@ -483,6 +484,140 @@ TEST_CASE("git-backed store: a push killed with SIGKILL loses and duplicates not
   CHECK(store_disagreements(check).empty());
   CHECK(store_gate_failures(check).empty());
   for (const auto &c : remote.clones) CHECK(leftovers(c) == "");
+}
+
+namespace {
+
+// Batches per writer of the archive-like test below: 6 (3 in the slower
+// sanitizer build), or OTM_GIT_STRESS_ROUNDS for a soak run.
+int stress_rounds() {
+#ifdef OTM_SANITIZED_BUILD
+  constexpr int kRounds = 3;
+#else
+  constexpr int kRounds = 6;
+#endif
+  const char *soak = std::getenv("OTM_GIT_STRESS_ROUNDS");
+  return soak ? std::max(1, std::atoi(soak)) : kRounds;
+}
+
+} // namespace
+
+TEST_CASE("git-backed store: writers cloning the remote while others push, as a Slurm array's tasks do, admit every "
+          "batch",
+          "[admission][git][stress]") {
+  REQUIRE_GIT();
+  TempDir tmp;
+  fast_config(tmp.path);
+  auto remote = make_remote(tmp.path, 40, 0);
+  // Writer 0 keeps one clone: its leases fail and it retries from a fresh
+  // sync. The others clone the remote anew for each batch, as each task of
+  // an archive array does (scripts/otm-slurm-archive), while others push:
+  // `git clone` of a local path copies the remote's packs as they are at
+  // that instant, without checking that each commit's objects came along.
+  constexpr int kStressWriters = 4, kBatch = 2;
+  const int rounds = stress_rounds();
+  std::vector<std::vector<fs::path>> clones(kStressWriters);
+  std::vector<std::string> failed(kStressWriters);
+  std::atomic<int> clone_retries{0};
+  std::vector<std::thread> threads;
+  for (int w = 0; w < kStressWriters; ++w)
+    threads.emplace_back([&, w] {
+      const fs::path log = tmp.path / ("stress" + std::to_string(w) + ".log");
+      for (int r = 0; r < rounds; ++r) {
+        const std::string name = "s" + std::to_string(w) + "r" + std::to_string(r);
+        if (w > 0 || r == 0) {
+          // Up to three tries, as scripts/otm-slurm-archive makes: a clone
+          // whose copy of the packs crossed a push's replacement of the
+          // version pack lacks it, and its checkout fails.
+          fs::path dir = tmp.path / name;
+          Run c;
+          for (int t = 0; t < 3 && (c = shell("git clone -q " + q(remote.bare) + " " + q(dir))).rc != 0; ++t) {
+            ++clone_retries;
+            fs::remove_all(dir);
+          }
+          if (c.rc != 0) {
+            failed[w] += name + ": git clone: " + c.out;
+            continue;
+          }
+          clones[w].push_back(dir);
+        }
+        if (clones[w].empty()) continue;
+        std::vector<std::string> more;
+        for (int i = 1; i < kBatch; ++i) more.push_back(stage(tmp.path / "src" / name, nth_record(name, i)).string());
+        more.insert(more.end(), {"--remote", "origin", "--push-attempts", "1000"});
+        const fs::path first = stage(tmp.path / "src" / name, nth_record(name, 0));
+        if (int rc = wait_for(spawn_with(admit("auto", first, clones[w].back(), more), {}, log)); rc != 0)
+          failed[w] += name + ": otm-wiki-gate exited " + std::to_string(rc) + "\n";
+      }
+    });
+  for (auto &t : threads) t.join();
+  for (int w = 0; w < kStressWriters; ++w) {
+    INFO("writer " << w << ": " << failed[w] << io::read_file(tmp.path / ("stress" + std::to_string(w) + ".log")));
+    CHECK(failed[w].empty());
+  }
+  // Every clone holds every object of what it fetched and checked out.
+  for (const auto &cs : clones)
+    for (const auto &c : cs) {
+      auto fsck = shell("git -C " + q(c) + " fsck --connectivity-only --no-progress");
+      INFO(c << ": " << fsck.out);
+      CHECK(fsck.rc == 0);
+    }
+  auto fsck = shell("git -C " + q(remote.bare) + " fsck --full --no-progress");
+  INFO(fsck.out);
+  CHECK(fsck.rc == 0);
+  // The remote holds every batch once, each its own commit.
+  const int n = kStressWriters * rounds;
+  fs::path check = fresh_clone(remote.bare, tmp.path / "check");
+  CHECK(commit_count(check) == 1 + n);
+  std::map<std::string, int> ids;
+  for (const auto &r : store::load_records(check)) ++ids[r.record.string_or("id")];
+  CHECK(ids.size() == static_cast<std::size_t>(40 + n * kBatch));
+  for (const auto &[id, k] : ids) CHECK(k == 1);
+  CHECK(store_disagreements(check).empty());
+  std::cout << "git-backed store: " << n << " batches by " << kStressWriters << " writers, " << clone_retries
+            << " clone(s) tried again\n";
+}
+
+TEST_CASE("git-backed store: a clone holding the remote head's commit without its objects gets them from a local "
+          "remote",
+          "[admission][git]") {
+  REQUIRE_GIT();
+  TempDir tmp;
+  fast_config(tmp.path);
+  auto remote = make_remote(tmp.path, 40, 2);
+  const fs::path a = remote.clones[0], b = remote.clones[1];
+  REQUIRE(run(admit("insert", stage(tmp.path / "a", nth_record("a", 0)), a, {"--remote", "origin"})) == 0);
+  // What `git clone` of a local path copies while that push is under way:
+  // the remote's packs but its version pack (records/index.json's versions).
+  const fs::path from = remote.bare / "objects" / "pack", to = b / ".git" / "objects" / "pack";
+  for (const auto &e : fs::directory_iterator(from)) {
+    const std::string stem = e.path().stem().string();
+    if (fs::exists(remote.bare / "otm-version-packs" / stem) || fs::exists(to / e.path().filename())) continue;
+    if (e.path().extension() == ".pack") fs::copy_file(e.path(), to / e.path().filename());
+  }
+  for (const auto &e : fs::directory_iterator(from)) {
+    const std::string stem = e.path().stem().string();
+    if (e.path().extension() == ".idx" && fs::exists(to / (stem + ".pack")) && !fs::exists(to / e.path().filename()))
+      fs::copy_file(e.path(), to / e.path().filename());
+  }
+  const std::string head = git_cli(remote.bare, "rev-parse main").substr(0, 40);
+  REQUIRE(shell("git -C " + q(b) + " cat-file -e " + head).rc == 0);
+  REQUIRE(shell("git -C " + q(b) + " cat-file -e " + head + ":records/index.json").rc != 0);
+  // libgit2's fetch asks for nothing (the clone holds the head's commit);
+  // the sync copies what the commit names from the remote, then resets.
+  fs::path log = tmp.path / "b.log";
+  int rc = wait_for(
+      spawn_with(admit("insert", stage(tmp.path / "b", nth_record("b", 0)), b, {"--remote", "origin"}), {}, log));
+  INFO(io::read_file(log));
+  CHECK(rc == 0);
+  auto fsck = shell("git -C " + q(b) + " fsck --connectivity-only --no-progress");
+  INFO(fsck.out);
+  CHECK(fsck.rc == 0);
+  CHECK(commit_count(remote.bare, "main") == 3);
+  fs::path check = fresh_clone(remote.bare, tmp.path / "check");
+  CHECK(store::load_records(check).size() == 42);
+  CHECK(store_disagreements(check).empty());
+  CHECK(leftovers(b) == "");
 }
 
 // The bytes in a repository's objects/pack.

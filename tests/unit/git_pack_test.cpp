@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <iostream>
 #include <random>
+#include <set>
 #include <sys/wait.h>
 
 #include "git/git_delta.hpp"
@@ -17,6 +18,7 @@
 #include "git/pack_writer.hpp"
 #include "git/repository.hpp"
 #include "git/version_pack.hpp"
+#include "git/work_tree.hpp"
 #include "io/file.hpp"
 #include "scratch.hpp"
 
@@ -100,6 +102,20 @@ std::string libgit2_read(const fs::path &dir, const git_oid &id) {
 fs::path bare_repo(const fs::path &dir) {
   REQUIRE(shell("git init -q --bare " + q(dir)).rc == 0);
   return dir;
+}
+
+// Each blob reads back byte for byte through libgit2 and `git cat-file`,
+// and the repository passes `git fsck --full --strict`.
+void check_blobs_read_back(const fs::path &repo, std::initializer_list<const std::string *> blobs) {
+  for (const std::string *v : blobs) {
+    CHECK(libgit2_read(repo, blob_id(*v)) == *v);
+    auto r = shell("git -C " + q(repo) + " cat-file -p " + hex(blob_id(*v)));
+    REQUIRE(r.rc == 0);
+    CHECK(r.out == *v);
+  }
+  auto fsck = shell("git -C " + q(repo) + " fsck --full --strict");
+  INFO(fsck.out);
+  CHECK(fsck.rc == 0);
 }
 
 } // namespace
@@ -202,15 +218,7 @@ TEST_CASE("pack writer: a pack of whole objects and deltas is read by libgit2 an
   for (const auto &e : fs::directory_iterator(pack_dir))
     CHECK(e.path().filename().string().rfind("tmp_", 0) != 0); // no temporary file left
 
-  for (const std::string *v : std::initializer_list<const std::string *>{&v1, &v2, &v3, &noise}) {
-    CHECK(libgit2_read(repo, blob_id(*v)) == *v);
-    auto r = shell("git -C " + q(repo) + " cat-file -p " + hex(blob_id(*v)));
-    REQUIRE(r.rc == 0);
-    CHECK(r.out == *v);
-  }
-  auto fsck = shell("git -C " + q(repo) + " fsck --full --strict");
-  INFO(fsck.out);
-  CHECK(fsck.rc == 0);
+  check_blobs_read_back(repo, {&v1, &v2, &v3, &noise});
   auto verify = shell("git -C " + q(repo) + " verify-pack " + q(pack_dir / (name + ".idx")));
   INFO(verify.out);
   CHECK(verify.rc == 0);
@@ -348,4 +356,141 @@ TEST_CASE("version pack: several chains in one pack, each lengthened only when i
   auto fsck = shell("git -C " + q(repo) + " fsck --full --strict");
   INFO(fsck.out);
   CHECK(fsck.rc == 0);
+}
+
+namespace {
+
+// The zlib level an entry's data was compressed at, from the FLEVEL bits
+// of its zlib header (0: fastest, 1: fast, 2: default, 3: best).
+int zlib_flevel(const git::PackReader &pack, const git::PackEntry &e) {
+  std::string raw = pack.raw(e);
+  std::size_t at = e.data_at - e.offset;
+  REQUIRE(raw.size() > at + 1);
+  return static_cast<unsigned char>(raw[at + 1]) >> 6;
+}
+
+// A non-bare repository with one commit of `file` (content `text`).
+fs::path work_repo(const fs::path &dir, const std::string &file, const std::string &text) {
+  REQUIRE(shell("git init -q -b main " + q(dir)).rc == 0);
+  io::write_file_atomic(dir / file, text);
+  REQUIRE(shell("git -C " + q(dir) + " add -A && git -C " + q(dir) +
+                " -c user.name=t -c user.email=t@example.org commit -q -m first")
+              .rc == 0);
+  return dir;
+}
+
+std::set<std::string> loose_objects(const fs::path &repo_git_dir) {
+  std::set<std::string> out;
+  for (const auto &d : fs::directory_iterator(repo_git_dir / "objects")) {
+    std::string n = d.path().filename().string();
+    if (n.size() != 2 || !d.is_directory()) continue;
+    for (const auto &f : fs::directory_iterator(d.path())) out.insert(n + f.path().filename().string());
+  }
+  return out;
+}
+
+} // namespace
+
+TEST_CASE("pack writer: a megabyte or more at zlib's fastest level unless git's config says, read back as written",
+          "[git][pack]") {
+  CHECK(git::compression_level(git::kFastCompressionBytes, std::nullopt) == 1);
+  CHECK(git::compression_level(git::kFastCompressionBytes - 1, std::nullopt) == -1);
+  CHECK(git::compression_level(10, 9) == 9);
+  CHECK(git::compression_level(git::kFastCompressionBytes, 0) == 0);
+  CHECK(git::compression_level(git::kFastCompressionBytes, -1) == -1);
+  CHECK(git::compression_level(git::kFastCompressionBytes, 42) == 1); // not a level: otm's own choice
+  if (!have_git()) {
+    std::cout << "OTM-SKIP: the git CLI is not installed (the test reads the pack with it)\n";
+    return;
+  }
+  testsupport::TempDir tmp("fastpack");
+  fs::path repo = bare_repo(tmp.path() / "r.git");
+  std::string big = "[\n" + entries(0, 12000) + "]\n";
+  REQUIRE(big.size() >= git::kFastCompressionBytes);
+  std::string small = "[\n" + entries(0, 10) + "]\n";
+  git::PackWriter w;
+  w.add_object(blob_id(big), git::PackType::Blob, big, git::compression_level(big.size(), std::nullopt));
+  w.add_object(blob_id(small), git::PackType::Blob, small, git::compression_level(small.size(), std::nullopt));
+  fs::path pack_dir = repo / "objects" / "pack";
+  std::string name = w.write(pack_dir, false);
+  git::PackReader reader(pack_dir, name);
+  CHECK(zlib_flevel(reader, *reader.find(blob_id(big))) == 0);
+  CHECK(zlib_flevel(reader, *reader.find(blob_id(small))) == 2);
+  check_blobs_read_back(repo, {&big, &small});
+}
+
+TEST_CASE("work tree: a commit's new objects are one pack, the big file compressed once and fast, pushed as packed",
+          "[git][pack]") {
+  if (!have_git()) {
+    std::cout << "OTM-SKIP: the git CLI is not installed (the test checks the repositories with it)\n";
+    return;
+  }
+  testsupport::TempDir tmp("commitpack");
+  const std::string index_v1 = "{\"records\": [\n" + entries(0, 12000) + "]}\n";
+  const std::string index_v2 =
+      "{\"records\": [\n" + entries(0, 6000) + entries(20000, 3) + entries(6000, 6000) + "]}\n";
+  fs::path dir = work_repo(tmp.path() / "w", "index.json", index_v1);
+  fs::path remote = tmp.path() / "r.git";
+  REQUIRE(shell("git clone -q --bare " + q(dir) + " " + q(remote) + " && git -C " + q(dir) + " remote add origin " +
+                q(remote))
+              .rc == 0);
+  auto before = loose_objects(dir / ".git");
+  io::write_file_atomic(dir / "index.json", index_v2);
+  io::write_file_atomic(dir / "records" / "a.json", "{\"id\": \"a\"}\n");
+  auto tree = git::WorkTree::discover(dir);
+  REQUIRE(tree);
+  std::string sha = tree->commit_files({"index.json", "records/a.json"}, "two files\n\nbody", {"t", "t@example.org"});
+
+  // No loose object: the blobs, trees and commit are one pack.
+  CHECK(loose_objects(dir / ".git") == before);
+  auto head = shell("git -C " + q(dir) + " rev-parse HEAD");
+  CHECK(head.out == sha + "\n");
+  CHECK(shell("git -C " + q(dir) + " cat-file -p HEAD:index.json").out == index_v2);
+  CHECK(shell("git -C " + q(dir) + " cat-file -p HEAD:records/a.json").out == "{\"id\": \"a\"}\n");
+  auto fsck = shell("git -C " + q(dir) + " fsck --full --strict");
+  INFO(fsck.out);
+  CHECK(fsck.rc == 0);
+  // The repository's index follows, without a file to hash again.
+  CHECK(shell("git -C " + q(dir) + " status --porcelain").out.empty());
+  CHECK(shell("git -C " + q(dir) + " reflog -1 --format=%gs").out == "commit: two files\n");
+  std::string pack;
+  for (const auto &e : fs::directory_iterator(dir / ".git" / "objects" / "pack"))
+    if (e.path().extension() == ".idx") pack = e.path().stem().string();
+  REQUIRE(!pack.empty());
+  git::PackReader reader(dir / ".git" / "objects" / "pack", pack);
+  CHECK(reader.entries().size() == 5); // two blobs, two trees, the commit
+  git_oid big = blob_id(index_v2);
+  REQUIRE(reader.find(big));
+  CHECK(zlib_flevel(reader, *reader.find(big)) == 0);
+
+  // The push copies the packed entries: the remote holds them as they are.
+  auto pushed = tree->push("origin", "main", shell("git -C " + q(remote) + " rev-parse main").out.substr(0, 40), {},
+                           "index.json");
+  CHECK(pushed.pushed);
+  auto rfsck = shell("git -C " + q(remote) + " fsck --full --strict");
+  INFO(rfsck.out);
+  CHECK(rfsck.rc == 0);
+  CHECK(shell("git -C " + q(remote) + " cat-file -p main:index.json").out == index_v2);
+  REQUIRE(shell("git clone -q " + q(remote) + " " + q(tmp.path() / "c")).rc == 0);
+  CHECK(io::read_file(tmp.path() / "c" / "index.json") == index_v2);
+
+  // git's pack.compression applies to every object otm packs.
+  REQUIRE(shell("git -C " + q(dir) + " config pack.compression 9").rc == 0);
+  const std::string index_v3 = "{\"records\": [\n" + entries(0, 12000, " again") + "]}\n";
+  io::write_file_atomic(dir / "index.json", index_v3);
+  auto again = git::WorkTree::discover(dir);
+  REQUIRE(again);
+  again->commit_files({"index.json"}, "back", {"t", "t@example.org"});
+  bool found = false;
+  for (const auto &e : fs::directory_iterator(dir / ".git" / "objects" / "pack")) {
+    if (e.path().extension() != ".idx") continue;
+    git::PackReader r(dir / ".git" / "objects" / "pack", e.path().stem().string());
+    if (const auto *entry = r.find(blob_id(index_v3))) {
+      CHECK(zlib_flevel(r, *entry) == 3);
+      found = true;
+    }
+  }
+  CHECK(found);
+  CHECK(shell("git -C " + q(dir) + " cat-file -p HEAD:index.json").out == index_v3);
+  CHECK(shell("git -C " + q(dir) + " status --porcelain").out.empty());
 }

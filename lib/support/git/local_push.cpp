@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <deque>
 #include <functional>
+#include <set>
 
 #include "git/version_pack.hpp"
 
@@ -123,7 +124,101 @@ int add_new_objects(git_repository *repo, git_odb *dst, Outgoing &out, const git
   return rc == GIT_ITEROVER ? 0 : rc;
 }
 
+struct OidLess {
+  bool operator()(const git_oid &a, const git_oid &b) const { return git_oid_cmp(&a, &b) < 0; }
+};
+
+// Adds to `missing` tree `tree` and what it holds that `odb` lacks, reading
+// from `src`: an entry that is the same object as in `parent` (the first
+// parent's tree at the same path) is the parent's, checked with it; a tree
+// is walked whether `odb` holds it or not, since a pack copied on its own
+// can bring a tree without its entries. `seen` keeps each object once.
+int add_missing(git_repository *src, git_odb *odb, std::vector<git_oid> &missing, std::set<git_oid, OidLess> &seen,
+                const git_tree *tree, const git_tree *parent) {
+  if (!git_odb_exists_ext(odb, git_tree_id(tree), GIT_ODB_LOOKUP_NO_REFRESH)) missing.push_back(*git_tree_id(tree));
+  for (std::size_t i = 0, n = git_tree_entrycount(tree); i < n; ++i) {
+    const git_tree_entry *e = git_tree_entry_byindex(tree, i);
+    const git_oid *id = git_tree_entry_id(e);
+    const git_tree_entry *before = parent ? git_tree_entry_byname(parent, git_tree_entry_name(e)) : nullptr;
+    if (before && git_oid_equal(git_tree_entry_id(before), id)) continue;
+    git_object_t type = git_tree_entry_type(e);
+    if (type == GIT_OBJECT_COMMIT || !seen.insert(*id).second) continue; // a submodule's, or walked already
+    if (type != GIT_OBJECT_TREE) {
+      if (!git_odb_exists_ext(odb, id, GIT_ODB_LOOKUP_NO_REFRESH)) missing.push_back(*id);
+      continue;
+    }
+    TreePtr sub, sub_before;
+    if (git_tree_lookup(sub.out(), src, id) != 0) return -1;
+    if (before && git_tree_entry_type(before) == GIT_OBJECT_TREE &&
+        git_tree_lookup(sub_before.out(), src, git_tree_entry_id(before)) != 0)
+      return -1;
+    if (add_missing(src, odb, missing, seen, sub.get(), sub_before.get()) != 0) return -1;
+  }
+  return 0;
+}
+
 } // namespace
+
+std::size_t complete_from_local_remote(git_repository *repo, const fs::path &git_dir, const fs::path &remote,
+                                       const git_oid &head, const std::optional<git_oid> &have, bool flush,
+                                       std::optional<int> compression) {
+  auto fail = [&](const std::string &what) {
+    throw GitWriteError(remote.string() + ": " + what + " (" + last_error() + ")");
+  };
+  RepoPtr src;
+  OdbPtr src_odb, odb;
+  if (git_repository_open_ext(src.out(), remote.c_str(), GIT_REPOSITORY_OPEN_NO_SEARCH, nullptr) != 0 ||
+      git_repository_odb(src_odb.out(), src.get()) != 0)
+    fail("cannot read the remote's objects");
+  if (git_repository_odb(odb.out(), repo) != 0 || git_odb_refresh(odb.get()) != 0)
+    fail("cannot read the clone's objects");
+  WalkPtr walk;
+  if (git_revwalk_new(walk.out(), src.get()) != 0 || git_revwalk_push(walk.get(), &head) != 0)
+    fail("cannot walk the history of " + hex(&head));
+  // What the clone holds whole: its HEAD, or when the remote lacks that (a
+  // commit whose push was refused) its parents.
+  auto hide = [&](const git_oid &id) {
+    bool ok = git_revwalk_hide(walk.get(), &id) == 0;
+    git_error_clear();
+    return ok;
+  };
+  if (have && !hide(*have)) {
+    CommitPtr c;
+    if (git_commit_lookup(c.out(), repo, &*have) == 0)
+      for (unsigned i = 0, n = git_commit_parentcount(c.get()); i < n; ++i) hide(*git_commit_parent_id(c.get(), i));
+    git_error_clear();
+  }
+  std::vector<git_oid> missing;
+  std::set<git_oid, OidLess> seen;
+  git_oid id;
+  int rc;
+  while ((rc = git_revwalk_next(&id, walk.get())) == 0) {
+    if (!git_odb_exists_ext(odb.get(), &id, GIT_ODB_LOOKUP_NO_REFRESH)) missing.push_back(id);
+    CommitPtr commit, parent;
+    TreePtr tree, parent_tree;
+    if (git_commit_lookup(commit.out(), src.get(), &id) != 0 || git_commit_tree(tree.out(), commit.get()) != 0)
+      fail("cannot read commit " + hex(&id));
+    if (git_commit_parentcount(commit.get()) > 0 && (git_commit_parent(parent.out(), commit.get(), 0) != 0 ||
+                                                     git_commit_tree(parent_tree.out(), parent.get()) != 0))
+      fail("cannot read the parent of " + hex(&id));
+    if (!seen.insert(*git_tree_id(tree.get())).second) continue;
+    if (add_missing(src.get(), odb.get(), missing, seen, tree.get(), parent_tree.get()) != 0)
+      fail("cannot read the trees of " + hex(&id));
+  }
+  if (rc != GIT_ITEROVER) fail("cannot walk the history of " + hex(&head));
+  if (missing.empty()) return 0;
+  PackWriter pack;
+  for (const auto &m : missing) {
+    OdbObjectPtr obj;
+    if (git_odb_read(obj.out(), src_odb.get(), &m) != 0) fail("cannot read object " + hex(&m));
+    std::string_view data(static_cast<const char *>(git_odb_object_data(obj.get())), git_odb_object_size(obj.get()));
+    pack.add_object(m, static_cast<PackType>(git_odb_object_type(obj.get())), data,
+                    compression_level(data.size(), compression));
+  }
+  pack.write(git_dir / "objects" / "pack", flush);
+  if (git_odb_refresh(odb.get()) != 0) fail("cannot read the objects copied");
+  return missing.size();
+}
 
 PushResult push_to_local_remote(const WorkTree &from, git_repository *repo, const LocalPush &push) {
   const std::string &url = push.url, &remote_name = push.remote_name, &branch = push.branch;
@@ -175,35 +270,60 @@ PushResult push_to_local_remote(const WorkTree &from, git_repository *repo, cons
     fail("cannot collect the objects to push");
   // The versioned file and the big trees that replace one of the remote's
   // go into the version pack as deltas of their previous versions; the
-  // rest into a pack of their own, as libgit2 writes it.
+  // rest into a pack of their own. Objects of the commit just made are
+  // copied as its pack holds them (pending_objects.hpp): nothing is
+  // compressed twice.
   OdbPtr odb;
   if (git_repository_odb(odb.out(), repo) != 0) fail("cannot read the objects to push");
   std::deque<OdbObjectPtr> held; // the bytes `versions` views
   std::vector<Version> versions;
   auto read = [&](const git_oid &id) {
+    if (const PendingObject *o = push.pending ? push.pending->find(id) : nullptr) return std::string_view(o->content);
     held.emplace_back();
     if (git_odb_read(held.back().out(), odb.get(), &id) != 0) fail("cannot read object " + hex(&id) + " to push");
     return std::string_view(static_cast<const char *>(git_odb_object_data(held.back().get())),
                             git_odb_object_size(held.back().get()));
   };
-  if (version) versions.push_back({*version, PackType::Blob, read(*version), previous});
+  auto version_of = [&](const git_oid &id, PackType type, const std::optional<git_oid> &before) {
+    std::string_view content = read(id);
+    const PendingObject *o = push.pending ? push.pending->find(id) : nullptr;
+    return Version{id,
+                   type,
+                   content,
+                   before,
+                   o ? std::string_view(o->entry) : std::string_view(),
+                   compression_level(content.size(), push.compression)};
+  };
+  if (version) versions.push_back(version_of(*version, PackType::Blob, previous));
   for (const auto &[tree, before] : out.replaced_trees) {
     std::size_t size = 0;
     git_object_t type;
     if (git_odb_read_header(&size, &type, odb.get(), &tree) == 0 && size >= kVersionedTreeBytes)
-      versions.push_back({tree, PackType::Tree, read(tree), before});
+      versions.push_back(version_of(tree, PackType::Tree, before));
     git_error_clear();
   }
-  PackPtr pack;
-  if (git_packbuilder_new(pack.out(), repo) != 0) fail("cannot collect the objects to push");
-  for (const auto &id : out.objects)
-    if (std::none_of(versions.begin(), versions.end(), [&](const Version &v) { return git_oid_equal(&v.id, &id); }) &&
-        git_packbuilder_insert(pack.get(), &id, nullptr) != 0)
-      fail("cannot collect the objects to push");
+  std::set<git_oid, OidLess> placed;
+  for (const auto &v : versions) placed.insert(v.id);
+  PackWriter pushed;
+  for (const auto &id : out.objects) {
+    if (!placed.insert(id).second) continue; // in the version pack, or met twice
+    if (const PendingObject *o = push.pending ? push.pending->find(id) : nullptr) {
+      pushed.add_raw(id, o->entry);
+      continue;
+    }
+    OdbObjectPtr obj;
+    if (git_odb_read(obj.out(), odb.get(), &id) != 0) fail("cannot read object " + hex(&id) + " to push");
+    std::string_view data(static_cast<const char *>(git_odb_object_data(obj.get())), git_odb_object_size(obj.get()));
+    pushed.add_object(id, static_cast<PackType>(git_odb_object_type(obj.get())), data,
+                      compression_level(data.size(), push.compression));
+  }
   const fs::path git_dir = git_repository_commondir(dst.get());
-  if (git_packbuilder_object_count(pack.get()) > 0 &&
-      git_packbuilder_write(pack.get(), (git_dir / "objects" / "pack").c_str(), 0, nullptr, nullptr) != 0)
-    throw GitWriteError(std::string(url) + ": cannot write the pushed objects (" + last_error() + ")");
+  // The version pack first, then the pack that holds the commits: a commit
+  // is never in the remote without the objects it names. `git clone` of a
+  // local path copies the packs there at that instant without checking,
+  // and libgit2's fetch asks nothing of a remote head whose commit object
+  // the clone holds, so a clone taken between the two would keep a commit
+  // it can never check out (WorkTree::fetch completes one all the same).
   if (!versions.empty()) {
     // Every big tree of the commit heads a chain, so that the next push
     // that changes it sends a delta.
@@ -213,7 +333,15 @@ PushResult push_to_local_remote(const WorkTree &from, git_repository *repo, cons
       return std::any_of(versions.begin(), versions.end(), [&](const Version &v) { return git_oid_equal(&v.id, &id); });
     });
     seeds.read = [&](const git_oid &id) { return std::string(read(id)); };
+    seeds.compression = push.compression;
     write_version_pack(git_dir, versions, push.flush, seeds);
+  }
+  if (pushed.count() > 0) {
+    try {
+      pushed.write(git_dir / "objects" / "pack", push.flush);
+    } catch (const GitWriteError &e) {
+      throw GitWriteError(std::string(url) + ": cannot write the pushed objects (" + e.what() + ")");
+    }
   }
   if (push.before_update) push.before_update();
   RefPtr updated;

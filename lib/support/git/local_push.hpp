@@ -13,12 +13,14 @@
 
 #include <git2.h>
 
+#include <cstddef>
 #include <filesystem>
 #include <functional>
 #include <optional>
 #include <string>
 
 #include "git/libgit2.hpp"
+#include "git/pending_objects.hpp"
 #include "git/work_tree.hpp"
 
 namespace otm::git::detail {
@@ -32,7 +34,11 @@ struct LocalPush {
   std::optional<std::string> expected; // the lease (WorkTree::push)
   std::function<void()> before_update;
   std::string versioned_path;
-  bool flush = true; // whether the version pack is flushed (set_flush_writes)
+  bool flush = true; // whether the packs written are flushed (set_flush_writes)
+  // The objects of the last commit made here and their pack entries, copied
+  // as they are (nullptr: every object is read and compressed).
+  const PendingObjects *pending = nullptr;
+  std::optional<int> compression; // git's pack.compression (compression_level)
 };
 
 // Pushes `push.commit` of `from` (whose repository is `repo`) as
@@ -40,5 +46,18 @@ struct LocalPush {
 // moves too. A remote that is no bare repository, or a write that fails,
 // throws GitWriteError.
 PushResult push_to_local_remote(const WorkTree &from, git_repository *repo, const LocalPush &push);
+
+// Copies into `repo` (a clone, whose commondir is `git_dir`) the objects of
+// `head`'s history, back to `have` (the clone's HEAD, held whole by it),
+// that it lacks, reading them from the local remote at `remote`; one pack,
+// flushed when `flush`, each object at compression_level(size,
+// `compression`). libgit2's fetch asks nothing of a remote head whose
+// commit object the clone holds, and a `git clone` of a local path can
+// hold one without its objects (local_push.cpp). Returns how many were
+// copied. Throws GitWriteError when the remote cannot be read or the pack
+// written.
+std::size_t complete_from_local_remote(git_repository *repo, const std::filesystem::path &git_dir,
+                                       const std::filesystem::path &remote, const git_oid &head,
+                                       const std::optional<git_oid> &have, bool flush, std::optional<int> compression);
 
 } // namespace otm::git::detail

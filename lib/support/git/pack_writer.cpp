@@ -138,9 +138,14 @@ void fsync_dir(const fs::path &dir) {
 
 } // namespace
 
-std::string zlib_deflate(std::string_view data) {
+int compression_level(std::size_t size, std::optional<int> configured) {
+  if (configured && *configured >= Z_DEFAULT_COMPRESSION && *configured <= Z_BEST_COMPRESSION) return *configured;
+  return size >= kFastCompressionBytes ? Z_BEST_SPEED : Z_DEFAULT_COMPRESSION;
+}
+
+std::string zlib_deflate(std::string_view data, int level) {
   z_stream z{};
-  if (deflateInit(&z, Z_DEFAULT_COMPRESSION) != Z_OK) throw GitWriteError("zlib: cannot start compressing");
+  if (deflateInit(&z, level) != Z_OK) throw GitWriteError("zlib: cannot start compressing");
   std::string out;
   // A quarter of the input to start with, grown as needed: JSON compresses
   // to less, and a buffer of deflateBound (more than the input) would be
@@ -175,8 +180,12 @@ std::string zlib_deflate(std::string_view data) {
   return out;
 }
 
-void PackWriter::add_object(const git_oid &id, PackType type, std::string_view content) {
-  entries_.push_back({id, entry_header(type, content.size()) + zlib_deflate(content)});
+std::string pack_entry(PackType type, std::string_view content, int level) {
+  return entry_header(type, content.size()) + zlib_deflate(content, level);
+}
+
+void PackWriter::add_object(const git_oid &id, PackType type, std::string_view content, int level) {
+  entries_.push_back({id, pack_entry(type, content, level)});
 }
 
 void PackWriter::add_ref_delta(const git_oid &id, const git_oid &base, std::string_view delta) {

@@ -177,7 +177,11 @@ VersionPackResult write_version_pack(const fs::path &git_dir, const std::vector<
     if ((!base || !base->find(v.id)) && seen.insert(v.id).second) fresh.push_back(v);
 
   PackWriter pack;
-  for (const auto &v : fresh) pack.add_object(v.id, v.type, v.content);
+  for (const auto &v : fresh)
+    if (v.entry.empty())
+      pack.add_object(v.id, v.type, v.content, v.level);
+    else
+      pack.add_raw(v.id, std::string(v.entry)); // compressed once, for the commit's own pack
   if (base) {
     try {
       PackWriter carried;
@@ -191,7 +195,8 @@ VersionPackResult write_version_pack(const fs::path &git_dir, const std::vector<
   }
   for (const auto &id : seeds.ids)
     if ((!base || !base->find(id)) && seen.insert(id).second) {
-      pack.add_object(id, seeds.type, seeds.read(id));
+      std::string content = seeds.read(id);
+      pack.add_object(id, seeds.type, content, compression_level(content.size(), seeds.compression));
       ++result.seeded;
     }
   result.versions = pack.count();

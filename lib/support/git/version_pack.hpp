@@ -50,12 +50,16 @@ inline constexpr int kVersionChainDepth = 50;
 std::filesystem::path version_pack_notes(const std::filesystem::path &git_dir);
 
 // One new version: its id, type (Blob or Tree), bytes, and the id of the
-// version it replaces in the remote (nullopt: none).
+// version it replaces in the remote (nullopt: none); its whole pack entry
+// when one was made already (the commit's pack, pending_objects.hpp), else
+// the zlib level to make one at.
 struct Version {
   git_oid id;
   PackType type = PackType::Blob;
   std::string_view content;
   std::optional<git_oid> previous;
+  std::string_view entry = {};
+  int level = -1;
 };
 
 struct VersionPackResult {
@@ -74,6 +78,7 @@ struct Seeds {
   std::vector<git_oid> ids;
   PackType type = PackType::Tree;
   std::function<std::string(const git_oid &)> read;
+  std::optional<int> compression = std::nullopt; // git's pack.compression (compression_level)
 };
 
 // Writes `versions` into the objects of the repository whose git directory

@@ -4,11 +4,15 @@
 
 #include "git/libgit2.hpp"
 #include "git/local_push.hpp"
+#include "git/pending_objects.hpp"
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
+#include <cstring>
 #include <functional>
 #include <mutex>
 
@@ -36,6 +40,57 @@ bool under(const std::string &path, const std::string &prefix) {
   if (prefix.empty()) return true;
   return path == prefix ||
          (path.size() > prefix.size() && path.compare(0, prefix.size(), prefix) == 0 && path[prefix.size()] == '/');
+}
+
+// Reads `path` into `content` with its stat (taken before the read) into
+// `st` when it is a regular file; false when it is absent or something
+// else (a symbolic link, a directory). Throws GitWriteError when it cannot
+// be read.
+bool read_regular_file(const fs::path &path, struct stat &st, std::string &content) {
+  if (::lstat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  if (fd < 0 || ::fstat(fd, &st) != 0) {
+    int err = errno;
+    if (fd >= 0) ::close(fd);
+    throw GitWriteError(path.string() + ": cannot read (" + std::strerror(err) + ")");
+  }
+  content.resize(static_cast<std::size_t>(st.st_size));
+  std::size_t got = 0;
+  while (got < content.size()) {
+    ssize_t n = ::read(fd, content.data() + got, content.size() - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      int err = n < 0 ? errno : EIO;
+      ::close(fd);
+      throw GitWriteError(path.string() + ": cannot read (" +
+                          (n == 0 ? std::string("it shrank while read") : std::strerror(err)) + ")");
+    }
+    got += static_cast<std::size_t>(n);
+  }
+  ::close(fd);
+  return true;
+}
+
+// git's pack.compression, else core.compression, when the repository (or
+// the user's or system's git config) sets one: the zlib level of every
+// object in the packs otm writes, as git applies it (pack_writer.hpp).
+std::optional<int> configured_compression(git_repository *repo) {
+  git_config *cfg = nullptr;
+  if (git_repository_config_snapshot(&cfg, repo) != 0) {
+    git_error_clear();
+    return std::nullopt;
+  }
+  std::optional<int> level;
+  for (const char *key : {"pack.compression", "core.compression"}) {
+    std::int32_t v = 0;
+    if (git_config_get_int32(&v, cfg, key) == 0) {
+      level = v;
+      break;
+    }
+  }
+  git_error_clear();
+  git_config_free(cfg);
+  return level;
 }
 
 // A remote URL naming a repository on this machine: libgit2's local
@@ -127,6 +182,18 @@ std::optional<Signature> parse_signature(const std::string &text) {
 struct WorkTree::Impl {
   RepoPtr repo;
   fs::path root;
+  detail::PendingObjects *pending = nullptr; // owned by the repository's object database
+
+  detail::PendingObjects &pending_objects() {
+    if (!pending) {
+      OdbPtr odb;
+      if (git_repository_odb(odb.out(), repo.get()) != 0) fail("cannot open the object database");
+      pending = &detail::PendingObjects::attach(odb.get());
+    }
+    return *pending;
+  }
+
+  std::optional<int> compression() const { return configured_compression(repo.get()); }
 
   [[noreturn]] void fail(const std::string &what) const {
     throw GitWriteError(root.string() + ": " + what + " (" + last_error() + ")");
@@ -268,6 +335,19 @@ std::vector<std::string> WorkTree::changed_paths(const std::vector<std::string> 
 std::string WorkTree::commit_files(const std::vector<std::string> &relpaths, const std::string &message,
                                    const Signature &who) {
   git_repository *repo = impl_->repo.get();
+  detail::PendingObjects &pending = impl_->pending_objects();
+  pending.clear();
+  // The commit's new objects are held in memory and written as one pack
+  // below (pending_objects.hpp), not as a zlib loose file each.
+  struct Capture {
+    detail::PendingObjects &p;
+    bool done = false;
+    explicit Capture(detail::PendingObjects &x) : p(x) { p.capture(true); }
+    ~Capture() {
+      p.capture(false);
+      if (!done) p.clear();
+    }
+  } capture(pending);
   auto parent_sha = head();
   CommitPtr parent;
   IndexPtr mem;
@@ -278,21 +358,39 @@ std::string WorkTree::commit_files(const std::vector<std::string> &relpaths, con
     if (git_commit_tree(tree.out(), parent.get()) != 0 || git_index_read_tree(mem.get(), tree.get()) != 0)
       impl_->fail("cannot read HEAD's tree");
   }
-  for (const auto &rel : relpaths) {
+  OdbPtr odb;
+  if (git_repository_odb(odb.out(), repo) != 0) impl_->fail("cannot open the object database");
+  // Each file's entry for the repository's own index: its stat as it was
+  // before it was read (a later change shows as one) and its id, so that
+  // the index follows without hashing the file again.
+  std::vector<std::optional<git_index_entry>> staged(relpaths.size());
+  for (std::size_t i = 0; i < relpaths.size(); ++i) {
+    const std::string &rel = relpaths[i];
     struct stat st {};
-    if (::lstat((impl_->root / rel).c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
-      git_index_entry entry{};
-      // The file's bytes as they are: no attribute's filter rewrites a
-      // record on its way into the store's history.
-      if (git_blob_create_from_disk(&entry.id, repo, (impl_->root / rel).c_str()) != 0)
-        impl_->fail("cannot store " + rel);
-      entry.mode = (st.st_mode & S_IXUSR) ? GIT_FILEMODE_BLOB_EXECUTABLE : GIT_FILEMODE_BLOB;
-      entry.path = rel.c_str();
-      entry.file_size = static_cast<std::uint32_t>(st.st_size);
-      if (git_index_add(mem.get(), &entry) != 0) impl_->fail("cannot stage " + rel);
-    } else if (git_index_remove(mem.get(), rel.c_str(), 0) != 0) {
-      git_error_clear(); // not in HEAD either: nothing to remove
+    std::string content;
+    if (!read_regular_file(impl_->root / rel, st, content)) {
+      if (git_index_remove(mem.get(), rel.c_str(), 0) != 0) git_error_clear(); // not in HEAD either
+      continue;
     }
+    git_index_entry entry{};
+    // The file's bytes as they are: no attribute's filter rewrites a
+    // record on its way into the store's history.
+    if (git_odb_write(&entry.id, odb.get(), content.data(), content.size(), GIT_OBJECT_BLOB) != 0)
+      impl_->fail("cannot store " + rel);
+    entry.mode = (st.st_mode & S_IXUSR) ? GIT_FILEMODE_BLOB_EXECUTABLE : GIT_FILEMODE_BLOB;
+    entry.path = rel.c_str();
+    entry.file_size = static_cast<std::uint32_t>(st.st_size);
+    if (git_index_add(mem.get(), &entry) != 0) impl_->fail("cannot stage " + rel);
+    entry.ctime = {static_cast<std::int32_t>(st.st_ctim.tv_sec), static_cast<std::uint32_t>(st.st_ctim.tv_nsec)};
+    entry.mtime = {static_cast<std::int32_t>(st.st_mtim.tv_sec), static_cast<std::uint32_t>(st.st_mtim.tv_nsec)};
+    entry.dev = static_cast<std::uint32_t>(st.st_dev);
+    entry.ino = static_cast<std::uint32_t>(st.st_ino);
+    entry.uid = static_cast<std::uint32_t>(st.st_uid);
+    entry.gid = static_cast<std::uint32_t>(st.st_gid);
+    // Known to match the work tree: libgit2 does not diff it again when
+    // it writes the index (its racy-entry check).
+    entry.flags_extended = GIT_INDEX_ENTRY_UPTODATE;
+    staged[i] = entry;
   }
   git_oid tree_id;
   TreePtr tree;
@@ -303,21 +401,47 @@ std::string WorkTree::commit_files(const std::vector<std::string> &relpaths, con
     impl_->fail("invalid author '" + who.name + " <" + who.email + ">'");
   const git_commit *parents[1] = {parent.get()};
   git_oid commit_id;
-  // Updating HEAD checks that its branch still points at the parent, so a
-  // branch moved behind otm's back fails here instead of being overwritten.
-  if (git_commit_create(&commit_id, repo, "HEAD", sig.get(), sig.get(), nullptr, message.c_str(), tree.get(),
+  if (git_commit_create(&commit_id, repo, nullptr, sig.get(), sig.get(), nullptr, message.c_str(), tree.get(),
                         parent_sha ? 1 : 0, parents) != 0)
     impl_->fail("cannot commit");
+  pending.capture(false);
+  // The objects on disk (flushed as the git directory's writes are) before
+  // any ref names them.
+  pending.write_pack(fs::path(git_repository_commondir(repo)) / "objects" / "pack", g_flush_writes,
+                     impl_->compression());
+  if (git_odb_refresh(odb.get()) != 0) impl_->fail("cannot read the new pack");
+  capture.done = true;
+  // The branch moves only if it still is the parent (git commit's own
+  // check), so a branch moved behind otm's back fails here instead of being
+  // overwritten.
+  CommitPtr made;
+  if (git_commit_lookup(made.out(), repo, &commit_id) != 0) impl_->fail("cannot read the new commit");
+  const char *summary = git_commit_summary(made.get());
+  std::string reflog = std::string(parent_sha ? "commit: " : "commit (initial): ") + (summary ? summary : "");
+  // HEAD's branch (created when unborn), or HEAD itself when detached.
+  std::string branch_ref = "HEAD";
+  {
+    RefPtr head_ref;
+    if (git_reference_lookup(head_ref.out(), repo, "HEAD") != 0) impl_->fail("cannot read HEAD");
+    if (git_reference_type(head_ref.get()) == GIT_REFERENCE_SYMBOLIC)
+      branch_ref = git_reference_symbolic_target(head_ref.get());
+  }
+  RefPtr moved;
+  git_oid parent_id{};
+  if (parent_sha) parent_id = *git_commit_id(parent.get());
+  if (git_reference_create_matching(moved.out(), repo, branch_ref.c_str(), &commit_id, parent_sha ? 1 : 0,
+                                    parent_sha ? &parent_id : nullptr, reflog.c_str()) != 0)
+    impl_->fail("cannot commit (" + branch_ref + " is no longer " +
+                (parent_sha ? parent_sha->substr(0, 12) : std::string("unborn")) + ")");
   // The repository's own index follows for these paths, so `git status`
   // shows the commit as clean; other staged work is left as it was.
   IndexPtr index;
   if (git_repository_index(index.out(), repo) != 0 || git_index_read(index.get(), 0) != 0)
     impl_->fail("cannot read the index");
-  for (const auto &rel : relpaths) {
-    struct stat st {};
-    int rc = ::lstat((impl_->root / rel).c_str(), &st) == 0 ? git_index_add_bypath(index.get(), rel.c_str())
-                                                            : git_index_remove_bypath(index.get(), rel.c_str());
-    if (rc != 0) impl_->fail("cannot update the index for " + rel);
+  for (std::size_t i = 0; i < relpaths.size(); ++i) {
+    int rc =
+        staged[i] ? git_index_add(index.get(), &*staged[i]) : git_index_remove_bypath(index.get(), relpaths[i].c_str());
+    if (rc != 0) impl_->fail("cannot update the index for " + relpaths[i]);
   }
   if (git_index_write(index.get()) != 0) impl_->fail("cannot write the index");
   return hex(&commit_id);
@@ -366,8 +490,9 @@ std::optional<std::string> WorkTree::fetch(const std::string &remote_name, const
                         "' (add it with git remote add, or pass the remote's name with --remote / OTM_LIVE_REMOTE)");
   // libgit2 takes no relative path for a URL; git reads one from the work
   // tree's root, and so does otm (the same remote, under its own name).
+  std::optional<fs::path> path;
   if (const char *url = git_remote_url(remote.get())) {
-    auto path = local_remote_path(url, impl_->root);
+    path = local_remote_path(url, impl_->root);
     if (path && std::string(url) != path->string() && std::string(url).rfind("file://", 0) != 0) {
       RemotePtr absolute;
       if (git_remote_create_anonymous(absolute.out(), impl_->repo.get(), path->lexically_normal().c_str()) != 0)
@@ -375,6 +500,7 @@ std::optional<std::string> WorkTree::fetch(const std::string &remote_name, const
       std::swap(remote.p, absolute.p);
     }
   }
+  auto have = head();
   std::string spec = "+refs/heads/" + branch + ":refs/remotes/" + remote_name + "/" + branch;
   char *specs[] = {spec.data()};
   git_strarray refspecs{specs, 1};
@@ -392,8 +518,19 @@ std::optional<std::string> WorkTree::fetch(const std::string &remote_name, const
   size_t n = 0;
   if (git_remote_ls(&heads, &n, remote.get()) != 0) impl_->fail("cannot list the branches of " + remote_name);
   const std::string want = "refs/heads/" + branch;
-  for (size_t i = 0; i < n; ++i)
-    if (want == heads[i]->name) return hex(&heads[i]->oid);
+  for (size_t i = 0; i < n; ++i) {
+    if (want != heads[i]->name) continue;
+    // libgit2 fetched nothing if the clone held the head's commit, which
+    // a `git clone` of a local path taken during a push can hold without
+    // its objects (local_push.hpp).
+    if (path) {
+      std::optional<git_oid> have_id;
+      if (have) have_id = oid_of(*have);
+      detail::complete_from_local_remote(impl_->repo.get(), git_repository_commondir(impl_->repo.get()), *path,
+                                         heads[i]->oid, have_id, g_flush_writes, impl_->compression());
+    }
+    return hex(&heads[i]->oid);
+  }
   return std::nullopt;
 }
 
@@ -414,9 +551,9 @@ PushResult WorkTree::push(const std::string &remote_name, const std::string &bra
   // A remote on this machine: otm's own push, whose branch update is a
   // compare-and-swap (local_push.hpp).
   if (auto path = local_remote_path(url, impl_->root))
-    return detail::push_to_local_remote(
-        *this, repo,
-        {local_id, *path, url, remote_name, branch, expected, before_update, versioned_path, g_flush_writes});
+    return detail::push_to_local_remote(*this, repo,
+                                        {local_id, *path, url, remote_name, branch, expected, before_update,
+                                         versioned_path, g_flush_writes, impl_->pending, impl_->compression()});
 
   // A network remote: the server (receive-pack) updates the branch only if
   // it still holds the commit this push was based on.

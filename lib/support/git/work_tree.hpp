@@ -94,7 +94,10 @@ public:
 
   // Fetches `branch` of the remote named `remote` into
   // refs/remotes/<remote>/<branch>; returns the remote's commit, nullopt
-  // when the remote has no such branch (a new, empty remote).
+  // when the remote has no such branch (a new, empty remote). From a remote
+  // on this machine, every object of the commits fetched is then in the
+  // clone, even those libgit2 did not fetch because the clone held their
+  // commit (local_push.hpp, complete_from_local_remote).
   std::optional<std::string> fetch(const std::string &remote, const std::string &branch);
 
   // Pushes the current branch's commit to `branch` of `remote`, only as a
