@@ -134,6 +134,16 @@ TEST_CASE("a span names each kept step and credits the gain to all of them", "[d
   const auto again_change = again.record->get("payload").string_or("change");
   CHECK_THAT(again_change, Catch::Contains("num_stages 2->3 for the longer rows") && !Catch::Contains("3->2") &&
                                Catch::Contains("variance in one pass"));
+  // A knob dropped, then enabled again, is named by the last step (kit 25:
+  // "drop APPROX_RSQRT (__frsqrt_rn)" and "enable APPROX_RSQRT" listed as two).
+  json::Value dropped = json::Value::object(), enabled = json::Value::object();
+  dropped.set("change", "Moved drop ZETA_PATH (shortcut branch). Cheaper rows.");
+  enabled.set("change", "Changed enable ZETA_PATH (shortcut branch). Cheaper rows.");
+  at(stages.doc, {"agent_facing", "span"}).set("earlier_kept_steps", json::Value(json::Array{dropped, enabled}));
+  auto toggled = distill::draft_record(stages);
+  REQUIRE(toggled.record);
+  CHECK_THAT(toggled.record->get("payload").string_or("change"),
+             Catch::Contains("Changed enable ZETA_PATH") && !Catch::Contains("drop ZETA_PATH"));
   // Its own step runs nothing and its lever is nowhere in the span: refused.
   auto q = packet("Kept the weight tile in registers.");
   at(q.doc, {"agent_facing", "span"}).set("this_step_changes_running_code", false);

@@ -297,17 +297,33 @@ Checked check_strategy(Context &c) {
     std::string rest(claim);
     const auto settings = levers::settings_in(c.rules.retrieval.levers, claim);
     for (auto st = settings.rbegin(); st != settings.rend(); ++st) {
-      if (!st->value.empty()) ids.insert(st->lever);
+      ids.insert(st->lever); // "drop X" then "enable X": the later says what holds
       rest.erase(st->begin, st->end - st->begin);
     }
     if (only && word.find_all(rest).size() > 2) ids.clear(); // a verb of change and a word, no more
     return ids;
   };
+  // The same knob named with another verb or value ("drop APPROX_RSQRT
+  // (__frsqrt_rn)", then "enable APPROX_RSQRT (__frsqrt_rn)"): its first
+  // sentence without glosses in brackets, verbs of change and values.
+  auto subject_of = [](const std::string &step) {
+    static const text::Regex gloss(R"(\s*\([^()]*\))");
+    static const text::Regex verb(
+        R"((?i)^\s*(?:(?:moved|changed|set|switched|enabled?|disabled?|dropped|drop|removed?|added?|used?|turned (?:on|off))\s+)+)");
+    static const text::Regex value(R"((?i)\s*(?:=|:)?\s*-?\d[\w.]*\s*(?:->|\x{2192})\s*-?\d[\w.]*|\s*=\s*\S+)");
+    const auto sentences = text::sentences(step);
+    std::string first = sentences.empty() ? step : std::string(sentences.front());
+    first = value.replace(verb.replace(gloss.replace(first, ""), ""), "");
+    return text::folded(text::rstrip_chars(first, " ."));
+  };
   for (std::size_t i = 0; i < k.earlier.size();) {
     const auto ids = set_levers(k.earlier[i], true);
-    const bool set_again =
-        !ids.empty() && std::any_of(k.earlier.begin() + static_cast<std::ptrdiff_t>(i) + 1, k.earlier.end(),
-                                    [&](const std::string &later) { return set_levers(later, false) == ids; });
+    const auto subject = subject_of(k.earlier[i]);
+    const bool set_again = std::any_of(k.earlier.begin() + static_cast<std::ptrdiff_t>(i) + 1, k.earlier.end(),
+                                       [&](const std::string &later) {
+                                         return (!ids.empty() && set_levers(later, false) == ids) ||
+                                                (!subject.empty() && subject_of(later) == subject);
+                                       });
     if (set_again)
       k.earlier.erase(k.earlier.begin() + static_cast<std::ptrdiff_t>(i));
     else
@@ -352,7 +368,8 @@ Value trace_of(Context &c, const std::vector<std::string> &applied_before) {
 // since the last (kit 24: a persistent tile loop reverted four times, kept
 // once grouped rasterisation was in; 128-bit loads slower until the online
 // single pass): said, so the gain is read with what it stood on. Each kept
-// step by its first sentence, at most three named.
+// step by its first sentence, at most three named (the packet lists the new
+// bests first).
 std::string tried_before(const Context &c) {
   const auto &af = c.af;
   const auto tries = af.get("reverted_earlier_tries_of_this_change").as_int();

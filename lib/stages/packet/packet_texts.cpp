@@ -218,8 +218,12 @@ Texts scrub_texts(scrub::Scrubber &s, const json::Value &seg, const json::Value 
   if (const auto *later = seg.get("kept_in_the_run").as_array())
     for (const auto &k : *later) t.later_kept.push_back(scrubbed(s, k.get("change")));
   t.kept_since_last_try = json::Value::array();
+  // The new bests the ladder accepted first, then the other kept steps,
+  // each in run order.
   if (const auto *since = seg.get("kept_since_last_try").as_array())
-    for (const auto &k : *since) t.kept_since_last_try.push_back(scrubbed(s, k.get("change")));
+    for (bool milestones : {true, false})
+      for (const auto &k : *since)
+        if (k.get("milestone").truthy() == milestones) t.kept_since_last_try.push_back(scrubbed(s, k.get("change")));
   t.other_settings_kept = json::Value::array();
   if (const auto *other = seg.get("kept_with_other_settings").as_array())
     for (const auto &k : *other) {

@@ -1,5 +1,6 @@
 #include "partition/partition.hpp"
 
+#include <algorithm>
 #include <set>
 
 #include "error/error.hpp"
@@ -7,6 +8,7 @@
 #include "partition/failed_levers.hpp"
 #include "partition/segment_builder.hpp"
 #include "partition/technique.hpp"
+#include "text/regex.hpp"
 #include "text/sentences.hpp"
 #include "text/utf8.hpp"
 #include "workspace/segment_kinds.hpp"
@@ -24,7 +26,10 @@ bool is_milestone_selection(const std::string &s) {
 std::set<std::string> change_key(const Inputs &in, const workspace::VersionRow &row) {
   const std::string change = change_of(row);
   const auto sentences = text::sentences(change);
-  const std::string first = sentences.empty() ? change : std::string(sentences.front());
+  // A gloss in brackets ("enable VEC (vec4)", "enable VEC (128-bit
+  // loads)") names no other change.
+  static const text::Regex gloss(R"(\s*\([^()]*\))");
+  const std::string first = gloss.replace(sentences.empty() ? change : std::string(sentences.front()), "");
   std::set<std::string> key;
   for (const auto &st : levers::settings_in(in.levers, levers::claim_of(first))) key.insert(st.lever + "=" + st.value);
   return key;
@@ -34,8 +39,8 @@ std::set<std::string> change_key(const Inputs &in, const workspace::VersionRow &
 // steps after the last of them (kit 24: a persistent tile loop reverted
 // five times, kept once grouped rasterisation was in): the gain depends on
 // what changed since, which the record should say.
-void earlier_tries(const Inputs &in, const std::vector<workspace::VersionRow> &rows, const workspace::VersionRow &m,
-                   workspace::Segment &s) {
+void earlier_tries(const Inputs &in, const std::vector<workspace::VersionRow> &rows, const std::vector<Milestone> &ms,
+                   const workspace::VersionRow &m, workspace::Segment &s) {
   const auto key = change_key(in, m);
   if (key.empty()) return;
   json::Value tries = json::Value::array();
@@ -55,6 +60,11 @@ void earlier_tries(const Inputs &in, const std::vector<workspace::VersionRow> &r
       json::Value o = json::Value::object();
       o.set("version", row.version);
       o.set("change", change_of(row));
+      // A new best-so-far the ladder accepted: what most likely made the
+      // difference, named first by otm-draft.
+      o.set("milestone", std::any_of(ms.begin(), ms.end(), [&](const Milestone &k) {
+              return k.row->version == row.version && k.kind != "baseline";
+            }));
       since.push_back(std::move(o));
     }
   s.reverted_tries_before = std::move(tries);
@@ -88,7 +98,7 @@ void strategies(Builder &b, const Inputs &in, const std::vector<workspace::Versi
     on.set("description", previous ? json::Value(previous->row->action_description) : json::Value());
     s.builds_on = std::move(on);
     s.measured_against = measured_against(*m.row, rows);
-    earlier_tries(in, all_rows, *m.row, s);
+    earlier_tries(in, all_rows, ms, *m.row, s);
     b.finish(s);
     previous = &m;
   }
