@@ -1085,6 +1085,14 @@ TEST_CASE("a strategy builds on the latest kept change its code still runs", "[d
   REQUIRE(kept.record);
   CHECK(kept.record->get("payload").get("trace").get("builds_on").string_or("approach") ==
         "num_warps 2 -> 8 for the long rows.");
+  // A lever named only in the sentence saying why is not one the step
+  // changed (kit 25: "Set STAGES 2->4. A deeper TMA/cp.async ring hides
+  // ..." replaced by an older step because the kernel runs no TMA).
+  const std::string why = "num_warps 2 -> 8. A producer warp partition streams the next row meanwhile.";
+  af.find("builds_on")->set("previous_approach", why);
+  auto reason = distill::draft_record(p);
+  REQUIRE(reason.record);
+  CHECK(reason.record->get("payload").get("trace").get("builds_on").string_or("approach") == why);
 }
 
 TEST_CASE("a reference kernel's goal names the lines of it that run for nothing", "[distill][issue25]") {

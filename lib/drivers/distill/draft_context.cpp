@@ -14,6 +14,7 @@
 #include "record/leak_shapes.hpp"
 #include "text/lines.hpp"
 #include "text/regex.hpp"
+#include "text/sentences.hpp"
 #include "text/utf8.hpp"
 
 namespace otm::distill::drafting {
@@ -254,8 +255,13 @@ bool kernel_holds_stated_values(const Context &c, const std::string &change) {
 
 bool kernel_runs_all_levers_of(const Context &c, const std::string &change) {
   if (c.rules.restores && c.rules.restores->contains(change)) return false; // a return to earlier code, no technique
-  auto named = c.rules.retrieval.levers.prose().tags_in(change);
-  return levers_the_kernel_runs(c, named).size() == named.size() && kernel_holds_stated_values(c, change);
+  // The levers its first sentence names: the rest says why (kit 25: "Set
+  // STAGES 2->4. A deeper TMA/cp.async ring hides ..." read as a TMA
+  // change the kernel does not run, so the record built on an older step).
+  const auto sentences = text::sentences(change);
+  const std::string what = sentences.empty() ? change : std::string(sentences.front());
+  auto named = c.rules.retrieval.levers.prose().tags_in(what);
+  return levers_the_kernel_runs(c, named).size() == named.size() && kernel_holds_stated_values(c, what);
 }
 
 std::optional<std::string> latest_change_the_kernel_runs(const Context &c, const std::vector<std::string> &changes) {
