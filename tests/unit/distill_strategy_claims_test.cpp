@@ -995,6 +995,30 @@ TEST_CASE("several changes claimed in one step are said to be measured together"
   INFO((two.refusal ? two.refusal->why : ""));
   REQUIRE(two.record);
   CHECK_THAT(two.record->get("payload").string_or("change"), Catch::Contains("measured them only together"));
+  // The reason a direction gives for one of them is not the bundle's (kit
+  // 26: "cheaper reciprocal square root" for warps 4 -> 8 + approximate
+  // rsqrt): with no other reason, no mechanism.
+  auto with_direction = [](const char *change) {
+    auto q = packet(change);
+    auto &said = at(q.doc, {"agent_facing", "what_the_run_said"});
+    said.set("causal_sentences", json::Value::array());
+    said.set("expected_impact", json::Value());
+    at(q.doc, {"agent_facing", "profiler"}).set("conclusion", json::Value());
+    json::Value direction = json::Value::object();
+    direction.set("direction", "Try more warps per row");
+    direction.set("rationale", "eight warps keep twice the loads in flight on the long rows");
+    said.set("directions_taken_up", json::Value(json::Array{direction}));
+    return distill::draft_record(q);
+  };
+  auto bundle = with_direction("num_warps 4 -> 8 + enable the fused epilogue.");
+  REQUIRE(bundle.refusal);
+  CHECK(bundle.refusal->field == "payload.mechanism");
+  // The same rationale for a step of that lever alone is its reason.
+  auto alone = with_direction("num_warps 4 -> 8.");
+  INFO((alone.refusal ? alone.refusal->why : ""));
+  REQUIRE(alone.record);
+  CHECK(alone.record->get("payload").string_or("mechanism") ==
+        "eight warps keep twice the loads in flight on the long rows");
 }
 
 TEST_CASE("a change the run had reverted before says so, with what it kept since", "[distill][issue25]") {

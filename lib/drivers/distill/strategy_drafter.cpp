@@ -232,6 +232,11 @@ SourcedText own_mechanism(Context &c, const Checked &k) {
     // memory-level parallelism" as why a vector-width change helped, and
     // "wider loads: fewer instructions" (direction "vec4 K/V loads") as why
     // query heads were grouped. One that names no lever is not judged here.
+    // A direction's rationale gives the reason for one lever; a step that
+    // claims several measured them only together (kit 24's L11, kit 26's
+    // N15: "cheaper reciprocal square root" as the mechanism of warps 4 ->
+    // 8 + approximate rsqrt, the inert half).
+    if (source == "what_the_run_said.directions_taken_up" && levers::claims_several_changes(k.change)) return true;
     if (source == "what_the_run_said.directions_taken_up") {
       std::vector<std::string> about = named;
       if (const auto *list = said_here.get("directions_taken_up").as_array())
