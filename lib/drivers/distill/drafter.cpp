@@ -189,13 +189,12 @@ DraftRules DraftRules::from_config(const config::Config &config) {
   r.dram_cause = DramCauseRule::from_json(config.data().get("dram_claims"), config.source_name());
   r.operand_reuse = OperandReuseRule::from_json(config.data().get("operand_reuse"), config.source_name());
   r.tile_claim = TileClaimRule::from_json(config.data().get("tile_claims"), config.source_name());
-  if (const auto &restores = config.data().get("lineage").get("restores"); !restores.is_null())
-    r.restores = levers::whole_token_regex(restores, true, config.source_name() + ": lineage.restores");
+  r.restores =
+      levers::whole_token_regex_at(config.data().get("lineage"), "restores", true, config.source_name() + ": lineage");
   const auto &accounts = config.data().get("failure_accounts");
-  if (const auto &d = accounts.get("code_defect"); !d.is_null())
-    r.code_defect = levers::whole_token_regex(d, true, config.source_name() + ": failure_accounts.code_defect");
-  if (const auto &f = accounts.get("revert_only_fix"); !f.is_null())
-    r.revert_only_fix = levers::whole_token_regex(f, true, config.source_name() + ": failure_accounts.revert_only_fix");
+  const std::string accounts_name = config.source_name() + ": failure_accounts";
+  r.code_defect = levers::whole_token_regex_at(accounts, "code_defect", true, accounts_name);
+  r.revert_only_fix = levers::whole_token_regex_at(accounts, "revert_only_fix", true, accounts_name);
   r.products_without_fp8_matmul = config.products_without_fp8_matmul();
   const auto boilerplate = config.boilerplate(); // the section's one reader, shared with the quality report
   r.template_min_steps = boilerplate.template_min_steps;

@@ -10,8 +10,7 @@ DramCauseRule DramCauseRule::from_json(const json::Value &section, std::string_v
   if (section.is_null()) return r;
   const std::string here = std::string(where) + ": dram_claims";
   if (!section.is_object()) throw Error(ErrorKind::Usage, here + " must be an object");
-  if (const auto &t = section.get("traffic"); !t.is_null())
-    r.traffic_ = levers::whole_token_regex(t, true, here + ".traffic");
+  r.traffic_ = levers::whole_token_regex_at(section, "traffic", true, here);
   if (const auto &m = section.get("min_cut_pct"); !m.is_null()) {
     if (!m.is_number() || *m.as_number() < 0 || *m.as_number() >= 100)
       throw Error(ErrorKind::Usage, here + ".min_cut_pct must be a number in [0, 100)");

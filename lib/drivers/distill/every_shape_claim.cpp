@@ -34,8 +34,7 @@ EveryShapeRule EveryShapeRule::from_json(const json::Value &section, std::string
   if (section.is_null()) return r;
   const std::string here = std::string(where) + ": shape_claims";
   if (!section.is_object()) throw Error(ErrorKind::Usage, here + " must be an object");
-  if (const auto &c = section.get("every_shape"); !c.is_null())
-    r.every_shape_ = levers::whole_token_regex(c, true, here + ".every_shape");
+  r.every_shape_ = levers::whole_token_regex_at(section, "every_shape", true, here);
   return r;
 }
 

@@ -56,10 +56,8 @@ GridCauseRule GridCauseRule::from_json(const json::Value &section, std::string_v
   if (section.is_null()) return r;
   const std::string here = std::string(where) + ": launch_grid";
   if (!section.is_object()) throw Error(ErrorKind::Usage, here + " must be an object");
-  if (const auto &c = section.get("causes"); !c.is_null())
-    r.causes_ = levers::whole_token_regex(c, true, here + ".causes");
-  if (const auto &c = section.get("fill_causes"); !c.is_null())
-    r.fill_causes_ = levers::whole_token_regex(c, true, here + ".fill_causes");
+  r.causes_ = levers::whole_token_regex_at(section, "causes", true, here);
+  r.fill_causes_ = levers::whole_token_regex_at(section, "fill_causes", true, here);
   return r;
 }
 

@@ -11,10 +11,8 @@ OperandReuseRule OperandReuseRule::from_json(const json::Value &section, std::st
   if (section.is_null()) return r;
   const std::string here = std::string(where) + ": operand_reuse";
   if (!section.is_object()) throw Error(ErrorKind::Usage, here + " must be an object");
-  if (const auto &c = section.get("claims"); !c.is_null())
-    r.claims_ = levers::whole_token_regex(c, true, here + ".claims");
-  if (const auto &c = section.get("through_cache"); !c.is_null())
-    r.through_cache_ = levers::whole_token_regex(c, false, here + ".through_cache");
+  r.claims_ = levers::whole_token_regex_at(section, "claims", true, here);
+  r.through_cache_ = levers::whole_token_regex_at(section, "through_cache", false, here);
   if (const auto &ops = section.get("operands"); !ops.is_null()) {
     const auto *list = ops.as_array();
     if (!list) throw Error(ErrorKind::Usage, here + ".operands must be a list");

@@ -12,7 +12,6 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <set>
 
 #include "code/gluon_layouts.hpp"
 #include "code/inert_code.hpp"
@@ -289,51 +288,9 @@ Checked check_strategy(Context &c) {
   // reverted before the milestone), so it is not named.
   for (auto &e : strings_at(c.af.get("span").get("earlier_kept_steps"), "change"))
     if (levers::left_in_diff(k.diff, e, c.rules.retrieval.levers, k.dsl)) k.earlier.push_back(std::move(e));
-  // Steps that only set the same levers again (num_stages 1->2, 2->1,
-  // 1->2: kit 24's "cluttered" change): the last one says what the diff
-  // holds. A step that also says something else stays.
-  auto set_levers = [&](const std::string &step, bool only) {
-    static const text::Regex word(R"(\b[A-Za-z]{3,}\b)");
-    std::set<std::string> ids;
-    // Its first sentence says what it changed; the rest is why.
-    const auto sentences = text::sentences(step);
-    const std::string first = sentences.empty() ? step : std::string(sentences.front());
-    const std::string_view claim = levers::claim_of(first);
-    std::string rest(claim);
-    const auto settings = levers::settings_in(c.rules.retrieval.levers, claim);
-    for (auto st = settings.rbegin(); st != settings.rend(); ++st) {
-      ids.insert(st->lever); // "drop X" then "enable X": the later says what holds
-      rest.erase(st->begin, st->end - st->begin);
-    }
-    if (only && word.find_all(rest).size() > 2) ids.clear(); // a verb of change and a word, no more
-    return ids;
-  };
-  // The same knob named with another verb or value ("drop APPROX_RSQRT
-  // (__frsqrt_rn)", then "enable APPROX_RSQRT (__frsqrt_rn)"): its first
-  // sentence without glosses in brackets, verbs of change and values.
-  auto subject_of = [](const std::string &step) {
-    static const text::Regex gloss(R"(\s*\([^()]*\))");
-    static const text::Regex verb(
-        R"((?i)^\s*(?:(?:moved|changed|set|switched|enabled?|disabled?|dropped|drop|removed?|added?|used?|turned (?:on|off))\s+)+)");
-    static const text::Regex value(R"((?i)\s*(?:=|:)?\s*-?\d[\w.]*\s*(?:->|\x{2192})\s*-?\d[\w.]*|\s*=\s*\S+)");
-    const auto sentences = text::sentences(step);
-    std::string first = sentences.empty() ? step : std::string(sentences.front());
-    first = value.replace(verb.replace(gloss.replace(first, ""), ""), "");
-    return text::folded(text::rstrip_chars(first, " ."));
-  };
-  for (std::size_t i = 0; i < k.earlier.size();) {
-    const auto ids = set_levers(k.earlier[i], true);
-    const auto subject = subject_of(k.earlier[i]);
-    const bool set_again = std::any_of(k.earlier.begin() + static_cast<std::ptrdiff_t>(i) + 1, k.earlier.end(),
-                                       [&](const std::string &later) {
-                                         return (!ids.empty() && set_levers(later, false) == ids) ||
-                                                (!subject.empty() && subject_of(later) == subject);
-                                       });
-    if (set_again)
-      k.earlier.erase(k.earlier.begin() + static_cast<std::ptrdiff_t>(i));
-    else
-      ++i;
-  }
+  // Steps that set one lever again, or toggle one knob, are named by the
+  // last (kit 24's "cluttered" change).
+  k.earlier = levers::without_superseded_steps(k.earlier, c.rules.retrieval.levers);
   claim_borne_out(c, k);
   k.mech = own_mechanism(c, k);
   return k;

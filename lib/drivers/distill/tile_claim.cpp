@@ -15,10 +15,8 @@ TileClaimRule TileClaimRule::from_json(const json::Value &section, std::string_v
   if (section.is_null()) return r;
   const std::string here = std::string(where) + ": tile_claims";
   if (!section.is_object()) throw Error(ErrorKind::Usage, here + " must be an object");
-  if (const auto &c = section.get("claims"); !c.is_null())
-    r.claims_ = levers::whole_token_regex(c, true, here + ".claims");
-  if (const auto &n = section.get("tile_names"); !n.is_null())
-    r.tile_names_ = levers::whole_token_regex(n, false, here + ".tile_names");
+  r.claims_ = levers::whole_token_regex_at(section, "claims", true, here);
+  r.tile_names_ = levers::whole_token_regex_at(section, "tile_names", false, here);
   return r;
 }
 

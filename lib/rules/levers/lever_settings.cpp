@@ -4,6 +4,7 @@
 #include <set>
 
 #include "text/regex.hpp"
+#include "text/sentences.hpp"
 #include "text/utf8.hpp"
 
 namespace otm::levers {
@@ -146,5 +147,55 @@ std::string failed_lever_key(const LeverVocabulary &vocabulary, std::string_view
 }
 
 bool is_lever_key(std::string_view key) { return key.starts_with("lever:"); }
+
+std::vector<std::string> without_superseded_steps(std::vector<std::string> steps, const LeverVocabulary &vocabulary) {
+  std::vector<std::string> out = std::move(steps);
+  // Steps that only set the same levers again (num_stages 1->2, 2->1,
+  // 1->2: kit 24's "cluttered" change): the last one says what the diff
+  // holds. A step that also says something else stays.
+  auto set_levers = [&](const std::string &step, bool only) {
+    static const text::Regex word(R"(\b[A-Za-z]{3,}\b)");
+    std::set<std::string> ids;
+    // Its first sentence says what it changed; the rest is why.
+    const auto sentences = text::sentences(step);
+    const std::string first = sentences.empty() ? step : std::string(sentences.front());
+    const std::string_view claim = levers::claim_of(first);
+    std::string rest(claim);
+    const auto settings = levers::settings_in(vocabulary, claim);
+    for (auto st = settings.rbegin(); st != settings.rend(); ++st) {
+      ids.insert(st->lever); // "drop X" then "enable X": the later says what holds
+      rest.erase(st->begin, st->end - st->begin);
+    }
+    if (only && word.find_all(rest).size() > 2) ids.clear(); // a verb of change and a word, no more
+    return ids;
+  };
+  // The same knob named with another verb or value ("drop APPROX_RSQRT
+  // (__frsqrt_rn)", then "enable APPROX_RSQRT (__frsqrt_rn)"): its first
+  // sentence without glosses in brackets, verbs of change and values.
+  auto subject_of = [](const std::string &step) {
+    static const text::Regex gloss(R"(\s*\([^()]*\))");
+    static const text::Regex verb(
+        R"((?i)^\s*(?:(?:moved|changed|set|switched|enabled?|disabled?|dropped|drop|removed?|added?|used?|turned (?:on|off))\s+)+)");
+    static const text::Regex value(R"((?i)\s*(?:=|:)?\s*-?\d[\w.]*\s*(?:->|\x{2192})\s*-?\d[\w.]*|\s*=\s*\S+)");
+    const auto sentences = text::sentences(step);
+    std::string first = sentences.empty() ? step : std::string(sentences.front());
+    first = value.replace(verb.replace(gloss.replace(first, ""), ""), "");
+    return text::folded(text::rstrip_chars(first, " ."));
+  };
+  for (std::size_t i = 0; i < out.size();) {
+    const auto ids = set_levers(out[i], true);
+    const auto subject = subject_of(out[i]);
+    const bool set_again =
+        std::any_of(out.begin() + static_cast<std::ptrdiff_t>(i) + 1, out.end(), [&](const std::string &later) {
+          return (!ids.empty() && set_levers(later, false) == ids) ||
+                 (!subject.empty() && subject_of(later) == subject);
+        });
+    if (set_again)
+      out.erase(out.begin() + static_cast<std::ptrdiff_t>(i));
+    else
+      ++i;
+  }
+  return out;
+}
 
 } // namespace otm::levers

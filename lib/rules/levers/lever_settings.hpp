@@ -56,6 +56,13 @@ bool claims_several_changes(std::string_view change_text);
 // failed lever.
 std::string failed_lever_key(const LeverVocabulary &vocabulary, std::string_view text, std::string_view dsl);
 
+// Of a span's kept steps (change texts, oldest first), those no later step
+// supersedes: a step whose first sentence only sets levers a later step
+// sets again (num_stages 1->2, then 2->1), or names the same knob with
+// another verb or value ("drop APPROX_RSQRT", then "enable APPROX_RSQRT"),
+// is left out; a step that also says something else stays.
+std::vector<std::string> without_superseded_steps(std::vector<std::string> steps, const LeverVocabulary &vocabulary);
+
 // Whether `key` was made from stated lever values (not from the words).
 bool is_lever_key(std::string_view key);
 

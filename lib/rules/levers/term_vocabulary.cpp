@@ -23,6 +23,13 @@ std::shared_ptr<const text::Regex> whole_token_regex(const json::Value &patterns
   }
 }
 
+std::shared_ptr<const text::Regex> whole_token_regex_at(const json::Value &section, const char *key, bool caseless,
+                                                        const std::string &where) {
+  const auto &patterns = section.get(key);
+  if (patterns.is_null()) return nullptr;
+  return whole_token_regex(patterns, caseless, where + "." + key);
+}
+
 void TermVocabulary::add(const std::string &tag, const json::Value &patterns, std::string_view where) {
   if (tag.empty()) throw Error(ErrorKind::Usage, std::string(where) + ": a tag is empty");
   terms_.push_back({tag, whole_token_regex(patterns, true, std::string(where) + ": '" + tag + "'")});

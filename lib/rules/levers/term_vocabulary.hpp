@@ -54,5 +54,10 @@ private:
 // naming `where` when the list or a pattern is malformed.
 std::shared_ptr<const text::Regex> whole_token_regex(const json::Value &patterns, bool caseless,
                                                      const std::string &where);
+// The same for the list under `key` of a configuration section, named
+// `where`.`key` in errors; nullptr when the section has no such key (the
+// rule it feeds is then off).
+std::shared_ptr<const text::Regex> whole_token_regex_at(const json::Value &section, const char *key, bool caseless,
+                                                        const std::string &where);
 
 } // namespace otm::levers
