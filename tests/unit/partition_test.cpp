@@ -434,4 +434,18 @@ TEST_CASE("a milestone names the run's reverted tries of its change and what was
   // Without such a try the fields are absent.
   for (const auto &s : r0.segments)
     if (s.string_or("seg_id") == "strategy-" + milestone) CHECK(s.get("reverted_tries_before").is_null());
+  // Another knob of the same lever is no earlier try (kit 27: BLOCK_H 1->4
+  // said to retry BLOCK_S 1->4).
+  for (auto &row : in.rows) {
+    if (row.string_or("version") == milestone) row.set("action_description", "Changed BLOCK_H 1->4. More heads.");
+    if (row.string_or("version") == tried) row.set("action_description", "Changed BLOCK_S 1->4. More tokens.");
+  }
+  auto other = partition::run(in);
+  for (const auto &s : other.segments)
+    if (s.string_or("seg_id") == "strategy-" + milestone) CHECK(s.get("reverted_tries_before").is_null());
+  for (auto &row : in.rows)
+    if (row.string_or("version") == tried) row.set("action_description", "Changed BLOCK_H 1->4. Tried first.");
+  auto same = partition::run(in);
+  for (const auto &s : same.segments)
+    if (s.string_or("seg_id") == "strategy-" + milestone) CHECK(s.get("reverted_tries_before").is_array());
 }

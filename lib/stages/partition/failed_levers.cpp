@@ -48,16 +48,6 @@ struct Account {
   std::int64_t n = 0;
 };
 
-// The code name a setting's mention starts with (`BLOCK_S` in "BLOCK_S
-// 1->16", `num_warps` in "num_warps=8"); "" for one that starts with its
-// value ("4 warps"). Two names of one lever id (BLOCK_S, BLOCK_H) are two
-// knobs.
-std::string setting_name(std::string_view mention) {
-  static const text::Regex name(R"(^[A-Za-z_][\w.]*)");
-  auto m = name.search(mention);
-  return m ? std::string((*m)[0]) : std::string();
-}
-
 Account account(const Inputs &in, workspace::Segment seg, std::string_view claim, int preference) {
   Account a;
   const std::string &dsl = seg.dsl;

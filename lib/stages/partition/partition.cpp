@@ -31,7 +31,11 @@ std::set<std::string> change_key(const Inputs &in, const workspace::VersionRow &
   static const text::Regex gloss(R"(\s*\([^()]*\))");
   const std::string first = gloss.replace(sentences.empty() ? change : std::string(sentences.front()), "");
   std::set<std::string> key;
-  for (const auto &st : levers::settings_in(in.levers, levers::claim_of(first))) key.insert(st.lever + "=" + st.value);
+  // The code name too: BLOCK_H 1->4 is no retry of BLOCK_S 1->4, though
+  // both are block sizes (kit 27).
+  const std::string_view claim = levers::claim_of(first);
+  for (const auto &st : levers::settings_in(in.levers, claim))
+    key.insert(st.lever + ":" + setting_name(claim.substr(st.begin, st.end - st.begin)) + "=" + st.value);
   return key;
 }
 
