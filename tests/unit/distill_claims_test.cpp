@@ -950,9 +950,12 @@ TEST_CASE("a reference kernel builds on the latest kept change of its lineage", 
   CHECK(trace.get("builds_on").get("is_baseline") == json::Value(false));
   // A fusion shows in no code; num_warps does in this kernel; the
   // persistent grid's code is gone from it (round 8): not applied.
-  REQUIRE(trace.get("techniques_applied_before").size() == 2);
+  // "into one pass" is also the single-pass lever.
+  INFO(trace.get("techniques_applied_before").python_str());
+  REQUIRE(trace.get("techniques_applied_before").size() == 3);
   CHECK(trace.get("techniques_applied_before")[0] == json::Value("num-warps-tuning"));
   CHECK(trace.get("techniques_applied_before")[1] == json::Value("kernel-fusion"));
+  CHECK(trace.get("techniques_applied_before")[2] == json::Value("single-pass"));
   CHECK_FALSE(trace.contains("technique_here")); // its own step ran nothing
   // A kernel whose own step runs names that change as the technique here.
   at(p.doc, {"agent_facing", "span"}).set("this_step_changes_running_code", true);
@@ -1184,4 +1187,73 @@ TEST_CASE("a tile size the mechanism states must be one the kernel sets", "[dist
   CHECK_FALSE(rule.contradiction("the 256-wide tile", "BLOCK_N = triton.next_power_of_2(N)\n"));
   CHECK_FALSE(rule.contradiction("more warps hide the latency", gemm));
   CHECK_THROWS_AS(distill::TileClaimRule::from_json(json::parse(R"({"claims": 3})"), "t"), Error);
+}
+
+TEST_CASE("a cause about warps exchanging data needs code that lets them", "[distill][issue25]") {
+  // Kit 28, Q21: each warp owns its rows and reduces with shuffles; the
+  // warp count only splits the work into blocks.
+  const auto rule =
+      distill::CrossWarpClaimRule::from_json(config::Config::defaults().data().get("cross_warp_claims"), "shipped");
+  const std::string alone = "CUDA_SRC = r'''\n#define WARPS_PER_BLOCK 2\n"
+                            "__global__ void k(const float* x, float* y) {\n"
+                            "  float v = x[threadIdx.x];\n"
+                            "  for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);\n"
+                            "  if ((threadIdx.x & 31) == 0) y[blockIdx.x] = v;\n}\n'''\n";
+  auto why = rule.contradiction("extra warps only add cross-warp reductions", alone, "#define WARPS_PER_BLOCK 4\n");
+  REQUIRE(why);
+  CHECK_THAT(*why, Catch::Contains("\"cross-warp reductions\"") && Catch::Contains("no shared memory"));
+  CHECK(rule.contradiction("fewer warps means less synchronisation between warps", alone, ""));
+  // Shared memory after the change, or in the code it removed: the warps
+  // did or do exchange data.
+  std::string shared = alone;
+  shared.insert(shared.find("  float v"), "  __shared__ float part[8];\n");
+  CHECK_FALSE(rule.contradiction("extra warps only add cross-warp reductions", shared, ""));
+  CHECK_FALSE(rule.contradiction("extra warps only add cross-warp reductions", alone,
+                                 "  __shared__ float part[8];\n  __syncthreads();\n"));
+  CHECK(rule.contradiction("the partial sums combine across warps", alone, ""));
+  CHECK_FALSE(rule.contradiction("the partial sums combine across warps", alone + "atomicAdd(y, v);\n", ""));
+  // Triton lays out its own reductions: nothing is decided.
+  CHECK_FALSE(rule.contradiction("extra warps only add cross-warp reductions",
+                                 "@triton.jit\ndef k(x):\n    s = tl.sum(x, axis=0)\n", ""));
+  CHECK_FALSE(rule.contradiction("more warps hide the latency", alone, ""));
+  CHECK_THROWS_AS(distill::CrossWarpClaimRule::from_json(json::parse(R"({"claims": [1]})"), "t"), Error);
+}
+
+TEST_CASE("a rewrite's snippet quotes the hunk that deletes what it replaces", "[distill][claims][issue25]") {
+  // Kit 28, Q20: a softmax over the top-k winners replaces the full-row
+  // softmax; the saving is in the deleted hunk.
+  const char *topk = R"(diff --git a/kernel.py b/kernel.py
+--- a/kernel.py
++++ b/kernel.py
+@@ -38,12 +38,6 @@ __global__ void topk_softmax_kernel(
+       v[i] = (e < E) ? __ldg(logits + (size_t)row * E + e) : -FLT_MAX;
+     }
+-    float mx = -FLT_MAX;
+-    for (int i = 0; i < EPT; ++i) mx = fmaxf(mx, v[i]);
+-    mx = warp_max(mx);
+-    float sum = 0.f;
+-    for (int i = 0; i < EPT; ++i) { v[i] = __expf(v[i] - mx); sum += v[i]; }
+-    sum = warp_sum(sum);
+     float sel_sum = 0.f, sel[TOPK];
+     int sel_id[TOPK];
+@@ -63,6 +57,10 @@ __global__ void topk_softmax_kernel(
+       if ((bi & 31) == lane) v[bi >> 5] = -FLT_MAX;
+     }
++    // softmax over the k winners only
++    float m0 = sel[0], z = 0.f;
++    for (int j = 0; j < TOPK; ++j) { sel[j] = __expf(sel[j] - m0); z += sel[j]; }
++    sel_sum = z;
+     if (lane < TOPK) {
+       w[(size_t)row * TOPK + lane] = sel[lane] / sel_sum;
+@@ -90,3 +88,3 @@ def topk_softmax(logits):
+-    _WARMUP = 25
++    _WARMUP = 30
+)";
+  auto diff = diff::read_diff(topk);
+  auto s = distill::choose_diff_hunks(diff, "softmax over the top-k winners only: z sums k exponentials");
+  REQUIRE(s);
+  CHECK_THAT(s->text, Catch::Contains("+    float m0 = sel[0], z = 0.f;"));
+  CHECK_THAT(s->text, Catch::Contains("-    mx = warp_max(mx);"));
+  // A hunk that adds code is no deleted half.
+  CHECK_THAT(s->text, !Catch::Contains("_WARMUP"));
 }

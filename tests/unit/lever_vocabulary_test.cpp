@@ -7,9 +7,11 @@
 #include <algorithm>
 
 #include "config/config.hpp"
+#include "diff/diff_reading.hpp"
 #include "distill_test_support.hpp"
 #include "error/error.hpp"
 #include "io/file.hpp"
+#include "levers/lever_reading.hpp"
 #include "levers/lever_settings.hpp"
 #include "levers/lever_vocabulary.hpp"
 #include "levers/name_in_words.hpp"
@@ -143,4 +145,32 @@ TEST_CASE("a code name spelled out in words", "[levers][issue25]") {
   CHECK_FALSE(levers::spells_out("NUM_STAGES", "more stages"));
   CHECK_FALSE(levers::spells_out("ROWS_PER_PROG", "rows of each program"));
   CHECK_FALSE(levers::spells_out("ROWS_PER_PROG", "one program"));
+}
+
+TEST_CASE("levers: a line the diff only moves or re-indents changes no lever", "[levers][issue25]") {
+  // Kit 28, Q24: a persistent tile loop re-indents the GROUP_M swizzle; the
+  // kept steps GROUP_M 8 -> 16 -> 8 before it left nothing in the diff.
+  const char *persistent = R"(diff --git a/kernel.py b/kernel.py
+--- a/kernel.py
++++ b/kernel.py
+@@ -20,6 +20,8 @@ def gemm(a_ptr, b_ptr, M, N, GROUP_M: tl.constexpr):
+-    pid = tl.program_id(0)
+-    group_id = pid // (GROUP_M * num_pid_n)
+-    first_pid_m = group_id * GROUP_M
++    for tile in range(tl.program_id(0), num_tiles, NUM_SMS):
++        group_id = tile // (GROUP_M * num_pid_n)
++        first_pid_m = group_id * GROUP_M
+)";
+  auto diff = diff::read_diff(persistent);
+  REQUIRE(diff.hunks.size() == 1);
+  std::size_t moved = 0;
+  for (const auto &c : diff.hunks[0].running) moved += c.moved;
+  CHECK(moved == 2); // `first_pid_m = ...` on each side; the group_id lines differ
+  CHECK_FALSE(
+      levers::left_in_diff(diff, "Moved GROUP_M 16->8. Grouped rasterization keeps panels in L2.", v(), "triton"));
+  CHECK(levers::left_in_diff(diff, "enable PERSISTENT: one program per SM loops over tiles.", v(), "triton"));
+  // A line that really changes its GROUP_M is the lever's.
+  const std::string changed = std::string(persistent) + "@@ -90,3 +92,3 @@ def run(a, b):\n-    GROUP_M = 16\n"
+                                                        "+    GROUP_M = 8\n     gemm[grid](a, b, M, N, GROUP_M)\n";
+  CHECK(levers::left_in_diff(diff::read_diff(changed), "Moved GROUP_M 16->8.", v(), "triton"));
 }

@@ -251,6 +251,32 @@ std::optional<DiffSnippet> choose_diff_hunks(const diff::DiffReading &diff, std:
   const auto functions = functions_of(outline);
   std::vector<std::set<std::string>> changed_functions(diff.hunks.size());
   for (auto i : candidates) changed_functions[i] = functions_changed_by(diff, diff.hunks[i], functions);
+  // 2b. A hunk that only deletes running code and one that only adds some,
+  // in the same function (when the code after tells), are the halves of
+  // one rewrite: either chosen brings the other (kit 28, Q20: the hunk
+  // adding a softmax over the top-k winners quoted without the one deleting
+  // the full-row max, exp, sum and divide, where the saving is).
+  auto only = [&](std::size_t i, bool added) {
+    const auto &r = diff.hunks[i].running;
+    return std::any_of(r.begin(), r.end(), [](const diff::ChangedLine &c) { return !c.dead; }) &&
+           std::all_of(r.begin(), r.end(), [&](const diff::ChangedLine &c) { return c.added == added; });
+  };
+  auto same_function = [&](std::size_t a, std::size_t b) {
+    const auto &fa = changed_functions[a], &fb = changed_functions[b];
+    return fa.empty() || fb.empty() ||
+           std::any_of(fa.begin(), fa.end(), [&](const std::string &f) { return fb.count(f) > 0; });
+  };
+  for (std::size_t n = chosen.size(), k = 0; k < n; ++k)
+    for (bool added : {false, true}) {
+      if (!only(chosen[k], !added)) continue;
+      for (auto i : candidates) {
+        if (chosen.size() >= kMaxHunks || std::find(chosen.begin(), chosen.end(), i) != chosen.end()) continue;
+        if (!only(i, added) || !same_function(i, chosen[k])) continue;
+        auto with = chosen;
+        with.push_back(i);
+        if (quoted_lines(with) <= kMaxSnippetLines) chosen = std::move(with);
+      }
+    }
   for (bool grew = true; grew && chosen.size() < kMaxHunks;) {
     grew = false;
     for (auto i : candidates) {

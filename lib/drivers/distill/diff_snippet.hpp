@@ -31,6 +31,9 @@ namespace otm::distill {
 //   2. then every other hunk that changes a claimed lever's code, and for
 //      each strong name the diff's running changes hold that no chosen hunk
 //      holds, the best hunk holding it, up to kMaxHunks in all;
+//   2b. then, for a chosen hunk that only deletes (adds) running code,
+//      every hunk of the same function that only adds (deletes) some: the
+//      other half of a rewrite, within kMaxHunks and kMaxSnippetLines;
 //   3. then every hunk that sets a name a chosen hunk's running change
 //      reads, or reads a name one sets (`kSplitK = 4` for a loop over `K /
 //      kSplitK`; the launch's `NUM_PROGRAMS=nprog` for a grid-stride

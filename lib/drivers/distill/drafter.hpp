@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "config/config.hpp"
+#include "distill/cross_warp_claim.hpp"
 #include "distill/dram_cause.hpp"
 #include "distill/every_shape_claim.hpp"
 #include "distill/grid_cause.hpp"
@@ -80,6 +81,9 @@ struct DraftRules {
   // The `tile_claims` section: a tile size the mechanism states checked
   // against the tile sizes the kernel sets.
   TileClaimRule tile_claim;
+  // The `cross_warp_claims` section: a cause about data moving between
+  // warps checked against CUDA source whose warps never exchange data.
+  CrossWarpClaimRule cross_warp;
   // `lineage.restores`: a kept step's change text that returns to earlier
   // code ("Restore an earlier step kernel: ...") names no technique the
   // code builds on (round 14: a reference kernel said to build on one).

@@ -1,15 +1,22 @@
-// A cause saying an operand is loaded once and reused across rows, checked
-// against the kernel after the change (round 19, H20: "reuses the weight
-// vector across rows" for ROWS_PER_BLOCK 1 -> 2, while the row loop still
-// loads `w + c` for every row). The `operand_reuse` section says which
-// words make that claim and which pointers each operand goes by:
+// A cause saying an operand is loaded once and reused across an axis of
+// the work (rows, tokens, heads), checked against the kernel after the
+// change (round 19, H20: "reuses the weight vector across rows" for
+// ROWS_PER_BLOCK 1 -> 2, while the row loop still loads `w + c`; kit 27,
+// P11: "the cos/sin row is reused across several heads" for BLOCK_H 1 -> 4,
+// while the head loop still loads `cos_ptr`). The `operand_reuse` section
+// says which words make that claim, which pointers each operand goes by,
+// and what a loop over each axis looks like:
 //   "operand_reuse": {
-//     "claims": ["reuses? (?:the )?weights? (?:vector )?across (?:the )?rows", ...],
-//     "through_cache": ["L[12]", ...],  // reuse through a cache: the per-row load is that reuse
-//     "operands": [{"words": ["weight", "gamma"], "pointers": ["w", "w_ptr", "gamma_ptr"]}, ...]
+//     "claims": ["reused? (?:\\w+ ){0,4}?across (?:\\w+ )?(?:rows|heads)", ...],
+//     "through_cache": ["L[12]", ...],  // reuse through a cache: the per-trip load is that reuse
+//     "operands": [{"words": ["weight", "gamma"], "pointers": ["w", "w_ptr", "gamma_ptr"]}, ...],
+//     "axes": [{"name": "rows", "words": ["rows?", "tokens?"], "loop": "(?i)\\b\\w*(?:row|tok)\\w*\\b"}, ...]
 //   }
-// Such a cause is contradicted when the kernel reads one of the operand's
-// pointers inside its loop over rows (code::pointer_read_in_row_loop).
+// The operand is the one the claim's sentence names up to the claim; the
+// axes are those the claim names, or every axis when it names none ("q
+// and k share one cos/sin fetch"). Such a cause is contradicted when the
+// kernel reads one of the operand's pointers inside a loop over one of
+// those axes (code::pointer_read_in_axis_loop).
 //
 //   auto rule = OperandReuseRule::from_json(config.data().get("operand_reuse"), "otm-config.json");
 //   if (auto why = rule.contradiction(mechanism, code_after)) ...   // why: the reason, for the ledger
@@ -38,8 +45,14 @@ private:
     std::shared_ptr<const text::Regex> words;
     std::vector<std::string> pointers;
   };
+  struct Axis {
+    std::string name;                         // for the reason ("rows")
+    std::shared_ptr<const text::Regex> words; // how a claim names it
+    std::shared_ptr<const text::Regex> loop;  // a loop header over it
+  };
   std::shared_ptr<const text::Regex> claims_, through_cache_;
   std::vector<Operand> operands_;
+  std::vector<Axis> axes_;
 };
 
 } // namespace otm::distill

@@ -201,11 +201,16 @@ bool expected_impact_is_template(const Context &c) {
 SourcedText own_mechanism(Context &c, const Checked &k) {
   const auto &said_here = c.af.get("what_the_run_said");
   const bool impact_is_template = expected_impact_is_template(c);
-  // A cause about the grid that the shapes' program counts contradict, one
-  // claiming every shape that a shape's measurement contradicts, or one
-  // claiming less DRAM traffic that the captures contradict, is skipped too; when no other source is left, it is the
+  // A cause the packet contradicts (the shapes' program counts, a shape's
+  // measurement, the DRAM captures, the code after the change: the rules
+  // of DraftRules) is skipped too; when no other source is left, it is the
   // refusal's reason.
   std::optional<std::string> contradicted;
+  // The lines the change removed: what the code before it held that the
+  // code after does not.
+  std::string removed;
+  for (auto line : k.diff.lines)
+    if (line.starts_with('-') && !line.starts_with("---")) removed.append(line.substr(1)).push_back('\n');
   auto is_template = [&](const std::string &source, const std::string &text) {
     // The template's sentence is the template wherever the packet quotes
     // it (round 12: a body's "Rationale: <expected impact>" line).
@@ -253,6 +258,7 @@ SourcedText own_mechanism(Context &c, const Checked &k) {
     if (!why) why = c.rules.dram_cause.contradiction(text, c.af.get("profiler"));
     if (!why) why = c.rules.operand_reuse.contradiction(text, code_after(c).value_or(std::string_view()));
     if (!why) why = c.rules.tile_claim.contradiction(text, code_after(c).value_or(std::string_view()));
+    if (!why) why = c.rules.cross_warp.contradiction(text, code_after(c).value_or(std::string_view()), removed);
     if (why && !contradicted) contradicted = why;
     return why.has_value();
   };

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 #include <set>
 
 #include "code/inert_changes.hpp"
@@ -160,6 +161,31 @@ void narrow_to_changed_parts(const std::vector<code::DiffLine> &lexed, const std
     }
 }
 
+// Each running line's `moved`: its code with whitespace taken out is also
+// on the other side of the diff (one there per line here).
+void mark_moved_lines(const std::vector<std::string> &code, DiffReading &r) {
+  auto squeezed = [&](std::size_t line) {
+    std::string out;
+    for (char ch : code[line])
+      if (!std::isspace(static_cast<unsigned char>(ch))) out.push_back(ch);
+    return out;
+  };
+  std::map<std::string, std::size_t> removed, added;
+  for (const auto &h : r.hunks)
+    for (const auto &c : h.running)
+      if (auto key = squeezed(c.line); !key.empty()) ++(c.added ? added : removed)[key];
+  // As many lines of each side move as the other side holds.
+  std::map<std::string, std::size_t> marked_removed, marked_added;
+  for (auto &h : r.hunks)
+    for (auto &c : h.running) {
+      auto key = squeezed(c.line);
+      if (key.empty()) continue;
+      auto pairs = std::min(removed[key], added[key]);
+      auto &marked = (c.added ? marked_added : marked_removed)[key];
+      if (marked < pairs) c.moved = true, ++marked;
+    }
+}
+
 } // namespace
 
 std::size_t HunkReading::running_lines() const {
@@ -264,6 +290,7 @@ DiffReading read_diff(std::string_view diff, std::optional<std::string_view> aft
   }
   if (!r.hunks.empty() && r.hunks.back().body_end == 0) r.hunks.back().body_end = lexed.size();
   narrow_to_changed_parts(lexed, code, r);
+  mark_moved_lines(code, r);
   return r;
 }
 

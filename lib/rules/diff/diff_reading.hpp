@@ -46,6 +46,11 @@ struct ChangedLine {
   // live line reads, a function the diff adds and nothing calls, or (judged
   // against the whole file) a line that is not code after all.
   bool dead = false;
+  // The same code, whitespace aside, is on the other side of the diff too
+  // (a removed line added back elsewhere, or re-indented under a new loop):
+  // the line moved, it changes nothing it names (kit 28, Q24: a persistent
+  // rewrite re-indenting the GROUP_M swizzle, read as a GROUP_M change).
+  bool moved = false;
 };
 
 struct HunkReading {

@@ -9,7 +9,7 @@ namespace otm::levers {
 
 bool changes_lever(const diff::ChangedLine &line, const std::vector<std::string> &levers,
                    const LeverVocabulary &vocabulary, std::string_view dsl) {
-  if (line.dead) return false;
+  if (line.dead || line.moved) return false;
   for (const auto &l : levers)
     if (vocabulary.in_code(l, line.changed, dsl) || (!line.owner.empty() && vocabulary.in_code(l, line.owner, dsl)))
       return true;

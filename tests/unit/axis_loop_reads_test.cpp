@@ -1,9 +1,9 @@
-// A claim that an operand is loaded once for many rows, checked against the
-// kernel's loop over rows (code::pointer_read_in_row_loop,
-// distill::OperandReuseRule; issue 25, round 19, H20).
+// A claim that an operand is loaded once for many rows (heads), checked
+// against the kernel's loop over them (code::pointer_read_in_axis_loop,
+// distill::OperandReuseRule; issue 25, round 19, H20; kit 27, P11).
 #include <catch2/catch.hpp>
 
-#include "code/row_loop_reads.hpp"
+#include "code/axis_loop_reads.hpp"
 #include "config/config.hpp"
 #include "distill/operand_reuse.hpp"
 #include "error/error.hpp"
@@ -12,6 +12,12 @@
 using namespace otm;
 
 namespace {
+
+const text::Regex rows(R"((?i)\b\w*(?:row|tok)\w*\b)");
+
+std::optional<code::AxisLoopRead> in_row_loop(const std::string &source, const std::vector<std::string> &pointers) {
+  return code::pointer_read_in_axis_loop(source, pointers, rows);
+}
 
 // Two rows per program, the weight loaded in the row loop or before it.
 std::string triton_rows(bool hoisted) {
@@ -65,34 +71,67 @@ __global__ void rmsnorm_kernel(const float* __restrict__ x, const __nv_bfloat16*
 )";
 }
 
+// One program's heads of one token block, the cos/sin rows loaded in the
+// head loop or before it (kit 27, P11's trace).
+std::string triton_heads(bool hoisted) {
+  const std::string loads = "c = tl.load(cos_ptr + pos[:, None] * HALF + d[None, :])\n"
+                            "s_ = tl.load(sin_ptr + pos[:, None] * HALF + d[None, :])\n";
+  auto indented = [](const std::string &text, const std::string &pad) {
+    std::string out;
+    for (std::size_t at = 0; at < text.size();) {
+      auto eol = text.find('\n', at);
+      out += pad + text.substr(at, eol + 1 - at);
+      at = eol + 1;
+    }
+    return out;
+  };
+  return std::string(R"(import triton
+import triton.language as tl
+
+
+@triton.jit
+def _rope(q_ptr, cos_ptr, sin_ptr, pos_ptr, n_heads, HALF: tl.constexpr, BLOCK_H: tl.constexpr):
+    pid_h = tl.program_id(1)
+    pos = tl.load(pos_ptr + tl.program_id(0))
+    d = tl.arange(0, HALF)
+)") + (hoisted ? indented(loads, "    ") : "") +
+         R"(    # q and k heads share cos/sin in registers
+    for h0 in range(pid_h * BLOCK_H, pid_h * BLOCK_H + BLOCK_H):
+        x1 = tl.load(q_ptr + h0 * 2 * HALF + d)
+        x2 = tl.load(q_ptr + h0 * 2 * HALF + HALF + d)
+)" + (hoisted ? "" : indented(loads, "        ")) +
+         R"(        tl.store(q_ptr + h0 * 2 * HALF + d, x1 * c - x2 * s_)
+)";
+}
+
 } // namespace
 
 TEST_CASE("a pointer read inside the loop over rows", "[issue25][operand-reuse]") {
-  auto in_loop = code::pointer_read_in_row_loop(triton_rows(false), {"w", "w_ptr"});
+  auto in_loop = in_row_loop(triton_rows(false), {"w", "w_ptr"});
   REQUIRE(in_loop);
   CHECK(in_loop->name == "w_ptr");
   CHECK(in_loop->code == "w = tl.load(w_ptr + cols, mask=mask, other=0.0)");
   CHECK(in_loop->line == 12);
-  CHECK_FALSE(code::pointer_read_in_row_loop(triton_rows(true), {"w", "w_ptr"}));
+  CHECK_FALSE(in_row_loop(triton_rows(true), {"w", "w_ptr"}));
   // Another operand's pointer, or no pointer to look for: nothing.
-  CHECK_FALSE(code::pointer_read_in_row_loop(triton_rows(false), {"b_ptr"}));
-  CHECK_FALSE(code::pointer_read_in_row_loop(triton_rows(false), {}));
+  CHECK_FALSE(in_row_loop(triton_rows(false), {"b_ptr"}));
+  CHECK_FALSE(in_row_loop(triton_rows(false), {}));
 
-  auto cuda = code::pointer_read_in_row_loop(cuda_rows(false), {"w", "w_ptr"});
+  auto cuda = in_row_loop(cuda_rows(false), {"w", "w_ptr"});
   REQUIRE(cuda);
   CHECK(cuda->name == "w");
   CHECK(cuda->code == "float g = __bfloat162float(w[c]);");
   // Staged in shared memory before the row loop: the loop reads `s_w`.
-  CHECK_FALSE(code::pointer_read_in_row_loop(cuda_rows(true), {"w"}));
+  CHECK_FALSE(in_row_loop(cuda_rows(true), {"w"}));
   // A loop that is not over rows (the column loop alone) is not one.
   std::string columns_only = cuda_rows(false);
   const std::string head =
       "for (int row = blockIdx.x * ROWS_PER_BLOCK; row < (blockIdx.x + 1) * ROWS_PER_BLOCK; ++row)";
   REQUIRE(columns_only.find(head) != std::string::npos);
   columns_only.replace(columns_only.find(head), head.size(), "for (int k = 0; k < 2; ++k)");
-  CHECK_FALSE(code::pointer_read_in_row_loop(columns_only, {"w"}));
+  CHECK_FALSE(in_row_loop(columns_only, {"w"}));
   // No device function: nothing is decided.
-  CHECK_FALSE(code::pointer_read_in_row_loop(std::string("x = 1\n"), {"w"}));
+  CHECK_FALSE(in_row_loop(std::string("x = 1\n"), {"w"}));
 }
 
 TEST_CASE("a reuse cause is contradicted by a load in the row loop", "[issue25][operand-reuse]") {
@@ -112,6 +151,29 @@ TEST_CASE("a reuse cause is contradicted by a load in the row loop", "[issue25][
   CHECK_FALSE(shipped.contradiction("two rows per program halve the launch count", cuda_rows(false)));
 }
 
+TEST_CASE("a reuse across heads is contradicted by a load in the head loop", "[issue25][operand-reuse]") {
+  const text::Regex heads(R"(\b(?:\w*[Hh]ead\w*|h\d*|\w*_[hH]|BLOCK_H\w*)\b)");
+  auto read = code::pointer_read_in_axis_loop(triton_heads(false), {"cos_ptr", "sin_ptr"}, heads);
+  REQUIRE(read);
+  CHECK(read->name == "cos_ptr");
+  CHECK_FALSE(code::pointer_read_in_axis_loop(triton_heads(true), {"cos_ptr", "sin_ptr"}, heads));
+  // The head loop is no loop over rows.
+  CHECK_FALSE(in_row_loop(triton_heads(false), {"cos_ptr"}));
+
+  const auto shipped =
+      distill::OperandReuseRule::from_json(config::Config::defaults().data().get("operand_reuse"), "shipped");
+  auto why =
+      shipped.contradiction("the cos/sin row is reused across several heads held by one program", triton_heads(false));
+  REQUIRE(why);
+  CHECK_THAT(*why, Catch::Contains("inside its loop over heads") && Catch::Contains("`cos_ptr`"));
+  // A claim naming no axis is read against every axis (kit 26, N11).
+  CHECK(shipped.contradiction("q and k share one launch and one cos/sin fetch", triton_heads(false)));
+  CHECK_FALSE(shipped.contradiction("q and k share one launch and one cos/sin fetch", triton_heads(true)));
+  CHECK_FALSE(shipped.contradiction("the cos/sin row is reused across several heads", triton_heads(true)));
+  // A reuse of another operand says nothing of cos/sin.
+  CHECK_FALSE(shipped.contradiction("the weight vector is reused across heads", triton_heads(false)));
+}
+
 TEST_CASE("the operand_reuse section is checked when read", "[issue25][operand-reuse][config]") {
   CHECK_THROWS_AS(distill::OperandReuseRule::from_json(json::parse(R"({"operands": {}})"), "t"), Error);
   CHECK_THROWS_AS(distill::OperandReuseRule::from_json(
@@ -119,5 +181,14 @@ TEST_CASE("the operand_reuse section is checked when read", "[issue25][operand-r
                   Error);
   CHECK_THROWS_AS(distill::OperandReuseRule::from_json(json::parse(R"({"operands": [{"words": ["weight"]}]})"), "t"),
                   Error);
+  CHECK_THROWS_AS(
+      distill::OperandReuseRule::from_json(json::parse(R"({"axes": [{"name": "rows", "words": ["rows"]}]})"), "t"),
+      Error);
+  CHECK_THROWS_AS(distill::OperandReuseRule::from_json(
+                      json::parse(R"({"axes": [{"name": "rows", "words": ["rows"], "loop": "(unclosed"}]})"), "t"),
+                  Error);
+  CHECK_THROWS_AS(
+      distill::OperandReuseRule::from_json(json::parse(R"({"axes": [{"words": ["rows"], "loop": "row"}]})"), "t"),
+      Error);
   CHECK_NOTHROW(distill::OperandReuseRule::from_json(json::Value(), "t"));
 }

@@ -1,4 +1,4 @@
-#include "code/row_loop_reads.hpp"
+#include "code/axis_loop_reads.hpp"
 
 #include "code/jit_globals.hpp"
 #include "code/module_outline.hpp"
@@ -11,24 +11,19 @@ namespace otm::code {
 
 namespace {
 
-const text::Regex &rows_named() {
-  static const text::Regex r(R"((?i)\b\w*(?:row|tok)\w*\b)");
-  return r;
-}
-
 // `name` as a whole identifier, not an attribute (`x.w`, `p->w`).
 bool names(std::string_view code, const std::string &name, std::string_view after = "") {
   const text::Regex r("(?<![\\w.>])" + name + "\\b" + std::string(after));
   return r.contains(code);
 }
 
-std::optional<RowLoopRead> in_python(const ModuleOutline &outline, const std::vector<std::string_view> &raw,
-                                     const std::vector<std::string> &pointers) {
+std::optional<AxisLoopRead> in_python(const ModuleOutline &outline, const std::vector<std::string_view> &raw,
+                                      const std::vector<std::string> &pointers, const text::Regex &axis) {
   static const text::Regex for_head(R"(^(?:async\s+)?for\b)");
   static const text::Regex load(R"(\bload\s*\()"); // the pointer is read inside the call
   for (const auto &s : outline.statements) {
     if (!is_jit_function(outline, s)) continue;
-    bool in_loop = false;        // inside a row loop
+    bool in_loop = false;        // inside a loop over the axis
     std::size_t loop_indent = 0; // that loop's indent
     int depth = 0;               // open brackets of the statement being read
     for (std::size_t i = s.header + 1; i < s.end && i < outline.lines.size() && i < raw.size(); ++i) {
@@ -41,7 +36,7 @@ std::optional<RowLoopRead> in_python(const ModuleOutline &outline, const std::ve
       } else {
         const std::size_t indent = indent_of(raw[i]);
         if (in_loop && indent <= loop_indent) in_loop = false;
-        if (!in_loop && for_head.contains(code) && rows_named().contains(code)) {
+        if (!in_loop && for_head.contains(code) && axis.contains(code)) {
           in_loop = true, loop_indent = indent;
           continue;
         }
@@ -49,14 +44,14 @@ std::optional<RowLoopRead> in_python(const ModuleOutline &outline, const std::ve
       if (in_loop && load.contains(code))
         for (const auto &p : pointers)
           if (text::Regex(R"(\bload\s*\([^)]*?(?<![\w.]))" + p + "\\b").contains(code))
-            return RowLoopRead{i, p, std::string(text::strip(raw[i]))};
+            return AxisLoopRead{i, p, std::string(text::strip(raw[i]))};
     }
   }
   return std::nullopt;
 }
 
-std::optional<RowLoopRead> in_c(const ModuleOutline &outline, const std::vector<std::string_view> &raw,
-                                const std::vector<std::string> &pointers) {
+std::optional<AxisLoopRead> in_c(const ModuleOutline &outline, const std::vector<std::string_view> &raw,
+                                 const std::vector<std::string> &pointers, const text::Regex &axis) {
   static const text::Regex device(R"(\b__(?:global|device)__\b)");
   static const text::Regex for_head(R"(\bfor\s*\()");
   for (const auto &item : outline.c_items) {
@@ -84,7 +79,7 @@ std::optional<RowLoopRead> in_c(const ModuleOutline &outline, const std::vector<
         else if (body[close] == ')' && --depth == 0)
           break;
       if (close >= body.size()) break;
-      if (!rows_named().contains(std::string_view(body).substr(m->end, close - m->end))) continue;
+      if (!axis.contains(std::string_view(body).substr(m->end, close - m->end))) continue;
       // The loop's body: a braced block, or one statement.
       std::size_t begin = body.find_first_not_of(" \t\n", close + 1), end = begin;
       if (begin == std::string::npos) break;
@@ -104,7 +99,7 @@ std::optional<RowLoopRead> in_c(const ModuleOutline &outline, const std::vector<
         for (const auto &p : given)
           if (names(code, p, R"(\s*(?:\+|\[))")) {
             const std::size_t line = line_of[at];
-            return RowLoopRead{line, p, line < raw.size() ? std::string(text::strip(raw[line])) : std::string(code)};
+            return AxisLoopRead{line, p, line < raw.size() ? std::string(text::strip(raw[line])) : std::string(code)};
           }
         at = eol + 1;
       }
@@ -115,12 +110,13 @@ std::optional<RowLoopRead> in_c(const ModuleOutline &outline, const std::vector<
 
 } // namespace
 
-std::optional<RowLoopRead> pointer_read_in_row_loop(std::string_view source, const std::vector<std::string> &pointers) {
+std::optional<AxisLoopRead> pointer_read_in_axis_loop(std::string_view source, const std::vector<std::string> &pointers,
+                                                      const text::Regex &loop_header) {
   if (pointers.empty()) return std::nullopt;
   const auto outline = outline_module(source);
   const auto raw = text::split_lines(source);
-  if (auto r = in_python(outline, raw, pointers)) return r;
-  return in_c(outline, raw, pointers);
+  if (auto r = in_python(outline, raw, pointers, loop_header)) return r;
+  return in_c(outline, raw, pointers, loop_header);
 }
 
 } // namespace otm::code
