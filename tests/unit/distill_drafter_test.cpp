@@ -272,6 +272,18 @@ TEST_CASE("a reference kernel quotes its entry-point function", "[distill]") {
   CHECK_THAT(sized.record->get("payload").string_or("goal"),
              Catch::Contains("on the benchmarked shapes only, B in {1, 8} and S in {1024, 4096, 32768}; otm did not "
                              "run it, and other sizes are untested)"));
+  // Kit 28, Q16: the shapes as checked, not every pairing of the axes.
+  auto paired = draft_with("refk-final", [](json::Value &doc) {
+    json::Value af = doc.get("agent_facing");
+    json::Value op = af.get("operator");
+    op.set("benchmarked_values", json::parse(R"({"T": [8, 16384], "V": [32000, 151936]})"));
+    op.set("benchmarked_shapes", json::parse(R"([{"T": 8, "V": 151936}, {"T": 16384, "V": 32000}])"));
+    af.set("operator", op);
+    doc.set("agent_facing", af);
+  });
+  REQUIRE(paired.record);
+  CHECK_THAT(paired.record->get("payload").string_or("goal"),
+             Catch::Contains("on the benchmarked shapes only, (T=8, V=151936) and (T=16384, V=32000); otm did not"));
 }
 
 TEST_CASE("a reference kernel's own change is its technique only when that change runs", "[distill][issue25]") {

@@ -215,22 +215,39 @@ std::string what_runs_for_nothing(const Context &c, bool whole_file) {
   return out + ".";
 }
 
-// " only, M in {1, 16, 4096} and N in {4096, 8192}": the sizes the run
-// checked the kernel on (round 16: a decode kernel whose empty splits give
-// NaN for S under 1024 read as general). Empty when the packet has none.
+// " only, (M=1, N=4096), (M=16, N=8192) and (M=4096, N=8192)": the shapes
+// the run checked the kernel on (round 16: a decode kernel whose empty
+// splits give NaN for S under 1024 read as general; kit 28, Q16: per-axis
+// sets read as every pairing). From a packet without the shapes, each
+// axis's values (" only, M in {1, 16, 4096} and N in {4096, 8192}"). Empty
+// when the packet has neither.
 std::string benchmarked_sizes(const Value &af) {
-  const auto *axes = af.get("operator").get("benchmarked_values").as_object();
+  const auto &op = af.get("operator");
+  auto joined = [](const std::vector<std::string> &items) {
+    std::string out;
+    for (std::size_t i = 0; i < items.size(); ++i)
+      out += (i == 0 ? "" : i + 1 == items.size() ? " and " : ", ") + items[i];
+    return out;
+  };
+  std::vector<std::string> items;
+  if (const auto *shapes = op.get("benchmarked_shapes").as_array(); shapes && !shapes->empty()) {
+    for (const auto &shape : *shapes) {
+      std::string one;
+      if (const auto *axes = shape.as_object())
+        for (const auto &[name, value] : *axes) one += (one.empty() ? "" : ", ") + name + "=" + value.python_str();
+      items.push_back("(" + one + ")");
+    }
+    return " only, " + joined(items);
+  }
+  const auto *axes = op.get("benchmarked_values").as_object();
   if (!axes || axes->empty()) return {};
-  std::string out;
-  std::size_t i = 0;
   for (const auto &[name, values] : *axes) {
     std::string list;
     if (const auto *vs = values.as_array())
       for (const auto &v : *vs) list += (list.empty() ? "" : ", ") + v.python_str();
-    out += (i == 0 ? "" : i + 1 == axes->size() ? " and " : ", ") + name + " in {" + list + "}";
-    ++i;
+    items.push_back(name + " in {" + list + "}");
   }
-  return " only, " + out;
+  return " only, " + joined(items);
 }
 
 } // namespace

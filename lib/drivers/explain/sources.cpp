@@ -149,7 +149,7 @@ std::vector<Source> sources_of(const std::string &path, const SourceContext &c) 
     out.push_back({"definition", "definition.json", "axes", text_of_value(definition(m).get("axes"))});
   } else if (starts(p, "operator.n_benchmarked_shapes")) {
     out.push_back({"workload", "workload.jsonl", "count of non-blank lines", text_of_value(m.meta().get("n_shapes"))});
-  } else if (starts(p, "operator.benchmarked_values.")) {
+  } else if (starts(p, "operator.benchmarked_values.") || starts(p, "operator.benchmarked_shapes[")) {
     out.push_back({"workload-axes", "workload.jsonl", "axes of its lines", workload_text(m)});
   } else if (starts(p, "operator.harness")) {
     out.push_back({"setting", "", "RTM_HARNESS / --harness, the registry's harness, or otm's default",

@@ -254,6 +254,7 @@ void write_agent_facing(json::Writer &w, const Texts &t, const json::Value &seg,
   w.key("fixed_axes").value(t.fixed_axes);
   w.key("variable_axes").value(t.var_axes);
   if (t.benchmarked_values.size()) w.key("benchmarked_values").value(t.benchmarked_values);
+  if (t.benchmarked_shapes.size()) w.key("benchmarked_shapes").value(t.benchmarked_shapes);
   w.key("n_benchmarked_shapes").value(meta.n_shapes);
   w.key("dsl").value(seg.get("dsl"));
   w.key("gpu").value(gpu_of(meta));

@@ -128,6 +128,31 @@ json::Value benchmarked_values(const ShapeReach &reach, const std::vector<std::s
   return out;
 }
 
+// Each shape's variable axes ([{"T": 8, "V": 32000}, ...]), a combination
+// once, in increasing order: which sizes were checked together (kit 28,
+// Q16: "T in {..., 16384} and V in {..., 151936}" read as covering
+// T=16384 with V=151936, which no shape paired). Empty when the workload
+// names no shape or varies fewer than two axes (each axis's values say
+// it all then).
+json::Value benchmarked_shapes(const ShapeReach &reach, const std::vector<std::string> &var_axes) {
+  json::Value out = json::Value::array();
+  if (var_axes.size() < 2) return out;
+  std::set<std::vector<double>> combinations;
+  for (const auto &[key, axes] : reach.axes) {
+    std::vector<double> combination;
+    for (const auto &name : var_axes)
+      for (const auto &[axis, value] : axes)
+        if (axis == name) combination.push_back(value);
+    if (combination.size() == var_axes.size()) combinations.insert(std::move(combination));
+  }
+  for (const auto &combination : combinations) {
+    json::Value shape = json::Value::object();
+    for (std::size_t i = 0; i < var_axes.size(); ++i) shape.set(var_axes[i], axis_number(combination[i]));
+    out.push_back(std::move(shape));
+  }
+  return out;
+}
+
 } // namespace
 
 // "Scrubbed": null or "" stays null; anything else is a (possibly empty) string.
@@ -199,6 +224,7 @@ Texts scrub_texts(scrub::Scrubber &s, const json::Value &seg, const json::Value 
   t.fixed_axes = scrub_strings(s, meta.constants.is_object() ? meta.constants : json::Value::object());
   t.var_axes = scrub_strings(s, json::Value::strings(meta.var_axes));
   t.benchmarked_values = benchmarked_values(reach, meta.var_axes);
+  t.benchmarked_shapes = benchmarked_shapes(reach, meta.var_axes);
   // The trace's own explanations (otm additions, scrubbed after the spec's
   // fields so its shape-N numbering is unchanged).
   t.expected = scrubbed(s, row.get("expected_impact"));

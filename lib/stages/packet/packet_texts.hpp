@@ -24,6 +24,7 @@ struct Texts {
   json::Value conclusion_text, directions, pitfalls, lever, fix, previous, harness, category, fixed_axes, var_axes;
   json::Value expected, directions_up, evidence, causal;
   json::Value benchmarked_values;  // each variable axis's values over the workload's shapes
+  json::Value benchmarked_shapes;  // each shape's variable axes ({"T": 8, "V": 32000}), once each
   json::Value span_changes;        // strategy: the earlier kept steps' change texts in its span
   json::Value later_kept;          // anti-strategy: the kept steps of the run that state the same lever settings
   json::Value kept_since_last_try; // strategy: the kept steps since its change's last reverted try
