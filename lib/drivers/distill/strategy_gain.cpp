@@ -10,9 +10,33 @@ namespace otm::distill::drafting {
 
 namespace {
 
-// "; per shape from -28.5 % (shape-4) to -1.2 % (shape-1)": how evenly
-// the geomean was earned; empty with fewer than two shapes.
-std::string shape_range(const Value &changes) {
+// An axis value as the workload spells it: a whole number without ".0".
+std::string axis_value(const Value &v) {
+  auto x = v.as_number();
+  return x && *x == std::floor(*x) && std::abs(*x) < 9e15 ? std::to_string(static_cast<long long>(*x)) : v.python_str();
+}
+
+// "M=4, N=4096, K=14336": a per-shape entry's axes; empty without them.
+std::string axes_of(const Value &e) {
+  std::string axes;
+  if (const auto *a = e.get("axes").as_object())
+    for (const auto &[name, value] : *a) axes += (axes.empty() ? "" : ", ") + name + "=" + axis_value(value);
+  return axes;
+}
+
+// "shape-5 (M=4, N=4096, K=14336) -55.09 %".
+std::string shape_named(const Value &e) {
+  std::string axes = axes_of(e);
+  return e.string_or("shape") + (axes.empty() ? "" : " (" + axes + ")") + " " + e.get("change_pct").python_str() + " %";
+}
+
+// "; per shape from -28.5 % (shape-4: M=4) to -1.2 % (shape-1: M=1)": how
+// evenly the geomean was earned, each shape named by its axes when the
+// packet has them (kit 28: "shape-N" labels hid which shapes gained);
+// then the shapes that measured slower inside the run's per-shape spread,
+// which are no regression but where the change did not help (kit 28, Q19:
+// the M=32 and M=256 shapes). Empty with fewer than two shapes.
+std::string shape_range(const Value &changes, std::optional<double> band) {
   const Value *lo = nullptr, *hi = nullptr;
   const auto *all = changes.as_array();
   if (!all) return {};
@@ -23,8 +47,21 @@ std::string shape_range(const Value &changes) {
     if (!hi || *x > *hi->get("change_pct").as_number()) hi = &e;
   }
   if (!lo || lo == hi) return {};
-  auto one = [](const Value &e) { return e.get("change_pct").python_str() + " % (" + e.string_or("shape") + ")"; };
-  return "; per shape from " + one(*lo) + " to " + one(*hi);
+  auto one = [](const Value &e) {
+    std::string axes = axes_of(e);
+    return e.get("change_pct").python_str() + " % (" + e.string_or("shape") + (axes.empty() ? "" : ": " + axes) + ")";
+  };
+  std::string out = "; per shape from " + one(*lo) + " to " + one(*hi);
+  if (!band) return out;
+  std::string slower;
+  for (const auto &e : *all) {
+    auto x = e.get("change_pct").as_number();
+    if (!x || *x <= 0 || *x > *band || !e.get("shape").is_string()) continue;
+    slower += (slower.empty() ? "" : ", ") + shape_named(e);
+  }
+  if (!slower.empty())
+    out += "; slower, inside the run's per-shape spread of re-measurements of unchanged code: " + slower;
+  return out;
 }
 
 // The gain's price (schema: "the same metric going the wrong way on one
@@ -87,20 +124,6 @@ std::optional<FewShapes> gain_on_a_few_shapes(const Value &m, double min_share) 
   f.rest_pct = (std::exp(log_rest / static_cast<double>(f.rest)) - 1.0) * 100.0;
   if (-f.rest_pct > *band) return std::nullopt;
   return f;
-}
-
-// An axis value as the workload spells it: a whole number without ".0".
-std::string axis_value(const Value &v) {
-  auto x = v.as_number();
-  return x && *x == std::floor(*x) && std::abs(*x) < 9e15 ? std::to_string(static_cast<long long>(*x)) : v.python_str();
-}
-
-// "shape-5 (M=4, N=4096, K=14336) -55.09 %".
-std::string shape_named(const Value &e) {
-  std::string axes;
-  if (const auto *a = e.get("axes").as_object())
-    for (const auto &[name, value] : *a) axes += (axes.empty() ? "" : ", ") + name + "=" + axis_value(value);
-  return e.string_or("shape") + (axes.empty() ? "" : " (" + axes + ")") + " " + e.get("change_pct").python_str() + " %";
 }
 
 // Whether `name` stands in `text` as a word of its own ("M" in "all M
@@ -325,8 +348,9 @@ Value strategy_gain(Context &c) {
     metric.set("direction", "lower-better");
     metric.set("source", "harness");
     metric.set("delta_pct", pct);
-    std::string over = "geomean latency over the run's benchmarked shapes, against the best earlier step" +
-                       shape_range(m.get("per_shape_vs_measured_against"));
+    std::string over =
+        "geomean latency over the run's benchmarked shapes, against the best earlier step" +
+        shape_range(m.get("per_shape_vs_measured_against"), m.get("same_code_shape_spread_pct").as_number());
     // A gain a few shapes carry is theirs: said with the axes that set
     // them apart (the record's shape_regime).
     if (auto regime = gain_regime_of(c)) {
