@@ -1,26 +1,19 @@
-// The strategy drafter: a milestone's change, checked against its diff and
-// its run (claims visible in running code, spans, template reasons; the
-// gain's checks are strategy_gain's), with its snippet, mechanism and
-// retrieval terms.
+// The strategy drafter: a milestone's change, once its checks have passed
+// (strategy_checks: claims visible in running code, spans, template
+// reasons; the gain's checks are strategy_gain's), written with its
+// snippet, mechanism and retrieval terms.
 #include "distill/draft_context.hpp"
+#include "distill/strategy_checks.hpp"
 #include "distill/strategy_gain.hpp"
 
 #include "text/code_list.hpp"
-#include "text/pyformat.hpp"
 #include "text/sentences.hpp"
 
 #include <algorithm>
 #include <cctype>
-#include <cmath>
 
-#include "code/gluon_layouts.hpp"
-#include "code/inert_code.hpp"
-#include "code/unbound_names.hpp"
-#include "diff/diff_reading.hpp"
 #include "distill/change_claims.hpp"
 #include "distill/diff_snippet.hpp"
-#include "distill/mechanism_source.hpp"
-#include "error/error.hpp"
 #include "levers/lever_settings.hpp"
 #include "text/regex.hpp"
 #include "text/utf8.hpp"
@@ -32,33 +25,6 @@ namespace {
 // At most this many levers whose settings a change's code changes tag it
 // when its words name none: more is a rewrite, tagged by none.
 constexpr std::size_t kMaxCodeLeverTags = 3;
-
-// The levers of `realised` that a step whose own commits run nothing may
-// still claim: an earlier kept step of its span names the same lever (at the
-// value this step's text states, when it states one), so the step re-measured
-// that change. A lever realised by a step that does not name it (a type-hint
-// tidy-up touching a `residual` argument) is not this claim's.
-std::vector<std::string> re_measured(const levers::LeverVocabulary &vocabulary, const std::string &change,
-                                     const std::vector<std::string> &realised,
-                                     const std::vector<std::string> &earlier) {
-  auto value_of = [&](const std::string &text, const std::string &lever) -> std::optional<std::string> {
-    for (const auto &s : levers::settings_in(vocabulary, levers::claim_of(text)))
-      if (s.lever == lever) return s.value;
-    return std::nullopt;
-  };
-  std::vector<std::string> out;
-  for (const auto &lever : realised) {
-    auto mine = value_of(change, lever);
-    for (const auto &e : earlier) {
-      auto theirs = value_of(e, lever);
-      if (theirs && (!mine || mine->empty() || *mine == *theirs)) {
-        out.push_back(lever);
-        break;
-      }
-    }
-  }
-  return out;
-}
 
 // Whether a recorded caveat can tell a reader when it applies: four words
 // or more, and not an error message or a stack trace.
@@ -72,234 +38,6 @@ bool states_a_condition(const std::string &caveat) {
     in_word = w;
   }
   return words >= 4 && !error_text.contains(caveat);
-}
-
-// What a strategy stands on once every refusal has passed: its change
-// text, the diff and the levers the text claims that the code bears out,
-// the earlier kept steps its diff also holds, and its mechanism.
-struct Checked {
-  std::string change, range, dsl;
-  diff::DiffReading diff;
-  levers::LeverReading levers;
-  std::vector<std::string> earlier;
-  SourcedText mech;
-};
-
-// The code checks: a change that runs, in code that can run as written.
-diff::DiffReading running_change(Context &c, const std::string &range) {
-  // No change, no strategy: the gain must be bought by code that runs.
-  std::optional<diff::DiffReading> diff;
-  if (!c.packet.code.empty() && c.af.get("diff_file").is_string()) diff = diff::read_diff(c.packet.code, code_after(c));
-  if (!diff || diff->running_lines() == 0) {
-    if (diff && !diff->unread_names.empty())
-      refuse("payload.implementation.snippet", "no code change that runs " + range + ": the code lines it changes " +
-                                                   "assign `" + diff->unread_names.front() +
-                                                   "`, which no line of the kernel reads");
-    if (diff && !diff->restated_hints.empty())
-      refuse("payload.implementation.snippet",
-             "no code change that runs " + range + ": the code lines it changes hint " +
-                 text::quoted_code_list(diff->restated_hints) + " with " + code::kRestatedHintReason +
-                 " (contiguous, starting on a multiple of its length), so they cannot widen a load");
-    if (diff && !diff->dead_definitions.empty())
-      refuse("payload.implementation.snippet", "no code change that runs " + range +
-                                                   ": the executable lines it adds "
-                                                   "define `" +
-                                                   diff->dead_definitions.front() + "`, which nothing calls");
-    refuse("payload.implementation.snippet",
-           "no code change " + range +
-               (diff ? ": the diff changes only comments, docstrings, blank lines or version stamps" : ""));
-  }
-  // Code that reads a name it binds nowhere cannot run as written (round 7:
-  // a Gluon kernel reading undefined `X`, `W`, `eps`): what the run
-  // measured was not this code.
-  if (auto after = code_after(c)) {
-    auto unbound = code::unbound_names(*after);
-    if (!unbound.empty())
-      refuse("payload.implementation.snippet",
-             "the kernel after the change reads " + text::quoted_code_list(unbound) +
-                 ", which it binds nowhere (no parameter, assignment, import or definition): it cannot run as "
-                 "written, so the run's measurement is not of this code");
-    if (auto e = code::expand_of_an_unsliced_tensor(*after))
-      refuse("payload.implementation.snippet",
-             "the kernel after the change " + e->why() + ", so the run's measurement is not of this code");
-  }
-  return std::move(*diff);
-}
-
-// The claim checks: the change text describes code that runs, every lever
-// it names is borne out by the diff, and a step whose own commits run
-// nothing claims a lever an earlier kept step of its span changed.
-void claim_borne_out(Context &c, const Checked &k) {
-  if (auto dead = described_dead_code(k.diff, k.change))
-    refuse("payload.change", "the change text describes `" + *dead + "`, which the diff " + k.range +
-                                 " defines but never calls: the measured gain is not its");
-  // A claim must be visible in the code: every lever the change text names
-  // that has code forms for this DSL is changed by a running line.
-  if (!k.levers.missing.empty())
-    refuse("payload.change", "the change text claims " + text::quoted_code_list(k.levers.missing) +
-                                 ", but no running change " + k.range + " changes its code" +
-                                 (k.diff.restated_hints.empty()
-                                      ? std::string()
-                                      : " (its hints on " + text::quoted_code_list(k.diff.restated_hints) +
-                                            " restate " + code::kRestatedHintReason + ": they cannot widen a load)") +
-                                 ": the measured gain is not borne out by the diff");
-  // Pipelining or unrolling credited on a kernel that runs no loop.
-  if (auto lever = loop_lever_without_a_loop(k.levers.realised, code_after(c), c.rules.retrieval.levers))
-    refuse("payload.change", "the change text claims `" + *lever +
-                                 "`, which acts on a loop, but the kernel after the change runs none (no `for` or "
-                                 "`while` in its device code): the lever changes nothing there, so the gain is "
-                                 "not its");
-  // A lever set only through a compiler option the DSL leaves unused on
-  // this kernel: the gain is not its.
-  if (auto unused = lever_set_only_through_an_unused_option(k.diff, k.levers.realised, code_after(c),
-                                                            c.rules.retrieval.levers, k.dsl))
-    refuse("payload.change", "the change text claims `" + unused->lever + "`, which the diff sets only through `" +
-                                 unused->option + "`, and " + unused->reason +
-                                 ": the option changes nothing there, so the gain is not its");
-  // A constant the claim names only as the condition of its path, which
-  // the diff also resets, moved the shapes outside that path too (round
-  // 14: "keep the row in registers when next_pow2(N) <= MAX_BLOCK_N" while
-  // MAX_BLOCK_N went 1024 -> 4096; the largest gains and a +46 % regression
-  // were on the looped path's wider tiles): the gain is not the claim's.
-  std::string account = k.change;
-  for (const auto &e : k.earlier) account += "\n" + e;
-  for (const auto &r : conditions_reset(k.diff, account))
-    refuse("payload.change", "the diff also sets `" + r.name + "` from " + r.from + " to " + r.to +
-                                 ", which the change text names only as the condition of the path it claims: shapes "
-                                 "outside that path changed too, so the gain is not the claim's");
-  // A step whose own commits run nothing may still claim a lever an earlier
-  // kept step of its span changed (a change kept and re-measured): the diff
-  // must then bear that lever out. Otherwise the gain is not its claim's.
-  const auto &span = c.af.get("span");
-  bool own_runs =
-      !span.get("this_step_changes_running_code").is_bool() || *span.get("this_step_changes_running_code").as_bool();
-  // With no earlier kept step in the span, the diff's running code is what
-  // was measured (a reverted attempt's code the run kept after all): a
-  // claimed lever it realises is borne out.
-  if (!own_runs &&
-      (k.earlier.empty() ? k.levers.realised.empty()
-                         : re_measured(c.rules.retrieval.levers, k.change, k.levers.realised, k.earlier).empty()))
-    refuse("payload.change",
-           "this step's own commits change no code that runs, and no lever its change text names "
-           "is both changed " +
-               k.range + " and named (at the same setting) by an earlier kept step: the gain belongs to " +
-               (k.earlier.empty()
-                    ? std::string("other steps")
-                    : "the " + std::to_string(k.earlier.size()) + " earlier kept step(s) its diff also holds"));
-}
-
-// Whether the step's expected impact is the run's template: the same
-// sentence stated by at least `template_min_steps` steps.
-bool expected_impact_is_template(const Context &c) {
-  auto steps = c.af.get("what_the_run_said").get("expected_impact_stated_by_steps").as_int().value_or(0);
-  return steps > 0 && static_cast<std::size_t>(steps) >= c.rules.template_min_steps;
-}
-
-// A reason of the step's own: a reason the run gives on many steps (its
-// template's expected impact, a sentence the run's other strategies share)
-// is not this step's.
-SourcedText own_mechanism(Context &c, const Checked &k) {
-  const auto &said_here = c.af.get("what_the_run_said");
-  const bool impact_is_template = expected_impact_is_template(c);
-  // A cause the packet contradicts (the shapes' program counts, a shape's
-  // measurement, the DRAM captures, the code after the change: the rules
-  // of DraftRules) is skipped too; when no other source is left, it is the
-  // refusal's reason.
-  std::optional<std::string> contradicted;
-  // The lines the change removed: what the code before it held that the
-  // code after does not.
-  std::string removed;
-  for (auto line : k.diff.lines)
-    if (line.starts_with('-') && !line.starts_with("---")) removed.append(line.substr(1)).push_back('\n');
-  auto is_template = [&](const std::string &source, const std::string &text) {
-    // The template's sentence is the template wherever the packet quotes
-    // it (round 12: a body's "Rationale: <expected impact>" line).
-    if (impact_is_template && (source == "what_the_run_said.expected_impact" ||
-                               text::folded(text) == text::folded(said_here.string_or("expected_impact"))))
-      return true;
-    const auto &ex = c.rules.excluded_mechanisms;
-    if (std::find(ex.begin(), ex.end(), text::folded(text)) != ex.end()) return true;
-    // A capture's conclusion describes the kernel after the change ("DRAM-
-    // bandwidth-bound: 30% of peak, long_scoreboard stalls dominating"):
-    // it is this change's cause only when it compares before and after
-    // ("issue slots busy drop from 41% to 37%") or names a lever the change
-    // claims (round 14: the state of the untouched looped path served as
-    // why keeping the row in registers helped).
-    const auto named = c.rules.retrieval.levers.named_in(text);
-    const bool names_a_claimed_lever = std::any_of(named.begin(), named.end(), [&](const std::string &l) {
-      return std::find(k.levers.claimed.begin(), k.levers.claimed.end(), l) != k.levers.claimed.end();
-    });
-    if (source == "profiler.conclusion" && !c.rules.causal.compares(text) && !names_a_claimed_lever) return true;
-    // A direction's rationale speaks for the step only when the levers it,
-    // or the direction it gives the reason for, names include one the
-    // change text names: round 14 served "more warps per row raise
-    // memory-level parallelism" as why a vector-width change helped, and
-    // "wider loads: fewer instructions" (direction "vec4 K/V loads") as why
-    // query heads were grouped. One that names no lever is not judged here.
-    // A direction's rationale gives the reason for one lever; a step that
-    // claims several measured them only together (kit 24's L11, kit 26's
-    // N15: "cheaper reciprocal square root" as the mechanism of warps 4 ->
-    // 8 + approximate rsqrt, the inert half).
-    if (source == "what_the_run_said.directions_taken_up" && levers::claims_several_changes(k.change)) return true;
-    if (source == "what_the_run_said.directions_taken_up") {
-      std::vector<std::string> about = named;
-      if (const auto *list = said_here.get("directions_taken_up").as_array())
-        for (const auto &d : *list)
-          if (d.string_or("rationale") == text)
-            for (auto &l : c.rules.retrieval.levers.named_in(d.string_or("direction"))) about.push_back(std::move(l));
-      const auto in_change = c.rules.retrieval.levers.named_in(k.change);
-      if (!about.empty() && std::none_of(about.begin(), about.end(), [&](const std::string &l) {
-            return std::find(in_change.begin(), in_change.end(), l) != in_change.end();
-          }))
-        return true;
-    }
-    auto why = c.rules.grid_cause.contradiction(text, c.af.get("measurements"));
-    if (!why) why = c.rules.every_shape.contradiction(text, c.af.get("measurements"));
-    if (!why) why = c.rules.dram_cause.contradiction(text, c.af.get("profiler"));
-    if (!why) why = c.rules.operand_reuse.contradiction(text, code_after(c).value_or(std::string_view()));
-    if (!why) why = c.rules.tile_claim.contradiction(text, code_after(c).value_or(std::string_view()));
-    if (!why) why = c.rules.cross_warp.contradiction(text, code_after(c).value_or(std::string_view()), removed);
-    if (why && !contradicted) contradicted = why;
-    return why.has_value();
-  };
-  auto mech = strategy_mechanism(c.af, c.rules.causal, is_template);
-  if (!mech && contradicted) refuse("payload.mechanism", *contradicted);
-  if (!mech)
-    refuse("payload.mechanism",
-           impact_is_template
-               ? "the packet states no reason of this step's own: its expected impact is the run's template default "
-                 "(stated on " +
-                     std::to_string(*said_here.get("expected_impact_stated_by_steps").as_int()) +
-                     " steps), and it has no causal sentence, profiler conclusion of the kernel under test, "
-                     "rationale of a direction taken up, or causal change text"
-               : "the packet states no reason for the gain: no causal sentence, expected impact, profiler "
-                 "conclusion of the kernel under test, rationale of a direction taken up, or causal change text");
-  return std::move(*mech);
-}
-
-// Every check, in the order a reader would ask: code, gain, claim, reason.
-Checked check_strategy(Context &c) {
-  Checked k;
-  k.change = required_string(c.af.get("what_the_run_said").get("change"), "payload.change",
-                             "the run recorded no description of its change");
-  k.range = range_of(c.prov);
-  k.diff = running_change(c, k.range);
-  established_gain(c);
-  k.dsl = c.af.get("operator").string_or("dsl");
-  k.levers = levers::read_levers(k.diff, k.change, c.rules.retrieval.levers, k.dsl);
-  // The step's own span: a diff that also holds earlier kept steps names
-  // them and credits the gain to all of them together. A step whose text
-  // names levers the diff's running code does not change left nothing of
-  // itself in the diff (a later step undid it: round 9, fp16 exponentials
-  // reverted before the milestone), so it is not named.
-  for (auto &e : strings_at(c.af.get("span").get("earlier_kept_steps"), "change"))
-    if (levers::left_in_diff(k.diff, e, c.rules.retrieval.levers, k.dsl)) k.earlier.push_back(std::move(e));
-  // Steps that set one lever again, or toggle one knob, are named by the
-  // last (kit 24's "cluttered" change).
-  k.earlier = levers::without_superseded_steps(k.earlier, c.rules.retrieval.levers);
-  claim_borne_out(c, k);
-  k.mech = own_mechanism(c, k);
-  return k;
 }
 
 // payload.trace: the step the code builds on and the techniques the code
