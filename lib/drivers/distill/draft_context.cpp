@@ -264,6 +264,11 @@ bool kernel_runs_all_levers_of(const Context &c, const std::string &change) {
   return levers_the_kernel_runs(c, named).size() == named.size() && kernel_holds_stated_values(c, what);
 }
 
+std::string what_a_kept_change_did(const std::string &change) {
+  const auto sentences = text::sentences(change);
+  return sentences.empty() ? change : sentences.front();
+}
+
 std::optional<std::string> latest_change_the_kernel_runs(const Context &c, const std::vector<std::string> &changes) {
   for (auto it = changes.rbegin(); it != changes.rend(); ++it)
     if (kernel_runs_all_levers_of(c, *it)) return *it;

@@ -152,12 +152,13 @@ Value trace_of_kernel(Context &c, const std::vector<std::string> &applied_before
   else {
     // When the code shows none of its lineage's changes as stated (a
     // restore set them back, their code is gone), no one of them is named.
+    auto latest = latest_change_the_kernel_runs(c, carried);
+    if (latest) latest = what_a_kept_change_did(*latest);
     builds_on.set("approach", carried.empty()
                                   ? std::string("the untouched baseline")
-                                  : latest_change_the_kernel_runs(c, carried)
-                                        .value_or("the run's " + std::to_string(carried.size()) +
-                                                  " earlier kept steps, none of whose stated changes this code "
-                                                  "still shows as stated"));
+                                  : latest.value_or("the run's " + std::to_string(carried.size()) +
+                                                    " earlier kept steps, none of whose stated changes this code "
+                                                    "still shows as stated"));
     builds_on.set("is_baseline", carried.empty());
   }
   Value trace = Value::object();

@@ -53,6 +53,7 @@ Value trace_of(Context &c, const std::vector<std::string> &applied_before) {
   if (prev && !baseline && !kernel_runs_all_levers_of(c, *prev))
     if (auto running = latest_change_the_kernel_runs(c, strings_at(c.af.get("kept_changes_of_its_lineage"), "change")))
       prev = *running;
+  if (prev) prev = what_a_kept_change_did(*prev);
   if (prev)
     approach = baseline ? "the untouched baseline: " + *prev : *prev;
   else if (baseline)
