@@ -281,6 +281,10 @@ std::optional<std::string> check_anti_against_the_run(Context &c, const AntiFact
                                       ", which it binds nowhere (no parameter, assignment, import or definition): "
                                       "it cannot run as written, so the run's measurement is not of this code");
   }
+  // A cause about what the attempt's code does that the code contradicts.
+  if (auto after = code_after(c))
+    if (auto why = c.rules.low_precision_sum.contradiction(fact.mechanism.text, *after))
+      refuse("payload.established_fact.mechanism", *why);
   if (diff->running_lines() == 0)
     refuse("payload.attempted", "the attempt changes no code that runs " + range +
                                     " (only comments, docstrings, stamps or values nothing reads): the lever was "

@@ -190,6 +190,7 @@ DraftRules DraftRules::from_config(const config::Config &config) {
   r.operand_reuse = OperandReuseRule::from_json(config.data().get("operand_reuse"), config.source_name());
   r.tile_claim = TileClaimRule::from_json(config.data().get("tile_claims"), config.source_name());
   r.cross_warp = CrossWarpClaimRule::from_json(config.data().get("cross_warp_claims"), config.source_name());
+  r.low_precision_sum = LowPrecisionSumRule::from_json(config.data().get("low_precision_sums"), config.source_name());
   r.restores =
       levers::whole_token_regex_at(config.data().get("lineage"), "restores", true, config.source_name() + ": lineage");
   const auto &accounts = config.data().get("failure_accounts");

@@ -15,6 +15,7 @@
 #include "distill/dram_cause.hpp"
 #include "distill/every_shape_claim.hpp"
 #include "distill/grid_cause.hpp"
+#include "distill/low_precision_sum_claim.hpp"
 #include "distill/operand_reuse.hpp"
 #include "distill/packet.hpp"
 #include "distill/refusal.hpp"
@@ -84,6 +85,9 @@ struct DraftRules {
   // The `cross_warp_claims` section: a cause about data moving between
   // warps checked against CUDA source whose warps never exchange data.
   CrossWarpClaimRule cross_warp;
+  // The `low_precision_sums` section: a cause saying the sums are kept in
+  // bf16/fp16 checked against the kernel's running sums.
+  LowPrecisionSumRule low_precision_sum;
   // `lineage.restores`: a kept step's change text that returns to earlier
   // code ("Restore an earlier step kernel: ...") names no technique the
   // code builds on (round 14: a reference kernel said to build on one).

@@ -208,6 +208,7 @@ SourcedText own_mechanism(Context &c, const Checked &k) {
     if (!why) why = c.rules.operand_reuse.contradiction(text, code_after(c).value_or(std::string_view()));
     if (!why) why = c.rules.tile_claim.contradiction(text, code_after(c).value_or(std::string_view()));
     if (!why) why = c.rules.cross_warp.contradiction(text, code_after(c).value_or(std::string_view()), removed);
+    if (!why) why = c.rules.low_precision_sum.contradiction(text, code_after(c).value_or(std::string_view()));
     if (why && !contradicted) contradicted = why;
     return why.has_value();
   };
