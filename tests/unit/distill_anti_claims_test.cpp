@@ -1103,6 +1103,20 @@ TEST_CASE("a next step the run took up and only ever reverted is no open directi
       .set("directions_taken_up", taken_up("Vectorise the store with 128-bit writes."));
   const auto with_both = next_of(distill::draft_run({strategy, failed, kept})[0]);
   CHECK(with_both.size() == alone.size());
+  // Stop 47 (kit 29, R10): a next step whose every lever the run tried in
+  // other words and only reverted.
+  auto persistent = attempt();
+  at(persistent.doc, {"agent_facing", "what_the_run_said"})
+      .set("change", "enable PERSISTENT (grid-stride rows over one program per SM).");
+  const auto after_persistent = next_of(distill::draft_run({strategy, persistent})[0]);
+  CHECK(std::find(after_persistent.begin(), after_persistent.end(),
+                  "Try a persistent grid so rows stream through resident CTAs.") == after_persistent.end());
+  CHECK(after_persistent.size() + 1 == alone.size());
+  // ... unless a kept change of the run names it too.
+  auto kept_persistent = distill::load_packet(testsupport::distill_fixtures() / "strategy-v5.json");
+  at(kept_persistent.doc, {"agent_facing", "what_the_run_said"})
+      .set("change", "Persistent kernel: one program per SM.");
+  CHECK(next_of(distill::draft_run({strategy, persistent, kept_persistent})[0]).size() == alone.size());
 }
 
 TEST_CASE("an attempt that never built is the toolchain's limit at that setting, not a measured loss",

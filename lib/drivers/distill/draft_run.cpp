@@ -7,6 +7,7 @@
 #include "distill/drafter.hpp"
 #include "distill/refusal.hpp"
 #include "distill/staging.hpp"
+#include "levers/lever_settings.hpp"
 #include "record/store_layout.hpp"
 #include "text/utf8.hpp"
 #include "workspace/layout.hpp"
@@ -98,15 +99,34 @@ void advice_the_run_bears_out(std::vector<Draft> &drafts, const std::vector<Pack
 // Stop 44: a strategy's next step that the run itself took up and only
 // ever reverted ("Try deferred dequant", taken up by twelve failed
 // attempts and no kept step) is no direction left open: it is dropped.
-void next_steps_the_run_bears_out(std::vector<Draft> &drafts, const std::vector<Packet> &packets) {
-  std::set<std::string> failed, kept;
+// Stop 47: so is one every lever of which the run tried and only ever
+// reverted, however it was worded (kit 29, R10: "Try bf16 accumulation"
+// after three reverted bf16-accumulation attempts and no kept one).
+void next_steps_the_run_bears_out(std::vector<Draft> &drafts, const std::vector<Packet> &packets,
+                                  const levers::LeverVocabulary &vocabulary) {
+  std::set<std::string> failed, kept, failed_levers, kept_levers;
+  auto levers_of = [&](const std::string &change, std::set<std::string> &into) {
+    for (auto &l : vocabulary.named_in(levers::claim_of(change))) into.insert(std::move(l));
+  };
   for (const auto &p : packets) {
     const bool anti = p.record_type() == "anti-strategy";
+    const auto &said = p.agent_facing().get("what_the_run_said");
+    if (anti) levers_of(said.string_or("change"), failed_levers);
+    if (p.record_type() == "strategy") levers_of(said.string_or("change"), kept_levers);
+    // A kernel's lineage lists every change the run kept, milestones or not.
+    if (const auto *lineage = p.agent_facing().get("kept_changes_of_its_lineage").as_array())
+      for (const auto &k : *lineage) levers_of(k.string_or("change"), kept_levers);
     if (!anti && p.record_type() != "strategy") continue;
-    if (const auto *dirs = p.agent_facing().get("what_the_run_said").get("directions_taken_up").as_array())
+    if (const auto *dirs = said.get("directions_taken_up").as_array())
       for (const auto &d : *dirs)
         if (const auto *t = d.get("direction").as_string()) (anti ? failed : kept).insert(text::folded(*t));
   }
+  auto only_failed_levers = [&](const std::string &direction) {
+    const auto named = vocabulary.named_in(direction);
+    return !named.empty() && std::all_of(named.begin(), named.end(), [&](const std::string &l) {
+      return failed_levers.count(l) && !kept_levers.count(l);
+    });
+  };
   for (auto &d : drafts) {
     if (!d.record || d.record->string_or("type") != "strategy") continue;
     auto *payload = d.record->find("payload");
@@ -116,7 +136,7 @@ void next_steps_the_run_bears_out(std::vector<Draft> &drafts, const std::vector<
     for (const auto &n : *next) {
       const auto *t = n.as_string();
       const std::string key = t ? text::folded(*t) : std::string();
-      if (t && failed.count(key) && !kept.count(key)) continue;
+      if (t && ((failed.count(key) && !kept.count(key)) || only_failed_levers(*t))) continue;
       left.push_back(n);
     }
     if (left.size() != next->size()) payload->set("next_steps", std::move(left));
@@ -150,7 +170,7 @@ std::vector<Draft> draft_run(const std::vector<Packet> &packets, const DraftRule
   }
   one_record_per_failed_lever(drafts);
   advice_the_run_bears_out(drafts, packets, rules);
-  next_steps_the_run_bears_out(drafts, packets);
+  next_steps_the_run_bears_out(drafts, packets, rules.retrieval.levers);
   return drafts;
 }
 
