@@ -1117,6 +1117,20 @@ TEST_CASE("a next step the run took up and only ever reverted is no open directi
   at(kept_persistent.doc, {"agent_facing", "what_the_run_said"})
       .set("change", "Persistent kernel: one program per SM.");
   CHECK(next_of(distill::draft_run({strategy, persistent, kept_persistent})[0]).size() == alone.size());
+  // A kept change that names the lever by its code name keeps it too
+  // ("WARPS_PER_BLOCK 4->1" is num_warps).
+  auto warps_next = strategy;
+  auto dirs = json::Value::array();
+  auto d = json::Value::object();
+  d.set("direction", "Try fewer warps per row.");
+  dirs.push_back(d);
+  at(warps_next.doc, {"agent_facing"}).set("open_directions", dirs);
+  auto fewer = attempt();
+  at(fewer.doc, {"agent_facing", "what_the_run_said"}).set("change", "num_warps 8 -> 4 for the short rows.");
+  CHECK(next_of(distill::draft_run({warps_next, fewer})[0]).empty());
+  auto kept_warps = distill::load_packet(testsupport::distill_fixtures() / "strategy-v5.json");
+  at(kept_warps.doc, {"agent_facing", "what_the_run_said"}).set("change", "WARPS_PER_BLOCK 4->1.");
+  CHECK(next_of(distill::draft_run({warps_next, fewer, kept_warps})[0]).size() == 1);
 }
 
 TEST_CASE("an attempt that never built is the toolchain's limit at that setting, not a measured loss",

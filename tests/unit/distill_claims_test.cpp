@@ -1260,3 +1260,33 @@ TEST_CASE("a rewrite's snippet quotes the hunk that deletes what it replaces", "
   // A hunk that adds code is no deleted half.
   CHECK_THAT(s->text, !Catch::Contains("_WARMUP"));
 }
+
+TEST_CASE("a change the run names otherwise than the code is named by the code too", "[distill][claims][issue25]") {
+  // Kit 29, R05 and R17: the run's account names a setting the code calls
+  // otherwise.
+  const std::string warps = R"(diff --git a/kernel.py b/kernel.py
+--- a/kernel.py
++++ b/kernel.py
+@@ -5,7 +5,7 @@ import triton.language as tl
+ BLOCK_SIZE = 1024
+-NUM_WARPS = 4
++NUM_WARPS = 1
+ 
+ 
+@@ -40,3 +40,3 @@ def rmsnorm(x, w, eps):
+     grid = (x.shape[0],)
+     rmsnorm_kernel[grid](x, y, w, x.shape[1], eps, BLOCK_SIZE=BLOCK_SIZE, num_warps=NUM_WARPS)
+     return y
+)";
+  auto d = distill::draft_record(
+      strategy_with(warps, "WARPS_PER_BLOCK 4->1. One warp per row: the row fits one warp's registers."));
+  INFO((d.refusal ? d.refusal->why : ""));
+  REQUIRE(d.record);
+  CHECK_THAT(d.record->get("payload").string_or("change"),
+             Catch::Contains("In the code the setting is `NUM_WARPS` (the run calls it WARPS_PER_BLOCK)."));
+  // The code's own name: nothing added.
+  auto same = distill::draft_record(
+      strategy_with(warps, "NUM_WARPS 4->1. One warp per row: the row fits one warp's registers."));
+  REQUIRE(same.record);
+  CHECK_THAT(same.record->get("payload").string_or("change"), !Catch::Contains("In the code the setting is"));
+}

@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include "diff/diff_reading.hpp"
 #include "distill/drafter.hpp"
 #include "distill/refusal.hpp"
 #include "distill/staging.hpp"
@@ -105,17 +106,24 @@ void advice_the_run_bears_out(std::vector<Draft> &drafts, const std::vector<Pack
 void next_steps_the_run_bears_out(std::vector<Draft> &drafts, const std::vector<Packet> &packets,
                                   const levers::LeverVocabulary &vocabulary) {
   std::set<std::string> failed, kept, failed_levers, kept_levers;
-  auto levers_of = [&](const std::string &change, std::set<std::string> &into) {
-    for (auto &l : vocabulary.named_in(levers::claim_of(change))) into.insert(std::move(l));
+  // A change's levers: those its claim names in prose, and those its code
+  // names set ("WARPS_PER_BLOCK 4->1" is num_warps).
+  auto levers_of = [&](const std::string &change, const std::string &dsl, std::set<std::string> &into) {
+    const std::string_view claim = levers::claim_of(change);
+    for (auto &l : vocabulary.named_in(claim)) into.insert(std::move(l));
+    for (const auto &n : diff::names_of(claim))
+      if (n.strong && diff::is_code_name(n.text))
+        for (auto &l : vocabulary.levers_in_code(n.text, dsl)) into.insert(std::move(l));
   };
   for (const auto &p : packets) {
     const bool anti = p.record_type() == "anti-strategy";
     const auto &said = p.agent_facing().get("what_the_run_said");
-    if (anti) levers_of(said.string_or("change"), failed_levers);
-    if (p.record_type() == "strategy") levers_of(said.string_or("change"), kept_levers);
+    const std::string dsl = p.agent_facing().get("operator").string_or("dsl");
+    if (anti) levers_of(said.string_or("change"), dsl, failed_levers);
+    if (p.record_type() == "strategy") levers_of(said.string_or("change"), dsl, kept_levers);
     // A kernel's lineage lists every change the run kept, milestones or not.
     if (const auto *lineage = p.agent_facing().get("kept_changes_of_its_lineage").as_array())
-      for (const auto &k : *lineage) levers_of(k.string_or("change"), kept_levers);
+      for (const auto &k : *lineage) levers_of(k.string_or("change"), dsl, kept_levers);
     if (!anti && p.record_type() != "strategy") continue;
     if (const auto *dirs = said.get("directions_taken_up").as_array())
       for (const auto &d : *dirs)

@@ -12,8 +12,10 @@
 #include <algorithm>
 #include <cctype>
 
+#include "diff/diff_reading.hpp"
 #include "distill/change_claims.hpp"
 #include "distill/diff_snippet.hpp"
+#include "levers/lever_reading.hpp"
 #include "levers/lever_settings.hpp"
 #include "text/regex.hpp"
 #include "text/utf8.hpp"
@@ -99,6 +101,50 @@ std::string tried_before(const Context &c) {
   return out + ".";
 }
 
+// The code's names for what the run's account calls otherwise: a setting
+// it names by a name no running line holds, where the lines realising that
+// lever set another (kit 29, R05: "WARPS_PER_BLOCK 4->1" where the code
+// sets `NUM_WARPS`; R17: "ROWS_PER_BLOCK 1->4" for `ROWS_PER_WARP`), and a
+// name the diff defines but nothing calls or reads (R12: `ld_nc_v4`, while
+// the loop calls `ld_evict_first_v4`). Empty when the account's names are
+// the code's.
+std::string code_names(const Checked &k, const levers::LeverVocabulary &vocabulary) {
+  const std::string_view claim = levers::claim_of(k.change);
+  auto held = [&](const std::string &name) {
+    for (const auto &h : k.diff.hunks)
+      for (const auto &l : h.running)
+        if (!l.dead && diff::holds_name(l.code, name)) return true;
+    return false;
+  };
+  auto among = [](const std::vector<std::string> &list, const std::string &x) {
+    return std::find(list.begin(), list.end(), x) != list.end();
+  };
+  std::string out;
+  for (const auto &n : diff::names_of(claim)) {
+    if (!n.strong || !diff::is_code_name(n.text) || held(n.text)) continue;
+    const bool uncalled = among(k.diff.dead_definitions, n.text);
+    if (uncalled || among(k.diff.unread_names, n.text)) {
+      out += " `" + n.text + "`, which the run names, is " +
+             (uncalled ? "defined by the change and never called" : "assigned by the change and never read") +
+             ": the gain is the rest of the change's.";
+      continue;
+    }
+    // The lever the name would set, and the names the lines realising it set.
+    const auto levers = vocabulary.levers_in_code(n.text, k.dsl);
+    if (levers.empty()) continue;
+    std::vector<std::string> names;
+    for (const auto &h : k.diff.hunks)
+      for (const auto &l : h.running) {
+        if (!levers::changes_lever(l, levers, vocabulary, k.dsl)) continue;
+        const std::string &set = !l.defines.empty() ? l.defines : l.owner;
+        if (!set.empty() && set != n.text && !among(names, set)) names.push_back(set);
+      }
+    if (!names.empty() && names.size() <= 2)
+      out += " In the code the setting is " + text::quoted_code_list(names) + " (the run calls it " + n.text + ").";
+  }
+  return out;
+}
+
 // payload.change: the run's account, with the kept steps measured with it
 // and the settings of other levers its diff also moves.
 std::string change_of(const Context &c, const Checked &k, const levers::LeverVocabulary &vocabulary) {
@@ -137,6 +183,10 @@ std::string change_of(const Context &c, const Checked &k, const levers::LeverVoc
     if (!with.empty() && with.back() != '.') with += '.';
     with += " The diff also changes " + text::quoted_code_list(names) +
             ", which the run's account does not name: the gain is theirs together.";
+  }
+  if (auto names = code_names(k, vocabulary); !names.empty()) {
+    if (!with.empty() && with.back() != '.') with += '.';
+    with += names;
   }
   if (auto before = tried_before(c); !before.empty()) {
     if (!with.empty() && with.back() != '.') with += '.';

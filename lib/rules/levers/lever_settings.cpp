@@ -75,6 +75,12 @@ std::string normalised_value(std::string_view raw) {
 
 #undef OTM_VALUE
 
+std::string setting_name(std::string_view mention) {
+  static const text::Regex name(R"(^[A-Za-z_][\w.]*)");
+  auto m = name.search(mention);
+  return m ? std::string((*m)[0]) : std::string();
+}
+
 std::vector<LeverSetting> settings_in(const LeverVocabulary &vocabulary, std::string_view text) {
   std::vector<LeverSetting> out;
   for (const auto &m : vocabulary.mentions(text)) {

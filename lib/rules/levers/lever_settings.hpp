@@ -38,6 +38,12 @@ struct LeverSetting {
 // before it ("4 warps", "3 stages"). In text order.
 std::vector<LeverSetting> settings_in(const LeverVocabulary &vocabulary, std::string_view text);
 
+// The code name a setting's mention starts with (`BLOCK_S` in "BLOCK_S
+// 1->16", `num_warps` in "num_warps=8"); "" for one that starts with its
+// value ("4 warps"). Two names of one lever id (BLOCK_S, BLOCK_H) are two
+// knobs.
+std::string setting_name(std::string_view mention);
+
 // What a failed-lever text claims, without the clause giving its cause or
 // effect ("because", "since", "so", "which", "; ", " - ", a bracket opening
 // with "reverted"): the part whose settings identify the lever.

@@ -1,8 +1,49 @@
 #include "packet/span.hpp"
 
+#include <algorithm>
+#include <cctype>
+#include <set>
+#include <string_view>
+
 #include "packet/run_facts.hpp"
 
 namespace otm::packet {
+
+namespace {
+
+// The changed lines of a unified diff, whitespace taken out, by side;
+// blank lines and whole-line comments left out.
+struct ChangedCode {
+  std::set<std::string> added, removed;
+};
+ChangedCode changed_code(std::string_view diff) {
+  ChangedCode out;
+  for (std::size_t at = 0; at < diff.size();) {
+    std::size_t eol = diff.find('\n', at);
+    if (eol == std::string_view::npos) eol = diff.size();
+    std::string_view line = diff.substr(at, eol - at);
+    at = eol + 1;
+    if (line.empty() || (line[0] != '+' && line[0] != '-') || line.starts_with("+++") || line.starts_with("---"))
+      continue;
+    std::string code;
+    for (char ch : line.substr(1))
+      if (!std::isspace(static_cast<unsigned char>(ch))) code.push_back(ch);
+    if (code.empty() || code.starts_with("#") || code.starts_with("//")) continue;
+    (line[0] == '+' ? out.added : out.removed).insert(std::move(code));
+  }
+  return out;
+}
+
+// Whether any line a step's own change adds or removes is added or
+// removed the same way by the diff of the span.
+bool left_in(const ChangedCode &own, const ChangedCode &span) {
+  auto meets = [](const std::set<std::string> &a, const std::set<std::string> &b) {
+    return std::any_of(a.begin(), a.end(), [&](const std::string &x) { return b.count(x) > 0; });
+  };
+  return meets(own.added, span.added) || meets(own.removed, span.removed);
+}
+
+} // namespace
 
 Span span_of(const json::Value &seg, const Context &ctx) {
   Span out;
@@ -52,8 +93,20 @@ Span span_of(const json::Value &seg, const Context &ctx) {
   const auto *from = seg.get("measured_against").get("version").as_string();
   if (!from) return out;
   lineage_through(*from);
-  for (const auto *row : ctx.facts->kept_between(*from, seg.string_or("version")))
-    if (runs(row->string_or("version"))) out.earlier.push_back(row);
+  // A kept step whose own change left no line in the span's diff (a
+  // later step of the span set it back: kit 29's EVICT on then off, kit
+  // 28's GROUP_M 8 -> 16 -> 8) was not measured with this one.
+  std::optional<ChangedCode> span_code;
+  if (const auto *base = seg.get("measured_against").get("sha").as_string(); base && !base->empty())
+    if (const auto *target = seg.get("sha").as_string(); target && !target->empty())
+      span_code = changed_code(diff_between(*ctx.repo, *base, *target, DiffRange::MeasuredAgainst, ctx.diffs).text);
+  for (const auto *row : ctx.facts->kept_between(*from, seg.string_or("version"))) {
+    const std::string v = row->string_or("version");
+    auto own = own_of(v);
+    if (!own || !own->executable) continue;
+    if (span_code && !left_in(changed_code(own->text), *span_code)) continue;
+    out.earlier.push_back(row);
+  }
   auto own = own_of(seg.string_or("version"));
   out.this_step_runs = own && own->executable;
   if (!out.earlier.empty() && own && !own->text.empty()) out.own = std::move(own);

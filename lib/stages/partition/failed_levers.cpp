@@ -57,7 +57,7 @@ Account account(const Inputs &in, workspace::Segment seg, std::string_view claim
   for (auto &st : levers::settings_in(in.levers, claimed)) {
     a.named.insert(st.lever);
     if (!st.value.empty() && seen.insert(st.lever).second) {
-      a.setting_names.push_back(setting_name(claimed.substr(st.begin, st.end - st.begin)));
+      a.setting_names.push_back(levers::setting_name(claimed.substr(st.begin, st.end - st.begin)));
       a.settings.push_back(std::move(st));
     }
   }
@@ -326,7 +326,7 @@ void one_per_failed_lever(Builder &b, const Inputs &in, const std::vector<worksp
       const std::string change = change_of(*k.m);
       const std::string_view claim = levers::claim_of(change);
       for (const auto &got : levers::settings_in(in.levers, claim)) {
-        const std::string mention(claim.substr(got.begin, got.end - got.begin)), name = setting_name(mention);
+        const std::string mention(claim.substr(got.begin, got.end - got.begin)), name = levers::setting_name(mention);
         bool other = false;
         for (std::size_t w = 0; w < a.settings.size(); ++w)
           other = other || (a.settings[w].lever == got.lever && a.setting_names[w] == name && !got.value.empty() &&

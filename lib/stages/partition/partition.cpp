@@ -35,7 +35,7 @@ std::set<std::string> change_key(const Inputs &in, const workspace::VersionRow &
   // both are block sizes (kit 27).
   const std::string_view claim = levers::claim_of(first);
   for (const auto &st : levers::settings_in(in.levers, claim))
-    key.insert(st.lever + ":" + setting_name(claim.substr(st.begin, st.end - st.begin)) + "=" + st.value);
+    key.insert(st.lever + ":" + levers::setting_name(claim.substr(st.begin, st.end - st.begin)) + "=" + st.value);
   return key;
 }
 

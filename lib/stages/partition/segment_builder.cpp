@@ -6,12 +6,6 @@ namespace otm::partition {
 
 json::Value or_null(const json::Value &v) { return v.is_null() ? json::Value() : v; }
 
-std::string setting_name(std::string_view mention) {
-  static const text::Regex name(R"(^[A-Za-z_][\w.]*)");
-  auto m = name.search(mention);
-  return m ? std::string((*m)[0]) : std::string();
-}
-
 // The version a milestone's gain is measured against (the ladder's
 // best_before_version) and its commit: a strategy's diff starts there.
 json::Value measured_against(const workspace::VersionRow &row, const RowsByVersion &rows) {

@@ -23,12 +23,6 @@ namespace otm::partition {
 // A null stays null; anything else is copied.
 json::Value or_null(const json::Value &v);
 
-// The code name a setting's mention starts with (`BLOCK_S` in "BLOCK_S
-// 1->16", `num_warps` in "num_warps=8"); "" for one that starts with its
-// value ("4 warps"). Two names of one lever id (BLOCK_S, BLOCK_H) are two
-// knobs.
-std::string setting_name(std::string_view mention);
-
 // What a step says it changed: its step record's description, else its
 // commit subject.
 inline std::string change_of(const workspace::VersionRow &row) {
