@@ -10,6 +10,7 @@
 #include "io/file.hpp"
 #include "text/pyformat.hpp"
 #include "trace/step_record.hpp"
+#include "workspace/ladder_verdict.hpp"
 #include "workspace/layout.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
@@ -20,6 +21,7 @@ namespace {
 
 std::string short_sha(const std::string &sha) { return sha.substr(0, 12); }
 std::string num(const json::Value &v) { return v.is_null() ? "null" : v.python_str(); }
+std::string num(std::optional<double> v) { return num(json::Value(v)); }
 
 // "memory/v5.json performance.latency_us_geomean" for a row's geomean.
 std::string geomean_origin(const workspace::VersionRow *row) {
@@ -72,12 +74,14 @@ Provenance provenance_of(const json::Value &record, const TraceModel &m, std::ve
 
 LadderDecision decision_of(const json::Value &row, const workspace::VersionRow &version,
                            const config::LadderThresholds &t) {
+  const auto verdict = workspace::LadderVerdict::from_json(row).value();
   LadderDecision d;
-  d.version = row.string_or("version");
-  d.selection = row.string_or("selection");
-  d.reason = row.string_or("reason");
-  const auto geo = row.get("geomean_us"), best = row.get("best_before_us"), imp = row.get("improve_pct");
-  std::string vs = "the best-so-far " + num(best) + " us (" + row.string_or("best_before_version") + ")";
+  d.version = version.version;
+  d.selection = verdict.selection;
+  d.reason = verdict.reason.value_or("");
+  const auto &geo = version.geomean_us;
+  const auto best = verdict.best_before_us, imp = verdict.improve_pct;
+  std::string vs = "the best-so-far " + num(best) + " us (" + verdict.best_before_version.value_or("") + ")";
   std::string measured = num(geo) + " us (" + geomean_origin(&version) + ")";
   if (d.selection == "baseline") {
     d.text =
@@ -88,36 +92,37 @@ LadderDecision decision_of(const json::Value &row, const workspace::VersionRow &
              (d.selection == "mega" ? " and >= mega_pct " + text::fixed(t.mega_pct, 1) + "%"
                                     : " and < mega_pct " + text::fixed(t.mega_pct, 1) + "%");
   } else if (d.selection == "final") {
-    d.text = "final: " + measured + " holds the floor (the best-so-far after the run, " +
-             num(row.get("best_after_us")) + " us, x final_tolerance " + text::fixed(t.final_tolerance, 4) +
+    d.text = "final: " + measured + " holds the floor (the best-so-far after the run, " + num(verdict.best_after_us) +
+             " us, x final_tolerance " + text::fixed(t.final_tolerance, 4) +
              "), the latest version that does; judged on its own: " + (d.reason.empty() ? "accepted" : d.reason);
   } else if (d.selection == "deadend") {
     d.text = "dead-end: reverted, and its text is longer than deadend_min_chars (" +
              std::to_string(t.deadend_min_chars) + "), so its failed lever is mined";
   } else {
-    d.text = "rejected: " + d.reason + (best.is_null() ? "" : "; compared with " + vs);
+    d.text = "rejected: " + d.reason + (best ? "; compared with " + vs : "");
   }
   return d;
 }
 
 // How the ladder's improvement follows from the two geomeans.
 std::string improve_derivation(const TraceModel &m, const json::Value &row, std::string &problem) {
-  auto g = row.get("geomean_us").as_number(), b = row.get("best_before_us").as_number();
-  auto imp = row.get("improve_pct").as_number();
+  const auto verdict = workspace::LadderVerdict::from_json(row).value();
+  const std::string version = row.string_or("version");
+  const auto &geo = row.get("geomean_us");
+  auto g = geo.as_number(), b = verdict.best_before_us, imp = verdict.improve_pct;
   if (!g || !b || !imp || *b == 0) {
-    problem = "the ladder compared " + row.string_or("version") + " with no best-so-far: nothing to derive";
+    problem = "the ladder compared " + version + " with no best-so-far: nothing to derive";
     return "";
   }
-  const workspace::VersionRow *before = m.version_row(row.string_or("best_before_version"));
+  const std::string before_version = verdict.best_before_version.value_or("");
+  const workspace::VersionRow *before = m.version_row(before_version);
   double recomputed = text::round_to((*b - *g) / *b * 100.0, 2);
   if (std::fabs(recomputed - *imp) > 1e-9)
-    problem = "the ladder's improvement " + num(row.get("improve_pct")) + " does not follow from its geomeans";
-  return "(best_before - geomean) / best_before x 100 = (" + num(row.get("best_before_us")) + " - " +
-         num(row.get("geomean_us")) + ") / " + num(row.get("best_before_us")) +
-         " x 100 = " + text::fixed(recomputed, 2) + " (rounded to 2 places); " + num(row.get("best_before_us")) +
-         " us is " + row.string_or("best_before_version") + "'s geomean (" + (before ? geomean_origin(before) : "?") +
-         "), " + num(row.get("geomean_us")) + " us is " + row.string_or("version") + "'s (" +
-         geomean_origin(m.version_row(row.string_or("version"))) + "); the best-so-far ratchet of lib/ingest/ladder";
+    problem = "the ladder's improvement " + num(imp) + " does not follow from its geomeans";
+  return "(best_before - geomean) / best_before x 100 = (" + num(b) + " - " + num(geo) + ") / " + num(b) +
+         " x 100 = " + text::fixed(recomputed, 2) + " (rounded to 2 places); " + num(b) + " us is " + before_version +
+         "'s geomean (" + (before ? geomean_origin(before) : "?") + "), " + num(geo) + " us is " + version + "'s (" +
+         geomean_origin(m.version_row(version)) + "); the best-so-far ratchet of lib/ingest/ladder";
 }
 
 std::string one_line(std::string s) {

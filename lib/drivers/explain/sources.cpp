@@ -5,6 +5,7 @@
 #include "packet/report_conclusion.hpp"
 #include "text/utf8.hpp"
 #include "trace/step_record.hpp"
+#include "workspace/ladder_verdict.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
 
@@ -207,7 +208,8 @@ std::vector<Source> sources_of(const std::string &path, const SourceContext &c) 
     step_sources(m, typed, "max_rel_err", out);
   } else if (starts(p, "measurements.improve_pct_vs_best_so_far")) {
     out.push_back({"ladder", "", "the ladder's improvement over the best-so-far",
-                   text_of_value(row ? row->get("improve_pct") : json::Value())});
+                   text_of_value(row ? json::Value(workspace::LadderVerdict::from_json(*row).value().improve_pct)
+                                     : json::Value())});
   } else if (starts(p, "profiler.conclusion")) {
     report_sources(c, false, out);
   } else if (starts(p, "profiler.evidence")) {

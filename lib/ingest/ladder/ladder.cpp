@@ -165,13 +165,7 @@ void annotate_in_place(std::vector<json::Value> &rows, const Result &r) {
     json::Value &row = rows[i];
     if (!row.is_object()) row = json::Value::object();
     row.as_object()->reserve(row.size() + 6); // one growth, not a doubling
-    const Judgement &j = r.judgements.at(i);
-    row.set("selection", j.selection);
-    row.set("reason", j.reason);
-    row.set("improve_pct", j.improve_pct);
-    row.set("best_before_us", j.best_before_us);
-    row.set("best_before_version", j.best_before_version);
-    row.set("best_after_us", j.best_after_us);
+    r.judgements.at(i).write_into(row);
   }
 }
 

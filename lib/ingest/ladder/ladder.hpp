@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "config/config.hpp"
+#include "workspace/ladder_verdict.hpp"
 #include "json/value.hpp"
 
 namespace otm::ladder {
@@ -41,19 +42,9 @@ struct Rejection {
   std::string reason; // e.g. "under 1.5% (0.10%)"
 };
 
-// How one row was judged; one per input row, in input order.
-struct Judgement {
-  std::string selection;                // baseline|milestone|mega|final|deadend|rejected
-  std::optional<std::string> reason;    // the rejection reason (kept for a final)
-  std::optional<double> improve_pct;    // vs the floor it was judged against, round 2
-  std::optional<double> best_before_us; // that floor; null when not compared
-  // The version holding that floor: the step a gain is measured against,
-  // whose code a strategy's diff starts from (docs/differences.md).
-  std::optional<std::string> best_before_version;
-  // The floor after this row was judged (null before the first baseline):
-  // the ratchet's state, which the ladder picture draws as its step line.
-  std::optional<double> best_after_us;
-};
+// How one row was judged; one per input row, in input order. The ladder's
+// rows carry it (annotate), which later stages read back typed.
+using Judgement = workspace::LadderVerdict;
 
 struct Result {
   std::vector<Milestone> milestones; // in visit order; a final, if any, last
@@ -67,9 +58,9 @@ struct Result {
 // is a rejection, a non-object row has no geomean and no commit.
 Result select(const std::vector<json::Value> &rows, const config::LadderThresholds &t);
 
-// The input rows with `selection`, `reason`, `improve_pct`,
-// `best_before_us`, `best_before_version` and `best_after_us` appended (see
-// docs/tools/otm-ladder.md).
+// The input rows with each judgement appended (`selection`, `reason`,
+// `improve_pct`, `best_before_us`, `best_before_version`, `best_after_us`:
+// LadderVerdict::write_into; see docs/tools/otm-ladder.md).
 std::vector<json::Value> annotate(std::vector<json::Value> rows, const Result &r);
 // The same on the rows themselves (otm-ladder: no copy of every row).
 void annotate_in_place(std::vector<json::Value> &rows, const Result &r);

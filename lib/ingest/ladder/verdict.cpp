@@ -4,6 +4,7 @@
 
 #include "ladder/ladder.hpp"
 #include "text/pyformat.hpp"
+#include "workspace/ladder_verdict.hpp"
 
 namespace otm::ladder {
 
@@ -15,8 +16,8 @@ struct Point {
 };
 
 // A row's geomean when the ratchet selected it as `kind` and it is a number.
-std::optional<Point> selected(const json::Value &row, Kind kind) {
-  if (row.string_or("selection") != kind_name(kind)) return std::nullopt;
+std::optional<Point> selected(const json::Value &row, const workspace::LadderVerdict &verdict, Kind kind) {
+  if (verdict.selection != kind_name(kind)) return std::nullopt;
   const auto &g = row.get("geomean_us");
   auto x = g.as_number();
   if (!x || g.is_bool() || *x <= 0) return std::nullopt;
@@ -35,13 +36,13 @@ std::string hardware(const workspace::TraceMeta &meta) {
 std::string ratchet_verdict(const std::vector<json::Value> &rows, const workspace::TraceMeta &meta) {
   std::optional<Point> baseline, last;
   std::size_t milestones = 0;
-  for (const auto &row : rows) {
-    for (Kind k : {Kind::Baseline, Kind::Milestone, Kind::Mega, Kind::Final})
-      if (row.string_or("selection") == kind_name(k)) ++milestones;
-    if (!baseline) baseline = selected(row, Kind::Baseline);
+  const auto verdicts = workspace::read_ladder_verdicts(rows, "the ladder's rows");
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    milestones += verdicts[i].accepted();
+    if (!baseline) baseline = selected(rows[i], verdicts[i], Kind::Baseline);
     // The final when the ratchet named one, else its last accepted step.
     for (Kind k : {Kind::Milestone, Kind::Mega, Kind::Final})
-      if (auto p = selected(row, k)) last = p;
+      if (auto p = selected(rows[i], verdicts[i], k)) last = p;
   }
   const std::string over = " over " + std::to_string(rows.size()) + (rows.size() == 1 ? " version" : " versions") +
                            " and " + std::to_string(milestones) + (milestones == 1 ? " milestone" : " milestones") +

@@ -16,6 +16,7 @@ namespace otm::ladder {
 
 // `rows`: the ladder's annotated rows (`selection`, `geomean_us`, `version`);
 // `meta`: work/meta.json's "meta" object (vendor, arch, product).
+// A row whose verdict has a field of another type is thrown (its Error).
 std::string ratchet_verdict(const std::vector<json::Value> &rows, const workspace::TraceMeta &meta);
 
 } // namespace otm::ladder

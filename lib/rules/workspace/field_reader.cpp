@@ -42,6 +42,12 @@ bool FieldReader::string_or_null(std::string_view key, const json::Value &v, std
   return true;
 }
 
+bool FieldReader::number_or_null(std::string_view key, const json::Value &v, std::optional<double> &out) {
+  if (!v.is_number() && !v.is_null()) return wrong(key, v, "a number or null");
+  out = v.as_number();
+  return true;
+}
+
 bool FieldReader::is_number(std::string_view key, const json::Value &v) {
   return v.is_number() || wrong(key, v, "a number");
 }

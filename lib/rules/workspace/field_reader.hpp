@@ -67,6 +67,8 @@ public:
   bool boolean(std::string_view key, const json::Value &v, bool &out);
   // A string, or null (an empty optional).
   bool string_or_null(std::string_view key, const json::Value &v, std::optional<std::string> &out);
+  // A number, or null (an empty optional).
+  bool number_or_null(std::string_view key, const json::Value &v, std::optional<double> &out);
 
   // Checks only, for a value kept as written (a step record's latency
   // stays an integer when it is one, a section is read member by member).

@@ -2,6 +2,8 @@
 
 #include "error/error.hpp"
 #include "io/file.hpp"
+#include "workspace/field_reader.hpp"
+#include "workspace/ladder_verdict.hpp"
 #include "json/parse.hpp"
 
 namespace otm::workspace {
@@ -15,6 +17,9 @@ std::vector<json::Value> read_ladder_rows(const std::string &path, const config:
       throw Error(ErrorKind::UnreadableInput,
                   path + ": row " + std::to_string(line) +
                       " has no `version`/`selection`; this is not otm-ladder output (run otm-ladder)");
+    // Its verdict typed here, so a stage reading one never meets a field of another type.
+    if (auto verdict = LadderVerdict::from_json(v); !verdict)
+      throw located(path + ": row " + std::to_string(line), verdict.error());
     rows.push_back(std::move(v));
   });
   return rows;

@@ -97,7 +97,7 @@ std::set<std::string> deadends(Builder &b, const Inputs &in, const std::vector<w
                                std::vector<Account> &out) {
   std::set<std::string> produced;
   for (const auto &row : rows) {
-    if (selection_of(row) != "deadend") continue;
+    if (verdict_of(row).selection != "deadend") continue;
     const std::string &ver = row.version;
     if (row.deadend_items && !row.deadend_items->empty()) {
       int nn = 0;

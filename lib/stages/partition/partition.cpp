@@ -17,10 +17,6 @@ namespace otm::partition {
 
 namespace {
 
-bool is_milestone_selection(const std::string &s) {
-  return s == "baseline" || s == "milestone" || s == "mega" || s == "final";
-}
-
 // The settings a step's first sentence states, as "lever=value" ("lever="
 // for one named without a value): two steps with the same are one change.
 std::set<std::string> change_key(const Inputs &in, const workspace::VersionRow &row) {
@@ -176,9 +172,10 @@ std::vector<Milestone> milestones(const std::vector<workspace::VersionRow> &rows
   std::vector<Milestone> out;
   std::optional<Milestone> final_row;
   for (const auto &row : rows) {
-    std::string sel = selection_of(row);
-    if (!is_milestone_selection(sel)) continue;
-    Milestone m{&row, sel, sel == "baseline" || sel == "final" ? json::Value() : or_null(row.later.get("improve_pct"))};
+    const auto verdict = verdict_of(row);
+    if (!verdict.accepted()) continue;
+    const std::string &sel = verdict.selection;
+    Milestone m{&row, sel, sel == "baseline" || sel == "final" ? json::Value() : json::Value(verdict.improve_pct)};
     if (sel == "final")
       final_row = std::move(m);
     else

@@ -7,6 +7,7 @@
 #include "text/pyformat.hpp"
 #include "text/regex.hpp"
 #include "text/utf8.hpp"
+#include "workspace/ladder_verdict.hpp"
 #include "workspace/segment.hpp"
 
 namespace otm::partition {
@@ -157,8 +158,8 @@ std::string report(const Inputs &in, const Result &r) {
   md += "The trace holds " + std::to_string(usable_dirs) + " usable capture director" +
         (usable_dirs == 1 ? "y" : "ies") + ".\n";
   std::vector<std::string> reasons;
-  for (const auto &row : in.rows)
-    if (const auto *reason = row.get("reason").as_string()) reasons.push_back(ladder::reason_group(*reason));
+  for (const auto &verdict : workspace::read_ladder_verdicts(in.rows, "work/ladder.jsonl"))
+    if (verdict.reason) reasons.push_back(ladder::reason_group(*verdict.reason));
   md += "\n## Rejected versions\n\n";
   if (reasons.empty()) {
     md += "None.\n";

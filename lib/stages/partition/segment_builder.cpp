@@ -9,7 +9,7 @@ json::Value or_null(const json::Value &v) { return v.is_null() ? json::Value() :
 // The version a milestone's gain is measured against (the ladder's
 // best_before_version) and its commit: a strategy's diff starts there.
 json::Value measured_against(const workspace::VersionRow &row, const RowsByVersion &rows) {
-  const auto *version = row.later.get("best_before_version").as_string();
+  const auto version = verdict_of(row).best_before_version;
   if (!version) return {};
   const workspace::VersionRow *before = rows.find(*version);
   if (!before) return {};

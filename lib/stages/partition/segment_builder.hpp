@@ -14,6 +14,7 @@
 #include "partition/partition.hpp"
 #include "record/id_format.hpp"
 #include "text/utf8.hpp"
+#include "workspace/ladder_verdict.hpp"
 #include "workspace/segment.hpp"
 #include "workspace/version_row.hpp"
 #include "json/value.hpp"
@@ -30,10 +31,10 @@ inline std::string change_of(const workspace::VersionRow &row) {
   return text::strip(change).empty() ? row.subject : change;
 }
 
-// The ladder's selection of a row of work/ladder.jsonl ("" when none).
-inline std::string selection_of(const workspace::VersionRow &row) {
-  const auto *s = row.later.get("selection").as_string();
-  return s ? *s : std::string();
+// The ladder's verdict on a row of work/ladder.jsonl (what its `later`
+// kept); a field of another type is thrown.
+inline workspace::LadderVerdict verdict_of(const workspace::VersionRow &row) {
+  return workspace::LadderVerdict::of(row).value();
 }
 
 class Builder {

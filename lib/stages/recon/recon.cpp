@@ -10,6 +10,7 @@
 #include "text/pyformat.hpp"
 #include "text/regex.hpp"
 #include "text/utf8.hpp"
+#include "workspace/ladder_verdict.hpp"
 #include "workspace/version_row.hpp"
 
 namespace otm::recon {
@@ -53,6 +54,7 @@ std::string value_text(const json::Value &v) {
   return v.python_str();
 }
 
+using workspace::LadderVerdict;
 using workspace::VersionRow;
 
 struct Sel {
@@ -60,10 +62,10 @@ struct Sel {
   std::size_t milestones() const { return baseline + milestone + mega + final_; }
 };
 
-Sel selections(const std::vector<json::Value> &rows) {
+Sel selections(const std::vector<LadderVerdict> &verdicts) {
   Sel s;
-  for (const auto &r : rows) {
-    std::string sel = r.string_or("selection");
+  for (const auto &v : verdicts) {
+    const std::string &sel = v.selection;
     if (sel == "baseline")
       ++s.baseline;
     else if (sel == "milestone")
@@ -146,7 +148,8 @@ void coverage_section(std::string &md, const Inputs &in, const std::vector<Versi
         "none of them is a version of its own.\n\n";
 }
 
-void ladder_section(std::string &md, const Inputs &in, const std::vector<VersionRow> &versions, const Sel &sel) {
+void ladder_section(std::string &md, const Inputs &in, const std::vector<VersionRow> &versions,
+                    const std::vector<LadderVerdict> &verdicts, const Sel &sel) {
   std::size_t improved = 0, regressed = 0;
   std::optional<double> prev;
   auto running = ladder::running_minimum(in.rows);
@@ -188,14 +191,14 @@ void ladder_section(std::string &md, const Inputs &in, const std::vector<Version
   std::vector<std::string> reasons;
   std::string table;
   for (std::size_t i = 0; i < versions.size(); ++i) {
-    const json::Value &r = in.rows[i];
-    if (const auto *reason = r.get("reason").as_string()) reasons.push_back(ladder::reason_group(*reason));
-    std::string s = r.string_or("selection");
-    if (s != "baseline" && s != "milestone" && s != "mega" && s != "final") continue;
+    const LadderVerdict &v = verdicts[i];
+    if (v.reason) reasons.push_back(ladder::reason_group(*v.reason));
+    const std::string &s = v.selection;
+    if (!v.accepted()) continue;
     ++total;
     auto geo = versions[i].geomean();
     with_geo += geo.has_value();
-    double imp = (s == "baseline" || s == "final") ? 0.0 : r.get("improve_pct").as_number().value_or(0.0);
+    double imp = (s == "baseline" || s == "final") ? 0.0 : v.improve_pct.value_or(0.0);
     table += "| " + versions[i].version + " | " + s + " | " + (geo ? text::fixed(*geo, 2) : "-") + " | " +
              (imp != 0 ? text::fixed(imp, 2) + "%" : "-") + " | " + versions[i].dsl + " |\n";
   }
@@ -338,11 +341,12 @@ void overlap_section(std::string &md, const Inputs &in) {
   md += "Highest id suffix per marker in this operator's namespace: " + (seeds.empty() ? "none" : seeds) + ".\n\n";
 }
 
-void conclusion_section(std::string &md, const Inputs &in, const std::vector<VersionRow> &versions, const Sel &sel) {
+void conclusion_section(std::string &md, const Inputs &in, const std::vector<VersionRow> &versions,
+                        const std::vector<LadderVerdict> &verdicts, const Sel &sel) {
   std::size_t items = 0, prose = 0, usable = 0, megas = 0, megas_with_snapshot = 0, with_geo = 0;
   for (std::size_t i = 0; i < versions.size(); ++i) {
     const VersionRow &v = versions[i];
-    std::string s = in.rows[i].string_or("selection");
+    const std::string &s = verdicts[i].selection;
     if (s == "deadend") {
       if (v.deadend_items && !v.deadend_items->empty())
         items += v.deadend_items->size();
@@ -353,7 +357,7 @@ void conclusion_section(std::string &md, const Inputs &in, const std::vector<Ver
       ++megas;
       if (in.snapshot_exists && in.snapshot_exists("versions/kernel_" + v.version + ".py")) ++megas_with_snapshot;
     }
-    if ((s == "baseline" || s == "milestone" || s == "mega" || s == "final") && v.geomean()) ++with_geo;
+    if (verdicts[i].accepted() && v.geomean()) ++with_geo;
   }
   for (const auto &p : in.profiles) usable += p.get("ncu_usable").truthy();
   std::size_t refk = sel.milestones() ? 1 + (in.snapshot_exists ? megas_with_snapshot : megas) : 0;
@@ -372,7 +376,8 @@ void conclusion_section(std::string &md, const Inputs &in, const std::vector<Ver
 } // namespace
 
 std::string report(const Inputs &in) {
-  Sel sel = selections(in.rows);
+  const auto verdicts = workspace::read_ladder_verdicts(in.rows, "work/ladder.jsonl");
+  Sel sel = selections(verdicts);
   std::string md = "# Recon: " + in.meta.operator_name + "\n\n";
   // What the run achieved, first: the ratchet's verdict, before any count.
   md += ladder::ratchet_verdict(in.rows, in.meta) + "\n\n";
@@ -380,16 +385,16 @@ std::string report(const Inputs &in) {
   const auto versions = workspace::read_version_rows(in.rows, "work/ladder.jsonl");
   what_it_is(md, in, versions);
   coverage_section(md, in, versions);
-  ladder_section(md, in, versions, sel);
+  ladder_section(md, in, versions, verdicts, sel);
   failed_section(md, versions, sel);
   profiler_section(md, in);
   overlap_section(md, in);
-  conclusion_section(md, in, versions, sel);
+  conclusion_section(md, in, versions, verdicts, sel);
   return md;
 }
 
 std::string console_summary(const Inputs &in, const std::string &report_path, std::size_t report_lines) {
-  Sel sel = selections(in.rows);
+  Sel sel = selections(workspace::read_ladder_verdicts(in.rows, "work/ladder.jsonl"));
   std::size_t usable = 0;
   for (const auto &p : in.profiles) usable += p.get("ncu_usable").truthy();
   std::string out = "recon -> " + report_path + " (" + std::to_string(report_lines) + " lines)\n";

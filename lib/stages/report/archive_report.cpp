@@ -12,6 +12,7 @@
 #include "store/staged_reports.hpp"
 #include "store/store_reader.hpp"
 #include "text/printable.hpp"
+#include "workspace/ladder_verdict.hpp"
 #include "workspace/layout.hpp"
 #include "workspace/work_files.hpp"
 #include "json/parse.hpp"
@@ -81,8 +82,8 @@ void read_outputs(ArchiveRow &row, const workspace::Workspace &ws, std::vector<s
     if (io::is_regular_file(ws.ladder_file()))
       for (const auto &r : workspace::read_ladder_rows(ws.ladder_file().string(), config::Limits{})) {
         ++row.versions;
-        auto sel = r.string_or("selection");
-        row.milestones += sel == "milestone" || sel == "mega" || sel == "final";
+        const auto verdict = workspace::LadderVerdict::from_json(r).value();
+        row.milestones += verdict.accepted() && verdict.selection != "baseline";
       }
   } catch (const std::exception &e) {
     problems.push_back(e.what());

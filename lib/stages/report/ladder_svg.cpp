@@ -16,6 +16,7 @@ namespace {
 
 using text::fixed;
 using text::xml_escape;
+using workspace::LadderVerdict;
 
 // Geometry, in SVG user units (pixels at 100%).
 constexpr double kLeft = 78, kTop = 58, kPlotHeight = 300, kBandGap = 34, kBandHeight = 26, kBottom = 64;
@@ -75,8 +76,7 @@ std::string slug(std::string_view s) {
 std::string num(double x) { return fixed(x, 1); }
 
 // A latency that can sit on a log axis: a finite positive number.
-std::optional<double> positive(const json::Value &v) {
-  auto x = v.as_number();
+std::optional<double> positive(std::optional<double> x) {
   if (!x || !std::isfinite(*x) || *x <= 0) return std::nullopt;
   return x;
 }
@@ -162,28 +162,27 @@ std::string tick_label(double v) {
   return fixed(v, 3);
 }
 
-std::string describe(const json::Value &row, const MarkCategory &cat) {
+std::string describe(const json::Value &row, const LadderVerdict &verdict, const MarkCategory &cat) {
   std::string t = row.string_or("version") + ": " + cat.label;
   if (auto geo = ladder::usable_geomean(row))
     t += ", " + fixed(*geo, 2) + " us";
   else
     t += ", no measurement";
-  if (auto imp = row.get("improve_pct").as_number())
-    t += "; " + fixed(*imp, 2) + "% vs best-so-far " + fixed(row.get("best_before_us").as_number().value_or(0), 2) +
-         " us (" + row.string_or("best_before_version") + ")";
-  const auto *reason = row.get("reason").as_string();
-  if (reason && row.string_or("selection") != "rejected") t += "; " + *reason;
+  if (verdict.improve_pct)
+    t += "; " + fixed(*verdict.improve_pct, 2) + "% vs best-so-far " + fixed(verdict.best_before_us.value_or(0), 2) +
+         " us (" + verdict.best_before_version.value_or("") + ")";
+  if (verdict.reason && verdict.selection != "rejected") t += "; " + *verdict.reason;
   if (const auto *s = row.get("subject").as_string()) t += "\n" + *s;
   return t;
 }
 
 } // namespace
 
-MarkCategory mark_category(const json::Value &row) {
-  std::string sel = row.string_or("selection");
+MarkCategory mark_category(const LadderVerdict &verdict) {
+  const std::string &sel = verdict.selection;
   if (sel == "baseline" || sel == "milestone" || sel == "mega" || sel == "final" || sel == "deadend")
     return {sel, sel == "deadend" ? "dead-end (reverted, mined)" : sel};
-  std::string group = ladder::reason_group(row.string_or("reason"));
+  std::string group = ladder::reason_group(verdict.reason.value_or(""));
   if (group.empty()) group = "no reason given";
   // Every reason keeps its own key, legend entry and look (styles()).
   std::string key = group.rfind("under ", 0) == 0 ? "rejected-under-threshold" : "rejected-" + slug(group);
@@ -197,9 +196,9 @@ namespace {
 // kOtherColours in the order such reasons first appear.
 class PictureStyles {
 public:
-  explicit PictureStyles(const std::vector<json::Value> &rows) {
-    for (const auto &r : rows) {
-      std::string key = mark_category(r).key;
+  explicit PictureStyles(const std::vector<LadderVerdict> &verdicts) {
+    for (const auto &v : verdicts) {
+      std::string key = mark_category(v).key;
       if (categories_.insert(key).second && !styles().count(key)) {
         const char *colour = kOtherColours[other_.size() % std::size(kOtherColours)];
         other_.emplace(key, Style{"circle", colour, "none", 4.5});
@@ -255,10 +254,10 @@ struct LatencyAxis {
   double y_of(double v) const { return kTop + kPlotHeight * (lhi - std::log10(v)) / (lhi - llo); }
 };
 
-LatencyAxis latency_axis(const std::vector<json::Value> &rows) {
+LatencyAxis latency_axis(const std::vector<json::Value> &rows, const std::vector<LadderVerdict> &verdicts) {
   LatencyAxis a;
-  for (const auto &r : rows)
-    for (auto g : {ladder::usable_geomean(r), positive(r.get("best_after_us"))})
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    for (auto g : {ladder::usable_geomean(rows[i]), positive(verdicts[i].best_after_us)})
       if (g) {
         a.lo = a.any ? std::min(a.lo, *g) : *g;
         a.hi = a.any ? std::max(a.hi, *g) : *g;
@@ -344,11 +343,11 @@ std::string version_labels(const std::vector<json::Value> &rows, const Frame &f)
 }
 
 // The ratchet: the floor after each row, as a step line ("" when no row has one).
-std::string ratchet_line(const std::vector<json::Value> &rows, const Frame &f, const LatencyAxis &axis) {
+std::string ratchet_line(const std::vector<LadderVerdict> &verdicts, const Frame &f, const LatencyAxis &axis) {
   std::string path;
   std::optional<double> floor;
   for (std::size_t i = 0; i < f.n; ++i) {
-    auto after = positive(rows[i].get("best_after_us"));
+    auto after = positive(verdicts[i].best_after_us);
     if (!after) continue;
     double x = f.x_of(i);
     if (!floor)
@@ -365,12 +364,12 @@ std::string ratchet_line(const std::vector<json::Value> &rows, const Frame &f, c
 
 // What a mega or final version says beside its marker: its gain, or the
 // final latency; "" for any other version.
-std::string mark_label(const json::Value &row, std::optional<double> geo, double x, double y,
+std::string mark_label(const LadderVerdict &verdict, std::optional<double> geo, double x, double y,
                        const PictureStyles &styles) {
-  std::string sel = row.string_or("selection");
+  const std::string &sel = verdict.selection;
   if (!geo || (sel != "mega" && sel != "final")) return "";
-  std::string text = sel == "final" ? "final " + fixed(*geo, 1) + " us"
-                                    : "-" + fixed(row.get("improve_pct").as_number().value_or(0), 1) + "%";
+  std::string text =
+      sel == "final" ? "final " + fixed(*geo, 1) + " us" : "-" + fixed(verdict.improve_pct.value_or(0), 1) + "%";
   return "<text x=\"" + num(x + 9) + "\" y=\"" + num(y - 9) + "\" fill=\"" + styles.of(sel).stroke +
          "\" font-size=\"11\" font-weight=\"bold\">" + xml_escape(text) + "</text>\n";
 }
@@ -383,14 +382,14 @@ struct Marks {
   std::size_t unmeasured = 0;
 };
 
-Marks draw_marks(const std::vector<json::Value> &rows, const Frame &f, const LatencyAxis &axis,
-                 const PictureStyles &styles) {
+Marks draw_marks(const std::vector<json::Value> &rows, const std::vector<LadderVerdict> &verdicts, const Frame &f,
+                 const LatencyAxis &axis, const PictureStyles &styles) {
   Marks m;
   m.svg = "<g class=\"marks\">\n";
   std::string labels;
   for (std::size_t i = 0; i < f.n; ++i) {
     const auto &row = rows[i];
-    MarkCategory cat = mark_category(row);
+    MarkCategory cat = mark_category(verdicts[i]);
     auto it = std::find_if(m.seen.begin(), m.seen.end(), [&](const auto &p) { return p.first.key == cat.key; });
     if (it == m.seen.end())
       m.seen.emplace_back(cat, 1);
@@ -400,9 +399,9 @@ Marks draw_marks(const std::vector<json::Value> &rows, const Frame &f, const Lat
     double x = f.x_of(i);
     double y = geo ? axis.y_of(*geo) : f.band_y + kBandHeight / 2;
     if (!geo) ++m.unmeasured;
-    m.svg += marker(styles.of(cat.key), "mark " + cat.key + (geo ? "" : " unmeasured"), x, y, describe(row, cat),
-                    f.mark_scale);
-    labels += mark_label(row, geo, x, y, styles);
+    m.svg += marker(styles.of(cat.key), "mark " + cat.key + (geo ? "" : " unmeasured"), x, y,
+                    describe(row, verdicts[i], cat), f.mark_scale);
+    labels += mark_label(verdicts[i], geo, x, y, styles);
   }
   m.svg += "</g>\n<g class=\"labels\">\n" + labels + "</g>\n";
   return m;
@@ -447,12 +446,13 @@ std::string legend(const Marks &marks, const Frame &f, const PictureStyles &styl
 } // namespace
 
 std::string ladder_svg(const LadderPicture &pic) {
-  const PictureStyles styles(pic.rows);
+  const auto verdicts = workspace::read_ladder_verdicts(pic.rows, "the ladder's rows");
+  const PictureStyles styles(verdicts);
   const Frame frame = frame_for(pic.rows.size(), styles.category_count());
-  const LatencyAxis axis = latency_axis(pic.rows);
-  const Marks marks = draw_marks(pic.rows, frame, axis, styles);
+  const LatencyAxis axis = latency_axis(pic.rows, verdicts);
+  const Marks marks = draw_marks(pic.rows, verdicts, frame, axis, styles);
   return svg_head(pic, frame) + axes(frame, axis) + no_measurement_band(frame) + version_labels(pic.rows, frame) +
-         ratchet_line(pic.rows, frame, axis) + marks.svg + legend(marks, frame, styles) + "</svg>\n";
+         ratchet_line(verdicts, frame, axis) + marks.svg + legend(marks, frame, styles) + "</svg>\n";
 }
 
 } // namespace otm::report

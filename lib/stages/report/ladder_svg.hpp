@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "config/config.hpp"
+#include "workspace/ladder_verdict.hpp"
 #include "json/value.hpp"
 
 namespace otm::report {
@@ -29,8 +30,9 @@ struct MarkCategory {
                      // else "rejected-<reason group as a slug>"
   std::string label; // "milestone", "rejected: under 1.5%", ...
 };
-MarkCategory mark_category(const json::Value &row);
+MarkCategory mark_category(const workspace::LadderVerdict &verdict);
 
+// A row whose verdict has a field of another type is thrown (its Error).
 std::string ladder_svg(const LadderPicture &picture);
 
 } // namespace otm::report

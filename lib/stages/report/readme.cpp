@@ -18,6 +18,7 @@
 #include "text/printable.hpp"
 #include "text/pyformat.hpp"
 #include "text/regex.hpp"
+#include "workspace/ladder_verdict.hpp"
 #include "workspace/layout.hpp"
 #include "workspace/trace_meta.hpp"
 #include "json/parse.hpp"
@@ -80,7 +81,12 @@ Work read_work(const std::optional<fs::path> &root, std::vector<std::string> &wa
     w.meta = workspace::TraceMeta::from_json(json::parse_file(ws.meta_file()).get("meta"));
     if (io::is_regular_file(ws.versions_file())) w.versions = json::parse_lines_file(ws.versions_file()).size();
     if (io::is_regular_file(ws.segments_file())) w.segments = json::parse_lines_file(ws.segments_file());
-    if (io::is_regular_file(ws.ladder_file())) w.ladder = json::parse_lines_file(ws.ladder_file());
+    if (io::is_regular_file(ws.ladder_file())) {
+      auto rows = json::parse_lines_file(ws.ladder_file());
+      // Read here, so a mistyped verdict is a warning, not a README lost.
+      workspace::read_ladder_verdicts(rows, ws.ladder_file().string());
+      w.ladder = std::move(rows);
+    }
   } catch (const std::exception &e) {
     warnings.push_back(e.what());
   }
