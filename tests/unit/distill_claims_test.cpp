@@ -1290,3 +1290,35 @@ TEST_CASE("a change the run names otherwise than the code is named by the code t
   REQUIRE(same.record);
   CHECK_THAT(same.record->get("payload").string_or("change"), !Catch::Contains("In the code the setting is"));
 }
+
+TEST_CASE("a helper the change adds and nothing calls is said to be so", "[distill][claims][issue25]") {
+  // Kit 29, R12: "enable ld_nc_v4" where the loop calls another helper the
+  // change also adds.
+  const std::string helpers = R"(diff --git a/kernel.py b/kernel.py
+--- a/kernel.py
++++ b/kernel.py
+@@ -10,6 +10,14 @@ import triton.language as tl
+ 
+ 
++@triton.jit
++def ld_nc_v4(ptr):
++    return tl.load(ptr, cache_modifier=".cg")
++
++@triton.jit
++def ld_evict_first_v4(ptr):
++    return tl.load(ptr, eviction_policy="evict_first")
++
+ @triton.jit
+ def rmsnorm_kernel(x_ptr, y_ptr, N, BLOCK_SIZE: tl.constexpr):
+@@ -20,3 +28,3 @@ def rmsnorm_kernel(x_ptr, y_ptr, N, BLOCK_SIZE: tl.constexpr):
+     cols = tl.arange(0, BLOCK_SIZE)
+-    x = tl.load(x_ptr + row * N + cols)
++    x = ld_evict_first_v4(x_ptr + row * N + cols)
+     tl.store(y_ptr + row * N + cols, x)
+)";
+  auto d = distill::draft_record(strategy_with(helpers, "enable ld_nc_v4 (eviction hints). The row is read once."));
+  INFO((d.refusal ? d.refusal->why : ""));
+  REQUIRE(d.record);
+  CHECK_THAT(d.record->get("payload").string_or("change"),
+             Catch::Contains("`ld_nc_v4`, which the run names, is defined by the change and never called"));
+}

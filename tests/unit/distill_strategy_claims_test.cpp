@@ -1053,3 +1053,32 @@ TEST_CASE("a change the run had reverted before says so, with what it kept since
   REQUIRE(fresh.record);
   CHECK_THAT(fresh.record->get("payload").string_or("change"), !Catch::Contains("tried this change"));
 }
+
+TEST_CASE("a gain close to the run's noise says so", "[distill][issue25]") {
+  // Kit 29, R02: 1.82 % against a 1.48 % band.
+  auto with = [](double improved, double band) {
+    auto p = distill::load_packet(testsupport::distill_fixtures() / "strategy-v3.json");
+    auto &m = at(p.doc, {"agent_facing", "measurements"});
+    m.set("improve_pct_vs_best_so_far", improved);
+    m.set("same_code_spread_pct", band);
+    return distill::draft_record(p);
+  };
+  auto close = with(1.82, 1.48);
+  INFO((close.refusal ? close.refusal->why : ""));
+  REQUIRE(close.record);
+  CHECK_THAT(close.record->get("worth").get("gain").string_or("note"),
+             Catch::Contains("the gain is close to the run's own spread of re-measurements of unchanged code "
+                             "(1.48 %): near its noise"));
+  auto clear = with(6.0, 1.48);
+  REQUIRE(clear.record);
+  CHECK_THAT(clear.record->get("worth").get("gain").string_or("note"), !Catch::Contains("near its noise"));
+  // The multiple is configuration; 0 says nothing.
+  auto quiet = distill::DraftRules::defaults();
+  quiet.close_gain_band_multiple = 0;
+  auto p = distill::load_packet(testsupport::distill_fixtures() / "strategy-v3.json");
+  at(p.doc, {"agent_facing", "measurements"}).set("improve_pct_vs_best_so_far", 1.82);
+  at(p.doc, {"agent_facing", "measurements"}).set("same_code_spread_pct", 1.48);
+  auto q = distill::draft_record(p, quiet);
+  REQUIRE(q.record);
+  CHECK_THAT(q.record->get("worth").get("gain").string_or("note"), !Catch::Contains("near its noise"));
+}

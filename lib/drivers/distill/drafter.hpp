@@ -67,6 +67,9 @@ struct DraftRules {
   // A span's gain is its last step's only when the run's own subject
   // measured at least this share of it on that step.
   double span_own_gain_min_share = 0.5;
+  // A gain under this multiple of the run's band is said to be close to
+  // the noise (noise.close_gain_band_multiple).
+  double close_gain_band_multiple = 2.0;
   // The `launch_grid` section: a cause about the grid checked against each
   // shape's program count.
   GridCauseRule grid_cause;

@@ -108,8 +108,19 @@ std::string tried_before(const Context &c) {
 // name the diff defines but nothing calls or reads (R12: `ld_nc_v4`, while
 // the loop calls `ld_evict_first_v4`). Empty when the account's names are
 // the code's.
-std::string code_names(const Checked &k, const levers::LeverVocabulary &vocabulary) {
+std::string code_names(const Context &c, const Checked &k, const levers::LeverVocabulary &vocabulary) {
   const std::string_view claim = levers::claim_of(k.change);
+  // Device functions of the kernel after the change that nothing calls
+  // (a CUDA `__device__` helper of a load_inline source too).
+  std::vector<std::string> uncalled;
+  if (auto after = code_after(c))
+    uncalled = kernel_inert_code(*after, c.af.get("kernel_file").string_or("kernel.py")).uncalled_functions;
+  auto added_by_the_change = [&](const std::string &name) {
+    for (const auto &h : k.diff.hunks)
+      for (const auto &l : h.running)
+        if (l.added && diff::holds_name(l.code, name)) return true;
+    return false;
+  };
   auto held = [&](const std::string &name) {
     for (const auto &h : k.diff.hunks)
       for (const auto &l : h.running)
@@ -121,11 +132,14 @@ std::string code_names(const Checked &k, const levers::LeverVocabulary &vocabula
   };
   std::string out;
   for (const auto &n : diff::names_of(claim)) {
-    if (!n.strong || !diff::is_code_name(n.text) || held(n.text)) continue;
-    const bool uncalled = among(k.diff.dead_definitions, n.text);
-    if (uncalled || among(k.diff.unread_names, n.text)) {
+    if (!n.strong || !diff::is_code_name(n.text)) continue;
+    // A helper the change adds and nothing calls (its own lines name it).
+    const bool never_called =
+        among(k.diff.dead_definitions, n.text) || (among(uncalled, n.text) && added_by_the_change(n.text));
+    if (!never_called && held(n.text)) continue;
+    if (never_called || among(k.diff.unread_names, n.text)) {
       out += " `" + n.text + "`, which the run names, is " +
-             (uncalled ? "defined by the change and never called" : "assigned by the change and never read") +
+             (never_called ? "defined by the change and never called" : "assigned by the change and never read") +
              ": the gain is the rest of the change's.";
       continue;
     }
@@ -184,7 +198,7 @@ std::string change_of(const Context &c, const Checked &k, const levers::LeverVoc
     with += " The diff also changes " + text::quoted_code_list(names) +
             ", which the run's account does not name: the gain is theirs together.";
   }
-  if (auto names = code_names(k, vocabulary); !names.empty()) {
+  if (auto names = code_names(c, k, vocabulary); !names.empty()) {
     if (!with.empty() && with.back() != '.') with += '.';
     with += names;
   }

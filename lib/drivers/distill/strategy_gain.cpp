@@ -382,6 +382,17 @@ Value strategy_gain(Context &c) {
     if (!*comparable.as_bool())
       g.set("note", "percentages are measured against this run's own starting point, not against the store");
   }
+  // Kit 29, R02: a gain under a small multiple of the run's band (1.82 %
+  // against 1.48 %) is established but close to the noise; said.
+  if (auto band = m.get("same_code_spread_pct").as_number(), improved = pct.as_number();
+      band && improved && *band > 0 && *improved < c.rules.close_gain_band_multiple * *band) {
+    // No multiple in the text: a number the packet does not hold is a
+    // fabrication (the no-fabrication gate).
+    std::string note = "the gain is close to the run's own spread of re-measurements of unchanged code (" +
+                       m.get("same_code_spread_pct").python_str() + " %): near its noise";
+    if (const auto *n = g.get("note").as_string()) note = *n + "; " + note;
+    g.set("note", note);
+  }
   // Round 8: a gain every shape shows inside the per-shape noise is the
   // geomean's only; the record says so.
   if (auto band = m.get("same_code_shape_spread_pct").as_number(); band && g.get("pct").is_number()) {

@@ -35,6 +35,11 @@ NoiseRule NoiseRule::from_json(const json::Value &section, const std::string &so
       throw Error(ErrorKind::Usage, where + ".span_own_gain_min_share must be a number in [0, 1]");
     r.span_own_gain_min_share = *g.as_number();
   }
+  if (const auto &g = section.get("close_gain_band_multiple"); !g.is_null()) {
+    if (!g.is_number() || *g.as_number() < 0)
+      throw Error(ErrorKind::Usage, where + ".close_gain_band_multiple must be a number of at least 0");
+    r.close_gain_band_multiple = *g.as_number();
+  }
   if (const auto &n = section.get("no_effect_max_pct"); !n.is_null()) {
     if (!n.is_number() || *n.as_number() < 0)
       throw Error(ErrorKind::Usage, where + ".no_effect_max_pct must be a number of at least 0");

@@ -45,6 +45,10 @@ struct NoiseRule {
   // when the run's own subject measured less than this share of the
   // span's gain on the step itself.
   double span_own_gain_min_share = 0.5;
+  // otm-draft: a strategy's gain under this multiple of the run's band is
+  // said to be close to the noise (kit 29, R02: 1.82 % against a 1.48 %
+  // band); 0 says nothing.
+  double close_gain_band_multiple = 2.0;
   static NoiseRule from_json(const json::Value &section, const std::string &source);
 };
 
