@@ -13,6 +13,7 @@
 #include "io/file.hpp"
 #include "process.hpp"
 #include "schema/canonical.hpp"
+#include "scratch.hpp"
 #include "text/regex.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
@@ -166,7 +167,9 @@ TEST_CASE("otm-schema --check: semantic staleness and widening patches", "[cli][
 TEST_CASE("store gates on the real store of 847 records: verdicts pinned", "[shared][gates]") {
   OTM_REAL_STORE_OR_SKIP(wiki);
   auto store = wiki / "kernel_wiki";
-  auto out = fs::temp_directory_path() / "otm-real-store-findings.jsonl";
+  // Its own directory: runs of the suite side by side must not share it.
+  otm::testsupport::TempDir scratch("real-store-findings");
+  auto out = scratch.path() / "findings.jsonl";
   // Every store gate runs on all 847 records and passes, with the unified
   // NON_MECHANISM list (no verdict flips against the store's own list).
   for (const char *g : {"schema", "ids", "anonymization", "raw-isolation", "relations", "index", "self-contained",

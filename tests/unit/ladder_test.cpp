@@ -10,6 +10,7 @@
 #include "ladder/noise.hpp"
 #include "ladder/self_test.hpp"
 #include "ladder/verdict.hpp"
+#include "scratch.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
 
@@ -341,8 +342,8 @@ TEST_CASE("final is the latest accepted version holding the floor", "[ladder]") 
 }
 
 TEST_CASE("thresholds come from the configuration, not the code", "[ladder]") {
-  auto dir = std::filesystem::temp_directory_path() / "otm-ladder-config-test";
-  std::filesystem::create_directories(dir);
+  otm::testsupport::TempDir scratch("ladder-config"); // its own: suites run side by side
+  const auto &dir = scratch.path();
   io::write_file_atomic(dir / "override.json", R"({"ladder": {"milestone_pct": 5.0, "mega_pct": 50.0}})");
   auto t = config::Config::load(dir / "override.json").ladder();
   CHECK(t.milestone_pct == 5.0);

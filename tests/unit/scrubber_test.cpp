@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "record/leak_shapes.hpp"
+#include "scratch.hpp"
 #include "scrub/denylist.hpp"
 #include "scrub/scrubber.hpp"
 #include "scrub/self_test.hpp"
@@ -127,8 +128,8 @@ TEST_CASE("code scrubbing of a unified diff keeps headers and prefixes", "[scrub
 }
 
 TEST_CASE("denylist: file format, case-insensitive, longest first", "[scrub]") {
-  auto dir = std::filesystem::temp_directory_path() / "otm-denylist-test";
-  std::filesystem::create_directories(dir);
+  otm::testsupport::TempDir scratch("denylist"); // its own: suites run side by side
+  const auto &dir = scratch.path();
   auto file = dir / "deny.txt";
   {
     std::ofstream f(file);

@@ -11,6 +11,7 @@
 #include "text/code_list.hpp"
 
 #include "code/gluon_layouts.hpp"
+#include "code/tile_constants.hpp"
 #include "code/unbound_names.hpp"
 #include "diff/diff_reading.hpp"
 #include "distill/change_claims.hpp"
@@ -359,13 +360,44 @@ std::optional<std::string> check_anti_against_the_run(Context &c, const AntiFact
 
 // The transferable directive: not to expect the lever to pay here, and
 // what the run did instead. Not the mechanism: that is the fact's own field.
+// The other settings of the kernel a build failure was tried in (kit 29,
+// R24; kit 27, P07: "BLOCK_S 8->16 does not build" is a fact of a kernel
+// with HALF = 64 and four warps, not of every kernel): the module's
+// whole-number settings of a lever's code name that the kernel reads,
+// other than the ones the attempt states, at most four, in file order.
+// Empty when the attempt's code names none.
+std::string configuration_tried_in(const Context &c, const AntiFact &fact) {
+  auto after = code_after(c);
+  if (!after) return {};
+  const std::string dsl = c.af.get("operator").string_or("dsl");
+  const auto &vocabulary = c.rules.retrieval.levers;
+  std::set<std::string> own;
+  const std::string_view claim = levers::claim_of(fact.attempted);
+  for (const auto &st : levers::settings_in(vocabulary, claim))
+    own.insert(levers::setting_name(claim.substr(st.begin, st.end - st.begin)));
+  for (const auto &n : diff::names_of(claim)) own.insert(n.text);
+  static const text::Regex setting_name(R"(^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$)");
+  const auto unread = kernel_inert_code(*after, c.af.get("kernel_file").string_or("kernel.py")).unread_names;
+  std::vector<std::string> shown;
+  std::set<std::string> seen;
+  for (const auto &[name, value] : code::tile_constants(*after, setting_name)) {
+    if (own.count(name) || !seen.insert(name).second) continue;
+    if (std::find(unread.begin(), unread.end(), name) != unread.end()) continue;
+    if (vocabulary.levers_in_code(name, dsl).empty()) continue;
+    shown.push_back(name + " = " + std::to_string(value));
+    if (shown.size() == 4) break;
+  }
+  if (shown.empty()) return {};
+  return " It was tried in a kernel that sets " + text::quoted_code_list(shown) + ": the limit is that kernel's.";
+}
+
 std::string anti_lesson(const Context &c, const AntiFact &fact) {
   std::string attempted(text::rstrip_chars(text::strip(fact.attempted), " .;:,"));
   std::string where = (c.family.empty() ? std::string("this operator") : c.family) + " on " + c.gpu;
   std::string lesson;
   if (fact.did_not_build)
     lesson = "Expect " + attempted + " not to build for " + where +
-             " with the toolchain the run used; the run never measured its speed.";
+             " with the toolchain the run used; the run never measured its speed." + configuration_tried_in(c, fact);
   else if (fact.verdict == "api-limitation")
     lesson = "Do not plan on " + attempted + " for " + where + ": the toolchain the run used cannot express it.";
   else if (fact.verdict == "accuracy-gate/ceiling")
