@@ -12,6 +12,7 @@
 #include "explain/trace_model.hpp"
 #include "io/file.hpp"
 #include "otm_tools.hpp"
+#include "store/record_view.hpp"
 #include "tool/exit_codes.hpp"
 #include "tool/tool_setup.hpp"
 #include "workspace/layout.hpp"
@@ -78,7 +79,8 @@ int otm_explain_main(int argc, char **argv) {
     auto records = otm::explain::resolve_records(opts.positionals(), staging, live, config.limits());
     if (records.empty()) throw otm::Error(otm::ErrorKind::Usage, "no record on standard input");
 
-    auto model = otm::explain::TraceModel::load(settings, config, records.front().record.get("retrieval").get("scope"));
+    auto model = otm::explain::TraceModel::load(
+        settings, config, otm::store::RecordView::from_json(records.front().record).value().scope);
     bool complete = true;
     for (const auto &r : records) {
       auto e = otm::explain::explain_record(r.record, r.file, model, workspace);

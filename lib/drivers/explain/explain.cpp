@@ -8,10 +8,12 @@
 #include "gates/record_numbers.hpp"
 #include "gates/record_text.hpp"
 #include "io/file.hpp"
+#include "store/record_view.hpp"
 #include "text/pyformat.hpp"
 #include "trace/step_record.hpp"
 #include "workspace/ladder_verdict.hpp"
 #include "workspace/layout.hpp"
+#include "workspace/packet_provenance.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
 
@@ -30,12 +32,11 @@ std::string geomean_origin(const workspace::VersionRow *row) {
   return "memory/" + row->memory_file + " " + path;
 }
 
-Provenance provenance_of(const json::Value &record, const TraceModel &m, std::vector<std::string> &unexplained) {
+Provenance provenance_of(const store::RecordView &record, const TraceModel &m, std::vector<std::string> &unexplained) {
   Provenance p;
-  const auto &raw = record.get("evidence").get("raw");
-  p.label = raw.string_or("source_repo");
-  p.version = raw.string_or("version");
-  p.commit = raw.string_or("git_commit");
+  p.label = record.source_repo.value_or("");
+  p.version = record.version.value_or("");
+  p.commit = record.git_commit.value_or("");
   p.trace_label = m.location().label;
   if (p.label != p.trace_label)
     unexplained.push_back("evidence.raw.source_repo '" + p.label + "' is not this trace (" + p.trace_label + ")");
@@ -160,7 +161,9 @@ struct PacketScalar {
 class NumberExplainer {
 public:
   NumberExplainer(const TraceModel &m, const json::Value &segment, const packet::Built &built)
-      : m_(m), seg_(segment), built_(built), ctx_{m, segment, built.packet} {
+      : m_(m), seg_(segment), typed_(m.typed(segment)), built_(built),
+        provenance_(workspace::PacketProvenance::from_json(built.packet).value()), ctx_{m, segment, typed_,
+                                                                                        built.packet, provenance_} {
     for (const char *layer : gates::kPacketNumberLayers)
       gates::walk_scalars(built.packet.get(layer), layer, false, [&](const std::string &p, const json::Value &v, bool) {
         if (v.is_string() || v.is_number()) scalars_.push_back({p, text_of_value(v)});
@@ -181,7 +184,7 @@ public:
       if (!shares_key(s.text, tok.keys)) continue;
       o.source = s;
       o.quote = excerpt(s.text, tok.keys);
-      if (s.kind == "ladder") o.derivation = improve_derivation(m_, *m_.row(seg_.string_or("version")), o.problem);
+      if (s.kind == "ladder") o.derivation = improve_derivation(m_, *m_.row(typed_.version), o.problem);
       if (s.kind == "workload") o.derivation = "counted by otm-ingest: the non-blank lines of workload.jsonl";
       if (s.kind == "label")
         o.derivation = "a shape label the scrubber allocated for a workload key: it numbers shapes, it measures "
@@ -203,7 +206,9 @@ public:
 private:
   const TraceModel &m_;
   const json::Value &seg_;
+  const workspace::Segment &typed_;
   const packet::Built &built_;
+  workspace::PacketProvenance provenance_;
   SourceContext ctx_;
   std::vector<PacketScalar> scalars_;
 
@@ -243,7 +248,7 @@ private:
   // version it was tried on (packet.cpp), each from its step record.
   std::string geomean_change_derivation(const std::string &path, std::string &problem) const {
     const std::string against = seg_.get("measured_against").string_or("version");
-    const auto *mine = m_.version_row(seg_.string_or("version"));
+    const auto *mine = m_.version_row(typed_.version);
     const auto *base = m_.version_row(against);
     // Plain doubles, NaN when absent (GCC's -Wmaybe-uninitialized misreads
     // three std::optional<double> here).
@@ -260,7 +265,7 @@ private:
       problem = "the change " + num(gates::at_path(built_.packet, path)) + " does not follow from the two geomeans";
     return "(after / before - 1) x 100 = (" + num(mine->geomean_us) + " / " + num(base->geomean_us) +
            " - 1) x 100 = " + text::fixed(recomputed, 2) + " (rounded to 2 places); before is " + against +
-           "'s geomean, after " + seg_.string_or("version") + "'s (memory/<version>.json performance)";
+           "'s geomean, after " + typed_.version + "'s (memory/<version>.json performance)";
   }
 
   // How a per-shape change follows from the entry's two latencies, each
@@ -280,7 +285,7 @@ private:
     return "(after - before) / before x 100 = (" + num(entry.get("after_us")) + " - " + num(entry.get("before_us")) +
            ") / " + num(entry.get("before_us")) + " x 100 = " + text::fixed(recomputed, 2) +
            " (rounded to 2 places); before is " + seg_.get("measured_against").string_or("version") +
-           "'s latency on the shape, after " + seg_.string_or("version") +
+           "'s latency on the shape, after " + typed_.version +
            "'s (memory/<version>.json performance.latency_us_by_shape)";
   }
 
@@ -305,31 +310,33 @@ private:
   }
 };
 
-void explain_code(const json::Value &record, const json::Value &seg, const packet::Built &built, const TraceModel &m,
-                  Explanation &e) {
+void explain_code(const json::Value &record, const store::RecordView &view, const json::Value &seg,
+                  const packet::Built &built, const TraceModel &m, Explanation &e) {
   auto quotes = gates::quoted_code(record);
   if (quotes.empty()) return;
-  const auto &prov = built.packet.get("provenance");
+  const auto prov = workspace::PacketProvenance::from_json(built.packet).value();
   CodeFile code;
   code.text = built.code;
   code.is_diff = built.code_name.ends_with(".diff");
   if (code.is_diff) {
-    code.old_commit = prov.get("diff_from").string_or("git_commit");
-    code.new_commit = prov.get("diff_to").string_or("git_commit");
-    e.diff_range = prov.get("diff_from").string_or("version", "root") + " (" + short_sha(code.old_commit) + ") .. " +
-                   prov.get("diff_to").string_or("version") + " (" + short_sha(code.new_commit) + ")";
-    const auto &extra = record.get("evidence").get("raw").get("evidence_extra");
-    for (const char *end : {"diff_from", "diff_to"}) {
-      const auto *cited = extra.get(end).get("git_commit").as_string();
-      std::string rebuilt = prov.get(end).string_or("git_commit");
-      if (!extra.get(end).is_object())
+    code.old_commit = prov.diff_from.git_commit.value_or("");
+    code.new_commit = prov.diff_to.git_commit.value_or("");
+    e.diff_range = prov.diff_from.version.value_or("root") + " (" + short_sha(code.old_commit) + ") .. " +
+                   prov.diff_to.version.value_or("") + " (" + short_sha(code.new_commit) + ")";
+    // Each end the record cites against the rebuilt diff's.
+    auto check = [&](const char *end, const std::optional<store::RecordView::DiffEnd> &cited_end,
+                     const std::string &rebuilt) {
+      const std::optional<std::string> cited = cited_end ? cited_end->git_commit : std::nullopt;
+      if (!cited_end)
         e.notes.push_back(std::string("the record does not name its ") + end + "; the rebuilt range is " +
                           e.diff_range);
       else if (!cited || *cited != rebuilt)
         e.unexplained.push_back(std::string("evidence.raw.evidence_extra.") + end + " (" +
                                 (cited ? short_sha(*cited) : std::string("null")) + ") is not the rebuilt diff's (" +
                                 short_sha(rebuilt) + ")");
-    }
+    };
+    check("diff_from", view.diff_from, code.old_commit);
+    check("diff_to", view.diff_to, code.new_commit);
   } else {
     auto source = packet::reference_source(m.repo(), seg);
     code.path = source.path;
@@ -384,11 +391,13 @@ Explanation explain_record(const json::Value &record, const std::string &record_
                            const std::optional<std::filesystem::path> &workspace) {
   Explanation e;
   e.record_file = record_file;
-  e.id = record.string_or("id");
-  e.type = record.string_or("type");
+  // A field of another type is no record to explain: its Error is thrown.
+  const auto view = store::RecordView::from_json(record).value();
+  e.id = view.id.value_or("");
+  e.type = view.type.value_or("");
   if (!m.hardware_note().empty()) e.notes.push_back(m.hardware_note());
-  e.provenance = provenance_of(record, m, e.unexplained);
-  const json::Value *seg = m.segment_for(record);
+  e.provenance = provenance_of(view, m, e.unexplained);
+  const json::Value *seg = m.segment_for(view);
   if (const json::Value *row = m.row(e.provenance.version))
     e.ladder = decision_of(*row, *m.version_row(e.provenance.version), m.config().ladder());
   if (!seg) {
@@ -396,7 +405,7 @@ Explanation explain_record(const json::Value &record, const std::string &record_
                             e.provenance.version + ": its numbers and code cannot be re-derived");
     return e;
   }
-  e.segment = seg->string_or("seg_id");
+  e.segment = m.typed(*seg).seg_id;
   packet::Built built = m.packet_for(*seg);
   if (workspace) compare_with_workspace(*workspace, built, e);
 
@@ -422,7 +431,7 @@ Explanation explain_record(const json::Value &record, const std::string &record_
     e.unexplained.push_back(std::to_string(numbers_past) +
                             " more number(s) not explained, past limits.max_explain_items (" +
                             std::to_string(max_items) + "): the output summarises them");
-  explain_code(record, *seg, built, m, e);
+  explain_code(record, view, *seg, built, m, e);
   return e;
 }
 

@@ -3,6 +3,7 @@
 #include "error/error.hpp"
 #include "io/file.hpp"
 #include "record/id_format.hpp"
+#include "store/record_view.hpp"
 #include "store/store_reader.hpp"
 #include "workspace/layout.hpp"
 #include "json/parse.hpp"
@@ -23,7 +24,8 @@ std::vector<InputRecord> resolve_records(const std::vector<std::string> &args, c
           stores.emplace_back(*root, store::load_records(*root));
     for (const auto &[root, records] : stores)
       for (const auto &r : records)
-        if (r.parse_error.empty() && r.record.string_or("id") == id) return InputRecord{r.path.string(), r.record};
+        if (r.parse_error.empty() && store::RecordView::shown(r.record).id.value_or("") == id)
+          return InputRecord{r.path.string(), r.record};
     return std::nullopt;
   };
   for (const auto &arg : args) {

@@ -73,7 +73,7 @@ void commit_sources(const workspace::VersionRow *row, bool subject, bool body, s
 // The lines of the capture report the packet quoted that are part of the
 // quoted paragraph (conclusion or evidence), one source per line.
 void report_sources(const SourceContext &c, bool evidence, std::vector<Source> &out) {
-  std::string dir = c.packet.get("provenance").string_or("report_dir");
+  std::string dir = c.provenance.report_dir.value_or("");
   if (dir.empty()) return;
   fs::path file = c.model.location().trace / "profiles" / dir / "REPORT.md";
   if (!io::is_regular_file(file)) return;
@@ -130,7 +130,7 @@ std::size_t index_after(const std::string &path, std::size_t at) {
 std::vector<Source> sources_of(const std::string &path, const SourceContext &c) {
   std::vector<Source> out;
   const TraceModel &m = c.model;
-  const std::string version = c.segment.string_or("version");
+  const std::string &version = c.typed.version;
   const json::Value *row = m.row(version);
   const workspace::VersionRow *typed = m.version_row(version);
   if (!starts(path, "agent_facing.")) {
@@ -238,19 +238,18 @@ std::vector<Source> sources_of(const std::string &path, const SourceContext &c) 
     // The i-th earlier kept step of the span (provenance.span_versions), or
     // of the record's lineage (provenance.lineage_versions).
     std::size_t i = index_after(p, p.find('['));
-    const auto &versions = c.packet.get("provenance").get(starts(p, "span.") ? "span_versions" : "lineage_versions");
+    const auto &versions = starts(p, "span.") ? c.provenance.span_versions : c.provenance.lineage_versions;
     if (i < versions.size()) {
-      const auto *v = (*versions.as_array())[i].as_string();
-      const workspace::VersionRow *step = v ? m.version_row(*v) : nullptr;
+      const workspace::VersionRow *step = m.version_row(versions[i]);
       step_sources(m, step, "action_description", out);
       commit_sources(step, true, false, out);
     }
   } else if (starts(p, "builds_on.previous_approach")) {
     // The step the packet says the code builds on (provenance), else the
     // previous milestone (a packet from before it said).
-    const auto &on = c.packet.get("provenance").get("builds_on_version");
-    step_sources(m, m.version_row(on.is_string() ? *on.as_string() : c.segment.get("builds_on").string_or("version")),
-                 "action_description", out);
+    const auto &on = c.provenance.builds_on_version;
+    step_sources(m, m.version_row(on ? *on : c.segment.get("builds_on").string_or("version")), "action_description",
+                 out);
   } else {
     // operator.gpu / dsl, category labels, split_instruction,
     // established_fact_required, diff_shows, the sibling file names.

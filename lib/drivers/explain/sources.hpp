@@ -13,6 +13,7 @@
 
 #include "explain/explanation.hpp"
 #include "explain/trace_model.hpp"
+#include "workspace/packet_provenance.hpp"
 #include "json/value.hpp"
 
 namespace otm::explain {
@@ -20,7 +21,9 @@ namespace otm::explain {
 struct SourceContext {
   const TraceModel &model;
   const json::Value &segment;
-  const json::Value &packet; // the rebuilt packet
+  const workspace::Segment &typed;               // the same segment, typed
+  const json::Value &packet;                     // the rebuilt packet
+  const workspace::PacketProvenance &provenance; // its provenance, typed
 };
 
 // The candidate sources of one packet scalar, by its path as

@@ -23,7 +23,7 @@ std::string id_stem(const std::string &id) {
 } // namespace
 
 TraceModel TraceModel::load(config::Settings settings, const config::Config &config,
-                            const json::Value &fallback_scope) {
+                            const store::RecordView::Scope &fallback_scope) {
   TraceModel m;
   m.config_ = config;
   m.loc_ = trace::locate_trace(settings, config);
@@ -32,12 +32,11 @@ TraceModel TraceModel::load(config::Settings settings, const config::Config &con
   } catch (const Error &e) {
     // The trace may simply not state its hardware: a record says what it
     // was filed under, which is enough to rebuild its packet (and said).
-    const auto *vendor = fallback_scope.get("vendor").as_string();
-    const auto *arch = fallback_scope.get("arch").as_string();
+    const auto &vendor = fallback_scope.vendor, &arch = fallback_scope.arch;
     if (e.kind() != ErrorKind::Refused || settings.get(Setting::Arch) || !vendor || !arch) throw;
     settings.set(Setting::Vendor, *vendor);
     settings.set(Setting::Arch, *arch);
-    if (const auto *product = fallback_scope.get("product").as_string()) settings.set(Setting::Product, *product);
+    if (const auto &product = fallback_scope.product) settings.set(Setting::Product, *product);
     m.loc_ = trace::locate_trace(settings, config);
     m.ingest_ = trace::ingest(m.loc_, config);
     m.hardware_note_ = "the trace does not state its hardware: vendor/arch/product taken from the record's "
@@ -62,6 +61,7 @@ TraceModel TraceModel::load(config::Settings settings, const config::Config &con
   partition::add_store_inputs(in, src);
   try {
     m.segments_ = partition::run(in).segments;
+    m.typed_ = workspace::read_segments(m.segments_, "the trace's segments");
   } catch (const Error &e) {
     // Not a verdict on the record: the trace cannot be cut against these stores.
     if (e.kind() != ErrorKind::NegativeVerdict) throw;
@@ -87,18 +87,25 @@ const workspace::VersionRow *TraceModel::version_row(const std::string &version)
   return nullptr;
 }
 
-const json::Value *TraceModel::segment_for(const json::Value &record) const {
-  const std::string id = record.string_or("id"), type = record.string_or("type");
-  const std::string version = record.get("evidence").get("raw").string_or("version");
-  for (const auto &s : segments_)
-    if (!id.empty() && s.string_or("id") == id) return &s;
+const workspace::Segment &TraceModel::typed(const json::Value &segment) const {
+  for (std::size_t i = 0; i < segments_.size(); ++i)
+    if (&segments_[i] == &segment) return typed_[i];
+  throw Error(ErrorKind::Internal, "a segment that is not one of the trace model's");
+}
+
+const json::Value *TraceModel::segment_for(const store::RecordView &record) const {
+  const std::string id = record.id.value_or(""), type = record.type.value_or("");
+  const std::string version = record.version.value_or("");
+  for (std::size_t i = 0; i < typed_.size(); ++i)
+    if (!id.empty() && typed_[i].id == id) return &segments_[i];
   const json::Value *by_stem = nullptr, *only = nullptr;
   std::size_t candidates = 0;
-  for (const auto &s : segments_) {
-    if (s.string_or("record_type") != type || s.string_or("version") != version) continue;
+  for (std::size_t i = 0; i < typed_.size(); ++i) {
+    const auto &s = typed_[i];
+    if (s.record_type != type || s.version != version) continue;
     ++candidates;
-    only = &s;
-    if (id_stem(s.string_or("id")) == id_stem(id)) by_stem = &s;
+    only = &segments_[i];
+    if (id_stem(s.id) == id_stem(id)) by_stem = only;
   }
   if (by_stem) return by_stem;
   return candidates == 1 ? only : nullptr;

@@ -20,8 +20,10 @@
 #include "packet/build.hpp"
 #include "packet/kernel_code.hpp"
 #include "scrub/denylist.hpp"
+#include "store/record_view.hpp"
 #include "trace/ingest.hpp"
 #include "trace/trace_location.hpp"
+#include "workspace/segment.hpp"
 #include "workspace/version_row.hpp"
 #include "json/value.hpp"
 
@@ -35,7 +37,7 @@ public:
   // so. Throws otm::Error as the stages do (no trace, not a
   // repository, unresolvable hardware, malformed configuration).
   static TraceModel load(config::Settings settings, const config::Config &config,
-                         const json::Value &fallback_scope = json::null_value());
+                         const store::RecordView::Scope &fallback_scope = {});
 
   const trace::TraceLocation &location() const { return loc_; }
   const config::Config &config() const { return config_; }
@@ -53,12 +55,14 @@ public:
   const std::vector<workspace::VersionRow> &versions() const { return versions_; }
   const workspace::VersionRow *version_row(const std::string &version) const;
   const std::vector<json::Value> &segments() const { return segments_; }
+  // One of segments(), typed (workspace/segment.hpp).
+  const workspace::Segment &typed(const json::Value &segment) const;
 
   // The segment a record was drafted from: the one whose id is the
   // record's id, else the one of the record's type and version whose id
   // has the record id's stem (the id without "-<marker><NN>"), else the
   // only one of that type and version. nullptr when none (or several).
-  const json::Value *segment_for(const json::Value &record) const;
+  const json::Value *segment_for(const store::RecordView &record) const;
   packet::Built packet_for(const json::Value &segment) const;
 
 private:
@@ -68,6 +72,7 @@ private:
   trace::IngestResult ingest_;
   std::vector<json::Value> rows_, segments_;
   std::vector<workspace::VersionRow> versions_; // parallel to rows_
+  std::vector<workspace::Segment> typed_;       // parallel to segments_
   std::unique_ptr<git::Repository> repo_;
   std::unique_ptr<packet::VersionCommits> commits_;
   std::unique_ptr<trace::TraceFiles> files_;

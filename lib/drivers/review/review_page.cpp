@@ -6,6 +6,7 @@
 #include "gates/record_text.hpp"
 #include "io/file.hpp"
 #include "report/quality_report.hpp"
+#include "store/record_view.hpp"
 #include "store/staged_reports.hpp"
 #include "text/markup.hpp"
 #include "text/printable.hpp"
@@ -199,8 +200,9 @@ std::string record_section(const gates::RecordEntry &r, std::size_t n, const Pag
            verdicts_table(in.gates, r) + "</section>\n";
   const auto &rec = r.record;
   const auto &rank = rec.get("worth").get("rank");
-  s += "<p><span class=\"badge\">" + xml_escape(rec.string_or("type")) + "</span><span class=\"badge\">tier " +
-       xml_escape(rank.string_or("tier", "?")) + "</span><span class=\"badge\">score " +
+  const auto view = store::RecordView::shown(rec); // as staged, a refused record too
+  s += "<p><span class=\"badge\">" + xml_escape(view.type.value_or("")) + "</span><span class=\"badge\">tier " +
+       xml_escape(view.tier.value_or("?")) + "</span><span class=\"badge\">score " +
        xml_escape(rank.get("score").is_null() ? "?" : rank.get("score").python_str()) +
        "</span><span class=\"muted\">" + xml_escape(r.file) + "</span></p>\n";
   s += "<h3>Gate verdicts</h3>\n" + verdicts_table(in.gates, r);
@@ -299,7 +301,7 @@ std::string review_page(const PageInputs &in) {
   const gates::Context &ctx = *in.context;
   std::string store = ctx.store_root ? ctx.store_root->string() : "<records>";
   std::map<std::string, std::size_t> types;
-  for (const auto &r : ctx.records) ++types[r.record.string_or("type", "unparseable")];
+  for (const auto &r : ctx.records) ++types[store::RecordView::shown(r.record).type.value_or("unparseable")];
   std::string s = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n" +
                   std::string(kContentSecurityPolicy) + "\n<title>otm review: " + xml_escape(store) +
                   "</title>\n<style>" + kStyle + "</style>\n</head>\n<body>\n";

@@ -13,6 +13,7 @@
 #include "ladder/verdict.hpp"
 #include "record/format_tags.hpp"
 #include "store/merged_marker.hpp"
+#include "store/record_view.hpp"
 #include "store/staged_reports.hpp"
 #include "store/store_reader.hpp"
 #include "text/printable.hpp"
@@ -128,12 +129,13 @@ void records_section(std::ostringstream &os, const std::vector<store::StoredReco
   std::map<std::vector<std::string>, int> cells;
   std::map<std::string, int> types, tiers, bases;
   for (const auto &r : recs) {
-    const auto &scope = r.record.get("retrieval").get("scope");
-    ++cells[{r.record.string_or("type", "?"), scope.string_or("arch", "?"), scope.string_or("dsl", "any"),
-             scope.string_or("operator_family", "misc")}];
-    ++types[r.record.string_or("type", "?")];
-    ++tiers[r.record.get("worth").get("rank").string_or("tier", "(none)")];
-    ++bases[r.record.get("worth").get("gain").string_or("basis", "(none)")];
+    // Every staged record is counted, a field of another type as absent.
+    const auto v = store::RecordView::shown(r.record);
+    ++cells[{v.type.value_or("?"), v.scope.arch.value_or("?"), v.scope.dsl.value_or("any"),
+             v.scope.operator_family.value_or("misc")}];
+    ++types[v.type.value_or("?")];
+    ++tiers[v.tier.value_or("(none)")];
+    ++bases[v.gain_basis.value_or("(none)")];
   }
   std::vector<std::pair<std::vector<std::string>, int>> rows(cells.begin(), cells.end());
   std::stable_sort(rows.begin(), rows.end(), [](const auto &a, const auto &b) { return a.second > b.second; });
@@ -141,15 +143,15 @@ void records_section(std::ostringstream &os, const std::vector<store::StoredReco
   os << "| type | arch | dsl | operator family | records |\n|---|---|---|---|---|\n";
   for (const auto &[k, n] : rows)
     os << "| " << k[0] << " | " << k[1] << " | " << k[2] << " | " << k[3] << " | " << n << " |\n";
-  std::vector<const store::StoredRecord *> by_id;
-  for (const auto &r : recs) by_id.push_back(&r);
-  std::stable_sort(by_id.begin(), by_id.end(),
-                   [](const auto *a, const auto *b) { return a->record.string_or("id") < b->record.string_or("id"); });
+  // Each record with its id, read once for the sort and the row.
+  std::vector<std::pair<std::string, const store::StoredRecord *>> by_id;
+  for (const auto &r : recs) by_id.emplace_back(store::RecordView::shown(r.record).id.value_or(""), &r);
+  std::stable_sort(by_id.begin(), by_id.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
   os << "\n| id tail | type | tier | score | gain | basis | version |\n|---|---|---|---|---|---|---|\n";
-  for (const auto *r : by_id) {
+  for (const auto &[id, r] : by_id) {
     const auto &rec = r->record;
     const auto &rank = rec.get("worth").get("rank");
-    os << "| " << cell(json::Value(id_tail(rec.string_or("id")))) << " | " << str_or_dash(rec.get("type")) << " | "
+    os << "| " << cell(json::Value(id_tail(id))) << " | " << str_or_dash(rec.get("type")) << " | "
        << str_or_dash(rank.get("tier")) << " | " << cell(rank.get("score")) << " | " << gain_cell(rec) << " | "
        << str_or_dash(rec.get("worth").get("gain").get("basis")) << " | "
        << str_or_dash(rec.get("evidence").get("raw").get("version")) << " |\n";
@@ -229,7 +231,7 @@ void live_section(std::ostringstream &os, const std::vector<store::StoredRecord>
         "`otm-wiki-gate commit`; this file claims nothing about the live store's contents.\n\n";
   std::vector<std::string> pending, other;
   for (const auto &r : recs) {
-    std::string id = r.record.string_or("id", r.relpath);
+    std::string id = store::RecordView::shown(r.record).id.value_or(r.relpath);
     std::optional<json::Value> ledger;
     try {
       ledger = store::read_merged_marker(r.path);

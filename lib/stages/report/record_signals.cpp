@@ -9,6 +9,7 @@
 #include "diff/diff_reading.hpp"
 #include "levers/lever_reading.hpp"
 #include "report/added_cause.hpp"
+#include "store/record_view.hpp"
 #include "text/code_list.hpp"
 #include "text/pyformat.hpp"
 #include "text/utf8.hpp"
@@ -173,12 +174,12 @@ bool is_change(const code::DiffLine &l) {
   return l.role == code::DiffLine::Role::Added || l.role == code::DiffLine::Role::Removed;
 }
 
-Signal snippet_runs(const Value &record, const std::string &type, const std::optional<PacketDiff> &diff,
+Signal snippet_runs(const store::RecordView &record, const std::string &type, const std::optional<PacketDiff> &diff,
                     const std::vector<std::string> &claimed_levers, const std::string &dsl, const QualityRules &rules) {
   const std::string &name = kSignalNames[1];
   if (type != "strategy" && type != "anti-strategy")
     return not_read(name, "-", "a " + type + " quotes source, not a change");
-  std::string snippet = record.get("payload").get("implementation").string_or("snippet");
+  std::string snippet = record.snippet.value_or("");
   if (text::strip(snippet).empty()) return not_read(name, "no snippet", "the record quotes no code");
   // Judged where the snippet sits in the packet's diff (against the kernel
   // after the change); a snippet not found there, by the lexer alone.
@@ -365,7 +366,8 @@ std::string id_tail(const std::string &id) {
   return dot == std::string::npos ? id : id.substr(dot + 1);
 }
 
-Signal duplicate(const Value &record, const std::string &type, const std::string &trace, const StagedTexts &others) {
+Signal duplicate(const Value &record, const std::string &id, const std::string &type, const std::string &trace,
+                 const StagedTexts &others) {
   const std::string &name = kSignalNames[4];
   if (type != "strategy" && type != "anti-strategy")
     return not_read(name, "-", "a " + type + " is compared by no mechanism or lesson");
@@ -373,7 +375,6 @@ Signal duplicate(const Value &record, const std::string &type, const std::string
   std::string key = duplicate_key_of(record);
   if (key.empty()) return not_read(name, "-", std::string("the record states no ") + what);
   if (trace.empty()) return not_read(name, "-", "the record names no trace (evidence.raw.source_repo)");
-  std::string id = record.string_or("id");
   std::vector<std::string> same;
   for (const auto &other : others.same_key(trace, type, text::folded(key)))
     if (other != id) same.push_back(id_tail(other));
@@ -451,7 +452,7 @@ const Signal *RecordSignals::find(std::string_view name) const {
 }
 
 std::string mechanism_of(const Value &record) {
-  std::string type = record.string_or("type");
+  std::string type = store::RecordView::shown(record).type.value_or("");
   const auto &p = record.get("payload");
   if (type == "strategy") return text_at(p.get("mechanism"));
   if (type == "anti-strategy") return text_at(p.get("established_fact").get("mechanism"));
@@ -459,7 +460,7 @@ std::string mechanism_of(const Value &record) {
 }
 
 std::string duplicate_key_of(const Value &record) {
-  std::string type = record.string_or("type");
+  std::string type = store::RecordView::shown(record).type.value_or("");
   if (type == "strategy") return mechanism_of(record);
   if (type == "anti-strategy") return text_at(record.get("payload").get("lesson"));
   return {};
@@ -468,9 +469,11 @@ std::string duplicate_key_of(const Value &record) {
 StagedTexts::StagedTexts(const std::vector<const Value *> &records) {
   for (const auto *r : records) {
     if (!r || !r->is_object()) continue;
-    std::string trace = r->get("evidence").get("raw").string_or("source_repo"), type = r->string_or("type");
+    const auto view = store::RecordView::shown(*r);
+    std::string trace = view.source_repo.value_or(""), type = view.type.value_or("");
     if (auto m = mechanism_of(*r); !m.empty()) ++mechanisms_[{trace, type, text::folded(m)}], ++stating_[{trace, type}];
-    if (auto k = duplicate_key_of(*r); !k.empty()) keys_[{trace, type, text::folded(k)}].push_back(r->string_or("id"));
+    if (auto k = duplicate_key_of(*r); !k.empty())
+      keys_[{trace, type, text::folded(k)}].push_back(view.id.value_or(""));
   }
 }
 
@@ -492,12 +495,14 @@ const std::vector<std::string> &StagedTexts::same_key(const std::string &trace, 
 RecordSignals record_signals(const Value &record, const gates::PacketEntry *packet, const StagedTexts &others,
                              const QualityRules &rules) {
   RecordSignals out;
-  out.id = record.string_or("id");
-  out.type = record.string_or("type");
-  const auto &raw = record.get("evidence").get("raw");
-  out.version = raw.string_or("version");
-  out.trace = raw.string_or("source_repo");
-  std::string dsl = record.get("retrieval").get("scope").string_or("dsl");
+  // Read as staged: a field of another type reads as absent, as the gates
+  // already reported it.
+  const auto view = store::RecordView::shown(record);
+  out.id = view.id.value_or("");
+  out.type = view.type.value_or("");
+  out.version = view.version.value_or("");
+  out.trace = view.source_repo.value_or("");
+  std::string dsl = view.scope.dsl.value_or("");
   if (dsl.empty() && packet) dsl = packet->packet.get("target").get("scope").string_or("dsl");
   const std::string claim = claim_text(record, out.type, packet);
   auto diff = packet_diff(packet);
@@ -512,10 +517,10 @@ RecordSignals record_signals(const Value &record, const gates::PacketEntry *pack
     for (const auto &l : rules.levers.claimed_in(claim))
       if (rules.levers.checkable(l, dsl)) claimed.push_back(l);
   out.signals.push_back(claim_in_code(out.type, claim, packet, diff, levers, dsl));
-  out.signals.push_back(snippet_runs(record, out.type, diff, claimed, dsl, rules));
+  out.signals.push_back(snippet_runs(view, out.type, diff, claimed, dsl, rules));
   out.signals.push_back(span(out.type, claim, packet, diff, levers, dsl, rules));
   out.signals.push_back(boilerplate(record, out.type, out.trace, packet, others, rules));
-  out.signals.push_back(duplicate(record, out.type, out.trace, others));
+  out.signals.push_back(duplicate(record, out.id, out.type, out.trace, others));
   out.signals.push_back(adds_a_cause(record, out.type, claim, rules));
   return out;
 }
