@@ -3,6 +3,7 @@
 #include "packet/build.hpp"
 #include "packet/kernel_code.hpp"
 #include "packet/report_conclusion.hpp"
+#include "packet/span.hpp"
 #include "packets_fixture.hpp"
 #include "partition/inputs.hpp"
 #include "partition/partition.hpp"
@@ -398,4 +399,21 @@ TEST_CASE("an anti-strategy shows the failed attempt, not a docstring-only rever
   CHECK_FALSE(made_on_v3->executable);
   CHECK(made_on_v3->text.find("+# tuned") != std::string::npos);
   fs::remove_all(dir);
+}
+
+TEST_CASE("a kept step whose own change runs nothing kept no setting", "[packet][issue25]") {
+  // Kit 30, S33 and S42: "BLOCK_S 8->4" kept by a commit that only moved a
+  // constant nothing reads was listed as a setting the run kept.
+  testing::SyntheticTrace t("packet-own-change-runs");
+  auto repo = git::Repository::open(t.trace);
+  packet::VersionCommits commits(repo);
+  packet::Context ctx;
+  ctx.repo = &repo;
+  ctx.commits = &commits;
+  // This trace's kept steps change comments and names nothing reads: the
+  // example trace's goldens hold the steps that run (their spans).
+  CHECK_FALSE(packet::own_change_runs(ctx, "v1")); // a comment
+  CHECK_FALSE(packet::own_change_runs(ctx, "v5")); // `NUM_WARPS = 8`, which nothing reads
+  // Without a repository nothing can tell: kept as the run said.
+  CHECK(packet::own_change_runs(packet::Context{}, "v5"));
 }

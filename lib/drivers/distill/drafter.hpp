@@ -69,7 +69,7 @@ struct DraftRules {
   double span_own_gain_min_share = 0.5;
   // A gain under this multiple of the run's band is said to be close to
   // the noise (noise.close_gain_band_multiple).
-  double close_gain_band_multiple = 2.0;
+  double close_gain_band_multiple = 1.25;
   // The `launch_grid` section: a cause about the grid checked against each
   // shape's program count.
   GridCauseRule grid_cause;

@@ -86,7 +86,20 @@ std::string tried_before(const Context &c) {
   std::string out = " The run had tried this change " +
                     (*tries == 1 ? std::string("once") : std::to_string(*tries) + " times") +
                     " before and reverted it"; // the count is the packet's
-  const auto since = strings_at(af.get("kept_since_its_last_reverted_try"), "change");
+  // A kept step whose text names no lever and no code name (its subject is
+  // only the run's verdict: "kept -> 52.4→52.9µs (+0.9%) no improvement")
+  // says nothing the gain could depend on.
+  const auto &vocabulary = c.rules.retrieval.levers;
+  const std::string dsl = af.get("operator").string_or("dsl");
+  std::vector<std::string> since;
+  for (auto &step : strings_at(af.get("kept_since_its_last_reverted_try"), "change")) {
+    const auto sentences = text::sentences(step);
+    const std::string first = sentences.empty() ? step : sentences.front();
+    bool names = !vocabulary.named_in(first).empty();
+    for (const auto &n : diff::names_of(first))
+      names = names || (n.strong && diff::is_code_name(n.text) && !vocabulary.levers_in_code(n.text, dsl).empty());
+    if (names) since.push_back(std::move(step));
+  }
   if (since.empty()) return out + ".";
   constexpr std::size_t kNamed = 3;
   out += "; what it kept since the last try, which the gain may depend on: ";

@@ -478,9 +478,14 @@ void write_provenance(json::Writer &w, const json::Value &seg, const std::option
     if (const auto *later = seg.get("kept_in_the_run").as_array())
       for (const auto &k : *later) w.value(k.get("version"));
     w.end_array();
-    if (const auto *other = seg.get("kept_with_other_settings").as_array(); other && !other->empty()) {
+    // The versions of what the texts kept: steps whose own change runs.
+    std::vector<json::Value> other_versions;
+    if (const auto *other = seg.get("kept_with_other_settings").as_array())
+      for (const auto &k : *other)
+        if (own_change_runs(ctx, k.string_or("version"))) other_versions.push_back(k.get("version"));
+    if (!other_versions.empty()) {
       w.key("kept_in_the_run_with_other_settings").begin_array();
-      for (const auto &k : *other) w.value(k.get("version"));
+      for (const auto &v : other_versions) w.value(v);
       w.end_array();
     }
     w.key("other_accounts_that_passed_correctness").begin_array();

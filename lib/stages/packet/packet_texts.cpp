@@ -1,5 +1,7 @@
 #include "packet/packet_texts.hpp"
 
+#include "packet/span.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -246,13 +248,21 @@ Texts scrub_texts(scrub::Scrubber &s, const json::Value &seg, const json::Value 
   t.kept_since_last_try = json::Value::array();
   // The new bests the ladder accepted first, then the other kept steps,
   // each in run order.
+  // Only kept steps whose own change runs (a step that moved only a
+  // constant nothing reads kept nothing), each change once.
+  auto runs = [&](const json::Value &k) { return own_change_runs(ctx, k.string_or("version")); };
   if (const auto *since = seg.get("kept_since_last_try").as_array())
     for (bool milestones : {true, false})
-      for (const auto &k : *since)
-        if (k.get("milestone").truthy() == milestones) t.kept_since_last_try.push_back(scrubbed(s, k.get("change")));
+      for (const auto &k : *since) {
+        if (k.get("milestone").truthy() != milestones || !runs(k)) continue;
+        auto change = scrubbed(s, k.get("change"));
+        const auto *seen = t.kept_since_last_try.as_array();
+        if (std::find(seen->begin(), seen->end(), change) == seen->end()) t.kept_since_last_try.push_back(change);
+      }
   t.other_settings_kept = json::Value::array();
   if (const auto *other = seg.get("kept_with_other_settings").as_array())
     for (const auto &k : *other) {
+      if (!runs(k)) continue;
       auto setting = scrubbed(s, k.get("setting"));
       const auto *seen = t.other_settings_kept.as_array();
       if (std::find(seen->begin(), seen->end(), setting) == seen->end()) t.other_settings_kept.push_back(setting);

@@ -48,7 +48,7 @@ struct NoiseRule {
   // otm-draft: a strategy's gain under this multiple of the run's band is
   // said to be close to the noise (kit 29, R02: 1.82 % against a 1.48 %
   // band); 0 says nothing.
-  double close_gain_band_multiple = 2.0;
+  double close_gain_band_multiple = 1.25;
   static NoiseRule from_json(const json::Value &section, const std::string &source);
 };
 

@@ -45,6 +45,13 @@ bool left_in(const ChangedCode &own, const ChangedCode &span) {
 
 } // namespace
 
+bool own_change_runs(const Context &ctx, const std::string &version) {
+  if (!ctx.repo || !ctx.commits) return true;
+  const std::string made_on = ctx.facts ? ctx.facts->code_made_on(version) : std::string();
+  auto d = own_change(*ctx.repo, *ctx.commits, version, ctx.diffs, made_on);
+  return d && d->executable;
+}
+
 Span span_of(const json::Value &seg, const Context &ctx) {
   Span out;
   const std::string type = seg.string_or("record_type");
@@ -56,10 +63,7 @@ Span span_of(const json::Value &seg, const Context &ctx) {
   auto own_of = [&](const std::string &version) {
     return own_change(*ctx.repo, *ctx.commits, version, ctx.diffs, made_on(version));
   };
-  auto runs = [&](const std::string &version) {
-    auto d = own_of(version);
-    return d && d->executable;
-  };
+  auto runs = [&](const std::string &version) { return own_change_runs(ctx, version); };
   // A kept step that failed its correctness check was undone later (the
   // run kept its commit, not its change): no part of the lineage.
   auto lineage_through = [&](const std::string &version) {

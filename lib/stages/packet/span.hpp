@@ -45,4 +45,11 @@ struct Span {
 // Empty (this step runs, nothing spanned) without a repository.
 Span span_of(const json::Value &seg, const Context &ctx);
 
+// Whether a version's own change, from the code it was made on, changes a
+// line that runs: a kept step whose commit only moved a constant nothing
+// reads (`_SWEEP_BLOCK_S = 4` under the subject "BLOCK_S 8->4") kept no
+// setting of any lever (kit 30, S33 and S42). True without a repository
+// (nothing can tell).
+bool own_change_runs(const Context &ctx, const std::string &version);
+
 } // namespace otm::packet
