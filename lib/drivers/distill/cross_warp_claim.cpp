@@ -1,15 +1,14 @@
 #include "distill/cross_warp_claim.hpp"
 
-#include "error/error.hpp"
 #include "levers/term_vocabulary.hpp"
 
 namespace otm::distill {
 
 CrossWarpClaimRule CrossWarpClaimRule::from_json(const json::Value &section, std::string_view where) {
   CrossWarpClaimRule r;
-  if (section.is_null()) return r;
-  const std::string here = std::string(where) + ": cross_warp_claims";
-  if (!section.is_object()) throw Error(ErrorKind::Usage, here + " must be an object");
+  const auto section_name = levers::rule_section(section, where, "cross_warp_claims");
+  if (!section_name) return r;
+  const std::string &here = *section_name;
   r.claims_ = levers::whole_token_regex_at(section, "claims", true, here);
   r.device_code_ = levers::whole_token_regex_at(section, "device_code", false, here);
   r.exchange_ = levers::whole_token_regex_at(section, "exchange", false, here);

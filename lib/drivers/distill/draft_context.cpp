@@ -258,15 +258,9 @@ bool kernel_runs_all_levers_of(const Context &c, const std::string &change) {
   // The levers its first sentence names: the rest says why (kit 25: "Set
   // STAGES 2->4. A deeper TMA/cp.async ring hides ..." read as a TMA
   // change the kernel does not run, so the record built on an older step).
-  const auto sentences = text::sentences(change);
-  const std::string what = sentences.empty() ? change : std::string(sentences.front());
+  const std::string what = levers::what_a_change_did(change);
   auto named = c.rules.retrieval.levers.prose().tags_in(what);
   return levers_the_kernel_runs(c, named).size() == named.size() && kernel_holds_stated_values(c, what);
-}
-
-std::string what_a_kept_change_did(const std::string &change) {
-  const auto sentences = text::sentences(change);
-  return sentences.empty() ? change : sentences.front();
 }
 
 std::optional<std::string> latest_change_the_kernel_runs(const Context &c, const std::vector<std::string> &changes) {

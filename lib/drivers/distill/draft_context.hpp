@@ -84,12 +84,6 @@ std::vector<std::string> levers_the_kernel_runs(const Context &c, std::vector<st
 // partition nothing launches, a grid a later step replaced) is not what
 // the code builds on (round 10). nullopt when none qualifies.
 std::optional<std::string> latest_change_the_kernel_runs(const Context &c, const std::vector<std::string> &changes);
-// What a kept change a record builds on did: its first sentence. The rest
-// is the run's reason for the lever, often its stock one, which may point
-// the other way ("Moved drop APPROX_RSQRT. Cheaper reciprocal square
-// root ..."; kit 28, kit 29: "BLOCK_V 8192->4096. Larger vocab chunks
-// ...").
-std::string what_a_kept_change_did(const std::string &change);
 // Whether the kernel still runs every lever a change text names, at the
 // whole-number settings it states (kernel_holds_stated_values).
 bool kernel_runs_all_levers_of(const Context &c, const std::string &change);

@@ -7,9 +7,9 @@ namespace otm::distill {
 
 DramCauseRule DramCauseRule::from_json(const json::Value &section, std::string_view where) {
   DramCauseRule r;
-  if (section.is_null()) return r;
-  const std::string here = std::string(where) + ": dram_claims";
-  if (!section.is_object()) throw Error(ErrorKind::Usage, here + " must be an object");
+  const auto section_name = levers::rule_section(section, where, "dram_claims");
+  if (!section_name) return r;
+  const std::string &here = *section_name;
   r.traffic_ = levers::whole_token_regex_at(section, "traffic", true, here);
   if (const auto &m = section.get("min_cut_pct"); !m.is_null()) {
     if (!m.is_number() || *m.as_number() < 0 || *m.as_number() >= 100)

@@ -3,7 +3,6 @@
 #include <cmath>
 #include <vector>
 
-#include "error/error.hpp"
 #include "levers/term_vocabulary.hpp"
 
 namespace otm::distill {
@@ -31,9 +30,9 @@ std::string listed(const std::vector<const MeasuredShape *> &shapes) {
 
 EveryShapeRule EveryShapeRule::from_json(const json::Value &section, std::string_view where) {
   EveryShapeRule r;
-  if (section.is_null()) return r;
-  const std::string here = std::string(where) + ": shape_claims";
-  if (!section.is_object()) throw Error(ErrorKind::Usage, here + " must be an object");
+  const auto section_name = levers::rule_section(section, where, "shape_claims");
+  if (!section_name) return r;
+  const std::string &here = *section_name;
   r.every_shape_ = levers::whole_token_regex_at(section, "every_shape", true, here);
   return r;
 }

@@ -3,7 +3,6 @@
 #include <cmath>
 #include <vector>
 
-#include "error/error.hpp"
 #include "levers/term_vocabulary.hpp"
 
 namespace otm::distill {
@@ -53,9 +52,9 @@ std::string listed(const std::vector<const CountedShape *> &shapes, bool after) 
 
 GridCauseRule GridCauseRule::from_json(const json::Value &section, std::string_view where) {
   GridCauseRule r;
-  if (section.is_null()) return r;
-  const std::string here = std::string(where) + ": launch_grid";
-  if (!section.is_object()) throw Error(ErrorKind::Usage, here + " must be an object");
+  const auto section_name = levers::rule_section(section, where, "launch_grid");
+  if (!section_name) return r;
+  const std::string &here = *section_name;
   r.causes_ = levers::whole_token_regex_at(section, "causes", true, here);
   r.fill_causes_ = levers::whole_token_regex_at(section, "fill_causes", true, here);
   return r;

@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "code/accumulators.hpp"
-#include "error/error.hpp"
 #include "levers/term_vocabulary.hpp"
 #include "text/code_list.hpp"
 
@@ -11,9 +10,9 @@ namespace otm::distill {
 
 LowPrecisionSumRule LowPrecisionSumRule::from_json(const json::Value &section, std::string_view where) {
   LowPrecisionSumRule r;
-  if (section.is_null()) return r;
-  const std::string here = std::string(where) + ": low_precision_sums";
-  if (!section.is_object()) throw Error(ErrorKind::Usage, here + " must be an object");
+  const auto section_name = levers::rule_section(section, where, "low_precision_sums");
+  if (!section_name) return r;
+  const std::string &here = *section_name;
   r.claims_ = levers::whole_token_regex_at(section, "claims", true, here);
   return r;
 }

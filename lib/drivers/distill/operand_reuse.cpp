@@ -25,9 +25,9 @@ std::size_t sentence_start(std::string_view text, std::size_t at) {
 
 OperandReuseRule OperandReuseRule::from_json(const json::Value &section, std::string_view where) {
   OperandReuseRule r;
-  if (section.is_null()) return r;
-  const std::string here = std::string(where) + ": operand_reuse";
-  if (!section.is_object()) throw Error(ErrorKind::Usage, here + " must be an object");
+  const auto section_name = levers::rule_section(section, where, "operand_reuse");
+  if (!section_name) return r;
+  const std::string &here = *section_name;
   r.claims_ = levers::whole_token_regex_at(section, "claims", true, here);
   r.through_cache_ = levers::whole_token_regex_at(section, "through_cache", false, here);
   static const text::Regex identifier(R"(^[A-Za-z_]\w*$)");

@@ -7,6 +7,7 @@
 #include "code/kernel_parameters.hpp"
 #include "code/unbound_names.hpp"
 #include "distill/reference_kernel_code.hpp"
+#include "levers/lever_settings.hpp"
 #include "text/code_list.hpp"
 #include "text/lines.hpp"
 #include "text/pyformat.hpp"
@@ -153,7 +154,7 @@ Value trace_of_kernel(Context &c, const std::vector<std::string> &applied_before
     // When the code shows none of its lineage's changes as stated (a
     // restore set them back, their code is gone), no one of them is named.
     auto latest = latest_change_the_kernel_runs(c, carried);
-    if (latest) latest = what_a_kept_change_did(*latest);
+    if (latest) latest = levers::what_a_change_did(*latest);
     builds_on.set("approach", carried.empty()
                                   ? std::string("the untouched baseline")
                                   : latest.value_or("the run's " + std::to_string(carried.size()) +

@@ -55,7 +55,7 @@ Value trace_of(Context &c, const std::vector<std::string> &applied_before) {
   if (prev && !baseline && !kernel_runs_all_levers_of(c, *prev))
     if (auto running = latest_change_the_kernel_runs(c, strings_at(c.af.get("kept_changes_of_its_lineage"), "change")))
       prev = *running;
-  if (prev) prev = what_a_kept_change_did(*prev);
+  if (prev) prev = levers::what_a_change_did(*prev);
   if (prev)
     approach = baseline ? "the untouched baseline: " + *prev : *prev;
   else if (baseline)
@@ -93,8 +93,7 @@ std::string tried_before(const Context &c) {
   const std::string dsl = af.get("operator").string_or("dsl");
   std::vector<std::string> since;
   for (auto &step : strings_at(af.get("kept_since_its_last_reverted_try"), "change")) {
-    const auto sentences = text::sentences(step);
-    const std::string first = sentences.empty() ? step : sentences.front();
+    const std::string first = levers::what_a_change_did(step);
     bool names = !vocabulary.named_in(first).empty();
     for (const auto &n : diff::names_of(first))
       names = names || (n.strong && diff::is_code_name(n.text) && !vocabulary.levers_in_code(n.text, dsl).empty());
@@ -104,9 +103,7 @@ std::string tried_before(const Context &c) {
   constexpr std::size_t kNamed = 3;
   out += "; what it kept since the last try, which the gain may depend on: ";
   for (std::size_t i = 0; i < since.size() && i < kNamed; ++i) {
-    const auto sentences = text::sentences(since[i]);
-    out += (i ? "; " : "") +
-           std::string(text::rstrip_chars(sentences.empty() ? since[i] : std::string(sentences.front()), " ."));
+    out += (i ? "; " : "") + std::string(text::rstrip_chars(levers::what_a_change_did(since[i]), " ."));
   }
   // No count: a number the packet does not hold is a fabrication (the
   // no-fabrication gate).

@@ -5,16 +5,15 @@
 #include <vector>
 
 #include "code/tile_constants.hpp"
-#include "error/error.hpp"
 #include "levers/term_vocabulary.hpp"
 
 namespace otm::distill {
 
 TileClaimRule TileClaimRule::from_json(const json::Value &section, std::string_view where) {
   TileClaimRule r;
-  if (section.is_null()) return r;
-  const std::string here = std::string(where) + ": tile_claims";
-  if (!section.is_object()) throw Error(ErrorKind::Usage, here + " must be an object");
+  const auto section_name = levers::rule_section(section, where, "tile_claims");
+  if (!section_name) return r;
+  const std::string &here = *section_name;
   r.claims_ = levers::whole_token_regex_at(section, "claims", true, here);
   r.tile_names_ = levers::whole_token_regex_at(section, "tile_names", false, here);
   return r;

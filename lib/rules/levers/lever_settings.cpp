@@ -75,6 +75,11 @@ std::string normalised_value(std::string_view raw) {
 
 #undef OTM_VALUE
 
+std::string what_a_change_did(const std::string &change) {
+  auto sentences = text::sentences(change);
+  return sentences.empty() ? change : std::move(sentences.front());
+}
+
 std::string setting_name(std::string_view mention) {
   static const text::Regex name(R"(^[A-Za-z_][\w.]*)");
   auto m = name.search(mention);
@@ -163,8 +168,7 @@ std::vector<std::string> without_superseded_steps(std::vector<std::string> steps
     static const text::Regex word(R"(\b[A-Za-z]{3,}\b)");
     std::set<std::string> ids;
     // Its first sentence says what it changed; the rest is why.
-    const auto sentences = text::sentences(step);
-    const std::string first = sentences.empty() ? step : std::string(sentences.front());
+    const std::string first = what_a_change_did(step);
     const std::string_view claim = levers::claim_of(first);
     std::string rest(claim);
     const auto settings = levers::settings_in(vocabulary, claim);
@@ -183,8 +187,7 @@ std::vector<std::string> without_superseded_steps(std::vector<std::string> steps
     static const text::Regex verb(
         R"((?i)^\s*(?:(?:moved|changed|set|switched|enabled?|disabled?|dropped|drop|removed?|added?|used?|turned (?:on|off))\s+)+)");
     static const text::Regex value(R"((?i)\s*(?:=|:)?\s*-?\d[\w.]*\s*(?:->|\x{2192})\s*-?\d[\w.]*|\s*=\s*\S+)");
-    const auto sentences = text::sentences(step);
-    std::string first = sentences.empty() ? step : std::string(sentences.front());
+    std::string first = what_a_change_did(step);
     first = value.replace(verb.replace(gloss.replace(first, ""), ""), "");
     return text::folded(text::rstrip_chars(first, " ."));
   };

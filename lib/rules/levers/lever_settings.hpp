@@ -44,6 +44,12 @@ std::vector<LeverSetting> settings_in(const LeverVocabulary &vocabulary, std::st
 // knobs.
 std::string setting_name(std::string_view mention);
 
+// What a change text says was done: its first sentence (text::sentences);
+// the rest is the run's reason for the lever, often its stock one, which
+// may point the other way ("Moved drop APPROX_RSQRT. Cheaper reciprocal
+// square root ..."). The whole text when it has no sentence break.
+std::string what_a_change_did(const std::string &change);
+
 // What a failed-lever text claims, without the clause giving its cause or
 // effect ("because", "since", "so", "which", "; ", " - ", a bracket opening
 // with "reverted"): the part whose settings identify the lever.

@@ -23,6 +23,13 @@ std::shared_ptr<const text::Regex> whole_token_regex(const json::Value &patterns
   }
 }
 
+std::optional<std::string> rule_section(const json::Value &section, std::string_view where, std::string_view name) {
+  if (section.is_null()) return std::nullopt;
+  std::string here = std::string(where) + ": " + std::string(name);
+  if (!section.is_object()) throw Error(ErrorKind::Usage, here + " must be an object");
+  return here;
+}
+
 std::shared_ptr<const text::Regex> whole_token_regex_at(const json::Value &section, const char *key, bool caseless,
                                                         const std::string &where) {
   const auto &patterns = section.get(key);

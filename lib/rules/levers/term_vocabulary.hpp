@@ -6,6 +6,8 @@
 // The retrieval symptoms and the levers' prose forms are such vocabularies.
 #pragma once
 
+#include <optional>
+
 #include <functional>
 #include <memory>
 #include <string>
@@ -54,6 +56,11 @@ private:
 // naming `where` when the list or a pattern is malformed.
 std::shared_ptr<const text::Regex> whole_token_regex(const json::Value &patterns, bool caseless,
                                                      const std::string &where);
+// A cause rule's configuration section (`dram_claims`, `tile_claims`,
+// ...): nullopt when it is absent (the rule is off); else the name its
+// errors go by ("otm-config.json: tile_claims"). Throws otm::Error (Usage)
+// when it is there but no object.
+std::optional<std::string> rule_section(const json::Value &section, std::string_view where, std::string_view name);
 // The same for the list under `key` of a configuration section, named
 // `where`.`key` in errors; nullptr when the section has no such key (the
 // rule it feeds is then off).

@@ -21,11 +21,10 @@ namespace {
 // for one named without a value): two steps with the same are one change.
 std::set<std::string> change_key(const Inputs &in, const workspace::VersionRow &row) {
   const std::string change = change_of(row);
-  const auto sentences = text::sentences(change);
   // A gloss in brackets ("enable VEC (vec4)", "enable VEC (128-bit
   // loads)") names no other change.
   static const text::Regex gloss(R"(\s*\([^()]*\))");
-  const std::string first = gloss.replace(sentences.empty() ? change : std::string(sentences.front()), "");
+  const std::string first = gloss.replace(levers::what_a_change_did(change), "");
   std::set<std::string> key;
   // The code name too: BLOCK_H 1->4 is no retry of BLOCK_S 1->4, though
   // both are block sizes (kit 27).
