@@ -88,13 +88,13 @@ std::optional<KernelDiff> version_diff(const git::Repository &repo, const Versio
   const auto &mine = commits.of(segment.string_or("version"));
   // The base: the parent of the version's first commit (a re-committed
   // version shows its whole change, not only its amendment); for a
-  // failed attempt, the best-so-far code it was tried on (else the last
-  // kept step's), so a reverted neighbour's attempt left in the git parent
-  // never shows as part of this one.
+  // failed attempt, the last kept step's code it was made on (else the
+  // best-so-far's), so neither a reverted neighbour's attempt left in the
+  // git parent nor a kept step since the best-so-far shows as this one's.
   std::string base = segment.string_or("parent");
   bool anti = segment.string_or("record_type") == "anti-strategy";
   const auto *best = segment.get("measured_against").get("sha").as_string();
-  const std::string *tried_on = best && !best->empty() ? best : anti && !made_on.empty() ? &made_on : nullptr;
+  const std::string *tried_on = anti && !made_on.empty() ? &made_on : best && !best->empty() ? best : nullptr;
   bool from_best = !strategy && tried_on;
   std::vector<std::string> targets{*sha};
   auto last = std::find_if(mine.begin(), mine.end(), [&](auto &c) { return c.sha == *sha; });

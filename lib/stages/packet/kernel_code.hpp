@@ -104,10 +104,11 @@ std::optional<KernelDiff> own_change(const git::Repository &repo, const VersionC
 //    best-so-far before it): that commit to the version's last commit, even
 //    when kernel.py did not change (the range is still recorded).
 //  - Otherwise the whole version change, from the first parent of the
-//    version's FIRST commit (for an anti-strategy whose segment names
-//    `measured_against.sha`: from that best-so-far commit, the code the
-//    attempt was tried on; else from `made_on`, the last kept step's
-//    commit, when given): for an anti-strategy, to the version's latest
+//    version's FIRST commit (for an anti-strategy: from `made_on`, the
+//    last kept step's commit, the code the attempt was made on, when
+//    given, else from the best-so-far `measured_against.sha`; a kept step
+//    that set no new best lies between the two, and its lines are not the
+//    attempt's): for an anti-strategy, to the version's latest
 //    commit whose code differs from that base in a line that runs (the
 //    failed attempt, never a restoration that differs only by a constant
 //    nothing reads), else to the latest commit that

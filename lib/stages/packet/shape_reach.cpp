@@ -98,9 +98,11 @@ ShapeReach shapes_reached(const KernelDiff *diff, const json::Value &segment, co
   for (std::size_t i = 0; i < shapes.size(); ++i)
     for (const auto &k : keys[i]) out.axes[k] = shapes[i].axes;
   const auto *from = segment.get("measured_against").get("sha").as_string();
-  if (!diff || !ctx.repo || !from || from->empty() || diff->base != *from || diff->target.empty()) return out;
+  if (!diff || !ctx.repo || !from || from->empty() || diff->target.empty()) return out;
   if (shapes.empty()) return out;
-  auto before = ctx.repo->read_at(diff->base, "kernel.py"), after = ctx.repo->read_at(diff->target, "kernel.py");
+  // The code measured before: the best-so-far's, which a failed attempt's
+  // diff (from the code it was made on) need not start at.
+  auto before = ctx.repo->read_at(*from, "kernel.py"), after = ctx.repo->read_at(diff->target, "kernel.py");
   if (!before || !after) return out;
   const auto &var_axes = ctx.meta.var_axes;
   auto runs = code::shapes_running_changed_code(*before, *after, shapes, var_axes);

@@ -21,9 +21,10 @@
 namespace otm::packet {
 
 // By workload key: whether that shape runs code the diff changed, and its
-// program counts; a key the reading cannot decide is absent. Empty unless
-// the diff starts at the commit the segment is measured against (so the
-// per-shape changes and the reach compare the same two kernels).
+// program counts; a key the reading cannot decide is absent. Read from the
+// commit the segment is measured against to the diff's end (so the
+// per-shape changes and the reach compare the same two kernels, also for
+// a failed attempt whose diff starts at the code it was made on).
 struct ShapeReach {
   std::map<std::string, bool> runs_changed;
   std::map<std::string, code::ProgramCounts> programs;
@@ -39,7 +40,7 @@ struct ShapeReach {
   std::map<std::string, code::ShapeAxes::Values> axes;
 };
 // `axes` whenever the workload reads; the rest only for a diff (nullptr:
-// none) that starts at the commit the segment is measured against.
+// none) of a segment measured against a commit.
 ShapeReach shapes_reached(const KernelDiff *diff, const json::Value &segment, const Context &ctx);
 
 // Fills `reach.reads_past_the_end` and `reach.exceeds_shared_memory` for
