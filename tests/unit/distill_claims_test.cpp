@@ -1081,7 +1081,11 @@ TEST_CASE("a strategy builds on the latest kept change its code still runs", "[d
   auto d = distill::draft_record(p);
   INFO((d.refusal ? d.refusal->why : ""));
   REQUIRE(d.record);
-  CHECK(d.record->get("payload").get("trace").get("builds_on").string_or("approach") == "num_warps 4 -> 8.");
+  // Kit 30: the step the diff starts from is named too, so a reader does
+  // not take the record to build on another step than its diff shows.
+  CHECK(d.record->get("payload").get("trace").get("builds_on").string_or("approach") ==
+        "A producer warp partition streams the next row, which changes nothing this kernel runs; the latest kept "
+        "change it runs: num_warps 4 -> 8.");
   // A previous step whose levers the code runs stands as the run described it.
   af.find("builds_on")->set("previous_approach", "num_warps 2 -> 8 for the long rows.");
   auto kept = distill::draft_record(p);
@@ -1099,6 +1103,23 @@ TEST_CASE("a strategy builds on the latest kept change its code still runs", "[d
   // the lever, which may point the other way (kit 29, R01: "Moved drop
   // APPROX_RSQRT. Cheaper reciprocal square root ...").
   CHECK(reason.record->get("payload").get("trace").get("builds_on").string_or("approach") == "num_warps 2 -> 8.");
+  // No kept change of the lineage runs: the step is named, and that is all.
+  af.find("builds_on")->set("previous_approach", "A producer warp partition streams the next row.");
+  af.set("kept_changes_of_its_lineage", json::Value::array());
+  auto none = distill::draft_record(p);
+  REQUIRE(none.record);
+  CHECK(none.record->get("payload").get("trace").get("builds_on").string_or("approach") ==
+        "A producer warp partition streams the next row, which changes nothing this kernel runs.");
+  // The lever runs, but in another code form than the step states (kit 30:
+  // "streaming (.cs) loads" on a kernel whose loads say evict_first).
+  const std::string load = "other=-float(\"inf\"))";
+  REQUIRE(p.code_after.find(load) != std::string::npos);
+  p.code_after.replace(p.code_after.find(load), load.size(), "other=-float(\"inf\"), eviction_policy=\"evict_first\")");
+  af.find("builds_on")->set("previous_approach", "evict_last on the row loads keeps them in L2.");
+  auto other_form = distill::draft_record(p);
+  REQUIRE(other_form.record);
+  CHECK(other_form.record->get("payload").get("trace").get("builds_on").string_or("approach") ==
+        "evict_last on the row loads keeps them in L2, a setting this kernel does not hold as stated.");
 }
 
 TEST_CASE("a reference kernel's goal names the lines of it that run for nothing", "[distill][issue25]") {

@@ -253,14 +253,19 @@ bool kernel_holds_stated_values(const Context &c, const std::string &change) {
   return held;
 }
 
-bool kernel_runs_all_levers_of(const Context &c, const std::string &change) {
-  if (c.rules.restores && c.rules.restores->contains(change)) return false; // a return to earlier code, no technique
+ChangeInKernel how_the_kernel_holds(const Context &c, const std::string &change) {
+  if (c.rules.restores && c.rules.restores->contains(change)) return ChangeInKernel::Restores; // no technique
   // The levers its first sentence names: the rest says why (kit 25: "Set
   // STAGES 2->4. A deeper TMA/cp.async ring hides ..." read as a TMA
   // change the kernel does not run, so the record built on an older step).
   const std::string what = levers::what_a_change_did(change);
   auto named = c.rules.retrieval.levers.prose().tags_in(what);
-  return levers_the_kernel_runs(c, named).size() == named.size() && kernel_holds_stated_values(c, what);
+  if (levers_the_kernel_runs(c, named).size() != named.size()) return ChangeInKernel::LeverNotRun;
+  return kernel_holds_stated_values(c, what) ? ChangeInKernel::Runs : ChangeInKernel::SettingNotHeld;
+}
+
+bool kernel_runs_all_levers_of(const Context &c, const std::string &change) {
+  return how_the_kernel_holds(c, change) == ChangeInKernel::Runs;
 }
 
 std::optional<std::string> latest_change_the_kernel_runs(const Context &c, const std::vector<std::string> &changes) {

@@ -84,8 +84,14 @@ std::vector<std::string> levers_the_kernel_runs(const Context &c, std::vector<st
 // partition nothing launches, a grid a later step replaced) is not what
 // the code builds on (round 10). nullopt when none qualifies.
 std::optional<std::string> latest_change_the_kernel_runs(const Context &c, const std::vector<std::string> &changes);
-// Whether the kernel still runs every lever a change text names, at the
-// whole-number settings it states (kernel_holds_stated_values).
+// How the kernel holds a change text: it runs every lever the change
+// names at the whole-number settings it states (Runs), or a lever it names
+// runs nowhere in the kernel (LeverNotRun), or every lever runs but not at
+// a setting or in the code form it states (SettingNotHeld), or the change
+// only returns to earlier code (Restores).
+enum class ChangeInKernel { Runs, LeverNotRun, SettingNotHeld, Restores };
+ChangeInKernel how_the_kernel_holds(const Context &c, const std::string &change);
+// how_the_kernel_holds(c, change) == Runs.
 bool kernel_runs_all_levers_of(const Context &c, const std::string &change);
 // Whether the kernel the record stands on still holds the whole-number
 // settings `change` states: where it assigns a name of the lever a number

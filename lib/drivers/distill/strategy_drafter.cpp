@@ -49,13 +49,23 @@ Value trace_of(Context &c, const std::vector<std::string> &applied_before) {
   bool baseline = bo.get("was_the_untouched_baseline").truthy();
   std::string approach;
   auto prev = text_of(bo.get("previous_approach"));
-  // Round 11: the step before was a loader partition nothing launches (its
-  // real change, num_warps, unnamed): the latest kept change of the
-  // lineage that the code still runs describes what it builds on.
-  if (prev && !baseline && !kernel_runs_all_levers_of(c, *prev))
-    if (auto running = latest_change_the_kernel_runs(c, strings_at(c.af.get("kept_changes_of_its_lineage"), "change")))
-      prev = *running;
   if (prev) prev = levers::what_a_change_did(*prev);
+  // Round 11: the step before was a loader partition nothing launches (its
+  // real change, num_warps, unnamed); kit 30: a reader then took the step
+  // named for another than the one the diff starts from. Both are said:
+  // the step the diff starts from, that its code does not run, and the
+  // latest kept change of the lineage the code still runs.
+  if (const auto held = prev && !baseline ? how_the_kernel_holds(c, *prev) : ChangeInKernel::Runs;
+      held != ChangeInKernel::Runs) {
+    std::string did = std::string(text::rstrip_chars(*prev, " ."));
+    did += held == ChangeInKernel::LeverNotRun      ? ", which changes nothing this kernel runs"
+           : held == ChangeInKernel::SettingNotHeld ? ", a setting this kernel does not hold as stated"
+                                                    : ", a return to earlier code";
+    if (auto running = latest_change_the_kernel_runs(c, strings_at(c.af.get("kept_changes_of_its_lineage"), "change")))
+      did += "; the latest kept change it runs: " + levers::what_a_change_did(*running);
+    if (!did.ends_with('.')) did += '.';
+    prev = std::move(did);
+  }
   if (prev)
     approach = baseline ? "the untouched baseline: " + *prev : *prev;
   else if (baseline)
