@@ -886,8 +886,9 @@ TEST_CASE("a grid cause the shapes' program counts contradict is no mechanism", 
   // Round 9: a persistent row loop whose gain sat on the shapes whose grid
   // did not change.
   auto p = with_shape_changes({-9.0, -8.0, -3.0, -2.5}, 1.0, 1.5);
+  bool after_on_all_shapes = false; // every shape's program count changes
   auto counted = [&](std::vector<double> changes) {
-    const double before[] = {64, 96, 4096, 8192}, after[] = {64, 96, 132, 132};
+    const double before[] = {64, 96, 4096, 8192}, after[] = {64, 96, 132, 132}, all[] = {32, 48, 132, 132};
     json::Value list = json::Value::array();
     for (std::size_t i = 0; i < 4; ++i) {
       json::Value e = json::Value::object();
@@ -896,7 +897,7 @@ TEST_CASE("a grid cause the shapes' program counts contradict is no mechanism", 
       e.set("after_us", 100.0 + changes[i]);
       e.set("change_pct", changes[i]);
       e.set("programs_before", before[i]);
-      e.set("programs_after", after[i]);
+      e.set("programs_after", after_on_all_shapes ? all[i] : after[i]);
       list.push_back(std::move(e));
     }
     at(p.doc, {"agent_facing", "measurements"}).set("per_shape_vs_measured_against", std::move(list));
@@ -922,7 +923,20 @@ TEST_CASE("a grid cause the shapes' program counts contradict is no mechanism", 
   said.set("expected_impact", json::Value());
   auto borne = distill::draft_record(p);
   INFO((borne.refusal ? borne.refusal->why : ""));
-  CHECK(borne.record);
+  REQUIRE(borne.record);
+  // Kit 30: the change says which shapes the launch changed for, and how
+  // each kind of shape moved, in the packet's own numbers.
+  CHECK_THAT(borne.record->get("payload").string_or("change"),
+             Catch::Contains("In the code the launch starts another number of programs on shape-3: 4096 -> 132; "
+                             "shape-4: 8192 -> 132, and as many as before on shape-1: 64; shape-2: 96. Latency "
+                             "changed by -9.0 % to -8.0 % where the launch changed and by -0.5 % to 0.2 % where it "
+                             "did not."));
+  // Every shape's launch changed: nothing to set apart.
+  after_on_all_shapes = true;
+  counted({-0.5, 0.2, -9.0, -8.0});
+  auto every = distill::draft_record(p);
+  REQUIRE(every.record);
+  CHECK_THAT(every.record->get("payload").string_or("change"), !Catch::Contains("launch starts"));
 }
 
 TEST_CASE("the change sentence is not its own mechanism while the run states a cause", "[distill][issue25]") {

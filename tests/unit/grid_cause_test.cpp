@@ -159,3 +159,25 @@ TEST_CASE("the shipped causes read rows-per-program amortisation as a grid cause
   auto ok = measurements({{1, 1, -0.2}, {16, 8, -10.53}, {512, 256, -8.24}, {4096, 2048, -15.82}});
   CHECK_FALSE(shipped.contradiction("two rows per program amortise the launch geometry", ok));
 }
+
+TEST_CASE("programs per shape: an SM-count query inside the grid expression", "[grid]") {
+  // Kit 30: `min(M, 4 * torch.cuda.get_device_properties(x.device).multi_processor_count)`
+  // left every count unknown, so a one-row shape's "regression" under a grid
+  // the change did not alter read as real.
+  auto shapes = rows({1, 4096});
+  auto counts = code::programs_per_shape(
+      softmax("(triton.cdiv(n_rows, 1),)"),
+      softmax("(min(n_rows, 4 * torch.cuda.get_device_properties(x.device).multi_processor_count),)"), shapes, {}, 108);
+  REQUIRE(counts.size() == 2);
+  REQUIRE(counts[0]);
+  REQUIRE(counts[1]);
+  CHECK(counts[0]->before == 1);
+  CHECK(counts[0]->after == 1);
+  CHECK(counts[1]->before == 4096);
+  CHECK(counts[1]->after == 432);
+  // Without the product's SM count the grid stays unknown.
+  auto unknown = code::programs_per_shape(
+      softmax("(n_rows,)"), softmax("(min(n_rows, 4 * torch.cuda.get_device_properties(0).multi_processor_count),)"),
+      shapes, {}, std::nullopt);
+  CHECK_FALSE(unknown[1]);
+}

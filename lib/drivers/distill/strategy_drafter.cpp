@@ -226,7 +226,10 @@ std::string change_of(const Context &c, const Checked &k, const levers::LeverVoc
     if (!with.empty() && with.back() != '.') with += '.';
     with += before;
   }
-
+  if (auto launch = launch_by_shape(c); !launch.empty()) {
+    if (!with.empty() && with.back() != '.') with += '.';
+    with += launch;
+  }
   return with;
 }
 

@@ -126,6 +126,27 @@ std::optional<FewShapes> gain_on_a_few_shapes(const Value &m, double min_share) 
   return f;
 }
 
+// "shape-5 (M=4, N=4096)", or the bare label without axes.
+std::string shape_label(const Value &e) {
+  std::string axes = axes_of(e);
+  return e.string_or("shape") + (axes.empty() ? "" : " (" + axes + ")");
+}
+
+// "-5.66 % to -3.28 %", or one value: the range of the entries' changes.
+std::string change_range(const std::vector<const Value *> &entries) {
+  const Value *lo = nullptr, *hi = nullptr;
+  for (const auto *e : entries) {
+    auto x = e->get("change_pct").as_number();
+    if (!x) continue;
+    if (!lo || *x < *lo->get("change_pct").as_number()) lo = e;
+    if (!hi || *x > *hi->get("change_pct").as_number()) hi = e;
+  }
+  if (!lo) return {};
+  std::string out = lo->get("change_pct").python_str() + " %";
+  if (hi->get("change_pct") != lo->get("change_pct")) out += " to " + hi->get("change_pct").python_str() + " %";
+  return out;
+}
+
 // Whether `name` stands in `text` as a word of its own ("M" in "all M
 // activation rows", not in "Make").
 bool names_axis(std::string_view text, std::string_view name) {
@@ -326,6 +347,30 @@ std::optional<GainRegime> gain_regime_of(const Context &c) {
 }
 
 } // namespace
+
+std::string launch_by_shape(const Context &c) {
+  const auto *changes = c.af.get("measurements").get("per_shape_vs_measured_against").as_array();
+  if (!changes) return {};
+  std::vector<const Value *> moved, same;
+  for (const auto &e : *changes) {
+    auto b = e.get("programs_before").as_number(), a = e.get("programs_after").as_number();
+    if (!b || !a) return {};
+    (*b != *a ? moved : same).push_back(&e);
+  }
+  if (moved.empty() || same.empty()) return {};
+  std::string out = " In the code the launch starts another number of programs on ";
+  for (std::size_t i = 0; i < moved.size(); ++i)
+    out += (i ? "; " : "") + shape_label(*moved[i]) + ": " + axis_value(moved[i]->get("programs_before")) + " -> " +
+           axis_value(moved[i]->get("programs_after"));
+  out += ", and as many as before on ";
+  for (std::size_t i = 0; i < same.size(); ++i)
+    out += (i ? "; " : "") + shape_label(*same[i]) + ": " + axis_value(same[i]->get("programs_after"));
+  out += ".";
+  auto there = change_range(moved), elsewhere = change_range(same);
+  if (!there.empty() && !elsewhere.empty())
+    out += " Latency changed by " + there + " where the launch changed and by " + elsewhere + " where it did not.";
+  return out;
+}
 
 std::optional<std::string> gain_regime(const Context &c) {
   auto r = gain_regime_of(c);

@@ -94,6 +94,15 @@ bool queries_sm_count(std::string_view expression) {
   return query.contains(expression);
 }
 
+// `expression` with each SM-count query inside it (`min(M, 4 *
+// torch.cuda.get_device_properties(x.device).multi_processor_count)`, kit
+// 30) replaced by the count, when known.
+std::string with_sm_count(std::string expression, std::optional<long> sm_count) {
+  static const text::Regex query(R"([A-Za-z_][\w.]*(?:\([^()]*\))?(?:\.[A-Za-z_]\w*)*\.multi_processor_count\b)");
+  if (!sm_count || expression.find("multi_processor_count") == std::string::npos) return expression;
+  return query.replace(expression, std::to_string(*sm_count));
+}
+
 // A value the evaluator cannot read (a lambda, a call with keywords, a
 // name a block binds): its text and what the names in it are bound to, so
 // the same text over different bindings never compares equal.
@@ -194,9 +203,8 @@ Module read_module(std::string_view text, std::optional<long> sm_count, Launches
       if (lines.size() == 1)
         if (auto a = assignment().search(lines.front().code); a && names_in(std::string((*a)[1])).size() == 1) {
           std::string name(text_trimmed((*a)[1]));
-          m.constants[name] = sm_count && queries_sm_count((*a)[2])
-                                  ? std::to_string(*sm_count)
-                                  : eval_python((*a)[2], m.constants).value_or("?" + name);
+          m.constants[name] =
+              eval_python(with_sm_count(std::string((*a)[2]), sm_count), m.constants).value_or("?" + name);
         }
       // A constant only the launcher reads counts through the launch's
       // values (round 14: `NUM_WARPS = 4` left unread when the launcher
@@ -228,7 +236,7 @@ Launch launch_of(const Module &m, const ShapeAxes &shape, const std::vector<std:
       if (args_open == std::string::npos || line.code.find_first_not_of(' ', close + 1) != args_open)
         throw CannotTell{};
       std::size_t args_close = matching(line.code, args_open);
-      out.passed.push_back("grid=" + eval_python(grid, env).value_or(unknown_of(grid, env)));
+      out.passed.push_back("grid=" + eval_python(with_sm_count(grid, sm_count), env).value_or(unknown_of(grid, env)));
       static const text::Regex keyword(R"(^([A-Za-z_]\w*)\s*=(?!=)\s*(.+)$)");
       std::size_t position = 0;
       for (const auto &arg : split_top_level(line.code.substr(args_open + 1, args_close - args_open - 1), ',')) {
@@ -268,8 +276,7 @@ Launch launch_of(const Module &m, const ShapeAxes &shape, const std::vector<std:
     auto targets = names_in(std::string((*a)[1]));
     std::string value((*a)[2]);
     if (targets.size() == 1) {
-      env[targets[0]] = sm_count && queries_sm_count(value) ? std::to_string(*sm_count)
-                                                            : eval_python(value, env).value_or(unknown_of(value, env));
+      env[targets[0]] = eval_python(with_sm_count(value, sm_count), env).value_or(unknown_of(value, env));
     } else if (shape_unpack.contains(value)) {
       // `n_rows, n_cols = x.shape`: a workload axis of the same name, else
       // the definition's variable axis at that position.
