@@ -155,14 +155,19 @@ std::vector<std::string> levers_applied_before(const Context &c) {
   return levers_the_kernel_runs(c, c.rules.retrieval.levers.prose().tags_in(all));
 }
 
-std::vector<std::string> levers_the_kernel_runs(const Context &c, std::vector<std::string> levers) {
+namespace {
+
+// Why the kernel the record stands on does not run each of `levers`
+// (LeverNotRun), those it runs left out, in their order.
+std::vector<LeverNotRun> why_not_run(const Context &c, const std::vector<std::string> &levers) {
   // A lever a later step undid is not applied: one with code forms for this
   // DSL that the kernel the record stands on no longer holds (round 8:
   // persistent-kernel listed after a step replaced the persistent grid).
+  std::vector<LeverNotRun> out;
   std::string_view kernel = code_after(c).value_or(c.type == "reference-kernel" && c.af.get("kernel_file").is_string()
                                                        ? std::string_view(c.packet.code)
                                                        : std::string_view());
-  if (kernel.empty()) return levers;
+  if (kernel.empty()) return out;
   const auto &vocabulary = c.rules.retrieval.levers;
   const std::string dsl = c.af.get("operator").string_or("dsl");
   const std::string live = live_code_of(kernel, c.af.get("kernel_file").string_or("kernel.py"));
@@ -171,14 +176,32 @@ std::vector<std::string> levers_the_kernel_runs(const Context &c, std::vector<st
   // unused there (a Gluon kernel's `num_stages`) does not run either: its
   // device code holds no other code of it (an imported `async_copy` nothing
   // calls is host code; round 12).
-  auto only_an_unused_option = [&](const std::string &l) {
+  auto unused_option = [&](const std::string &l) -> std::optional<std::string> {
     const auto *option = vocabulary.compiler_option(l);
-    if (!option || !device || !option->unused_because(dsl, *device)) return false;
+    if (!option || !device) return std::nullopt;
+    auto why = option->unused_because(dsl, *device);
+    if (!why) return std::nullopt;
     auto forms = vocabulary.code_forms_in(l, *device, dsl);
-    return std::all_of(forms.begin(), forms.end(), [&](const auto &f) { return f == option->name(); });
+    if (!std::all_of(forms.begin(), forms.end(), [&](const auto &f) { return f == option->name(); }))
+      return std::nullopt;
+    return why;
   };
+  for (const auto &l : levers) {
+    if (!vocabulary.checkable(l, dsl)) continue;
+    if (!vocabulary.in_code(l, live, dsl))
+      out.push_back({l, {}});
+    else if (auto why = unused_option(l))
+      out.push_back({l, std::move(*why)});
+  }
+  return out;
+}
+
+} // namespace
+
+std::vector<std::string> levers_the_kernel_runs(const Context &c, std::vector<std::string> levers) {
+  const auto not_run = why_not_run(c, levers);
   std::erase_if(levers, [&](const std::string &l) {
-    return vocabulary.checkable(l, dsl) && (!vocabulary.in_code(l, live, dsl) || only_an_unused_option(l));
+    return std::any_of(not_run.begin(), not_run.end(), [&](const LeverNotRun &n) { return n.lever == l; });
   });
   return levers;
 }
@@ -253,15 +276,18 @@ bool kernel_holds_stated_values(const Context &c, const std::string &change) {
   return held;
 }
 
-ChangeInKernel how_the_kernel_holds(const Context &c, const std::string &change) {
-  if (c.rules.restores && c.rules.restores->contains(change)) return ChangeInKernel::Restores; // no technique
+std::vector<LeverNotRun> levers_not_run(const Context &c, const std::string &change) {
   // The levers its first sentence names: the rest says why (kit 25: "Set
   // STAGES 2->4. A deeper TMA/cp.async ring hides ..." read as a TMA
   // change the kernel does not run, so the record built on an older step).
-  const std::string what = levers::what_a_change_did(change);
-  auto named = c.rules.retrieval.levers.prose().tags_in(what);
-  if (levers_the_kernel_runs(c, named).size() != named.size()) return ChangeInKernel::LeverNotRun;
-  return kernel_holds_stated_values(c, what) ? ChangeInKernel::Runs : ChangeInKernel::SettingNotHeld;
+  return why_not_run(c, c.rules.retrieval.levers.prose().tags_in(levers::what_a_change_did(change)));
+}
+
+ChangeInKernel how_the_kernel_holds(const Context &c, const std::string &change) {
+  if (c.rules.restores && c.rules.restores->contains(change)) return ChangeInKernel::Restores; // no technique
+  if (!levers_not_run(c, change).empty()) return ChangeInKernel::LeverNotRun;
+  return kernel_holds_stated_values(c, levers::what_a_change_did(change)) ? ChangeInKernel::Runs
+                                                                          : ChangeInKernel::SettingNotHeld;
 }
 
 bool kernel_runs_all_levers_of(const Context &c, const std::string &change) {

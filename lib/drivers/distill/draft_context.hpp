@@ -90,6 +90,16 @@ std::optional<std::string> latest_change_the_kernel_runs(const Context &c, const
 // a setting or in the code form it states (SettingNotHeld), or the change
 // only returns to earlier code (Restores).
 enum class ChangeInKernel { Runs, LeverNotRun, SettingNotHeld, Restores };
+// A lever the kernel does not run: its code is not in the live kernel, or
+// (`unused_option`, the configuration's reason) the kernel holds it only as
+// a compiler option its DSL leaves unused there.
+struct LeverNotRun {
+  std::string lever;
+  std::string unused_option; // empty: its code is not in the kernel
+};
+// The levers a change text's first sentence names that the kernel does
+// not run (levers_the_kernel_runs), in the order it names them.
+std::vector<LeverNotRun> levers_not_run(const Context &c, const std::string &change);
 ChangeInKernel how_the_kernel_holds(const Context &c, const std::string &change);
 // how_the_kernel_holds(c, change) == Runs.
 bool kernel_runs_all_levers_of(const Context &c, const std::string &change);

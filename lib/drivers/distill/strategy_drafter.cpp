@@ -51,21 +51,37 @@ Value trace_of(Context &c, const std::vector<std::string> &applied_before) {
   auto prev = text_of(bo.get("previous_approach"));
   if (prev) prev = levers::what_a_change_did(*prev);
   // Round 11: the step before was a loader partition nothing launches (its
-  // real change, num_warps, unnamed); kit 30: a reader then took the step
-  // named for another than the one the diff starts from. Both are said:
-  // the step the diff starts from, that its code does not run, and the
-  // latest kept change of the lineage the code still runs.
-  if (const auto held = prev && !baseline ? how_the_kernel_holds(c, *prev) : ChangeInKernel::Runs;
-      held != ChangeInKernel::Runs) {
-    std::string did = std::string(text::rstrip_chars(*prev, " ."));
-    did += held == ChangeInKernel::LeverNotRun      ? ", which changes nothing this kernel runs"
-           : held == ChangeInKernel::SettingNotHeld ? ", a setting this kernel does not hold as stated"
-                                                    : ", a return to earlier code";
-    if (auto running = latest_change_the_kernel_runs(c, strings_at(c.af.get("kept_changes_of_its_lineage"), "change")))
-      did += "; the latest kept change it runs: " + levers::what_a_change_did(*running);
-    if (!did.ends_with('.')) did += '.';
-    prev = std::move(did);
-  }
+  // real change, num_warps, unnamed); kit 30: a reader then took the
+  // record to build on another step than the one its diff starts from. The
+  // step the diff starts from is named, with what of it the kernel does not
+  // run, and when it runs none of it, the latest kept change of the lineage
+  // the kernel runs. A setting held in another form than the run wrote it
+  // is not said (kit 32: `ld_evict_first_v4` for "evict_first loads", a
+  // value the step itself changed again): the kernel after the change is
+  // no reading of the code before it.
+  if (prev && !baseline)
+    if (const auto not_run = levers_not_run(c, *prev); !not_run.empty()) {
+      std::string did = std::string(text::rstrip_chars(*prev, " ."));
+      std::vector<std::string> absent;
+      std::string option_reason;
+      for (const auto &n : not_run) {
+        if (n.unused_option.empty())
+          absent.push_back(n.lever);
+        else if (option_reason.empty())
+          option_reason = n.unused_option;
+      }
+      // The configuration's reason, as it gives it (kit 32, U24: "it is
+      // passed to the launch" answers a bare "changes nothing").
+      if (!option_reason.empty()) did += " (" + std::string(text::rstrip_chars(option_reason, " .")) + ")";
+      if (!absent.empty()) did += "; the kernel runs no code of its " + lever_words(absent);
+      const bool none_runs = not_run.size() == c.rules.retrieval.levers.prose().tags_in(*prev).size();
+      if (none_runs)
+        if (auto running =
+                latest_change_the_kernel_runs(c, strings_at(c.af.get("kept_changes_of_its_lineage"), "change")))
+          did += "; the latest kept change it runs: " + levers::what_a_change_did(*running);
+      if (!did.ends_with('.')) did += '.';
+      prev = std::move(did);
+    }
   if (prev)
     approach = baseline ? "the untouched baseline: " + *prev : *prev;
   else if (baseline)

@@ -422,8 +422,8 @@ void write_agent_facing(json::Writer &w, const Texts &t, const json::Value &seg,
     // The run's reverted tries of this same change before it, and the kept
     // steps since the last of them: what the gain may depend on (written
     // only when the run had tried it before).
-    if (const auto *tries = seg.get("reverted_tries_before").as_array()) {
-      w.key("reverted_earlier_tries_of_this_change").value(static_cast<std::int64_t>(tries->size()));
+    if (!span.reverted_tries.empty()) {
+      w.key("reverted_earlier_tries_of_this_change").value(static_cast<std::int64_t>(span.reverted_tries.size()));
       write_changes(w, "kept_since_its_last_reverted_try", t.kept_since_last_try);
     }
   }
@@ -459,9 +459,9 @@ void write_provenance(json::Writer &w, const json::Value &seg, const std::option
   }
   if (seg.string_or("record_type") == "strategy") {
     write_versions(w, "span_versions", span.earlier);
-    if (const auto *tries = seg.get("reverted_tries_before").as_array()) {
+    if (!span.reverted_tries.empty()) {
       w.key("reverted_earlier_tries_of_this_change").begin_array();
-      for (const auto &t : *tries) w.value(t.get("version"));
+      for (const auto &v : span.reverted_tries) w.value(v);
       w.end_array();
     }
     // The version whose change agent_facing.builds_on.previous_approach is.

@@ -251,10 +251,16 @@ Texts scrub_texts(scrub::Scrubber &s, const json::Value &seg, const json::Value 
   // Only kept steps whose own change runs (a step that moved only a
   // constant nothing reads kept nothing), each change once.
   auto runs = [&](const json::Value &k) { return own_change_runs(ctx, k.string_or("version")); };
+  // Only after the last try, which an attempt matched by its code may have
+  // moved later than the one whose words otm-partition matched.
+  auto after_last_try = [&](const json::Value &k) {
+    return !ctx.facts || span.reverted_tries.empty() ||
+           ctx.facts->position_of(k.string_or("version")) > ctx.facts->position_of(span.reverted_tries.back());
+  };
   if (const auto *since = seg.get("kept_since_last_try").as_array())
     for (bool milestones : {true, false})
       for (const auto &k : *since) {
-        if (k.get("milestone").truthy() != milestones || !runs(k)) continue;
+        if (k.get("milestone").truthy() != milestones || !runs(k) || !after_last_try(k)) continue;
         auto change = scrubbed(s, k.get("change"));
         const auto *seen = t.kept_since_last_try.as_array();
         if (std::find(seen->begin(), seen->end(), change) == seen->end()) t.kept_since_last_try.push_back(change);

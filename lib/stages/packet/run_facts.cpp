@@ -166,6 +166,23 @@ const json::Value *RunFacts::row_of(const std::string &version) const {
   return it == position_.end() ? nullptr : rows_[it->second];
 }
 
+std::size_t RunFacts::position_of(const std::string &version) const {
+  auto it = position_.find(version);
+  return it == position_.end() ? rows_.size() : it->second;
+}
+
+std::vector<const json::Value *> RunFacts::reverted_before(const std::string &version) const {
+  std::vector<const json::Value *> out;
+  auto it = position_.find(version);
+  if (it == position_.end()) return out;
+  for (std::size_t i = 0; i < it->second; ++i) {
+    const auto &r = *rows_[i];
+    const auto *sha = r.get("sha").as_string();
+    if (sha && !sha->empty() && r.get("reverted").truthy()) out.push_back(rows_[i]);
+  }
+  return out;
+}
+
 std::string RunFacts::code_made_on(const std::string &version) const {
   auto it = position_.find(version);
   if (it == position_.end()) return {};

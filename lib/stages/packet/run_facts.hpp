@@ -77,6 +77,11 @@ public:
   std::string code_made_on(const std::string &version) const;
   // A version's row, nullptr when unknown.
   const json::Value *row_of(const std::string &version) const;
+  // A version's place in the run (by `n`); past every known one when unknown.
+  std::size_t position_of(const std::string &version) const;
+  // The rows before `version` (by `n`) that have a commit and were
+  // reverted, oldest first; empty when the version is unknown.
+  std::vector<const json::Value *> reverted_before(const std::string &version) const;
   // How many steps state `text` (text::folded alike) as their
   // expected impact; 0 for a non-string.
   std::size_t steps_stating(const json::Value &text) const;

@@ -5,6 +5,7 @@
 #include <set>
 #include <string_view>
 
+#include "packet/earlier_tries.hpp"
 #include "packet/run_facts.hpp"
 
 namespace otm::packet {
@@ -55,6 +56,12 @@ bool own_change_runs(const Context &ctx, const std::string &version) {
 Span span_of(const json::Value &seg, const Context &ctx) {
   Span out;
   const std::string type = seg.string_or("record_type");
+  if (type == "strategy") {
+    std::vector<std::string> stated;
+    if (const auto *tries = seg.get("reverted_tries_before").as_array())
+      for (const auto &t : *tries) stated.push_back(t.string_or("version"));
+    out.reverted_tries = tries_of_this_change(ctx, seg.string_or("version"), stated);
+  }
   if (!ctx.repo || !ctx.commits) return out;
   auto made_on = [&](const std::string &version) {
     return ctx.facts ? ctx.facts->code_made_on(version) : std::string();

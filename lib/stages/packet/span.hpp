@@ -41,6 +41,10 @@ struct Span {
   // step (the schema's trace.builds_on and techniques_applied_before come
   // from their changes).
   std::vector<const json::Value *> lineage;
+  // A strategy's: the run's reverted tries of its change before it, in run
+  // order (tries_of_this_change: by the settings their words state or the
+  // edits their code makes).
+  std::vector<std::string> reverted_tries;
 };
 // Empty (this step runs, nothing spanned) without a repository.
 Span span_of(const json::Value &seg, const Context &ctx);

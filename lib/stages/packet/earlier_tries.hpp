@@ -1,0 +1,28 @@
+// A strategy's change as the run tried it before (issue 25, kit 31): the
+// reverted attempts before the strategy whose own change (from the code
+// each was made on) makes the edits that run which the strategy's own
+// change also makes, however the run worded them ("enable VEC
+// (ld.global.nc.v4)" and "enable 128-bit loads" are two tries of one
+// change), together with those otm-partition matched by the settings
+// their words state (the segment's `reverted_tries_before`).
+//
+//   auto tries = tries_of_this_change(ctx, "v93", {"v2"});   // {"v2", "v12"}
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "packet/packet.hpp"
+
+namespace otm::packet {
+
+// The versions, in run order, each once. An attempt counts when the
+// strategy's own change adds at least half of the running lines the
+// attempt adds (and one), whitespace aside; an attempt that only removes
+// lines, when it removes at least half of those. A line moved or
+// re-indented is no edit. Only `stated` without a repository or run
+// facts.
+std::vector<std::string> tries_of_this_change(const Context &ctx, const std::string &version,
+                                              const std::vector<std::string> &stated);
+
+} // namespace otm::packet
