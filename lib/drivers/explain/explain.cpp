@@ -338,7 +338,7 @@ void explain_code(const json::Value &record, const store::RecordView &view, cons
     check("diff_from", view.diff_from, code.old_commit);
     check("diff_to", view.diff_to, code.new_commit);
   } else {
-    auto source = packet::reference_source(m.repo(), seg);
+    auto source = packet::reference_source(m.repo(), m.typed(seg));
     code.path = source.path;
     code.new_commit = source.commit;
     e.diff_range = code.path + " at " + short_sha(code.new_commit);
