@@ -74,13 +74,15 @@ TEST_CASE("dram traffic: a capture's figures from its summary or its metrics", "
   // shape on both sides, so their bytes compare.
   packet::Context ctx;
   ctx.files = &files;
-  auto seg = json::parse(R"({"record_type": "strategy", "measured_against": {"version": "v0"},
-                             "ncu_dirs": ["v2_after"]})");
+  workspace::Segment seg;
+  seg.record_type = "strategy";
+  seg.measured_against = json::parse(R"({"version": "v0"})");
+  seg.ncu_dirs = {"v2_after"};
   auto t = packet::dram_traffic(seg, ctx);
   REQUIRE(t);
   CHECK(t->bytes_after_over_before == Approx(12.6 * 199.78 / (12.3 * 205.35)));
   CHECK(t->before.dir == "v0-full");
   // Another kernel or shape on one side: no pair.
-  seg.set("ncu_dirs", json::Value::strings({"v3"}));
+  seg.ncu_dirs = {"v3"};
   CHECK_FALSE(packet::dram_traffic(seg, ctx));
 }

@@ -16,18 +16,18 @@ namespace fs = std::filesystem;
 namespace {
 
 struct Built {
-  std::vector<json::Value> segments;
+  std::vector<workspace::Segment> segments;
   packet::BuildResult result;
   fs::path dir;
 };
 
-std::vector<json::Value> segments_of(const testing::SyntheticTrace &t) {
+std::vector<workspace::Segment> segments_of(const testing::SyntheticTrace &t) {
   partition::Sources s;
   s.ladder = (t.workspace / "work" / "ladder.jsonl").string();
   s.meta = t.workspace / "work" / "meta.json";
   s.profiles = t.workspace / "work" / "profiles.jsonl";
   s.trace = t.trace;
-  return partition::run(partition::load_inputs(s)).segments;
+  return workspace::read_segments(partition::run(partition::load_inputs(s)).segments, "partition's segments");
 }
 
 Built build(const testing::SyntheticTrace &t, const scrub::Denylist *deny = nullptr, packet::Filters f = {}) {
@@ -207,7 +207,7 @@ TEST_CASE("filters, stale packets and the summary line", "[packet]") {
   auto segs = segments_of(t);
   auto picked = packet::select(segs, g);
   REQUIRE(picked.size() == 2);
-  CHECK(picked[0].string_or("seg_id") == "anti-v6-01");
+  CHECK(picked[0].seg_id == "anti-v6-01");
   auto line = json::parse(b.result.packets[0].summary);
   CHECK(line.string_or("seg_id") == "strategy-v1");
   CHECK(line.get("leaks") == json::Value(0));
@@ -219,15 +219,15 @@ TEST_CASE("a segment that cannot be built stops the stage, naming the first in o
   // run and early in the second, so the second may fail first.
   testing::SyntheticTrace t("packet-fail");
   auto segs = segments_of(t);
-  std::vector<json::Value> many;
+  std::vector<workspace::Segment> many;
   for (int copy = 0; many.size() < 96; ++copy)
     for (auto s : segs) {
       if (many.size() == 96) break;
-      s.set("seg_id", s.string_or("seg_id") + "-c" + std::to_string(copy));
+      s.seg_id += "-c" + std::to_string(copy);
       many.push_back(std::move(s));
     }
   const std::string missing = "00000000000000000000000000000000000000a1";
-  for (std::size_t i : {std::size_t(31), std::size_t(33)}) many[i].set("sha", missing);
+  for (std::size_t i : {std::size_t(31), std::size_t(33)}) many[i].sha = missing;
   auto repo = git::Repository::open(t.trace);
   packet::VersionCommits commits(repo);
   trace::TraceFiles files(t.trace, config::Limits{});
@@ -245,7 +245,7 @@ TEST_CASE("a segment that cannot be built stops the stage, naming the first in o
     } catch (const io::IoError &e) {
       std::string what = e.what();
       INFO(what);
-      CHECK(what.starts_with("segment " + many[31].string_or("seg_id") + " (version "));
+      CHECK(what.starts_with("segment " + many[31].seg_id + " (version "));
       CHECK(what.find(missing) != std::string::npos);
       CHECK(what.ends_with("; no packet was written"));
     }
@@ -329,9 +329,11 @@ TEST_CASE("an anti-strategy shows the failed attempt, not a docstring-only rever
 
   auto repo = git::Repository::open(dir);
   packet::VersionCommits commits(repo);
-  json::Value anti = json::parse(R"({"record_type": "anti-strategy", "version": "v2"})");
-  anti.set("sha", sha["v2"]);
-  anti.set("parent", sha["v2a"]);
+  workspace::Segment anti;
+  anti.record_type = "anti-strategy";
+  anti.version = "v2";
+  anti.sha = sha["v2"];
+  anti.parent = sha["v2a"];
   auto d = packet::version_diff(repo, commits, anti);
   REQUIRE(d);
   CHECK(d->range == packet::DiffRange::Attempt);
@@ -342,13 +344,15 @@ TEST_CASE("an anti-strategy shows the failed attempt, not a docstring-only rever
   CHECK(d->text == git("--no-pager diff " + sha["v1"] + ".." + sha["v2a"] + " -- kernel.py"));
 
   // A strategy's diff starts at the version its gain is measured against.
-  json::Value strat = json::parse(R"({"record_type": "strategy", "version": "v3"})");
-  strat.set("sha", sha["v3"]);
-  strat.set("parent", sha["v2"]);
+  workspace::Segment strat;
+  strat.record_type = "strategy";
+  strat.version = "v3";
+  strat.sha = sha["v3"];
+  strat.parent = sha["v2"];
   json::Value against = json::Value::object();
   against.set("version", "v1");
   against.set("sha", sha["v1"]);
-  strat.set("measured_against", against);
+  strat.measured_against = against;
   auto s = packet::version_diff(repo, commits, strat);
   REQUIRE(s);
   CHECK(s->range == packet::DiffRange::MeasuredAgainst);
@@ -366,13 +370,15 @@ TEST_CASE("an anti-strategy shows the failed attempt, not a docstring-only rever
          reverted + "HALF = True\n_TUNE_ID = 826245  # restored after revert\n");
   repo = git::Repository::open(dir);
   packet::VersionCommits after(repo);
-  json::Value anti4 = json::parse(R"({"record_type": "anti-strategy", "version": "v4"})");
-  anti4.set("sha", sha["v4"]);
-  anti4.set("parent", sha["v4a"]);
+  workspace::Segment anti4;
+  anti4.record_type = "anti-strategy";
+  anti4.version = "v4";
+  anti4.sha = sha["v4"];
+  anti4.parent = sha["v4a"];
   json::Value tried_on = json::Value::object();
   tried_on.set("version", "v3");
   tried_on.set("sha", sha["v3"]);
-  anti4.set("measured_against", tried_on);
+  anti4.measured_against = tried_on;
   auto d4 = packet::version_diff(repo, after, anti4);
   REQUIRE(d4);
   CHECK(d4->target == sha["v4a"]);

@@ -161,9 +161,9 @@ struct PacketScalar {
 class NumberExplainer {
 public:
   NumberExplainer(const TraceModel &m, const json::Value &segment, const packet::Built &built)
-      : m_(m), seg_(segment), typed_(m.typed(segment)), built_(built),
-        provenance_(workspace::PacketProvenance::from_json(built.packet).value()), ctx_{m, segment, typed_,
-                                                                                        built.packet, provenance_} {
+      : m_(m), typed_(m.typed(segment)), built_(built),
+        provenance_(workspace::PacketProvenance::from_json(built.packet).value()), ctx_{m, typed_, built.packet,
+                                                                                        provenance_} {
     for (const char *layer : gates::kPacketNumberLayers)
       gates::walk_scalars(built.packet.get(layer), layer, false, [&](const std::string &p, const json::Value &v, bool) {
         if (v.is_string() || v.is_number()) scalars_.push_back({p, text_of_value(v)});
@@ -205,7 +205,6 @@ public:
 
 private:
   const TraceModel &m_;
-  const json::Value &seg_;
   const workspace::Segment &typed_;
   const packet::Built &built_;
   workspace::PacketProvenance provenance_;
@@ -247,7 +246,7 @@ private:
   // slower_than_tried_on_pct: the attempt's geomean against the one of the
   // version it was tried on (packet.cpp), each from its step record.
   std::string geomean_change_derivation(const std::string &path, std::string &problem) const {
-    const std::string against = seg_.get("measured_against").string_or("version");
+    const std::string against = typed_.measured_from().version.value_or("");
     const auto *mine = m_.version_row(typed_.version);
     const auto *base = m_.version_row(against);
     // Plain doubles, NaN when absent (GCC's -Wmaybe-uninitialized misreads
@@ -284,7 +283,7 @@ private:
       problem = "the per-shape change " + num(entry.get("change_pct")) + " does not follow from its latencies";
     return "(after - before) / before x 100 = (" + num(entry.get("after_us")) + " - " + num(entry.get("before_us")) +
            ") / " + num(entry.get("before_us")) + " x 100 = " + text::fixed(recomputed, 2) +
-           " (rounded to 2 places); before is " + seg_.get("measured_against").string_or("version") +
+           " (rounded to 2 places); before is " + typed_.measured_from().version.value_or("") +
            "'s latency on the shape, after " + typed_.version +
            "'s (memory/<version>.json performance.latency_us_by_shape)";
   }
@@ -338,7 +337,7 @@ void explain_code(const json::Value &record, const store::RecordView &view, cons
     check("diff_from", view.diff_from, code.old_commit);
     check("diff_to", view.diff_to, code.new_commit);
   } else {
-    auto source = packet::reference_source(m.repo(), seg);
+    auto source = packet::reference_source(m.repo(), m.typed(seg));
     code.path = source.path;
     code.new_commit = source.commit;
     e.diff_range = code.path + " at " + short_sha(code.new_commit);

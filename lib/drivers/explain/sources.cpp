@@ -190,7 +190,7 @@ std::vector<Source> sources_of(const std::string &path, const SourceContext &c) 
     // against, after at the step itself; the change is otm's arithmetic.
     if (p.ends_with(".before_us") || p.ends_with(".after_us")) {
       const workspace::VersionRow *at =
-          p.ends_with(".after_us") ? typed : m.version_row(c.segment.get("measured_against").string_or("version"));
+          p.ends_with(".after_us") ? typed : m.version_row(c.typed.measured_from().version.value_or(""));
       step_sources(m, at, "by_shape", out, true);
     } else {
       // change_pct: otm's arithmetic on the two latencies (explain.cpp
@@ -248,8 +248,7 @@ std::vector<Source> sources_of(const std::string &path, const SourceContext &c) 
     // The step the packet says the code builds on (provenance), else the
     // previous milestone (a packet from before it said).
     const auto &on = c.provenance.builds_on_version;
-    step_sources(m, m.version_row(on ? *on : c.segment.get("builds_on").string_or("version")), "action_description",
-                 out);
+    step_sources(m, m.version_row(on ? *on : c.typed.builds_on_step().version.value_or("")), "action_description", out);
   } else {
     // operator.gpu / dsl, category labels, split_instruction,
     // established_fact_required, diff_shows, the sibling file names.

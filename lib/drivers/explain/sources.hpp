@@ -20,8 +20,7 @@ namespace otm::explain {
 
 struct SourceContext {
   const TraceModel &model;
-  const json::Value &segment;
-  const workspace::Segment &typed;               // the same segment, typed
+  const workspace::Segment &typed;               // the segment, typed
   const json::Value &packet;                     // the rebuilt packet
   const workspace::PacketProvenance &provenance; // its provenance, typed
 };

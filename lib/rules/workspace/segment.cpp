@@ -106,6 +106,24 @@ Result<Segment> Segment::from_json(const json::Value &v) {
   return seg;
 }
 
+StepRef StepRef::of(const json::Value &step) {
+  StepRef out;
+  if (const auto *v = step.get("version").as_string()) out.version = *v;
+  if (const auto *sha = step.get("sha").as_string()) out.sha = *sha;
+  return out;
+}
+
+StepRef Segment::measured_from() const { return measured_against ? StepRef::of(*measured_against) : StepRef{}; }
+StepRef Segment::final_kernel_at() const { return final_kernel ? StepRef::of(*final_kernel) : StepRef{}; }
+StepRef Segment::builds_on_step() const { return StepRef::of(builds_on); }
+
+std::vector<std::string> Segment::versions_in(const json::Value &list) {
+  std::vector<std::string> out;
+  if (const auto *entries = list.as_array())
+    for (const auto &e : *entries) out.push_back(StepRef::of(e).version.value_or(""));
+  return out;
+}
+
 std::vector<Segment> read_segments(const std::vector<json::Value> &segments, std::string_view source) {
   return read_rows(segments, source, &Segment::from_json);
 }

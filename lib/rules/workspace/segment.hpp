@@ -22,6 +22,17 @@
 
 namespace otm::workspace {
 
+// A step a segment names by version and commit: `measured_against`,
+// `final_kernel`, `builds_on`, an entry of `later_in_its_dsl`. Kept as JSON
+// in Segment (partition's shapes vary); read through this so each reader
+// does not pick the members out again. A member is nullopt when absent or
+// not a string (a null `measured_against` names nothing).
+struct StepRef {
+  std::optional<std::string> version, sha;
+  // Any value: one that is no object names nothing.
+  static StepRef of(const json::Value &step);
+};
+
 struct Segment {
   // The version's and the trace's (every segment).
   std::string version;
@@ -71,6 +82,17 @@ struct Segment {
   // may be absent (it reads as its default), but a field of another type is
   // an UnreadableInput Error naming it.
   static Result<Segment> from_json(const json::Value &segment);
+
+  // The steps it names, read from the JSON kept above (each names nothing
+  // when absent): where its gain or attempt is measured from, the run's
+  // final kernel (a milestone snapshot's), the milestone it builds on.
+  StepRef measured_from() const;
+  StepRef final_kernel_at() const;
+  StepRef builds_on_step() const;
+  // The `version` of each entry of a list kept above (`occurrences`,
+  // `later_in_its_dsl`, `kept_with_other_settings`), "" for an entry that
+  // names none; empty when it is no list.
+  static std::vector<std::string> versions_in(const json::Value &list);
   // In otm-partition's order for the segment's kind; `later` last.
   json::Value to_json() const;
 };

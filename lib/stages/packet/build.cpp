@@ -29,12 +29,12 @@ bool BuildResult::clean() const {
 namespace {
 
 // The selected segments, in order, without copying them.
-std::vector<const json::Value *> chosen(const std::vector<json::Value> &segments, const Filters &f) {
-  std::vector<const json::Value *> out;
+std::vector<const workspace::Segment *> chosen(const std::vector<workspace::Segment> &segments, const Filters &f) {
+  std::vector<const workspace::Segment *> out;
   std::set<std::string> wanted(f.seg_ids.begin(), f.seg_ids.end());
   for (const auto &s : segments) {
-    if (f.type && s.string_or("record_type") != *f.type) continue;
-    if (!wanted.empty() && !wanted.count(s.string_or("seg_id"))) continue;
+    if (f.type && s.record_type != *f.type) continue;
+    if (!wanted.empty() && !wanted.count(s.seg_id)) continue;
     if (f.limit && out.size() >= f.limit) break;
     out.push_back(&s);
   }
@@ -49,13 +49,13 @@ constexpr std::size_t kChunk = 32;
 
 } // namespace
 
-std::vector<json::Value> select(const std::vector<json::Value> &segments, const Filters &f) {
-  std::vector<json::Value> out;
+std::vector<workspace::Segment> select(const std::vector<workspace::Segment> &segments, const Filters &f) {
+  std::vector<workspace::Segment> out;
   for (const auto *s : chosen(segments, f)) out.push_back(*s);
   return out;
 }
 
-std::size_t count_selected(const std::vector<json::Value> &segments, const Filters &f) {
+std::size_t count_selected(const std::vector<workspace::Segment> &segments, const Filters &f) {
   return chosen(segments, f).size();
 }
 
@@ -97,10 +97,10 @@ namespace {
 
 // The ids of every segment of the run, each checked to be a file name that
 // stays inside the packets directory.
-std::set<std::string> segment_ids(const std::vector<json::Value> &segments) {
+std::set<std::string> segment_ids(const std::vector<workspace::Segment> &segments) {
   std::set<std::string> out;
   for (const auto &s : segments) {
-    std::string id = s.string_or("seg_id");
+    const std::string &id = s.seg_id;
     // seg_id names files: nothing that could leave the packets directory.
     if (!record::is_valid_id(id) || id.find("..") != std::string::npos)
       throw Error(ErrorKind::UnreadableInput, "segment with an unusable seg_id '" + id + "'; re-run otm-partition");
@@ -169,7 +169,7 @@ bool stale(const std::string &name, const std::set<std::string> &current, const 
 
 } // namespace
 
-BuildResult build_all(const std::vector<json::Value> &all_segments, const Filters &filters,
+BuildResult build_all(const std::vector<workspace::Segment> &all_segments, const Filters &filters,
                       const std::vector<json::Value> &version_rows, const Context &ctx, const fs::path &dir,
                       const cli::ProgressFn &progress) {
   BuildResult r;
@@ -195,15 +195,15 @@ BuildResult build_all(const std::vector<json::Value> &all_segments, const Filter
   // only what the summary and the report need is kept, in segment order.
   run_in_chunks(segs.size(), run_ctx, [&](const Context &c, std::size_t i) {
     const auto &seg = *segs[i];
-    auto it = rows.find(seg.string_or("version"));
-    auto up = taken_up.find(seg.string_or("version"));
+    auto it = rows.find(seg.version);
+    auto up = taken_up.find(seg.version);
     Built b;
     try {
       b = build_packet(seg, it == rows.end() ? json::null_value() : *it->second, c,
                        up == taken_up.end() ? none : up->second);
     } catch (const std::exception &e) {
-      throw io::IoError("segment " + seg.string_or("seg_id") + " (version " + seg.string_or("version") +
-                        "): " + e.what() + "; no packet was written");
+      throw io::IoError("segment " + seg.seg_id + " (version " + seg.version + "): " + e.what() +
+                        "; no packet was written");
     }
     try {
       publish.add(b.seg_id + ".json", b.text);
@@ -238,8 +238,8 @@ BuildResult build_all(const std::vector<json::Value> &all_segments, const Filter
   return r;
 }
 
-Built build_one(const json::Value &seg, const std::vector<json::Value> &version_rows, const Context &ctx) {
-  const std::string version = seg.string_or("version");
+Built build_one(const workspace::Segment &seg, const std::vector<json::Value> &version_rows, const Context &ctx) {
+  const std::string &version = seg.version;
   const json::Value *row = &json::null_value();
   for (const auto &r : version_rows)
     if (r.string_or("version") == version) {

@@ -12,6 +12,7 @@
 #include "cmdline/progress.hpp"
 #include "config/config.hpp"
 #include "packet/packet.hpp"
+#include "workspace/segment.hpp"
 #include "json/value.hpp"
 
 namespace otm::packet {
@@ -30,10 +31,11 @@ struct Filters {
 Context make_context(const json::Value &meta, const git::Repository &repo, const VersionCommits &commits,
                      const trace::TraceFiles &files, const scrub::Denylist *denylist, const config::Config &config);
 
-// --type, then --seg, then --limit, in that order.
-std::vector<json::Value> select(const std::vector<json::Value> &segments, const Filters &f);
+// --type, then --seg, then --limit, in that order. The segments are
+// work/segments.jsonl's rows, typed (workspace::read_segments).
+std::vector<workspace::Segment> select(const std::vector<workspace::Segment> &segments, const Filters &f);
 // How many select() keeps, without copying them.
-std::size_t count_selected(const std::vector<json::Value> &segments, const Filters &f);
+std::size_t count_selected(const std::vector<workspace::Segment> &segments, const Filters &f);
 
 // A packet as build_all wrote it (its JSON and code file are on disk; the
 // packet's tree is not kept).
@@ -55,14 +57,14 @@ struct BuildResult {
 // rows are looked up by `version`. Stale files: every <stem>.json/.diff/.py whose stem is not
 // a seg_id of `all_segments`, and the sibling of a rebuilt packet that this
 // build did not produce, are removed.
-BuildResult build_all(const std::vector<json::Value> &all_segments, const Filters &filters,
+BuildResult build_all(const std::vector<workspace::Segment> &all_segments, const Filters &filters,
                       const std::vector<json::Value> &version_rows, const Context &ctx,
                       const std::filesystem::path &dir, const cli::ProgressFn &progress = {});
 
 // One segment's packet, in memory: its version row looked up by `version`
 // and the directions it took up, exactly as build_all builds it, with
 // Built::packet parsed from its text.
-Built build_one(const json::Value &segment, const std::vector<json::Value> &version_rows, const Context &ctx);
+Built build_one(const workspace::Segment &segment, const std::vector<json::Value> &version_rows, const Context &ctx);
 
 // One stdout JSONL line per packet (without its newline).
 std::string summary_line(const Built &b, const std::filesystem::path &dir);

@@ -70,17 +70,15 @@ std::optional<CaptureFigures> capture_figures(const trace::TraceFiles &files, co
   return f;
 }
 
-std::optional<DramTraffic> dram_traffic(const json::Value &segment, const Context &ctx) {
-  if (!ctx.files || segment.string_or("record_type") != "strategy") return std::nullopt;
-  const std::string base = segment.get("measured_against").string_or("version");
-  const auto *after_dirs = segment.get("ncu_dirs").as_array();
-  if (base.empty() || !after_dirs) return std::nullopt;
+std::optional<DramTraffic> dram_traffic(const workspace::Segment &segment, const Context &ctx) {
+  if (!ctx.files || segment.record_type != "strategy") return std::nullopt;
+  const std::string base = segment.measured_from().version.value_or("");
+  if (base.empty()) return std::nullopt;
   std::vector<CaptureFigures> before;
   for (const auto &dir : capture_dirs_of(*ctx.files, base))
     if (auto f = capture_figures(*ctx.files, dir)) before.push_back(std::move(*f));
-  for (const auto &d : *after_dirs) {
-    const auto *dir = d.as_string();
-    auto after = dir ? capture_figures(*ctx.files, *dir) : std::nullopt;
+  for (const auto &dir : segment.ncu_dirs) {
+    auto after = capture_figures(*ctx.files, dir);
     if (!after) continue;
     for (const auto &b : before)
       if (b.kernel == after->kernel && b.shape == after->shape)

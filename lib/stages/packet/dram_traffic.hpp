@@ -16,6 +16,7 @@
 
 #include "packet/packet.hpp"
 #include "trace/trace_files.hpp"
+#include "workspace/segment.hpp"
 #include "json/value.hpp"
 
 namespace otm::packet {
@@ -37,6 +38,6 @@ struct DramTraffic {
 };
 // nullopt without a strategy segment, a version it is measured against,
 // or a matching pair of captures.
-std::optional<DramTraffic> dram_traffic(const json::Value &segment, const Context &ctx);
+std::optional<DramTraffic> dram_traffic(const workspace::Segment &segment, const Context &ctx);
 
 } // namespace otm::packet

@@ -75,26 +75,26 @@ std::optional<KernelDiff> own_change(const git::Repository &repo, const VersionC
 }
 
 std::optional<KernelDiff> version_diff(const git::Repository &repo, const VersionCommits &commits,
-                                       const json::Value &segment, DiffCache *cache, const std::string &made_on) {
-  const auto *sha = segment.get("sha").as_string();
+                                       const workspace::Segment &segment, DiffCache *cache,
+                                       const std::string &made_on) {
+  const auto &sha = segment.sha;
   if (!sha || sha->empty()) return std::nullopt;
   auto diff = [&](const std::string &base, const std::string &target, DiffRange range) {
     return diff_between(repo, base, target, range, cache);
   };
-  bool strategy = segment.string_or("record_type") == "strategy";
-  if (const auto *from = segment.get("measured_against").get("sha").as_string(); strategy && from && !from->empty())
-    return diff(*from, *sha, DiffRange::MeasuredAgainst);
+  bool strategy = segment.record_type == "strategy";
+  const auto best = segment.measured_from().sha;
+  if (strategy && best && !best->empty()) return diff(*best, *sha, DiffRange::MeasuredAgainst);
 
-  const auto &mine = commits.of(segment.string_or("version"));
+  const auto &mine = commits.of(segment.version);
   // The base: the parent of the version's first commit (a re-committed
   // version shows its whole change, not only its amendment); for a
   // failed attempt, the last kept step's code it was made on (else the
   // best-so-far's), so neither a reverted neighbour's attempt left in the
   // git parent nor a kept step since the best-so-far shows as this one's.
-  std::string base = segment.string_or("parent");
-  bool anti = segment.string_or("record_type") == "anti-strategy";
-  const auto *best = segment.get("measured_against").get("sha").as_string();
-  const std::string *tried_on = anti && !made_on.empty() ? &made_on : best && !best->empty() ? best : nullptr;
+  std::string base = segment.parent.value_or("");
+  bool anti = segment.record_type == "anti-strategy";
+  const std::string *tried_on = anti && !made_on.empty() ? &made_on : best && !best->empty() ? &*best : nullptr;
   bool from_best = !strategy && tried_on;
   std::vector<std::string> targets{*sha};
   auto last = std::find_if(mine.begin(), mine.end(), [&](auto &c) { return c.sha == *sha; });
@@ -113,15 +113,18 @@ std::optional<KernelDiff> version_diff(const git::Repository &repo, const Versio
   return diff(base, *sha, anti ? DiffRange::Attempt : DiffRange::VersionChange);
 }
 
-ReferenceSource reference_source(const git::Repository &repo, const json::Value &segment) {
-  const auto *sha = segment.get("sha").as_string();
+ReferenceSource reference_source(const git::Repository &repo, const workspace::Segment &segment) {
+  const auto &sha = segment.sha;
   if (sha && !sha->empty() && repo.blob_id(*sha, "kernel.py")) return {"kernel.py", *sha};
-  std::string file = segment.string_or("kernel_file", "kernel.py");
+  // Partition names every reference kernel's file; a segment without one
+  // reads kernel.py, as it always has.
+  std::string file = segment.kernel_file.empty() ? "kernel.py" : segment.kernel_file;
   if (auto head = repo.head(); head && repo.blob_id(*head, file)) return {file, *head};
   return {file, ""};
 }
 
-std::string reference_kernel(const git::Repository &repo, const trace::TraceFiles &files, const json::Value &segment) {
+std::string reference_kernel(const git::Repository &repo, const trace::TraceFiles &files,
+                             const workspace::Segment &segment) {
   auto source = reference_source(repo, segment);
   if (!source.commit.empty()) return repo.read_at(source.commit, source.path).value_or("");
   return files.text(source.path).value_or("");

@@ -15,6 +15,7 @@
 #include "code/source_lexer.hpp"
 #include "git/repository.hpp"
 #include "trace/trace_files.hpp"
+#include "workspace/segment.hpp"
 #include "json/value.hpp"
 
 namespace otm::packet {
@@ -115,7 +116,7 @@ std::optional<KernelDiff> own_change(const git::Repository &repo, const VersionC
 //    changed kernel.py at all; for other segments, to the last commit, or
 //    when that leaves kernel.py as it was, to the latest that changed it.
 std::optional<KernelDiff> version_diff(const git::Repository &repo, const VersionCommits &commits,
-                                       const json::Value &segment, DiffCache *cache = nullptr,
+                                       const workspace::Segment &segment, DiffCache *cache = nullptr,
                                        const std::string &made_on = {});
 
 // Where a reference kernel's code is read: kernel.py at the segment's
@@ -129,10 +130,11 @@ struct ReferenceSource {
   std::string path;   // "kernel.py" or the snapshot's path
   std::string commit; // the commit it is read at; empty for the working tree
 };
-ReferenceSource reference_source(const git::Repository &repo, const json::Value &segment);
+ReferenceSource reference_source(const git::Repository &repo, const workspace::Segment &segment);
 
 // A reference kernel's code, read from reference_source. Empty when absent.
 // The working tree is read under the trace reading policy.
-std::string reference_kernel(const git::Repository &repo, const trace::TraceFiles &files, const json::Value &segment);
+std::string reference_kernel(const git::Repository &repo, const trace::TraceFiles &files,
+                             const workspace::Segment &segment);
 
 } // namespace otm::packet

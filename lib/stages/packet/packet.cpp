@@ -49,33 +49,38 @@ std::string gpu_of(const workspace::TraceMeta &meta) {
 // Where the segment's record will live below the store (record::record_dir
 // of its type and scope): the same few places for every packet of a trace,
 // so found once per thread and place.
-const std::string &output_dir_of(const json::Value &seg) {
-  static constexpr const char *kDecides[] = {"record_type", "vendor", "arch", "dsl", "operator_slug"};
+const std::string &output_dir_of(const workspace::Segment &seg) {
   thread_local std::unordered_map<std::string, std::string> known;
   std::string key;
-  for (const char *k : kDecides) (key += json::to_line(seg.get(k))) += '\n';
+  for (const auto *decides : {&seg.record_type, &seg.vendor, &seg.arch, &seg.dsl, &seg.operator_slug})
+    (key += json::to_line(json::Value(*decides))) += '\n';
   if (auto it = known.find(key); it != known.end()) return it->second;
   json::Value scope = json::Value::object();
-  for (const char *k : {"vendor", "arch", "dsl"}) scope.set(k, seg.get(k));
-  scope.set("operator_family", seg.get("operator_slug"));
+  scope.set("vendor", seg.vendor);
+  scope.set("arch", seg.arch);
+  scope.set("dsl", seg.dsl);
+  scope.set("operator_family", seg.operator_slug);
   json::Value retrieval = json::Value::object();
   retrieval.set("scope", std::move(scope));
   json::Value placement = json::Value::object();
-  placement.set("type", seg.get("record_type"));
+  placement.set("type", seg.record_type);
   placement.set("retrieval", std::move(retrieval));
   return known.emplace(std::move(key), workspace::store_relpath(record::record_dir(placement))).first->second;
 }
 
-void write_target(json::Writer &w, const json::Value &seg, const Context &ctx) {
+void write_target(json::Writer &w, const workspace::Segment &seg, const Context &ctx) {
   w.begin_object();
-  w.key("id").value(seg.get("id"));
-  w.key("episode_key").value(seg.get("episode_key"));
+  w.key("id").value(seg.id);
+  w.key("episode_key").value(seg.episode_key);
   w.key("output_dir").value(output_dir_of(seg));
   w.key("scope").begin_object();
-  for (const char *k : {"vendor", "arch", "product", "dsl"}) w.key(k).value(seg.get(k));
-  w.key("operator_family").value(seg.get("operator_slug"));
+  w.key("vendor").value(seg.vendor);
+  w.key("arch").value(seg.arch);
+  w.key("product").value(seg.product);
+  w.key("dsl").value(seg.dsl);
+  w.key("operator_family").value(seg.operator_slug);
   w.end_object();
-  w.key("workload_family").value(seg.get("workload_family"));
+  w.key("workload_family").value(seg.workload_family);
   w.key("level").value("operator");
   w.key("schema").value(ctx.schema);
   w.end_object();
@@ -83,7 +88,7 @@ void write_target(json::Writer &w, const json::Value &seg, const Context &ctx) {
 
 // What the diff file holds, for the agent (no digits: the no-fabrication
 // pool stays as it was).
-std::string diff_shows(const KernelDiff &d, const json::Value &seg) {
+std::string diff_shows(const KernelDiff &d, const workspace::Segment &seg) {
   std::string what;
   switch (d.range) {
   case DiffRange::MeasuredAgainst:
@@ -94,8 +99,8 @@ std::string diff_shows(const KernelDiff &d, const json::Value &seg) {
     // change in which the pitfall was met.
     if (!d.executable)
       what = "this step's change to the kernel source";
-    else if (seg.string_or("seg_kind").starts_with("deadend"))
-      what = seg.get("measured_against").get("sha").is_string()
+    else if (seg.seg_kind.starts_with("deadend"))
+      what = seg.measured_from().sha
                  ? "the failed attempt: the best-so-far code it was tried on against this step's latest commit "
                    "whose code differs from it in an executable line"
                  : "the failed attempt: the code before this step against its latest commit that changed executable "
@@ -152,17 +157,15 @@ namespace {
 // The versions of the run's other tries of an anti-strategy's lever (its
 // merged occurrences, and the steps whose change states the same setting)
 // whose step passed its correctness check, in run order, each once.
-std::vector<std::string> accounts_that_passed(const json::Value &seg, const RunFacts *facts) {
+std::vector<std::string> accounts_that_passed(const workspace::Segment &seg, const RunFacts *facts) {
   std::vector<std::string> out;
   if (!facts) return out;
   auto consider = [&](const std::string &v) {
-    if (v != seg.string_or("version") && std::find(out.begin(), out.end(), v) == out.end() &&
-        facts->passed_correctness(v))
+    if (v != seg.version && std::find(out.begin(), out.end(), v) == out.end() && facts->passed_correctness(v))
       out.push_back(v);
   };
-  if (const auto *occ = seg.get("occurrences").as_array())
-    for (const auto &o : *occ) consider(o.string_or("version"));
-  if (const auto *tried = seg.get("tried_in_the_run").as_array())
+  for (const auto &v : workspace::Segment::versions_in(seg.occurrences)) consider(v);
+  if (const auto *tried = seg.tried_in_the_run.as_array())
     for (const auto &t : *tried)
       if (const auto *v = t.as_string()) consider(*v);
   return out;
@@ -177,15 +180,15 @@ struct CodeFile {
 
 // The kernel.py change a strategy's or anti-strategy's code shows
 // (version_diff); nullopt for a reference kernel or without a repository.
-std::optional<KernelDiff> kernel_diff_of(const json::Value &seg, const Context &ctx, const std::string &type) {
+std::optional<KernelDiff> kernel_diff_of(const workspace::Segment &seg, const Context &ctx, const std::string &type) {
   if (type == "reference-kernel" || !ctx.repo || !ctx.commits) return std::nullopt;
   return version_diff(*ctx.repo, *ctx.commits, seg, ctx.diffs,
-                      ctx.facts ? ctx.facts->code_made_on(seg.string_or("version")) : std::string());
+                      ctx.facts ? ctx.facts->code_made_on(seg.version) : std::string());
 }
 
 // The code file: the reference kernel or the step's diff (`diff`, from
 // kernel_diff_of), scrubbed after every text (its labels continue theirs).
-CodeFile code_file(scrub::Scrubber &s, const json::Value &seg, const Context &ctx, const std::string &type,
+CodeFile code_file(scrub::Scrubber &s, const workspace::Segment &seg, const Context &ctx, const std::string &type,
                    std::optional<KernelDiff> diff) {
   CodeFile c;
   std::size_t cap = kMaxDiffChars;
@@ -228,14 +231,13 @@ void write_versions(json::Writer &w, const char *key, const std::vector<const js
 // Of a milestone snapshot's later milestones in its DSL (partition's
 // `later_in_its_dsl`), the fastest measured the same way as it: (version,
 // geomean). nullopt when none is.
-std::optional<std::pair<std::string, double>> fastest_later_in_its_dsl(const json::Value &seg, const RunFacts *facts) {
+std::optional<std::pair<std::string, double>> fastest_later_in_its_dsl(const workspace::Segment &seg,
+                                                                       const RunFacts *facts) {
   std::optional<std::pair<std::string, double>> best;
-  const auto *later = seg.get("later_in_its_dsl").as_array();
-  if (!later || !facts) return best;
-  for (const auto &l : *later) {
-    const std::string v = l.string_or("version");
+  if (!seg.later_in_its_dsl || !facts) return best;
+  for (const auto &v : workspace::Segment::versions_in(*seg.later_in_its_dsl)) {
     auto us = facts->geomean_of(v);
-    if (!us || facts->measurement_changed_after(seg.string_or("version"), v)) continue;
+    if (!us || facts->measurement_changed_after(seg.version, v)) continue;
     if (!best || *us < best->second) best.emplace(v, *us);
   }
   return best;
@@ -243,7 +245,7 @@ std::optional<std::pair<std::string, double>> fastest_later_in_its_dsl(const jso
 
 // The agent_facing layer (packets.md §3) but the code file's name, left
 // open for it.
-void write_agent_facing(json::Writer &w, const Texts &t, const json::Value &seg, const json::Value &row,
+void write_agent_facing(json::Writer &w, const Texts &t, const workspace::Segment &seg, const json::Value &row,
                         const Context &ctx, const std::string &type, const Span &span,
                         const std::optional<DramTraffic> &dram) {
   const auto &meta = ctx.meta;
@@ -256,7 +258,7 @@ void write_agent_facing(json::Writer &w, const Texts &t, const json::Value &seg,
   if (t.benchmarked_values.size()) w.key("benchmarked_values").value(t.benchmarked_values);
   if (t.benchmarked_shapes.size()) w.key("benchmarked_shapes").value(t.benchmarked_shapes);
   w.key("n_benchmarked_shapes").value(meta.n_shapes);
-  w.key("dsl").value(seg.get("dsl"));
+  w.key("dsl").value(seg.dsl);
   w.key("gpu").value(gpu_of(meta));
   w.key("harness").value(t.harness);
   w.end_object();
@@ -273,7 +275,7 @@ void write_agent_facing(json::Writer &w, const Texts &t, const json::Value &seg,
   w.end_object();
   w.key("measurements").begin_object();
   w.key("geomean_us").value(row.get("geomean_us"));
-  w.key("improve_pct_vs_best_so_far").value(seg.get("improve_pct"));
+  w.key("improve_pct_vs_best_so_far").value(seg.improve_pct);
   w.key("arith_mean_us").value(row.get("arith_mean_us"));
   w.key("per_shape_latency").value(t.shapes);
   w.key("correctness").begin_object();
@@ -281,7 +283,7 @@ void write_agent_facing(json::Writer &w, const Texts &t, const json::Value &seg,
   w.key("max_abs_err").value(row.get("max_abs_err"));
   w.key("max_rel_err").value(row.get("max_rel_err"));
   w.end_object();
-  w.key("comparable_with_the_store").value(seg.get("comparable"));
+  w.key("comparable_with_the_store").value(seg.comparable);
   // The run's noise band (issue 25): the largest spread of its own
   // re-measurements of unchanged code; and for a failed attempt, how much
   // slower it measured than the code it was tried on.
@@ -305,7 +307,7 @@ void write_agent_facing(json::Writer &w, const Texts &t, const json::Value &seg,
   if (type == "anti-strategy") {
     json::Value slower;
     auto mine = row.get("geomean_us").as_number();
-    auto base = facts ? facts->geomean_of(seg.get("measured_against").string_or("version")) : std::nullopt;
+    auto base = facts ? facts->geomean_of(seg.measured_from().version.value_or("")) : std::nullopt;
     if (mine && base && *base > 0) slower = json::hundredths((*mine / *base - 1.0) * 100.0);
     w.key("slower_than_tried_on_pct").value(slower);
   }
@@ -313,7 +315,7 @@ void write_agent_facing(json::Writer &w, const Texts &t, const json::Value &seg,
   const auto &conclusion = t.conclusion;
   w.key("profiler").begin_object();
   w.key("conclusion").value(t.conclusion_text);
-  w.key("ncu_measured_the_kernel_under_test").value(seg.get("ncu_dirs").size() > 0);
+  w.key("ncu_measured_the_kernel_under_test").value(!seg.ncu_dirs.empty());
   w.key("tool");
   conclusion && !conclusion->tool.empty() ? w.value(conclusion->tool) : w.null();
   w.key("evidence").value(t.evidence);
@@ -338,13 +340,12 @@ void write_agent_facing(json::Writer &w, const Texts &t, const json::Value &seg,
   if (type == "anti-strategy") {
     w.key("the_failed_lever").value(t.lever);
     w.key("how_it_was_fixed").value(t.fix);
-    w.key("split_instruction").value(split_instruction(seg.string_or("split_by")));
-    w.key("established_fact_required").value(established_fact_required(seg.get("fact_precheck")));
+    w.key("split_instruction").value(split_instruction(seg.split_by));
+    w.key("established_fact_required").value(established_fact_required(seg.fact_precheck));
     // The run's other accounts of this lever are merged here (one record
     // per failed lever); a kept step after it that states the same setting
     // makes "it fails" no longer the run's finding.
-    w.key("accounts_of_this_lever")
-        .value(static_cast<std::int64_t>(std::max<std::size_t>(1, seg.get("occurrences").size())));
+    w.key("accounts_of_this_lever").value(static_cast<std::int64_t>(std::max<std::size_t>(1, seg.occurrences.size())));
     write_changes(w, "kept_in_the_run_with_the_same_setting", t.later_kept);
     // Other values of the lever that kept steps state: what of it the run
     // built and kept (written only when there are some).
@@ -365,7 +366,7 @@ void write_agent_facing(json::Writer &w, const Texts &t, const json::Value &seg,
       w.key("code_runs_differently_from_the_final_kernel").value(*span.differs_from_final_kernel);
     // A milestone snapshot: the run's final kernel, what a reader would
     // weigh it against.
-    if (const auto *final_version = seg.get("final_kernel").get("version").as_string(); final_version && facts) {
+    if (const auto final_version = seg.final_kernel_at().version; final_version && facts) {
       const auto *row = facts->row_of(*final_version);
       auto geomean = facts->geomean_of(*final_version);
       w.key("final_kernel").begin_object();
@@ -374,7 +375,7 @@ void write_agent_facing(json::Writer &w, const Texts &t, const json::Value &seg,
       // The run changed how it measures between this snapshot and the
       // final kernel (a harness re-baseline): their geomeans do not compare.
       // Written only then, so packets of runs that never did stay as they were.
-      if (facts->measurement_changed_after(seg.string_or("version"), *final_version))
+      if (facts->measurement_changed_after(seg.version, *final_version))
         w.key("measured_the_same_way_as_this_kernel").value(false);
       w.end_object();
     }
@@ -394,10 +395,9 @@ void write_agent_facing(json::Writer &w, const Texts &t, const json::Value &seg,
     w.key("builds_on").begin_object();
     // The untouched baseline only when the code builds on the previous
     // milestone itself (not on a kept step after it).
-    const auto &previous = seg.get("builds_on");
     w.key("was_the_untouched_baseline")
-        .value(previous.get("is_baseline").truthy() &&
-               (span.builds_on_version.empty() || span.builds_on_version == previous.string_or("version")));
+        .value(seg.builds_on.get("is_baseline").truthy() &&
+               (span.builds_on_version.empty() || span.builds_on_version == seg.builds_on_step().version.value_or("")));
     w.key("previous_approach").value(t.previous);
     w.end_object();
     w.key("span").begin_object();
@@ -409,7 +409,7 @@ void write_agent_facing(json::Writer &w, const Texts &t, const json::Value &seg,
     // measurement; this step, 78.62 -> 75.05 us, was credited 34.9 %).
     // Written only for a span, so other packets stay as they were.
     if (!span.earlier.empty() && facts) {
-      auto best = facts->geomean_of(seg.get("measured_against").string_or("version"));
+      auto best = facts->geomean_of(seg.measured_from().version.value_or(""));
       const auto &from = row.get("subject_before_us"), &to = row.get("subject_after_us");
       if (best && from.is_number() && to.is_number()) {
         w.key("best_so_far_geomean_us").value(*best);
@@ -430,15 +430,16 @@ void write_agent_facing(json::Writer &w, const Texts &t, const json::Value &seg,
 }
 
 // Where the packet came from (never agent-facing).
-void write_provenance(json::Writer &w, const json::Value &seg, const std::optional<Conclusion> &conclusion,
+void write_provenance(json::Writer &w, const workspace::Segment &seg, const std::optional<Conclusion> &conclusion,
                       const scrub::Scrubber &s, const CodeFile &code, const Context &ctx, const Span &span,
                       const std::optional<DramTraffic> &dram) {
   w.begin_object();
-  w.key("source_repo").value(seg.get("source_repo"));
-  w.key("version").value(seg.get("version"));
-  w.key("git_commit").value(seg.get("sha"));
-  w.key("ncu_dirs");
-  seg.get("ncu_dirs").is_array() ? w.value(seg.get("ncu_dirs")) : w.begin_array().end_array();
+  w.key("source_repo").value(seg.source_repo);
+  w.key("version").value(seg.version);
+  w.key("git_commit").value(json::Value(seg.sha));
+  w.key("ncu_dirs").begin_array();
+  for (const auto &dir : seg.ncu_dirs) w.value(dir);
+  w.end_array();
   w.key("report_dir");
   conclusion ? w.value(conclusion->dir) : w.null();
   w.key("shape_label_note").value(std::to_string(s.labels_allocated()) + " workload hashes were relabelled shape-N");
@@ -449,7 +450,7 @@ void write_provenance(json::Writer &w, const json::Value &seg, const std::option
   w.key("code_truncated").value(code.truncated);
   // The versions of agent_facing.span.earlier_kept_steps and of
   // kept_changes_of_its_lineage, each in its order.
-  if (seg.string_or("record_type") == "strategy" || seg.string_or("record_type") == "reference-kernel")
+  if (seg.record_type == "strategy" || seg.record_type == "reference-kernel")
     write_versions(w, "lineage_versions", span.lineage);
   if (auto later = fastest_later_in_its_dsl(seg, ctx.facts)) w.key("later_kernel_of_its_dsl").value(later->first);
   if (dram) {
@@ -457,7 +458,7 @@ void write_provenance(json::Writer &w, const json::Value &seg, const std::option
     w.value(dram->before.dir).value(dram->after.dir);
     w.end_array();
   }
-  if (seg.string_or("record_type") == "strategy") {
+  if (seg.record_type == "strategy") {
     write_versions(w, "span_versions", span.earlier);
     if (!span.reverted_tries.empty()) {
       w.key("reverted_earlier_tries_of_this_change").begin_array();
@@ -466,23 +467,24 @@ void write_provenance(json::Writer &w, const json::Value &seg, const std::option
     }
     // The version whose change agent_facing.builds_on.previous_approach is.
     w.key("builds_on_version");
-    !span.builds_on_version.empty() ? w.value(span.builds_on_version) : w.value(seg.get("builds_on").get("version"));
+    !span.builds_on_version.empty() ? w.value(span.builds_on_version) : w.value(seg.builds_on.get("version"));
   }
   // An anti-strategy's merged accounts of its lever and the kept steps
   // that later stated the same setting, by version (for explain).
-  if (seg.get("occurrences").is_array()) {
+  if (const auto *occurrences = seg.occurrences.as_array()) {
     w.key("accounts_of_this_lever").begin_array();
-    for (const auto &o : *seg.get("occurrences").as_array()) w.value(o.get("version"));
+    for (const auto &o : *occurrences) w.value(o.get("version"));
     w.end_array();
     w.key("kept_in_the_run_with_the_same_setting").begin_array();
-    if (const auto *later = seg.get("kept_in_the_run").as_array())
+    if (const auto *later = seg.kept_in_the_run.as_array())
       for (const auto &k : *later) w.value(k.get("version"));
     w.end_array();
     // The versions of what the texts kept: steps whose own change runs.
     std::vector<json::Value> other_versions;
-    if (const auto *other = seg.get("kept_with_other_settings").as_array())
+    if (const auto *other = seg.kept_with_other_settings.as_array())
       for (const auto &k : *other)
-        if (own_change_runs(ctx, k.string_or("version"))) other_versions.push_back(k.get("version"));
+        if (own_change_runs(ctx, workspace::StepRef::of(k).version.value_or("")))
+          other_versions.push_back(k.get("version"));
     if (!other_versions.empty()) {
       w.key("kept_in_the_run_with_other_settings").begin_array();
       for (const auto &v : other_versions) w.value(v);
@@ -497,15 +499,15 @@ void write_provenance(json::Writer &w, const json::Value &seg, const std::option
 
 } // namespace
 
-Built build_packet(const json::Value &seg, const json::Value &row, const Context &ctx,
+Built build_packet(const workspace::Segment &seg, const json::Value &row, const Context &ctx,
                    const std::vector<json::Value> &taken_up) {
   // The packet's own version: its mentions of itself read "this step".
-  scrub::Scrubber s(ctx.denylist, seg.string_or("version"), ctx.scrub_memo);
-  std::string type = seg.string_or("record_type");
+  scrub::Scrubber s(ctx.denylist, seg.version, ctx.scrub_memo);
+  const std::string &type = seg.record_type;
   Built out;
-  out.seg_id = seg.string_or("seg_id");
+  out.seg_id = seg.seg_id;
   out.record_type = type;
-  out.id = seg.get("id");
+  out.id = seg.id;
 
   const Span span = span_of(seg, ctx);
   auto diff = kernel_diff_of(seg, ctx, type);
@@ -528,7 +530,7 @@ Built build_packet(const json::Value &seg, const json::Value &row, const Context
   w.begin_object();
   w.key("seg_id").value(out.seg_id);
   w.key("record_type").value(type);
-  w.key("seg_kind").value(seg.get("seg_kind"));
+  w.key("seg_kind").value(seg.seg_kind);
   w.key("target");
   write_target(w, seg, ctx);
   w.key("agent_facing");

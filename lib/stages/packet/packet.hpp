@@ -44,6 +44,7 @@
 #include "record/leak_shapes.hpp"
 #include "scrub/denylist.hpp"
 #include "scrub/scrubber.hpp"
+#include "workspace/segment.hpp"
 #include "workspace/trace_meta.hpp"
 #include "json/value.hpp"
 
@@ -97,7 +98,7 @@ struct Built {
 // earlier open directions its version took up (directions_taken_up()).
 // The packet is written as it is assembled (Built::text), not built as a
 // tree first.
-Built build_packet(const json::Value &segment, const json::Value &row, const Context &ctx,
+Built build_packet(const workspace::Segment &segment, const json::Value &row, const Context &ctx,
                    const std::vector<json::Value> &taken_up = {});
 
 // §4 evidence text: scalar values of `agent_facing` depth-first in key

@@ -79,11 +79,11 @@ json::Value axis_number(double x) {
 // `axes` when the workload names the shape, `runs_changed_code` when the
 // reading of the diff decided it for the shape,
 // `programs_before` / `programs_after` when it could count them.
-json::Value shape_changes(scrub::Scrubber &s, const json::Value &seg, const json::Value &row, const RunFacts *facts,
-                          const ShapeReach &reach) {
+json::Value shape_changes(scrub::Scrubber &s, const workspace::Segment &seg, const json::Value &row,
+                          const RunFacts *facts, const ShapeReach &reach) {
   json::Value out = json::Value::array();
   const auto *after = row.get("by_shape").as_object();
-  std::string base = seg.get("measured_against").string_or("version");
+  std::string base = seg.measured_from().version.value_or("");
   if (!after || !facts || base.empty()) return out;
   for (const auto &[key, lat] : *after) {
     auto now = lat.as_number();
@@ -171,7 +171,7 @@ const json::Value &change_text_of(const json::Value &row) {
 
 // Scrubs the texts in the order that fixes the shape-N numbering
 // (packets.md §2): the spec's fields first, then otm's additions.
-Texts scrub_texts(scrub::Scrubber &s, const json::Value &seg, const json::Value &row, const Context &ctx,
+Texts scrub_texts(scrub::Scrubber &s, const workspace::Segment &seg, const json::Value &row, const Context &ctx,
                   const std::vector<json::Value> &taken_up, const std::string &type, const Span &span,
                   const ShapeReach &reach) {
   const auto &meta = ctx.meta;
@@ -184,14 +184,7 @@ Texts scrub_texts(scrub::Scrubber &s, const json::Value &seg, const json::Value 
   t.shapes = shape_table(s, row.get("by_shape"));
   // The captures that measured the kernel under test are read first: a
   // profiler quote must come from the capture a record would cite.
-  auto strings = [](const json::Value &list) {
-    std::vector<std::string> out;
-    if (const auto *a = list.as_array())
-      for (const auto &d : *a)
-        if (d.is_string()) out.push_back(*d.as_string());
-    return out;
-  };
-  t.conclusion = report_conclusion(*ctx.files, strings(seg.get("report_dirs")), strings(seg.get("ncu_dirs")));
+  t.conclusion = report_conclusion(*ctx.files, seg.report_dirs, seg.ncu_dirs);
   t.conclusion_text = t.conclusion ? scrubbed(s, t.conclusion->text) : json::Value();
   // Only the entries kept (first 5 objects) are scrubbed, so labels never
   // skip numbers that appear nowhere.
@@ -214,13 +207,13 @@ Texts scrub_texts(scrub::Scrubber &s, const json::Value &seg, const json::Value 
       t.pitfalls.push_back(std::move(p));
     }
   if (type == "anti-strategy") {
-    t.lever = scrubbed(s, seg.get("deadend_text"));
-    t.fix = scrubbed(s, seg.get("pitfall_fix"));
+    t.lever = scrubbed(s, seg.deadend_text);
+    t.fix = scrubbed(s, seg.pitfall_fix);
   }
   t.later_kept = json::Value::array();
   if (type == "strategy")
     t.previous =
-        scrubbed(s, span.builds_on_description ? *span.builds_on_description : seg.get("builds_on").get("description"));
+        scrubbed(s, span.builds_on_description ? *span.builds_on_description : seg.builds_on.get("description"));
   t.harness = scrubbed(s, json::Value(meta.harness));
   t.category = scrubbed(s, row.get("action_category"));
   t.fixed_axes = scrub_strings(s, meta.constants.is_object() ? meta.constants : json::Value::object());
@@ -243,21 +236,24 @@ Texts scrub_texts(scrub::Scrubber &s, const json::Value &seg, const json::Value 
     for (auto &sentence : ctx.causal.causal_sentences(*b)) t.causal.push_back(std::move(sentence));
   t.span_changes = json::Value::array();
   for (const auto *step : span.earlier) t.span_changes.push_back(scrubbed(s, change_text_of(*step)));
-  if (const auto *later = seg.get("kept_in_the_run").as_array())
+  if (const auto *later = seg.kept_in_the_run.as_array())
     for (const auto &k : *later) t.later_kept.push_back(scrubbed(s, k.get("change")));
   t.kept_since_last_try = json::Value::array();
   // The new bests the ladder accepted first, then the other kept steps,
   // each in run order.
   // Only kept steps whose own change runs (a step that moved only a
   // constant nothing reads kept nothing), each change once.
-  auto runs = [&](const json::Value &k) { return own_change_runs(ctx, k.string_or("version")); };
+  auto runs = [&](const json::Value &k) {
+    return own_change_runs(ctx, workspace::StepRef::of(k).version.value_or(""));
+  };
   // Only after the last try, which an attempt matched by its code may have
   // moved later than the one whose words otm-partition matched.
   auto after_last_try = [&](const json::Value &k) {
     return !ctx.facts || span.reverted_tries.empty() ||
-           ctx.facts->position_of(k.string_or("version")) > ctx.facts->position_of(span.reverted_tries.back());
+           ctx.facts->position_of(workspace::StepRef::of(k).version.value_or("")) >
+               ctx.facts->position_of(span.reverted_tries.back());
   };
-  if (const auto *since = seg.get("kept_since_last_try").as_array())
+  if (const auto *since = seg.kept_since_last_try ? seg.kept_since_last_try->as_array() : nullptr)
     for (bool milestones : {true, false})
       for (const auto &k : *since) {
         if (k.get("milestone").truthy() != milestones || !runs(k) || !after_last_try(k)) continue;
@@ -266,7 +262,7 @@ Texts scrub_texts(scrub::Scrubber &s, const json::Value &seg, const json::Value 
         if (std::find(seen->begin(), seen->end(), change) == seen->end()) t.kept_since_last_try.push_back(change);
       }
   t.other_settings_kept = json::Value::array();
-  if (const auto *other = seg.get("kept_with_other_settings").as_array())
+  if (const auto *other = seg.kept_with_other_settings.as_array())
     for (const auto &k : *other) {
       if (!runs(k)) continue;
       auto setting = scrubbed(s, k.get("setting"));

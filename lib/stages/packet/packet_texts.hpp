@@ -14,6 +14,7 @@
 #include "packet/shape_reach.hpp"
 #include "packet/span.hpp"
 #include "scrub/scrubber.hpp"
+#include "workspace/segment.hpp"
 #include "json/value.hpp"
 
 namespace otm::packet {
@@ -38,7 +39,7 @@ struct Texts {
 // `row` is the segment's version row; `taken_up` the directions of earlier
 // steps it took up; `type` its record type; `reach` which workload keys'
 // shapes run code the packet's diff changed (shapes_reached).
-Texts scrub_texts(scrub::Scrubber &s, const json::Value &seg, const json::Value &row, const Context &ctx,
+Texts scrub_texts(scrub::Scrubber &s, const workspace::Segment &seg, const json::Value &row, const Context &ctx,
                   const std::vector<json::Value> &taken_up, const std::string &type, const Span &span,
                   const ShapeReach &reach = {});
 

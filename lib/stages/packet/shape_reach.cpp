@@ -92,12 +92,12 @@ void add_presented_kernel_defects(ShapeReach &reach, const std::string &commit, 
       reach.exceeds_shared_memory[axes_of(shapes[i])] = *shared[i];
 }
 
-ShapeReach shapes_reached(const KernelDiff *diff, const json::Value &segment, const Context &ctx) {
+ShapeReach shapes_reached(const KernelDiff *diff, const workspace::Segment &segment, const Context &ctx) {
   ShapeReach out;
   const auto [keys, shapes] = workload_shapes(ctx);
   for (std::size_t i = 0; i < shapes.size(); ++i)
     for (const auto &k : keys[i]) out.axes[k] = shapes[i].axes;
-  const auto *from = segment.get("measured_against").get("sha").as_string();
+  const auto from = segment.measured_from().sha;
   if (!diff || !ctx.repo || !from || from->empty() || diff->target.empty()) return out;
   if (shapes.empty()) return out;
   // The code measured before: the best-so-far's, which a failed attempt's

@@ -16,6 +16,7 @@
 #include "code/shape_paths.hpp"
 #include "packet/kernel_code.hpp"
 #include "packet/packet.hpp"
+#include "workspace/segment.hpp"
 #include "json/value.hpp"
 
 namespace otm::packet {
@@ -41,7 +42,7 @@ struct ShapeReach {
 };
 // `axes` whenever the workload reads; the rest only for a diff (nullptr:
 // none) of a segment measured against a commit.
-ShapeReach shapes_reached(const KernelDiff *diff, const json::Value &segment, const Context &ctx);
+ShapeReach shapes_reached(const KernelDiff *diff, const workspace::Segment &segment, const Context &ctx);
 
 // Fills `reach.reads_past_the_end` and `reach.exceeds_shared_memory` for
 // the kernel file `path` at `commit`: the kernel a record presents.

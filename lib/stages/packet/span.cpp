@@ -53,15 +53,14 @@ bool own_change_runs(const Context &ctx, const std::string &version) {
   return d && d->executable;
 }
 
-Span span_of(const json::Value &seg, const Context &ctx) {
+Span span_of(const workspace::Segment &seg, const Context &ctx) {
   Span out;
-  const std::string type = seg.string_or("record_type");
-  if (type == "strategy") {
-    std::vector<std::string> stated;
-    if (const auto *tries = seg.get("reverted_tries_before").as_array())
-      for (const auto &t : *tries) stated.push_back(t.string_or("version"));
-    out.reverted_tries = tries_of_this_change(ctx, seg.string_or("version"), stated);
-  }
+  const std::string &type = seg.record_type;
+  if (type == "strategy")
+    out.reverted_tries =
+        tries_of_this_change(ctx, seg.version,
+                             seg.reverted_tries_before ? workspace::Segment::versions_in(*seg.reverted_tries_before)
+                                                       : std::vector<std::string>());
   if (!ctx.repo || !ctx.commits) return out;
   auto made_on = [&](const std::string &version) {
     return ctx.facts ? ctx.facts->code_made_on(version) : std::string();
@@ -83,17 +82,16 @@ Span span_of(const json::Value &seg, const Context &ctx) {
   // A reference kernel: whether its version's own change runs (its change
   // text describes the kernel only then), and its lineage.
   if (type == "reference-kernel") {
-    out.this_step_runs = runs(seg.string_or("version"));
+    out.this_step_runs = runs(seg.version);
     // The lineage before the kernel's own step: what its code builds on.
-    lineage_through(seg.string_or("version"));
-    if (!out.lineage.empty() && out.lineage.back()->string_or("version") == seg.string_or("version"))
-      out.lineage.pop_back();
-    const auto *from = seg.get("measured_against").get("sha").as_string();
-    const auto *to = seg.get("sha").as_string();
+    lineage_through(seg.version);
+    if (!out.lineage.empty() && out.lineage.back()->string_or("version") == seg.version) out.lineage.pop_back();
+    const auto from = seg.measured_from().sha;
+    const auto &to = seg.sha;
     if (from && to && !from->empty())
       out.differs_from_measured_against =
           diff_between(*ctx.repo, *from, *to, DiffRange::MeasuredAgainst, ctx.diffs).executable;
-    const auto *final_sha = seg.get("final_kernel").get("sha").as_string();
+    const auto final_sha = seg.final_kernel_at().sha;
     if (final_sha && to && !final_sha->empty())
       out.differs_from_final_kernel =
           *final_sha != *to &&
@@ -101,24 +99,25 @@ Span span_of(const json::Value &seg, const Context &ctx) {
     return out;
   }
   if (type != "strategy" || !ctx.facts) return out;
-  const auto *from = seg.get("measured_against").get("version").as_string();
+  const auto measured_from = seg.measured_from();
+  const auto &from = measured_from.version;
   if (!from) return out;
   lineage_through(*from);
   // A kept step whose own change left no line in the span's diff (a
   // later step of the span set it back: kit 29's EVICT on then off, kit
   // 28's GROUP_M 8 -> 16 -> 8) was not measured with this one.
   std::optional<ChangedCode> span_code;
-  if (const auto *base = seg.get("measured_against").get("sha").as_string(); base && !base->empty())
-    if (const auto *target = seg.get("sha").as_string(); target && !target->empty())
+  if (const auto &base = measured_from.sha; base && !base->empty())
+    if (const auto &target = seg.sha; target && !target->empty())
       span_code = changed_code(diff_between(*ctx.repo, *base, *target, DiffRange::MeasuredAgainst, ctx.diffs).text);
-  for (const auto *row : ctx.facts->kept_between(*from, seg.string_or("version"))) {
+  for (const auto *row : ctx.facts->kept_between(*from, seg.version)) {
     const std::string v = row->string_or("version");
     auto own = own_of(v);
     if (!own || !own->executable) continue;
     if (span_code && !left_in(changed_code(own->text), *span_code)) continue;
     out.earlier.push_back(row);
   }
-  auto own = own_of(seg.string_or("version"));
+  auto own = own_of(seg.version);
   out.this_step_runs = own && own->executable;
   if (!out.earlier.empty() && own && !own->text.empty()) out.own = std::move(own);
   // What the code builds on: the step the diff starts from (the best-so-far,
@@ -126,8 +125,9 @@ Span span_of(const json::Value &seg, const Context &ctx) {
   // previous milestone), walking back over kept steps whose own change runs
   // nothing (a re-measurement after a driver update); the baseline (no kept
   // step before it) ends the walk.
-  const auto &previous = seg.get("builds_on");
-  if (*from == previous.string_or("version") && (previous.get("is_baseline").truthy() || runs(*from))) return out;
+  const auto &previous = seg.builds_on;
+  if (*from == seg.builds_on_step().version.value_or("") && (previous.get("is_baseline").truthy() || runs(*from)))
+    return out;
   for (std::string v = *from; !v.empty(); v = ctx.commits->version_of(made_on(v))) {
     const auto *row = ctx.facts->row_of(v);
     if (row && (runs(v) || made_on(v).empty())) {

@@ -12,6 +12,7 @@
 
 #include "packet/kernel_code.hpp"
 #include "packet/packet.hpp"
+#include "workspace/segment.hpp"
 #include "json/value.hpp"
 
 namespace otm::packet {
@@ -47,7 +48,7 @@ struct Span {
   std::vector<std::string> reverted_tries;
 };
 // Empty (this step runs, nothing spanned) without a repository.
-Span span_of(const json::Value &seg, const Context &ctx);
+Span span_of(const workspace::Segment &seg, const Context &ctx);
 
 // Whether a version's own change, from the code it was made on, changes a
 // line that runs: a kept step whose commit only moved a constant nothing

@@ -9,6 +9,7 @@
 #include "io/read_log.hpp"
 #include "packet/run_record.hpp"
 #include "trace/trace_files.hpp"
+#include "workspace/segment.hpp"
 #include "workspace/work_files.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
@@ -81,9 +82,13 @@ StageOutput run_stage(const StageInputs &in, const std::function<cli::ProgressFn
       walk_failure = std::current_exception();
     }
   });
-  std::vector<json::Value> segments, versions;
+  std::vector<workspace::Segment> segments;
+  std::vector<json::Value> versions;
   try {
-    segments = json::parse_lines(seg_text, in.segments == "-" ? "<stdin>" : in.segments);
+    // Each segment is typed once, here: the builders read its fields, not
+    // JSON members (issue 28).
+    const std::string source = in.segments == "-" ? "<stdin>" : in.segments;
+    segments = workspace::read_segments(json::parse_lines(seg_text, source), source);
     versions = json::parse_lines(version_text, ws.versions_file().string());
   } catch (...) {
     walker.join();
