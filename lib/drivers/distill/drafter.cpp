@@ -190,6 +190,7 @@ DraftRules DraftRules::from_config(const config::Config &config) {
   r.dram_cause = DramCauseRule::from_json(config.data().get("dram_claims"), config.source_name());
   r.operand_reuse = OperandReuseRule::from_json(config.data().get("operand_reuse"), config.source_name());
   r.tile_claim = TileClaimRule::from_json(config.data().get("tile_claims"), config.source_name());
+  r.direction_claim = DirectionClaimRule::from_json(config.data().get("direction_claims"), config.source_name());
   r.cross_warp = CrossWarpClaimRule::from_json(config.data().get("cross_warp_claims"), config.source_name());
   r.low_precision_sum = LowPrecisionSumRule::from_json(config.data().get("low_precision_sums"), config.source_name());
   r.restores =

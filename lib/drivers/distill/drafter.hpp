@@ -12,6 +12,7 @@
 
 #include "config/config.hpp"
 #include "distill/cross_warp_claim.hpp"
+#include "distill/direction_claim.hpp"
 #include "distill/dram_cause.hpp"
 #include "distill/every_shape_claim.hpp"
 #include "distill/grid_cause.hpp"
@@ -85,6 +86,9 @@ struct DraftRules {
   // The `tile_claims` section: a tile size the mechanism states checked
   // against the tile sizes the kernel sets.
   TileClaimRule tile_claim;
+  // The `direction_claims` section: which way a cause says a setting moved,
+  // checked against the way the change text moved it.
+  DirectionClaimRule direction_claim;
   // The `cross_warp_claims` section: a cause about data moving between
   // warps checked against CUDA source whose warps never exchange data.
   CrossWarpClaimRule cross_warp;

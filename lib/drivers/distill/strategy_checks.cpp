@@ -207,6 +207,7 @@ SourcedText own_mechanism(Context &c, const Checked &k) {
     if (!why) why = c.rules.dram_cause.contradiction(text, c.af.get("profiler"));
     if (!why) why = c.rules.operand_reuse.contradiction(text, code_after(c).value_or(std::string_view()));
     if (!why) why = c.rules.tile_claim.contradiction(text, code_after(c).value_or(std::string_view()));
+    if (!why) why = c.rules.direction_claim.contradiction(text, k.change, c.rules.retrieval.levers);
     if (!why) why = c.rules.cross_warp.contradiction(text, code_after(c).value_or(std::string_view()), removed);
     if (!why) why = c.rules.low_precision_sum.contradiction(text, code_after(c).value_or(std::string_view()));
     if (why && !contradicted) contradicted = why;
