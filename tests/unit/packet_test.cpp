@@ -1,8 +1,10 @@
 #include <catch2/catch.hpp>
 
 #include "packet/build.hpp"
+#include "packet/earlier_tries.hpp"
 #include "packet/kernel_code.hpp"
 #include "packet/report_conclusion.hpp"
+#include "packet/run_facts.hpp"
 #include "packet/span.hpp"
 #include "packets_fixture.hpp"
 #include "partition/inputs.hpp"
@@ -422,4 +424,63 @@ TEST_CASE("a kept step whose own change runs nothing kept no setting", "[packet]
   CHECK_FALSE(packet::own_change_runs(ctx, "v5")); // `NUM_WARPS = 8`, which nothing reads
   // Without a repository nothing can tell: kept as the run said.
   CHECK(packet::own_change_runs(packet::Context{}, "v5"));
+}
+
+TEST_CASE("a strategy's earlier tries are matched by the code they add, however worded", "[packet][issue25]") {
+  // Kit 31, T03: "enable VEC (ld.global.nc.v4)" kept after "enable 128-bit
+  // loads" was reverted; the words share no setting, the code is the same.
+  auto dir = testing::fresh_dir("packet-earlier-tries");
+  auto git = [&](const std::string &args) { return testing::sh("cd '" + dir.string() + "' && git " + args + " 2>&1"); };
+  git("init -q");
+  git("config user.email t@example.invalid");
+  git("config user.name tester");
+  git("config commit.gpgsign false");
+  std::map<std::string, std::string> sha;
+  auto commit = [&](const std::string &label, const std::string &subject, const std::string &kernel) {
+    testing::write(dir / "kernel.py", kernel);
+    git("add -A");
+    git("commit -q --allow-empty -m '" + subject + "'");
+    sha[label] = git("rev-parse HEAD").substr(0, 40);
+  };
+  auto kernel = [](const std::string &block, bool vec, const std::string &ret) {
+    return "BLOCK = " + block + "\n" + (vec ? "VEC = 8\n" : "") + "\n\ndef k(x):\n" +
+           (vec ? "    y = load(x, BLOCK, vec=VEC)\n" : "    y = load(x, BLOCK)\n") + "    " + ret + "\n";
+  };
+  commit("v0", "v0: baseline", kernel("1024", false, "return y"));
+  commit("v1a", "v1: enable 128-bit loads", kernel("1024", true, "return y"));
+  commit("v1", "v1: reverted, 128-bit loads were 2% slower", kernel("1024", false, "return y"));
+  commit("v2", "v2: BLOCK 1024->2048 (-3%)", kernel("2048", false, "return y"));
+  commit("v3", "v3: reverted, doubling was slower", kernel("2048", false, "return y * 2"));
+  // Re-indenting the load is no edit of it (a loop wrapped around it).
+  commit("v4", "v4: reverted, a loop was slower",
+         "BLOCK = 2048\n\n\ndef k(x):\n    for i in range(1):\n        y = load(x, BLOCK)\n    return y\n");
+  commit("v5", "v5: enable VEC (ld.global.nc.v4) (-4%)", kernel("2048", true, "return y"));
+
+  auto repo = git::Repository::open(dir);
+  packet::VersionCommits commits(repo);
+  std::vector<json::Value> rows;
+  int n = 0;
+  for (const auto &[v, reverted] : std::vector<std::pair<std::string, bool>>{
+           {"v0", false}, {"v1", true}, {"v2", false}, {"v3", true}, {"v4", true}, {"v5", false}}) {
+    json::Value r = json::Value::object();
+    r.set("version", v);
+    r.set("n", n++);
+    r.set("sha", sha[v]);
+    r.set("reverted", reverted);
+    rows.push_back(std::move(r));
+  }
+  packet::RunFacts facts(rows);
+  packet::Context ctx;
+  ctx.repo = &repo;
+  ctx.commits = &commits;
+  ctx.facts = &facts;
+  // v1's attempt (its first commit; the second restored the code) adds
+  // the lines v5 adds; v3 changes another line, v4 only moves the load.
+  CHECK(packet::tries_of_this_change(ctx, "v5", {}) == std::vector<std::string>{"v1"});
+  // The tries otm-partition matched by their words stay, in run order.
+  CHECK(packet::tries_of_this_change(ctx, "v5", {"v3"}) == std::vector<std::string>{"v1", "v3"});
+  // Without a repository only the stated tries are known.
+  packet::Context bare;
+  CHECK(packet::tries_of_this_change(bare, "v5", {"v3"}) == std::vector<std::string>{"v3"});
+  fs::remove_all(dir);
 }

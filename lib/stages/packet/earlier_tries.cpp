@@ -85,7 +85,14 @@ std::vector<std::string> tries_of_this_change(const Context &ctx, const std::str
   for (const auto *row : facts->reverted_before(version)) {
     const std::string v = row->string_or("version");
     if (found.count(v)) continue;
-    auto attempt = own_change(*ctx.repo, *ctx.commits, v, ctx.diffs, facts->code_made_on(v));
+    // Read as a failed attempt's diff is (version_diff): to its latest
+    // commit that runs differently from the code it was made on, not to a
+    // revert that restored it.
+    workspace::Segment tried;
+    tried.record_type = "anti-strategy";
+    tried.version = v;
+    tried.sha = row->string_or("sha");
+    auto attempt = version_diff(*ctx.repo, *ctx.commits, tried, ctx.diffs, facts->code_made_on(v));
     if (!attempt || !attempt->executable) continue;
     // Every changed line first (cheap): an attempt sharing none is no try.
     const Edits all = edits_of(*attempt, false);
