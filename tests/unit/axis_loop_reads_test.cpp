@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "code/axis_loop_reads.hpp"
+#include "code/shared_array_bounds.hpp"
 #include "config/config.hpp"
 #include "distill/operand_reuse.hpp"
 #include "error/error.hpp"
@@ -172,6 +173,37 @@ TEST_CASE("a reuse across heads is contradicted by a load in the head loop", "[i
   CHECK_FALSE(shipped.contradiction("the cos/sin row is reused across several heads", triton_heads(true)));
   // A reuse of another operand says nothing of cos/sin.
   CHECK_FALSE(shipped.contradiction("the weight vector is reused across heads", triton_heads(false)));
+}
+
+TEST_CASE("a cause holding an operand in registers, on a kernel that stages it in shared memory",
+          "[issue25][operand-reuse]") {
+  // Kit 30 S08, kit 32 U02: "several rows per program reuse the bias
+  // registers" on a kernel that fills `s_bias` once per block.
+  auto kernel = [](bool shared) {
+    return std::string("_src = r\"\"\"\n__global__ void k(const float* x, const float* bias, float* y, int n) {\n") +
+           (shared ? "  __shared__ float s_bias[256];\n  for (int i = threadIdx.x; i < 256; i += blockDim.x)\n"
+                     "    s_bias[i] = __ldg(bias + i);\n  __syncthreads();\n"
+                     "  for (int r = 0; r < 4; ++r) y[r * n + threadIdx.x] = x[r * n + threadIdx.x] + "
+                     "s_bias[threadIdx.x];\n"
+                   : "  const float b = __ldg(bias + threadIdx.x);\n"
+                     "  for (int r = 0; r < 4; ++r) y[r * n + threadIdx.x] = x[r * n + threadIdx.x] + b;\n") +
+           "}\n\"\"\"\n";
+  };
+  auto staged = code::shared_stagings(kernel(true), code::Language::Python, {"b", "bias"});
+  REQUIRE(staged.size() == 1);
+  CHECK(staged[0].array == "s_bias");
+  CHECK(staged[0].pointer == "bias");
+  CHECK(code::shared_stagings(kernel(false), code::Language::Python, {"bias"}).empty());
+  const auto shipped =
+      distill::OperandReuseRule::from_json(config::Config::defaults().data().get("operand_reuse"), "shipped");
+  const std::string cause = "several rows per program reuse the bias registers and cut program count";
+  auto why = shipped.contradiction(cause, kernel(true));
+  REQUIRE(why);
+  CHECK_THAT(*why, Catch::Contains("stages `bias` in the shared array `s_bias`"));
+  // The bias in a register: the cause stands.
+  CHECK_FALSE(shipped.contradiction(cause, kernel(false)));
+  // A sentence about registers that names no operand staged there.
+  CHECK_FALSE(shipped.contradiction("fewer registers per thread raise occupancy", kernel(true)));
 }
 
 TEST_CASE("the operand_reuse section is checked when read", "[issue25][operand-reuse][config]") {

@@ -1,6 +1,7 @@
 #include "distill/operand_reuse.hpp"
 
 #include "code/axis_loop_reads.hpp"
+#include "code/shared_array_bounds.hpp"
 #include "error/error.hpp"
 #include "levers/term_vocabulary.hpp"
 
@@ -30,6 +31,7 @@ OperandReuseRule OperandReuseRule::from_json(const json::Value &section, std::st
   const std::string &here = *section_name;
   r.claims_ = levers::whole_token_regex_at(section, "claims", true, here);
   r.through_cache_ = levers::whole_token_regex_at(section, "through_cache", false, here);
+  r.in_registers_ = levers::whole_token_regex_at(section, "in_registers", true, here);
   static const text::Regex identifier(R"(^[A-Za-z_]\w*$)");
   if (const auto &ops = section.get("operands"); !ops.is_null()) {
     for (const auto &o : list_at(ops, here + ".operands")) {
@@ -69,6 +71,7 @@ OperandReuseRule OperandReuseRule::from_json(const json::Value &section, std::st
 
 std::optional<std::string> OperandReuseRule::contradiction(const std::string &mechanism,
                                                            std::string_view code_after) const {
+  if (auto why = held_elsewhere(mechanism, code_after)) return why;
   if (!claims_ || code_after.empty() || axes_.empty()) return std::nullopt;
   auto claim = claims_->search(mechanism);
   if (!claim) return std::nullopt;
@@ -89,6 +92,25 @@ std::optional<std::string> OperandReuseRule::contradiction(const std::string &me
         return "the mechanism says the operand is loaded once for many " + axis->name + " (\"" + said +
                "\"), but the kernel after the change reads `" + read->name + "` inside its loop over " + axis->name +
                " (line " + std::to_string(read->line + 1) + ": `" + read->code + "`): each trip loads it again";
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> OperandReuseRule::held_elsewhere(const std::string &mechanism,
+                                                            std::string_view code_after) const {
+  if (!in_registers_ || code_after.empty()) return std::nullopt;
+  auto claim = in_registers_->search(mechanism);
+  if (!claim) return std::nullopt;
+  const std::size_t from = sentence_start(mechanism, claim->begin);
+  const std::string_view about = std::string_view(mechanism).substr(from, claim->end - from);
+  for (const auto &op : operands_) {
+    if (!op.words->contains(about)) continue;
+    const auto staged = code::shared_stagings(code_after, code::Language::Python, op.pointers);
+    if (staged.empty()) continue;
+    const auto &s = staged.front();
+    return "the mechanism says the operand is held in registers (\"" + std::string(about) +
+           "\"), but the kernel after the change stages `" + s.pointer + "` in the shared array `" + s.array +
+           "` (line " + std::to_string(s.line) + ") and reads it from there";
   }
   return std::nullopt;
 }

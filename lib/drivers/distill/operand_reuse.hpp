@@ -9,6 +9,7 @@
 //   "operand_reuse": {
 //     "claims": ["reused? (?:\\w+ ){0,4}?across (?:\\w+ )?(?:rows|heads)", ...],
 //     "through_cache": ["L[12]", ...],  // reuse through a cache: the per-trip load is that reuse
+//     "in_registers": ["registers?", ...], // said held in registers: contradicted by a __shared__ copy
 //     "operands": [{"words": ["weight", "gamma"], "pointers": ["w", "w_ptr", "gamma_ptr"]}, ...],
 //     "axes": [{"name": "rows", "words": ["rows?", "tokens?"], "loop": "(?i)\\b\\w*(?:row|tok)\\w*\\b"}, ...]
 //   }
@@ -41,6 +42,11 @@ public:
   std::optional<std::string> contradiction(const std::string &mechanism, std::string_view code_after) const;
 
 private:
+  // A cause saying an operand the sentence names is held in registers
+  // (`in_registers`: "reuse the bias registers"), on CUDA code that fills a
+  // `__shared__` array from its pointer (code::shared_stagings; kit 30 S08,
+  // kit 32 U02, where the kernel reads `s_bias`).
+  std::optional<std::string> held_elsewhere(const std::string &mechanism, std::string_view code_after) const;
   struct Operand {
     std::shared_ptr<const text::Regex> words;
     std::vector<std::string> pointers;
@@ -50,7 +56,7 @@ private:
     std::shared_ptr<const text::Regex> words; // how a claim names it
     std::shared_ptr<const text::Regex> loop;  // a loop header over it
   };
-  std::shared_ptr<const text::Regex> claims_, through_cache_;
+  std::shared_ptr<const text::Regex> claims_, through_cache_, in_registers_;
   std::vector<Operand> operands_;
   std::vector<Axis> axes_;
 };

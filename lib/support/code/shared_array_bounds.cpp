@@ -133,12 +133,17 @@ struct SharedArray {
   std::vector<long long> sizes;
 };
 
-std::vector<SharedArray> shared_arrays(const std::vector<std::string> &lines, const CConstants &constants) {
+// `__shared__ float s_cos[A][B];`: group 1 the name, group 2 its extents.
+const text::Regex &shared_declaration() {
   static const text::Regex decl(R"(\b__shared__\s+[\w:<>\s]+?\b([A-Za-z_]\w*)\s*((?:\[[^\]]+\]\s*)+);)");
+  return decl;
+}
+
+std::vector<SharedArray> shared_arrays(const std::vector<std::string> &lines, const CConstants &constants) {
   static const text::Regex dim(R"(\[([^\]]+)\])");
   std::vector<SharedArray> out;
   for (const auto &l : lines)
-    for (const auto &m : decl.find_all(l)) {
+    for (const auto &m : shared_declaration().find_all(l)) {
       SharedArray a{std::string(m[1]), {}, {}};
       bool known = true;
       for (const auto &d : dim.find_all(m[2])) {
@@ -241,6 +246,36 @@ std::vector<SharedArrayOverrun> shared_array_overruns(std::string_view source, L
       }
     }
   }
+  return out;
+}
+
+std::vector<SharedStaging> shared_stagings(std::string_view source, Language language,
+                                           const std::vector<std::string> &pointers) {
+  std::vector<SharedStaging> out;
+  if (source.find("__shared__") == std::string_view::npos || pointers.empty()) return out;
+  const auto lexed = lex_source(source, language);
+  std::vector<std::string> lines(lexed.size());
+  for (std::size_t i = 0; i < lexed.size(); ++i) lines[i] = code_of(lexed[i], language).c;
+  std::string alternation;
+  for (const auto &p : pointers) alternation += (alternation.empty() ? "" : "|") + ("\\Q" + p + "\\E");
+  const text::Regex pointer("(?<![\\w.])(" + alternation + ")(?![\\w])");
+  for (const auto &l : lines)
+    for (const auto &m : shared_declaration().find_all(l)) {
+      const std::string name(m[1]);
+      // `s_bias[i] = ... bias ...;`: a store into the array whose value
+      // reads the pointer.
+      const text::Regex store("(?<![\\w.])" + name + R"re(\s*(?:\[[^\]]*\]\s*)+=(?!=)([^;]*))re");
+      for (std::size_t i = 0; i < lines.size(); ++i) {
+        bool found = false;
+        for (const auto &st : store.find_all(lines[i]))
+          if (auto p = pointer.search(st[1])) {
+            out.push_back({i + 1, name, std::string((*p)[1])});
+            found = true;
+            break;
+          }
+        if (found) break;
+      }
+    }
   return out;
 }
 

@@ -41,4 +41,17 @@ struct SharedArrayOverrun {
 
 std::vector<SharedArrayOverrun> shared_array_overruns(std::string_view source, Language language);
 
+// The `__shared__` arrays a kernel fills from one of `pointers` (a store
+// into the array whose value names the pointer: `s_bias[i] =
+// __bfloat162float(__ldg(bias + col0 + i))`), each with the first such line
+// and the pointer: the operand lives in shared memory, not in registers
+// (kit 30/32: "several rows reuse the bias registers" on such a kernel).
+struct SharedStaging {
+  std::size_t line = 0; // 1-based
+  std::string array;    // `s_bias`
+  std::string pointer;  // `bias`
+};
+std::vector<SharedStaging> shared_stagings(std::string_view source, Language language,
+                                           const std::vector<std::string> &pointers);
+
 } // namespace otm::code
