@@ -74,7 +74,11 @@ Value trace_of(Context &c, const std::vector<std::string> &applied_before) {
       // passed to the launch" answers a bare "changes nothing").
       if (!option_reason.empty()) did += " (" + std::string(text::rstrip_chars(option_reason, " .")) + ")";
       if (!absent.empty()) did += "; the kernel runs no code of its " + lever_words(absent);
-      const bool none_runs = not_run.size() == c.rules.retrieval.levers.prose().tags_in(*prev).size();
+      // Only when its code is gone: a compiler option left unused changes
+      // nothing, and the step's other words may name what runs (kit 32,
+      // U11: "EVICT (cache hints) + num_stages 2->1").
+      const bool none_runs =
+          !absent.empty() && not_run.size() == c.rules.retrieval.levers.prose().tags_in(*prev).size();
       if (none_runs)
         if (auto running =
                 latest_change_the_kernel_runs(c, strings_at(c.af.get("kept_changes_of_its_lineage"), "change")))
