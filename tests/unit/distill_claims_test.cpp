@@ -1324,6 +1324,34 @@ TEST_CASE("a change the run names otherwise than the code is named by the code t
       strategy_with(warps, "NUM_WARPS 4->1. One warp per row: the row fits one warp's registers."));
   REQUIRE(same.record);
   CHECK_THAT(same.record->get("payload").string_or("change"), !Catch::Contains("In the code the setting is"));
+
+  // Kit 32, U24: the setting is the name the change adds, not another name
+  // on the lines it edits (`BLOCK_V` beside it in the signature) nor the
+  // name a hint is assigned to (`cols`).
+  const std::string vec = R"(diff --git a/kernel.py b/kernel.py
+--- a/kernel.py
++++ b/kernel.py
+@@ -10,6 +10,7 @@ def xent_kernel(
+-    BLOCK_V: tl.constexpr, SPLIT_V: tl.constexpr,
++    BLOCK_V: tl.constexpr, SPLIT_V: tl.constexpr, VEC: tl.constexpr,
+ ):
+     cols = tl.arange(0, BLOCK_V)
++    cols = tl.max_contiguous(tl.multiple_of(cols, VEC), VEC)
+     x = tl.load(x_ptr + cols)
+@@ -40,3 +41,3 @@ def xent(x):
+-    xent_kernel[grid](x, BLOCK_V=BLOCK_V, SPLIT_V=SPLIT_V)
++    xent_kernel[grid](x, BLOCK_V=BLOCK_V, SPLIT_V=SPLIT_V, VEC=8)
+     return y
+)";
+  auto named = distill::draft_record(strategy_with(vec, "enable ld.global.nc.v4 loads. Eight bf16 per 16-byte load."));
+  INFO((named.refusal ? named.refusal->why : ""));
+  REQUIRE(named.record);
+  CHECK_THAT(named.record->get("payload").string_or("change"),
+             Catch::Contains("In the code the setting is `VEC` (the run calls it ld.global.nc.v4)."));
+  // An account that gives the code's name beside its gloss needs no note.
+  auto given = distill::draft_record(strategy_with(vec, "enable VEC (ld.global.nc.v4). Eight bf16 per 16-byte load."));
+  REQUIRE(given.record);
+  CHECK_THAT(given.record->get("payload").string_or("change"), !Catch::Contains("In the code the setting is"));
 }
 
 TEST_CASE("a helper the change adds and nothing calls is said to be so", "[distill][claims][issue25]") {

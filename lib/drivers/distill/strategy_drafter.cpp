@@ -141,6 +141,27 @@ std::string tried_before(const Context &c) {
   return out + ".";
 }
 
+// The names in what a changed line changes (ChangedLine::changed) that
+// are settings of one of `levers`: an upper-case constant or a keyword
+// argument that is one of the lever's code forms (`VEC`, `num_warps=`),
+// not an API it calls (`tl.max_contiguous`), in line order, each once.
+std::vector<std::string> settings_changed(const diff::ChangedLine &l, const std::vector<std::string> &levers,
+                                          const levers::LeverVocabulary &vocabulary, const std::string &dsl) {
+  static const text::Regex name(R"((?<![\w.])([A-Za-z_]\w*)(\s*=(?!=))?)");
+  static const text::Regex constant(R"(^[A-Z][A-Z0-9_]*$)");
+  std::vector<std::string> out;
+  for (const auto &m : name.find_all(l.changed)) {
+    std::string id(m[1]);
+    if (!m.has(2) && !constant.contains(id)) continue;
+    const auto of = vocabulary.levers_in_code(id, dsl);
+    if (std::none_of(of.begin(), of.end(),
+                     [&](const std::string &x) { return std::find(levers.begin(), levers.end(), x) != levers.end(); }))
+      continue;
+    if (std::find(out.begin(), out.end(), id) == out.end()) out.push_back(std::move(id));
+  }
+  return out;
+}
+
 // The code's names for what the run's account calls otherwise: a setting
 // it names by a name no running line holds, where the lines realising that
 // lever set another (kit 29, R05: "WARPS_PER_BLOCK 4->1" where the code
@@ -190,10 +211,20 @@ std::string code_names(const Context &c, const Checked &k, const levers::LeverVo
     for (const auto &h : k.diff.hunks)
       for (const auto &l : h.running) {
         if (!levers::changes_lever(l, levers, vocabulary, k.dsl)) continue;
-        const std::string &set = !l.defines.empty() ? l.defines : l.owner;
-        if (!set.empty() && set != n.text && !among(names, set)) names.push_back(set);
+        // The settings of the lever in what the line changes (kit 32, U24:
+        // `VEC` added to a signature that also names `BLOCK_V`, and to
+        // `cols = tl.max_contiguous(..., VEC)`), else what it defines.
+        auto set = settings_changed(l, levers, vocabulary, k.dsl);
+        if (set.empty() && !(!l.defines.empty() ? l.defines : l.owner).empty())
+          set.push_back(!l.defines.empty() ? l.defines : l.owner);
+        for (auto &x : set)
+          if (x != n.text && !among(names, x)) names.push_back(std::move(x));
       }
-    if (!names.empty() && names.size() <= 2)
+    // A name the account already gives ("enable VEC (ld.global.nc.v4)")
+    // needs no second telling.
+    const bool given = std::any_of(names.begin(), names.end(),
+                                   [&](const std::string &x) { return diff::holds_name(std::string(claim), x); });
+    if (!names.empty() && names.size() <= 2 && !given)
       out += " In the code the setting is " + text::quoted_code_list(names) + " (the run calls it " + n.text + ").";
   }
   return out;
