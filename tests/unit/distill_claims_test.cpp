@@ -1023,6 +1023,33 @@ TEST_CASE("a reference kernel builds on the latest kept change of its lineage", 
   CHECK(with_cap("8192") == "Raise the column tile cap MAX_BLOCK_N from 4096 to 8192.");
 }
 
+TEST_CASE("a reference kernel builds on a switch only as the code holds it", "[distill][issue25]") {
+  // Kit 32, U10 and U25: "enable __frsqrt_rn" named for a kernel computing
+  // `1.0 / sqrt_rn(...)`, "drop APPROX_RSQRT (__frsqrt_rn)" for one that
+  // calls `__frsqrt_rn`; and a drop the code bears out is what it builds on.
+  auto p = fixture("refk-final");
+  at(p.doc, {"agent_facing", "span"}).set("this_step_changes_running_code", false);
+  auto builds_on = [&](std::vector<std::string> changes) {
+    json::Value lineage = json::Value::array();
+    for (const auto &c : changes) {
+      json::Value o = json::Value::object();
+      o.set("change", c);
+      lineage.push_back(o);
+    }
+    at(p.doc, {"agent_facing"}).set("kept_changes_of_its_lineage", lineage);
+    auto d = distill::draft_record(p);
+    INFO((d.refusal ? d.refusal->why : ""));
+    REQUIRE(d.record);
+    return d.record->get("payload").get("trace").get("builds_on").string_or("approach");
+  };
+  // The kernel calls no `fast_expf`: enabling it is not held, dropping it is.
+  CHECK(builds_on({"num_warps 4 -> 8.", "enable fast_expf for the row's exponentials."}) == "num_warps 4 -> 8.");
+  CHECK(builds_on({"num_warps 4 -> 8.", "drop fast_expf from the row's exponentials."}) ==
+        "drop fast_expf from the row's exponentials.");
+  // It calls `tl.exp`: a drop of it is not held.
+  CHECK(builds_on({"num_warps 4 -> 8.", "drop tl.exp for exp2 with a pre-scaled log2(e)."}) == "num_warps 4 -> 8.");
+}
+
 TEST_CASE("a reference kernel does not build on a compiler option its DSL leaves unused", "[distill][issue25]") {
   // Round 12 (kitAA): a Gluon milestone differing from the final kernel only
   // in `num_stages`, which Gluon ignores, was said to build on "more

@@ -196,6 +196,13 @@ std::vector<LeverNotRun> why_not_run(const Context &c, const std::vector<std::st
   return out;
 }
 
+// Whether a change's first sentence drops what it names ("drop APPROX_RSQRT
+// (__frsqrt_rn)", "Changed drop approximate rsqrt", "remove the mask").
+bool drops_what_it_names(const std::string &change) {
+  static const text::Regex drop(R"((?i)\b(?:drop(?:s|ped|ping)?|remov(?:e|es|ed|ing)|disabl(?:e|es|ed|ing))\b)");
+  return drop.contains(levers::what_a_change_did(change));
+}
+
 } // namespace
 
 std::vector<std::string> levers_the_kernel_runs(const Context &c, std::vector<std::string> levers) {
@@ -251,9 +258,21 @@ bool kernel_holds_stated_values(const Context &c, const std::string &change) {
   // (an `evict_first` on another load) but not as this change set it
   // (round 15: a reference kernel said to build on evict_last weight loads
   // a later step had removed).
+  // A change that drops what it names (kit 32, U25: "drop APPROX_RSQRT
+  // (__frsqrt_rn)" on a kernel that calls `__frsqrt_rn`) is held when the
+  // kernel no longer writes it.
+  const bool drops = drops_what_it_names(change);
   for (const auto &lever : vocabulary.named_in(change))
     for (const auto &form : vocabulary.code_forms_in(lever, levers::claim_of(change), dsl))
-      if (!diff::holds_name(with_literals, form)) return false;
+      if (diff::holds_name(with_literals, form) == drops) return false;
+  // A lever's code name the change spells ("enable __frsqrt_rn"), whatever
+  // lever its words name: the kernel writes it when the change enabled it,
+  // not when it dropped it (kit 32, U10: a kernel computing `1.0 /
+  // gl.sqrt_rn(...)` said to build on "enable __frsqrt_rn").
+  for (const auto &n : diff::names_of(levers::claim_of(change)))
+    if (n.strong && diff::is_code_name(n.text) && !vocabulary.levers_in_code(n.text, dsl).empty() &&
+        diff::holds_name(with_literals, n.text) == drops)
+      return false;
   // A constant the change spells in code's own name with the value it sets
   // ("MAX_BLOCK_N from 4096 to 8192", "NUM_SPLITS=16"), lever or not: the
   // kernel holds it when it assigns that name that value (round 14: a
@@ -280,6 +299,8 @@ std::vector<LeverNotRun> levers_not_run(const Context &c, const std::string &cha
   // The levers its first sentence names: the rest says why (kit 25: "Set
   // STAGES 2->4. A deeper TMA/cp.async ring hides ..." read as a TMA
   // change the kernel does not run, so the record built on an older step).
+  // A lever the change drops is not one the kernel should run.
+  if (drops_what_it_names(change)) return {};
   return why_not_run(c, c.rules.retrieval.levers.prose().tags_in(levers::what_a_change_did(change)));
 }
 
