@@ -275,3 +275,20 @@ TEST_CASE("example trace against a copy of the live store", "[packet][example][s
   }
   CHECK(checked > 10);
 }
+
+TEST_CASE("otm-packet refuses a version row of another shape, naming its row and field", "[packet][issue28]") {
+  // Issue 28: the packet stage reads work/versions.jsonl typed, as
+  // partition and recon do; a hand-edited `reverted` of another type is
+  // refused, not read as whatever it happens to be truthy as.
+  auto p = pipeline("packet-refuse-row");
+  REQUIRE(p.run("otm-partition", "--quiet").rc == 0);
+  const auto file = p.ws / "work" / "versions.jsonl";
+  auto rows = json::parse_lines_file(file);
+  REQUIRE(rows.size() > 2);
+  rows[1].set("reverted", 1);
+  io::write_file_atomic(file, json::to_lines(rows));
+  auto pk = p.run("otm-packet", "--quiet");
+  CHECK(pk.rc == 2);
+  CHECK_THAT(pk.err, Catch::Contains("versions.jsonl: row 2") && Catch::Contains("`reverted`"));
+  CHECK(io::list_dir(p.ws / "packets").empty()); // no packet was written
+}

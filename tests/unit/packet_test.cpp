@@ -23,6 +23,11 @@ struct Built {
   fs::path dir;
 };
 
+std::vector<workspace::VersionRow> versions_of(const testing::SyntheticTrace &t) {
+  auto file = t.workspace / "work" / "versions.jsonl";
+  return workspace::read_version_rows(json::parse_lines_file(file), file.string());
+}
+
 std::vector<workspace::Segment> segments_of(const testing::SyntheticTrace &t) {
   partition::Sources s;
   s.ladder = (t.workspace / "work" / "ladder.jsonl").string();
@@ -45,8 +50,7 @@ Built build(const testing::SyntheticTrace &t, const scrub::Denylist *deny = null
   ctx.files = &files;
   ctx.denylist = deny;
   b.dir = t.workspace / "packets";
-  b.result =
-      packet::build_all(b.segments, f, json::parse_lines_file(t.workspace / "work" / "versions.jsonl"), ctx, b.dir);
+  b.result = packet::build_all(b.segments, f, versions_of(t), ctx, b.dir);
   return b;
 }
 
@@ -238,7 +242,7 @@ TEST_CASE("a segment that cannot be built stops the stage, naming the first in o
   ctx.repo = &repo;
   ctx.commits = &commits;
   ctx.files = &files;
-  auto versions = json::parse_lines_file(t.workspace / "work" / "versions.jsonl");
+  auto versions = versions_of(t);
   auto dir = t.workspace / "packets";
   for (int run = 0; run < 3; ++run) {
     try {

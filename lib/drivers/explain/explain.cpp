@@ -105,11 +105,13 @@ LadderDecision decision_of(const json::Value &row, const workspace::VersionRow &
   return d;
 }
 
-// How the ladder's improvement follows from the two geomeans.
-std::string improve_derivation(const TraceModel &m, const json::Value &row, std::string &problem) {
+// How the ladder's improvement follows from the two geomeans: the
+// ladder's verdict in `row`, the version's own fields in `mine`.
+std::string improve_derivation(const TraceModel &m, const json::Value &row, const workspace::VersionRow &mine,
+                               std::string &problem) {
   const auto verdict = workspace::LadderVerdict::from_json(row).value();
-  const std::string version = row.string_or("version");
-  const auto &geo = row.get("geomean_us");
+  const std::string &version = mine.version;
+  const auto &geo = mine.geomean_us;
   auto g = geo.as_number(), b = verdict.best_before_us, imp = verdict.improve_pct;
   if (!g || !b || !imp || *b == 0) {
     problem = "the ladder compared " + version + " with no best-so-far: nothing to derive";
@@ -123,7 +125,7 @@ std::string improve_derivation(const TraceModel &m, const json::Value &row, std:
   return "(best_before - geomean) / best_before x 100 = (" + num(b) + " - " + num(geo) + ") / " + num(b) +
          " x 100 = " + text::fixed(recomputed, 2) + " (rounded to 2 places); " + num(b) + " us is " + before_version +
          "'s geomean (" + (before ? geomean_origin(before) : "?") + "), " + num(geo) + " us is " + version + "'s (" +
-         geomean_origin(m.version_row(version)) + "); the best-so-far ratchet of lib/ingest/ladder";
+         geomean_origin(&mine) + "); the best-so-far ratchet of lib/ingest/ladder";
 }
 
 std::string one_line(std::string s) {
@@ -184,7 +186,8 @@ public:
       if (!shares_key(s.text, tok.keys)) continue;
       o.source = s;
       o.quote = excerpt(s.text, tok.keys);
-      if (s.kind == "ladder") o.derivation = improve_derivation(m_, *m_.row(typed_.version), o.problem);
+      if (s.kind == "ladder")
+        o.derivation = improve_derivation(m_, *m_.row(typed_.version), *m_.version_row(typed_.version), o.problem);
       if (s.kind == "workload") o.derivation = "counted by otm-ingest: the non-blank lines of workload.jsonl";
       if (s.kind == "label")
         o.derivation = "a shape label the scrubber allocated for a workload key: it numbers shapes, it measures "

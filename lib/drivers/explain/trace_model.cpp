@@ -113,7 +113,7 @@ const json::Value *TraceModel::segment_for(const store::RecordView &record) cons
 
 packet::Built TraceModel::packet_for(const json::Value &segment) const {
   auto ctx = packet::make_context(meta(), *repo_, *commits_, *files_, denylist_.get(), config_);
-  return packet::build_one(typed(segment), ingest_.versions, ctx);
+  return packet::build_one(typed(segment), versions_, ctx);
 }
 
 } // namespace otm::explain

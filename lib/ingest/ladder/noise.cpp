@@ -95,9 +95,24 @@ std::string text_of(const json::Value &row) {
   return out;
 }
 
+std::string text_of(const workspace::VersionRow &row) {
+  // Read back through the untyped rule, so the two cannot drift apart.
+  json::Value read = json::Value::object();
+  read.set("subject", row.subject);
+  read.set("body", row.body);
+  read.set("action_description", row.action_description);
+  read.set("gate_failure", row.gate_failure);
+  return text_of(read);
+}
+
 bool declares_no_change(const json::Value &row) { return no_change_pattern().contains(text_of(row)); }
 
 bool declares_new_measurement(const json::Value &row) {
+  const std::string text = text_of(row);
+  return no_change_pattern().contains(text) && new_measurement_pattern().contains(text);
+}
+
+bool declares_new_measurement(const workspace::VersionRow &row) {
   const std::string text = text_of(row);
   return no_change_pattern().contains(text) && new_measurement_pattern().contains(text);
 }

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 
+#include "workspace/version_row.hpp"
 #include "json/value.hpp"
 
 namespace otm::ladder {
@@ -16,6 +17,8 @@ namespace otm::ladder {
 // text_of(v): the truthy values among subject, body, action_description and
 // gate_failure, each as a string, joined with single spaces.
 std::string text_of(const json::Value &row);
+// The same of a typed row (otm-partition, otm-packet).
+std::string text_of(const workspace::VersionRow &row);
 
 // The version reports no change ("flat within noise", "no-op", ...): it may
 // lower the floor but cannot be credited with the gain.
@@ -26,6 +29,7 @@ bool declares_no_change(const json::Value &row);
 // numbers"): its geomean is the same code measured the new way, the floor
 // later versions are compared with.
 bool declares_new_measurement(const json::Value &row);
+bool declares_new_measurement(const workspace::VersionRow &row);
 
 // Noise reasons in the spec's order: "remeasurement", "infrastructure", and,
 // when outcome_matters, "incorrect" and "gate-fail". nullopt when none.

@@ -170,11 +170,11 @@ bool stale(const std::string &name, const std::set<std::string> &current, const 
 } // namespace
 
 BuildResult build_all(const std::vector<workspace::Segment> &all_segments, const Filters &filters,
-                      const std::vector<json::Value> &version_rows, const Context &ctx, const fs::path &dir,
+                      const std::vector<workspace::VersionRow> &version_rows, const Context &ctx, const fs::path &dir,
                       const cli::ProgressFn &progress) {
   BuildResult r;
-  std::unordered_map<std::string, const json::Value *> rows;
-  for (const auto &row : version_rows) rows.emplace(row.string_or("version"), &row);
+  std::unordered_map<std::string, const workspace::VersionRow *> rows;
+  for (const auto &row : version_rows) rows.emplace(row.version, &row);
   auto taken_up = directions_taken_up(version_rows, ctx.directions);
   const std::set<std::string> current = segment_ids(all_segments);
   auto segs = chosen(all_segments, filters);
@@ -184,6 +184,7 @@ BuildResult build_all(const std::vector<workspace::Segment> &all_segments, const
   if (!run_ctx.diffs) run_ctx.diffs = &diffs;
   if (!run_ctx.facts) run_ctx.facts = &facts;
   static const std::vector<json::Value> none;
+  static const workspace::VersionRow no_row; // a version without a row: every field its default
   // All packets or none: the new set is written into a fresh sibling of
   // the packets directory and published by one rename, so a disk that fills
   // half-way leaves the previous set for the next stage, never part of a new
@@ -199,8 +200,7 @@ BuildResult build_all(const std::vector<workspace::Segment> &all_segments, const
     auto up = taken_up.find(seg.version);
     Built b;
     try {
-      b = build_packet(seg, it == rows.end() ? json::null_value() : *it->second, c,
-                       up == taken_up.end() ? none : up->second);
+      b = build_packet(seg, it == rows.end() ? no_row : *it->second, c, up == taken_up.end() ? none : up->second);
     } catch (const std::exception &e) {
       throw io::IoError("segment " + seg.seg_id + " (version " + seg.version + "): " + e.what() +
                         "; no packet was written");
@@ -238,11 +238,13 @@ BuildResult build_all(const std::vector<workspace::Segment> &all_segments, const
   return r;
 }
 
-Built build_one(const workspace::Segment &seg, const std::vector<json::Value> &version_rows, const Context &ctx) {
+Built build_one(const workspace::Segment &seg, const std::vector<workspace::VersionRow> &version_rows,
+                const Context &ctx) {
   const std::string &version = seg.version;
-  const json::Value *row = &json::null_value();
+  static const workspace::VersionRow no_row;
+  const workspace::VersionRow *row = &no_row;
   for (const auto &r : version_rows)
-    if (r.string_or("version") == version) {
+    if (r.version == version) {
       row = &r; // the first, as build_all's lookup
       break;
     }

@@ -13,6 +13,7 @@
 #include "config/config.hpp"
 #include "packet/packet.hpp"
 #include "workspace/segment.hpp"
+#include "workspace/version_row.hpp"
 #include "json/value.hpp"
 
 namespace otm::packet {
@@ -58,13 +59,14 @@ struct BuildResult {
 // a seg_id of `all_segments`, and the sibling of a rebuilt packet that this
 // build did not produce, are removed.
 BuildResult build_all(const std::vector<workspace::Segment> &all_segments, const Filters &filters,
-                      const std::vector<json::Value> &version_rows, const Context &ctx,
+                      const std::vector<workspace::VersionRow> &version_rows, const Context &ctx,
                       const std::filesystem::path &dir, const cli::ProgressFn &progress = {});
 
 // One segment's packet, in memory: its version row looked up by `version`
 // and the directions it took up, exactly as build_all builds it, with
 // Built::packet parsed from its text.
-Built build_one(const workspace::Segment &segment, const std::vector<json::Value> &version_rows, const Context &ctx);
+Built build_one(const workspace::Segment &segment, const std::vector<workspace::VersionRow> &version_rows,
+                const Context &ctx);
 
 // One stdout JSONL line per packet (without its newline).
 std::string summary_line(const Built &b, const std::filesystem::path &dir);

@@ -39,11 +39,11 @@ std::string str(const json::Value &v) { return v.is_string() ? *v.as_string() : 
 
 // What a step did: its subject up to a "Next:" clause (which names the
 // step's own next direction, not what it took up) and its change text.
-std::string what_it_did(const json::Value &row) {
+std::string what_it_did(const workspace::VersionRow &row) {
   static const text::Regex next(R"((?i)\bnext\s*:)");
-  std::string subject = str(row.get("subject"));
+  std::string subject = row.subject;
   if (auto m = next.search(subject)) subject.resize(m->begin);
-  return subject + "\n" + str(row.get("action_description"));
+  return subject + "\n" + row.action_description.value_or("");
 }
 
 } // namespace
@@ -78,7 +78,7 @@ namespace {
 // (quadratic in the trace's length).
 class StepWords {
 public:
-  explicit StepWords(const std::vector<json::Value> &rows) {
+  explicit StepWords(const std::vector<workspace::VersionRow> &rows) {
     std::map<std::string, std::vector<std::size_t>> by_word;
     for (std::size_t j = 0; j < rows.size(); ++j)
       for (auto &w : content_words(what_it_did(rows[j]))) by_word[std::move(w)].push_back(j);
@@ -124,13 +124,13 @@ private:
 
 } // namespace
 
-std::map<std::string, std::vector<json::Value>> directions_taken_up(const std::vector<json::Value> &rows,
+std::map<std::string, std::vector<json::Value>> directions_taken_up(const std::vector<workspace::VersionRow> &rows,
                                                                     const DirectionRule &rule) {
   std::map<std::string, std::vector<json::Value>> out;
   std::optional<StepWords> steps;
   std::map<std::string, std::vector<std::size_t>> takers; // per distinct direction text
   for (std::size_t i = 0; i < rows.size(); ++i) {
-    const auto *list = rows[i].get("open_directions").as_array();
+    const auto *list = rows[i].open_directions.as_array();
     if (!list) continue;
     for (const auto &d : *list) {
       if (!d.is_object() || str(d.get("direction")).empty()) continue;
@@ -143,7 +143,7 @@ std::map<std::string, std::vector<json::Value>> directions_taken_up(const std::v
       json::Value e = json::Value::object();
       e.set("direction", d.get("direction"));
       e.set("rationale", d.get("rationale"));
-      out[rows[*j].string_or("version")].push_back(std::move(e));
+      out[rows[*j].version].push_back(std::move(e));
     }
   }
   return out;

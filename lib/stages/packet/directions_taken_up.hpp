@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "workspace/version_row.hpp"
 #include "json/value.hpp"
 
 namespace otm::packet {
@@ -32,7 +33,7 @@ bool takes_up(std::string_view direction, std::string_view step_text, const Dire
 
 // For each version (by key), the {direction, rationale} objects of earlier
 // rows' open_directions it is the first to take up; rows in file order.
-std::map<std::string, std::vector<json::Value>> directions_taken_up(const std::vector<json::Value> &rows,
+std::map<std::string, std::vector<json::Value>> directions_taken_up(const std::vector<workspace::VersionRow> &rows,
                                                                     const DirectionRule &rule);
 
 } // namespace otm::packet

@@ -83,7 +83,7 @@ std::vector<std::string> tries_of_this_change(const Context &ctx, const std::str
   const Edits mine = edits_of(*own, true);
   if (mine.size() == 0) return in_run_order();
   for (const auto *row : facts->reverted_before(version)) {
-    const std::string v = row->string_or("version");
+    const std::string &v = row->version;
     if (found.count(v)) continue;
     // Read as a failed attempt's diff is (version_diff): to its latest
     // commit that runs differently from the code it was made on, not to a

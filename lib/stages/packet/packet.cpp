@@ -222,9 +222,9 @@ void write_changes(json::Writer &w, const char *key, const json::Value &changes)
 }
 
 // `key`: [version, ...] of `steps`, in order.
-void write_versions(json::Writer &w, const char *key, const std::vector<const json::Value *> &steps) {
+void write_versions(json::Writer &w, const char *key, const std::vector<const workspace::VersionRow *> &steps) {
   w.key(key).begin_array();
-  for (const auto *step : steps) w.value(step->get("version"));
+  for (const auto *step : steps) w.value(step->version);
   w.end_array();
 }
 
@@ -245,8 +245,8 @@ std::optional<std::pair<std::string, double>> fastest_later_in_its_dsl(const wor
 
 // The agent_facing layer (packets.md §3) but the code file's name, left
 // open for it.
-void write_agent_facing(json::Writer &w, const Texts &t, const workspace::Segment &seg, const json::Value &row,
-                        const Context &ctx, const std::string &type, const Span &span,
+void write_agent_facing(json::Writer &w, const Texts &t, const workspace::Segment &seg,
+                        const workspace::VersionRow &row, const Context &ctx, const std::string &type, const Span &span,
                         const std::optional<DramTraffic> &dram) {
   const auto &meta = ctx.meta;
   const RunFacts *facts = ctx.facts;
@@ -269,19 +269,19 @@ void write_agent_facing(json::Writer &w, const Texts &t, const workspace::Segmen
   w.key("category_hint").value(t.category);
   w.key("gate_verdict").value(t.gate);
   w.key("expected_impact").value(t.expected);
-  w.key("expected_impact_stated_by_steps").value(facts ? facts->steps_stating(row.get("expected_impact")) : 0);
+  w.key("expected_impact_stated_by_steps").value(facts ? facts->steps_stating(row.expected_impact) : 0);
   w.key("causal_sentences").value(t.causal);
   w.key("directions_taken_up").value(t.directions_up);
   w.end_object();
   w.key("measurements").begin_object();
-  w.key("geomean_us").value(row.get("geomean_us"));
+  w.key("geomean_us").value(row.geomean_us);
   w.key("improve_pct_vs_best_so_far").value(seg.improve_pct);
-  w.key("arith_mean_us").value(row.get("arith_mean_us"));
+  w.key("arith_mean_us").value(row.arith_mean_us);
   w.key("per_shape_latency").value(t.shapes);
   w.key("correctness").begin_object();
-  w.key("status").value(row.get("correctness_status"));
-  w.key("max_abs_err").value(row.get("max_abs_err"));
-  w.key("max_rel_err").value(row.get("max_rel_err"));
+  w.key("status").value(json::Value(row.correctness_status));
+  w.key("max_abs_err").value(row.max_abs_err);
+  w.key("max_rel_err").value(row.max_rel_err);
   w.end_object();
   w.key("comparable_with_the_store").value(seg.comparable);
   // The run's noise band (issue 25): the largest spread of its own
@@ -306,7 +306,7 @@ void write_agent_facing(json::Writer &w, const Texts &t, const workspace::Segmen
   if (t.exceeds_shared_memory.size() > 0) w.key("shapes_it_exceeds_shared_memory_on").value(t.exceeds_shared_memory);
   if (type == "anti-strategy") {
     json::Value slower;
-    auto mine = row.get("geomean_us").as_number();
+    auto mine = row.geomean();
     auto base = facts ? facts->geomean_of(seg.measured_from().version.value_or("")) : std::nullopt;
     if (mine && base && *base > 0) slower = json::hundredths((*mine / *base - 1.0) * 100.0);
     w.key("slower_than_tried_on_pct").value(slower);
@@ -367,10 +367,10 @@ void write_agent_facing(json::Writer &w, const Texts &t, const workspace::Segmen
     // A milestone snapshot: the run's final kernel, what a reader would
     // weigh it against.
     if (const auto final_version = seg.final_kernel_at().version; final_version && facts) {
-      const auto *row = facts->row_of(*final_version);
+      const auto *final_row = facts->row_of(*final_version);
       auto geomean = facts->geomean_of(*final_version);
       w.key("final_kernel").begin_object();
-      w.key("dsl").value(row ? row->get("dsl") : json::Value());
+      w.key("dsl").value(final_row ? json::Value(final_row->dsl) : json::Value());
       w.key("geomean_us").value(geomean ? json::Value(*geomean) : json::Value());
       // The run changed how it measures between this snapshot and the
       // final kernel (a harness re-baseline): their geomeans do not compare.
@@ -410,11 +410,11 @@ void write_agent_facing(json::Writer &w, const Texts &t, const workspace::Segmen
     // Written only for a span, so other packets stay as they were.
     if (!span.earlier.empty() && facts) {
       auto best = facts->geomean_of(seg.measured_from().version.value_or(""));
-      const auto &from = row.get("subject_before_us"), &to = row.get("subject_after_us");
-      if (best && from.is_number() && to.is_number()) {
+      const auto &from = row.subject_before_us, &to = row.subject_after_us;
+      if (best && from && to) {
         w.key("best_so_far_geomean_us").value(*best);
-        w.key("the_run_measured_this_step_from_us").value(from);
-        w.key("the_run_measured_this_step_to_us").value(to);
+        w.key("the_run_measured_this_step_from_us").value(*from);
+        w.key("the_run_measured_this_step_to_us").value(*to);
       }
     }
     w.end_object();
@@ -499,7 +499,7 @@ void write_provenance(json::Writer &w, const workspace::Segment &seg, const std:
 
 } // namespace
 
-Built build_packet(const workspace::Segment &seg, const json::Value &row, const Context &ctx,
+Built build_packet(const workspace::Segment &seg, const workspace::VersionRow &row, const Context &ctx,
                    const std::vector<json::Value> &taken_up) {
   // The packet's own version: its mentions of itself read "this step".
   scrub::Scrubber s(ctx.denylist, seg.version, ctx.scrub_memo);

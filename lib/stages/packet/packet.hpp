@@ -46,6 +46,7 @@
 #include "scrub/scrubber.hpp"
 #include "workspace/segment.hpp"
 #include "workspace/trace_meta.hpp"
+#include "workspace/version_row.hpp"
 #include "json/value.hpp"
 
 namespace otm::packet {
@@ -94,11 +95,11 @@ struct Built {
   std::size_t evidence_chars = 0, code_bytes = 0;
 };
 
-// `row` is the segment's version row (null when absent); `taken_up` the
+// `row` is the segment's version row (a default one when absent); `taken_up` the
 // earlier open directions its version took up (directions_taken_up()).
 // The packet is written as it is assembled (Built::text), not built as a
 // tree first.
-Built build_packet(const workspace::Segment &segment, const json::Value &row, const Context &ctx,
+Built build_packet(const workspace::Segment &segment, const workspace::VersionRow &row, const Context &ctx,
                    const std::vector<json::Value> &taken_up = {});
 
 // §4 evidence text: scalar values of `agent_facing` depth-first in key

@@ -79,10 +79,10 @@ json::Value axis_number(double x) {
 // `axes` when the workload names the shape, `runs_changed_code` when the
 // reading of the diff decided it for the shape,
 // `programs_before` / `programs_after` when it could count them.
-json::Value shape_changes(scrub::Scrubber &s, const workspace::Segment &seg, const json::Value &row,
+json::Value shape_changes(scrub::Scrubber &s, const workspace::Segment &seg, const workspace::VersionRow &row,
                           const RunFacts *facts, const ShapeReach &reach) {
   json::Value out = json::Value::array();
-  const auto *after = row.get("by_shape").as_object();
+  const auto *after = row.by_shape.as_object();
   std::string base = seg.measured_from().version.value_or("");
   if (!after || !facts || base.empty()) return out;
   for (const auto &[key, lat] : *after) {
@@ -163,25 +163,24 @@ json::Value scrubbed(scrub::Scrubber &s, const json::Value &v) {
   return s.prose(string_form(v));
 }
 
-const json::Value &change_text_of(const json::Value &row) {
-  const auto &d = row.get("action_description");
-  if (const auto *s = d.as_string(); s && !text::strip(*s).empty()) return d;
-  return row.get("subject");
+json::Value change_text_of(const workspace::VersionRow &row) {
+  if (const auto &d = row.action_description; d && !text::strip(*d).empty()) return *d;
+  return row.subject;
 }
 
 // Scrubs the texts in the order that fixes the shape-N numbering
 // (packets.md §2): the spec's fields first, then otm's additions.
-Texts scrub_texts(scrub::Scrubber &s, const workspace::Segment &seg, const json::Value &row, const Context &ctx,
-                  const std::vector<json::Value> &taken_up, const std::string &type, const Span &span,
-                  const ShapeReach &reach) {
+Texts scrub_texts(scrub::Scrubber &s, const workspace::Segment &seg, const workspace::VersionRow &row,
+                  const Context &ctx, const std::vector<json::Value> &taken_up, const std::string &type,
+                  const Span &span, const ShapeReach &reach) {
   const auto &meta = ctx.meta;
   Texts t;
   t.description = scrubbed(s, meta.description);
-  t.change = scrubbed(s, row.get("action_description"));
-  t.subject = scrubbed(s, row.get("subject"));
-  t.body = scrubbed(s, row.get("body"));
-  t.gate = scrubbed(s, row.get("gate_failure"));
-  t.shapes = shape_table(s, row.get("by_shape"));
+  t.change = scrubbed(s, json::Value(row.action_description));
+  t.subject = scrubbed(s, row.subject);
+  t.body = scrubbed(s, row.body);
+  t.gate = scrubbed(s, json::Value(row.gate_failure));
+  t.shapes = shape_table(s, row.by_shape);
   // The captures that measured the kernel under test are read first: a
   // profiler quote must come from the capture a record would cite.
   t.conclusion = report_conclusion(*ctx.files, seg.report_dirs, seg.ncu_dirs);
@@ -189,7 +188,7 @@ Texts scrub_texts(scrub::Scrubber &s, const workspace::Segment &seg, const json:
   // Only the entries kept (first 5 objects) are scrubbed, so labels never
   // skip numbers that appear nowhere.
   t.directions = json::Value::array();
-  if (const auto *list = row.get("open_directions").as_array())
+  if (const auto *list = row.open_directions.as_array())
     for (const auto &e : *list) {
       if (!e.is_object() || t.directions.size() >= 5) continue;
       json::Value d = json::Value::object();
@@ -198,7 +197,7 @@ Texts scrub_texts(scrub::Scrubber &s, const workspace::Segment &seg, const json:
       t.directions.push_back(std::move(d));
     }
   t.pitfalls = json::Value::array();
-  if (const auto *list = row.get("pitfalls").as_array())
+  if (const auto *list = row.pitfalls.as_array())
     for (const auto &raw : *list) {
       auto e = trace::normalise_pitfall(raw);
       if (!e.is_object() || t.pitfalls.size() >= 5) continue;
@@ -215,14 +214,14 @@ Texts scrub_texts(scrub::Scrubber &s, const workspace::Segment &seg, const json:
     t.previous =
         scrubbed(s, span.builds_on_description ? *span.builds_on_description : seg.builds_on.get("description"));
   t.harness = scrubbed(s, json::Value(meta.harness));
-  t.category = scrubbed(s, row.get("action_category"));
+  t.category = scrubbed(s, json::Value(row.action_category));
   t.fixed_axes = scrub_strings(s, meta.constants.is_object() ? meta.constants : json::Value::object());
   t.var_axes = scrub_strings(s, json::Value::strings(meta.var_axes));
   t.benchmarked_values = benchmarked_values(reach, meta.var_axes);
   t.benchmarked_shapes = benchmarked_shapes(reach, meta.var_axes);
   // The trace's own explanations (otm additions, scrubbed after the spec's
   // fields so its shape-N numbering is unchanged).
-  t.expected = scrubbed(s, row.get("expected_impact"));
+  t.expected = scrubbed(s, json::Value(row.expected_impact));
   t.directions_up = json::Value::array();
   for (const auto &e : taken_up) {
     json::Value d = json::Value::object();

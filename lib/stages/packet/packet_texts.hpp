@@ -39,15 +39,15 @@ struct Texts {
 // `row` is the segment's version row; `taken_up` the directions of earlier
 // steps it took up; `type` its record type; `reach` which workload keys'
 // shapes run code the packet's diff changed (shapes_reached).
-Texts scrub_texts(scrub::Scrubber &s, const workspace::Segment &seg, const json::Value &row, const Context &ctx,
-                  const std::vector<json::Value> &taken_up, const std::string &type, const Span &span,
-                  const ShapeReach &reach = {});
+Texts scrub_texts(scrub::Scrubber &s, const workspace::Segment &seg, const workspace::VersionRow &row,
+                  const Context &ctx, const std::vector<json::Value> &taken_up, const std::string &type,
+                  const Span &span, const ShapeReach &reach = {});
 
 // "Scrubbed": null or "" stays null; anything else is a (possibly empty) string.
 json::Value scrubbed(scrub::Scrubber &s, const json::Value &v);
 
 // What a step says it changed: its step record's description, else its
 // commit subject.
-const json::Value &change_text_of(const json::Value &row);
+json::Value change_text_of(const workspace::VersionRow &row);
 
 } // namespace otm::packet

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <utility>
 
 #include "error/error.hpp"
 #include "ladder/noise.hpp"
@@ -66,17 +67,23 @@ template <class Ranges> std::optional<double> band_of(const Ranges &ranges, cons
   return spreads[std::clamp<std::size_t>(rank, 1, spreads.size()) - 1];
 }
 
+// A step the run kept: it has a commit, not reverted. The commit is read,
+// not has_commit, as the rows were always read here (a hand-written row
+// states its sha alone).
+bool kept(const workspace::VersionRow &r) { return !r.sha.empty() && !r.reverted; }
+
 } // namespace
 
-RunFacts::RunFacts(const std::vector<json::Value> &version_rows, const BlobOf &blob_of, const NoiseRule &noise) {
-  for (const auto &r : version_rows) rows_.push_back(&r);
-  std::stable_sort(rows_.begin(), rows_.end(), [](const json::Value *a, const json::Value *b) {
-    return a->get("n").as_int().value_or(0) < b->get("n").as_int().value_or(0);
-  });
+RunFacts::RunFacts(const std::vector<json::Value> &version_rows, const BlobOf &blob_of, const NoiseRule &noise)
+    : RunFacts(workspace::read_version_rows(version_rows, "version rows"), blob_of, noise) {}
+
+RunFacts::RunFacts(std::vector<workspace::VersionRow> version_rows, const BlobOf &blob_of, const NoiseRule &noise)
+    : rows_(std::move(version_rows)) {
+  std::stable_sort(rows_.begin(), rows_.end(),
+                   [](const workspace::VersionRow &a, const workspace::VersionRow &b) { return a.n < b.n; });
   for (std::size_t i = 0; i < rows_.size(); ++i) {
-    position_.try_emplace(rows_[i]->string_or("version"), i);
-    if (const auto *s = rows_[i]->get("expected_impact").as_string(); s && !text::strip(*s).empty())
-      ++impacts_[text::folded(*s)];
+    position_.try_emplace(rows_[i].version, i);
+    if (const auto &s = rows_[i].expected_impact; s && !text::strip(*s).empty()) ++impacts_[text::folded(*s)];
   }
   if (!blob_of) return;
   // Fastest and slowest geomean per kernel blob, and per blob and shape.
@@ -87,14 +94,13 @@ RunFacts::RunFacts(const std::vector<json::Value> &version_rows, const BlobOf &b
   };
   std::unordered_map<std::string, Range> by_blob;
   std::map<std::pair<std::string, std::string>, Range> by_blob_shape;
-  for (const auto *r : rows_) {
-    const auto *sha = r->get("sha").as_string();
-    auto g = r->get("geomean_us").as_number();
-    if (!sha || sha->empty() || !g || *g <= 0) continue;
-    auto blob = blob_of(*sha);
+  for (const auto &r : rows_) {
+    auto g = r.geomean();
+    if (r.sha.empty() || !g || *g <= 0) continue;
+    auto blob = blob_of(r.sha);
     if (!blob) continue;
     widen(by_blob, *blob, *g);
-    if (const auto *shapes = r->get("by_shape").as_object())
+    if (const auto *shapes = r.by_shape.as_object())
       for (const auto &[shape, lat] : *shapes)
         if (auto x = lat.as_number(); x && *x > 0) widen(by_blob_shape, std::make_pair(*blob, shape), *x);
   }
@@ -105,65 +111,55 @@ RunFacts::RunFacts(const std::vector<json::Value> &version_rows, const BlobOf &b
 std::optional<double> RunFacts::geomean_of(const std::string &version) const {
   auto it = position_.find(version);
   if (it == position_.end()) return std::nullopt;
-  return rows_[it->second]->get("geomean_us").as_number();
+  return rows_[it->second].geomean();
 }
 
 std::optional<double> RunFacts::shape_latency_of(const std::string &version, const std::string &shape) const {
   auto it = position_.find(version);
   if (it == position_.end()) return std::nullopt;
-  return rows_[it->second]->get("by_shape").get(shape).as_number();
+  return rows_[it->second].by_shape.get(shape).as_number();
 }
 
 bool RunFacts::passed_correctness(const std::string &version) const {
   auto it = position_.find(version);
   if (it == position_.end()) return false;
-  const auto &row = *rows_[it->second];
-  const auto &status = row.get("correctness_status");
-  const auto *s = status.as_string();
-  if (!s || text::strip(*s).empty() || ladder::correctness_failed(status)) return false;
-  const auto *gate = row.get("gate_failure").as_string();
+  const auto &row = rows_[it->second];
+  const auto &status = row.correctness_status;
+  if (!status || text::strip(*status).empty() || ladder::correctness_failed(json::Value(*status))) return false;
+  const auto &gate = row.gate_failure;
   return !gate || text::strip(*gate).empty();
 }
 
-std::vector<const json::Value *> RunFacts::kept_between(const std::string &from, const std::string &to) const {
-  std::vector<const json::Value *> out;
+std::vector<const workspace::VersionRow *> RunFacts::kept_between(const std::string &from,
+                                                                  const std::string &to) const {
+  std::vector<const workspace::VersionRow *> out;
   auto a = position_.find(from), b = position_.find(to);
   if (a == position_.end() || b == position_.end()) return out;
-  for (std::size_t i = a->second + 1; i < b->second; ++i) {
-    const auto &r = *rows_[i];
-    const auto *sha = r.get("sha").as_string();
-    if (!sha || sha->empty() || r.get("reverted").truthy()) continue;
-    out.push_back(rows_[i]);
-  }
+  for (std::size_t i = a->second + 1; i < b->second; ++i)
+    if (kept(rows_[i])) out.push_back(&rows_[i]);
   return out;
 }
 
 bool RunFacts::measurement_changed_after(const std::string &from, const std::string &to) const {
   auto a = position_.find(from), b = position_.find(to);
   if (a == position_.end() || b == position_.end()) return false;
-  for (std::size_t i = a->second + 1; i <= b->second; ++i) {
-    const auto &r = *rows_[i];
-    const auto *sha = r.get("sha").as_string();
-    if (sha && !sha->empty() && !r.get("reverted").truthy() && ladder::declares_new_measurement(r)) return true;
-  }
+  for (std::size_t i = a->second + 1; i <= b->second; ++i)
+    if (kept(rows_[i]) && ladder::declares_new_measurement(rows_[i])) return true;
   return false;
 }
 
-std::vector<const json::Value *> RunFacts::kept_through(const std::string &version) const {
-  std::vector<const json::Value *> out;
+std::vector<const workspace::VersionRow *> RunFacts::kept_through(const std::string &version) const {
+  std::vector<const workspace::VersionRow *> out;
   auto b = position_.find(version);
   if (b == position_.end()) return out;
-  for (std::size_t i = 0; i <= b->second; ++i) {
-    const auto &r = *rows_[i];
-    const auto *sha = r.get("sha").as_string();
-    if (sha && !sha->empty() && !r.get("reverted").truthy()) out.push_back(rows_[i]);
-  }
+  for (std::size_t i = 0; i <= b->second; ++i)
+    if (kept(rows_[i])) out.push_back(&rows_[i]);
   return out;
 }
 
-const json::Value *RunFacts::row_of(const std::string &version) const {
+const workspace::VersionRow *RunFacts::row_of(const std::string &version) const {
   auto it = position_.find(version);
-  return it == position_.end() ? nullptr : rows_[it->second];
+  return it == position_.end() ? nullptr : &rows_[it->second];
 }
 
 std::size_t RunFacts::position_of(const std::string &version) const {
@@ -171,33 +167,26 @@ std::size_t RunFacts::position_of(const std::string &version) const {
   return it == position_.end() ? rows_.size() : it->second;
 }
 
-std::vector<const json::Value *> RunFacts::reverted_before(const std::string &version) const {
-  std::vector<const json::Value *> out;
+std::vector<const workspace::VersionRow *> RunFacts::reverted_before(const std::string &version) const {
+  std::vector<const workspace::VersionRow *> out;
   auto it = position_.find(version);
   if (it == position_.end()) return out;
-  for (std::size_t i = 0; i < it->second; ++i) {
-    const auto &r = *rows_[i];
-    const auto *sha = r.get("sha").as_string();
-    if (sha && !sha->empty() && r.get("reverted").truthy()) out.push_back(rows_[i]);
-  }
+  for (std::size_t i = 0; i < it->second; ++i)
+    if (!rows_[i].sha.empty() && rows_[i].reverted) out.push_back(&rows_[i]);
   return out;
 }
 
 std::string RunFacts::code_made_on(const std::string &version) const {
   auto it = position_.find(version);
   if (it == position_.end()) return {};
-  for (std::size_t i = it->second; i-- > 0;) {
-    const auto &r = *rows_[i];
-    const auto *sha = r.get("sha").as_string();
-    if (sha && !sha->empty() && !r.get("reverted").truthy()) return *sha;
-  }
+  for (std::size_t i = it->second; i-- > 0;)
+    if (kept(rows_[i])) return rows_[i].sha;
   return {};
 }
 
-std::size_t RunFacts::steps_stating(const json::Value &text) const {
-  const auto *s = text.as_string();
-  if (!s) return 0;
-  auto it = impacts_.find(text::folded(*s));
+std::size_t RunFacts::steps_stating(const std::optional<std::string> &text) const {
+  if (!text) return 0;
+  auto it = impacts_.find(text::folded(*text));
   return it == impacts_.end() ? 0 : it->second;
 }
 

@@ -14,9 +14,9 @@
 //     shape's latency over the measurements of one kernel blob, so a shape
 //     that moved inside it moved for no reason of its own.
 //
-//   RunFacts facts(version_rows);
+//   RunFacts facts(workspace::read_version_rows(rows, "work/versions.jsonl"));
 //   facts.kept_between("v3", "v6")          // rows of v4, v5: committed, not reverted, in order
-//   facts.steps_stating(row.get("expected_impact"))   // 106 of ...
+//   facts.steps_stating(row.expected_impact)   // 106 of ...
 #pragma once
 
 #include <functional>
@@ -25,6 +25,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "workspace/version_row.hpp"
 #include "json/value.hpp"
 
 namespace otm::packet {
@@ -57,12 +58,16 @@ public:
   // The kernel file's blob at a commit (nullopt when it has none).
   using BlobOf = std::function<std::optional<std::string>(const std::string &sha)>;
   RunFacts() = default;
+  explicit RunFacts(std::vector<workspace::VersionRow> version_rows, const BlobOf &blob_of = {},
+                    const NoiseRule &noise = NoiseRule());
+  // Rows not yet typed: each read with VersionRow::from_json, the first that
+  // is no version row thrown (its Error).
   explicit RunFacts(const std::vector<json::Value> &version_rows, const BlobOf &blob_of = {},
                     const NoiseRule &noise = NoiseRule());
   // The rows strictly after version `from` and before `to` (by their `n`)
   // that have a commit and were not reverted, oldest first; empty when
   // either version is unknown.
-  std::vector<const json::Value *> kept_between(const std::string &from, const std::string &to) const;
+  std::vector<const workspace::VersionRow *> kept_between(const std::string &from, const std::string &to) const;
   // Whether a kept row after `from`, up to and including `to`, declares
   // that the run changed how it measures (ladder::declares_new_measurement:
   // a harness re-baseline): the geomeans of the two do not compare. False
@@ -70,21 +75,21 @@ public:
   bool measurement_changed_after(const std::string &from, const std::string &to) const;
   // The rows up to and including `version` that have a commit and were
   // not reverted, oldest first; empty when the version is unknown.
-  std::vector<const json::Value *> kept_through(const std::string &version) const;
+  std::vector<const workspace::VersionRow *> kept_through(const std::string &version) const;
   // The commit of the last row before `version` (by `n`) that has a
   // commit and was not reverted: the code a kept step was made on; empty
   // when there is none or the version is unknown.
   std::string code_made_on(const std::string &version) const;
   // A version's row, nullptr when unknown.
-  const json::Value *row_of(const std::string &version) const;
+  const workspace::VersionRow *row_of(const std::string &version) const;
   // A version's place in the run (by `n`); past every known one when unknown.
   std::size_t position_of(const std::string &version) const;
   // The rows before `version` (by `n`) that have a commit and were
   // reverted, oldest first; empty when the version is unknown.
-  std::vector<const json::Value *> reverted_before(const std::string &version) const;
+  std::vector<const workspace::VersionRow *> reverted_before(const std::string &version) const;
   // How many steps state `text` (text::folded alike) as their
-  // expected impact; 0 for a non-string.
-  std::size_t steps_stating(const json::Value &text) const;
+  // expected impact; 0 for none.
+  std::size_t steps_stating(const std::optional<std::string> &text) const;
   // The run's noise band: the NoiseRule's quantile of the spreads, in
   // percent of the faster, of the measurements of each byte-identical
   // kernel; nullopt when the run never re-measured unchanged code (or no
@@ -103,7 +108,7 @@ public:
   bool passed_correctness(const std::string &version) const;
 
 private:
-  std::vector<const json::Value *> rows_;                 // by n
+  std::vector<workspace::VersionRow> rows_;               // by n
   std::unordered_map<std::string, std::size_t> position_; // version -> index in rows_
   std::unordered_map<std::string, std::size_t> impacts_;  // normalised expected impact -> steps
   std::optional<double> spread_, shape_spread_;

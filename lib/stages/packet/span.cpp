@@ -75,7 +75,7 @@ Span span_of(const workspace::Segment &seg, const Context &ctx) {
   auto lineage_through = [&](const std::string &version) {
     if (ctx.facts)
       for (const auto *row : ctx.facts->kept_through(version)) {
-        const std::string v = row->string_or("version");
+        const std::string &v = row->version;
         if (ctx.facts->passed_correctness(v) && runs(v)) out.lineage.push_back(row);
       }
   };
@@ -85,7 +85,7 @@ Span span_of(const workspace::Segment &seg, const Context &ctx) {
     out.this_step_runs = runs(seg.version);
     // The lineage before the kernel's own step: what its code builds on.
     lineage_through(seg.version);
-    if (!out.lineage.empty() && out.lineage.back()->string_or("version") == seg.version) out.lineage.pop_back();
+    if (!out.lineage.empty() && out.lineage.back()->version == seg.version) out.lineage.pop_back();
     const auto from = seg.measured_from().sha;
     const auto &to = seg.sha;
     if (from && to && !from->empty())
@@ -111,7 +111,7 @@ Span span_of(const workspace::Segment &seg, const Context &ctx) {
     if (const auto &target = seg.sha; target && !target->empty())
       span_code = changed_code(diff_between(*ctx.repo, *base, *target, DiffRange::MeasuredAgainst, ctx.diffs).text);
   for (const auto *row : ctx.facts->kept_between(*from, seg.version)) {
-    const std::string v = row->string_or("version");
+    const std::string &v = row->version;
     auto own = own_of(v);
     if (!own || !own->executable) continue;
     if (span_code && !left_in(changed_code(own->text), *span_code)) continue;
@@ -131,7 +131,7 @@ Span span_of(const workspace::Segment &seg, const Context &ctx) {
   for (std::string v = *from; !v.empty(); v = ctx.commits->version_of(made_on(v))) {
     const auto *row = ctx.facts->row_of(v);
     if (row && (runs(v) || made_on(v).empty())) {
-      out.builds_on_description = row->get("action_description");
+      out.builds_on_description = json::Value(row->action_description);
       out.builds_on_version = v;
       break;
     }

@@ -13,6 +13,7 @@
 #include "packet/kernel_code.hpp"
 #include "packet/packet.hpp"
 #include "workspace/segment.hpp"
+#include "workspace/version_row.hpp"
 #include "json/value.hpp"
 
 namespace otm::packet {
@@ -22,7 +23,7 @@ namespace otm::packet {
 // in the strategy's diff too), and whether its own step's change runs at
 // all; a reference kernel's comparisons.
 struct Span {
-  std::vector<const json::Value *> earlier;
+  std::vector<const workspace::VersionRow *> earlier;
   std::optional<KernelDiff> own; // this step's own change, when the diff spans earlier steps
   bool this_step_runs = true;
   // A milestone snapshot's code against the best-so-far its jump is
@@ -41,7 +42,7 @@ struct Span {
   // the step its diff starts from; for a reference kernel, up to its own
   // step (the schema's trace.builds_on and techniques_applied_before come
   // from their changes).
-  std::vector<const json::Value *> lineage;
+  std::vector<const workspace::VersionRow *> lineage;
   // A strategy's: the run's reverted tries of its change before it, in run
   // order (tries_of_this_change: by the settings their words state or the
   // edits their code makes).

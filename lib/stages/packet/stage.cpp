@@ -10,6 +10,7 @@
 #include "packet/run_record.hpp"
 #include "trace/trace_files.hpp"
 #include "workspace/segment.hpp"
+#include "workspace/version_row.hpp"
 #include "workspace/work_files.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
@@ -83,13 +84,14 @@ StageOutput run_stage(const StageInputs &in, const std::function<cli::ProgressFn
     }
   });
   std::vector<workspace::Segment> segments;
-  std::vector<json::Value> versions;
+  std::vector<workspace::VersionRow> versions;
   try {
     // Each segment is typed once, here: the builders read its fields, not
     // JSON members (issue 28).
     const std::string source = in.segments == "-" ? "<stdin>" : in.segments;
     segments = workspace::read_segments(json::parse_lines(seg_text, source), source);
-    versions = json::parse_lines(version_text, ws.versions_file().string());
+    const std::string versions_source = ws.versions_file().string();
+    versions = workspace::read_version_rows(json::parse_lines(version_text, versions_source), versions_source);
   } catch (...) {
     walker.join();
     throw;

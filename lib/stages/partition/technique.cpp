@@ -84,15 +84,7 @@ std::string strip_boilerplate(std::string_view text) {
   return out;
 }
 
-std::string text_of(const workspace::VersionRow &row) {
-  // The fields the ratchet's rule reads, so the rule stays ladder::text_of's.
-  json::Value read = json::Value::object();
-  read.set("subject", row.subject);
-  read.set("body", row.body);
-  read.set("action_description", row.action_description);
-  read.set("gate_failure", row.gate_failure);
-  return ladder::text_of(read);
-}
+std::string text_of(const workspace::VersionRow &row) { return ladder::text_of(row); }
 
 std::string strategy_technique(const workspace::VersionRow &row) {
   std::string fallback = row.action_description.value_or("");
