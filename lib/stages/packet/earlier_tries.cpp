@@ -91,7 +91,7 @@ std::vector<std::string> tries_of_this_change(const Context &ctx, const std::str
     workspace::Segment tried;
     tried.record_type = "anti-strategy";
     tried.version = v;
-    tried.sha = row->string_or("sha");
+    tried.sha = row->sha;
     auto attempt = version_diff(*ctx.repo, *ctx.commits, tried, ctx.diffs, facts->code_made_on(v));
     if (!attempt || !attempt->executable) continue;
     // Every changed line first (cheap): an attempt sharing none is no try.
