@@ -1111,8 +1111,8 @@ TEST_CASE("a strategy builds on the latest kept change its code still runs", "[d
   // Kit 30: the step the diff starts from is named too, so a reader does
   // not take the record to build on another step than its diff shows.
   CHECK(d.record->get("payload").get("trace").get("builds_on").string_or("approach") ==
-        "A producer warp partition streams the next row; the kernel runs no code of its warp specialization; the "
-        "latest kept change it runs: num_warps 4 -> 8.");
+        "A producer warp partition streams the next row; the kernel after this step holds no code of its warp "
+        "specialization; the latest kept change it runs: num_warps 4 -> 8.");
   // A previous step whose levers the code runs stands as the run described it.
   af.find("builds_on")->set("previous_approach", "num_warps 2 -> 8 for the long rows.");
   auto kept = distill::draft_record(p);
@@ -1136,7 +1136,8 @@ TEST_CASE("a strategy builds on the latest kept change its code still runs", "[d
   auto none = distill::draft_record(p);
   REQUIRE(none.record);
   CHECK(none.record->get("payload").get("trace").get("builds_on").string_or("approach") ==
-        "A producer warp partition streams the next row; the kernel runs no code of its warp specialization.");
+        "A producer warp partition streams the next row; the kernel after this step holds no code of its warp "
+        "specialization.");
   // The lever runs, but in another code form than the step states: said
   // as the run wrote it (kit 32: the kernel after the change is no reading
   // of the code before it, and a reader found "does not hold" false).

@@ -144,6 +144,15 @@ TEST_CASE("a span names each kept step and credits the gain to all of them", "[d
   REQUIRE(toggled.record);
   CHECK_THAT(toggled.record->get("payload").string_or("change"),
              Catch::Contains("Changed enable ZETA_PATH") && !Catch::Contains("drop ZETA_PATH"));
+  // A step whose account is only its timing is said to be so, not quoted
+  // as a change (kit 33).
+  json::Value timing = json::Value::object();
+  timing.set("change", "kept -> 67.7→68.1µs (+0.6%) no improvement over 67.6us, 6th consecutive dead-end");
+  at(stages.doc, {"agent_facing", "span"}).set("earlier_kept_steps", json::Value(json::Array{timing}));
+  auto timed = distill::draft_record(stages);
+  REQUIRE(timed.record);
+  CHECK_THAT(timed.record->get("payload").string_or("change"),
+             Catch::Contains("remains): a kept step whose account gives only its timing.") && !Catch::Contains("67.7"));
   // Its own step runs nothing and its lever is nowhere in the span: refused.
   auto q = packet("Kept the weight tile in registers.");
   at(q.doc, {"agent_facing", "span"}).set("this_step_changes_running_code", false);

@@ -73,7 +73,7 @@ Value trace_of(Context &c, const std::vector<std::string> &applied_before) {
       // The configuration's reason, as it gives it (kit 32, U24: "it is
       // passed to the launch" answers a bare "changes nothing").
       if (!option_reason.empty()) did += " (" + std::string(text::rstrip_chars(option_reason, " .")) + ")";
-      if (!absent.empty()) did += "; the kernel runs no code of its " + lever_words(absent);
+      if (!absent.empty()) did += "; the kernel after this step holds no code of its " + lever_words(absent);
       // Only when its code is gone: a compiler option left unused changes
       // nothing, and the step's other words may name what runs (kit 32,
       // U11: "EVICT (cache hints) + num_stages 2->1").
@@ -103,6 +103,17 @@ Value trace_of(Context &c, const std::vector<std::string> &applied_before) {
   return trace;
 }
 
+// Whether a kept step's change text names a lever or a code name in its
+// first sentence: a subject that is only the run's verdict ("kept ->
+// 52.4→52.9µs (+0.9%) no improvement") names no change.
+bool names_a_change(const Context &c, const std::string &step) {
+  const std::string first = levers::what_a_change_did(step);
+  if (!c.rules.retrieval.levers.named_in(first).empty()) return true;
+  for (const auto &n : diff::names_of(first))
+    if (n.strong && diff::is_code_name(n.text)) return true;
+  return false;
+}
+
 // The run's reverted tries of this same change before it, and what it kept
 // since the last (kit 24: a persistent tile loop reverted four times, kept
 // once grouped rasterisation was in; 128-bit loads slower until the online
@@ -119,16 +130,9 @@ std::string tried_before(const Context &c) {
   // A kept step whose text names no lever and no code name (its subject is
   // only the run's verdict: "kept -> 52.4→52.9µs (+0.9%) no improvement")
   // says nothing the gain could depend on.
-  const auto &vocabulary = c.rules.retrieval.levers;
-  const std::string dsl = af.get("operator").string_or("dsl");
   std::vector<std::string> since;
-  for (auto &step : strings_at(af.get("kept_since_its_last_reverted_try"), "change")) {
-    const std::string first = levers::what_a_change_did(step);
-    bool names = !vocabulary.named_in(first).empty();
-    for (const auto &n : diff::names_of(first))
-      names = names || (n.strong && diff::is_code_name(n.text) && !vocabulary.levers_in_code(n.text, dsl).empty());
-    if (names) since.push_back(std::move(step));
-  }
+  for (auto &step : strings_at(af.get("kept_since_its_last_reverted_try"), "change"))
+    if (names_a_change(c, step)) since.push_back(std::move(step));
   if (since.empty()) return out + ".";
   constexpr std::size_t kNamed = 3;
   out += "; what it kept since the last try, which the gain may depend on: ";
@@ -244,8 +248,12 @@ std::string change_of(const Context &c, const Checked &k, const levers::LeverVoc
     // undone one, so the record does not claim their code is in the diff.
     with += " Measured together with the kept step" + std::string(k.earlier.size() > 1 ? "s" : "") +
             " between the best-so-far and it (the diff shows what of them remains): ";
+    // A step the run gave only its timing for is said to be so (kit 33: a
+    // "kept -> 67.7→68.1µs (+0.6%) no improvement" subject quoted as a change).
     for (std::size_t i = 0; i < k.earlier.size(); ++i)
-      with += (i ? "; " : "") + std::string(text::rstrip_chars(k.earlier[i], " ."));
+      with += (i ? "; " : "") + (names_a_change(c, k.earlier[i])
+                                     ? std::string(text::rstrip_chars(k.earlier[i], " ."))
+                                     : std::string("a kept step whose account gives only its timing"));
     with += ".";
   }
   // Several changes claimed at once were measured as one (round 18: a
