@@ -207,6 +207,17 @@ gates::GateResult substance_of(const std::string &snippet, const char *diff, con
   return gates::gate_substance(gates::context_for_record(r, "records/x.json", pe));
 }
 
+// A packet's `kept_changes_of_its_lineage`: [{"change": c}, ...].
+json::Value lineage_of(const std::vector<std::string> &changes) {
+  json::Value lineage = json::Value::array();
+  for (const auto &c : changes) {
+    json::Value o = json::Value::object();
+    o.set("change", c);
+    lineage.push_back(o);
+  }
+  return lineage;
+}
+
 } // namespace
 
 TEST_CASE("the snippet quotes the hunk that changes what the change text names", "[distill][claims]") {
@@ -934,13 +945,8 @@ TEST_CASE("a reference kernel builds on the latest kept change of its lineage", 
   // state of its code.
   auto p = fixture("refk-final");
   at(p.doc, {"agent_facing", "span"}).set("this_step_changes_running_code", false);
-  json::Value lineage = json::Value::array();
-  for (const char *c :
-       {"Persistent grid: one program per SM.", "Fused the max and sum into one pass.", "num_warps 4 -> 8."}) {
-    json::Value o = json::Value::object();
-    o.set("change", c);
-    lineage.push_back(o);
-  }
+  json::Value lineage =
+      lineage_of({"Persistent grid: one program per SM.", "Fused the max and sum into one pass.", "num_warps 4 -> 8."});
   at(p.doc, {"agent_facing"}).set("kept_changes_of_its_lineage", lineage);
   auto d = distill::draft_record(p);
   INFO((d.refusal ? d.refusal->why : ""));
@@ -1030,12 +1036,7 @@ TEST_CASE("a reference kernel builds on a switch only as the code holds it", "[d
   auto p = fixture("refk-final");
   at(p.doc, {"agent_facing", "span"}).set("this_step_changes_running_code", false);
   auto builds_on = [&](std::vector<std::string> changes) {
-    json::Value lineage = json::Value::array();
-    for (const auto &c : changes) {
-      json::Value o = json::Value::object();
-      o.set("change", c);
-      lineage.push_back(o);
-    }
+    json::Value lineage = lineage_of(changes);
     at(p.doc, {"agent_facing"}).set("kept_changes_of_its_lineage", lineage);
     auto d = distill::draft_record(p);
     INFO((d.refusal ? d.refusal->why : ""));
@@ -1058,12 +1059,7 @@ TEST_CASE("a reference kernel does not build on a compiler option its DSL leaves
   at(p.doc, {"agent_facing", "span"}).set("this_step_changes_running_code", false);
   const std::string launch = "BLOCK=BLOCK, num_warps=8)";
   p.code.replace(p.code.find(launch), launch.size(), "BLOCK=BLOCK, num_warps=8, num_stages=3)");
-  json::Value lineage = json::Value::array();
-  for (const char *c : {"num_warps 4 -> 8.", "num_stages 2 -> 3 to pipeline the row loads."}) {
-    json::Value o = json::Value::object();
-    o.set("change", c);
-    lineage.push_back(o);
-  }
+  json::Value lineage = lineage_of({"num_warps 4 -> 8.", "num_stages 2 -> 3 to pipeline the row loads."});
   at(p.doc, {"agent_facing"}).set("kept_changes_of_its_lineage", lineage);
   auto d = distill::draft_record(p);
   INFO((d.refusal ? d.refusal->why : ""));
@@ -1095,12 +1091,7 @@ TEST_CASE("a strategy builds on the latest kept change its code still runs", "[d
   p.code_after = fixture("refk-final").code; // a softmax at num_warps=8, no partition
   auto &af = *p.doc.find("agent_facing");
   af.find("builds_on")->set("previous_approach", "A producer warp partition streams the next row.");
-  json::Value lineage = json::Value::array();
-  for (const char *c : {"num_warps 4 -> 8.", "A producer warp partition streams the next row."}) {
-    json::Value o = json::Value::object();
-    o.set("change", c);
-    lineage.push_back(o);
-  }
+  json::Value lineage = lineage_of({"num_warps 4 -> 8.", "A producer warp partition streams the next row."});
   af.set("kept_changes_of_its_lineage", lineage);
   af.find("what_the_run_said")
       ->set("causal_sentences", json::Value::strings({"Capping BLOCK at 8192 keeps the row in registers, because a "

@@ -73,6 +73,28 @@ Loaded find(const Built &b, const std::string &seg) {
   throw std::runtime_error("no packet " + seg);
 }
 
+// A git repository of kernel.py commits, built with the git binary (tests
+// only; the product reads git through libgit2).
+struct KernelRepo {
+  fs::path dir;
+  std::map<std::string, std::string> sha; // label -> commit
+  explicit KernelRepo(const std::string &name) : dir(testing::fresh_dir(name)) {
+    git("init -q");
+    git("config user.email t@example.invalid");
+    git("config user.name tester");
+    git("config commit.gpgsign false");
+  }
+  std::string git(const std::string &args) const {
+    return testing::sh("cd '" + dir.string() + "' && git " + args + " 2>&1");
+  }
+  void commit(const std::string &label, const std::string &subject, const std::string &kernel) {
+    testing::write(dir / "kernel.py", kernel);
+    git("add -A");
+    git("commit -q --allow-empty -m '" + subject + "'");
+    sha[label] = git("rev-parse HEAD").substr(0, 40);
+  }
+};
+
 } // namespace
 
 TEST_CASE("every diff is git's diff of the whole version change, scrubbed in comments only", "[packet]") {
@@ -310,18 +332,12 @@ TEST_CASE("report conclusions and line-bounded caps", "[packet]") {
 }
 
 TEST_CASE("an anti-strategy shows the failed attempt, not a docstring-only revert (issue 10)", "[packet][issue10]") {
-  auto dir = testing::fresh_dir("packet-revert");
-  auto git = [&](const std::string &args) { return testing::sh("cd '" + dir.string() + "' && git " + args + " 2>&1"); };
-  git("init -q");
-  git("config user.email t@example.invalid");
-  git("config user.name tester");
-  git("config commit.gpgsign false");
-  std::map<std::string, std::string> sha;
+  KernelRepo r("packet-revert");
+  auto &dir = r.dir;
+  auto &sha = r.sha;
+  auto git = [&](const std::string &args) { return r.git(args); };
   auto commit = [&](const std::string &label, const std::string &subject, const std::string &kernel) {
-    testing::write(dir / "kernel.py", kernel);
-    git("add -A");
-    git("commit -q -m '" + subject + "'");
-    sha[label] = git("rev-parse HEAD").substr(0, 40);
+    r.commit(label, subject, kernel);
   };
   std::string doc = "def k(x):\n    \"\"\"Row softmax.\n\n    Measured on the cold harness.\n    \"\"\"\n";
   std::string v1 = doc + "    return x * 2\n";
@@ -433,18 +449,11 @@ TEST_CASE("a kept step whose own change runs nothing kept no setting", "[packet]
 TEST_CASE("a strategy's earlier tries are matched by the code they add, however worded", "[packet][issue25]") {
   // Kit 31, T03: "enable VEC (ld.global.nc.v4)" kept after "enable 128-bit
   // loads" was reverted; the words share no setting, the code is the same.
-  auto dir = testing::fresh_dir("packet-earlier-tries");
-  auto git = [&](const std::string &args) { return testing::sh("cd '" + dir.string() + "' && git " + args + " 2>&1"); };
-  git("init -q");
-  git("config user.email t@example.invalid");
-  git("config user.name tester");
-  git("config commit.gpgsign false");
-  std::map<std::string, std::string> sha;
+  KernelRepo r("packet-earlier-tries");
+  auto &dir = r.dir;
+  auto &sha = r.sha;
   auto commit = [&](const std::string &label, const std::string &subject, const std::string &kernel) {
-    testing::write(dir / "kernel.py", kernel);
-    git("add -A");
-    git("commit -q --allow-empty -m '" + subject + "'");
-    sha[label] = git("rev-parse HEAD").substr(0, 40);
+    r.commit(label, subject, kernel);
   };
   auto kernel = [](const std::string &block, bool vec, const std::string &ret) {
     return "BLOCK = " + block + "\n" + (vec ? "VEC = 8\n" : "") + "\n\ndef k(x):\n" +
