@@ -1155,6 +1155,24 @@ TEST_CASE("a strategy builds on the latest kept change its code still runs", "[d
                  Catch::EndsWith("and this kernel has neither)."));
 }
 
+TEST_CASE("a final kernel's goal names what the run kept after it", "[distill][issue25]") {
+  // Kit 32, U22: the last new best is quoted; the run ended on a later
+  // kept step that set no new best.
+  auto p = fixture("refk-final");
+  auto d = distill::draft_record(p);
+  REQUIRE(d.record);
+  CHECK_THAT(d.record->get("payload").string_or("goal"), !Catch::Contains("kept later steps"));
+  at(p.doc, {"agent_facing", "span"})
+      .set("kept_after_it_without_a_new_best",
+           lineage_of({"num_stages 3->2. Frees shared memory.", "a", "b", "Set BLOCK 1024->2048."}));
+  auto after = distill::draft_record(p);
+  INFO((after.refusal ? after.refusal->why : ""));
+  REQUIRE(after.record);
+  CHECK_THAT(after.record->get("payload").string_or("goal"),
+             Catch::EndsWith(" The run kept later steps that set no new best, so the kernel it ended with is not "
+                             "this one: num_stages 3->2; a; b, and more."));
+}
+
 TEST_CASE("a reference kernel's goal names the lines of it that run for nothing", "[distill][issue25]") {
   // Round 11: a final kernel quoted with a buffer stored into and never read
   // and a JIT function nothing launches, beside the code that works.

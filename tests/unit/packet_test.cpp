@@ -11,6 +11,7 @@
 #include "partition/partition.hpp"
 #include "scrub/scrubber.hpp"
 #include "text/utf8.hpp"
+#include "workspace/segment_kinds.hpp"
 
 using namespace otm;
 namespace fs = std::filesystem;
@@ -496,4 +497,49 @@ TEST_CASE("a strategy's earlier tries are matched by the code they add, however 
   packet::Context bare;
   CHECK(packet::tries_of_this_change(bare, "v5", {"v3"}) == std::vector<std::string>{"v3"});
   fs::remove_all(dir);
+}
+
+TEST_CASE("the final kernel names what the run kept after it without a new best", "[packet][issue25]") {
+  // Kit 32, U22: the best-measured kernel quoted while the run ended on a
+  // later kept step (NUM_STAGES 3 -> 2) that set no new best.
+  KernelRepo r("packet-kept-after");
+  r.commit("v0", "v0: baseline", "NUM_STAGES = 2\n\n\ndef k(x):\n    return load(x, NUM_STAGES)\n");
+  r.commit("v1", "v1: num_stages 2->3 (-5%)", "NUM_STAGES = 3\n\n\ndef k(x):\n    return load(x, NUM_STAGES)\n");
+  r.commit("v2", "v2: kept, num_stages 3->2 (+0.1%)",
+           "NUM_STAGES = 2\n\n\ndef k(x):\n    return load(x, NUM_STAGES)\n");
+  r.commit("v3", "v3: kept, a comment (+0.0%)",
+           "# tuned\nNUM_STAGES = 2\n\n\ndef k(x):\n    return load(x, NUM_STAGES)\n");
+  r.commit("v4", "v4: kept, doubled (failed its check)",
+           "# tuned\nNUM_STAGES = 2\n\n\ndef k(x):\n    return 2 * load(x, NUM_STAGES)\n");
+  auto repo = git::Repository::open(r.dir);
+  packet::VersionCommits commits(repo);
+  std::vector<json::Value> rows;
+  int n = 0;
+  for (const auto &v : {"v0", "v1", "v2", "v3", "v4"}) {
+    json::Value row = json::Value::object();
+    row.set("version", v);
+    row.set("n", n++);
+    row.set("sha", r.sha[v]);
+    row.set("reverted", false);
+    row.set("correctness_status", std::string(v) == "v4" ? "FAIL" : "PASS");
+    rows.push_back(std::move(row));
+  }
+  packet::RunFacts facts(rows);
+  packet::Context ctx;
+  ctx.repo = &repo;
+  ctx.commits = &commits;
+  ctx.facts = &facts;
+  workspace::Segment seg;
+  seg.record_type = "reference-kernel";
+  seg.seg_kind = workspace::kFinalKernelSegment;
+  seg.version = "v1";
+  seg.sha = r.sha["v1"];
+  auto span = packet::span_of(seg, ctx);
+  // v2 runs and passed; v3 changed a comment; v4 failed its check.
+  REQUIRE(span.kept_after.size() == 1);
+  CHECK(span.kept_after[0]->version == "v2");
+  // A milestone snapshot is no final kernel: nothing listed.
+  seg.seg_kind = workspace::kMegaSnapshotSegment;
+  CHECK(packet::span_of(seg, ctx).kept_after.empty());
+  fs::remove_all(r.dir);
 }

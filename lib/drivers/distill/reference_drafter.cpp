@@ -252,6 +252,22 @@ std::string benchmarked_sizes(const Value &af) {
   return " only, " + joined(items);
 }
 
+// The run's final kernel is its last new best; what it kept after without
+// one is said, so a reader knows the kernel the run ended with is another
+// (kit 32, U22: NUM_STAGES 3 quoted, the run's last kernel sets 2). Each
+// step by its first sentence, at most three.
+std::string kept_after_it(const Context &c) {
+  const auto after = strings_at(c.af.get("span").get("kept_after_it_without_a_new_best"), "change");
+  if (after.empty()) return {};
+  constexpr std::size_t kNamed = 3;
+  std::string out = " The run kept later steps that set no new best, so the kernel it ended with is not this one: ";
+  for (std::size_t i = 0; i < after.size() && i < kNamed; ++i)
+    out += (i ? "; " : "") + std::string(text::rstrip_chars(levers::what_a_change_did(after[i]), " ."));
+  // No count: a number the packet does not hold is a fabrication.
+  if (after.size() > kNamed) out += ", and more";
+  return out + ".";
+}
+
 } // namespace
 
 Value draft_reference(Context &c) {
@@ -272,7 +288,7 @@ Value draft_reference(Context &c) {
                     (passed ? " (it passed the run's own correctness check on the benchmarked shapes" +
                                   benchmarked_sizes(c.af) + "; otm did not run it, and other sizes are untested)"
                             : " (otm did not run it)") +
-                    what_runs_for_nothing(c, whole_file));
+                    what_runs_for_nothing(c, whole_file) + kept_after_it(c));
   p.set("problem", problem_of(c));
   auto change = text_of(c.af.get("what_the_run_said").get("change"));
   const auto applied_before = levers_applied_before(c);

@@ -388,6 +388,9 @@ void write_agent_facing(json::Writer &w, const Texts &t, const workspace::Segmen
       w.key("geomean_us").value(later->second);
       w.end_object();
     }
+    // The final kernel: what the run kept after it without a new best, so
+    // the kernel it ended with is another (written only when there is some).
+    if (t.kept_after.size()) write_changes(w, "kept_after_it_without_a_new_best", t.kept_after);
     w.end_object();
     write_changes(w, "kept_changes_of_its_lineage", t.lineage);
   }
@@ -453,6 +456,7 @@ void write_provenance(json::Writer &w, const workspace::Segment &seg, const std:
   if (seg.record_type == "strategy" || seg.record_type == "reference-kernel")
     write_versions(w, "lineage_versions", span.lineage);
   if (auto later = fastest_later_in_its_dsl(seg, ctx.facts)) w.key("later_kernel_of_its_dsl").value(later->first);
+  if (!span.kept_after.empty()) write_versions(w, "kept_after_it_without_a_new_best", span.kept_after);
   if (dram) {
     w.key("dram_captures").begin_array();
     w.value(dram->before.dir).value(dram->after.dir);

@@ -157,6 +157,15 @@ std::vector<const workspace::VersionRow *> RunFacts::kept_through(const std::str
   return out;
 }
 
+std::vector<const workspace::VersionRow *> RunFacts::kept_after(const std::string &version) const {
+  std::vector<const workspace::VersionRow *> out;
+  auto a = position_.find(version);
+  if (a == position_.end()) return out;
+  for (std::size_t i = a->second + 1; i < rows_.size(); ++i)
+    if (kept(rows_[i])) out.push_back(&rows_[i]);
+  return out;
+}
+
 const workspace::VersionRow *RunFacts::row_of(const std::string &version) const {
   auto it = position_.find(version);
   return it == position_.end() ? nullptr : &rows_[it->second];

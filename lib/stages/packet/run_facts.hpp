@@ -76,6 +76,9 @@ public:
   // The rows up to and including `version` that have a commit and were
   // not reverted, oldest first; empty when the version is unknown.
   std::vector<const workspace::VersionRow *> kept_through(const std::string &version) const;
+  // The rows after `version` that have a commit and were not reverted,
+  // oldest first; empty when the version is unknown.
+  std::vector<const workspace::VersionRow *> kept_after(const std::string &version) const;
   // The commit of the last row before `version` (by `n`) that has a
   // commit and was not reverted: the code a kept step was made on; empty
   // when there is none or the version is unknown.

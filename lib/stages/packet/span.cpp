@@ -7,6 +7,7 @@
 
 #include "packet/earlier_tries.hpp"
 #include "packet/run_facts.hpp"
+#include "workspace/segment_kinds.hpp"
 
 namespace otm::packet {
 
@@ -86,6 +87,9 @@ Span span_of(const workspace::Segment &seg, const Context &ctx) {
     // The lineage before the kernel's own step: what its code builds on.
     lineage_through(seg.version);
     if (!out.lineage.empty() && out.lineage.back()->version == seg.version) out.lineage.pop_back();
+    if (seg.seg_kind == workspace::kFinalKernelSegment && ctx.facts)
+      for (const auto *row : ctx.facts->kept_after(seg.version))
+        if (ctx.facts->passed_correctness(row->version) && runs(row->version)) out.kept_after.push_back(row);
     const auto from = seg.measured_from().sha;
     const auto &to = seg.sha;
     if (from && to && !from->empty())

@@ -47,6 +47,10 @@ struct Span {
   // order (tries_of_this_change: by the settings their words state or the
   // edits their code makes).
   std::vector<std::string> reverted_tries;
+  // The run's final kernel's: the kept steps after it (none set a new best)
+  // that passed their check and whose own change runs, oldest first: the
+  // kernel the run ended with is not the one quoted (kit 32, U22).
+  std::vector<const workspace::VersionRow *> kept_after;
 };
 // Empty (this step runs, nothing spanned) without a repository.
 Span span_of(const workspace::Segment &seg, const Context &ctx);
