@@ -4,7 +4,7 @@
 #include <cctype>
 #include <set>
 
-#include "code/inert_changes.hpp"
+#include "packet/changed_lines.hpp"
 #include "packet/kernel_code.hpp"
 #include "packet/run_facts.hpp"
 
@@ -12,49 +12,12 @@ namespace otm::packet {
 
 namespace {
 
-// The changed lines of a diff, whitespace taken out, by side; a line
-// both removed and added is in neither.
-struct Edits {
-  std::set<std::string> added, removed;
-  std::size_t size() const { return added.size() + removed.size(); }
-};
-
-std::string without_space(std::string_view line) {
-  std::string out;
-  for (char ch : line)
-    if (!std::isspace(static_cast<unsigned char>(ch))) out.push_back(ch);
-  return out;
-}
-
-// Every changed line, or with `running_only` those that run
-// (code::inert_changes against the file after the change).
-Edits edits_of(const KernelDiff &d, bool running_only) {
-  Edits out;
-  if (!d.lexed) return out;
-  const auto &lines = d.lexed->lines;
-  std::optional<code::InertChanges> inert;
-  if (running_only)
-    inert = code::inert_changes(lines, d.after ? std::optional<std::string_view>(*d.after) : std::nullopt);
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    const auto &l = lines[i];
-    const bool added = l.role == code::DiffLine::Role::Added;
-    if ((!added && l.role != code::DiffLine::Role::Removed) || (inert && !inert->runs(i))) continue;
-    auto text = without_space(l.text.substr(std::min(l.body, l.text.size())));
-    if (!text.empty()) (added ? out.added : out.removed).insert(std::move(text));
-  }
-  // A line removed and added alike was moved or re-indented: no edit (a
-  // loop the change wraps around `e = tl.exp(x - m)` does not try exp).
-  for (auto it = out.added.begin(); it != out.added.end();)
-    it = out.removed.erase(*it) ? out.added.erase(it) : std::next(it);
-  return out;
-}
-
 // Whether the strategy's edits (`mine`) make at least half of an
 // attempt's (and one): its added lines, or for an attempt that only
 // removes, its removed lines. Removing the same line is no same change
 // when each writes another in its place (kit 32: a port to Gluon and an
 // exp2 attempt both remove `e = tl.exp(x - m)`).
-bool makes_most_of(const Edits &mine, const Edits &attempt) {
+bool makes_most_of(const ChangedLines &mine, const ChangedLines &attempt) {
   const bool adds = !attempt.added.empty();
   const auto &its = adds ? attempt.added : attempt.removed;
   const auto &ours = adds ? mine.added : mine.removed;
@@ -80,7 +43,7 @@ std::vector<std::string> tries_of_this_change(const Context &ctx, const std::str
   if (!ctx.repo || !ctx.commits || !facts) return in_run_order();
   auto own = own_change(*ctx.repo, *ctx.commits, version, ctx.diffs, facts->code_made_on(version));
   if (!own || !own->executable) return in_run_order();
-  const Edits mine = edits_of(*own, true);
+  const auto mine = changed_lines(*own, ChangedLines::Running | ChangedLines::NotMoved);
   if (mine.size() == 0) return in_run_order();
   for (const auto *row : facts->reverted_before(version)) {
     const std::string &v = row->version;
@@ -95,11 +58,9 @@ std::vector<std::string> tries_of_this_change(const Context &ctx, const std::str
     auto attempt = version_diff(*ctx.repo, *ctx.commits, tried, ctx.diffs, facts->code_made_on(v));
     if (!attempt || !attempt->executable) continue;
     // Every changed line first (cheap): an attempt sharing none is no try.
-    const Edits all = edits_of(*attempt, false);
-    const bool meets =
-        std::any_of(all.added.begin(), all.added.end(), [&](auto &x) { return mine.added.count(x); }) ||
-        std::any_of(all.removed.begin(), all.removed.end(), [&](auto &x) { return mine.removed.count(x); });
-    if (meets && makes_most_of(mine, edits_of(*attempt, true))) found.insert(v);
+    if (meets(changed_lines(*attempt), mine) &&
+        makes_most_of(mine, changed_lines(*attempt, ChangedLines::Running | ChangedLines::NotMoved)))
+      found.insert(v);
   }
   return in_run_order();
 }

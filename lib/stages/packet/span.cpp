@@ -1,51 +1,12 @@
 #include "packet/span.hpp"
 
-#include <algorithm>
-#include <cctype>
-#include <set>
-#include <string_view>
 
+#include "packet/changed_lines.hpp"
 #include "packet/earlier_tries.hpp"
 #include "packet/run_facts.hpp"
 #include "workspace/segment_kinds.hpp"
 
 namespace otm::packet {
-
-namespace {
-
-// The changed lines of a unified diff, whitespace taken out, by side;
-// blank lines and whole-line comments left out.
-struct ChangedCode {
-  std::set<std::string> added, removed;
-};
-ChangedCode changed_code(std::string_view diff) {
-  ChangedCode out;
-  for (std::size_t at = 0; at < diff.size();) {
-    std::size_t eol = diff.find('\n', at);
-    if (eol == std::string_view::npos) eol = diff.size();
-    std::string_view line = diff.substr(at, eol - at);
-    at = eol + 1;
-    if (line.empty() || (line[0] != '+' && line[0] != '-') || line.starts_with("+++") || line.starts_with("---"))
-      continue;
-    std::string code;
-    for (char ch : line.substr(1))
-      if (!std::isspace(static_cast<unsigned char>(ch))) code.push_back(ch);
-    if (code.empty() || code.starts_with("#") || code.starts_with("//")) continue;
-    (line[0] == '+' ? out.added : out.removed).insert(std::move(code));
-  }
-  return out;
-}
-
-// Whether any line a step's own change adds or removes is added or
-// removed the same way by the diff of the span.
-bool left_in(const ChangedCode &own, const ChangedCode &span) {
-  auto meets = [](const std::set<std::string> &a, const std::set<std::string> &b) {
-    return std::any_of(a.begin(), a.end(), [&](const std::string &x) { return b.count(x) > 0; });
-  };
-  return meets(own.added, span.added) || meets(own.removed, span.removed);
-}
-
-} // namespace
 
 bool own_change_runs(const Context &ctx, const std::string &version) {
   if (!ctx.repo || !ctx.commits) return true;
@@ -110,15 +71,17 @@ Span span_of(const workspace::Segment &seg, const Context &ctx) {
   // A kept step whose own change left no line in the span's diff (a
   // later step of the span set it back: kit 29's EVICT on then off, kit
   // 28's GROUP_M 8 -> 16 -> 8) was not measured with this one.
-  std::optional<ChangedCode> span_code;
+  std::optional<ChangedLines> span_code;
   if (const auto &base = measured_from.sha; base && !base->empty())
     if (const auto &target = seg.sha; target && !target->empty())
-      span_code = changed_code(diff_between(*ctx.repo, *base, *target, DiffRange::MeasuredAgainst, ctx.diffs).text);
+      span_code = changed_lines(diff_between(*ctx.repo, *base, *target, DiffRange::MeasuredAgainst, ctx.diffs));
   for (const auto *row : ctx.facts->kept_between(*from, seg.version)) {
     const std::string &v = row->version;
     auto own = own_of(v);
     if (!own || !own->executable) continue;
-    if (span_code && !left_in(changed_code(own->text), *span_code)) continue;
+    // Whether any line the step's own change adds or removes is added or
+    // removed the same way by the diff of the span.
+    if (span_code && !meets(changed_lines(*own), *span_code)) continue;
     out.earlier.push_back(row);
   }
   auto own = own_of(seg.version);
