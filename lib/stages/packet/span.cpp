@@ -1,6 +1,5 @@
 #include "packet/span.hpp"
 
-
 #include "packet/changed_lines.hpp"
 #include "packet/earlier_tries.hpp"
 #include "packet/run_facts.hpp"
