@@ -17,7 +17,7 @@ namespace {
 
 using Names = std::set<std::string>;
 
-Names names_in(std::string_view code) {
+Names names_read_in(std::string_view code) {
   static const text::Regex name(R"((?<![\w.])([A-Za-z_]\w*)(?!\s*=[^=]))");
   Names out;
   for (const auto &m : name.find_all(code)) out.insert(std::string(m[1]));
@@ -75,14 +75,14 @@ void read_statement(Body &b, std::vector<std::size_t> &open) {
     open.push_back(b.loops.size() - 1);
   };
   if (auto m = for_head.search(s.code))
-    loop(names_in((*m)[1]), names_in((*m)[2]));
+    loop(names_read_in((*m)[1]), names_read_in((*m)[2]));
   else if (auto w = while_head.search(s.code))
-    loop({}, names_in((*w)[1]));
+    loop({}, names_read_in((*w)[1]));
   else if (auto a = augmented.search(s.code))
-    b.assignments.push_back(Assignment{at, std::string((*a)[1]), names_in((*a)[2]), true});
+    b.assignments.push_back(Assignment{at, std::string((*a)[1]), names_read_in((*a)[2]), true});
   else if (auto p = plain.search(s.code))
-    for (const auto &target : names_in((*p)[1]))
-      b.assignments.push_back(Assignment{at, target, names_in((*p)[2]), false});
+    for (const auto &target : names_read_in((*p)[1]))
+      b.assignments.push_back(Assignment{at, target, names_read_in((*p)[2]), false});
 }
 
 Body read_body(const ModuleOutline &outline, const std::vector<std::string_view> &raw, std::size_t begin,
@@ -177,7 +177,7 @@ std::optional<PhaseRestart> restart_in(const Body &b) {
       if (!b.inside(*initialised, l)) life.push_back(l);
     if (life.size() < 2) continue; // one loop: its counter is the barrier's
     const std::size_t tiles = life.front(), inner = life.back();
-    const Names phase_reads = names_in(phase);
+    const Names phase_reads = names_read_in(phase);
     if (phase_reads.empty()) continue;
     const Names deps = depends_on(b, phase_reads, w);
     bool carried = false;

@@ -108,7 +108,7 @@ std::string with_sm_count(std::string expression, std::optional<long> sm_count) 
 // the same text over different bindings never compares equal.
 std::string unknown_of(const std::string &text, const Bindings &env) {
   std::string out = "?<" + text;
-  for (const auto &n : names_in(text))
+  for (const auto &n : identifiers_in(text))
     if (auto it = env.find(n); it != env.end()) out += "|" + n + "=" + it->second;
   return out + ">";
 }
@@ -125,7 +125,7 @@ const text::Regex &assignment() {
   return re;
 }
 
-std::vector<std::string> names_in(const std::string &targets) {
+std::vector<std::string> identifiers_in(const std::string &targets) {
   std::vector<std::string> out;
   static const text::Regex name(R"([A-Za-z_]\w*)");
   for (const auto &m : name.find_all(targets)) out.emplace_back(m[0]);
@@ -201,7 +201,7 @@ Module read_module(std::string_view text, std::optional<long> sm_count, Launches
       }
       if (!read) continue;
       if (lines.size() == 1)
-        if (auto a = assignment().search(lines.front().code); a && names_in(std::string((*a)[1])).size() == 1) {
+        if (auto a = assignment().search(lines.front().code); a && identifiers_in(std::string((*a)[1])).size() == 1) {
           std::string name(text_trimmed((*a)[1]));
           m.constants[name] =
               eval_python(with_sm_count(std::string((*a)[2]), sm_count), m.constants).value_or("?" + name);
@@ -264,16 +264,16 @@ Launch launch_of(const Module &m, const ShapeAxes &shape, const std::vector<std:
       // block's condition and the assignment over their bindings.
       // `if _NUM_SMS is None: _NUM_SMS = props.multi_processor_count`, a
       // cache: whichever way the block goes, the name holds the SM count.
-      if (a && sm_count && names_in(std::string((*a)[1])).size() == 1 && queries_sm_count((*a)[2])) {
-        env[names_in(std::string((*a)[1])).front()] = std::to_string(*sm_count);
+      if (a && sm_count && identifiers_in(std::string((*a)[1])).size() == 1 && queries_sm_count((*a)[2])) {
+        env[identifiers_in(std::string((*a)[1])).front()] = std::to_string(*sm_count);
         continue;
       }
       if (a)
-        for (const auto &n : names_in(std::string((*a)[1]))) env[n] = unknown_of(block + " | " + line.code, env);
+        for (const auto &n : identifiers_in(std::string((*a)[1]))) env[n] = unknown_of(block + " | " + line.code, env);
       continue;
     }
     if (!a) continue;
-    auto targets = names_in(std::string((*a)[1]));
+    auto targets = identifiers_in(std::string((*a)[1]));
     std::string value((*a)[2]);
     if (targets.size() == 1) {
       env[targets[0]] = eval_python(with_sm_count(value, sm_count), env).value_or(unknown_of(value, env));

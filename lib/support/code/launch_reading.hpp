@@ -46,7 +46,7 @@ std::string_view text_trimmed(std::string_view s);
 const text::Regex &assignment();
 
 // The names in an assignment's targets (or any expression), in order.
-std::vector<std::string> names_in(const std::string &targets);
+std::vector<std::string> identifiers_in(const std::string &targets);
 
 // The index of the bracket that closes the one at `open` in `s`, past
 // strings; throws CannotTell when none does.

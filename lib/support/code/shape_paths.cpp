@@ -87,7 +87,7 @@ struct SteppedLoop {
 };
 
 std::set<std::string> names_of(const std::string &expression) {
-  auto v = names_in(expression);
+  auto v = identifiers_in(expression);
   return {v.begin(), v.end()};
 }
 
@@ -143,7 +143,7 @@ std::vector<SteppedLoop> stepped_loops(const Module &m, const std::vector<Line> 
         if (!meets(names_of(pointer), reach)) return;
         for (const auto &p : parts)
           if (auto mk = masking.search(p); mk && meets(names_of(std::string((*mk)[1])), reach)) return;
-        auto first = names_in(pointer);
+        auto first = identifiers_in(pointer);
         loop.unmasked.push_back(first.empty() ? pointer : first.front());
       });
     }

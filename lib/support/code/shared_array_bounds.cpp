@@ -37,7 +37,7 @@ using Names = std::set<std::string>;
 // What each variable's initialiser (or loop head) reads.
 using Reads = std::map<std::string, Names>;
 
-Names names_in(std::string_view expression, const CConstants &constants) {
+Names variables_in(std::string_view expression, const CConstants &constants) {
   static const text::Regex name(R"((?<![\w.>:])([A-Za-z_]\w*)\b(?!\s*\())");
   Names out;
   for (const auto &m : name.find_all(expression))
@@ -51,7 +51,7 @@ Names names_in(std::string_view expression, const CConstants &constants) {
 std::optional<Range> range_of(std::string_view expression, const Ranges &ranges, std::size_t line,
                               const CConstants &constants) {
   if (expression.find_first_of("%&|^?<>=!") != std::string_view::npos) return std::nullopt;
-  auto names = names_in(expression, constants);
+  auto names = variables_in(expression, constants);
   if (names.size() > 6) return std::nullopt;
   std::vector<std::pair<std::string, Range>> vars;
   for (const auto &n : names) {
@@ -114,14 +114,14 @@ Ranges ranges_of(const std::vector<std::string> &lines, const CConstants &consta
       bind_range(ranges, std::string(m[1]), i, r);
       auto &r1 = reads[std::string(m[1])];
       for (auto part : {m[2], m[5]})
-        for (const auto &n : names_in(part, constants)) r1.insert(n);
+        for (const auto &n : variables_in(part, constants)) r1.insert(n);
     }
     std::string rest = loop.replace(l, "");
     for (const auto &m : declaration.find_all(rest))
       for (const auto &d : split_top_level(m[1], ','))
         if (auto dm = declarator.search(d)) {
           bind_range(ranges, std::string((*dm)[1]), i, initial_range((*dm)[2], ranges, i, constants));
-          for (const auto &n : names_in((*dm)[2], constants)) reads[std::string((*dm)[1])].insert(n);
+          for (const auto &n : variables_in((*dm)[2], constants)) reads[std::string((*dm)[1])].insert(n);
         }
   }
   return ranges;
@@ -231,12 +231,12 @@ std::vector<SharedArrayOverrun> shared_array_overruns(std::string_view source, L
           auto r = range_of(index, ranges, i, constants);
           if (r && r->hi >= a.sizes[d]) {
             // Guarded by a condition on the index or on what it is made of.
-            Names made_of = names_in(index, constants);
+            Names made_of = variables_in(index, constants);
             for (std::size_t round = 0; round < 3; ++round)
               for (const auto &n : Names(made_of))
                 if (auto r1 = reads.find(n); r1 != reads.end()) made_of.insert(r1->second.begin(), r1->second.end());
             bool guarded = false;
-            for (const auto &g : names_in(guards[i], constants)) guarded = guarded || made_of.count(g);
+            for (const auto &g : variables_in(guards[i], constants)) guarded = guarded || made_of.count(g);
             if (!guarded) out.push_back({i + 1, a.name, a.extents[d], a.sizes[d], index, r->hi});
           }
           auto next = lines[i].find_first_not_of(" \t", *close + 1);
