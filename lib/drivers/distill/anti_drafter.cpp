@@ -31,7 +31,7 @@ namespace {
 // "correctness FAIL (max_abs_err 0.0031, max_rel_err 0.0044)": what the
 // step's own correctness check observed, when it failed.
 std::optional<std::string> observed_failure(Context &c) {
-  if (auto gate = text_of(c.af.get("what_the_run_said").get("gate_verdict"))) return gate;
+  if (auto gate = text_of(c.said.gate_verdict)) return gate;
   const auto &corr = c.af.get("measurements").get("correctness");
   auto status = text_of(corr.get("status"));
   if (!status || !fact_context(c.af).correctness_failed) return std::nullopt;
@@ -56,9 +56,8 @@ std::optional<std::string> observed_failure(Context &c) {
 // An attempt measured faster beyond the noise contradicts it (refused).
 std::optional<std::string> no_effect_observed(Context &c, const AntiFact &fact) {
   if (fact.verdict != "not-worth-it-here") return std::nullopt;
-  const auto &said = c.af.get("what_the_run_said");
-  std::string account = fact.attempted + "\n" + c.af.string_or("the_failed_lever") + "\n" +
-                        said.string_or("commit_subject") + "\n" + said.string_or("change");
+  std::string account =
+      fact.attempted + "\n" + c.af.string_or("the_failed_lever") + "\n" + c.said.commit_subject + "\n" + c.said.change;
   if (const auto *pitfalls = c.af.get("pitfalls_recorded_here").as_array())
     for (const auto &p : *pitfalls) account += "\n" + p.string_or("pitfall");
   // The run's bookkeeping ("kept -> 95.5->95.2us no improvement over
@@ -290,7 +289,7 @@ std::optional<std::string> check_anti_against_the_run(Context &c, const AntiFact
     refuse("payload.attempted", "the attempt changes no code that runs " + range +
                                     " (only comments, docstrings, stamps or values nothing reads): the lever was "
                                     "never tried");
-  const std::string dsl = c.af.get("operator").string_or("dsl");
+  const std::string dsl = c.op.dsl;
   const auto &vocabulary = c.rules.retrieval.levers;
   auto levers = levers::read_levers(*diff, fact.attempted, vocabulary, dsl);
   const std::string_view claim = levers::claim_of(fact.attempted);
@@ -369,7 +368,7 @@ std::optional<std::string> check_anti_against_the_run(Context &c, const AntiFact
 std::string configuration_tried_in(const Context &c, const AntiFact &fact) {
   auto after = code_after(c);
   if (!after) return {};
-  const std::string dsl = c.af.get("operator").string_or("dsl");
+  const std::string dsl = c.op.dsl;
   const auto &vocabulary = c.rules.retrieval.levers;
   std::set<std::string> own;
   const std::string_view claim = levers::claim_of(fact.attempted);
@@ -521,7 +520,7 @@ Value draft_anti(Context &c) {
     p.set("observed", "the run recorded " + *fact.stated_effect + " for this lever");
   // The failed attempt's code, when the quoted running changes change the
   // lever's code or hold a name the account gives it.
-  const std::string dsl = c.af.get("operator").string_or("dsl");
+  const std::string dsl = c.op.dsl;
   const auto &vocabulary = c.rules.retrieval.levers;
   std::vector<std::string> tried;
   if (diff) tried = levers::read_levers(*diff, fact.attempted, vocabulary, dsl).realised;

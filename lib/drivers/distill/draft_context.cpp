@@ -36,7 +36,7 @@ Value scope_of(Context &c) {
   s.set("dsl", required_string(scope.get("dsl"), "retrieval.scope.dsl", "target.scope.dsl is missing"));
   s.set("operator_family", scope.get("operator_family"));
   Value sig = Value::object();
-  if (const auto *axes = c.af.get("operator").get("fixed_axes").as_object()) {
+  if (const auto *axes = c.op.fixed_axes.as_object()) {
     for (const auto &[k, v] : *axes) {
       bool scalar = v.is_number() || v.is_bool() || v.is_string();
       if (scalar && leak_free(k) && (!v.is_string() || leak_free(*v.as_string()))) sig.set(k, v);
@@ -77,7 +77,7 @@ Value retrieval_of(Context &c) {
 
 Value measured_on(Context &c) {
   Value m = Value::object();
-  auto harness = text_of(c.af.get("operator").get("harness"));
+  auto harness = text_of(c.op.harness);
   if (harness && leak_free(*harness))
     m.set("harness", *harness);
   else
@@ -169,7 +169,7 @@ std::vector<LeverNotRun> why_not_run(const Context &c, const std::vector<std::st
                                                        : std::string_view());
   if (kernel.empty()) return out;
   const auto &vocabulary = c.rules.retrieval.levers;
-  const std::string dsl = c.af.get("operator").string_or("dsl");
+  const std::string dsl = c.op.dsl;
   const std::string live = live_code_of(kernel, c.af.get("kernel_file").string_or("kernel.py"));
   const auto device = code::device_code(kernel);
   // A lever the kernel holds only as a compiler option its DSL leaves
@@ -233,7 +233,7 @@ bool kernel_holds_stated_values(const Context &c, const std::string &change) {
     with_literals += '\n';
   }
   const auto &vocabulary = c.rules.retrieval.levers;
-  const std::string dsl = c.af.get("operator").string_or("dsl");
+  const std::string dsl = c.op.dsl;
   static const text::Regex assigned(
       R"((?:^|[\s,(;])(?:constexpr\s+|const\s+|static\s+)*(?:int\s+|unsigned\s+|size_t\s+)?([A-Za-z_]\w*)\s*(?::\s*[\w.]+\s*)?=(?!=)\s*(\d+)\b)");
   static const text::Regex identifier(R"(\b[A-Za-z_]\w*\b)");
@@ -368,7 +368,7 @@ Value problem_of(Context &c) {
   p.set("target", c.gpu);
   p.set("statement", c.what);
   if (!c.family.empty()) p.set("operator", c.family);
-  if (auto dsl = text_of(c.af.get("operator").get("dsl"))) p.set("dsl", *dsl);
+  if (auto dsl = text_of(c.op.dsl)) p.set("dsl", *dsl);
   p.set("bottleneck", Value());
   return p;
 }

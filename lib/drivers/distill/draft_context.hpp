@@ -15,6 +15,8 @@
 #include "distill/packet.hpp"
 #include "distill/retrieval_terms.hpp"
 #include "error/error.hpp"
+#include "text/utf8.hpp"
+#include "workspace/agent_facing.hpp"
 #include "json/value.hpp"
 
 namespace otm::distill::drafting {
@@ -41,6 +43,11 @@ std::string required_string(const Value &v, const std::string &field, const std:
 
 // A non-blank string, else nullopt.
 std::optional<std::string> text_of(const Value &v);
+// The same of a typed packet field (Context::said, Context::op).
+inline std::optional<std::string> text_of(const std::string &s) {
+  if (text::strip(s).empty()) return std::nullopt;
+  return s;
+}
 
 // The packet being drafted, what every drafter reads of it, and the draft
 // its thin fields are reported on.
@@ -50,6 +57,9 @@ struct Context {
   const Value &target, &af, &prov;
   std::string type, id, family, gpu, what;
   Draft &out;
+  // agent_facing's most-read blocks, typed once per draft.
+  workspace::WhatTheRunSaid said = packet.said();
+  workspace::PacketOperator op = packet.operator_block();
 };
 
 // Where the retrieval terms of the record being drafted go.
@@ -68,6 +78,10 @@ std::string lever_words(const std::vector<std::string> &ids);
 
 // The non-blank strings of a list (of `key` of its objects, when given).
 std::vector<std::string> strings_at(const Value &list, const char *key = nullptr);
+// The same of a typed list (what_the_run_said.causal_sentences).
+std::vector<std::string> nonblank_strings(const std::vector<std::string> &list);
+// The non-blank rationales of what_the_run_said.directions_taken_up.
+std::vector<std::string> nonblank_rationales(const std::vector<workspace::WhatTheRunSaid::Direction> &list);
 // The levers the kept changes a record's code carries name
 // (agent_facing.kept_changes_of_its_lineage), in vocabulary order, but not
 // a lever with code forms whose code the record's kernel no longer holds:

@@ -70,7 +70,7 @@ void advice_the_run_bears_out(std::vector<Draft> &drafts, const std::vector<Pack
     if (p.record_type() != "anti-strategy") continue;
     const auto &af = p.agent_facing();
     std::string account = af.string_or("the_failed_lever");
-    if (account.empty()) account = af.get("what_the_run_said").string_or("change");
+    if (account.empty()) account = p.said().change;
     for (const auto &l : vocabulary.named_in(account)) tried[l].insert(p.seg_id());
   }
   for (std::size_t i = 0; i < drafts.size(); ++i) {
@@ -117,15 +117,16 @@ void next_steps_the_run_bears_out(std::vector<Draft> &drafts, const std::vector<
   };
   for (const auto &p : packets) {
     const bool anti = p.record_type() == "anti-strategy";
-    const auto &said = p.agent_facing().get("what_the_run_said");
-    const std::string dsl = p.agent_facing().get("operator").string_or("dsl");
-    if (anti) levers_of(said.string_or("change"), dsl, failed_levers);
-    if (p.record_type() == "strategy") levers_of(said.string_or("change"), dsl, kept_levers);
+    const auto said = p.said();
+    const std::string dsl = p.operator_block().dsl;
+    if (anti) levers_of(said.change, dsl, failed_levers);
+    if (p.record_type() == "strategy") levers_of(said.change, dsl, kept_levers);
     // A kernel's lineage lists every change the run kept, milestones or not.
     if (const auto *lineage = p.agent_facing().get("kept_changes_of_its_lineage").as_array())
       for (const auto &k : *lineage) levers_of(k.string_or("change"), dsl, kept_levers);
     if (!anti && p.record_type() != "strategy") continue;
-    if (const auto *dirs = said.get("directions_taken_up").as_array())
+    // Only a direction written as a string (the typed block reads a missing one as "").
+    if (const auto *dirs = p.agent_facing().get("what_the_run_said").get("directions_taken_up").as_array())
       for (const auto &d : *dirs)
         if (const auto *t = d.get("direction").as_string()) (anti ? failed : kept).insert(text::folded(*t));
   }

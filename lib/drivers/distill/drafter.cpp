@@ -37,7 +37,7 @@ void refuse_code_that_cannot_compile(const Context &c) {
   if (file.empty()) return;
   auto errors = code::cuda_compile_errors(file);
   for (auto &e : code::triton_compile_errors(file)) errors.push_back(std::move(e));
-  if (auto dtype = c.af.get("operator").get("fixed_axes").get("dtype").as_string()) {
+  if (auto dtype = c.op.fixed_axes.get("dtype").as_string()) {
     auto gluon = code::gluon_compile_errors(file, *dtype);
     errors.insert(errors.end(), gluon.begin(), gluon.end());
   }

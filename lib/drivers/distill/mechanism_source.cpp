@@ -10,15 +10,21 @@
 #include "text/regex.hpp"
 #include "text/sentences.hpp"
 #include "text/utf8.hpp"
+#include "workspace/agent_facing.hpp"
 
 namespace otm::distill {
 
 namespace {
 
+std::optional<std::string> nonblank(const std::string &s) {
+  if (text::strip(s).empty()) return std::nullopt;
+  return std::string(text::strip(s));
+}
+
 std::optional<std::string> nonblank(const json::Value &v) {
   const auto *s = v.as_string();
-  if (!s || text::strip(*s).empty()) return std::nullopt;
-  return std::string(text::strip(*s));
+  if (!s) return std::nullopt;
+  return nonblank(*s);
 }
 
 // The source of a pitfall's explanation taken on its own.
@@ -317,27 +323,26 @@ std::optional<SourcedText> strategy_mechanism(const json::Value &af, const recor
     if (is_template && is_template(source, text)) return std::nullopt;
     return SourcedText{std::move(text), source};
   };
-  const auto &said = af.get("what_the_run_said");
+  const auto said = workspace::WhatTheRunSaid::from_json(af);
   // A sentence of the change text is the change, however causal its words
   // ("... and broadcast, instead of gathering them per element"): it is the
   // last source (5.), where only the cause it gives is taken (round 13: a
   // change sentence served word for word as its own mechanism, with the
   // run's "Cuts scale traffic from DRAM by 128x." next in line).
-  const auto change_text = nonblank(said.get("change"));
+  const auto change_text = nonblank(said.change);
   auto is_the_change = [&](const std::string &sentence) {
     const std::string unlabelled = without_reason_label(sentence);
     const auto core = text::strip(unlabelled);
     return change_text && !core.empty() && change_text->find(core) != std::string::npos;
   };
-  if (const auto *list = said.get("causal_sentences").as_array())
-    for (const auto &s : *list)
-      if (auto t = nonblank(s); t && !is_the_change(*t))
-        if (auto m = own(*t, "what_the_run_said.causal_sentences")) return m;
+  for (const auto &s : said.causal_sentences)
+    if (auto t = nonblank(s); t && !is_the_change(*t))
+      if (auto m = own(*t, "what_the_run_said.causal_sentences")) return m;
   // A forecast is no cause: "Expect roughly 6-10% lower latency, mainly on
   // M=32,N=14336" (stop 44: the mechanism of 16 of 41 strategies, naming
   // shapes that gained least) states a figure and no reason; such
   // sentences of the expected impact are left out.
-  if (auto t = nonblank(said.get("expected_impact"))) {
+  if (auto t = nonblank(said.expected_impact)) {
     static const text::Regex figure(R"((?i)\d\s*%|\b\d+(?:\.\d+)?\s*x\b)");
     std::string reasons;
     for (const auto &sentence : text::sentences(*t))
@@ -361,10 +366,9 @@ std::optional<SourcedText> strategy_mechanism(const json::Value &af, const recor
   // tuning."), no cause: round 13 served one as the mechanism of wider
   // K/V loads, from a direction ("THREADS=128") the step shared only
   // words with.
-  if (const auto *list = said.get("directions_taken_up").as_array())
-    for (const auto &d : *list)
-      if (auto t = nonblank(d.get("rationale")); t && text::code_points(*t) >= causal.min_chars())
-        if (auto m = own(*t, "what_the_run_said.directions_taken_up")) return m;
+  for (const auto &d : said.directions_taken_up)
+    if (auto t = nonblank(d.rationale); t && text::code_points(*t) >= causal.min_chars())
+      if (auto m = own(*t, "what_the_run_said.directions_taken_up")) return m;
   if (const auto &change = change_text)
     for (const auto &s : causal.causal_sentences(*change))
       if (auto cause = the_cause_it_gives(s, causal.min_chars()))
@@ -374,10 +378,11 @@ std::optional<SourcedText> strategy_mechanism(const json::Value &af, const recor
 
 record::FactContext fact_context(const json::Value &af) {
   const auto &m = af.get("measurements");
-  auto gate = nonblank(af.get("what_the_run_said").get("gate_verdict"));
+  auto gate = nonblank(workspace::WhatTheRunSaid::from_json(af).gate_verdict);
   bool failed =
       ladder::correctness_failed(m.get("correctness").get("status")) || (gate && record::gate_failed_on_results(*gate));
-  return record::make_fact_context(af.get("operator").string_or("dsl"), af.get("operator").get("fixed_axes"), failed);
+  const auto op = workspace::PacketOperator::from_json(af);
+  return record::make_fact_context(op.dsl, op.fixed_axes, failed);
 }
 
 namespace {
@@ -448,14 +453,14 @@ void pitfalls_about_the_attempt(const json::Value &af, const levers::LeverVocabu
     }
 }
 
-void prose_dead_end_account(const json::Value &af, const levers::LeverVocabulary &vocabulary, FailureAccount &a) {
-  const auto &said = af.get("what_the_run_said");
-  if (auto subject = nonblank(said.get("commit_subject"))) a.effect = stated_effect(*subject);
+void prose_dead_end_account(const json::Value &af, const workspace::WhatTheRunSaid &said,
+                            const levers::LeverVocabulary &vocabulary, FailureAccount &a) {
+  if (auto subject = nonblank(said.commit_subject)) a.effect = stated_effect(*subject);
   pitfalls_about_the_attempt(af, vocabulary, a);
-  if (auto t = nonblank(said.get("commit_subject")))
+  if (auto t = nonblank(said.commit_subject))
     a.evidence.push_back({without_revert_marker(*t), "what_the_run_said.commit_subject"});
-  if (auto t = nonblank(said.get("commit_body"))) a.evidence.push_back({*t, "what_the_run_said.commit_body"});
-  if (auto t = nonblank(said.get("gate_verdict"))) a.evidence.push_back({*t, "what_the_run_said.gate_verdict"});
+  if (auto t = nonblank(said.commit_body)) a.evidence.push_back({*t, "what_the_run_said.commit_body"});
+  if (auto t = nonblank(said.gate_verdict)) a.evidence.push_back({*t, "what_the_run_said.gate_verdict"});
 }
 
 // Source by source, in order: a sentence that names a cause; else, for a
@@ -507,6 +512,7 @@ AntiFactResult anti_fact(const json::Value &af, const levers::LeverVocabulary &v
                                R"(cannot express|can't express|not expressible)\b)");
   AntiFactResult r;
   auto context = fact_context(af);
+  const auto said = workspace::WhatTheRunSaid::from_json(af);
   FailureAccount a;
   std::vector<std::string> hopes;
   if (auto lever = nonblank(af.get("the_failed_lever"))) {
@@ -519,7 +525,7 @@ AntiFactResult anti_fact(const json::Value &af, const levers::LeverVocabulary &v
     a.evidence.push_back({*lever, "the_failed_lever"});
     if ((a.fix = nonblank(af.get("how_it_was_fixed")))) a.evidence.push_back({*a.fix, "how_it_was_fixed"});
   } else {
-    auto change = nonblank(af.get("what_the_run_said").get("change"));
+    auto change = nonblank(said.change);
     auto one = change ? the_one_lever(*change) : std::nullopt;
     if (!one) {
       r.gap = FactGap{"payload.attempted",
@@ -530,9 +536,9 @@ AntiFactResult anti_fact(const json::Value &af, const levers::LeverVocabulary &v
     // The lever, without a "(reverted: ...)" bracket or a cause clause.
     a.attempted = lever_without_its_cause(one->lever, vocabulary);
     hopes = one->hopes;
-    prose_dead_end_account(af, vocabulary, a);
+    prose_dead_end_account(af, said, vocabulary, a);
   }
-  if (auto impact = nonblank(af.get("what_the_run_said").get("expected_impact"))) hopes.push_back(*impact);
+  if (auto impact = nonblank(said.expected_impact)) hopes.push_back(*impact);
   auto mechanism = first_stated_cause(a, context, hopes);
   if (!mechanism) {
     r.gap = FactGap{"payload.established_fact.mechanism",

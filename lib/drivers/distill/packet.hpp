@@ -8,6 +8,7 @@
 #include <string>
 
 #include "scrub/denylist.hpp"
+#include "workspace/agent_facing.hpp"
 #include "json/value.hpp"
 
 namespace otm::distill {
@@ -24,6 +25,10 @@ struct Packet {
   const json::Value &agent_facing() const { return doc.get("agent_facing"); }
   const json::Value &provenance() const { return doc.get("provenance"); }
   std::string record_type() const { return doc.string_or("record_type"); }
+  // agent_facing's what_the_run_said and operator blocks, typed; read from
+  // `doc` at each call (a test edits doc after loading it).
+  workspace::WhatTheRunSaid said() const { return workspace::WhatTheRunSaid::from_json(agent_facing()); }
+  workspace::PacketOperator operator_block() const { return workspace::PacketOperator::from_json(agent_facing()); }
 };
 
 // Reads `<seg_id>.json` and the sibling named by agent_facing.diff_file or

@@ -96,8 +96,7 @@ void check_milestone_code(Context &c) {
   const auto final_dsl = final_kernel.string_or("dsl");
   const auto final_us = final_kernel.get("geomean_us").as_number();
   const auto mine_us = c.af.get("measurements").get("geomean_us").as_number();
-  const bool same_dsl =
-      !final_dsl.empty() && text::to_lower(final_dsl) == text::to_lower(c.af.get("operator").string_or("dsl"));
+  const bool same_dsl = !final_dsl.empty() && text::to_lower(final_dsl) == text::to_lower(c.op.dsl);
   if (same_dsl && final_us && mine_us && *final_us < *mine_us)
     refuse("payload.implementation.snippet",
            "the run's final kernel, in the same DSL, supersedes this milestone's (" + text::fixed(*final_us, 2) +
@@ -290,7 +289,7 @@ Value draft_reference(Context &c) {
                             : " (otm did not run it)") +
                     what_runs_for_nothing(c, whole_file) + kept_after_it(c));
   p.set("problem", problem_of(c));
-  auto change = text_of(c.af.get("what_the_run_said").get("change"));
+  auto change = text_of(c.said.change);
   const auto applied_before = levers_applied_before(c);
   std::vector<std::string> here;
   if (change && own_runs && kernel_holds_stated_values(c, *change))
@@ -309,7 +308,7 @@ Value draft_reference(Context &c) {
   // "occupancy hint 0" tags nothing).
   RecordTerms terms(c.rules.retrieval);
   // Tags describe the kernel: its own change and the levers of its lineage.
-  if (change && own_runs) terms.tag(tag_of(c.af.get("what_the_run_said").string_or("category_hint")));
+  if (change && own_runs) terms.tag(tag_of(c.said.category_hint));
   for (const auto &l : here) terms.tag(l);
   for (const auto &l : applied_before) terms.tag(l);
   terms.tag(tag_of(dsl));

@@ -148,7 +148,6 @@ void claim_borne_out(Context &c, const Checked &k) {
 // template's expected impact, a sentence the run's other strategies share)
 // is not this step's.
 SourcedText own_mechanism(Context &c, const Checked &k) {
-  const auto &said_here = c.af.get("what_the_run_said");
   const bool impact_is_template = expected_impact_is_template(c);
   // A cause the packet contradicts (the shapes' program counts, a shape's
   // measurement, the DRAM captures, the code after the change: the rules
@@ -163,8 +162,8 @@ SourcedText own_mechanism(Context &c, const Checked &k) {
   auto is_template = [&](const std::string &source, const std::string &text) {
     // The template's sentence is the template wherever the packet quotes
     // it (round 12: a body's "Rationale: <expected impact>" line).
-    if (impact_is_template && (source == "what_the_run_said.expected_impact" ||
-                               text::folded(text) == text::folded(said_here.string_or("expected_impact"))))
+    if (impact_is_template &&
+        (source == "what_the_run_said.expected_impact" || text::folded(text) == text::folded(c.said.expected_impact)))
       return true;
     const auto &ex = c.rules.excluded_mechanisms;
     if (std::find(ex.begin(), ex.end(), text::folded(text)) != ex.end()) return true;
@@ -192,10 +191,9 @@ SourcedText own_mechanism(Context &c, const Checked &k) {
     if (source == "what_the_run_said.directions_taken_up" && levers::claims_several_changes(k.change)) return true;
     if (source == "what_the_run_said.directions_taken_up") {
       std::vector<std::string> about = named;
-      if (const auto *list = said_here.get("directions_taken_up").as_array())
-        for (const auto &d : *list)
-          if (d.string_or("rationale") == text)
-            for (auto &l : c.rules.retrieval.levers.named_in(d.string_or("direction"))) about.push_back(std::move(l));
+      for (const auto &d : c.said.directions_taken_up)
+        if (d.rationale == text)
+          for (auto &l : c.rules.retrieval.levers.named_in(d.direction)) about.push_back(std::move(l));
       const auto in_change = c.rules.retrieval.levers.named_in(k.change);
       if (!about.empty() && std::none_of(about.begin(), about.end(), [&](const std::string &l) {
             return std::find(in_change.begin(), in_change.end(), l) != in_change.end();
@@ -220,7 +218,7 @@ SourcedText own_mechanism(Context &c, const Checked &k) {
            impact_is_template
                ? "the packet states no reason of this step's own: its expected impact is the run's template default "
                  "(stated on " +
-                     std::to_string(*said_here.get("expected_impact_stated_by_steps").as_int()) +
+                     std::to_string(c.said.expected_impact_stated_by_steps) +
                      " steps), and it has no causal sentence, profiler conclusion of the kernel under test, "
                      "rationale of a direction taken up, or causal change text"
                : "the packet states no reason for the gain: no causal sentence, expected impact, profiler "
@@ -231,7 +229,7 @@ SourcedText own_mechanism(Context &c, const Checked &k) {
 } // namespace
 
 bool expected_impact_is_template(const Context &c) {
-  auto steps = c.af.get("what_the_run_said").get("expected_impact_stated_by_steps").as_int().value_or(0);
+  auto steps = c.said.expected_impact_stated_by_steps;
   return steps > 0 && static_cast<std::size_t>(steps) >= c.rules.template_min_steps;
 }
 
@@ -242,7 +240,7 @@ Checked check_strategy(Context &c) {
   k.range = range_of(c.prov);
   k.diff = running_change(c, k.range);
   established_gain(c);
-  k.dsl = c.af.get("operator").string_or("dsl");
+  k.dsl = c.op.dsl;
   k.levers = levers::read_levers(k.diff, k.change, c.rules.retrieval.levers, k.dsl);
   // The step's own span: a diff that also holds earlier kept steps names
   // them and credits the gain to all of them together. A step whose text

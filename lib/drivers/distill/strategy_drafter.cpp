@@ -401,18 +401,18 @@ RecordTerms strategy_terms(Context &c, const Checked &k, const DiffSnippet &hunk
   for (const auto &n : hunk.names)
     if (diff::changes_name(k.diff, n))
       if (auto t = tag_of(n); t.size() >= 4) terms.tag(t);
-  const auto &said = c.af.get("what_the_run_said");
-  std::vector<std::string> situation = strings_at(said.get("directions_taken_up"), "rationale");
+  const auto &said = c.said;
+  std::vector<std::string> situation = nonblank_rationales(said.directions_taken_up);
   // The run's template (one expected impact on many steps) says nothing
   // of when to reach for this record (round 18: "Expected to reduce
   // memory-bound latency by improving coalescing and occupancy" as the
   // trigger of four strategies), wherever the packet quotes it.
   const bool impact_is_template = expected_impact_is_template(c);
-  const std::string impact = text::folded(said.string_or("expected_impact"));
-  for (const auto &s : strings_at(said.get("causal_sentences")))
+  const std::string impact = text::folded(said.expected_impact);
+  for (const auto &s : nonblank_strings(said.causal_sentences))
     if (!impact_is_template || text::folded(without_reason_label(s)) != impact)
       situation.push_back(without_reason_label(s));
-  if (auto t = text_of(said.get("expected_impact")); t && !impact_is_template) situation.push_back(*t);
+  if (auto t = text_of(said.expected_impact); t && !impact_is_template) situation.push_back(*t);
   // What the run saw before the change: a report of the changed kernel
   // describes the state after it, so it names no symptom of this record.
   if (k.mech.source != "profiler.conclusion") situation.push_back(k.mech.text);

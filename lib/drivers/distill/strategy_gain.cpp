@@ -304,9 +304,8 @@ std::optional<std::string> gain_of_the_steps_before(const Value &af, double min_
 // The run's account of the step: its change and causal sentences, where
 // it names the axis its change is about.
 std::string account_of(const Context &c) {
-  const auto &said = c.af.get("what_the_run_said");
-  std::string out = said.string_or("change");
-  for (const auto &s : strings_at(said.get("causal_sentences"))) out += "\n" + s;
+  std::string out = c.said.change;
+  for (const auto &s : nonblank_strings(c.said.causal_sentences)) out += "\n" + s;
   return out;
 }
 

@@ -13,6 +13,7 @@
 #include "text/code_list.hpp"
 #include "text/pyformat.hpp"
 #include "text/utf8.hpp"
+#include "workspace/agent_facing.hpp"
 
 namespace otm::report {
 
@@ -78,7 +79,8 @@ std::string claim_text(const Value &record, const std::string &type, const gates
   if (type != "strategy") return {};
   std::string change = text_at(p.get("change"));
   if (packet) {
-    std::string own = text_at(packet->packet.get("agent_facing").get("what_the_run_said").get("change"));
+    const auto said = workspace::WhatTheRunSaid::from_json(packet->packet.get("agent_facing"));
+    const std::string own(text::strip(said.change));
     if (!own.empty() && change.starts_with(own)) return own;
   }
   return change;
@@ -319,11 +321,11 @@ Signal boilerplate(const Value &record, const std::string &type, const std::stri
   // The drafter's first rule: an expected impact stated on template_min_steps
   // steps of the run is its template default, never a step's mechanism.
   if (packet) {
-    const auto &said = packet->packet.get("agent_facing").get("what_the_run_said");
-    std::string impact = text_at(said.get("expected_impact"));
+    const auto said = workspace::WhatTheRunSaid::from_json(packet->packet.get("agent_facing"));
+    std::string impact(text::strip(said.expected_impact));
     std::size_t steps = 0;
-    if (auto n = said.get("expected_impact_stated_by_steps").as_int(); n && *n > 0)
-      steps = static_cast<std::size_t>(*n);
+    if (said.expected_impact_stated_by_steps > 0)
+      steps = static_cast<std::size_t>(said.expected_impact_stated_by_steps);
     if (!impact.empty() && text::folded(mechanism).find(text::folded(impact)) != std::string::npos) {
       bool templated = steps >= b.template_min_steps;
       warn = warn || templated;

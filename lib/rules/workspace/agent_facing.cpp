@@ -1,0 +1,58 @@
+#include "workspace/agent_facing.hpp"
+
+#include <utility>
+
+namespace otm::workspace {
+
+namespace {
+
+using Said = WhatTheRunSaid;
+using Op = PacketOperator;
+
+// Each field by key, so a key is spelled once for reading.
+constexpr std::pair<const char *, std::string Said::*> kSaidStrings[] = {
+    {"change", &Said::change},
+    {"commit_subject", &Said::commit_subject},
+    {"commit_body", &Said::commit_body},
+    {"category_hint", &Said::category_hint},
+    {"gate_verdict", &Said::gate_verdict},
+    {"expected_impact", &Said::expected_impact},
+};
+constexpr std::pair<const char *, std::string Op::*> kOperatorStrings[] = {
+    {"what_it_computes", &Op::what_it_computes},
+    {"dsl", &Op::dsl},
+    {"gpu", &Op::gpu},
+    {"harness", &Op::harness},
+};
+
+// A string, else "" (string_or's rule, which the drafters read it by).
+std::string string_of(const json::Value &v) {
+  const auto *s = v.as_string();
+  return s ? *s : std::string();
+}
+
+} // namespace
+
+WhatTheRunSaid WhatTheRunSaid::from_json(const json::Value &agent_facing) {
+  const auto &block = agent_facing.get("what_the_run_said");
+  WhatTheRunSaid said;
+  for (const auto &[key, field] : kSaidStrings) said.*field = string_of(block.get(key));
+  said.expected_impact_stated_by_steps = block.get("expected_impact_stated_by_steps").as_int().value_or(0);
+  if (const auto *list = block.get("causal_sentences").as_array())
+    for (const auto &s : *list)
+      if (const auto *t = s.as_string()) said.causal_sentences.push_back(*t);
+  if (const auto *list = block.get("directions_taken_up").as_array())
+    for (const auto &d : *list)
+      said.directions_taken_up.push_back({string_of(d.get("direction")), string_of(d.get("rationale"))});
+  return said;
+}
+
+PacketOperator PacketOperator::from_json(const json::Value &agent_facing) {
+  const auto &block = agent_facing.get("operator");
+  PacketOperator op;
+  for (const auto &[key, field] : kOperatorStrings) op.*field = string_of(block.get(key));
+  op.fixed_axes = block.get("fixed_axes");
+  return op;
+}
+
+} // namespace otm::workspace

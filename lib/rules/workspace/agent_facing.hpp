@@ -1,0 +1,50 @@
+// The two blocks of a packet's `agent_facing` (spec packets.md) that the
+// drafters read most, as typed values: what the run said of the step
+// (`what_the_run_said`) and the operator it ran on (`operator`). otm-packet
+// writes them (write_agent_facing); the drafters read them once per draft
+// (issue 28: each read them field by field with string_or, so a renamed
+// field read as "" in whichever drafter asked for it).
+//
+//   auto said = workspace::WhatTheRunSaid::from_json(packet.get("agent_facing"));
+//   if (!said.gate_verdict.empty()) ... said.change, said.causal_sentences
+//
+// The reading is lenient, as the drafters' reads always were: a field that
+// is absent, null or of another type reads as its default ("", 0, empty),
+// and a packet's own texts are kept as written (not stripped), so each
+// drafter keeps its own rule for a blank text.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "json/value.hpp"
+
+namespace otm::workspace {
+
+struct WhatTheRunSaid {
+  std::string change, commit_subject, commit_body, category_hint, gate_verdict, expected_impact;
+  // How many of the run's steps state this expected impact (a template's).
+  std::int64_t expected_impact_stated_by_steps = 0;
+  // The string items, in order (an item of another type is left out).
+  std::vector<std::string> causal_sentences;
+  // One per item, in order; an item that is no object reads as two "".
+  struct Direction {
+    std::string direction, rationale;
+  };
+  std::vector<Direction> directions_taken_up;
+
+  // The block of `agent_facing` (a packet's `agent_facing`, not the packet).
+  static WhatTheRunSaid from_json(const json::Value &agent_facing);
+};
+
+struct PacketOperator {
+  std::string what_it_computes, dsl, gpu, harness;
+  // Axis name -> value, kept as written (a make_fact_context argument).
+  json::Value fixed_axes;
+
+  // The block of `agent_facing` (a packet's `agent_facing`, not the packet).
+  static PacketOperator from_json(const json::Value &agent_facing);
+};
+
+} // namespace otm::workspace
