@@ -541,5 +541,23 @@ TEST_CASE("the final kernel names what the run kept after it without a new best"
   // A milestone snapshot is no final kernel: nothing listed.
   seg.seg_kind = workspace::kMegaSnapshotSegment;
   CHECK(packet::span_of(seg, ctx).kept_after.empty());
+  // A later step that sets it back: the run ended on this kernel's code
+  // (a comment apart), so nothing is listed.
+  seg.seg_kind = workspace::kFinalKernelSegment;
+  r.commit("v5", "v5: kept, num_stages 2->3 (+0.0%)",
+           "# tuned\nNUM_STAGES = 3\n\n\ndef k(x):\n    return load(x, NUM_STAGES)\n");
+  repo = git::Repository::open(r.dir);
+  packet::VersionCommits back(repo);
+  json::Value v5 = json::Value::object();
+  v5.set("version", "v5");
+  v5.set("n", 5);
+  v5.set("sha", r.sha["v5"]);
+  v5.set("reverted", false);
+  v5.set("correctness_status", "PASS");
+  rows.push_back(std::move(v5));
+  packet::RunFacts back_facts(rows);
+  ctx.commits = &back;
+  ctx.facts = &back_facts;
+  CHECK(packet::span_of(seg, ctx).kept_after.empty());
   fs::remove_all(r.dir);
 }

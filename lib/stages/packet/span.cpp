@@ -47,9 +47,22 @@ Span span_of(const workspace::Segment &seg, const Context &ctx) {
     // The lineage before the kernel's own step: what its code builds on.
     lineage_through(seg.version);
     if (!out.lineage.empty() && out.lineage.back()->version == seg.version) out.lineage.pop_back();
-    if (seg.seg_kind == workspace::kFinalKernelSegment && ctx.facts)
+    // The final kernel: the kept steps after it whose own lines are still
+    // in the code the run ended with, when that code runs otherwise (kit
+    // 33: GROUP_M 8->16 then 16->8 left the kernel as it was).
+    if (seg.seg_kind == workspace::kFinalKernelSegment && ctx.facts && seg.sha && !seg.sha->empty()) {
+      std::vector<const workspace::VersionRow *> kept;
       for (const auto *row : ctx.facts->kept_after(seg.version))
-        if (ctx.facts->passed_correctness(row->version) && runs(row->version)) out.kept_after.push_back(row);
+        if (ctx.facts->passed_correctness(row->version) && runs(row->version)) kept.push_back(row);
+      if (!kept.empty()) {
+        const auto ended = diff_between(*ctx.repo, *seg.sha, kept.back()->sha, DiffRange::MeasuredAgainst, ctx.diffs);
+        if (ended.executable) {
+          const auto net = changed_lines(ended);
+          for (const auto *row : kept)
+            if (auto own = own_of(row->version); own && meets(changed_lines(*own), net)) out.kept_after.push_back(row);
+        }
+      }
+    }
     const auto from = seg.measured_from().sha;
     const auto &to = seg.sha;
     if (from && to && !from->empty())
