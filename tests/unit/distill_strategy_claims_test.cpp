@@ -797,6 +797,24 @@ TEST_CASE("levers the lineage already used are recorded, and not recommended aga
   REQUIRE(undone.record);
   CHECK_FALSE(undone.record->get("payload").get("trace").contains("techniques_applied_before"));
   CHECK(undone.record->get("payload").get("next_steps").size() == 2);
+  // Kit 33: a direction that only turns a compiler option the kernel's DSL
+  // leaves unused here (num_stages, no tl.dot, passed at the launch) is no
+  // step to take; a direction given twice is one.
+  json::Value more = json::Value::array();
+  for (const char *d : {"Try pipeline stages", "two rows per program", "Two rows per program"}) {
+    json::Value o = json::Value::object();
+    o.set("direction", d);
+    more.push_back(o);
+  }
+  at(p.doc, {"agent_facing"}).set("open_directions", more);
+  const std::string launch = "num_warps=8)";
+  REQUIRE(p.code_after.find(launch) != std::string::npos);
+  p.code_after.replace(p.code_after.find(launch), launch.size(), "num_warps=8, num_stages=3)");
+  auto unused = distill::draft_record(p);
+  REQUIRE(unused.record);
+  const auto &left = unused.record->get("payload").get("next_steps");
+  REQUIRE(left.size() == 1);
+  CHECK(left[0] == json::Value("two rows per program"));
 }
 
 TEST_CASE("a kernel that reads a name it binds nowhere measured nothing of its own", "[distill][issue25]") {

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <set>
 
 #include "diff/diff_reading.hpp"
 #include "distill/change_claims.hpp"
@@ -306,10 +307,22 @@ Value next_steps_of(Context &c, const Checked &k, const std::vector<std::string>
              std::find(applied_before.begin(), applied_before.end(), l) != applied_before.end();
     });
   };
+  // A direction whose every lever is a compiler option this kernel's DSL
+  // leaves unused here ("Try pipeline stages" on a Triton kernel with no
+  // tl.dot, kit 33) changes nothing the kernel runs.
+  auto only_unused_options = [&](const std::string &direction) {
+    const auto named = vocabulary.named_in(direction);
+    const auto not_run = levers_not_run(c, direction);
+    return !named.empty() && not_run.size() == named.size() &&
+           std::all_of(not_run.begin(), not_run.end(), [](const LeverNotRun &n) { return !n.unused_option.empty(); });
+  };
   Value next = Value::array();
+  std::set<std::string> seen;
   if (const auto *dirs = c.af.get("open_directions").as_array())
     for (const auto &d : *dirs)
-      if (auto t = text_of(d.get("direction")); t && !only_this_change(*t)) next.push_back(*t);
+      if (auto t = text_of(d.get("direction"));
+          t && !only_this_change(*t) && !only_unused_options(*t) && seen.insert(text::folded(*t)).second)
+        next.push_back(*t);
   if (!next.size()) c.out.thin.push_back("payload.next_steps");
   return next;
 }
