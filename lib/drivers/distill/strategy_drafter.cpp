@@ -220,8 +220,8 @@ std::string code_names(const Context &c, const Checked &k, const levers::LeverVo
         // `VEC` added to a signature that also names `BLOCK_V`, and to
         // `cols = tl.max_contiguous(..., VEC)`), else what it defines.
         auto set = settings_changed(l, levers, vocabulary, k.dsl);
-        if (set.empty() && !(!l.defines.empty() ? l.defines : l.owner).empty())
-          set.push_back(!l.defines.empty() ? l.defines : l.owner);
+        const std::string &defined = !l.defines.empty() ? l.defines : l.owner;
+        if (set.empty() && !defined.empty()) set.push_back(defined);
         for (auto &x : set)
           if (x != n.text && !among(names, x)) names.push_back(std::move(x));
       }
