@@ -1155,6 +1155,20 @@ TEST_CASE("a strategy builds on the latest kept change its code still runs", "[d
                  Catch::EndsWith("and this kernel has neither)."));
 }
 
+TEST_CASE("a reference kernel's goal names a loop that leaves the rest of its range", "[distill][issue25]") {
+  // Kit 33, V36: a vectorised loop with no tail, "other sizes are untested".
+  auto p = fixture("refk-final");
+  p.code += "\n_src = r\"\"\"\n__global__ void k(const float* x, float* y, int n) {\n"
+            "  for (int i = threadIdx.x * 8; i + 8 <= n; i += blockDim.x * 8) y[i] = x[i];\n}\n\"\"\"\n";
+  auto d = distill::draft_record(p);
+  INFO((d.refusal ? d.refusal->why : ""));
+  REQUIRE(d.record);
+  CHECK_THAT(d.record->get("payload").string_or("goal"),
+             Catch::Contains("Its loop `for (int i = threadIdx.x * 8; i + 8 <= n; i += blockDim.x * 8)` takes whole "
+                             "chunks of 8 and nothing after it takes the rest: it is right only where `n` is a "
+                             "multiple of 8."));
+}
+
 TEST_CASE("a final kernel's goal names what the run kept after it", "[distill][issue25]") {
   // Kit 32, U22: the last new best is quoted; the run ended on a later
   // kept step that set no new best.

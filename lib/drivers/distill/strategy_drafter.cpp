@@ -13,11 +13,13 @@
 #include <cctype>
 #include <set>
 
+#include "code/tailless_loops.hpp"
 #include "diff/diff_reading.hpp"
 #include "distill/change_claims.hpp"
 #include "distill/diff_snippet.hpp"
 #include "levers/lever_reading.hpp"
 #include "levers/lever_settings.hpp"
+#include "record/leak_shapes.hpp"
 #include "text/regex.hpp"
 #include "text/utf8.hpp"
 
@@ -327,6 +329,21 @@ Value next_steps_of(Context &c, const Checked &k, const std::vector<std::string>
   return next;
 }
 
+// Whether the diff adds a running line holding `code` (whitespace aside).
+bool adds_line(const diff::DiffReading &d, const std::string &code) {
+  auto squeezed = [](std::string_view x) {
+    std::string o;
+    for (char ch : x)
+      if (!std::isspace(static_cast<unsigned char>(ch))) o.push_back(ch);
+    return o;
+  };
+  const std::string want = squeezed(code);
+  for (const auto &h : d.hunks)
+    for (const auto &l : h.running)
+      if (l.added && squeezed(l.code).find(want) != std::string::npos) return true;
+  return false;
+}
+
 // payload.applies_when: the caveats the run recorded for this very step,
 // verbatim, when they state a condition (not "slow", not an exception's
 // message) about a lever this change claims: a step record also carries
@@ -361,6 +378,18 @@ Value applies_when_of(Context &c, const Checked &k) {
     return named_claim && !other_setting;
   };
   Value applies = Value::array();
+  // A loop the change adds that takes whole chunks and leaves the rest
+  // (code::tailless_loops; kit 33, V07 and V39: V % 8 == 0 unsaid).
+  if (auto after = code_after(c))
+    for (const auto &l : code::tailless_loops(*after, code::Language::Python))
+      if (adds_line(k.diff, l.head))
+        applies.push_back(
+            record::version_ids(l.head).empty()
+                ? "`" + l.bound + "` a multiple of " + std::to_string(l.chunk) + ": the loop `" + l.head +
+                      "` takes whole chunks of " + std::to_string(l.chunk) + " and nothing after it takes the rest"
+                // Prose is held to the version-id rule: `v0` would read as a leak.
+                : "sizes a multiple of " + std::to_string(l.chunk) + ": a loop the change adds takes whole chunks of " +
+                      std::to_string(l.chunk) + " and nothing after it takes the rest");
   if (const auto *pits = c.af.get("pitfalls_recorded_here").as_array())
     for (const auto &e : *pits)
       if (auto t = text_of(e.get("pitfall")); t && states_a_condition(*t) && !contradicts_the_win(*t)) {

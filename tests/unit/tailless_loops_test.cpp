@@ -1,0 +1,38 @@
+// Loops that take whole chunks and leave the rest (code/tailless_loops;
+// issue 25, kit 33).
+#include <catch2/catch.hpp>
+
+#include "code/tailless_loops.hpp"
+
+using namespace otm;
+
+namespace {
+
+std::string cuda(const std::string &body) {
+  return "_src = r\"\"\"\n__global__ void xent(const bf16* x, float* out, int v_lo, int v_hi) {\n  const int v0 = "
+         "v_lo;\n" +
+         body + "}\n\"\"\"\n";
+}
+
+} // namespace
+
+TEST_CASE("a chunked loop with nothing after it for the rest", "[issue25][loops]") {
+  const std::string loop =
+      "  for (int v = v0 + threadIdx.x * 8; v + 8 <= min(v0 + BLOCK_V, v_hi); v += THREADS * 8) {\n"
+      "    acc += load8(x + v);\n  }\n";
+  auto found = code::tailless_loops(cuda(loop + "  out[0] = acc;\n"), code::Language::Python);
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].chunk == 8);
+  CHECK(found[0].bound == "min(v0 + BLOCK_V, v_hi)");
+  CHECK_THAT(found[0].head, Catch::StartsWith("for (int v = v0 + threadIdx.x * 8; v + 8 <="));
+  // A tail loop after it takes the rest.
+  CHECK(code::tailless_loops(cuda(loop + "  for (int v = tail; v < v_hi; ++v) acc += x[v];\n"), code::Language::Python)
+            .empty());
+  CHECK(code::tailless_loops(cuda(loop + "  if (rest < v_hi) acc += x[rest];\n"), code::Language::Python).empty());
+  // A loop over single elements, or one written `v < v_hi`, leaves nothing.
+  CHECK(code::tailless_loops(cuda("  for (int v = v0; v + 1 <= v_hi; ++v) acc += x[v];\n"), code::Language::Python)
+            .empty());
+  CHECK(
+      code::tailless_loops(cuda("  for (int v = v0; v < v_hi; v += 8) acc += load8(x + v);\n"), code::Language::Python)
+          .empty());
+}
