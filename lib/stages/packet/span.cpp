@@ -54,8 +54,11 @@ Span span_of(const workspace::Segment &seg, const Context &ctx) {
       std::vector<const workspace::VersionRow *> kept;
       for (const auto *row : ctx.facts->kept_after(seg.version))
         if (ctx.facts->passed_correctness(row->version) && runs(row->version)) kept.push_back(row);
-      if (!kept.empty()) {
-        const auto ended = diff_between(*ctx.repo, *seg.sha, kept.back()->sha, DiffRange::MeasuredAgainst, ctx.diffs);
+      // The code the run ended with: the trace's HEAD (a restoring commit
+      // after the last kept step is no version of its own; kit 34, W09).
+      const auto head = ctx.repo->head();
+      if (!kept.empty() && head) {
+        const auto ended = diff_between(*ctx.repo, *seg.sha, *head, DiffRange::MeasuredAgainst, ctx.diffs);
         if (ended.executable) {
           const auto net = changed_lines(ended);
           for (const auto *row : kept)
