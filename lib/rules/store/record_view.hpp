@@ -23,6 +23,9 @@ namespace otm::store {
 struct RecordView {
   // Each is empty when the record has no such field (or it is null).
   std::optional<std::string> id, type;
+  // level (operator, kernel, ...) and episode_key (the run episode the
+  // record was drafted from): the gates and the admission read them.
+  std::optional<std::string> level, episode_key;
   // retrieval.scope: what the record is filed under.
   struct Scope {
     std::optional<std::string> vendor, arch, product, dsl, operator_family;
@@ -37,8 +40,9 @@ struct RecordView {
   std::optional<DiffEnd> diff_from, diff_to;
   // worth.rank.tier and worth.gain.basis.
   std::optional<std::string> tier, gain_basis;
-  // payload.implementation.snippet: the code a strategy quotes.
-  std::optional<std::string> snippet;
+  // payload.implementation.snippet and .format: the code a strategy quotes
+  // and how it is written ("unified-diff", "none", ...).
+  std::optional<std::string> snippet, format;
 
   // A codec's reading: every field may be absent, but a field (or an object
   // on its path) of another type is an UnreadableInput Error naming it
