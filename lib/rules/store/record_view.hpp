@@ -1,9 +1,9 @@
 // The fields of a staged record (a clean-1.3 record under records/) that the
 // read-side tools read back: otm-explain, the staging README, the quality
-// signals and otm-review (issue 28: each read them field by field with
-// string_or, a renamed field read as "" wherever it was read). The drafter
-// writes the record whole; this is its reading, one field table for every
-// reader.
+// signals, otm-review, the gates and the admission (issue 28: each read them
+// field by field with string_or, a renamed field read as "" wherever it was
+// read). The drafter writes the record whole; this is its reading, one field
+// table for every reader.
 //
 //   auto v = store::RecordView::from_json(record).value(); // throws its Error
 //   v.type, v.scope.dsl, v.version, v.diff_from->git_commit
