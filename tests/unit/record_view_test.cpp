@@ -44,6 +44,9 @@ TEST_CASE("a staged record's fields read typed", "[record-view]") {
   auto v = RecordView::from_json(staged_record()).value();
   CHECK(v.id == "nvidia.b200.triton.fused-softmax-h4096.single-load-of-the-row-kept-in-registers-for-max-s01");
   CHECK(v.type == "strategy");
+  CHECK(v.level == "operator");
+  CHECK(v.episode_key ==
+        "blackwell|triton|fused-softmax-h4096|single_load_of_the_row_kept_in_registers_for_max|operator");
   CHECK(v.scope.vendor == "nvidia");
   CHECK(v.scope.arch == "blackwell");
   CHECK(v.scope.product == "b200");
@@ -62,6 +65,7 @@ TEST_CASE("a staged record's fields read typed", "[record-view]") {
   CHECK(v.gain_basis == "measured");
   REQUIRE(v.snippet);
   CHECK(v.snippet->find("tl.load") != std::string::npos);
+  CHECK(v.format == "unified-diff (verbatim; '-' = before this step, '+' = after)");
   // Absent and null read as absent.
   auto bare = RecordView::from_json(json::parse(R"({"type": "anti-strategy", "id": null,
       "evidence": {"raw": {"evidence_extra": {"diff_from": null}}}})"))
@@ -91,6 +95,8 @@ TEST_CASE("a staged record's field of another type is an UnreadableInput error n
        json::Value(1),
        "`evidence.raw.evidence_extra.diff_to.git_commit`"},
       {{"worth", "rank", "tier"}, json::Value(0.3), "`worth.rank.tier`"},
+      {{"episode_key"}, json::Value(2), "`episode_key`"},
+      {{"payload", "implementation", "format"}, json::Value(false), "`payload.implementation.format`"},
   };
   for (const auto &c : cases) {
     INFO(c.field);

@@ -1,5 +1,6 @@
 #include "admission/actions.hpp"
 
+#include "store/record_view.hpp"
 #include "json/parse.hpp"
 
 namespace otm::admission {
@@ -12,7 +13,9 @@ int direction(const std::string &type, const json::Value &pct) {
   if (auto x = pct.as_number()) return *x > 0 ? 1 : (*x < 0 ? -1 : 0);
   return type == "strategy" ? 1 : 0;
 }
-int direction(const json::Value &r) { return direction(r.string_or("type"), r.get("worth").get("gain").get("pct")); }
+int direction(const json::Value &r) {
+  return direction(store::RecordView::shown(r).type.value_or(""), r.get("worth").get("gain").get("pct"));
+}
 int summary_direction(std::string_view summary) {
   json::Value s = json::parse(summary, "a candidate's summary");
   return direction(s.string_or("type"), s.get("gain_pct"));
@@ -22,7 +25,7 @@ int summary_direction(std::string_view summary) {
 bool directions_contradict(const json::Value &a, const json::Value &b) { return direction(a) * direction(b) < 0; }
 
 AutoDecision decide_auto(const json::Value &incoming, const MatchResult &match) {
-  std::string id = incoming.string_or("id");
+  std::string id = store::RecordView::shown(incoming).id.value_or("");
   if (match.candidates.empty()) return {"insert", "", "no live record shares the incoming record's scope"};
   std::vector<const Candidate *> same_key;
   for (const auto &key_id : match.episode_key_matches)

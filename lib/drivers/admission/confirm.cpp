@@ -4,6 +4,7 @@
 #include "record/store_layout.hpp"
 #include "scoring/worth_model.hpp"
 #include "store/candidate_summary.hpp"
+#include "store/record_view.hpp"
 #include "store/store_reader.hpp"
 #include "workspace/layout.hpp"
 #include "json/parse.hpp"
@@ -39,7 +40,7 @@ Outcome refused(std::string message) {
 
 Outcome confirm_record(const CommitRequest &req) {
   const std::string target = *req.target;
-  if (target == req.record.string_or("id"))
+  if (target == store::RecordView::shown(req.record).id.value_or(""))
     return refused("confirm: a record cannot confirm itself (" + target + "); nothing was counted");
   store::KeysIndex index_keys = live_keys_for_update(req.live_root, req.limits);
   auto rel = index_keys.path_of(target);
@@ -60,7 +61,7 @@ Outcome confirm_record(const CommitRequest &req) {
   out.target = target;
   out.written = *rel;
   out.mark_merged = true;
-  std::string key = target + ":" + req.record.string_or("id", "unknown");
+  std::string key = target + ":" + store::RecordView::shown(req.record).id.value_or("unknown");
 
   json::Value worth = rec.get("worth");
   json::Value track = complete_track(worth);

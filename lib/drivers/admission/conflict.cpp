@@ -2,6 +2,7 @@
 #include "admission/live_index.hpp"
 #include "io/file.hpp"
 #include "record/store_layout.hpp"
+#include "store/record_view.hpp"
 #include "store/store_reader.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
@@ -42,7 +43,7 @@ Outcome flag_conflict(const CommitRequest &req) {
                   "not marked merged";
     return out;
   }
-  std::string incoming_id = req.record.string_or("id", "unknown");
+  std::string incoming_id = store::RecordView::shown(req.record).id.value_or("unknown");
   if (incoming_id.empty()) incoming_id = "unknown";
   if (auto why = record::unsafe_component_reason(incoming_id); !why.empty()) {
     out.exit_code = 1;

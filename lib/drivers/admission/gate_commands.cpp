@@ -18,6 +18,7 @@
 #include "error/error.hpp"
 #include "io/file.hpp"
 #include "record/store_layout.hpp"
+#include "store/record_view.hpp"
 #include "store/store_reader.hpp"
 #include "workspace/layout.hpp"
 #include "json/parse.hpp"
@@ -230,7 +231,7 @@ std::string batch_commit_message(const CommitCommand &cmd, const std::vector<Ite
     if (!a || a->outcome.exit_code != 0 || a->outcome.changed.empty()) continue;
     const auto &o = a->outcome;
     (o.action == "insert" ? inserted : o.action == "confirm" ? confirmed : queued)++;
-    lines += o.action + " " + items[i].record.string_or("id", "unknown");
+    lines += o.action + " " + store::RecordView::shown(items[i].record).id.value_or("unknown");
     if (!o.target.empty()) lines += " (target " + o.target + ")";
     lines += "\n";
   }
@@ -283,9 +284,10 @@ Pass apply_with_git(const CommitCommand &cmd, std::vector<Item> &items, bool bat
       if (attempt >= git.attempts()) {
         std::string state = git.abandon();
         abandoned = true;
-        std::string what = cmd.action == "compact" ? std::string("the compaction")
-                           : batch                 ? "the batch of " + std::to_string(items.size()) + " records"
-                                   : "the admission of " + items[0].record.string_or("id", "the record");
+        std::string what =
+            cmd.action == "compact" ? std::string("the compaction")
+            : batch                 ? "the batch of " + std::to_string(items.size()) + " records"
+                    : "the admission of " + store::RecordView::shown(items[0].record).id.value_or("the record");
         throw git::GitWriteError(what + " was not pushed to " + git.remote() + " after " + std::to_string(attempt) +
                                  " attempts (other writers kept pushing first); nothing was admitted: " + state +
                                  ". Run it again, or raise --push-attempts / OTM_LIVE_PUSH_ATTEMPTS "

@@ -10,6 +10,7 @@
 
 #include "admission/batch_log.hpp"
 #include "io/file.hpp"
+#include "store/record_view.hpp"
 #include "workspace/layout.hpp"
 
 namespace otm::admission {
@@ -291,7 +292,8 @@ void GitStore::pause_for_test(const std::string &point) const {
 std::string admission_commit_message(const Outcome &outcome, const json::Value &record, const std::string &decision) {
   // A compaction admits no record: "otm: compact".
   std::string msg = "otm: " + outcome.action;
-  if (record.find("id") || outcome.action != "compact") msg += " " + record.string_or("id", "unknown");
+  if (record.find("id") || outcome.action != "compact")
+    msg += " " + store::RecordView::shown(record).id.value_or("unknown");
   if (!outcome.target.empty()) msg += " (target " + outcome.target + ")";
   msg += "\n\n";
   if (!decision.empty()) msg += "decided by the auto policy: " + decision + "\n";

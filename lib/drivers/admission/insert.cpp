@@ -5,6 +5,7 @@
 #include "io/file.hpp"
 #include "record/store_layout.hpp"
 #include "store/candidate_summary.hpp"
+#include "store/record_view.hpp"
 #include "store/store_reader.hpp"
 #include "workspace/layout.hpp"
 #include "json/parse.hpp"
@@ -36,7 +37,7 @@ Outcome insert_record(const CommitRequest &req) {
     return out;
   }
   std::string rel = workspace::store_relpath(rel_in_records);
-  std::string id = rec.string_or("id");
+  std::string id = store::RecordView::shown(rec).id.value_or("");
   store::KeysIndex keys = live_keys_for_update(req.live_root, req.limits);
 
   // The id in the index (its base or its journal), else a file at the exact

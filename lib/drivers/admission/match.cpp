@@ -1,5 +1,6 @@
 #include "admission/match.hpp"
 
+#include "store/record_view.hpp"
 #include "store/store_reader.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
@@ -22,7 +23,7 @@ void add_read_candidate(MatchResult &out, const std::filesystem::path &live_root
     return;
   }
   std::string_view summary = out.made.emplace_back(store::candidate_summary_text(rec));
-  if (!key.empty() && rec.string_or("episode_key") == key) out.episode_key_matches.emplace_back(id);
+  if (!key.empty() && store::RecordView::shown(rec).episode_key == key) out.episode_key_matches.emplace_back(id);
   out.candidates.push_back({id, rel, summary});
 }
 } // namespace
@@ -31,7 +32,7 @@ MatchResult find_candidates(const json::Value &incoming, const std::filesystem::
                             const config::Limits &limits) {
   MatchResult out;
   const auto &scope = incoming.get("retrieval").get("scope");
-  std::string key = incoming.string_or("episode_key");
+  std::string key = store::RecordView::shown(incoming).episode_key.value_or("");
   // The candidates by scope from the keys index, each with the summary it
   // keeps. Without an index (or with one that cannot be read) the entries
   // live_entries builds by walking records/, as before.

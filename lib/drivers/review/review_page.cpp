@@ -12,6 +12,7 @@
 #include "text/printable.hpp"
 #include "text/utf8.hpp"
 #include "workspace/layout.hpp"
+#include "workspace/trace_meta.hpp"
 #include "workspace/work_files.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
@@ -266,7 +267,7 @@ std::optional<report::LadderPicture> workspace_ladder(const fs::path &ws, const 
     report::LadderPicture pic;
     pic.rows = workspace::read_ladder_rows(w.ladder_file().string(), config.limits());
     if (io::is_regular_file(w.meta_file()))
-      pic.title = workspace::read_meta(w.meta_file()).get("meta").string_or("operator_name");
+      pic.title = workspace::TraceMeta::from_json(workspace::read_meta(w.meta_file()).get("meta")).operator_name;
     pic.thresholds = config.ladder();
     if (why) *why = w.ladder_file().string();
     return pic;

@@ -393,7 +393,7 @@ IngestResult ingest(const TraceLocation &loc, const config::Config &config) {
 }
 
 std::string summary_text(const TraceLocation &loc, const IngestResult &r) {
-  const json::Value &m = r.meta.get("meta");
+  const auto m = workspace::TraceMeta::from_json(r.meta.get("meta"));
   std::size_t with_commit = 0, with_memory = 0, both = 0, reverted = 0, kept = 0, lists = 0, items = 0;
   std::map<std::string, std::size_t> dsl_counts;
   std::size_t geomean_fallback = 0;
@@ -420,12 +420,10 @@ std::string summary_text(const TraceLocation &loc, const IngestResult &r) {
   std::string s;
   s += "trace:      " + loc.trace.string() + "\n";
   s += "slug:       " + loc.slug + "\n";
-  s += "operator:   " + m.string_or("operator_name") + " -> " + m.string_or("operator_slug") + " / " +
-       m.string_or("workload_family") + " (" + m.get("n_shapes").python_str() + " shapes)\n";
-  s += "target:     " + m.string_or("vendor") + "/" + m.string_or("arch") + "/" + m.string_or("product") + " [" +
-       m.string_or("arch_basis") + "]\n";
-  s += "dsl:        final " + m.string_or("final_dsl") + "; per version: " + (dsl_text.empty() ? "none" : dsl_text) +
-       "\n";
+  s += "operator:   " + m.operator_name + " -> " + m.operator_slug + " / " + m.workload_family + " (" +
+       m.n_shapes.python_str() + " shapes)\n";
+  s += "target:     " + m.vendor + "/" + m.arch + "/" + m.product + " [" + m.arch_basis + "]\n";
+  s += "dsl:        final " + m.final_dsl + "; per version: " + (dsl_text.empty() ? "none" : dsl_text) + "\n";
   s += "versions:   " + std::to_string(r.versions.size()) + " total, " + std::to_string(with_commit) +
        " with commit, " + std::to_string(with_memory) + " with memory, " + std::to_string(both) + " with both\n";
   s += "verdicts:   " + std::to_string(reverted) + " reverted, " + std::to_string(kept) + " kept\n";

@@ -1,6 +1,8 @@
 #include "config/config.hpp"
 
 #include <algorithm>
+#include <cstddef>
+#include <utility>
 
 #include "error/error.hpp"
 #include "record/format_tags.hpp"
@@ -63,6 +65,24 @@ double number_at(const Config &c, const json::Value &obj, const char *key, doubl
   if (!n) throw Error(ErrorKind::UnreadableInput, where(c) + ": ladder." + key + " must be a number");
   return *n;
 }
+
+// A row's string fields, each key spelled once beside its member; absent or
+// of another type reads as "" (the callers refuse the ones they require).
+template <typename Row, std::size_t N>
+void read_strings(const json::Value &e, const std::pair<const char *, std::string Row::*> (&fields)[N], Row &row) {
+  for (const auto &[key, field] : fields) row.*field = e.string_or(key);
+}
+constexpr std::pair<const char *, std::string TargetEntry::*> kTargetFields[] = {
+    {"key", &TargetEntry::key},
+    {"vendor", &TargetEntry::vendor},
+    {"arch", &TargetEntry::arch},
+    {"product", &TargetEntry::product},
+};
+constexpr std::pair<const char *, std::string RegistryEntry::*> kRegistryFields[] = {
+    {"path", &RegistryEntry::path},       {"vendor", &RegistryEntry::vendor}, {"arch", &RegistryEntry::arch},
+    {"product", &RegistryEntry::product}, {"dsl", &RegistryEntry::dsl},       {"harness", &RegistryEntry::harness},
+    {"note", &RegistryEntry::note},
+};
 } // namespace
 
 std::string Config::builder_version() const { return data_.string_or("builder_version", record::kBuilderVersion); }
@@ -72,7 +92,8 @@ std::vector<TargetEntry> Config::target_table() const {
   const auto &t = data_.get("target_table");
   if (!t.is_array()) throw Error(ErrorKind::UnreadableInput, where(*this) + ": target_table must be a list");
   for (const auto &e : *t.as_array()) {
-    TargetEntry te{e.string_or("key"), e.string_or("vendor"), e.string_or("arch"), e.string_or("product")};
+    TargetEntry te;
+    read_strings(e, kTargetFields, te);
     if (te.key.empty() || te.vendor.empty() || te.arch.empty())
       throw Error(ErrorKind::UnreadableInput, where(*this) + ": every target_table entry needs key, vendor and arch");
     out.push_back(std::move(te));
@@ -230,14 +251,10 @@ Limits Config::limits() const {
 std::optional<RegistryEntry> Config::registry_entry(const std::string &name) const {
   const json::Value *e = data_.get("traces").find(name);
   if (!e || !e->is_object()) return std::nullopt;
-  return RegistryEntry{name,
-                       e->string_or("path"),
-                       e->string_or("vendor"),
-                       e->string_or("arch"),
-                       e->string_or("product"),
-                       e->string_or("dsl"),
-                       e->string_or("harness"),
-                       e->string_or("note")};
+  RegistryEntry r;
+  r.name = name;
+  read_strings(*e, kRegistryFields, r);
+  return r;
 }
 
 std::vector<std::string> Config::registry_names() const {

@@ -1,5 +1,6 @@
 #include "store/candidate_summary.hpp"
 
+#include "store/record_view.hpp"
 #include "json/write.hpp"
 
 namespace otm::store {
@@ -12,7 +13,7 @@ json::Value get_or(const json::Value &obj, std::string_view key, json::Value fal
 } // namespace
 
 std::string gain_direction(const json::Value &r) {
-  std::string type = r.string_or("type");
+  std::string type = RecordView::shown(r).type.value_or("");
   if (type == "anti-strategy") return "negative";
   const auto &pct = r.get("worth").get("gain").get("pct");
   if (auto x = pct.as_number()) return *x > 0 ? "positive" : "negative";

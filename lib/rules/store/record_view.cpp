@@ -19,6 +19,8 @@ struct TextField {
 constexpr TextField kTexts[] = {
     {"id", [](V &v) { return &v.id; }},
     {"type", [](V &v) { return &v.type; }},
+    {"level", [](V &v) { return &v.level; }},
+    {"episode_key", [](V &v) { return &v.episode_key; }},
     {"retrieval.scope.vendor", [](V &v) { return &v.scope.vendor; }},
     {"retrieval.scope.arch", [](V &v) { return &v.scope.arch; }},
     {"retrieval.scope.product", [](V &v) { return &v.scope.product; }},
@@ -30,6 +32,7 @@ constexpr TextField kTexts[] = {
     {"worth.rank.tier", [](V &v) { return &v.tier; }},
     {"worth.gain.basis", [](V &v) { return &v.gain_basis; }},
     {"payload.implementation.snippet", [](V &v) { return &v.snippet; }},
+    {"payload.implementation.format", [](V &v) { return &v.format; }},
 };
 constexpr std::pair<const char *, std::optional<V::DiffEnd> V::*> kDiffEnds[] = {
     {"evidence.raw.evidence_extra.diff_from", &V::diff_from},

@@ -1,9 +1,9 @@
 // The fields of a staged record (a clean-1.3 record under records/) that the
 // read-side tools read back: otm-explain, the staging README, the quality
-// signals and otm-review (issue 28: each read them field by field with
-// string_or, a renamed field read as "" wherever it was read). The drafter
-// writes the record whole; this is its reading, one field table for every
-// reader.
+// signals, otm-review, the gates and the admission (issue 28: each read them
+// field by field with string_or, a renamed field read as "" wherever it was
+// read). The drafter writes the record whole; this is its reading, one field
+// table for every reader.
 //
 //   auto v = store::RecordView::from_json(record).value(); // throws its Error
 //   v.type, v.scope.dsl, v.version, v.diff_from->git_commit
@@ -23,6 +23,9 @@ namespace otm::store {
 struct RecordView {
   // Each is empty when the record has no such field (or it is null).
   std::optional<std::string> id, type;
+  // level (operator, kernel, ...) and episode_key (the run episode the
+  // record was drafted from): the gates and the admission read them.
+  std::optional<std::string> level, episode_key;
   // retrieval.scope: what the record is filed under.
   struct Scope {
     std::optional<std::string> vendor, arch, product, dsl, operator_family;
@@ -37,8 +40,9 @@ struct RecordView {
   std::optional<DiffEnd> diff_from, diff_to;
   // worth.rank.tier and worth.gain.basis.
   std::optional<std::string> tier, gain_basis;
-  // payload.implementation.snippet: the code a strategy quotes.
-  std::optional<std::string> snippet;
+  // payload.implementation.snippet and .format: the code a strategy quotes
+  // and how it is written ("unified-diff", "none", ...).
+  std::optional<std::string> snippet, format;
 
   // A codec's reading: every field may be absent, but a field (or an object
   // on its path) of another type is an UnreadableInput Error naming it

@@ -3,6 +3,7 @@
 #include "gates/gates.hpp"
 
 #include "record/established_fact.hpp"
+#include "store/record_view.hpp"
 
 namespace otm::gates {
 
@@ -10,7 +11,7 @@ std::unique_ptr<RecordPass> established_fact_pass(const Context &) {
   auto anti = std::make_shared<std::size_t>(0);
   auto body = [anti](const RecordEntry &r, GateResult &out) {
     if (!r.parse_error.empty()) return;
-    if (r.record.string_or("type") == "anti-strategy") ++*anti;
+    if (store::RecordView::shown(r.record).type == "anti-strategy") ++*anti;
     for (auto &p : record::established_fact_problems(r.record))
       out.findings.push_back(finding(Gate::EstablishedFact, r, p));
   };

@@ -1,6 +1,7 @@
 // gates.md §2.7; a missing layer is a finding, never a crash.
 #include "gates/gates.hpp"
 
+#include "store/record_view.hpp"
 #include "text/regex.hpp"
 #include "text/utf8.hpp"
 
@@ -48,14 +49,17 @@ std::unique_ptr<RecordPass> self_contained_pass(const Context &) {
       out.findings.push_back(finding(Gate::SelfContained, r, std::move(msg), std::move(token)));
     };
     const auto &rec = r.record;
+    // As staged: a field of another type reads as absent, the schema gate's
+    // to refuse.
+    const auto view = store::RecordView::shown(rec);
     const auto &payload = rec.get("payload");
     const auto &problem = payload.get("problem");
-    std::string type = rec.string_or("type");
+    std::string type = view.type.value_or("");
     bool builds = type == "strategy" || type == "reference-kernel";
     if (blank(payload.get("goal"))) fail("payload.goal is blank", "");
     if (blank(problem.get("statement"))) fail("payload.problem.statement is blank", "");
     if (blank(problem.get("target"))) fail("payload.problem.target is blank", "");
-    if (rec.string_or("level") == "operator" && builds && !problem.get("operator").truthy())
+    if (view.level == "operator" && builds && !problem.get("operator").truthy())
       fail("an operator-level " + type + " names no payload.problem.operator", "");
     const auto &gain = rec.get("worth").get("gain");
     if (!gain.get("basis").truthy()) fail("worth.gain.basis is missing", "");
@@ -75,7 +79,7 @@ std::unique_ptr<RecordPass> self_contained_pass(const Context &) {
           headline.push_back(*m.get("delta_pct").as_number());
       }
     }
-    if (gain.string_or("basis") == "measured" && type == "strategy") {
+    if (view.gain_basis == "measured" && type == "strategy") {
       bool any = false;
       if (const auto *a = gain.get("metrics").as_array())
         for (const auto &m : *a) any = any || m.get("delta_pct").is_number();
@@ -94,10 +98,10 @@ std::unique_ptr<RecordPass> self_contained_pass(const Context &) {
       if (blank(payload.get("trace").get("builds_on").get("approach")))
         fail("payload.trace.builds_on.approach is blank", "");
       const auto &impl = payload.get("implementation");
-      std::string format = impl.string_or("format");
+      std::string format = view.format.value_or("");
       if (format != "none" && blank(impl.get("snippet")))
         fail("implementation has format '" + format + "' but no snippet", "");
-      std::string snippet(text::lstrip(impl.string_or("snippet")));
+      std::string snippet(text::lstrip(view.snippet.value_or("")));
       if (!snippet.empty() && (snippet[0] == '-' || snippet[0] == '+') && format.rfind("unified-diff", 0) != 0)
         fail("snippet is a diff but implementation.format is not unified-diff", format);
     }

@@ -2,6 +2,8 @@
 // live store the gate cannot run, and says so.
 #include "gates/gates.hpp"
 
+#include "store/record_view.hpp"
+
 namespace otm::gates {
 
 GateResult gate_store_overlap(const Context &ctx) {
@@ -13,7 +15,7 @@ GateResult gate_store_overlap(const Context &ctx) {
     if (ctx.live_ids.count(r.id()))
       out.findings.push_back(
           finding(Gate::StoreOverlap, r, "id is already in the live store: insert would be refused", r.id()));
-    if (ctx.live_episode_keys.count(r.record.string_or("episode_key"))) ++keys;
+    if (ctx.live_episode_keys.count(store::RecordView::shown(r.record).episode_key.value_or(""))) ++keys;
   }
   out.note = std::to_string(ctx.records.size() - out.findings.size()) + " ids free of " +
              std::to_string(ctx.records.size()) + "; " + std::to_string(keys) +

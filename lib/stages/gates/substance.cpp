@@ -14,6 +14,7 @@
 
 #include "code/inert_changes.hpp"
 #include "code/source_lexer.hpp"
+#include "store/record_view.hpp"
 #include "text/utf8.hpp"
 
 namespace otm::gates {
@@ -85,7 +86,7 @@ GateResult gate_substance(const Context &ctx) {
   GateResult out;
   std::size_t checked = 0;
   for (const auto &r : ctx.records) {
-    if (!r.parse_error.empty() || r.record.string_or("type") != "strategy") continue;
+    if (!r.parse_error.empty() || store::RecordView::shown(r.record).type != "strategy") continue;
     ++checked;
     const auto *snippet = r.record.get("payload").get("implementation").get("snippet").as_string();
     if (!snippet || text::strip(*snippet).empty()) {
