@@ -74,6 +74,18 @@ Loaded find(const Built &b, const std::string &seg) {
   throw std::runtime_error("no packet " + seg);
 }
 
+// A version row as otm-ingest writes it, with the fields RunFacts reads.
+json::Value version_row(const std::string &version, int n, const std::string &sha, bool reverted,
+                        const std::string &correctness = "") {
+  json::Value r = json::Value::object();
+  r.set("version", version);
+  r.set("n", n);
+  r.set("sha", sha);
+  r.set("reverted", reverted);
+  if (!correctness.empty()) r.set("correctness_status", correctness);
+  return r;
+}
+
 // A git repository of kernel.py commits, built with the git binary (tests
 // only; the product reads git through libgit2).
 struct KernelRepo {
@@ -476,12 +488,7 @@ TEST_CASE("a strategy's earlier tries are matched by the code they add, however 
   int n = 0;
   for (const auto &[v, reverted] : std::vector<std::pair<std::string, bool>>{
            {"v0", false}, {"v1", true}, {"v2", false}, {"v3", true}, {"v4", true}, {"v5", false}}) {
-    json::Value r = json::Value::object();
-    r.set("version", v);
-    r.set("n", n++);
-    r.set("sha", sha[v]);
-    r.set("reverted", reverted);
-    rows.push_back(std::move(r));
+    rows.push_back(version_row(v, n++, sha[v], reverted));
   }
   packet::RunFacts facts(rows);
   packet::Context ctx;
@@ -516,13 +523,7 @@ TEST_CASE("the final kernel names what the run kept after it without a new best"
   std::vector<json::Value> rows;
   int n = 0;
   for (const auto &v : {"v0", "v1", "v2", "v3", "v4"}) {
-    json::Value row = json::Value::object();
-    row.set("version", v);
-    row.set("n", n++);
-    row.set("sha", r.sha[v]);
-    row.set("reverted", false);
-    row.set("correctness_status", std::string(v) == "v4" ? "FAIL" : "PASS");
-    rows.push_back(std::move(row));
+    rows.push_back(version_row(v, n++, r.sha[v], false, std::string(v) == "v4" ? "FAIL" : "PASS"));
   }
   packet::RunFacts facts(rows);
   packet::Context ctx;
@@ -548,13 +549,7 @@ TEST_CASE("the final kernel names what the run kept after it without a new best"
            "# tuned\nNUM_STAGES = 3\n\n\ndef k(x):\n    return load(x, NUM_STAGES)\n");
   repo = git::Repository::open(r.dir);
   packet::VersionCommits back(repo);
-  json::Value v5 = json::Value::object();
-  v5.set("version", "v5");
-  v5.set("n", 5);
-  v5.set("sha", r.sha["v5"]);
-  v5.set("reverted", false);
-  v5.set("correctness_status", "PASS");
-  rows.push_back(std::move(v5));
+  rows.push_back(version_row("v5", 5, r.sha["v5"], false, "PASS"));
   packet::RunFacts back_facts(rows);
   ctx.commits = &back;
   ctx.facts = &back_facts;
