@@ -58,6 +58,21 @@ TEST_CASE("the noise band is a quantile of the spreads of unchanged code, harnes
   CHECK_THROWS_AS(packet::NoiseRule::from_json(json::parse(R"({"span_own_gain_min_share": -1})"), "x"), Error);
 }
 
+TEST_CASE("a reverted step's measurement is not a re-measurement of the code its commit holds", "[packet][issue25]") {
+  // Blob A kept at v1 (10.0) and v3 (10.1): 1 %. v2 is a reverted attempt
+  // whose commit holds only its memory, so its blob is A, but it measured a
+  // fused kernel 5 % faster (trace 775 of round 27: a 6.2 % band).
+  std::vector<json::Value> rows{row("v1", 1, "s1", 10.0), row("v2", 2, "s2", 9.5), row("v3", 3, "s3", 10.1)};
+  rows[1].set("reverted", true);
+  packet::RunFacts::BlobOf blob_of = [](const std::string &) -> std::optional<std::string> { return "A"; };
+  packet::RunFacts facts(rows, blob_of);
+  REQUIRE(facts.same_code_spread_pct());
+  CHECK(*facts.same_code_spread_pct() == Approx(1.0));
+  // Reverted steps alone re-measure nothing.
+  rows[2].set("reverted", true);
+  CHECK_FALSE(packet::RunFacts(rows, blob_of).same_code_spread_pct());
+}
+
 TEST_CASE("a kept step was made on the last kept commit before it, not on a reverted attempt", "[packet][issue25]") {
   std::vector<json::Value> rows{row("v0", 0, "s0", 10.0), row("v1", 1, "s1", 9.0), row("v2", 2, "s2", 9.5),
                                 row("v3", 3, "s3", 8.9), row("v4", 4, "", 8.0)};

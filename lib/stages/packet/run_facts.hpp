@@ -6,7 +6,7 @@
 //   * how many steps of the run state each expected impact, so a sentence
 //     the producer's template repeats on every step is known for one;
 //   * how far the run's own re-measurements of unchanged code spread: per
-//     kernel blob measured more than once, the spread of its geomeans; the
+//     kernel blob the run kept more than once, the spread of its geomeans; the
 //     run's band is the NoiseRule's quantile of those spreads (a spread
 //     above its harness_change_pct is a harness change, not noise), so a
 //     failure inside it is known for noise;
@@ -94,8 +94,8 @@ public:
   // expected impact; 0 for none.
   std::size_t steps_stating(const std::optional<std::string> &text) const;
   // The run's noise band: the NoiseRule's quantile of the spreads, in
-  // percent of the faster, of the measurements of each byte-identical
-  // kernel; nullopt when the run never re-measured unchanged code (or no
+  // percent of the faster, of the kept steps' measurements of each
+  // byte-identical kernel; nullopt when the run never re-measured unchanged code (or no
   // blob reader was given).
   std::optional<double> same_code_spread_pct() const { return spread_; }
   // The same band per shape: the quantile of the spreads of every shape's
