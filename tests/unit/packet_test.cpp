@@ -3,6 +3,7 @@
 #include "packet/build.hpp"
 #include "packet/earlier_tries.hpp"
 #include "packet/kernel_code.hpp"
+#include "packet/packet_texts.hpp"
 #include "packet/report_conclusion.hpp"
 #include "packet/run_facts.hpp"
 #include "packet/span.hpp"
@@ -488,7 +489,8 @@ TEST_CASE("a strategy's earlier tries are matched by the code they add, however 
   int n = 0;
   for (const auto &[v, reverted] : std::vector<std::pair<std::string, bool>>{
            {"v0", false}, {"v1", true}, {"v2", false}, {"v3", true}, {"v4", true}, {"v5", false}}) {
-    rows.push_back(version_row(v, n++, sha[v], reverted));
+    rows.push_back(version_row(v, n++, sha[v], reverted, "PASS"));
+    rows.back().set("subject", v == "v2" ? "v2: BLOCK 1024->2048 (-3%)" : v + ": a step");
   }
   packet::RunFacts facts(rows);
   packet::Context ctx;
@@ -503,6 +505,23 @@ TEST_CASE("a strategy's earlier tries are matched by the code they add, however 
   // Without a repository only the stated tries are known.
   packet::Context bare;
   CHECK(packet::tries_of_this_change(bare, "v5", {"v3"}) == std::vector<std::string>{"v3"});
+  // What the run kept since the last try, when only the code matched it
+  // (round 27, V16): read from the run, the kept step whose change runs.
+  workspace::Segment seg;
+  seg.record_type = "strategy";
+  seg.version = "v5";
+  seg.sha = sha["v5"];
+  packet::Span span;
+  span.reverted_tries = {"v1"};
+  scrub::Scrubber s;
+  const auto typed = workspace::read_version_rows(rows, "rows");
+  auto texts = packet::scrub_texts(s, seg, typed.back(), ctx, {}, "strategy", span);
+  REQUIRE(texts.kept_since_last_try.as_array());
+  REQUIRE(texts.kept_since_last_try.as_array()->size() == 1);
+  CHECK((*texts.kept_since_last_try.as_array())[0].python_str().find("BLOCK 1024->2048") != std::string::npos);
+  // After a later try, nothing was kept since.
+  span.reverted_tries = {"v1", "v4"};
+  CHECK(packet::scrub_texts(s, seg, typed.back(), ctx, {}, "strategy", span).kept_since_last_try.as_array()->empty());
   fs::remove_all(dir);
 }
 

@@ -252,14 +252,23 @@ Texts scrub_texts(scrub::Scrubber &s, const workspace::Segment &seg, const works
            ctx.facts->position_of(workspace::StepRef::of(k).version.value_or("")) >
                ctx.facts->position_of(span.reverted_tries.back());
   };
-  if (const auto *since = seg.kept_since_last_try ? seg.kept_since_last_try->as_array() : nullptr)
+  auto keep_since = [&](const json::Value &text) {
+    auto change = scrubbed(s, text);
+    const auto *seen = t.kept_since_last_try.as_array();
+    if (std::find(seen->begin(), seen->end(), change) == seen->end()) t.kept_since_last_try.push_back(change);
+  };
+  if (const auto *since = seg.kept_since_last_try ? seg.kept_since_last_try->as_array() : nullptr) {
     for (bool milestones : {true, false})
-      for (const auto &k : *since) {
-        if (k.get("milestone").truthy() != milestones || !runs(k) || !after_last_try(k)) continue;
-        auto change = scrubbed(s, k.get("change"));
-        const auto *seen = t.kept_since_last_try.as_array();
-        if (std::find(seen->begin(), seen->end(), change) == seen->end()) t.kept_since_last_try.push_back(change);
-      }
+      for (const auto &k : *since)
+        if (k.get("milestone").truthy() == milestones && runs(k) && after_last_try(k)) keep_since(k.get("change"));
+  } else if (ctx.facts && !span.reverted_tries.empty()) {
+    // Tries matched only by their code (otm-partition matched none by the
+    // words): the kept steps since the last are read from the run, in run
+    // order (round 27, V16: 128-bit loads reverted twice before the online
+    // single pass, kept after it, and the record said nothing of it).
+    for (const auto *k : ctx.facts->kept_between(span.reverted_tries.back(), row.version))
+      if (ctx.facts->passed_correctness(k->version) && own_change_runs(ctx, k->version)) keep_since(change_text_of(*k));
+  }
   t.other_settings_kept = json::Value::array();
   if (const auto *other = seg.kept_with_other_settings.as_array())
     for (const auto &k : *other) {
