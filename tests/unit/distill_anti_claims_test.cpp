@@ -388,6 +388,17 @@ TEST_CASE("an accuracy failure the step's correctness check contradicts is refus
   INFO((failed.refusal ? failed.refusal->why : ""));
   REQUIRE(failed.record);
   CHECK(failed.record->get("payload").string_or("verdict") == "accuracy-gate/ceiling");
+  // Its speed side is observed too (round 27, V17): a reader with a looser
+  // tolerance would take a faster lever.
+  auto &m = at(*p.doc.find("agent_facing"), {"measurements"});
+  m.set("slower_than_tried_on_pct", -1.89);
+  m.set("same_code_spread_pct", 1.2);
+  auto faster = distill::draft_record(p);
+  REQUIRE(faster.record);
+  CHECK_THAT(faster.record->get("payload").string_or("observed"),
+             Catch::StartsWith("correctness FAIL") &&
+                 Catch::EndsWith("; it measured 1.89 % faster than the code it was tried on (the run's own spread "
+                                 "of re-measurements of unchanged code: 1.2 %)"));
   // ... unless the run tried the lever again and that step passed.
   p.doc.find("agent_facing")->set("other_accounts_that_passed_correctness", 1);
   p.doc.find("provenance")->set("other_accounts_that_passed_correctness", json::Value::strings({"v173"}));
