@@ -280,6 +280,44 @@ TEST_CASE("inert changes: a new function nothing calls, and one that is called",
   CHECK(c.running == 4);
 }
 
+TEST_CASE("inert changes: a CUDA device helper the diff adds and nothing calls runs for nothing", "[inert]") {
+  // Round 28, W03: an `ld_nc_v4` helper with an ld.global.nc.v4 asm line,
+  // added beside the loads the kernel runs and never called.
+  std::string after = "cuda_src = r'''\n"                                                               // 0
+                      "__device__ __forceinline__ uint4 ld_nc_v4(const void* p) {\n"                    // 1
+                      "  uint4 r;\n"                                                                    // 2
+                      "  asm volatile(\"ld.global.nc.v4.u32 {%0}, [%1];\" : \"=r\"(r.x) : \"l\"(p));\n" // 3
+                      "  return r;\n"                                                                   // 4
+                      "}\n"                                                                             // 5
+                      "__device__ float twice(float v) { return 2 * v; }\n"                             // 6
+                      "__global__ void k(const float* x, float* y) {\n"                                 // 7
+                      "  y[threadIdx.x] = twice(x[threadIdx.x]);\n"                                     // 8
+                      "}\n"                                                                             // 9
+                      "'''\n"                                                                           // 10
+                      "mod = load_inline(name='k', cuda_sources=[cuda_src])\n";                         // 11
+  std::string diff = "diff --git a/kernel.py b/kernel.py\n"
+                     "--- a/kernel.py\n"
+                     "+++ b/kernel.py\n"
+                     "@@ -1,4 +1,10 @@\n"
+                     " cuda_src = r'''\n"
+                     "+__device__ __forceinline__ uint4 ld_nc_v4(const void* p) {\n"
+                     "+  uint4 r;\n"
+                     "+  asm volatile(\"ld.global.nc.v4.u32 {%0}, [%1];\" : \"=r\"(r.x) : \"l\"(p));\n"
+                     "+  return r;\n"
+                     "+}\n"
+                     "+__device__ float twice(float v) { return 2 * v; }\n"
+                     " __global__ void k(const float* x, float* y) {\n"
+                     "-  y[threadIdx.x] = x[threadIdx.x];\n"
+                     "+  y[threadIdx.x] = twice(x[threadIdx.x]);\n"
+                     " }\n";
+  auto lexed = code::lex_diff(diff);
+  auto c = code::inert_changes(lexed, after);
+  CHECK(c.uncalled_functions == std::vector<std::string>{"ld_nc_v4"});
+  for (std::size_t i = 5; i <= 9; ++i) CHECK(c.lines[i] == Why::UncalledFunction);
+  CHECK(c.runs(10)); // twice: the kernel calls it
+  CHECK(c.runs(13));
+}
+
 TEST_CASE("inert changes: a removed assignment whose reader the diff also removed ran", "[inert]") {
   // Dropping the row max: `m` is read by no line after the change, but the
   // removed `tl.exp(x - m)` read it, so both removals change what runs.

@@ -107,12 +107,22 @@ InertChanges inert_changes(const std::vector<DiffLine> &diff, std::optional<std:
       if (diff[i].kind != LineKind::Code) out.lines[i] = InertCode::Why::NotCode;
     }
   if (after) {
-    // Functions the diff defines on added lines and no removed line defined.
+    // Functions the diff defines on added lines and no removed line defined:
+    // Python functions, and CUDA `__device__` helpers, in a .cu file or a
+    // load_inline source (round 28, W03: an `ld_nc_v4` helper nothing
+    // calls, its asm line read as the change's 128-bit load).
     static const text::Regex def(R"(^\s*(?:async\s+)?def\s+([A-Za-z_]\w*)\s*\()");
+    static const text::Regex device(
+        R"(^\s*(?:template\s*<[^>]*>\s*)?(?:(?:static|inline|__forceinline__|__noinline__|__host__|constexpr)\s+)*)"
+        R"(__device__\s+(?:(?:static|inline|__forceinline__|__noinline__|__host__|constexpr|const|unsigned)\s+)*)"
+        R"([A-Za-z_][\w:<>]*[\s*&]+([A-Za-z_]\w*)\s*\()");
     std::set<std::string> added, removed;
     for (std::size_t i = 0; i < diff.size(); ++i)
-      if (is_change(diff[i]))
-        if (auto m = def.search(code[i])) (diff[i].role == DiffLine::Role::Added ? added : removed).emplace((*m)[1]);
+      if (is_change(diff[i])) {
+        auto &side = diff[i].role == DiffLine::Role::Added ? added : removed;
+        if (auto m = def.search(code[i])) side.emplace((*m)[1]);
+        if (auto m = device.search(code[i])) side.emplace((*m)[1]);
+      }
     for (const auto &r : removed) added.erase(r);
     auto language = language_of(diff);
     auto file = find_inert_code(*after, language, added);
