@@ -1436,3 +1436,29 @@ TEST_CASE("a helper the change adds and nothing calls is said to be so", "[disti
   CHECK_THAT(d.record->get("payload").string_or("change"),
              Catch::Contains("`ld_nc_v4`, which the run names, is defined by the change and never called"));
 }
+
+TEST_CASE("a reference kernel measured again by other kept steps says from what to what", "[distill][issue25]") {
+  // Round 28, W13: a final kernel quoted at 102.26 us, the fastest of the
+  // run's four measurements of its code.
+  auto p = fixture("refk-final");
+  auto goal = [&] {
+    auto d = distill::draft_record(p);
+    INFO((d.refusal ? d.refusal->why : ""));
+    REQUIRE(d.record);
+    return d.record->get("payload").string_or("goal");
+  };
+  auto &m = at(p.doc, {"agent_facing", "measurements"});
+  m.set("geomean_us", 102.261);
+  json::Value same = json::Value::array();
+  for (double x : {103.9, 102.261, 103.34}) same.push_back(x);
+  m.set("same_code_kept_geomeans_us", same);
+  CHECK_THAT(goal(), Catch::EndsWith(" The run measured this same code on other kept steps too, from 102.261 to "
+                                     "103.9 us geomean; the figure recorded here, 102.261 us, is one of them."));
+  // Measurements that agree, or none, say nothing.
+  same = json::Value::array();
+  for (double x : {22.5, 22.5}) same.push_back(x);
+  m.set("same_code_kept_geomeans_us", same);
+  CHECK_THAT(goal(), !Catch::Contains("this same code"));
+  m.set("same_code_kept_geomeans_us", json::Value());
+  CHECK_THAT(goal(), !Catch::Contains("this same code"));
+}

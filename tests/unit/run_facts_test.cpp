@@ -68,6 +68,13 @@ TEST_CASE("a reverted step's measurement is not a re-measurement of the code its
   packet::RunFacts facts(rows, blob_of);
   REQUIRE(facts.same_code_spread_pct());
   CHECK(*facts.same_code_spread_pct() == Approx(1.0));
+  // The kept steps with this code: v1 and v3, not the reverted v2.
+  auto same = facts.kept_with_the_same_code("v3");
+  REQUIRE(same.size() == 2);
+  CHECK(same[0]->version == "v1");
+  CHECK(same[1]->version == "v3");
+  CHECK(facts.kept_with_the_same_code("v9").empty());
+  CHECK(packet::RunFacts(rows).kept_with_the_same_code("v3").empty()); // no blob reader
   // Reverted steps alone re-measure nothing.
   rows[2].set("reverted", true);
   CHECK_FALSE(packet::RunFacts(rows, blob_of).same_code_spread_pct());

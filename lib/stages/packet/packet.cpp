@@ -289,6 +289,17 @@ void write_agent_facing(json::Writer &w, const Texts &t, const workspace::Segmen
   // slower it measured than the code it was tried on.
   auto spread = facts ? facts->same_code_spread_pct() : std::nullopt;
   w.key("same_code_spread_pct").value(spread ? json::hundredths(*spread) : json::Value());
+  if (type == "reference-kernel" && facts) {
+    // The run's other measurements of this very code (round 28, W13): a
+    // kernel quoted at the fastest of its re-measurements reads as faster
+    // than it is.
+    const auto same = facts->kept_with_the_same_code(seg.version);
+    if (same.size() >= 2) {
+      w.key("same_code_kept_geomeans_us").begin_array();
+      for (const auto *r : same) w.value(r->geomean() ? json::Value(*r->geomean()) : json::Value());
+      w.end_array();
+    }
+  }
   if (type != "reference-kernel") {
     // Per shape (issue 25): a geomean gain can sit on shapes the change
     // leaves as they were, and hide a shape that slowed.

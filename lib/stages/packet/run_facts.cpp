@@ -99,10 +99,12 @@ RunFacts::RunFacts(std::vector<workspace::VersionRow> version_rows, const BlobOf
   // the code its commit holds (a generated trace's memory-only revert of a
   // 4 % faster fused argmax widened the band of the code it restored to
   // 6.2 %, and a clean 7.3 % gain read as near the noise).
-  for (const auto &r : rows_) {
+  blobs_.resize(rows_.size());
+  for (std::size_t i = 0; i < rows_.size(); ++i) {
+    const auto &r = rows_[i];
     auto g = r.geomean();
     if (!kept(r) || !g || *g <= 0) continue;
-    auto blob = blob_of(r.sha);
+    const auto &blob = blobs_[i] = blob_of(r.sha);
     if (!blob) continue;
     widen(by_blob, *blob, *g);
     if (const auto *shapes = r.by_shape.as_object())
@@ -117,6 +119,15 @@ std::optional<double> RunFacts::geomean_of(const std::string &version) const {
   auto it = position_.find(version);
   if (it == position_.end()) return std::nullopt;
   return rows_[it->second].geomean();
+}
+
+std::vector<const workspace::VersionRow *> RunFacts::kept_with_the_same_code(const std::string &version) const {
+  std::vector<const workspace::VersionRow *> out;
+  auto it = position_.find(version);
+  if (it == position_.end() || it->second >= blobs_.size() || !blobs_[it->second]) return out;
+  for (std::size_t i = 0; i < rows_.size(); ++i)
+    if (blobs_[i] == blobs_[it->second]) out.push_back(&rows_[i]);
+  return out;
 }
 
 std::optional<double> RunFacts::shape_latency_of(const std::string &version, const std::string &shape) const {

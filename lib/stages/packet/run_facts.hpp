@@ -105,6 +105,11 @@ public:
   std::optional<double> shape_latency_of(const std::string &version, const std::string &shape) const;
   // A version's geomean, when its row has one.
   std::optional<double> geomean_of(const std::string &version) const;
+  // The kept steps whose kernel is byte-identical to `version`'s, in run
+  // order, `version` among them when kept: the run's re-measurements of
+  // one code (round 28, W13: a final kernel quoted at its fastest of four).
+  // Empty without a blob reader or for an unknown version.
+  std::vector<const workspace::VersionRow *> kept_with_the_same_code(const std::string &version) const;
   // Whether a version's correctness check passed: a status that is not a
   // failure and no quality-gate failure (false for an unknown version or
   // one without a status).
@@ -114,6 +119,7 @@ private:
   std::vector<workspace::VersionRow> rows_;               // by n
   std::unordered_map<std::string, std::size_t> position_; // version -> index in rows_
   std::unordered_map<std::string, std::size_t> impacts_;  // normalised expected impact -> steps
+  std::vector<std::optional<std::string>> blobs_;         // per row of rows_: its kernel's blob, when read
   std::optional<double> spread_, shape_spread_;
 };
 
