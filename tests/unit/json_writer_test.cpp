@@ -192,14 +192,11 @@ TEST_CASE("the JSON writer gives the bytes RapidJSON's writers gave", "[json][wr
 }
 
 TEST_CASE("written as produced, a document equals its tree's text", "[json][writer]") {
-  std::string out, evidence;
-  std::size_t parts = 0;
+  std::string out;
   Writer w(out, Writer::Layout::Pretty);
   w.begin_object().key("a").value("x\ny");
-  w.collect_scalars(&evidence, &parts);
   w.key("b").begin_array().value(std::int64_t(3)).null().value(2.5).value(true).end_array();
   w.key("c").value(Value::object());
-  w.collect_scalars(nullptr, nullptr);
   w.key("d").value("not evidence").end_object();
   Value tree = Value::object();
   tree.set("a", "x\ny");
@@ -207,6 +204,4 @@ TEST_CASE("written as produced, a document equals its tree's text", "[json][writ
   tree.set("c", Value::object());
   tree.set("d", "not evidence");
   CHECK(out + "\n" == to_pretty(tree));
-  CHECK(evidence == "3\n2.5\nTrue");
-  CHECK(parts == 3);
 }

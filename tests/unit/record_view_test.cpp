@@ -14,6 +14,7 @@
 #include "test_paths.hpp"
 #include "workspace/packet_provenance.hpp"
 #include "json/parse.hpp"
+#include "json/write.hpp"
 
 using namespace otm;
 using store::RecordView;
@@ -126,23 +127,58 @@ TEST_CASE("a golden packet's provenance reads typed", "[record-view]") {
     // Each field as the packet holds it.
     CHECK(p.report_dir.value_or("") == raw.string_or("report_dir"));
     CHECK(p.builds_on_version.value_or("") == raw.string_or("builds_on_version"));
-    CHECK(p.diff_from.version.value_or("root") == raw.get("diff_from").string_or("version", "root"));
-    CHECK(p.diff_to.git_commit.value_or("") == raw.get("diff_to").string_or("git_commit"));
+    const auto from = p.diff_from.value_or(PacketProvenance::End{}), to = p.diff_to.value_or(PacketProvenance::End{});
+    CHECK(from.version.value_or("root") == raw.get("diff_from").string_or("version", "root"));
+    CHECK(to.git_commit.value_or("") == raw.get("diff_to").string_or("git_commit"));
     CHECK(p.span_versions.size() == raw.get("span_versions").size());
     CHECK(p.lineage_versions.size() == raw.get("lineage_versions").size());
-    if (p.diff_to.git_commit) ++diffs;
+    CHECK(p.source_repo == raw.string_or("source_repo"));
+    CHECK(p.version == raw.string_or("version"));
+    // The one writer gives back what it wrote, key order included.
+    CHECK(json::to_pretty(p.to_json(packet.string_or("record_type"))) == json::to_pretty(raw));
+    if (to.git_commit) ++diffs;
   }
   CHECK(diffs > 3);
   auto v25 =
       PacketProvenance::from_json(json::parse_file(testsupport::golden_path("example/packets/strategy-v25.json")))
           .value();
   CHECK(v25.report_dir == "v25_ncu");
-  CHECK(v25.diff_from.version == "v23");
-  CHECK(v25.diff_to.git_commit == "a62b69815931fb2f64702e74287adee2379baf47");
+  CHECK(v25.diff_from->version == "v23");
+  CHECK(v25.diff_to->git_commit == "a62b69815931fb2f64702e74287adee2379baf47");
   CHECK(v25.builds_on_version == "v22");
   CHECK(v25.lineage_versions.front() == "v1");
   CHECK(v25.span_versions.empty());
   CHECK(PacketProvenance::from_json(json::parse("{}")).value().lineage_versions.empty());
+}
+
+TEST_CASE("a packet's provenance reads back as to_json wrote it", "[record-view]") {
+  PacketProvenance p;
+  p.source_repo = "trace-a";
+  p.version = "v3";
+  p.ncu_dirs = {"v3_ncu"};
+  p.shape_label_note = "0 workload hashes were relabelled shape-N";
+  p.diff_from = PacketProvenance::End{std::nullopt, "abc"};
+  p.diff_to = PacketProvenance::End{"v3", "def"};
+  p.code_truncated = true;
+  p.dram_captures = {"before", "after"};
+  auto strategy = p;
+  strategy.lineage_versions = {"v1"};
+  strategy.reverted_earlier_tries_of_this_change = {"v2"};
+  strategy.builds_on_version = "v1";
+  auto packet = [](const PacketProvenance &prov, const char *type) {
+    json::Value out = json::Value::object();
+    out.set("provenance", prov.to_json(type));
+    return out;
+  };
+  CHECK(PacketProvenance::from_json(packet(strategy, "strategy")).value() == strategy);
+  auto anti = p;
+  anti.lever.emplace();
+  anti.lever->accounts = {"v2", std::nullopt};
+  anti.lever->kept_with_other_settings = {"v4"};
+  anti.lever->other_accounts_that_passed_correctness = {"v2"};
+  CHECK(PacketProvenance::from_json(packet(anti, "anti-strategy")).value() == anti);
+  // A strategy's fields are not written for another type.
+  CHECK_FALSE(packet(strategy, "anti-strategy").get("provenance").contains("builds_on_version"));
 }
 
 TEST_CASE("a packet's provenance field of another type is an UnreadableInput error naming it", "[record-view]") {
@@ -154,7 +190,10 @@ TEST_CASE("a packet's provenance field of another type is an UnreadableInput err
         Case{R"({"provenance": {"diff_from": "v1"}})", "`diff_from`"},
         Case{R"({"provenance": {"diff_to": {"version": 2}}})", "`diff_to.version`"},
         Case{R"({"provenance": {"span_versions": ["v1", 2]}})", "`span_versions`"},
-        Case{R"({"provenance": {"builds_on_version": false}})", "`builds_on_version`"}}) {
+        Case{R"({"provenance": {"builds_on_version": false}})", "`builds_on_version`"},
+        Case{R"({"provenance": {"source_repo": null}})", "`source_repo`"},
+        Case{R"({"provenance": {"code_truncated": "no"}})", "`code_truncated`"},
+        Case{R"({"provenance": {"accounts_of_this_lever": ["v1", 2]}})", "`accounts_of_this_lever[1]`"}}) {
     INFO(c.packet);
     auto p = PacketProvenance::from_json(json::parse(c.packet));
     REQUIRE_FALSE(p.ok());

@@ -164,8 +164,7 @@ class NumberExplainer {
 public:
   NumberExplainer(const TraceModel &m, const json::Value &segment, const packet::Built &built)
       : m_(m), typed_(m.typed(segment)), built_(built),
-        provenance_(workspace::PacketProvenance::from_json(built.packet).value()), ctx_{m, typed_, built.packet,
-                                                                                        provenance_} {
+        provenance_(built.provenance), ctx_{m, typed_, built.packet, provenance_} {
     for (const char *layer : gates::kPacketNumberLayers)
       gates::walk_scalars(built.packet.get(layer), layer, false, [&](const std::string &p, const json::Value &v, bool) {
         if (v.is_string() || v.is_number()) scalars_.push_back({p, text_of_value(v)});
@@ -316,15 +315,17 @@ void explain_code(const json::Value &record, const store::RecordView &view, cons
                   const packet::Built &built, const TraceModel &m, Explanation &e) {
   auto quotes = gates::quoted_code(record);
   if (quotes.empty()) return;
-  const auto prov = workspace::PacketProvenance::from_json(built.packet).value();
+  // A diff's packet names both ends.
+  const auto from = built.provenance.diff_from.value_or(workspace::PacketProvenance::End{});
+  const auto to = built.provenance.diff_to.value_or(workspace::PacketProvenance::End{});
   CodeFile code;
   code.text = built.code;
   code.is_diff = built.code_name.ends_with(".diff");
   if (code.is_diff) {
-    code.old_commit = prov.diff_from.git_commit.value_or("");
-    code.new_commit = prov.diff_to.git_commit.value_or("");
-    e.diff_range = prov.diff_from.version.value_or("root") + " (" + short_sha(code.old_commit) + ") .. " +
-                   prov.diff_to.version.value_or("") + " (" + short_sha(code.new_commit) + ")";
+    code.old_commit = from.git_commit.value_or("");
+    code.new_commit = to.git_commit.value_or("");
+    e.diff_range = from.version.value_or("root") + " (" + short_sha(code.old_commit) + ") .. " +
+                   to.version.value_or("") + " (" + short_sha(code.new_commit) + ")";
     // Each end the record cites against the rebuilt diff's.
     auto check = [&](const char *end, const std::optional<store::RecordView::DiffEnd> &cited_end,
                      const std::string &rebuilt) {

@@ -16,6 +16,12 @@ std::string RecordEntry::id() const {
   return s ? *s : std::string();
 }
 
+std::optional<workspace::PacketProvenance> PacketEntry::provenance() const {
+  auto read = workspace::PacketProvenance::from_json(packet);
+  if (!read) return std::nullopt;
+  return std::move(read).value();
+}
+
 PacketLookup find_packet(const Context &ctx, const json::Value &record) {
   PacketLookup out;
   const auto *id = record.get("id").as_string();
@@ -31,8 +37,8 @@ PacketLookup find_packet(const Context &ctx, const json::Value &record) {
   const auto *version = raw.get("version").as_string();
   if (!repo || !version) return out;
   for (const auto &p : ctx.packets) {
-    const auto &prov = p.packet.get("provenance");
-    if (prov.string_or("source_repo") == *repo && prov.string_or("version") == *version) {
+    const auto prov = p.provenance();
+    if (prov && prov->source_repo == *repo && prov->version == *version) {
       if (out.packet) {
         // Several packets of one version: the pair cannot say which one the
         // record came from (the reference silently took the last).

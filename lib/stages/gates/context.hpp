@@ -17,6 +17,7 @@
 #include "schema/json_schema.hpp"
 #include "store/lazy_index.hpp"
 #include "text/regex.hpp"
+#include "workspace/packet_provenance.hpp"
 #include "json/value.hpp"
 
 namespace otm::gates {
@@ -38,6 +39,9 @@ struct PacketEntry {
   std::string code_text;  // the sibling file it names (workspace::packet_code)
   std::string code_after; // the kernel after the diff's change (agent_facing.code_after_file), "" when none
   std::string step_diff;  // the claimed step's own change (agent_facing.step_diff_file), "" when none
+  // Its `provenance`, typed; nullopt when a field has another type (such
+  // a packet names nothing it came from).
+  std::optional<workspace::PacketProvenance> provenance() const;
 };
 
 struct Context {

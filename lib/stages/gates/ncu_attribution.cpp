@@ -51,9 +51,7 @@ GateResult gate_ncu_attribution(const Context &ctx) {
     auto lookup = find_packet(ctx, r.record);
     std::vector<std::string> offered;
     if (lookup.packet)
-      if (const auto *a = lookup.packet->packet.get("provenance").get("ncu_dirs").as_array())
-        for (const auto &d : *a)
-          if (const auto *s = d.as_string()) offered.push_back(*s);
+      if (auto prov = lookup.packet->provenance()) offered = std::move(prov->ncu_dirs);
     for (const auto &c : cited) {
       if (!ctx.usable_captures.count(c))
         out.findings.push_back(

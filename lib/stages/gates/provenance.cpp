@@ -50,7 +50,8 @@ GateResult gate_provenance(const Context &ctx) {
     }
     auto lookup = find_packet(ctx, r.record);
     if (lookup.packet) {
-      const auto *cited = lookup.packet->packet.get("provenance").get("git_commit").as_string();
+      const auto prov = lookup.packet->provenance();
+      const auto *cited = prov && prov->git_commit ? &*prov->git_commit : nullptr;
       if (!cited || *cited != *commit) {
         out.findings.push_back(finding(g, r,
                                        "evidence.raw.git_commit is not the commit its packet cited (" +

@@ -13,7 +13,6 @@
 #include "io/file.hpp"
 #include "record/format_tags.hpp"
 #include "record/id_format.hpp"
-#include "json/parse.hpp"
 #include "json/writer.hpp"
 
 namespace otm::packet {
@@ -253,9 +252,7 @@ Built build_one(const workspace::Segment &seg, const std::vector<workspace::Vers
   const RunFacts facts(version_rows, kernel_blob_of(ctx), ctx.noise);
   Context with_facts = ctx;
   if (!with_facts.facts) with_facts.facts = &facts;
-  auto b = build_packet(seg, *row, with_facts, up == taken_up.end() ? std::vector<json::Value>{} : up->second);
-  b.packet = json::parse(b.text, b.seg_id + ".json");
-  return b;
+  return build_packet(seg, *row, with_facts, up == taken_up.end() ? std::vector<json::Value>{} : up->second);
 }
 
 std::string summary_line(const Built &b, const fs::path &dir) {

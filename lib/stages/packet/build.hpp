@@ -39,7 +39,7 @@ std::vector<workspace::Segment> select(const std::vector<workspace::Segment> &se
 std::size_t count_selected(const std::vector<workspace::Segment> &segments, const Filters &f);
 
 // A packet as build_all wrote it (its JSON and code file are on disk; the
-// packet's tree is not kept).
+// packet's value is not kept).
 struct Written {
   std::string seg_id;
   std::string code_name;           // "<seg_id>.diff" / "<seg_id>.py"; empty when none
@@ -63,8 +63,7 @@ BuildResult build_all(const std::vector<workspace::Segment> &all_segments, const
                       const std::filesystem::path &dir, const cli::ProgressFn &progress = {});
 
 // One segment's packet, in memory: its version row looked up by `version`
-// and the directions it took up, exactly as build_all builds it, with
-// Built::packet parsed from its text.
+// and the directions it took up, exactly as build_all builds it.
 Built build_one(const workspace::Segment &segment, const std::vector<workspace::VersionRow> &version_rows,
                 const Context &ctx);
 

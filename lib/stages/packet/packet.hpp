@@ -44,6 +44,7 @@
 #include "record/leak_shapes.hpp"
 #include "scrub/denylist.hpp"
 #include "scrub/scrubber.hpp"
+#include "workspace/packet_provenance.hpp"
 #include "workspace/segment.hpp"
 #include "workspace/trace_meta.hpp"
 #include "workspace/version_row.hpp"
@@ -82,10 +83,11 @@ struct Context {
 
 struct Built {
   std::string seg_id;
-  std::string text;      // the packet's JSON as written to <seg_id>.json (pretty, final newline)
-  json::Value packet;    // the same, parsed: filled by build_one (build_packet leaves it null)
-  std::string code_name; // "<seg_id>.diff" / "<seg_id>.py"; empty when none
-  std::string code;      // scrubbed, capped
+  json::Value packet;                     // the packet, built once
+  std::string text;                       // it as written to <seg_id>.json (pretty, final newline)
+  workspace::PacketProvenance provenance; // packet's `provenance`, typed
+  std::string code_name;                  // "<seg_id>.diff" / "<seg_id>.py"; empty when none
+  std::string code;                       // scrubbed, capped
   // Further siblings (name, content): the kernel after the change.
   std::vector<std::pair<std::string, std::string>> siblings;
   std::vector<record::Leak> leaks; // pre-flight hits in the agent-facing layer
@@ -97,8 +99,7 @@ struct Built {
 
 // `row` is the segment's version row (a default one when absent); `taken_up` the
 // earlier open directions its version took up (directions_taken_up()).
-// The packet is written as it is assembled (Built::text), not built as a
-// tree first.
+// The packet is built as a value and rendered to Built::text once.
 Built build_packet(const workspace::Segment &segment, const workspace::VersionRow &row, const Context &ctx,
                    const std::vector<json::Value> &taken_up = {});
 

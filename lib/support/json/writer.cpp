@@ -126,12 +126,6 @@ void Writer::string(std::string_view s) {
   out_ += '"';
 }
 
-void Writer::scalar(std::string_view python_str) {
-  if (!scalars_) return;
-  if ((*parts_)++) *scalars_ += '\n';
-  *scalars_ += python_str;
-}
-
 Writer &Writer::key(std::string_view k) {
   prefix();
   string(k);
@@ -141,7 +135,6 @@ Writer &Writer::key(std::string_view k) {
 Writer &Writer::value(std::string_view s) {
   prefix();
   string(s);
-  scalar(s);
   return *this;
 }
 
@@ -150,31 +143,22 @@ Writer &Writer::value(std::int64_t i) {
   char buf[24];
   auto end = std::to_chars(buf, buf + sizeof buf, i).ptr;
   out_.append(buf, end);
-  scalar(std::string_view(buf, static_cast<std::size_t>(end - buf)));
   return *this;
 }
 
 Writer &Writer::value(double d) {
-  if (!std::isfinite(d)) {
-    // Written as null (JSON has no NaN); Python's str() of it is still
-    // evidence text, as the tree's scalar was.
-    prefix();
-    out_ += "null";
-    if (scalars_) scalar(python_float_repr(d));
-    return *this;
-  }
   prefix();
-  // Appended in place; only evidence collection needs the text apart.
-  std::size_t at = out_.size();
-  append_python_float_repr(out_, d);
-  if (scalars_) scalar(std::string_view(out_).substr(at));
+  // JSON has no NaN or infinity.
+  if (!std::isfinite(d))
+    out_ += "null";
+  else
+    append_python_float_repr(out_, d);
   return *this;
 }
 
 Writer &Writer::value(bool b) {
   prefix();
   out_ += b ? "true" : "false";
-  scalar(b ? "True" : "False");
   return *this;
 }
 

@@ -1,7 +1,7 @@
 // Writing JSON text as it is produced, in the contract's two layouts (see
-// json/write.hpp): a caller that builds a large document (a packet) writes
-// it straight into a string instead of building a Value tree first. to_line
-// and to_pretty are this writer over a Value, so both give the same bytes.
+// json/write.hpp): a caller may write straight into a string instead of
+// building a Value tree first. to_line and to_pretty are this writer over a
+// Value, so both give the same bytes.
 //
 //   std::string out;
 //   json::Writer w(out, json::Writer::Layout::Pretty);
@@ -50,14 +50,6 @@ public:
   // index), copied as it is: the same value gives the same bytes either way.
   Writer &written(std::string_view text);
 
-  // While set, every scalar written (nulls skipped) is appended to `*text`
-  // as Python's str() gives it, after a "\n" when `*parts` already counts
-  // one (packet evidence: the scalars of a layer depth-first in key order).
-  void collect_scalars(std::string *text, std::size_t *parts) {
-    scalars_ = text;
-    parts_ = parts;
-  }
-
 private:
   struct Level {
     bool array;
@@ -68,12 +60,9 @@ private:
   void prefix();
   void indent();
   void string(std::string_view s);
-  void scalar(std::string_view python_str);
   std::string &out_;
   Layout layout_;
   std::vector<Level> levels_;
-  std::string *scalars_ = nullptr;
-  std::size_t *parts_ = nullptr;
 };
 
 } // namespace otm::json
