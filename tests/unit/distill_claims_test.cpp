@@ -1462,3 +1462,22 @@ TEST_CASE("a reference kernel measured again by other kept steps says from what 
   m.set("same_code_kept_geomeans_us", json::Value());
   CHECK_THAT(goal(), !Catch::Contains("this same code"));
 }
+
+TEST_CASE("a reference kernel builds on a setting only as its #define holds it", "[distill][issue25]") {
+  // Kit 35, X05: a CUDA kernel with `#define GROUP_M 16` said to build on
+  // "GROUP_M 16->8", a step its own step had undone.
+  auto p = fixture("refk-final");
+  at(p.doc, {"agent_facing", "span"}).set("this_step_changes_running_code", false);
+  auto builds_on = [&](const std::string &group_m) {
+    p.code = "CUDA_SRC = r'''\n#define GROUP_M " + group_m +
+             "\n__global__ void k(float* y) {\n  y[blockIdx.x] = GROUP_M;\n}\n'''\n\n"
+             "_mod = load_inline(name='k', cuda_sources=[CUDA_SRC], functions=['k'])\n";
+    at(p.doc, {"agent_facing"}).set("kept_changes_of_its_lineage", lineage_of({"GROUP_M 4->16.", "GROUP_M 16->8."}));
+    auto d = distill::draft_record(p);
+    INFO((d.refusal ? d.refusal->why : ""));
+    REQUIRE(d.record);
+    return d.record->get("payload").get("trace").get("builds_on").string_or("approach");
+  };
+  CHECK(builds_on("8") == "GROUP_M 16->8.");
+  CHECK(builds_on("16") == "GROUP_M 4->16.");
+}

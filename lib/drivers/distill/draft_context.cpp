@@ -1,5 +1,6 @@
 #include "distill/draft_context.hpp"
 
+#include <functional>
 #include <set>
 
 #include "code/inert_code.hpp"
@@ -236,6 +237,15 @@ bool kernel_holds_stated_values(const Context &c, const std::string &change) {
   const std::string dsl = c.op.dsl;
   static const text::Regex assigned(
       R"((?:^|[\s,(;])(?:constexpr\s+|const\s+|static\s+)*(?:int\s+|unsigned\s+|size_t\s+)?([A-Za-z_]\w*)\s*(?::\s*[\w.]+\s*)?=(?!=)\s*(\d+)\b)");
+  // ... and what a C preprocessor defines, in a .cu file or a load_inline
+  // source, where the lexer above sees a string (kit 35, X05: a kernel
+  // with `#define GROUP_M 16` said to build on "GROUP_M 16->8").
+  static const text::Regex defined(R"((?m)^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)[ \t]+\(?(\d+)\)?[ \t]*$)");
+  // Calls `fn(name, value)` for each setting the kernel's running code makes.
+  auto for_each_setting = [&](const std::function<void(std::string_view, std::string_view)> &fn) {
+    assigned.for_each_match(kernel, [&](const text::Match &m) { fn(m[1], m[2]); });
+    defined.for_each_match(live, [&](const text::Match &m) { fn(m[1], m[2]); });
+  };
   static const text::Regex identifier(R"(\b[A-Za-z_]\w*\b)");
   for (const auto &s : levers::settings_in(vocabulary, levers::claim_of(change))) {
     if (s.value.empty() || s.value.find_first_not_of("0123456789") != std::string::npos) continue;
@@ -246,10 +256,10 @@ bool kernel_holds_stated_values(const Context &c, const std::string &change) {
       if (vocabulary.in_code(s.lever, m[0], dsl)) spelled.emplace(m[0]);
     });
     bool assigns = false, holds = false;
-    assigned.for_each_match(kernel, [&](const text::Match &m) {
-      if (!vocabulary.in_code(s.lever, m[1], dsl) || (!spelled.empty() && !spelled.count(std::string(m[1])))) return;
+    for_each_setting([&](std::string_view name, std::string_view value) {
+      if (!vocabulary.in_code(s.lever, name, dsl) || (!spelled.empty() && !spelled.count(std::string(name)))) return;
       assigns = true;
-      holds = holds || m[2] == s.value;
+      holds = holds || value == s.value;
     });
     if (assigns && !holds) return false;
   }
@@ -285,10 +295,10 @@ bool kernel_holds_stated_values(const Context &c, const std::string &change) {
     std::string value(m[2]);
     if (auto last = last_number.search(m[3])) value = std::string((*last)[1]);
     bool assigns = false, holds = false;
-    assigned.for_each_match(kernel, [&](const text::Match &a) {
-      if (a[1] != m[1]) return;
+    for_each_setting([&](std::string_view name, std::string_view set) {
+      if (name != m[1]) return;
       assigns = true;
-      holds = holds || a[2] == value;
+      holds = holds || set == value;
     });
     held = held && (!assigns || holds);
   });
