@@ -9,6 +9,8 @@
 
 #include "scrub/denylist.hpp"
 #include "workspace/agent_facing.hpp"
+#include "workspace/packet_provenance.hpp"
+#include "workspace/packet_target.hpp"
 #include "json/value.hpp"
 
 namespace otm::distill {
@@ -25,10 +27,14 @@ struct Packet {
   const json::Value &agent_facing() const { return doc.get("agent_facing"); }
   const json::Value &provenance() const { return doc.get("provenance"); }
   std::string record_type() const { return doc.string_or("record_type"); }
-  // agent_facing's what_the_run_said and operator blocks, typed; read from
+  // agent_facing's blocks and the target, typed; read from
   // `doc` at each call (a test edits doc after loading it).
   workspace::WhatTheRunSaid said() const { return workspace::WhatTheRunSaid::from_json(agent_facing()); }
   workspace::PacketOperator operator_block() const { return workspace::PacketOperator::from_json(agent_facing()); }
+  workspace::AttemptAccount account() const { return workspace::AttemptAccount::from_json(agent_facing()); }
+  workspace::PacketKernel kernel_block() const { return workspace::PacketKernel::from_json(agent_facing()); }
+  workspace::PacketTarget target_block() const { return workspace::PacketTarget::from_json(doc); }
+  workspace::PacketProvenance provenance_block() const { return workspace::PacketProvenance::shown(doc); }
 };
 
 // Reads `<seg_id>.json` and the sibling named by agent_facing.diff_file or

@@ -24,14 +24,9 @@ constexpr std::pair<const char *, std::vector<std::string> P::*> kLists[] = {
     {"lineage_versions", &P::lineage_versions},
 };
 
-} // namespace
-
-Result<PacketProvenance> PacketProvenance::from_json(const json::Value &packet) {
-  FieldReader r("a packet's provenance", "otm-packet");
-  PacketProvenance p;
+void read(const json::Value &packet, FieldReader &r, PacketProvenance &p) {
   const auto *prov = packet.find("provenance");
-  if (!prov || prov->is_null()) return p;
-  if (!r.members(*prov)) return r.error();
+  if (!prov || prov->is_null() || !r.members(*prov)) return;
   for (const auto &[key, field] : kStrings)
     if (const auto *x = prov->find(key)) r.string_or_null(key, *x, p.*field);
   for (const auto &[key, field] : kEnds) {
@@ -43,7 +38,23 @@ Result<PacketProvenance> PacketProvenance::from_json(const json::Value &packet) 
   }
   for (const auto &[key, field] : kLists)
     if (const auto *x = prov->find(key)) r.strings(key, *x, p.*field);
+}
+
+} // namespace
+
+Result<PacketProvenance> PacketProvenance::from_json(const json::Value &packet) {
+  FieldReader r("a packet's provenance", "otm-packet");
+  PacketProvenance p;
+  read(packet, r, p);
   if (r.failed()) return r.error();
+  return p;
+}
+
+PacketProvenance PacketProvenance::shown(const json::Value &packet) {
+  // The same reading; its sentences are the packet gates' to report.
+  FieldReader r("a packet's provenance", "otm-packet");
+  PacketProvenance p;
+  read(packet, r, p);
   return p;
 }
 

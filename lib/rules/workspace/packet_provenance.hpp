@@ -37,6 +37,9 @@ struct PacketProvenance {
   // provenance has none), but a field of another type is an UnreadableInput
   // Error naming it.
   static Result<PacketProvenance> from_json(const json::Value &packet);
+  // The drafters' reading: the same fields, one of another type read as
+  // absent (as their reads always took it) instead of refusing the packet.
+  static PacketProvenance shown(const json::Value &packet);
 };
 
 } // namespace otm::workspace
