@@ -148,7 +148,7 @@ Value trace_of_kernel(Context &c, const std::vector<std::string> &applied_before
   const auto carried = strings_at(lineage, "change");
   Value builds_on = Value::object();
   if (!lineage.is_array())
-    builds_on.set("approach", c.packet.doc.string_or("seg_kind") == workspace::kFinalKernelSegment
+    builds_on.set("approach", c.packet.head().seg_kind == workspace::kFinalKernelSegment
                                   ? "the run's final kernel"
                                   : "a milestone snapshot of this run");
   else {
