@@ -4,6 +4,7 @@
 #include "record/store_layout.hpp"
 #include "scoring/worth_model.hpp"
 #include "store/candidate_summary.hpp"
+#include "store/index_entry.hpp"
 #include "store/record_view.hpp"
 #include "store/store_reader.hpp"
 #include "workspace/layout.hpp"
@@ -84,8 +85,8 @@ Outcome confirm_record(const CommitRequest &req) {
   // (and the index entry the index gate compares) do not go stale.
   auto ranked = scoring::rank_record(rec);
   json::Value rank = worth.get("rank");
-  bool rerank =
-      rank.get("score").as_number() != std::optional<double>(ranked.score) || rank.string_or("tier") != ranked.tier;
+  bool rerank = rank.get("score").as_number() != std::optional<double>(ranked.score) ||
+                store::RecordView::shown(rec).tier.value_or("") != ranked.tier;
   if (rerank) {
     rank.set("score", ranked.score);
     rank.set("tier", ranked.tier);
@@ -114,7 +115,7 @@ Outcome confirm_record(const CommitRequest &req) {
     if (!entry) {
       json::Value index = load_live_index_for_update(req.live_root);
       for (const auto &e : *index.get("records").as_array())
-        if (e.string_or("id") == target) {
+        if (store::IndexEntry::from_json(e).id == target) {
           entry = e;
           break;
         }

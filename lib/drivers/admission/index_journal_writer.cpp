@@ -10,6 +10,7 @@
 
 #include "io/beneath.hpp"
 #include "io/file.hpp"
+#include "store/index_entry.hpp"
 #include "store/index_journal.hpp"
 #include "store/index_keys.hpp"
 #include "store/store_reader.hpp"
@@ -240,7 +241,7 @@ bool compact_index(const fs::path &root, const config::Limits &limits,
     before = store::KeysIndex::open(root, limits);
     auto entries = store::journal_entries(journal, root);
     for (std::size_t i = 0; i < entries.size(); ++i) {
-      std::string id = entries[i].string_or("id");
+      std::string id = store::IndexEntry::from_json(entries[i]).id;
       if (id.empty()) summaries = false; // an entry without an id: the whole rewrite folds it by the rule
       const auto &line = journal.lines[i];
       if (journal.summary(line).empty()) summaries = false;

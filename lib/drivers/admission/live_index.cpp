@@ -1,6 +1,7 @@
 #include "admission/live_index.hpp"
 
 #include "io/file.hpp"
+#include "store/index_entry.hpp"
 #include "store/store_reader.hpp"
 #include "workspace/layout.hpp"
 #include "json/parse.hpp"
@@ -34,7 +35,7 @@ json::Value load_live_index_for_update(const fs::path &root) {
 std::optional<std::string> indexed_path(const json::Value &index, const std::string &id) {
   if (const auto *list = index.get("records").as_array())
     for (const auto &e : *list)
-      if (e.string_or("id") == id) return e.string_or("path");
+      if (auto entry = store::IndexEntry::from_json(e); entry.id == id) return entry.path;
   return std::nullopt;
 }
 

@@ -1,5 +1,6 @@
 #include "admission/match.hpp"
 
+#include "store/index_entry.hpp"
 #include "store/record_view.hpp"
 #include "store/store_reader.hpp"
 #include "json/parse.hpp"
@@ -56,8 +57,9 @@ MatchResult find_candidates(const json::Value &incoming, const std::filesystem::
   }
   for (const auto &entry : store::live_entries(live_root, limits)) {
     if (!scope_matches(scope, entry.get("retrieval").get("scope"))) continue;
-    std::string_view id = out.made.emplace_back(entry.string_or("id"));
-    std::string_view rel = out.made.emplace_back(entry.string_or("path"));
+    auto read = store::IndexEntry::from_json(entry);
+    std::string_view id = out.made.emplace_back(std::move(read.id));
+    std::string_view rel = out.made.emplace_back(std::move(read.path));
     add_read_candidate(out, live_root, id, rel, key, limits);
   }
   return out;

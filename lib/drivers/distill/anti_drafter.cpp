@@ -23,6 +23,7 @@
 #include "text/regex.hpp"
 #include "text/sentences.hpp"
 #include "text/utf8.hpp"
+#include "workspace/shape_finding.hpp"
 
 namespace otm::distill::drafting {
 
@@ -75,9 +76,8 @@ std::string speed_of_a_failed_check(Context &c, const AntiFact &fact) {
 std::optional<std::string> no_effect_observed(Context &c, const AntiFact &fact) {
   if (fact.verdict != "not-worth-it-here") return std::nullopt;
   std::string account =
-      fact.attempted + "\n" + c.af.string_or("the_failed_lever") + "\n" + c.said.commit_subject + "\n" + c.said.change;
-  if (const auto *pitfalls = c.af.get("pitfalls_recorded_here").as_array())
-    for (const auto &p : *pitfalls) account += "\n" + p.string_or("pitfall");
+      fact.attempted + "\n" + c.account.the_failed_lever + "\n" + c.said.commit_subject + "\n" + c.said.change;
+  for (const auto &p : c.account.pitfalls) account += "\n" + p;
   // The run's bookkeeping ("kept -> 95.5->95.2us no improvement over
   // 94.4us, 15th consecutive dead-end") says nothing of the lever (round
   // 18: a pitfall "GROUP_M regressed ... by ~9%" read as "gained nothing").
@@ -180,9 +180,9 @@ std::optional<std::string> slowdown_contradicted(const Value &af) {
   static const text::Regex figure(R"((\d+(?:\.\d+)?)\s*%)");
   const auto *shapes = af.get("measurements").get("per_shape_vs_measured_against").as_array();
   if (!shapes || shapes->empty()) return std::nullopt;
-  std::vector<std::string> texts{af.string_or("the_failed_lever")};
-  if (const auto *pitfalls = af.get("pitfalls_recorded_here").as_array())
-    for (const auto &p : *pitfalls) texts.push_back(p.string_or("pitfall"));
+  const auto attempt = workspace::AttemptAccount::from_json(af);
+  std::vector<std::string> texts{attempt.the_failed_lever};
+  texts.insert(texts.end(), attempt.pitfalls.begin(), attempt.pitfalls.end());
   for (const auto &t : texts)
     for (const auto &sentence : text::sentences(t)) {
       if (!slowdown.contains(sentence)) continue;
@@ -203,14 +203,14 @@ std::optional<std::string> slowdown_contradicted(const Value &af) {
       const double stated_pct = stated ? std::stod(std::string((*stated)[1])) : 0;
       std::string said = "the account says \"" + std::string(text::strip(sentence)) + "\", but ";
       if (named_faster && !named_slower)
-        return said + "the attempt measured " + named_faster->string_or("shape") + " " +
+        return said + "the attempt measured " + workspace::ShapeFinding::from_json(*named_faster).shape + " " +
                named_faster->get("change_pct").python_str() +
                " % against the code it was tried on (faster): the measurement contradicts it";
       // A shape named slower by a figure must have measured at least half
       // of it (round 18: "regressed M=8192,N=7168,K=18432 by ~9%" where
       // that shape measured 1.02 % slower).
       if (named_slower && stated_pct >= 2 && *named_slower->get("change_pct").as_number() < stated_pct / 2)
-        return said + "the attempt measured " + named_slower->string_or("shape") + " only " +
+        return said + "the attempt measured " + workspace::ShapeFinding::from_json(*named_slower).shape + " only " +
                named_slower->get("change_pct").python_str() +
                " % slower than the code it was tried on: the measurement contradicts it";
       if (named_slower || named_faster) continue;
@@ -282,7 +282,7 @@ std::optional<std::string> check_anti_against_the_run(Context &c, const AntiFact
   // spilled" carried onto an attempt that set the tile to 256.
   if (auto other = cause_about_another_setting(fact, c.rules.retrieval.levers))
     refuse("payload.established_fact.mechanism", *other);
-  const std::string range = range_of(c.prov);
+  const std::string range = range_of(c.provenance);
   bool computed = !c.prov.get("diff_from").is_null() || !c.prov.get("diff_to").is_null();
   if (!diff) {
     if (computed)
@@ -394,7 +394,7 @@ std::string configuration_tried_in(const Context &c, const AntiFact &fact) {
     own.insert(levers::setting_name(claim.substr(st.begin, st.end - st.begin)));
   for (const auto &n : diff::names_of(claim)) own.insert(n.text);
   static const text::Regex setting_name(R"(^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$)");
-  const auto unread = kernel_inert_code(*after, c.af.get("kernel_file").string_or("kernel.py")).unread_names;
+  const auto unread = kernel_inert_code(*after, c.kernel_block.kernel_file).unread_names;
   std::vector<std::string> shown;
   std::set<std::string> seen;
   for (const auto &[name, value] : code::tile_constants(*after, setting_name)) {
@@ -495,7 +495,7 @@ Value draft_anti(Context &c) {
   // A build failure an NVIDIA toolchain reported is no failure of an AMD
   // target's build (kit 24: "ptxas: too many resources requested" filed
   // as why ROWS_PER_PROG=8 does not build for MI300X).
-  if (fact.did_not_build && c.target.get("scope").string_or("vendor") == "amd") {
+  if (fact.did_not_build && c.packet_target.scope.vendor == "amd") {
     static const text::Regex nvidia_tool(R"(\b(?:ptxas|nvcc|nvlink|nvdisasm|cuobjdump|PTX|sm_\d{2,3}a?)\b)");
     if (auto tool = nvidia_tool.search(fact.mechanism.text))
       refuse("payload.established_fact.mechanism", "the build failure the run quotes names an NVIDIA toolchain (\"" +

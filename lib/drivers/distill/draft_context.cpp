@@ -171,7 +171,7 @@ std::vector<LeverNotRun> why_not_run(const Context &c, const std::vector<std::st
   if (kernel.empty()) return out;
   const auto &vocabulary = c.rules.retrieval.levers;
   const std::string dsl = c.op.dsl;
-  const std::string live = live_code_of(kernel, c.af.get("kernel_file").string_or("kernel.py"));
+  const std::string live = live_code_of(kernel, c.kernel_block.kernel_file);
   const auto device = code::device_code(kernel);
   // A lever the kernel holds only as a compiler option its DSL leaves
   // unused there (a Gluon kernel's `num_stages`) does not run either: its
@@ -220,7 +220,7 @@ bool kernel_holds_stated_values(const Context &c, const std::string &change) {
   if (file.empty()) return true;
   // What runs, without comments or strings: a comment's "THREADS=128" is
   // no setting.
-  const std::string live = live_code_of(file, c.af.get("kernel_file").string_or("kernel.py"));
+  const std::string live = live_code_of(file, c.kernel_block.kernel_file);
   // `with_literals`: the same with its string literals, where a lever's
   // code form may be written (`eviction_policy="evict_last"`).
   std::string kernel, with_literals;
@@ -367,8 +367,9 @@ bool correctness_passed(const Value &af) {
   return !ladder::correctness_failed(status) && !(gate && record::gate_failed_on_results(*gate));
 }
 
-std::string range_of(const Value &prov) {
-  auto from = prov.get("diff_from").string_or("version"), to = prov.get("diff_to").string_or("version");
+std::string range_of(const workspace::PacketProvenance &prov) {
+  auto end = [](const auto &e) { return e ? e->version.value_or("") : std::string(); };
+  auto from = end(prov.diff_from), to = end(prov.diff_to);
   if (from.empty() || to.empty()) return "in the step's diff";
   return "between " + from + " and " + to;
 }
@@ -403,7 +404,7 @@ Value raw_of(Context &c, Value effect, bool cite_captures) {
   raw.set("git_commit", c.prov.get("git_commit"));
   raw.set("effect", std::move(effect));
   Value extra = Value::object();
-  if (cite_captures) extra.set("ncu_dirs", Value::strings({c.prov.string_or("report_dir")}));
+  if (cite_captures) extra.set("ncu_dirs", Value::strings({c.provenance.report_dir.value_or("")}));
   for (const char *k : {"diff_from", "diff_to"})
     if (c.prov.get(k).is_object() && c.af.get("diff_file").is_string()) extra.set(k, c.prov.get(k));
   if (extra.size()) raw.set("evidence_extra", extra);

@@ -57,9 +57,13 @@ struct Context {
   const Value &target, &af, &prov;
   std::string type, id, family, gpu, what;
   Draft &out;
-  // agent_facing's most-read blocks, typed once per draft.
+  // agent_facing's most-read blocks and the target, typed once per draft.
   workspace::WhatTheRunSaid said = packet.said();
   workspace::PacketOperator op = packet.operator_block();
+  workspace::AttemptAccount account = packet.account();
+  workspace::PacketKernel kernel_block = packet.kernel_block();
+  workspace::PacketTarget packet_target = packet.target_block();
+  workspace::PacketProvenance provenance = packet.provenance_block();
 };
 
 // Where the retrieval terms of the record being drafted go.
@@ -133,7 +137,7 @@ code::InertCode kernel_inert_code(std::string_view source, std::string_view path
 bool correctness_passed(const Value &agent_facing);
 
 // "between v7 and v10": the range the packet's diff holds.
-std::string range_of(const Value &prov);
+std::string range_of(const workspace::PacketProvenance &prov);
 
 // payload.problem, and evidence.summary / evidence.raw, as every type writes them.
 Value problem_of(Context &c);

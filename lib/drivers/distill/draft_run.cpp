@@ -10,6 +10,7 @@
 #include "distill/staging.hpp"
 #include "levers/lever_settings.hpp"
 #include "record/store_layout.hpp"
+#include "store/record_view.hpp"
 #include "text/utf8.hpp"
 #include "workspace/layout.hpp"
 
@@ -18,14 +19,18 @@ namespace otm::distill {
 namespace {
 
 std::string strategy_mechanism_of(const Draft &d) {
-  if (!d.record || d.record->string_or("type") != "strategy") return {};
-  return text::folded(d.record->get("payload").string_or("mechanism"));
+  if (!d.record) return {};
+  const auto view = store::RecordView::shown(*d.record);
+  if (view.type != "strategy") return {};
+  return text::folded(view.mechanism.value_or(""));
 }
 
 // An anti-strategy's lever and cause: its technique tags (the levers its
 // account names) and its mechanism, folded.
 std::string anti_lesson_key(const Draft &d) {
-  if (!d.record || d.record->string_or("type") != "anti-strategy") return {};
+  if (!d.record) return {};
+  const auto view = store::RecordView::shown(*d.record);
+  if (view.type != "anti-strategy") return {};
   std::vector<std::string> tags;
   if (const auto *list = d.record->get("retrieval").get("technique_tags").as_array())
     for (const auto &t : *list)
@@ -34,7 +39,7 @@ std::string anti_lesson_key(const Draft &d) {
   std::string key;
   for (const auto &t : tags) key += t + ";";
   // A final full stop is no other cause.
-  const auto cause = text::folded(d.record->get("payload").get("established_fact").string_or("mechanism"));
+  const auto cause = text::folded(view.fact_mechanism.value_or(""));
   return key + "|" + std::string(text::rstrip_chars(cause, " .;"));
 }
 
@@ -48,7 +53,7 @@ void one_record_per_failed_lever(std::vector<Draft> &drafts) {
   for (auto &d : drafts) {
     auto key = anti_lesson_key(d);
     if (key.empty()) continue;
-    auto [at, fresh] = first.emplace(key, d.record->string_or("id"));
+    auto [at, fresh] = first.emplace(key, store::RecordView::shown(*d.record).id.value_or(""));
     if (fresh) continue;
     d.record.reset();
     d.refusal = DraftRefusal{"payload.established_fact.mechanism", "the same failed lever with the same cause as " +
@@ -68,20 +73,21 @@ void advice_the_run_bears_out(std::vector<Draft> &drafts, const std::vector<Pack
   std::map<std::string, std::set<std::string>> tried; // lever -> the attempts (seg ids) that tried it
   for (const auto &p : packets) {
     if (p.record_type() != "anti-strategy") continue;
-    const auto &af = p.agent_facing();
-    std::string account = af.string_or("the_failed_lever");
+    std::string account = p.account().the_failed_lever;
     if (account.empty()) account = p.said().change;
     for (const auto &l : vocabulary.named_in(account)) tried[l].insert(p.seg_id());
   }
   for (std::size_t i = 0; i < drafts.size(); ++i) {
     auto &d = drafts[i];
-    if (!d.record || d.record->string_or("type") != "anti-strategy") continue;
+    if (!d.record) continue;
+    const auto view = store::RecordView::shown(*d.record);
+    if (view.type != "anti-strategy") continue;
     auto *payload = d.record->find("payload");
-    const std::string lesson = payload->string_or("lesson");
+    const std::string lesson = view.lesson.value_or("");
     const auto at = lesson.find(kLessonAdvice);
     if (at == std::string::npos) continue;
     std::set<std::string> own;
-    for (const auto &l : vocabulary.named_in(payload->string_or("attempted"))) own.insert(l);
+    for (const auto &l : vocabulary.named_in(view.attempted.value_or(""))) own.insert(l);
     if (const auto *tags = d.record->get("retrieval").get("technique_tags").as_array())
       for (const auto &t : *tags)
         if (t.is_string()) own.insert(*t.as_string());
@@ -122,8 +128,7 @@ void next_steps_the_run_bears_out(std::vector<Draft> &drafts, const std::vector<
     if (anti) levers_of(said.change, dsl, failed_levers);
     if (p.record_type() == "strategy") levers_of(said.change, dsl, kept_levers);
     // A kernel's lineage lists every change the run kept, milestones or not.
-    if (const auto *lineage = p.agent_facing().get("kept_changes_of_its_lineage").as_array())
-      for (const auto &k : *lineage) levers_of(k.string_or("change"), dsl, kept_levers);
+    for (const auto &change : p.kernel_block().lineage_changes) levers_of(change, dsl, kept_levers);
     if (!anti && p.record_type() != "strategy") continue;
     // Only a direction written as a string (the typed block reads a missing one as "").
     if (const auto *dirs = p.agent_facing().get("what_the_run_said").get("directions_taken_up").as_array())
@@ -137,7 +142,7 @@ void next_steps_the_run_bears_out(std::vector<Draft> &drafts, const std::vector<
     });
   };
   for (auto &d : drafts) {
-    if (!d.record || d.record->string_or("type") != "strategy") continue;
+    if (!d.record || store::RecordView::shown(*d.record).type != "strategy") continue;
     auto *payload = d.record->find("payload");
     const auto *next = payload->get("next_steps").as_array();
     if (!next) continue;

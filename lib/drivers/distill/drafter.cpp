@@ -14,6 +14,7 @@
 #include "record/store_layout.hpp"
 #include "text/pyformat.hpp"
 #include "workspace/layout.hpp"
+#include "workspace/shape_finding.hpp"
 
 namespace otm::distill {
 
@@ -101,13 +102,13 @@ void refuse_kernel_the_gpu_cannot_build(const Context &c) {
   std::string kernel;
   const std::string *file = presented_for_use(c, kernel);
   if (!file) return;
-  const auto &scope = c.target.get("scope");
-  if (scope.string_or("vendor") == "amd")
+  const auto &scope = c.packet_target.scope;
+  if (scope.vendor == "amd")
     if (auto ptx = code::ptx_inline_assembly(*file))
       refuse("payload.implementation.snippet", kernel + " holds NVIDIA PTX in inline assembly (`" + *ptx +
                                                    "`), which the toolchain of an AMD GPU (" + c.gpu +
                                                    ") cannot assemble: it cannot run as quoted there");
-  if (c.rules.products_without_fp8_matmul.count(scope.string_or("product")))
+  if (c.rules.products_without_fp8_matmul.count(scope.product))
     if (auto dot = code::fp8_dot(*file))
       refuse("payload.implementation.snippet",
              kernel + " takes `" + *dot + "` on FP8 operands, which " + c.gpu +
@@ -125,13 +126,13 @@ void refuse_kernel_that_reads_past_the_end(const Context &c) {
   const auto *shapes = c.af.get("measurements").get("shapes_it_reads_past_the_end_of").as_array();
   if (!shapes || shapes->empty()) return;
   const auto &e = shapes->front();
+  const auto finding = workspace::ShapeFinding::from_json(e);
   std::string loads;
   for (const auto &p : strings_at(e.get("unmasked_loads_of"), nullptr)) loads += (loads.empty() ? "`" : "`, `") + p;
   refuse("payload.implementation.snippet",
          std::string(c.type == "strategy" ? "the kernel after the change" : "the kernel") + " cannot compute " +
-             e.string_or("shape") +
-             (shapes->size() > 1 ? " (and " + std::to_string(shapes->size() - 1) + " more)" : "") + ": `" +
-             e.string_or("loop") + "` steps " + e.string_or("step") + " over " + e.string_or("bound") +
+             finding.shape + (shapes->size() > 1 ? " (and " + std::to_string(shapes->size() - 1) + " more)" : "") +
+             ": `" + finding.loop + "` steps " + finding.step + " over " + finding.bound +
              ", which it does not divide, and its loads of " + loads +
              "` have no mask on the loop, so the last step reads past the end; the run's correctness verdict cannot be "
              "this code's there");
@@ -151,7 +152,7 @@ void refuse_kernel_over_shared_memory(const Context &c) {
   const auto calls = strings_at(e.get("allocations"), nullptr);
   refuse("payload.implementation.snippet",
          std::string(c.type == "strategy" ? "the kernel after the change" : "the kernel") + " cannot launch on " +
-             e.string_or("shape") +
+             workspace::ShapeFinding::from_json(e).shape +
              (shapes->size() > 1 ? " (and " + std::to_string(shapes->size() - 1) + " more)" : "") +
              ": its shared memory (" + (calls.empty() ? std::string("its allocations") : "`" + calls.front() + "`") +
              (calls.size() > 1 ? " and " + std::to_string(calls.size() - 1) + " more" : "") + ") is " +
@@ -159,14 +160,14 @@ void refuse_kernel_over_shared_memory(const Context &c) {
              " one block may use on this GPU; the run's timing there cannot be this code's");
 }
 
-void check_placement(const Value &record, const Value &target) {
+void check_placement(const Value &record, const workspace::PacketTarget &target) {
   std::filesystem::path want = workspace::kRecordsDirName;
   try {
     want /= record::record_dir(record);
   } catch (const record::LayoutError &e) {
     refuse("retrieval.scope", e.what());
   }
-  std::filesystem::path given = target.string_or("output_dir");
+  std::filesystem::path given = target.output_dir;
   if (want.lexically_normal() != given.lexically_normal())
     refuse("target.output_dir", "the packet's output_dir '" + given.string() +
                                     "' is not where the record's scope files it ('" + want.string() +
@@ -222,7 +223,7 @@ Draft draft_record(const Packet &packet, const DraftRules &rules) {
     if (!target.is_object() || !af.is_object()) refuse("target", "the packet has no target or agent_facing layer");
     c.id = required_string(target.get("id"), "id", "target.id is missing: the drafter never mints an id");
     if (!record::is_valid_id(c.id)) refuse("id", "target.id '" + c.id + "' is not a valid record id");
-    c.family = target.get("scope").string_or("operator_family");
+    c.family = c.packet_target.scope.operator_family;
     for (const char *k : {"source_repo", "version", "git_commit"})
       required_string(c.prov.get(k), std::string("evidence.raw.") + k,
                       std::string("provenance.") + k + " is missing: the provenance gate could not resolve the record");
@@ -242,7 +243,7 @@ Draft draft_record(const Packet &packet, const DraftRules &rules) {
       record = draft_anti(c);
     else
       record = draft_reference(c);
-    check_placement(record, target);
+    check_placement(record, c.packet_target);
     out.record = std::move(record);
   } catch (const Refused &r) {
     out.refusal = r.r;

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "levers/term_vocabulary.hpp"
+#include "workspace/shape_finding.hpp"
 
 namespace otm::distill {
 
@@ -47,7 +48,7 @@ std::optional<std::string> EveryShapeRule::contradiction(const std::string &mech
   std::vector<MeasuredShape> shapes;
   for (const auto &e : *changes)
     if (auto x = e.get("change_pct").as_number(); x && e.get("shape").is_string())
-      shapes.push_back({e.string_or("shape"), *x});
+      shapes.push_back({workspace::ShapeFinding::from_json(e).shape, *x});
   if (shapes.size() < 2) return std::nullopt;
   std::vector<const MeasuredShape *> slower, gained, flat;
   for (const auto &s : shapes) (s.change_pct > *band ? slower : s.change_pct < -*band ? gained : flat).push_back(&s);

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "levers/term_vocabulary.hpp"
+#include "workspace/shape_finding.hpp"
 
 namespace otm::distill {
 
@@ -20,7 +21,8 @@ std::vector<CountedShape> counted_shapes(const json::Value &measurements) {
     for (const auto &s : *shapes) {
       auto before = s.get("programs_before").as_number(), after = s.get("programs_after").as_number();
       auto change = s.get("change_pct").as_number();
-      if (before && after && change) out.push_back({s.string_or("shape"), *before, *after, -*change});
+      if (before && after && change)
+        out.push_back({workspace::ShapeFinding::from_json(s).shape, *before, *after, -*change});
     }
   return out;
 }

@@ -561,7 +561,7 @@ AntiFactResult anti_fact(const json::Value &af, const levers::LeverVocabulary &v
   std::string verdict = "not-worth-it-here";
   const bool did_not_build =
       record::build_failure_regex().contains(all) ||
-      record::build_failure_regex().contains(af.get("measurements").get("correctness").string_or("status"));
+      record::build_failure_regex().contains(workspace::AttemptAccount::from_json(af).correctness_status);
   if (api.contains(all) || did_not_build)
     verdict = "api-limitation";
   else if ((context.correctness_failed && record::accuracy_failure_regex().contains(all)) ||

@@ -9,6 +9,9 @@
 
 #include "scrub/denylist.hpp"
 #include "workspace/agent_facing.hpp"
+#include "workspace/packet_head.hpp"
+#include "workspace/packet_provenance.hpp"
+#include "workspace/packet_target.hpp"
 #include "json/value.hpp"
 
 namespace otm::distill {
@@ -20,15 +23,20 @@ struct Packet {
   std::string code;           // its content ("" when none)
   std::string code_after;     // the kernel file after the change (agent_facing.code_after_file), "" when none
 
-  std::string seg_id() const { return doc.string_or("seg_id", path.stem().string()); }
+  std::string seg_id() const { return head().seg_id.value_or(path.stem().string()); }
   const json::Value &target() const { return doc.get("target"); }
   const json::Value &agent_facing() const { return doc.get("agent_facing"); }
   const json::Value &provenance() const { return doc.get("provenance"); }
-  std::string record_type() const { return doc.string_or("record_type"); }
-  // agent_facing's what_the_run_said and operator blocks, typed; read from
-  // `doc` at each call (a test edits doc after loading it).
+  std::string record_type() const { return head().record_type; }
+  // The head, agent_facing's blocks, the target and the provenance, typed;
+  // read from `doc` at each call (a test edits doc after loading it).
   workspace::WhatTheRunSaid said() const { return workspace::WhatTheRunSaid::from_json(agent_facing()); }
   workspace::PacketOperator operator_block() const { return workspace::PacketOperator::from_json(agent_facing()); }
+  workspace::PacketHead head() const { return workspace::PacketHead::from_json(doc); }
+  workspace::AttemptAccount account() const { return workspace::AttemptAccount::from_json(agent_facing()); }
+  workspace::PacketKernel kernel_block() const { return workspace::PacketKernel::from_json(agent_facing()); }
+  workspace::PacketTarget target_block() const { return workspace::PacketTarget::from_json(doc); }
+  workspace::PacketProvenance provenance_block() const { return workspace::PacketProvenance::shown(doc); }
 };
 
 // Reads `<seg_id>.json` and the sibling named by agent_facing.diff_file or

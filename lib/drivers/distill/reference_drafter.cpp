@@ -148,7 +148,7 @@ Value trace_of_kernel(Context &c, const std::vector<std::string> &applied_before
   const auto carried = strings_at(lineage, "change");
   Value builds_on = Value::object();
   if (!lineage.is_array())
-    builds_on.set("approach", c.packet.doc.string_or("seg_kind") == workspace::kFinalKernelSegment
+    builds_on.set("approach", c.packet.head().seg_kind == workspace::kFinalKernelSegment
                                   ? "the run's final kernel"
                                   : "a milestone snapshot of this run");
   else {
@@ -181,7 +181,7 @@ Value trace_of_kernel(Context &c, const std::vector<std::string> &applied_before
 // ignores it). Empty when everything in them runs.
 std::string what_runs_for_nothing(const Context &c, bool whole_file) {
   if (c.packet.code.empty()) return {};
-  const auto inert = kernel_inert_code(c.packet.code, c.af.get("kernel_file").string_or("kernel.py"));
+  const auto inert = kernel_inert_code(c.packet.code, c.kernel_block.kernel_file);
   const auto lines = text::split_lines(c.packet.code);
   std::vector<std::size_t> all(std::min(lines.size(), inert.lines.size()));
   for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;

@@ -4,6 +4,8 @@
 
 #include "io/file.hpp"
 #include "record/store_layout.hpp"
+#include "store/record_view.hpp"
+#include "store/refusal_row.hpp"
 #include "workspace/layout.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
@@ -11,8 +13,8 @@
 namespace otm::distill {
 
 std::string placement_problem(const json::Value &record, const Packet &packet) {
-  std::string want_id = packet.target().string_or("id");
-  std::string got_id = record.string_or("id");
+  std::string want_id = packet.target_block().id;
+  std::string got_id = store::RecordView::shown(record).id.value_or("");
   if (got_id != want_id) return "record id '" + got_id + "' is not the packet's target.id '" + want_id + "'";
   std::filesystem::path dir;
   try {
@@ -20,7 +22,7 @@ std::string placement_problem(const json::Value &record, const Packet &packet) {
   } catch (const record::LayoutError &e) {
     return e.what();
   }
-  std::filesystem::path want = packet.target().string_or("output_dir");
+  std::filesystem::path want = packet.target_block().output_dir;
   if (dir.lexically_normal() != want.lexically_normal())
     return "record files under '" + dir.string() + "' but the packet's target.output_dir is '" + want.string() + "'";
   return "";
@@ -45,7 +47,7 @@ void update_refusal_ledger(const std::filesystem::path &ledger, const std::vecto
                            io::WriteBatch *batch) {
   std::map<std::string, json::Value> lines;
   if (io::is_regular_file(ledger))
-    for (auto &v : json::parse_lines_file(ledger)) lines[v.string_or("seg_id")] = v;
+    for (auto &v : json::parse_lines_file(ledger)) lines[store::RefusalRow::from_json(v).seg_id] = v;
   for (const auto &u : updates) {
     if (u.refusal)
       lines[u.seg_id] = *u.refusal;

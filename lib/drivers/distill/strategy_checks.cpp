@@ -237,7 +237,7 @@ Checked check_strategy(Context &c) {
   Checked k;
   k.change = required_string(c.af.get("what_the_run_said").get("change"), "payload.change",
                              "the run recorded no description of its change");
-  k.range = range_of(c.prov);
+  k.range = range_of(c.provenance);
   k.diff = running_change(c, k.range);
   established_gain(c);
   k.dsl = c.op.dsl;

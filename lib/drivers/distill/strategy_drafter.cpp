@@ -181,8 +181,7 @@ std::string code_names(const Context &c, const Checked &k, const levers::LeverVo
   // Device functions of the kernel after the change that nothing calls
   // (a CUDA `__device__` helper of a load_inline source too).
   std::vector<std::string> uncalled;
-  if (auto after = code_after(c))
-    uncalled = kernel_inert_code(*after, c.af.get("kernel_file").string_or("kernel.py")).uncalled_functions;
+  if (auto after = code_after(c)) uncalled = kernel_inert_code(*after, c.kernel_block.kernel_file).uncalled_functions;
   auto added_by_the_change = [&](const std::string &name) {
     for (const auto &h : k.diff.hunks)
       for (const auto &l : h.running)

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "text/pyformat.hpp"
+#include "workspace/shape_finding.hpp"
 
 namespace otm::distill::drafting {
 
@@ -27,7 +28,8 @@ std::string axes_of(const Value &e) {
 // "shape-5 (M=4, N=4096, K=14336) -55.09 %".
 std::string shape_named(const Value &e) {
   std::string axes = axes_of(e);
-  return e.string_or("shape") + (axes.empty() ? "" : " (" + axes + ")") + " " + e.get("change_pct").python_str() + " %";
+  return workspace::ShapeFinding::from_json(e).shape + (axes.empty() ? "" : " (" + axes + ")") + " " +
+         e.get("change_pct").python_str() + " %";
 }
 
 // "; per shape from -28.5 % (shape-4: M=4) to -1.2 % (shape-1: M=1)": how
@@ -49,7 +51,8 @@ std::string shape_range(const Value &changes, std::optional<double> band) {
   if (!lo || lo == hi) return {};
   auto one = [](const Value &e) {
     std::string axes = axes_of(e);
-    return e.get("change_pct").python_str() + " % (" + e.string_or("shape") + (axes.empty() ? "" : ": " + axes) + ")";
+    return e.get("change_pct").python_str() + " % (" + workspace::ShapeFinding::from_json(e).shape +
+           (axes.empty() ? "" : ": " + axes) + ")";
   };
   std::string out = "; per shape from " + one(*lo) + " to " + one(*hi);
   if (!band) return out;
@@ -82,7 +85,7 @@ Value shape_regressions(const Value &m) {
     r.set("direction", "lower-better");
     r.set("source", "harness");
     r.set("delta_pct", -*x);
-    r.set("measured_over", "latency of " + e.string_or("shape") +
+    r.set("measured_over", "latency of " + workspace::ShapeFinding::from_json(e).shape +
                                ", against the best earlier step (slower by more than the run's per-shape spread "
                                "of re-measurements of unchanged code)");
     out.push_back(std::move(r));
@@ -129,7 +132,7 @@ std::optional<FewShapes> gain_on_a_few_shapes(const Value &m, double min_share) 
 // "shape-5 (M=4, N=4096)", or the bare label without axes.
 std::string shape_label(const Value &e) {
   std::string axes = axes_of(e);
-  return e.string_or("shape") + (axes.empty() ? "" : " (" + axes + ")");
+  return workspace::ShapeFinding::from_json(e).shape + (axes.empty() ? "" : " (" + axes + ")");
 }
 
 // "-5.66 % to -3.28 %", or one value: the range of the entries' changes.
@@ -231,7 +234,8 @@ std::string few_shapes_refusal(const FewShapes &f, const Value &m) {
            " shapes moved " + text::fixed(f.rest_pct, 2) + inside + ": no gain is established";
   std::string which;
   for (const auto *e : f.beyond)
-    which += (which.empty() ? "" : ", ") + e->string_or("shape") + " " + e->get("change_pct").python_str() + " %";
+    which += (which.empty() ? "" : ", ") + workspace::ShapeFinding::from_json(*e).shape + " " +
+             e->get("change_pct").python_str() + " %";
   return "the gain rests on " + std::to_string(f.beyond.size()) + " of " + std::to_string(changes->size()) +
          " shapes (" + which + "); the other " + std::to_string(f.rest) + " moved " + text::fixed(f.rest_pct, 2) +
          inside +
@@ -262,7 +266,7 @@ std::optional<std::string> gain_on_shapes_it_does_not_reach(const Value &m) {
   }
   if (same.empty()) return std::nullopt;
   std::string which;
-  for (const auto *e : same) which += (which.empty() ? "" : ", ") + e->string_or("shape");
+  for (const auto *e : same) which += (which.empty() ? "" : ", ") + workspace::ShapeFinding::from_json(*e).shape;
   if (same.size() == changes->size())
     return "no benchmarked shape runs the code the change touches (" + which +
            " take the same launch and the same branches before and after): the gain is not this change's";

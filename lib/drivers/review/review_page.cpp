@@ -7,6 +7,7 @@
 #include "io/file.hpp"
 #include "report/quality_report.hpp"
 #include "store/record_view.hpp"
+#include "store/refusal_row.hpp"
 #include "store/staged_reports.hpp"
 #include "text/markup.hpp"
 #include "text/printable.hpp"
@@ -221,11 +222,12 @@ std::string refusals_section(const store::StagedReports &reports) {
   for (const auto &p : reports.problems) s += "<p class=\"fail not-read\">Not read: " + xml_escape(p) + "</p>\n";
   if (rows.empty()) return s + "<p class=\"muted\">No refusal ledger records a refused packet.</p>\n</section>\n";
   s += "<table>\n<tr><th>segment</th><th>type</th><th>gate</th><th>refused field</th><th>why</th></tr>\n";
-  for (const auto &r : rows)
-    s += "<tr class=\"refusal\" data-seg-id=\"" + xml_escape(r.string_or("seg_id")) + "\"><td>" +
-         xml_escape(r.string_or("seg_id")) + "</td><td>" + xml_escape(r.string_or("record_type")) + "</td><td>" +
-         xml_escape(r.string_or("gate", "-")) + "</td><td>" + xml_escape(r.string_or("refused", "-")) + "</td><td>" +
-         xml_escape(r.string_or("why")) + "</td></tr>\n";
+  for (const auto &line : rows) {
+    const auto r = store::RefusalRow::from_json(line);
+    s += "<tr class=\"refusal\" data-seg-id=\"" + xml_escape(r.seg_id) + "\"><td>" + xml_escape(r.seg_id) +
+         "</td><td>" + xml_escape(r.record_type) + "</td><td>" + xml_escape(r.gate.value_or("-")) + "</td><td>" +
+         xml_escape(r.refused.value_or("-")) + "</td><td>" + xml_escape(r.why) + "</td></tr>\n";
+  }
   return s + "</table>\n</section>\n";
 }
 

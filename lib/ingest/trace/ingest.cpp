@@ -18,6 +18,7 @@
 #include "trace/subject_grammar.hpp"
 #include "trace/trace_files.hpp"
 #include "trace/version_key.hpp"
+#include "workspace/capture_row.hpp"
 #include "workspace/trace_meta.hpp"
 #include "workspace/version_row.hpp"
 #include "json/parse.hpp"
@@ -357,7 +358,7 @@ IngestResult ingest(const TraceLocation &loc, const config::Config &config) {
   res.profiles = std::move(profiles);
 
   std::map<std::string, std::vector<const json::Value *>> captures_of;
-  for (const auto &p : res.profiles) captures_of[p.string_or("version")].push_back(&p);
+  for (const auto &p : res.profiles) captures_of[workspace::CaptureRow::from_json(p).version].push_back(&p);
 
   for (const auto &[n, key] : version_order(history, memory)) {
     auto ci = history.last_commit.find(key);

@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include "record/store_layout.hpp"
+#include "store/index_entry.hpp"
+#include "store/record_view.hpp"
 #include "store/store_reader.hpp"
 #include "json/parse.hpp"
 
@@ -41,7 +43,8 @@ Coverage existing_coverage(const std::filesystem::path &root, const std::vector<
     const auto &raw = rec.get("evidence").get("raw");
     std::string source = raw.get("source_repo").truthy() ? raw.get("source_repo").python_str() : kUnrecordedSource;
     const auto &ver = raw.get("version");
-    CoveredRecord item{e.string_or("id"), e.string_or("type", rec.string_or("type")),
+    const auto entry = IndexEntry::from_json(e);
+    CoveredRecord item{entry.id, entry.type ? *entry.type : RecordView::shown(rec).type.value_or(""),
                        ver.is_null() ? std::string() : ver.python_str()};
     auto it = std::find_if(cov.by_source.begin(), cov.by_source.end(), [&](auto &g) { return g.first == source; });
     if (it == cov.by_source.end()) {

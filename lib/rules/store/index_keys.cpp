@@ -15,6 +15,7 @@
 #include "io/beneath.hpp"
 #include "io/file.hpp"
 #include "store/candidate_summary.hpp"
+#include "store/index_entry.hpp"
 #include "store/store_reader.hpp"
 #include "workspace/layout.hpp"
 #include "json/parse.hpp"
@@ -162,7 +163,7 @@ std::size_t lower_bound_line(std::string_view b, std::size_t lo, std::size_t hi,
 // be read (a missing file: `match` then reads it again, and drops it).
 std::string summary_from_record(const io::Beneath &store, const json::Value &entry, const config::Limits &limits) {
   StoredRecord r;
-  r.relpath = entry.string_or("path");
+  r.relpath = IndexEntry::from_json(entry).path;
   if (r.relpath.empty()) return {};
   read_record(store, r, limits);
   if (!r.parse_error.empty()) return {};
@@ -519,7 +520,7 @@ void write_keys_cache(const fs::path &root, std::string_view index_text, const j
   KeysCacheBuilder builder;
   for (std::size_t i = 0; i < texts.size(); ++i) {
     const auto &e = (*entries)[i];
-    std::string_view summary = before.summary_of(e.string_or("id")).value_or(std::string_view());
+    std::string_view summary = before.summary_of(IndexEntry::from_json(e).id).value_or(std::string_view());
     std::string read;
     if (summary.empty()) {
       if (!store) store.emplace(root, "the store");

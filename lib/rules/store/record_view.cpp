@@ -33,6 +33,14 @@ constexpr TextField kTexts[] = {
     {"worth.gain.basis", [](V &v) { return &v.gain_basis; }},
     {"payload.implementation.snippet", [](V &v) { return &v.snippet; }},
     {"payload.implementation.format", [](V &v) { return &v.format; }},
+    {"payload.goal", [](V &v) { return &v.goal; }},
+    {"payload.mechanism", [](V &v) { return &v.mechanism; }},
+    {"payload.lesson", [](V &v) { return &v.lesson; }},
+    {"payload.attempted", [](V &v) { return &v.attempted; }},
+    {"payload.verdict", [](V &v) { return &v.verdict; }},
+    {"payload.established_fact.mechanism", [](V &v) { return &v.fact_mechanism; }},
+    {"retrieval.generality.workload_family", [](V &v) { return &v.workload_family; }},
+    {"evidence.summary.bottleneck_evidence.basis", [](V &v) { return &v.bottleneck_basis; }},
 };
 constexpr std::pair<const char *, std::optional<V::DiffEnd> V::*> kDiffEnds[] = {
     {"evidence.raw.evidence_extra.diff_from", &V::diff_from},

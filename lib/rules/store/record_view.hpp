@@ -43,6 +43,13 @@ struct RecordView {
   // payload.implementation.snippet and .format: the code a strategy quotes
   // and how it is written ("unified-diff", "none", ...).
   std::optional<std::string> snippet, format;
+  // payload.goal (the staging index's title), payload.mechanism (a
+  // strategy's), payload.lesson, payload.attempted and payload.verdict (an
+  // anti-strategy's) and payload.established_fact.mechanism (its cause).
+  std::optional<std::string> goal, mechanism, lesson, attempted, verdict, fact_mechanism;
+  // retrieval.generality.workload_family (recon groups the store by it) and
+  // evidence.summary.bottleneck_evidence.basis ("profiler": a capture claim).
+  std::optional<std::string> workload_family, bottleneck_basis;
 
   // A codec's reading: every field may be absent, but a field (or an object
   // on its path) of another type is an UnreadableInput Error naming it

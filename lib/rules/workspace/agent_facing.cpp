@@ -55,4 +55,21 @@ PacketOperator PacketOperator::from_json(const json::Value &agent_facing) {
   return op;
 }
 
+AttemptAccount AttemptAccount::from_json(const json::Value &agent_facing) {
+  AttemptAccount a;
+  a.the_failed_lever = string_of(agent_facing.get("the_failed_lever"));
+  a.correctness_status = string_of(agent_facing.get("measurements").get("correctness").get("status"));
+  if (const auto *list = agent_facing.get("pitfalls_recorded_here").as_array())
+    for (const auto &p : *list) a.pitfalls.push_back(string_of(p.get("pitfall")));
+  return a;
+}
+
+PacketKernel PacketKernel::from_json(const json::Value &agent_facing) {
+  PacketKernel k;
+  if (const auto *s = agent_facing.get("kernel_file").as_string()) k.kernel_file = *s;
+  if (const auto *list = agent_facing.get("kept_changes_of_its_lineage").as_array())
+    for (const auto &c : *list) k.lineage_changes.push_back(string_of(c.get("change")));
+  return k;
+}
+
 } // namespace otm::workspace

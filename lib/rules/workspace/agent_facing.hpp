@@ -1,6 +1,7 @@
-// The two blocks of a packet's `agent_facing` (spec packets.md) that the
+// The blocks of a packet's `agent_facing` (spec packets.md) that the
 // drafters read most, as typed values: what the run said of the step
-// (`what_the_run_said`) and the operator it ran on (`operator`). otm-packet
+// (`what_the_run_said`), the operator it ran on (`operator`), a failed
+// attempt's account and the kernel the packet carries. otm-packet
 // writes them (write_agent_facing); the drafters read them once per draft
 // (issue 28: each read them field by field with string_or, so a renamed
 // field read as "" in whichever drafter asked for it).
@@ -45,6 +46,28 @@ struct PacketOperator {
 
   // The block of `agent_facing` (a packet's `agent_facing`, not the packet).
   static PacketOperator from_json(const json::Value &agent_facing);
+};
+
+// What an anti-strategy's packet says of the failed attempt: the lever it
+// turned (`the_failed_lever`), the pitfalls the run recorded there (each
+// item's `pitfall`, "" for an item without one) and the correctness status
+// it measured (`measurements.correctness.status`).
+struct AttemptAccount {
+  std::string the_failed_lever, correctness_status;
+  std::vector<std::string> pitfalls;
+
+  static AttemptAccount from_json(const json::Value &agent_facing);
+};
+
+// The kernel a packet carries: its file name (`kernel_file`, "kernel.py"
+// when the packet names none: a diff's kernel) and the change of each kept
+// step of its lineage (`kept_changes_of_its_lineage`, "" for an entry
+// without one).
+struct PacketKernel {
+  std::string kernel_file = "kernel.py";
+  std::vector<std::string> lineage_changes;
+
+  static PacketKernel from_json(const json::Value &agent_facing);
 };
 
 } // namespace otm::workspace

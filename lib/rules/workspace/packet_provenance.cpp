@@ -65,14 +65,9 @@ json::Value range_end(const std::optional<P::End> &e) {
   return out;
 }
 
-} // namespace
-
-Result<PacketProvenance> PacketProvenance::from_json(const json::Value &packet) {
-  FieldReader r("a packet's provenance", "otm-packet");
-  PacketProvenance p;
+void read(const json::Value &packet, FieldReader &r, PacketProvenance &p) {
   const auto *prov = packet.find("provenance");
-  if (!prov || prov->is_null()) return p;
-  if (!r.members(*prov)) return r.error();
+  if (!prov || prov->is_null() || !r.members(*prov)) return;
   for (const auto &[key, field] : kStrings)
     if (const auto *x = prov->find(key)) r.string(key, *x, p.*field);
   for (const auto &[key, field] : kStringsOrNull)
@@ -92,6 +87,14 @@ Result<PacketProvenance> PacketProvenance::from_json(const json::Value &packet) 
     if (const auto *x = prov->find(key)) read_versions(r, key, *x, (p.lever ? *p.lever : p.lever.emplace()).*field);
   if (const auto *x = prov->find(kPassed))
     r.strings(kPassed, *x, (p.lever ? *p.lever : p.lever.emplace()).other_accounts_that_passed_correctness);
+}
+
+} // namespace
+
+Result<PacketProvenance> PacketProvenance::from_json(const json::Value &packet) {
+  FieldReader r("a packet's provenance", "otm-packet");
+  PacketProvenance p;
+  read(packet, r, p);
   if (r.failed()) return r.error();
   return p;
 }
@@ -128,6 +131,14 @@ json::Value PacketProvenance::to_json(std::string_view record_type) const {
     out.set(kPassed, json::Value::strings(lever->other_accounts_that_passed_correctness));
   }
   return out;
+}
+
+PacketProvenance PacketProvenance::shown(const json::Value &packet) {
+  // The same reading; its sentences are the packet gates' to report.
+  FieldReader r("a packet's provenance", "otm-packet");
+  PacketProvenance p;
+  read(packet, r, p);
+  return p;
 }
 
 } // namespace otm::workspace

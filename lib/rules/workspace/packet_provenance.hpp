@@ -68,6 +68,9 @@ struct PacketProvenance {
   // The `provenance` object, in the order otm-packet writes it; the fields
   // of a strategy or reference kernel only for a packet of `record_type`.
   json::Value to_json(std::string_view record_type) const;
+  // The drafters' reading: the same fields, one of another type read as
+  // absent (as their reads always took it) instead of refusing the packet.
+  static PacketProvenance shown(const json::Value &packet);
 };
 
 } // namespace otm::workspace

@@ -5,6 +5,7 @@
 
 #include "gates/gates.hpp"
 #include "record/format_tags.hpp"
+#include "store/record_view.hpp"
 #include "text/utf8.hpp"
 #include "workspace/layout.hpp"
 #include "json/parse.hpp"
@@ -69,8 +70,8 @@ const std::vector<CaseSpec> &cases() {
       {Gate::Profile, "generic-level", [](json::Value &r, PacketEntry *, Context &) { r.set("level", "generic"); }},
       {Gate::Layout, "scope-mismatch",
        [](json::Value &r, PacketEntry *, Context &) {
-         auto &scope = obj(obj(r, "retrieval"), "scope");
-         scope.set("dsl", scope.string_or("dsl") == "cuda" ? "triton" : "cuda");
+         const bool cuda = store::RecordView::shown(r).scope.dsl == "cuda";
+         obj(obj(r, "retrieval"), "scope").set("dsl", cuda ? "triton" : "cuda");
        }},
       {Gate::Verbatim, "paraphrased-snippet",
        [](json::Value &r, PacketEntry *, Context &) {
@@ -106,7 +107,7 @@ const std::vector<CaseSpec> &cases() {
          if (!ctx.live_ids.empty())
            r.set("id", *ctx.live_ids.begin());
          else
-           ctx.live_ids.insert(r.string_or("id"));
+           ctx.live_ids.insert(store::RecordView::shown(r).id.value_or(""));
        }},
       {Gate::Substance, "comment-only-snippet",
        [](json::Value &r, PacketEntry *, Context &) {

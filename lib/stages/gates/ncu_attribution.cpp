@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <set>
 
+#include "store/record_view.hpp"
+
 namespace otm::gates {
 
 std::vector<std::string> cited_captures(const json::Value &record) {
@@ -35,7 +37,7 @@ GateResult gate_ncu_attribution(const Context &ctx) {
   std::size_t claims = 0;
   for (const auto &r : ctx.records) {
     if (!r.parse_error.empty()) continue;
-    if (r.record.get("evidence").get("summary").get("bottleneck_evidence").string_or("basis") != "profiler") continue;
+    if (store::RecordView::shown(r.record).bottleneck_basis != "profiler") continue;
     ++claims;
     if (!ctx.have_captures) {
       out.findings.push_back(

@@ -11,6 +11,7 @@
 #include "text/regex.hpp"
 #include "text/sentences.hpp"
 #include "text/utf8.hpp"
+#include "workspace/segment.hpp"
 #include "workspace/segment_kinds.hpp"
 
 namespace otm::partition {
@@ -197,15 +198,17 @@ Result run(const Inputs &in) {
 
   std::set<std::string> seen, seen_seg, reused(r.reused.begin(), r.reused.end());
   std::vector<std::string> dup_segs;
-  for (const auto &s : r.segments)
-    if (!seen_seg.insert(s.string_or("seg_id")).second) dup_segs.push_back(s.string_or("seg_id"));
+  // Read back as written, so the checks read the fields every later stage reads.
+  const auto built = workspace::read_segments(r.segments, "the segments it built");
+  for (const auto &s : built)
+    if (!seen_seg.insert(s.seg_id).second) dup_segs.push_back(s.seg_id);
   if (!dup_segs.empty())
     refuse("the run produced the same segment twice", dup_segs,
            "a version appears twice in the ladder output; re-run otm-ingest and otm-ladder");
   std::set<std::string> live(in.live_ids.begin(), in.live_ids.end());
   std::vector<std::string> dups, clashes;
-  for (const auto &s : r.segments) {
-    std::string id = s.string_or("id");
+  for (const auto &s : built) {
+    const std::string &id = s.id;
     if (!seen.insert(id).second)
       dups.push_back(id);
     else if (live.count(id) && !reused.count(id))

@@ -7,9 +7,11 @@
 #include "ladder/verdict.hpp"
 #include "record/id_format.hpp"
 #include "record/id_namespace.hpp"
+#include "store/record_view.hpp"
 #include "text/pyformat.hpp"
 #include "text/regex.hpp"
 #include "text/utf8.hpp"
+#include "workspace/capture_row.hpp"
 #include "workspace/ladder_verdict.hpp"
 #include "workspace/version_row.hpp"
 
@@ -252,13 +254,14 @@ void profiler_section(std::string &md, const Inputs &in) {
   std::vector<std::string> kernels;
   std::size_t usable = 0, reports = 0;
   std::string whitelist;
-  for (const auto &p : in.profiles) {
-    bool u = p.get("ncu_usable").truthy();
-    std::string k = p.get("profiled_kernel").is_string() ? p.string_or("profiled_kernel") : "(no summary)";
+  for (const auto &row : in.profiles) {
+    const auto p = workspace::CaptureRow::from_json(row);
+    bool u = p.ncu_usable;
+    std::string k = p.profiled_kernel.value_or("(no summary)");
     kernels.push_back(k + (u ? " (usable)" : ""));
     usable += u;
-    reports += p.get("has_report").truthy();
-    if (u) whitelist += "- `" + p.string_or("dir") + "` -> " + k + "\n";
+    reports += p.has_report;
+    if (u) whitelist += "- `" + p.dir + "` -> " + k + "\n";
   }
   md += "| profiled kernel | directories |\n|---|---|\n";
   for (const auto &[k, n] : count_sorted(kernels)) md += "| " + k + " | " + std::to_string(n) + " |\n";
@@ -313,13 +316,11 @@ void overlap_section(std::string &md, const Inputs &in) {
   record::IdNamespace ns{slug, family};
   std::map<char, long> maxima;
   for (const auto &e : in.live_entries) {
-    const auto &scope = e.get("retrieval").get("scope");
-    if (scope.string_or("operator_family") == slug && e.get("episode_key").is_string())
-      episodes.push_back(e.string_or("episode_key"));
-    std::string id = e.string_or("id");
-    if (e.get("retrieval").get("generality").string_or("workload_family") == family ||
-        id.find("." + family + ".anti.") != std::string::npos)
-      family_types.push_back(e.string_or("type", "(untyped)"));
+    const auto view = store::RecordView::shown(e);
+    if (view.scope.operator_family.value_or("") == slug && view.episode_key) episodes.push_back(*view.episode_key);
+    std::string id = view.id.value_or("");
+    if (view.workload_family.value_or("") == family || id.find("." + family + ".anti.") != std::string::npos)
+      family_types.push_back(view.type.value_or("(untyped)"));
     if (ns.contains(id))
       if (auto d = record::parse_discriminator(id)) maxima[d->marker] = std::max<long>(maxima[d->marker], d->number);
   }

@@ -93,9 +93,9 @@ void read_outputs(ArchiveRow &row, const workspace::Workspace &ws, std::vector<s
     ++row.staged;
     try {
       auto ledger = store::read_merged_marker(rec.path);
-      const auto *merges = ledger ? ledger->get("merges").as_array() : nullptr;
-      if (!merges || merges->empty()) continue;
-      auto action = merges->back().string_or("action");
+      const auto last = ledger ? store::last_merge(*ledger) : std::nullopt;
+      if (!last) continue;
+      auto action = last->action.value_or("");
       row.admitted += action == "insert";
       row.confirmed += action == "confirm";
       row.conflicts += action == "conflict";

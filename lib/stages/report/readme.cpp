@@ -238,15 +238,14 @@ void live_section(std::ostringstream &os, const std::vector<store::StoredRecord>
     } catch (const std::exception &) {
       ledger = std::nullopt;
     }
-    const auto *merges = ledger ? ledger->get("merges").as_array() : nullptr;
-    if (!merges || merges->empty()) {
+    const auto last = ledger ? store::last_merge(*ledger) : std::nullopt;
+    if (!last) {
       pending.push_back(id);
       continue;
     }
-    const auto &last = merges->back();
-    other.push_back("`" + id + "`: " + last.string_or("action", "?") +
-                    (last.get("target").is_string() ? " against `" + last.string_or("target") + "`" : "") + " (" +
-                    last.string_or("merged_at", "?") + ")");
+    other.push_back("`" + id + "`: " + last->action.value_or("?") +
+                    (last->target ? " against `" + *last->target + "`" : "") + " (" + last->merged_at.value_or("?") +
+                    ")");
   }
   os << "* Not yet submitted to the gate (" << pending.size() << "):";
   if (pending.empty()) os << " none";

@@ -14,6 +14,7 @@
 #include "text/pyformat.hpp"
 #include "text/utf8.hpp"
 #include "workspace/agent_facing.hpp"
+#include "workspace/packet_target.hpp"
 
 namespace otm::report {
 
@@ -505,7 +506,7 @@ RecordSignals record_signals(const Value &record, const gates::PacketEntry *pack
   out.version = view.version.value_or("");
   out.trace = view.source_repo.value_or("");
   std::string dsl = view.scope.dsl.value_or("");
-  if (dsl.empty() && packet) dsl = packet->packet.get("target").get("scope").string_or("dsl");
+  if (dsl.empty() && packet) dsl = workspace::PacketTarget::from_json(packet->packet).scope.dsl;
   const std::string claim = claim_text(record, out.type, packet);
   auto diff = packet_diff(packet);
   std::optional<levers::LeverReading> levers;

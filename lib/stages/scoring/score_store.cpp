@@ -7,6 +7,7 @@
 #include "io/file.hpp"
 #include "scoring/staging_index.hpp"
 #include "scoring/worth_model.hpp"
+#include "store/record_view.hpp"
 #include "store/store_reader.hpp"
 #include "text/pyformat.hpp"
 #include "workspace/layout.hpp"
@@ -36,8 +37,8 @@ ScoreSummary score_staging(const ScoreOptions &opts) {
   for (const auto &r : records) {
     Rank rank = rank_record(r.record);
     const auto &old = r.record.get("worth").get("rank");
-    bool changed =
-        old.get("score").as_number() != std::optional<double>(rank.score) || old.string_or("tier") != rank.tier;
+    bool changed = old.get("score").as_number() != std::optional<double>(rank.score) ||
+                   store::RecordView::shown(r.record).tier.value_or("") != rank.tier;
     if (changed) {
       json::Value rec = r.record;
       json::Value worth = rec.get("worth").is_object() ? rec.get("worth") : json::Value::object();

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "record/format_tags.hpp"
+#include "store/record_view.hpp"
 #include "text/regex.hpp"
 #include "text/utf8.hpp"
 
@@ -10,7 +11,7 @@ namespace otm::scoring {
 
 std::string staging_title(const json::Value &r) {
   static const text::Regex sentence_end(R"((?<=[.!?])\s)");
-  std::string goal(text::strip(r.get("payload").string_or("goal")));
+  std::string goal(text::strip(store::RecordView::shown(r).goal.value_or("")));
   std::string title;
   if (!goal.empty()) {
     auto parts = sentence_end.split_once(goal);
@@ -60,8 +61,13 @@ json::Value staging_index_entry(const json::Value &r, const std::string &relpath
 }
 
 json::Value staging_index(std::vector<json::Value> entries, const std::string &builder_version) {
-  std::stable_sort(entries.begin(), entries.end(),
-                   [](const json::Value &a, const json::Value &b) { return a.string_or("id") < b.string_or("id"); });
+  // Each entry's id read once, not at every comparison.
+  std::vector<std::pair<std::string, json::Value>> by_id;
+  by_id.reserve(entries.size());
+  for (auto &e : entries) by_id.emplace_back(store::RecordView::shown(e).id.value_or(""), std::move(e));
+  std::stable_sort(by_id.begin(), by_id.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
+  entries.clear();
+  for (auto &[id, e] : by_id) entries.push_back(std::move(e));
   json::Value doc = json::Value::object();
   doc.set("schema", record::kStoreSchemaTag);
   doc.set("generated_by", "otm-score");

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "store/record_view.hpp"
 #include "text/pyformat.hpp"
 
 namespace otm::scoring {
@@ -107,7 +108,7 @@ WorthInputs inputs_of(const json::Value &record) {
   known(track.get("prior"), in.prior);
   known(track.get("counters"), in.counters);
   if (const auto *t = record.get("type").as_string(); t && !t->empty()) in.type = *t;
-  in.gain_basis = worth.get("gain").string_or("basis");
+  in.gain_basis = store::RecordView::shown(record).gain_basis.value_or("");
   return in;
 }
 
