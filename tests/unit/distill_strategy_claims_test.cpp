@@ -1088,6 +1088,20 @@ TEST_CASE("a change the run had reverted before says so, with what it kept since
       Catch::EndsWith("The run had tried this change 2 times before and reverted it; what it kept since the last "
                       "try, which the gain may depend on: Set GROUP_M 1->8; num_stages 2->3; evict_first on x, "
                       "and later kept steps."));
+  // Tries that never measured (kit 35, X12: a try that did not compile)
+  // say how they ended, and name nothing the gain depends on.
+  af.set("how_its_earlier_tries_ended",
+         json::Value::strings({"did not build", "failed its correctness check", "did not build"}));
+  auto unmeasured = distill::draft_record(p);
+  REQUIRE(unmeasured.record);
+  CHECK_THAT(unmeasured.record->get("payload").string_or("change"),
+             Catch::EndsWith("The run had tried this change 2 times before and reverted it (did not build or failed "
+                             "its correctness check: it was never measured against the code it was tried on)."));
+  // One that measured keeps the steps kept since.
+  af.set("how_its_earlier_tries_ended", json::Value::strings({"did not build", "measured"}));
+  CHECK_THAT(distill::draft_record(p).record->get("payload").string_or("change"),
+             Catch::Contains("which the gain may depend on"));
+  af.set("how_its_earlier_tries_ended", json::Value());
   // Never tried before: nothing is said.
   af.set("reverted_earlier_tries_of_this_change", json::Value());
   auto fresh = distill::draft_record(p);

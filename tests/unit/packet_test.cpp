@@ -575,3 +575,19 @@ TEST_CASE("the final kernel names what the run kept after it without a new best"
   CHECK(packet::span_of(seg, ctx).kept_after.empty());
   fs::remove_all(r.dir);
 }
+
+TEST_CASE("a reverted try ended as its own row says: did not build, failed its check, or measured",
+          "[packet][issue25]") {
+  auto ended = [](json::Value r) {
+    return packet::how_a_try_ended(workspace::read_version_rows({std::move(r)}, "row").front());
+  };
+  auto r = version_row("v12", 12, "s12", true, "PASS");
+  r.set("subject", "v12: reverted (compile, +0.00%) - TOPK_FIRST does not compile (OutOfResources)");
+  CHECK(ended(r) == "did not build");
+  r.set("subject", "v12: reverted (correctness) - TOPK_FIRST");
+  r.set("correctness_status", "FAIL");
+  CHECK(ended(r) == "failed its correctness check");
+  r.set("correctness_status", "PASS");
+  r.set("subject", "v12: reverted (regression, +2.1%) - TOPK_FIRST 2.1% slower");
+  CHECK(ended(r) == "measured");
+}

@@ -130,6 +130,19 @@ std::string tried_before(const Context &c) {
   std::string out = " The run had tried this change " +
                     (*tries == 1 ? std::string("once") : std::to_string(*tries) + " times") +
                     " before and reverted it"; // the count is the packet's
+  // How they ended (kit 35, X12): a try that did not build or failed its
+  // check was never weighed for speed, so no kept step is what the gain
+  // may depend on.
+  const auto ended = strings_at(af.get("how_its_earlier_tries_ended"), nullptr);
+  std::vector<std::string> how;
+  for (const auto &e : ended)
+    if (std::find(how.begin(), how.end(), e) == how.end()) how.push_back(e);
+  const bool never_measured = !ended.empty() && std::find(ended.begin(), ended.end(), "measured") == ended.end();
+  if (never_measured) {
+    out += " (";
+    for (std::size_t i = 0; i < how.size(); ++i) out += (i ? (i + 1 == how.size() ? " or " : ", ") : "") + how[i];
+    return out + ": it was never measured against the code it was tried on).";
+  }
   // A kept step whose text names no lever and no code name (its subject is
   // only the run's verdict: "kept -> 52.4→52.9µs (+0.9%) no improvement")
   // says nothing the gain could depend on.

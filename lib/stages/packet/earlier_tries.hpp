@@ -25,4 +25,12 @@ namespace otm::packet {
 std::vector<std::string> tries_of_this_change(const Context &ctx, const std::string &version,
                                               const std::vector<std::string> &stated);
 
+// How a reverted try ended, as its own row states it: "did not build" (the
+// compiler or the launch refused it), "failed its correctness check", or
+// "measured" (it ran and was reverted for its speed). A try that never
+// measured is no evidence that the gain depends on what the run kept
+// since (kit 35, X12: a try that did not compile, read as "the gain may
+// depend on" the steps kept after it).
+std::string how_a_try_ended(const workspace::VersionRow &row);
+
 } // namespace otm::packet

@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "packet/dram_traffic.hpp"
+#include "packet/earlier_tries.hpp"
 #include "packet/instructions.hpp"
 #include "packet/packet_texts.hpp"
 #include "packet/report_conclusion.hpp"
@@ -441,6 +442,13 @@ json::Value agent_facing_of(Texts &t, const workspace::Segment &seg, const works
     // only when the run had tried it before).
     if (!span.reverted_tries.empty()) {
       out.set("reverted_earlier_tries_of_this_change", span.reverted_tries.size());
+      // How each ended, in run order, when the run's rows are known.
+      if (ctx.facts) {
+        json::Value ended = json::Value::array();
+        for (const auto &v : span.reverted_tries)
+          if (const auto *r = ctx.facts->row_of(v)) ended.push_back(how_a_try_ended(*r));
+        out.set("how_its_earlier_tries_ended", std::move(ended));
+      }
       out.set("kept_since_its_last_reverted_try", changes_of(std::move(t.kept_since_last_try)));
     }
   }
