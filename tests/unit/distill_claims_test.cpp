@@ -238,6 +238,27 @@ TEST_CASE("the snippet quotes the hunk that changes what the change text names",
   CHECK_THAT(c->text, !Catch::Contains("# the sum stays in fp32"));
 }
 
+TEST_CASE("a changed line that runs for nothing at the snippet's edge is left out", "[distill][claims]") {
+  // Kit 35, X11: `+_SWEEP_NUM_WARPS = 1` heading a num_warps change.
+  const std::string d = "diff --git a/kernel.py b/kernel.py\n--- a/kernel.py\n+++ b/kernel.py\n"
+                        "@@ -1,6 +1,7 @@\n"
+                        "+_SWEEP_NUM_WARPS = 1\n"
+                        " TOPK = 8\n"
+                        " ROWS = 4\n"
+                        "-NUM_WARPS = 4\n"
+                        "+NUM_WARPS = 1\n"
+                        " \n"
+                        " def launch(x):\n"
+                        "     k[(1,)](x, TOPK, ROWS, num_warps=NUM_WARPS)\n";
+  const std::string after = "_SWEEP_NUM_WARPS = 1\nTOPK = 8\nROWS = 4\nNUM_WARPS = 1\n\n"
+                            "def launch(x):\n    k[(1,)](x, TOPK, ROWS, num_warps=NUM_WARPS)\n";
+  auto diff = diff::read_diff(d, after);
+  auto s = distill::choose_diff_hunks(diff, "warps 4->1: one warp holds the row.");
+  REQUIRE(s);
+  CHECK_THAT(s->text, Catch::StartsWith(" TOPK = 8\n ROWS = 4\n-NUM_WARPS = 4\n+NUM_WARPS = 1\n"));
+  CHECK_THAT(s->text, !Catch::Contains("_SWEEP_NUM_WARPS"));
+}
+
 TEST_CASE("names the change text splits over two hunks are both quoted, with their headers", "[distill][claims]") {
   auto diff = diff::read_diff(kTuningDiff);
   auto s = distill::choose_diff_hunks(diff, "num_warps=4 -> 8 and a longer _WARMUP for the bench.");

@@ -183,6 +183,13 @@ std::pair<std::size_t, std::size_t> window_of(const diff::DiffReading &d, const 
   if (!first) return {begin, end};
   begin = std::max(begin, *first > kContextLines ? *first - kContextLines : 0);
   end = std::min(end, *last + kContextLines + 1);
+  // A changed line at the window's edge is none of the change (it runs for
+  // nothing), yet reads as part of it: the context starts after it and ends
+  // before it (kit 35, X11: `+_SWEEP_NUM_WARPS = 1` heading a num_warps
+  // change).
+  auto changed = [&](std::size_t i) { return !d.lines[i].empty() && (d.lines[i][0] == '+' || d.lines[i][0] == '-'); };
+  while (begin < *first && changed(begin)) ++begin;
+  while (end > *last + 1 && changed(end - 1)) --end;
   if (end - begin <= kMaxSnippetLines) return {begin, end};
   std::size_t anchor = named ? *named : *first;
   begin = std::max(begin, anchor > kContextLines ? anchor - kContextLines : 0);

@@ -50,8 +50,9 @@ namespace otm::distill {
 //      order and the caller's operands re-paired to match).
 // One hunk is quoted without its "@@" header; several are quoted in file
 // order, each with its header. Each is quoted from kContextLines before its
-// first running changed line to kContextLines after its last (a docstring or
-// comment change at its edge is not the change); longer than
+// first running changed line to kContextLines after its last (a docstring,
+// comment or dead change at its edge is not the change: it is left out of
+// the window's context); longer than
 // kMaxSnippetLines, from kContextLines before its first running line that
 // changes a claimed lever or holds a name. A comment line holding a phrase
 // the scrubber wrote for a version id ("see an earlier step's note") is
