@@ -1434,6 +1434,27 @@ TEST_CASE("a change the run names otherwise than the code is named by the code t
   auto given = distill::draft_record(strategy_with(vec, "enable VEC (ld.global.nc.v4). Eight bf16 per 16-byte load."));
   REQUIRE(given.record);
   CHECK_THAT(given.record->get("payload").string_or("change"), !Catch::Contains("In the code the setting is"));
+
+  // Kit 36, Y12: the call owning the edit (`__bfloat162float` around the
+  // `__ldg` -> `__ldcs` swap) is no setting of the cache hint; the lever's
+  // own code form is, told once for the run's two names of it.
+  const std::string ldcs = R"(diff --git a/kernel.cu b/kernel.cu
+--- a/kernel.cu
++++ b/kernel.cu
+@@ -20,3 +20,3 @@ __global__ void xent(const __nv_bfloat16* x, float* y, int V) {
+   float m = -FLT_MAX;
+-  for (int v = threadIdx.x; v < V; v += 256) m = fmaxf(m, __bfloat162float(__ldg(x + v)));
++  for (int v = threadIdx.x; v < V; v += 256) m = fmaxf(m, __bfloat162float(__ldcs(x + v)));
+   m = warp_max(m);
+)";
+  auto cs = strategy_with(ldcs, "enable evict_first loads (streaming (.cs) loads). Logits are read once.");
+  at(cs.doc, {"agent_facing", "operator"}).set("dsl", "cuda");
+  auto hint = distill::draft_record(cs);
+  INFO((hint.refusal ? hint.refusal->why : ""));
+  REQUIRE(hint.record);
+  const auto change = hint.record->get("payload").string_or("change");
+  CHECK_THAT(change, !Catch::Contains("__bfloat162float"));
+  CHECK_THAT(change, Catch::EndsWith(" In the code the setting is `__ldcs` (the run calls it evict_first and .cs)."));
 }
 
 TEST_CASE("a helper the change adds and nothing calls is said to be so", "[distill][claims][issue25]") {

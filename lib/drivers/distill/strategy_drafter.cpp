@@ -137,7 +137,8 @@ std::string tried_before(const Context &c) {
   std::vector<std::string> how;
   for (const auto &e : ended)
     if (std::find(how.begin(), how.end(), e) == how.end()) how.push_back(e);
-  const bool never_measured = !ended.empty() && std::find(ended.begin(), ended.end(), "measured") == ended.end();
+  const bool never_measured =
+      !ended.empty() && std::find(ended.begin(), ended.end(), workspace::kTryMeasured) == ended.end();
   if (never_measured) {
     out += " (";
     for (std::size_t i = 0; i < how.size(); ++i) out += (i ? (i + 1 == how.size() ? " or " : ", ") : "") + how[i];
@@ -211,6 +212,9 @@ std::string code_names(const Context &c, const Checked &k, const levers::LeverVo
     return std::find(list.begin(), list.end(), x) != list.end();
   };
   std::string out;
+  // The code's names and the run's for them, each list of code names once
+  // (kit 36, Y12: "evict_first" and ".cs" both `__ldcs`, told twice).
+  std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>> told;
   for (const auto &n : diff::names_of(claim)) {
     if (!n.strong || !diff::is_code_name(n.text)) continue;
     // A helper the change adds and nothing calls (its own lines name it).
@@ -234,8 +238,19 @@ std::string code_names(const Context &c, const Checked &k, const levers::LeverVo
         // `VEC` added to a signature that also names `BLOCK_V`, and to
         // `cols = tl.max_contiguous(..., VEC)`), else what it defines.
         auto set = settings_changed(l, levers, vocabulary, k.dsl);
+        // Else the lever's own code forms in what an added line changes
+        // (`__ldcs` for `__ldg`), else what the line defines or the call owning the
+        // change, when that is the lever's code: `__bfloat162float`
+        // around a `__ldcs` is no setting of the cache hint (kit 36, Y12).
+        if (set.empty() && l.added) // what the change sets, not what it replaced
+          for (const auto &lever : levers)
+            for (auto &f : vocabulary.code_forms_in(lever, l.changed, k.dsl))
+              if (diff::is_code_name(f) && !among(set, f)) set.push_back(std::move(f));
         const std::string &defined = !l.defines.empty() ? l.defines : l.owner;
-        if (set.empty() && !defined.empty()) set.push_back(defined);
+        const bool defined_is_lever = std::any_of(levers.begin(), levers.end(), [&](const std::string &lever) {
+          return vocabulary.in_code(lever, defined, k.dsl);
+        });
+        if (set.empty() && !defined.empty() && defined_is_lever) set.push_back(defined);
         for (auto &x : set)
           if (x != n.text && !among(names, x)) names.push_back(std::move(x));
       }
@@ -243,8 +258,18 @@ std::string code_names(const Context &c, const Checked &k, const levers::LeverVo
     // needs no second telling.
     const bool given = std::any_of(names.begin(), names.end(),
                                    [&](const std::string &x) { return diff::holds_name(std::string(claim), x); });
-    if (!names.empty() && names.size() <= 2 && !given)
-      out += " In the code the setting is " + text::quoted_code_list(names) + " (the run calls it " + n.text + ").";
+    if (names.empty() || names.size() > 2 || given) continue;
+    auto same = std::find_if(told.begin(), told.end(), [&](const auto &t) { return t.first == names; });
+    if (same == told.end())
+      told.emplace_back(names, std::vector<std::string>{n.text});
+    else if (!among(same->second, n.text))
+      same->second.push_back(n.text);
+  }
+  for (const auto &[names, run_names] : told) {
+    std::string called;
+    for (std::size_t i = 0; i < run_names.size(); ++i)
+      called += (i ? (i + 1 == run_names.size() ? " and " : ", ") : "") + run_names[i];
+    out += " In the code the setting is " + text::quoted_code_list(names) + " (the run calls it " + called + ").";
   }
   return out;
 }

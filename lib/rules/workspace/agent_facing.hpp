@@ -70,4 +70,10 @@ struct PacketKernel {
   static PacketKernel from_json(const json::Value &agent_facing);
 };
 
+// How a strategy's earlier try ended (`how_its_earlier_tries_ended`):
+// otm-packet writes one of these per try, otm-draft reads them.
+inline constexpr const char *kTryDidNotBuild = "did not build";
+inline constexpr const char *kTryFailedItsCheck = "failed its correctness check";
+inline constexpr const char *kTryMeasured = "measured";
+
 } // namespace otm::workspace

@@ -9,6 +9,7 @@
 #include "packet/kernel_code.hpp"
 #include "packet/run_facts.hpp"
 #include "record/established_fact.hpp"
+#include "workspace/agent_facing.hpp"
 
 namespace otm::packet {
 
@@ -70,11 +71,11 @@ std::vector<std::string> tries_of_this_change(const Context &ctx, const std::str
 std::string how_a_try_ended(const workspace::VersionRow &row) {
   const std::string said =
       row.subject + "\n" + row.correctness_status.value_or("") + "\n" + row.gate_failure.value_or("");
-  if (record::build_failure_regex().contains(said)) return "did not build";
+  if (record::build_failure_regex().contains(said)) return workspace::kTryDidNotBuild;
   const bool failed_check =
       (row.correctness_status && ladder::correctness_failed(json::Value(*row.correctness_status))) ||
       (row.gate_failure && record::gate_failed_on_results(*row.gate_failure));
-  return failed_check ? "failed its correctness check" : "measured";
+  return failed_check ? workspace::kTryFailedItsCheck : workspace::kTryMeasured;
 }
 
 } // namespace otm::packet
