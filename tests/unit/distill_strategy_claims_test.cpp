@@ -1102,6 +1102,25 @@ TEST_CASE("a change the run had reverted before says so, with what it kept since
   CHECK_THAT(distill::draft_record(p).record->get("payload").string_or("change"),
              Catch::Contains("which the gain may depend on"));
   af.set("how_its_earlier_tries_ended", json::Value());
+  // A step whose setting the kernel after the change no longer holds is
+  // nothing the gain depends on (kit 36, Y19: GROUP_M 8->16, undone).
+  json::Value undone = json::Value::array();
+  for (const char *c : {"GROUP_M 8->16.", "evict_first on x."}) {
+    json::Value o = json::Value::object();
+    o.set("change", c);
+    undone.push_back(o);
+  }
+  af.set("kept_since_its_last_reverted_try", undone);
+  const auto code_after = p.code_after;
+  p.code_after = "import triton.language as tl\n\nGROUP_M = 8\n\n\ndef k(x):\n"
+                 "    return tl.load(x + GROUP_M, eviction_policy='evict_first')\n";
+  auto held = distill::draft_record(p);
+  INFO((held.refusal ? held.refusal->why : ""));
+  REQUIRE(held.record);
+  CHECK_THAT(held.record->get("payload").string_or("change"),
+             Catch::EndsWith("which the gain may depend on: evict_first on x."));
+  p.code_after = code_after;
+  af.set("kept_since_its_last_reverted_try", since);
   // Never tried before: nothing is said.
   af.set("reverted_earlier_tries_of_this_change", json::Value());
   auto fresh = distill::draft_record(p);

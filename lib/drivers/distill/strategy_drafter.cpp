@@ -147,9 +147,13 @@ std::string tried_before(const Context &c) {
   // A kept step whose text names no lever and no code name (its subject is
   // only the run's verdict: "kept -> 52.4→52.9µs (+0.9%) no improvement")
   // says nothing the gain could depend on.
+  // Nor does a step whose setting the kernel after the change no longer
+  // holds (kit 36, Y19: "GROUP_M 8->16", undone by the next kept step, on
+  // a kernel at GROUP_M 8).
   std::vector<std::string> since;
   for (auto &step : strings_at(af.get("kept_since_its_last_reverted_try"), "change"))
-    if (names_a_change(c, step)) since.push_back(std::move(step));
+    if (names_a_change(c, step) && how_the_kernel_holds(c, step) != ChangeInKernel::SettingNotHeld)
+      since.push_back(std::move(step));
   if (since.empty()) return out + ".";
   constexpr std::size_t kNamed = 3;
   out += "; what it kept since the last try, which the gain may depend on: ";
