@@ -780,14 +780,24 @@ TEST_CASE("one failed lever with one cause is one record of the run", "[distill]
   REQUIRE(drafts[1].refusal);
   CHECK(drafts[1].refusal->field == "payload.established_fact.mechanism");
   CHECK_THAT(drafts[1].refusal->why, Catch::Contains("nvidia.b200.triton.misc.anti.two-rows-per-program-t01"));
-  // Another cause of the same lever is a lesson of its own.
+  // Another cause of the same lever, in another change of its code, is a
+  // lesson of its own.
   second.doc.find("agent_facing")
       ->set("the_failed_lever", "two rows per program is slower because the second row's loads wait behind the "
                                 "first row's reduction barrier");
+  second.code = kRowsPerProgDiff;
   auto both = distill::draft_run({first, second});
   INFO((both[1].refusal ? both[1].refusal->why : ""));
   CHECK(both[0].record);
   CHECK(both[1].record);
+  // The same change of the code with the same verdict is one failed lever,
+  // whatever cause each account gives (kit 36, Y04/Y05: BLOCK_S 1 -> 16
+  // failing to build, named two ways).
+  second.code = kRowsDiff;
+  auto same_code = distill::draft_run({first, second});
+  REQUIRE(same_code[1].refusal);
+  CHECK_THAT(same_code[1].refusal->why, Catch::Contains("the same code change with the same verdict as "
+                                                        "nvidia.b200.triton.misc.anti.two-rows-per-program-t01"));
 }
 
 TEST_CASE("an anti-strategy's advice naming a lever the run also reverted is dropped", "[distill][issue25]") {

@@ -1,6 +1,7 @@
 #include "distill/draft_run.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <set>
 
@@ -11,6 +12,7 @@
 #include "levers/lever_settings.hpp"
 #include "record/store_layout.hpp"
 #include "store/record_view.hpp"
+#include "text/lines.hpp"
 #include "text/utf8.hpp"
 #include "workspace/layout.hpp"
 
@@ -43,22 +45,54 @@ std::string anti_lesson_key(const Draft &d) {
   return key + "|" + std::string(text::rstrip_chars(cause, " .;"));
 }
 
+// An anti-strategy's verdict and the code its snippet changes: its '+'
+// and '-' lines, whitespace aside, as a set. Empty when it quotes none.
+std::string anti_code_key(const Draft &d) {
+  if (!d.record) return {};
+  const auto view = store::RecordView::shown(*d.record);
+  if (view.type != "anti-strategy") return {};
+  std::set<std::string> changed;
+  const std::string snippet = view.snippet.value_or("");
+  for (const auto line : text::split_lines(snippet)) {
+    if (line.empty() || (line[0] != '+' && line[0] != '-') || line.starts_with("+++") || line.starts_with("---"))
+      continue;
+    std::string code;
+    for (char ch : line.substr(1))
+      if (!std::isspace(static_cast<unsigned char>(ch))) code += ch;
+    if (!code.empty()) changed.insert(std::string(1, line[0]) + code);
+  }
+  if (changed.empty()) return {};
+  std::string key = view.verdict.value_or("") + "|";
+  for (const auto &c : changed) key += c + "\n";
+  return key;
+}
+
 // Issue 25, round 9: one failed lever is one record. Accounts that
 // otm-partition keeps apart (the same lever at different stated values:
 // `num_stages` 2 -> 4 and 2 -> 5) but whose records carry the same lever
 // and the same cause teach one lesson: the first stands, the others are
 // refused naming it.
+// So do two whose attempts make the same code change with the same
+// verdict, however the run named the lever (kit 36, Y04/Y05: `BLOCK_S = 1`
+// -> `16` failing to build, once as "tokens per program", once as
+// "BLOCK_S").
 void one_record_per_failed_lever(std::vector<Draft> &drafts) {
-  std::map<std::string, std::string> first; // key -> the id that stands
+  std::map<std::string, std::string> first, first_code; // key -> the id that stands
   for (auto &d : drafts) {
     auto key = anti_lesson_key(d);
     if (key.empty()) continue;
-    auto [at, fresh] = first.emplace(key, store::RecordView::shown(*d.record).id.value_or(""));
-    if (fresh) continue;
+    const auto id = store::RecordView::shown(*d.record).id.value_or("");
+    auto [at, fresh] = first.emplace(key, id);
+    std::string why;
+    if (!fresh) why = "the same failed lever with the same cause as " + at->second;
+    if (auto code = anti_code_key(d); fresh && !code.empty()) {
+      auto [same, new_code] = first_code.emplace(code, id);
+      if (!new_code) why = "the same code change with the same verdict as " + same->second;
+    }
+    if (why.empty()) continue;
     d.record.reset();
-    d.refusal = DraftRefusal{"payload.established_fact.mechanism", "the same failed lever with the same cause as " +
-                                                                       at->second +
-                                                                       " of this run: one failed lever is one record"};
+    d.refusal =
+        DraftRefusal{"payload.established_fact.mechanism", why + " of this run: one failed lever is one record"};
   }
 }
 
