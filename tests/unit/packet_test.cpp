@@ -513,6 +513,8 @@ TEST_CASE("a strategy's earlier tries are matched by the code they add, however 
   seg.sha = sha["v5"];
   packet::Span span;
   span.reverted_tries = {"v1"};
+  trace::TraceFiles files(dir, config::Limits{});
+  ctx.files = &files;
   scrub::Scrubber s;
   const auto typed = workspace::read_version_rows(rows, "rows");
   auto texts = packet::scrub_texts(s, seg, typed.back(), ctx, {}, "strategy", span);
