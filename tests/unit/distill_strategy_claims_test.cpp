@@ -1155,4 +1155,22 @@ TEST_CASE("a gain close to the run's noise says so", "[distill][issue25]") {
   auto q = distill::draft_record(p, quiet);
   REQUIRE(q.record);
   CHECK_THAT(q.record->get("worth").get("gain").string_or("note"), !Catch::Contains("near its noise"));
+  // Kit 36, Y12: no band at all (the run never measured code it kept
+  // twice) and a small gain: said to be unreadable against the noise.
+  at(p.doc, {"agent_facing", "measurements"}).set("same_code_spread_pct", json::Value());
+  at(p.doc, {"agent_facing", "measurements"}).set("improve_pct_vs_best_so_far", 1.71);
+  const std::string unknown = "the run never measured code it kept twice, so its noise is unknown";
+  auto small = distill::draft_record(p);
+  REQUIRE(small.record);
+  CHECK_THAT(small.record->get("worth").get("gain").string_or("note"), Catch::Contains(unknown));
+  at(p.doc, {"agent_facing", "measurements"}).set("improve_pct_vs_best_so_far", 6.0);
+  auto large = distill::draft_record(p);
+  REQUIRE(large.record);
+  CHECK_THAT(large.record->get("worth").get("gain").string_or("note"), !Catch::Contains(unknown));
+  // The threshold is configuration; 0 says nothing.
+  at(p.doc, {"agent_facing", "measurements"}).set("improve_pct_vs_best_so_far", 1.71);
+  quiet.small_gain_without_band_pct = 0;
+  auto silent = distill::draft_record(p, quiet);
+  REQUIRE(silent.record);
+  CHECK_THAT(silent.record->get("worth").get("gain").string_or("note"), !Catch::Contains(unknown));
 }

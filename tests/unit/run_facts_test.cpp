@@ -56,6 +56,9 @@ TEST_CASE("the noise band is a quantile of the spreads of unchanged code, harnes
   CHECK(packet::NoiseRule::from_json(json::parse(R"({"span_own_gain_min_share": 0.3})"), "x").span_own_gain_min_share ==
         0.3);
   CHECK_THROWS_AS(packet::NoiseRule::from_json(json::parse(R"({"span_own_gain_min_share": -1})"), "x"), Error);
+  CHECK(packet::NoiseRule::from_json(json::parse(R"({"small_gain_without_band_pct": 3})"), "x")
+            .small_gain_without_band_pct == 3);
+  CHECK_THROWS_AS(packet::NoiseRule::from_json(json::parse(R"({"small_gain_without_band_pct": -1})"), "x"), Error);
 }
 
 TEST_CASE("a reverted step's measurement is not a re-measurement of the code its commit holds", "[packet][issue25]") {

@@ -186,6 +186,7 @@ DraftRules DraftRules::from_config(const config::Config &config) {
   r.no_effect_max_pct = noise.no_effect_max_pct;
   r.span_own_gain_min_share = noise.span_own_gain_min_share;
   r.close_gain_band_multiple = noise.close_gain_band_multiple;
+  r.small_gain_without_band_pct = noise.small_gain_without_band_pct;
   r.grid_cause = GridCauseRule::from_json(config.data().get("launch_grid"), config.source_name());
   r.every_shape = EveryShapeRule::from_json(config.data().get("shape_claims"), config.source_name());
   r.dram_cause = DramCauseRule::from_json(config.data().get("dram_claims"), config.source_name());

@@ -71,6 +71,9 @@ struct DraftRules {
   // A gain under this multiple of the run's band is said to be close to
   // the noise (noise.close_gain_band_multiple).
   double close_gain_band_multiple = 1.25;
+  // Without a band, a gain under this many percent is said to be unreadable
+  // against the run's noise (noise.small_gain_without_band_pct).
+  double small_gain_without_band_pct = 2.0;
   // The `launch_grid` section: a cause about the grid checked against each
   // shape's program count.
   GridCauseRule grid_cause;

@@ -441,6 +441,15 @@ Value strategy_gain(Context &c) {
     if (const auto *n = g.get("note").as_string()) note = *n + "; " + note;
     g.set("note", note);
   }
+  // Kit 36, Y12: a small gain in a run that never re-measured code it kept
+  // has nothing to be read against; said.
+  if (auto improved = pct.as_number();
+      m.get("same_code_spread_pct").is_null() && improved && *improved < c.rules.small_gain_without_band_pct) {
+    std::string note = "the run never measured code it kept twice, so its noise is unknown: a gain this small may be "
+                       "inside it";
+    if (const auto *n = g.get("note").as_string()) note = *n + "; " + note;
+    g.set("note", note);
+  }
   // Round 8: a gain every shape shows inside the per-shape noise is the
   // geomean's only; the record says so.
   if (auto band = m.get("same_code_shape_spread_pct").as_number(); band && g.get("pct").is_number()) {

@@ -41,6 +41,11 @@ NoiseRule NoiseRule::from_json(const json::Value &section, const std::string &so
       throw Error(ErrorKind::Usage, where + ".close_gain_band_multiple must be a number of at least 0");
     r.close_gain_band_multiple = *g.as_number();
   }
+  if (const auto &g = section.get("small_gain_without_band_pct"); !g.is_null()) {
+    if (!g.is_number() || *g.as_number() < 0)
+      throw Error(ErrorKind::Usage, where + ".small_gain_without_band_pct must be a number of at least 0");
+    r.small_gain_without_band_pct = *g.as_number();
+  }
   if (const auto &n = section.get("no_effect_max_pct"); !n.is_null()) {
     if (!n.is_number() || *n.as_number() < 0)
       throw Error(ErrorKind::Usage, where + ".no_effect_max_pct must be a number of at least 0");

@@ -50,6 +50,11 @@ struct NoiseRule {
   // said to be close to the noise (kit 29, R02: 1.82 % against a 1.48 %
   // band); 0 says nothing.
   double close_gain_band_multiple = 1.25;
+  // otm-draft: when the run never re-measured code it kept (no band), a
+  // gain under this many percent is said to be unreadable against its
+  // noise (kit 36, Y12: 1.71 % credited with nothing to read it against);
+  // 0 says nothing.
+  double small_gain_without_band_pct = 2.0;
   static NoiseRule from_json(const json::Value &section, const std::string &source);
 };
 
