@@ -1031,6 +1031,9 @@ TEST_CASE("several changes claimed in one step are said to be measured together"
   // gain under the hint's reason.
   CHECK(levers::claims_several_changes("Set enable L2 persistence hint + enable rotate_half without gather. Keeps"));
   CHECK(levers::claims_several_changes("BLOCK_N 64->128 + num_warps 4->8"));
+  // Kit 37, Z04: a switch dropped beside one enabled.
+  CHECK(
+      levers::claims_several_changes("Moved enable VEC (128-bit loads) + drop EVICT (evict_last on weight). 16-byte"));
   CHECK_FALSE(levers::claims_several_changes("unpack nibbles j and j + 4 in one shift"));
   CHECK_FALSE(levers::claims_several_changes("num_warps 4 -> 8. Then x + y stays in registers."));
   auto one = distill::draft_record(packet("num_warps 4 -> 8."));

@@ -593,3 +593,60 @@ TEST_CASE("a reverted try ended as its own row says: did not build, failed its c
   r.set("subject", "v12: reverted (regression, +2.1%) - TOPK_FIRST 2.1% slower");
   CHECK(ended(r) == "measured");
 }
+
+TEST_CASE("what the run kept since a code-matched try names its new bests first", "[packet][issue25]") {
+  // Kit 37, Z14: flat num_stages flips named before the online pass that
+  // set a new best, which fell under "and later kept steps".
+  KernelRepo r("packet-kept-since-bests");
+  auto kernel = [](const std::string &stages, bool online, bool vec) {
+    return "STAGES = " + stages + "\n" + (vec ? "VEC = 8\n" : "") + "\n\ndef k(x):\n" +
+           (online ? "    y = online(x, STAGES)\n" : "    y = two_pass(x, STAGES)\n") +
+           (vec ? "    y = vectorise(y, VEC)\n" : "") + "    return y\n";
+  };
+  r.commit("v0", "v0: baseline", kernel("2", false, false));
+  r.commit("v1a", "v1: enable VEC", kernel("2", false, true));
+  r.commit("v1", "v1: reverted, VEC was slower", kernel("2", false, false));
+  r.commit("v2", "v2: num_stages 2->3", kernel("3", false, false));
+  r.commit("v3", "v3: single-pass online max/sum", kernel("3", true, false));
+  r.commit("v4", "v4: enable VEC", kernel("3", true, true));
+  auto repo = git::Repository::open(r.dir);
+  packet::VersionCommits commits(repo);
+  std::vector<json::Value> rows;
+  struct Step {
+    const char *version, *subject;
+    bool reverted;
+    double us;
+  };
+  const Step steps[] = {{"v0", "v0: baseline", false, 10.0},
+                        {"v1", "v1: reverted, VEC was slower", true, 10.2},
+                        {"v2", "v2: num_stages 2->3", false, 10.1},
+                        {"v3", "v3: single-pass online max/sum", false, 8.6},
+                        {"v4", "v4: enable VEC", false, 8.2}};
+  int n = 0;
+  for (const auto &st : steps) {
+    rows.push_back(version_row(st.version, n++, r.sha[st.version], st.reverted, "PASS"));
+    rows.back().set("subject", st.subject);
+    rows.back().set("geomean_us", st.us);
+  }
+  packet::RunFacts facts(rows);
+  packet::Context ctx;
+  ctx.repo = &repo;
+  ctx.commits = &commits;
+  ctx.facts = &facts;
+  trace::TraceFiles files(r.dir, config::Limits{});
+  ctx.files = &files;
+  workspace::Segment seg;
+  seg.record_type = "strategy";
+  seg.version = "v4";
+  seg.sha = r.sha["v4"];
+  packet::Span span;
+  span.reverted_tries = {"v1"};
+  scrub::Scrubber s;
+  const auto typed = workspace::read_version_rows(rows, "rows");
+  const auto since = packet::scrub_texts(s, seg, typed.back(), ctx, {}, "strategy", span).kept_since_last_try;
+  REQUIRE(since.as_array());
+  REQUIRE(since.as_array()->size() == 2);
+  CHECK((*since.as_array())[0].python_str().find("online") != std::string::npos);
+  CHECK((*since.as_array())[1].python_str().find("num_stages") != std::string::npos);
+  fs::remove_all(r.dir);
+}

@@ -117,7 +117,7 @@ std::string_view claim_of(std::string_view text) {
 }
 
 bool claims_several_changes(std::string_view change_text) {
-  static const text::Regex change(R"((?i)->|→|\w\s*=\s*\w|^\s*(?:[a-z]+\s+)?(?:enable|disable|use|add)\b)");
+  static const text::Regex change(R"((?i)->|→|\w\s*=\s*\w|^\s*(?:[a-z]+\s+)?(?:enable|disable|drop|remove|use|add)\b)");
   auto claim = change_text.substr(0, change_text.find(". "));
   std::size_t parts = 0;
   for (std::size_t begin = 0;;) {

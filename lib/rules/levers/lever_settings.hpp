@@ -57,7 +57,8 @@ std::string_view claim_of(std::string_view text);
 
 // Whether a change text's first sentence joins several changes with " + ",
 // each a setting ("num_stages 2->3", "ROWS=4") or a switch ("enable
-// TOPK_FIRST"); not arithmetic ("j + 4"). The run measured them as one.
+// TOPK_FIRST", "drop EVICT"); not arithmetic ("j + 4"). The run measured
+// them as one.
 bool claims_several_changes(std::string_view change_text);
 
 // The key of a failed lever: `dsl` and the sorted "lever=value" pairs of
