@@ -13,6 +13,7 @@
 #include "levers/lever_settings.hpp"
 #include "record/established_fact.hpp"
 #include "record/leak_shapes.hpp"
+#include "text/code_list.hpp"
 #include "text/lines.hpp"
 #include "text/regex.hpp"
 #include "text/sentences.hpp"
@@ -342,14 +343,12 @@ std::optional<std::string_view> code_after(const Context &c) {
 }
 
 std::string lever_words(const std::vector<std::string> &ids) {
-  std::string out;
-  for (std::size_t i = 0; i < ids.size(); ++i) {
-    if (i) out += i + 1 == ids.size() ? " and " : ", ";
-    std::string w = ids[i];
+  std::vector<std::string> words;
+  for (auto w : ids) {
     std::replace(w.begin(), w.end(), '-', ' ');
-    out += w;
+    words.push_back(std::move(w));
   }
-  return out;
+  return text::prose_list(words);
 }
 
 std::vector<std::string> strings_at(const Value &list, const char *key) {

@@ -1,7 +1,6 @@
 #include "distill/draft_run.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <map>
 #include <set>
 
@@ -56,9 +55,7 @@ std::string anti_code_key(const Draft &d) {
   for (const auto line : text::split_lines(snippet)) {
     if (line.empty() || (line[0] != '+' && line[0] != '-') || line.starts_with("+++") || line.starts_with("---"))
       continue;
-    std::string code;
-    for (char ch : line.substr(1))
-      if (!std::isspace(static_cast<unsigned char>(ch))) code += ch;
+    const std::string code = text::without_whitespace(line.substr(1));
     if (!code.empty()) changed.insert(std::string(1, line[0]) + code);
   }
   if (changed.empty()) return {};

@@ -226,12 +226,6 @@ std::string what_runs_for_nothing(const Context &c, bool whole_file) {
 // when the packet has neither.
 std::string benchmarked_sizes(const Value &af) {
   const auto &op = af.get("operator");
-  auto joined = [](const std::vector<std::string> &items) {
-    std::string out;
-    for (std::size_t i = 0; i < items.size(); ++i)
-      out += (i == 0 ? "" : i + 1 == items.size() ? " and " : ", ") + items[i];
-    return out;
-  };
   std::vector<std::string> items;
   if (const auto *shapes = op.get("benchmarked_shapes").as_array(); shapes && !shapes->empty()) {
     for (const auto &shape : *shapes) {
@@ -240,7 +234,7 @@ std::string benchmarked_sizes(const Value &af) {
         for (const auto &[name, value] : *axes) one += (one.empty() ? "" : ", ") + name + "=" + value.python_str();
       items.push_back("(" + one + ")");
     }
-    return " only, " + joined(items);
+    return " only, " + text::prose_list(items);
   }
   const auto *axes = op.get("benchmarked_values").as_object();
   if (!axes || axes->empty()) return {};
@@ -250,7 +244,7 @@ std::string benchmarked_sizes(const Value &af) {
       for (const auto &v : *vs) list += (list.empty() ? "" : ", ") + v.python_str();
     items.push_back(name + " in {" + list + "}");
   }
-  return " only, " + joined(items);
+  return " only, " + text::prose_list(items);
 }
 
 // A loop of the kernel that takes whole chunks and leaves the rest

@@ -139,11 +139,8 @@ std::string tried_before(const Context &c) {
     if (std::find(how.begin(), how.end(), e) == how.end()) how.push_back(e);
   const bool never_measured =
       !ended.empty() && std::find(ended.begin(), ended.end(), workspace::kTryMeasured) == ended.end();
-  if (never_measured) {
-    out += " (";
-    for (std::size_t i = 0; i < how.size(); ++i) out += (i ? (i + 1 == how.size() ? " or " : ", ") : "") + how[i];
-    return out + ": it was never measured against the code it was tried on).";
-  }
+  if (never_measured)
+    return out + " (" + text::prose_list(how, "or") + ": it was never measured against the code it was tried on).";
   // A kept step whose text names no lever and no code name (its subject is
   // only the run's verdict: "kept -> 52.4→52.9µs (+0.9%) no improvement")
   // says nothing the gain could depend on.
@@ -270,10 +267,8 @@ std::string code_names(const Context &c, const Checked &k, const levers::LeverVo
       same->second.push_back(n.text);
   }
   for (const auto &[names, run_names] : told) {
-    std::string called;
-    for (std::size_t i = 0; i < run_names.size(); ++i)
-      called += (i ? (i + 1 == run_names.size() ? " and " : ", ") : "") + run_names[i];
-    out += " In the code the setting is " + text::quoted_code_list(names) + " (the run calls it " + called + ").";
+    out += " In the code the setting is " + text::quoted_code_list(names) + " (the run calls it " +
+           text::prose_list(run_names) + ").";
   }
   return out;
 }
@@ -372,16 +367,10 @@ Value next_steps_of(Context &c, const Checked &k, const std::vector<std::string>
 
 // Whether the diff adds a running line holding `code` (whitespace aside).
 bool adds_line(const diff::DiffReading &d, const std::string &code) {
-  auto squeezed = [](std::string_view x) {
-    std::string o;
-    for (char ch : x)
-      if (!std::isspace(static_cast<unsigned char>(ch))) o.push_back(ch);
-    return o;
-  };
-  const std::string want = squeezed(code);
+  const std::string want = text::without_whitespace(code);
   for (const auto &h : d.hunks)
     for (const auto &l : h.running)
-      if (l.added && squeezed(l.code).find(want) != std::string::npos) return true;
+      if (l.added && text::without_whitespace(l.code).find(want) != std::string::npos) return true;
   return false;
 }
 

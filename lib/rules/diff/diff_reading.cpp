@@ -164,12 +164,7 @@ void narrow_to_changed_parts(const std::vector<code::DiffLine> &lexed, const std
 // Each running line's `moved`: its code with whitespace taken out is also
 // on the other side of the diff (one there per line here).
 void mark_moved_lines(const std::vector<std::string> &code, DiffReading &r) {
-  auto squeezed = [&](std::size_t line) {
-    std::string out;
-    for (char ch : code[line])
-      if (!std::isspace(static_cast<unsigned char>(ch))) out.push_back(ch);
-    return out;
-  };
+  auto squeezed = [&](std::size_t line) { return text::without_whitespace(code[line]); };
   std::map<std::string, std::size_t> removed, added;
   for (const auto &h : r.hunks)
     for (const auto &c : h.running)

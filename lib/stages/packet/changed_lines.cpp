@@ -1,10 +1,10 @@
 #include "packet/changed_lines.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <optional>
 
 #include "code/inert_changes.hpp"
+#include "text/utf8.hpp"
 
 namespace otm::packet {
 
@@ -20,9 +20,7 @@ ChangedLines changed_lines(const KernelDiff &diff, unsigned filter) {
     const bool added = l.role == code::DiffLine::Role::Added;
     if (!added && l.role != code::DiffLine::Role::Removed) continue;
     if (!code::is_executable(l.kind) || (inert && !inert->runs(i))) continue;
-    std::string text;
-    for (char ch : l.text.substr(std::min(l.body, l.text.size())))
-      if (!std::isspace(static_cast<unsigned char>(ch))) text.push_back(ch);
+    std::string text = text::without_whitespace(l.text.substr(std::min(l.body, l.text.size())));
     if (!text.empty()) (added ? out.added : out.removed).insert(std::move(text));
   }
   if (filter & ChangedLines::NotMoved)

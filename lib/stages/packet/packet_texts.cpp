@@ -268,17 +268,11 @@ Texts scrub_texts(scrub::Scrubber &s, const workspace::Segment &seg, const works
     // single pass, kept after it, and the record said nothing of it).
     // The new bests first, as otm-partition lists them (kit 37, Z14: three
     // flat num_stages flips named before the online pass that set a best).
-    auto new_best = [&](const workspace::VersionRow &k) {
-      const auto mine = k.geomean();
-      if (!mine) return false;
-      for (const auto *e : ctx.facts->kept_through(k.version))
-        if (e != &k && e->geomean() && *e->geomean() <= *mine) return false;
-      return true;
-    };
     const auto since = ctx.facts->kept_between(span.reverted_tries.back(), row.version);
     for (bool bests : {true, false})
       for (const auto *k : since)
-        if (new_best(*k) == bests && ctx.facts->passed_correctness(k->version) && own_change_runs(ctx, k->version))
+        if (ctx.facts->sets_a_new_best(k->version) == bests && ctx.facts->passed_correctness(k->version) &&
+            own_change_runs(ctx, k->version))
           keep_since(change_text_of(*k));
   }
   t.other_settings_kept = json::Value::array();

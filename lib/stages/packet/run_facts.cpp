@@ -126,6 +126,16 @@ std::optional<double> RunFacts::geomean_of(const std::string &version) const {
   return rows_[it->second].geomean();
 }
 
+bool RunFacts::sets_a_new_best(const std::string &version) const {
+  auto it = position_.find(version);
+  if (it == position_.end() || !kept(rows_[it->second])) return false;
+  const auto mine = rows_[it->second].geomean();
+  if (!mine) return false;
+  for (std::size_t i = 0; i < it->second; ++i)
+    if (const auto g = rows_[i].geomean(); kept(rows_[i]) && g && *g <= *mine) return false;
+  return true;
+}
+
 std::vector<const workspace::VersionRow *> RunFacts::kept_with_the_same_code(const std::string &version) const {
   std::vector<const workspace::VersionRow *> out;
   auto it = position_.find(version);

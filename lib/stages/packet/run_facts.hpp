@@ -110,6 +110,10 @@ public:
   std::optional<double> shape_latency_of(const std::string &version, const std::string &shape) const;
   // A version's geomean, when its row has one.
   std::optional<double> geomean_of(const std::string &version) const;
+  // Whether a kept version measured faster than every kept row before it:
+  // a new best-so-far by its own geomean (false for an unknown version or
+  // one without a geomean).
+  bool sets_a_new_best(const std::string &version) const;
   // The kept steps whose kernel is byte-identical to `version`'s, in run
   // order, `version` among them when kept: the run's re-measurements of
   // one code (round 28, W13: a final kernel quoted at its fastest of four).

@@ -170,6 +170,13 @@ std::string to_lower(std::string_view s) {
   return out;
 }
 
+std::string without_whitespace(std::string_view s) {
+  std::string out;
+  for (char ch : s)
+    if (!(ch == ' ' || (ch >= '\t' && ch <= '\r'))) out += ch;
+  return out;
+}
+
 std::string folded(std::string_view s) {
   std::string out;
   bool space = false;

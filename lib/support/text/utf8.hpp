@@ -33,5 +33,8 @@ std::string to_lower(std::string_view s);
 // Trimmed, ASCII lower case, every run of white space one space: two texts
 // that differ only so compare equal ("one text", for repeat counts).
 std::string folded(std::string_view s);
+// Every white-space byte taken out: two lines of code that differ only in
+// spacing or indentation compare equal ("x = f( a )" and "x=f(a)").
+std::string without_whitespace(std::string_view s);
 
 } // namespace otm::text
