@@ -1166,6 +1166,28 @@ TEST_CASE("a gain close to the run's noise says so", "[distill][issue25]") {
   auto small = distill::draft_record(p);
   REQUIRE(small.record);
   CHECK_THAT(small.record->get("worth").get("gain").string_or("note"), Catch::Contains(unknown));
+  // Kit 38, Q08: and a measured shape got slower: the shapes disagree, so
+  // the gain is refused; with every shape faster it is staged with the note.
+  auto shapes = [](double first, double second) {
+    json::Value list = json::Value::array();
+    for (auto [name, x] : {std::pair<const char *, double>{"shape-1", first}, {"shape-2", second}}) {
+      json::Value e = json::Value::object();
+      e.set("shape", name);
+      e.set("change_pct", x);
+      list.push_back(std::move(e));
+    }
+    return list;
+  };
+  at(p.doc, {"agent_facing", "measurements"}).set("per_shape_vs_measured_against", shapes(1.14, -2.9));
+  auto disagree = distill::draft_record(p);
+  REQUIRE(disagree.refusal);
+  CHECK_THAT(disagree.refusal->why, Catch::Contains("shape-1 got 1.14 % slower") &&
+                                        Catch::Contains("its shapes disagreeing, the gain is not established"));
+  at(p.doc, {"agent_facing", "measurements"}).set("per_shape_vs_measured_against", shapes(-0.5, -2.9));
+  auto agree = distill::draft_record(p);
+  REQUIRE(agree.record);
+  CHECK_THAT(agree.record->get("worth").get("gain").string_or("note"), Catch::Contains(unknown));
+  at(p.doc, {"agent_facing", "measurements"}).set("per_shape_vs_measured_against", shapes(1.14, -2.9));
   at(p.doc, {"agent_facing", "measurements"}).set("improve_pct_vs_best_so_far", 6.0);
   auto large = distill::draft_record(p);
   REQUIRE(large.record);

@@ -405,17 +405,56 @@ std::string configuration_tried_in(const Context &c, const AntiFact &fact) {
     if (shown.size() == 4) break;
   }
   if (shown.empty()) return {};
+  // Kit 38, Q01: the run's other accounts of the lever may have failed in
+  // kernels set otherwise (NUM_WARPS = 1 as well as 4); the packet holds
+  // only this attempt's code, so the limit is not pinned on its settings.
+  const auto accounts = c.af.get("accounts_of_this_lever").as_int().value_or(1);
+  if (accounts > 1)
+    return " This attempt was made in a kernel that sets " + text::quoted_code_list(shown) + "; the run tried it " +
+           std::to_string(accounts) + " times in all.";
   return " It was tried in a kernel that sets " + text::quoted_code_list(shown) + ": the limit is that kernel's.";
+}
+
+// The settings a build error names (`E_PAD=256` in "static_range unrolled
+// 8x with E_PAD=256 exceeds the 255-register limit"): the configuration the
+// toolchain says it refused (kit 38 Q01, kit 37 Z15, kit 36 Y15), each once.
+std::vector<std::string> settings_the_error_names(const std::string &error) {
+  static const text::Regex setting(R"(\b([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*)\s*=\s*(\d+)\b)");
+  std::vector<std::string> out;
+  for (const auto &m : setting.find_all(error)) {
+    std::string s = std::string(m[1]) + "=" + std::string(m[2]);
+    if (std::find(out.begin(), out.end(), s) == out.end()) out.push_back(std::move(s));
+  }
+  return out;
+}
+
+// Of those, the one a shape axis sets (`E_PAD` pads the axis `E`): where
+// the build fails is a part of the shape space, the fact's shape_regime.
+std::string shape_setting_the_error_names(const std::vector<std::string> &settings, const json::Value &af) {
+  const auto *axes = af.get("operator").get("variable_axes").as_array();
+  if (!axes) return {};
+  for (const auto &s : settings)
+    for (const auto &a : *axes) {
+      const auto *axis = a.as_string();
+      if (!axis || axis->empty()) continue;
+      std::string upper = *axis;
+      for (auto &ch : upper) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+      const std::string name = s.substr(0, s.find('='));
+      if (name == upper || name.starts_with(upper + "_")) return s;
+    }
+  return {};
 }
 
 std::string anti_lesson(const Context &c, const AntiFact &fact) {
   std::string attempted(text::rstrip_chars(text::strip(fact.attempted), " .;:,"));
   std::string where = (c.family.empty() ? std::string("this operator") : c.family) + " on " + c.gpu;
   std::string lesson;
-  if (fact.did_not_build)
+  if (fact.did_not_build) {
     lesson = "Expect " + attempted + " not to build for " + where +
              " with the toolchain the run used; the run never measured its speed." + configuration_tried_in(c, fact);
-  else if (fact.verdict == "api-limitation")
+    if (const auto named = settings_the_error_names(fact.mechanism.text); !named.empty())
+      lesson += " The toolchain's error names " + text::quoted_code_list(named) + ".";
+  } else if (fact.verdict == "api-limitation")
     lesson = "Do not plan on " + attempted + " for " + where + ": the toolchain the run used cannot express it.";
   else if (fact.verdict == "accuracy-gate/ceiling")
     lesson = "Do not take " + attempted + " for " + where + " without an accuracy check: it failed the run's.";
@@ -425,9 +464,7 @@ std::string anti_lesson(const Context &c, const AntiFact &fact) {
   // What of the lever the run built and kept (kit 23: "4 works, 8 does not
   // build" was the usable part, and the record said only the second half).
   const auto kept = strings_at(c.af.get("kept_in_the_run_with_other_settings"));
-  if (!kept.empty())
-    lesson += " The run kept step" + std::string(kept.size() > 1 ? "s" : "") +
-              " setting it otherwise: " + text::quoted_code_list(kept) + ".";
+  if (!kept.empty()) lesson += " Steps the run kept set it otherwise: " + text::quoted_code_list(kept) + ".";
   return lesson;
 }
 
@@ -517,7 +554,12 @@ Value draft_anti(Context &c) {
   p.set("lesson", anti_lesson(c, fact));
   Value cond = Value::object();
   if (!fact.condition.sm_arch.empty()) cond.set("sm_arch", fact.condition.sm_arch);
-  if (!fact.condition.shape_regime.empty()) cond.set("shape_regime", fact.condition.shape_regime);
+  if (!fact.condition.shape_regime.empty())
+    cond.set("shape_regime", fact.condition.shape_regime);
+  else if (fact.did_not_build)
+    if (auto regime = shape_setting_the_error_names(settings_the_error_names(fact.mechanism.text), c.af);
+        !regime.empty())
+      cond.set("shape_regime", regime);
   if (!fact.condition.dtype.empty()) cond.set("dtype", fact.condition.dtype);
   if (!fact.condition.toolchain.empty()) cond.set("toolchain", fact.condition.toolchain);
   Value ef = Value::object();

@@ -21,6 +21,7 @@
 #include "distill/packet.hpp"
 #include "distill/refusal.hpp"
 #include "distill/retrieval_terms.hpp"
+#include "distill/single_pass_claim.hpp"
 #include "distill/tile_claim.hpp"
 #include "record/causal_sentences.hpp"
 #include "json/value.hpp"
@@ -98,6 +99,9 @@ struct DraftRules {
   // The `low_precision_sums` section: a cause saying the sums are kept in
   // bf16/fp16 checked against the kernel's running sums.
   LowPrecisionSumRule low_precision_sum;
+  // The `single_pass_claims` section: a cause saying the data is read once
+  // checked against a kernel that reads one pointer in two loops.
+  SinglePassRule single_pass;
   // `lineage.restores`: a kept step's change text that returns to earlier
   // code ("Restore an earlier step kernel: ...") names no technique the
   // code builds on (round 14: a reference kernel said to build on one).

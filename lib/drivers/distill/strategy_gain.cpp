@@ -313,6 +313,29 @@ std::string account_of(const Context &c) {
   return out;
 }
 
+// Kit 38, Q08: a gain under `small_gain_without_band_pct` in a run that
+// never re-measured code it kept, while a measured shape got slower: with
+// no noise to read it against and shapes that disagree in sign, nothing
+// says the change helped. nullopt when the run has a band, the gain is
+// larger, or every shape moved the same way (then the record notes it).
+std::optional<std::string> small_gain_shapes_disagree(const Value &m, double small_pct) {
+  const auto improved = m.get("improve_pct_vs_best_so_far").as_number();
+  if (!m.get("same_code_spread_pct").is_null() || !improved || *improved <= 0 || *improved >= small_pct)
+    return std::nullopt;
+  const auto *changes = m.get("per_shape_vs_measured_against").as_array();
+  if (!changes) return std::nullopt;
+  const Value *slowest = nullptr;
+  for (const auto &e : *changes)
+    if (auto x = e.get("change_pct").as_number(); x && *x > 0 && e.get("shape").is_string())
+      if (!slowest || *x > *slowest->get("change_pct").as_number()) slowest = &e;
+  if (!slowest) return std::nullopt;
+  return "the step measured " + m.get("improve_pct_vs_best_so_far").python_str() +
+         " % faster than its best-so-far, under " + text::fixed(small_pct, 1) +
+         " %, in a run that never measured code it kept twice, and " + *slowest->get("shape").as_string() + " got " +
+         slowest->get("change_pct").python_str() +
+         " % slower: with its noise unknown and its shapes disagreeing, the gain is not established";
+}
+
 } // namespace
 
 // The measurement checks: a gain beyond the run's noise, on most shapes.
@@ -326,6 +349,7 @@ void established_gain(Context &c) {
                                  " % faster than its best-so-far, inside the run's own spread of re-measurements "
                                  "of unchanged code (" +
                                  band.python_str() + " %): the gain is not established");
+  if (auto mixed = small_gain_shapes_disagree(m, c.rules.small_gain_without_band_pct)) refuse("worth.gain.pct", *mixed);
   if (auto few = gain_on_a_few_shapes(m, c.rules.gain_min_shape_share); few && !regime_of(*few, m, account_of(c)))
     refuse("worth.gain.pct", few_shapes_refusal(*few, m));
   if (auto elsewhere = gain_on_shapes_it_does_not_reach(m)) refuse("worth.gain.pct", *elsewhere);
