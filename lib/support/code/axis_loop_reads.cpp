@@ -1,5 +1,6 @@
 #include "code/axis_loop_reads.hpp"
 
+#include "code/c_loops.hpp"
 #include "code/jit_globals.hpp"
 #include "code/module_outline.hpp"
 #include "code/source_reading.hpp"
@@ -53,7 +54,6 @@ std::optional<AxisLoopRead> in_python(const ModuleOutline &outline, const std::v
 std::optional<AxisLoopRead> in_c(const ModuleOutline &outline, const std::vector<std::string_view> &raw,
                                  const std::vector<std::string> &pointers, const text::Regex &axis) {
   static const text::Regex device(R"(\b__(?:global|device)__\b)");
-  static const text::Regex for_head(R"(\bfor\s*\()");
   for (const auto &item : outline.c_items) {
     if (item.kind != CItem::Kind::Function || !device.contains(item.head)) continue;
     // The pointers this function is given.
@@ -63,42 +63,17 @@ std::optional<AxisLoopRead> in_c(const ModuleOutline &outline, const std::vector
           text::Regex("\\*\\s*(?:const\\s+)?(?:__restrict__\\s+)?" + p + "\\s*[,)]").contains(item.head))
         given.push_back(p);
     if (given.empty()) continue;
-    // The body's code as one text, with the line each byte came from.
-    std::string body;
-    std::vector<std::size_t> line_of;
-    for (std::size_t i = item.begin; i < item.end && i < outline.lines.size(); ++i) {
-      body += outline.lines[i].c + "\n";
-      line_of.resize(body.size(), i);
-    }
-    for (auto m = for_head.search(body); m; m = for_head.search(body, m->end)) {
-      int depth = 0;
-      std::size_t close = m->end - 1;
-      for (; close < body.size(); ++close)
-        if (body[close] == '(')
-          ++depth;
-        else if (body[close] == ')' && --depth == 0)
-          break;
-      if (close >= body.size()) break;
-      if (!axis.contains(std::string_view(body).substr(m->end, close - m->end))) continue;
-      // The loop's body: a braced block, or one statement.
-      std::size_t begin = body.find_first_not_of(" \t\n", close + 1), end = begin;
-      if (begin == std::string::npos) break;
-      if (body[begin] == '{') {
-        for (depth = 0; end < body.size(); ++end)
-          if (body[end] == '{')
-            ++depth;
-          else if (body[end] == '}' && --depth == 0)
-            break;
-      } else {
-        end = body.find(';', begin);
-      }
-      if (end == std::string::npos || end > body.size()) end = body.size();
+    const auto fn = c_function_body(outline, item);
+    const std::string &body = fn.text;
+    for (const auto &loop : c_loops(body, false)) {
+      if (!axis.contains(std::string_view(body).substr(loop.head, loop.header_end - loop.head))) continue;
+      const std::size_t begin = loop.begin, end = loop.end;
       for (std::size_t at = begin; at < end;) {
         std::size_t eol = std::min(body.find('\n', at), end);
         std::string_view code = std::string_view(body).substr(at, eol - at);
         for (const auto &p : given)
           if (names(code, p, R"(\s*(?:\+|\[))")) {
-            const std::size_t line = line_of[at];
+            const std::size_t line = fn.line_of[at];
             return AxisLoopRead{line, p, line < raw.size() ? std::string(text::strip(raw[line])) : std::string(code)};
           }
         at = eol + 1;

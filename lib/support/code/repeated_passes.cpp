@@ -4,6 +4,7 @@
 #include <map>
 #include <vector>
 
+#include "code/c_loops.hpp"
 #include "code/jit_globals.hpp"
 #include "code/module_outline.hpp"
 #include "code/source_reading.hpp"
@@ -72,49 +73,17 @@ std::optional<RepeatedPass> in_python(const ModuleOutline &outline, const std::v
 
 std::optional<RepeatedPass> in_c(const ModuleOutline &outline) {
   static const text::Regex device(R"(\b__(?:global|device)__\b)");
-  static const text::Regex loop_head(R"(\b(?:for|while)\s*\()");
   static const text::Regex parameter(R"(\*\s*(?:const\s+)?(?:__restrict__\s+)?([A-Za-z_]\w*)\s*[,)])");
   static const text::Regex local(R"(\*\s*(?:const\s+)?(?:__restrict__\s+)?([A-Za-z_]\w*)\s*=[^=])");
   for (const auto &item : outline.c_items) {
     if (item.kind != CItem::Kind::Function || !device.contains(item.head)) continue;
-    std::string body;
-    std::vector<std::size_t> line_of;
-    for (std::size_t i = item.begin; i < item.end && i < outline.lines.size(); ++i) {
-      body += outline.lines[i].c + "\n";
-      line_of.resize(body.size(), i);
-    }
+    const auto fn = c_function_body(outline, item);
+    const std::string &body = fn.text;
     std::vector<std::string> pointers;
     for (const auto &m : parameter.find_all(item.head)) pointers.emplace_back(m[1]);
     for (const auto &m : local.find_all(body)) pointers.emplace_back(m[1]);
     if (pointers.empty()) continue;
-    // Each loop's body, [begin, end) of `body`, with its header before it.
-    struct Loop {
-      std::size_t head, begin, end;
-    };
-    std::vector<Loop> loops;
-    for (auto m = loop_head.search(body); m; m = loop_head.search(body, m->end)) {
-      int depth = 0;
-      std::size_t close = m->end - 1;
-      for (; close < body.size(); ++close)
-        if (body[close] == '(')
-          ++depth;
-        else if (body[close] == ')' && --depth == 0)
-          break;
-      if (close >= body.size()) break;
-      std::size_t begin = body.find_first_not_of(" \t\n", close + 1), end = begin;
-      if (begin == std::string::npos) break;
-      if (body[begin] == '{') {
-        for (depth = 0; end < body.size(); ++end)
-          if (body[end] == '{')
-            ++depth;
-          else if (body[end] == '}' && --depth == 0)
-            break;
-      } else {
-        end = body.find(';', begin);
-      }
-      if (end == std::string::npos || end > body.size()) end = body.size();
-      loops.push_back({m->begin, begin, end});
-    }
+    const auto loops = c_loops(body);
     std::map<std::string, std::vector<Read>> reads;
     for (const auto &p : pointers) {
       if (reads.count(p)) continue;
@@ -128,7 +97,7 @@ std::optional<RepeatedPass> in_c(const ModuleOutline &outline) {
                                                                     (eol == std::string::npos ? body.size() : eol) -
                                                                         (bol == std::string::npos ? 0 : bol + 1));
         if (written.contains(line)) continue;
-        Read r{line_of[at], {}};
+        Read r{fn.line_of[at], {}};
         bool in_header = false;
         for (std::size_t l = 0; l < loops.size(); ++l) {
           if (at >= loops[l].head && at < loops[l].begin) in_header = true;
