@@ -408,10 +408,11 @@ std::string configuration_tried_in(const Context &c, const AntiFact &fact) {
   // Kit 38, Q01: the run's other accounts of the lever may have failed in
   // kernels set otherwise (NUM_WARPS = 1 as well as 4); the packet holds
   // only this attempt's code, so the limit is not pinned on its settings.
-  const auto accounts = c.af.get("accounts_of_this_lever").as_int().value_or(1);
-  if (accounts > 1)
-    return " This attempt was made in a kernel that sets " + text::quoted_code_list(shown) + "; the run tried it " +
-           std::to_string(accounts) + " times in all.";
+  // The accounts are not counted as tries: a prose dead-end list restates
+  // old ones (kit 39, K25: "tried it 12 times" of five real attempts).
+  if (c.af.get("accounts_of_this_lever").as_int().value_or(1) > 1)
+    return " This attempt was made in a kernel that sets " + text::quoted_code_list(shown) +
+           "; the run's other accounts of the lever may have been set otherwise.";
   return " It was tried in a kernel that sets " + text::quoted_code_list(shown) + ": the limit is that kernel's.";
 }
 

@@ -196,6 +196,7 @@ DraftRules DraftRules::from_config(const config::Config &config) {
   r.cross_warp = CrossWarpClaimRule::from_json(config.data().get("cross_warp_claims"), config.source_name());
   r.low_precision_sum = LowPrecisionSumRule::from_json(config.data().get("low_precision_sums"), config.source_name());
   r.single_pass = SinglePassRule::from_json(config.data().get("single_pass_claims"), config.source_name());
+  r.warpgroup = WarpgroupRule::from_json(config.data().get("warpgroup_claims"), config.source_name());
   r.restores =
       levers::whole_token_regex_at(config.data().get("lineage"), "restores", true, config.source_name() + ": lineage");
   const auto &accounts = config.data().get("failure_accounts");

@@ -23,6 +23,7 @@
 #include "distill/retrieval_terms.hpp"
 #include "distill/single_pass_claim.hpp"
 #include "distill/tile_claim.hpp"
+#include "distill/warpgroup_claim.hpp"
 #include "record/causal_sentences.hpp"
 #include "json/value.hpp"
 
@@ -102,6 +103,9 @@ struct DraftRules {
   // The `single_pass_claims` section: a cause saying the data is read once
   // checked against a kernel that reads one pointer in two loops.
   SinglePassRule single_pass;
+  // The `warpgroup_claims` section: a cause about warpgroups checked
+  // against a target without them or a kernel whose MMA one thread issues.
+  WarpgroupRule warpgroup;
   // `lineage.restores`: a kept step's change text that returns to earlier
   // code ("Restore an earlier step kernel: ...") names no technique the
   // code builds on (round 14: a reference kernel said to build on one).

@@ -209,6 +209,9 @@ SourcedText own_mechanism(Context &c, const Checked &k) {
     if (!why) why = c.rules.cross_warp.contradiction(text, code_after(c).value_or(std::string_view()), removed);
     if (!why) why = c.rules.low_precision_sum.contradiction(text, code_after(c).value_or(std::string_view()));
     if (!why) why = c.rules.single_pass.contradiction(text, code_after(c).value_or(std::string_view()));
+    if (!why)
+      why = c.rules.warpgroup.contradiction(text, c.packet_target.scope.vendor,
+                                            code_after(c).value_or(std::string_view()));
     if (why && !contradicted) contradicted = why;
     return why.has_value();
   };
