@@ -129,6 +129,33 @@ TEST_CASE("a fill cause is contradicted by shapes that already filled the SMs", 
   REQUIRE(rule().contradiction("Splitting K 8 ways fills the SMs.", all_full));
 }
 
+TEST_CASE("a tail-removal cause is contradicted by a persistent loop that ends on a partial round", "[grid]") {
+  const auto shipped =
+      distill::GridCauseRule::from_json(config::Config::defaults().data().get("launch_grid"), "shipped");
+  // Kit 39, K09: 448 tiles over 148 persistent programs, four rounds, the
+  // last with 4 of them busy.
+  auto m = measurements({{56, 56, -0.4}, {448, 148, -1.4}, {6144, 148, -3.5}, {3584, 148, -5.0}}, 148);
+  auto why = shipped.contradiction("one CTA per SM loops over tiles, removing wave-quantisation tails", m);
+  REQUIRE(why);
+  CHECK_THAT(*why, Catch::Contains("\"removing wave-quantisation tails\"") &&
+                       Catch::Contains("shape-2 its 148 programs loop over the 448") &&
+                       Catch::Contains("in 4 rounds, the last with 4 of them busy"));
+  // Kit 39, K20: token rows over many rounds, or a last round mostly busy:
+  // the tail is small, the cause stands.
+  auto rows = measurements({{4, 16, -1.1}, {128, 512, -3.2}, {4096, 1136, -4.3}, {16384, 1136, -6.5}}, 142);
+  CHECK_FALSE(shipped.contradiction("grid sized to the SM count streams tokens with no tail wave", rows));
+  // An even split leaves no tail; a cause that claims no removal is not read so.
+  auto even = measurements({{56, 56, -0.4}, {444, 148, -4.0}, {592, 148, -5.0}}, 148);
+  CHECK_FALSE(shipped.contradiction("one CTA per SM loops over tiles, removing wave-quantisation tails", even));
+  CHECK_FALSE(shipped.contradiction("one CTA per SM loops over tiles, amortising the prologue",
+                                    measurements({{56, 56, -0.4}, {448, 148, -4.0}}, 148)));
+  // The bound is configuration.
+  CHECK_THROWS(distill::GridCauseRule::from_json(json::parse(R"({"tail_rounds_max": 0})"), "test"));
+  auto strict = distill::GridCauseRule::from_json(
+      json::parse(R"({"tail_removal_causes": ["removing (?:\\S+ )?tails"], "tail_rounds_max": 3})"), "test");
+  CHECK_FALSE(strict.contradiction("one CTA per SM loops over tiles, removing wave-quantisation tails", m));
+}
+
 TEST_CASE("the launch_grid section is checked when read", "[grid]") {
   CHECK_THROWS(distill::GridCauseRule::from_json(json::parse(R"({"causes": "wave"})"), "test"));
   CHECK_THROWS(distill::GridCauseRule::from_json(json::parse(R"([1])"), "test"));

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <vector>
 
+#include "error/error.hpp"
 #include "levers/term_vocabulary.hpp"
 #include "workspace/shape_finding.hpp"
 
@@ -59,6 +60,13 @@ GridCauseRule GridCauseRule::from_json(const json::Value &section, std::string_v
   const std::string &here = *section_name;
   r.causes_ = levers::whole_token_regex_at(section, "causes", true, here);
   r.fill_causes_ = levers::whole_token_regex_at(section, "fill_causes", true, here);
+  r.tail_removal_causes_ = levers::whole_token_regex_at(section, "tail_removal_causes", true, here);
+  if (const auto &m = section.get("tail_rounds_max"); !m.is_null()) {
+    const auto x = m.as_number();
+    if (!x || *x < 1 || m.is_bool())
+      throw Error(ErrorKind::Usage, here + ".tail_rounds_max must be a number of rounds, at least 1");
+    r.tail_rounds_max_ = *x;
+  }
   return r;
 }
 
@@ -66,9 +74,22 @@ std::optional<std::string> GridCauseRule::contradiction(const std::string &mecha
                                                         const json::Value &measurements) const {
   auto fill = fill_causes_ ? fill_causes_->search(mechanism) : std::nullopt;
   auto grid = causes_ ? causes_->search(mechanism) : std::nullopt;
-  if (!fill && !grid) return std::nullopt;
+  auto removal = tail_removal_causes_ ? tail_removal_causes_->search(mechanism) : std::nullopt;
+  if (!fill && !grid && !removal) return std::nullopt;
   const auto shapes = counted_shapes(measurements);
   if (shapes.size() < 2) return std::nullopt;
+  if (removal)
+    for (const auto &s : shapes) {
+      if (s.after < 1 || s.after >= s.before || s.before != std::floor(s.before) || s.after != std::floor(s.after))
+        continue;
+      const double rounds = std::ceil(s.before / s.after), busy = std::fmod(s.before, s.after);
+      if (busy == 0 || rounds > tail_rounds_max_ || busy > s.after / 2) continue;
+      return "the mechanism says the change leaves no tail (\"" + std::string((*removal)[0]) + "\"), but on " +
+             s.label + " its " + count(s.after) + " programs loop over the " + count(s.before) +
+             " the grid started before, in " + count(rounds) + " rounds, the last with " + count(busy) +
+             " of them busy";
+    }
+  if (!fill && !grid) return std::nullopt;
   const std::string said = "\"" + std::string(fill ? (*fill)[0] : (*grid)[0]) + "\"";
   std::vector<const CountedShape *> same, changed;
   for (const auto &s : shapes) (s.before == s.after ? same : changed).push_back(&s);

@@ -9,14 +9,22 @@
 //   "launch_grid": {
 //     "sm_count": {"h100": 132, ...},                       // config::Config::sm_count
 //     "causes": ["partial (?:last )?wave", ...],            // the grid decides the gain
-//     "fill_causes": ["fill(?:s|ed)? (?:all )?the SMs", ...] // more programs fill idle SMs
+//     "fill_causes": ["fill(?:s|ed)? (?:all )?the SMs", ...], // more programs fill idle SMs
+//     "tail_removal_causes": ["no tail wave", ...],         // the change leaves no tail
+//     "tail_rounds_max": 8
 //   }
 // A grid cause is contradicted when no shape's program count changed, or
 // when the shapes whose count did not change gained at least as much as
 // those whose count did; a fill cause, when every shape already started
 // at least one program per SM before the change, or when those gained at
 // least as much as the shapes that did not. Shapes without counts decide
-// nothing; fewer than two counted shapes decide nothing.
+// nothing; fewer than two counted shapes decide nothing. A tail-removal
+// cause (a persistent grid "removing wave-quantisation tails") is
+// contradicted by a shape whose program count the change cut (its programs
+// now loop over the units the old grid gave one program each) when that
+// loop still ends on a partial round: at most `tail_rounds_max` rounds, the
+// last with at most half the programs busy (kit 39, K09: 448 tiles over 148
+// programs leave 144 of them idle for the fourth of four rounds).
 //
 //   auto rule = GridCauseRule::from_json(config.data().get("launch_grid"), "otm-config.json");
 //   if (auto why = rule.contradiction(mechanism, measurements)) ...   // why: the reason, for the ledger
@@ -40,7 +48,8 @@ public:
   std::optional<std::string> contradiction(const std::string &mechanism, const json::Value &measurements) const;
 
 private:
-  std::shared_ptr<const text::Regex> causes_, fill_causes_;
+  std::shared_ptr<const text::Regex> causes_, fill_causes_, tail_removal_causes_;
+  double tail_rounds_max_ = 8;
 };
 
 } // namespace otm::distill
