@@ -1122,6 +1122,34 @@ TEST_CASE("a change the run had reverted before says so, with what it kept since
   REQUIRE(held.record);
   CHECK_THAT(held.record->get("payload").string_or("change"),
              Catch::EndsWith("which the gain may depend on: evict_first on x."));
+  // Kit 39, K14: the run's name for a setting the kernel spells otherwise
+  // (`WARPS_PER_BLOCK` for `NUM_WARPS`) is held when that name has the value;
+  // a knob flipped and flipped back is named by its last setting.
+  json::Value renamed = json::Value::array();
+  for (const char *c : {"Switched WARPS_PER_BLOCK 4->1. One warp holds the row.", "Set num_stages 2->3.",
+                        "Moved num_stages 3->2.", "Changed num_stages 2->1."}) {
+    json::Value o = json::Value::object();
+    o.set("change", c);
+    renamed.push_back(o);
+  }
+  af.set("kept_since_its_last_reverted_try", renamed);
+  auto warps_code = [](int warps) {
+    return "import triton\nimport triton.language as tl\n\nNUM_WARPS = " + std::to_string(warps) +
+           "\nNUM_STAGES = 1\n\n\n@triton.jit\ndef k(x):\n    tl.store(x, 0.0)\n\n\ndef launch(x):\n"
+           "    k[(1,)](x, num_warps=NUM_WARPS, num_stages=NUM_STAGES)\n";
+  };
+  p.code_after = warps_code(1);
+  auto aliased = distill::draft_record(p);
+  INFO((aliased.refusal ? aliased.refusal->why : ""));
+  REQUIRE(aliased.record);
+  CHECK_THAT(aliased.record->get("payload").string_or("change"),
+             Catch::EndsWith("which the gain may depend on: Switched WARPS_PER_BLOCK 4->1; Changed num_stages 2->1."));
+  // At another warp count the run's name names a setting the kernel does not hold.
+  p.code_after = warps_code(4);
+  auto other = distill::draft_record(p);
+  REQUIRE(other.record);
+  CHECK_THAT(other.record->get("payload").string_or("change"),
+             Catch::EndsWith("which the gain may depend on: Changed num_stages 2->1."));
   p.code_after = code_after;
   af.set("kept_since_its_last_reverted_try", since);
   // Never tried before: nothing is said.

@@ -264,6 +264,31 @@ bool kernel_holds_stated_values(const Context &c, const std::string &change) {
     });
     if (assigns && !holds) return false;
   }
+  // A constant the change spells in code's own name with a value
+  // ("WARPS_PER_BLOCK 4->1") that the kernel never assigns, while it
+  // assigns another code name of the same lever that value (`NUM_WARPS =
+  // 1`): the run's name for that setting, held (kit 39, K14: the step that
+  // set the warp count left out of "what it kept since"). The name checks
+  // below leave it be.
+  static const text::Regex named_setting(
+      R"(\b([A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9])\s*(?:=\s*|:\s*|\s+from\s+|\s+)(\d+)((?:\s*(?:->|\x{2192}|=>|\bto\b)\s*\d+)*))");
+  static const text::Regex last_number(R"((\d+)\s*$)");
+  std::set<std::string> aliased;
+  named_setting.for_each_match(levers::claim_of(change), [&](const text::Match &m) {
+    const std::string name(m[1]);
+    std::string value(m[2]);
+    if (auto last = last_number.search(m[3])) value = std::string((*last)[1]);
+    bool assigned_itself = false, another_holds = false;
+    const auto its_levers = vocabulary.levers_in_code(name, dsl);
+    for_each_setting([&](std::string_view n, std::string_view v) {
+      if (n == name)
+        assigned_itself = true;
+      else if (v == value && std::any_of(its_levers.begin(), its_levers.end(),
+                                         [&](const std::string &l) { return vocabulary.in_code(l, n, dsl); }))
+        another_holds = true;
+    });
+    if (!assigned_itself && another_holds) aliased.insert(name);
+  });
   // A code form of a lever the change spells (`evict_last`) that the
   // kernel's running code never writes: the lever may run in another form
   // (an `evict_first` on another load) but not as this change set it
@@ -275,22 +300,19 @@ bool kernel_holds_stated_values(const Context &c, const std::string &change) {
   const bool drops = drops_what_it_names(change);
   for (const auto &lever : vocabulary.named_in(change))
     for (const auto &form : vocabulary.code_forms_in(lever, levers::claim_of(change), dsl))
-      if (diff::holds_name(with_literals, form) == drops) return false;
+      if (!aliased.count(form) && diff::holds_name(with_literals, form) == drops) return false;
   // A lever's code name the change spells ("enable __frsqrt_rn"), whatever
   // lever its words name: the kernel writes it when the change enabled it,
   // not when it dropped it (kit 32, U10: a kernel computing `1.0 /
   // gl.sqrt_rn(...)` said to build on "enable __frsqrt_rn").
   for (const auto &n : diff::names_of(levers::claim_of(change)))
-    if (n.strong && diff::is_code_name(n.text) && !vocabulary.levers_in_code(n.text, dsl).empty() &&
-        diff::holds_name(with_literals, n.text) == drops)
+    if (n.strong && diff::is_code_name(n.text) && !aliased.count(n.text) &&
+        !vocabulary.levers_in_code(n.text, dsl).empty() && diff::holds_name(with_literals, n.text) == drops)
       return false;
   // A constant the change spells in code's own name with the value it sets
   // ("MAX_BLOCK_N from 4096 to 8192", "NUM_SPLITS=16"), lever or not: the
   // kernel holds it when it assigns that name that value (round 14: a
   // reference kernel said to build on a cap the code never raised).
-  static const text::Regex named_setting(
-      R"(\b([A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9])\s*(?:=\s*|:\s*|\s+from\s+|\s+)(\d+)((?:\s*(?:->|\x{2192}|=>|\bto\b)\s*\d+)*))");
-  static const text::Regex last_number(R"((\d+)\s*$)");
   bool held = true;
   named_setting.for_each_match(levers::claim_of(change), [&](const text::Match &m) {
     std::string value(m[2]);

@@ -151,6 +151,9 @@ std::string tried_before(const Context &c) {
   for (auto &step : strings_at(af.get("kept_since_its_last_reverted_try"), "change"))
     if (names_a_change(c, step) && how_the_kernel_holds(c, step) != ChangeInKernel::SettingNotHeld)
       since.push_back(std::move(step));
+  // A knob the run toggled or set again is named by its last setting (kit
+  // 39, K14: three num_stages flips named before the warp count).
+  since = levers::without_superseded_steps(std::move(since), c.rules.retrieval.levers);
   if (since.empty()) return out + ".";
   constexpr std::size_t kNamed = 3;
   out += "; what it kept since the last try, which the gain may depend on: ";
