@@ -1144,6 +1144,26 @@ TEST_CASE("a change the run had reverted before says so, with what it kept since
   REQUIRE(aliased.record);
   CHECK_THAT(aliased.record->get("payload").string_or("change"),
              Catch::EndsWith("which the gain may depend on: Switched WARPS_PER_BLOCK 4->1; Changed num_stages 2->1."));
+  // Kit 40, L23: one setting moved by several kept steps is said as its net
+  // move (1->8, then 8->16: 1->16), and one moved back where it began is
+  // left out.
+  json::Value moved = json::Value::array();
+  for (const char *c : {"Changed GROUP_M 1->8. Grouped rasterization.", "Changed GROUP_M 8->16. Grouped rasterization.",
+                        "Set num_stages 1->3.", "Moved num_stages 3->1."}) {
+    json::Value o = json::Value::object();
+    o.set("change", c);
+    moved.push_back(o);
+  }
+  af.set("kept_since_its_last_reverted_try", moved);
+  p.code_after = "import triton\nimport triton.language as tl\n\nGROUP_M = 16\nNUM_STAGES = 1\n\n\n@triton.jit\n"
+                 "def k(x, GROUP_M: tl.constexpr):\n    tl.store(x + GROUP_M, 0.0)\n\n\ndef launch(x):\n"
+                 "    k[(1,)](x, GROUP_M=GROUP_M, num_stages=NUM_STAGES)\n";
+  auto net = distill::draft_record(p);
+  INFO((net.refusal ? net.refusal->why : ""));
+  REQUIRE(net.record);
+  CHECK_THAT(net.record->get("payload").string_or("change"),
+             Catch::EndsWith("which the gain may depend on: Set GROUP_M 1->16 (over several kept steps)."));
+  af.set("kept_since_its_last_reverted_try", renamed);
   // At another warp count the run's name names a setting the kernel does not hold.
   p.code_after = warps_code(4);
   auto other = distill::draft_record(p);

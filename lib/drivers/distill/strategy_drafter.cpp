@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 #include <set>
 
 #include "code/tailless_loops.hpp"
@@ -117,6 +118,56 @@ bool names_a_change(const Context &c, const std::string &step) {
   return false;
 }
 
+// Steps that each move one setting ("Changed GROUP_M 1->8", "Changed
+// GROUP_M 8->16") said as the setting's net move since the last try
+// ("Set GROUP_M 1->16 (over several kept steps)"), at the first one's place; a
+// setting moved back where it started is left out, and moves that do not
+// chain from one value to another stay as they are. Kit 40, L23: the last
+// move alone ("GROUP_M 8->16") hid the grouped ordering (1->8) that the
+// gain stood on.
+std::vector<std::string> with_net_moves(const std::vector<std::string> &steps) {
+  static const text::Regex move(
+      R"(^\s*(?:[A-Z][a-z]+\s+)?([A-Za-z_][\w.]*)\s+(\d+)\s*(?:->|\x{2192})\s*(\d+)\s*\.?\s*$)");
+  struct Move {
+    std::size_t at;
+    std::string from, to;
+  };
+  std::map<std::string, std::vector<Move>> moves;
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    const std::string did = levers::what_a_change_did(steps[i]); // the match's views point into it
+    if (auto m = move.search(did))
+      moves[std::string((*m)[1])].push_back({i, std::string((*m)[2]), std::string((*m)[3])});
+  }
+  std::map<std::size_t, std::string> replaced; // step -> its text, empty: left out
+  for (const auto &[name, list] : moves) {
+    if (list.size() < 2) continue;
+    auto is_from = [&](const std::string &v) {
+      return std::any_of(list.begin(), list.end(), [&](const Move &m) { return m.from == v; });
+    };
+    auto is_to = [&](const std::string &v) {
+      return std::any_of(list.begin(), list.end(), [&](const Move &m) { return m.to == v; });
+    };
+    std::set<std::string> starts, ends;
+    for (const auto &m : list) {
+      if (!is_to(m.from)) starts.insert(m.from);
+      if (!is_from(m.to)) ends.insert(m.to);
+    }
+    if (starts.size() > 1 || ends.size() > 1 || starts.size() != ends.size()) continue;
+    for (const auto &m : list) replaced[m.at] = "";
+    // No start: the moves return where they began (8->16, 16->8).
+    if (!starts.empty()) replaced[list.front().at] = "Set " + name + " " + *starts.begin() + "->" + *ends.begin();
+  }
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    auto r = replaced.find(i);
+    if (r == replaced.end())
+      out.push_back(steps[i]);
+    else if (!r->second.empty())
+      out.push_back(r->second);
+  }
+  return out;
+}
+
 // The run's reverted tries of this same change before it, and what it kept
 // since the last (kit 24: a persistent tile loop reverted four times, kept
 // once grouped rasterisation was in; 128-bit loads slower until the online
@@ -148,7 +199,8 @@ std::string tried_before(const Context &c) {
   // holds (kit 36, Y19: "GROUP_M 8->16", undone by the next kept step, on
   // a kernel at GROUP_M 8).
   std::vector<std::string> since;
-  for (auto &step : strings_at(af.get("kept_since_its_last_reverted_try"), "change"))
+  const auto kept_since = strings_at(af.get("kept_since_its_last_reverted_try"), "change");
+  for (auto &step : with_net_moves(kept_since))
     if (names_a_change(c, step) && how_the_kernel_holds(c, step) != ChangeInKernel::SettingNotHeld)
       since.push_back(std::move(step));
   // A knob the run toggled or set again is named by its last setting (kit
@@ -159,6 +211,9 @@ std::string tried_before(const Context &c) {
   out += "; what it kept since the last try, which the gain may depend on: ";
   for (std::size_t i = 0; i < since.size() && i < kNamed; ++i) {
     out += (i ? "; " : "") + std::string(text::rstrip_chars(levers::what_a_change_did(since[i]), " ."));
+    // A net move no one step made says so.
+    if (std::find(kept_since.begin(), kept_since.end(), since[i]) == kept_since.end())
+      out += " (over several kept steps)";
   }
   // No count: a number the packet does not hold is a fabrication (the
   // no-fabrication gate).
