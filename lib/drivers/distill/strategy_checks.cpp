@@ -210,8 +210,7 @@ SourcedText own_mechanism(Context &c, const Checked &k) {
     if (!why) why = c.rules.low_precision_sum.contradiction(text, code_after(c).value_or(std::string_view()));
     if (!why) why = c.rules.single_pass.contradiction(text, code_after(c).value_or(std::string_view()));
     if (!why)
-      why = c.rules.warpgroup.contradiction(text, c.packet_target.scope.vendor,
-                                            code_after(c).value_or(std::string_view()));
+      why = c.rules.warpgroup.contradiction(text, c.packet_target.scope, code_after(c).value_or(std::string_view()));
     if (why && !contradicted) contradicted = why;
     return why.has_value();
   };
