@@ -547,3 +547,45 @@ TEST_CASE("inert code: a constant passed only to a kernel parameter the body nev
                     "ROWS_PER_PROG: tl.constexpr = ROWS_PER_PROG");
   CHECK_FALSE(code::find_inert_code(defaulted, code::Language::Python).is_inert(2));
 }
+
+TEST_CASE("inert changes: a launch keyword's new value for a parameter the body never reads runs for nothing",
+          "[inert][issue25]") {
+  // Kit 42, N11: `VEC=1` -> `VEC=8` in the launch of a kernel that reads
+  // no VEC, credited with 128-bit loads.
+  auto file = [](const std::string &vec, const std::string &body_line) {
+    return "import triton\n"
+           "import triton.language as tl\n"
+           "@triton.jit\n"
+           "def _k(x_ptr, N, BLOCK: tl.constexpr, VEC: tl.constexpr):\n"
+           "    cols = tl.arange(0, BLOCK)\n" +
+           body_line +
+           "    tl.store(x_ptr + cols, tl.load(x_ptr + cols, mask=cols < N))\n"
+           "def run(x, N):\n"
+           "    _k[(1,)](x, N, BLOCK=1024,\n"
+           "             VEC=" +
+           vec + ", num_warps=4)\n";
+  };
+  const std::string diff = "--- a/kernel.py\n+++ b/kernel.py\n@@ -7,3 +7,3 @@ def run(x, N):\n"
+                           " def run(x, N):\n"
+                           "     _k[(1,)](x, N, BLOCK=1024,\n"
+                           "-             VEC=1, num_warps=4)\n"
+                           "+             VEC=8, num_warps=4)\n";
+  auto unread = code::inert_changes(code::lex_diff(diff), file("8", ""));
+  CHECK(unread.running == 0);
+  // The body reads VEC: the new value runs.
+  const std::string diff_read = "--- a/kernel.py\n+++ b/kernel.py\n@@ -8,3 +8,3 @@ def run(x, N):\n"
+                                " def run(x, N):\n"
+                                "     _k[(1,)](x, N, BLOCK=1024,\n"
+                                "-             VEC=1, num_warps=4)\n"
+                                "+             VEC=8, num_warps=4)\n";
+  auto read = code::inert_changes(code::lex_diff(diff_read),
+                                  file("8", "    cols = tl.max_contiguous(tl.multiple_of(cols, VEC), VEC)\n"));
+  CHECK(read.running == 2);
+  // Another keyword changed on the same line runs (its removed side, at least).
+  const std::string both = "--- a/kernel.py\n+++ b/kernel.py\n@@ -7,3 +7,3 @@ def run(x, N):\n"
+                           " def run(x, N):\n"
+                           "     _k[(1,)](x, N, BLOCK=1024,\n"
+                           "-             VEC=1, num_warps=8)\n"
+                           "+             VEC=8, num_warps=4)\n";
+  CHECK(code::inert_changes(code::lex_diff(both), file("8", "")).running > 0);
+}

@@ -1,11 +1,15 @@
 #include "code/inert_changes.hpp"
 
+#include "code/kernel_parameters.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
 #include <set>
 
+#include "code/kernel_parameters.hpp"
 #include "text/regex.hpp"
+#include "text/utf8.hpp"
 
 namespace otm::code {
 
@@ -86,6 +90,55 @@ void mark_stamp_pairs(const std::vector<DiffLine> &diff, InertChanges &out) {
         if (without_stamped_versions(a) == without_stamped_versions(b)) {
           out.lines[i + k] = out.lines[removed_end + k] = InertCode::Why::NotCode;
           out.owner[i + k].clear(), out.owner[removed_end + k].clear();
+        }
+      }
+    i = std::max(added_end, i + 1);
+  }
+}
+
+// A removed line and the added line that replaces it, differing only in
+// the value a launch passes to a JIT kernel parameter the body never reads
+// (`VEC=1` -> `VEC=8`, the kernel reading no VEC): it changes nothing that
+// runs (kit 42, N11: 128-bit loads credited to a `VEC=8` launch keyword).
+// `at`: each added line's 0-based line of the file after the change.
+void mark_unread_keyword_pairs(const std::vector<DiffLine> &diff, const std::vector<std::size_t> &at,
+                               std::string_view after, InertChanges &out) {
+  const auto unread = unread_parameter_texts(after);
+  if (unread.empty()) return;
+  for (std::size_t i = 0; i < diff.size();) {
+    if (diff[i].role != DiffLine::Role::Removed) {
+      ++i;
+      continue;
+    }
+    std::size_t removed_end = i;
+    while (removed_end < diff.size() && diff[removed_end].role == DiffLine::Role::Removed) ++removed_end;
+    std::size_t added_end = removed_end;
+    while (added_end < diff.size() && diff[added_end].role == DiffLine::Role::Added) ++added_end;
+    if (added_end - removed_end == removed_end - i)
+      for (std::size_t k = 0; k < removed_end - i; ++k) {
+        const std::size_t r = i + k, a = removed_end + k;
+        // The readings above may already find one side inert (the removed
+        // `VEC=1` as an assignment of a name the file no longer reads); the
+        // other then still reads as a running change.
+        if (at[a] == SIZE_MAX || out.lines[r] == InertCode::Why::NotCode || out.lines[a] == InertCode::Why::NotCode)
+          continue;
+        const std::string removed(diff[r].text.substr(diff[r].body)), added(diff[a].text.substr(diff[a].body));
+        for (const auto &u : unread) {
+          const auto eq = u.text.find('=');
+          if (u.line != at[a] || eq == std::string::npos) continue;
+          const auto in_added = added.find(u.text);
+          if (in_added == std::string::npos) continue;
+          // The removed line's keyword for the same parameter, with its old value.
+          const std::string name(text::strip(std::string_view(u.text).substr(0, eq)));
+          const text::Regex keyword("(?<![\\w.])" + name + R"(\s*=\s*[^,()\s]+)");
+          auto old = keyword.search(removed);
+          if (!old) continue;
+          std::string a_rest = added, r_rest = removed;
+          a_rest.erase(in_added, u.text.size());
+          r_rest.erase(old->begin, old->end - old->begin);
+          if (a_rest != r_rest) continue;
+          out.lines[r] = out.lines[a] = InertCode::Why::UnreadName;
+          out.owner[r] = out.owner[a] = name;
         }
       }
     i = std::max(added_end, i + 1);
@@ -218,6 +271,7 @@ InertChanges inert_changes(const std::vector<DiffLine> &diff, std::optional<std:
           }
       }
     }
+    mark_unread_keyword_pairs(diff, at, *after, out);
     out.unread_names = file.unread_names;
     out.uncalled_functions = file.uncalled_functions;
     out.restated_hints = file.restated_hints;
