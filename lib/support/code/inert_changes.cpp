@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
+#include <functional>
 #include <set>
 
 #include "code/kernel_parameters.hpp"
@@ -68,12 +69,11 @@ std::string without_stamped_versions(const DiffLine &l) {
   return out;
 }
 
-// A removed line and the added line that replaces it, differing only in a
-// version id inside a string literal (load_inline's build name, a cache
-// key): a stamp, which changes what the build is called, not what runs
-// (round 13: a final kernel credited with "THREADS 256 -> 128" whose step
-// changed only `name="gqa_decode_v135"` and a comment).
-void mark_stamp_pairs(const std::vector<DiffLine> &diff, InertChanges &out) {
+// Calls `fn(removed, added)` for each removed line and the added line that
+// replaces it: the k-th lines of a run of removed lines followed by as
+// many added ones.
+void for_each_replaced_line(const std::vector<DiffLine> &diff,
+                            const std::function<void(std::size_t, std::size_t)> &fn) {
   for (std::size_t i = 0; i < diff.size();) {
     if (diff[i].role != DiffLine::Role::Removed) {
       ++i;
@@ -84,16 +84,24 @@ void mark_stamp_pairs(const std::vector<DiffLine> &diff, InertChanges &out) {
     std::size_t added_end = removed_end;
     while (added_end < diff.size() && diff[added_end].role == DiffLine::Role::Added) ++added_end;
     if (added_end - removed_end == removed_end - i)
-      for (std::size_t k = 0; k < removed_end - i; ++k) {
-        const auto &a = diff[i + k], &b = diff[removed_end + k];
-        if (a.kind != LineKind::Code || b.kind != LineKind::Code) continue;
-        if (without_stamped_versions(a) == without_stamped_versions(b)) {
-          out.lines[i + k] = out.lines[removed_end + k] = InertCode::Why::NotCode;
-          out.owner[i + k].clear(), out.owner[removed_end + k].clear();
-        }
-      }
+      for (std::size_t k = 0; k < removed_end - i; ++k) fn(i + k, removed_end + k);
     i = std::max(added_end, i + 1);
   }
+}
+
+// A removed line and the added line that replaces it, differing only in a
+// version id inside a string literal (load_inline's build name, a cache
+// key): a stamp, which changes what the build is called, not what runs
+// (round 13: a final kernel credited with "THREADS 256 -> 128" whose step
+// changed only `name="gqa_decode_v135"` and a comment).
+void mark_stamp_pairs(const std::vector<DiffLine> &diff, InertChanges &out) {
+  for_each_replaced_line(diff, [&](std::size_t r, std::size_t a) {
+    if (diff[r].kind != LineKind::Code || diff[a].kind != LineKind::Code) return;
+    if (without_stamped_versions(diff[r]) == without_stamped_versions(diff[a])) {
+      out.lines[r] = out.lines[a] = InertCode::Why::NotCode;
+      out.owner[r].clear(), out.owner[a].clear();
+    }
+  });
 }
 
 // A removed line and the added line that replaces it, differing only in
@@ -105,44 +113,30 @@ void mark_unread_keyword_pairs(const std::vector<DiffLine> &diff, const std::vec
                                std::string_view after, InertChanges &out) {
   const auto unread = unread_parameter_texts(after);
   if (unread.empty()) return;
-  for (std::size_t i = 0; i < diff.size();) {
-    if (diff[i].role != DiffLine::Role::Removed) {
-      ++i;
-      continue;
+  for_each_replaced_line(diff, [&](std::size_t r, std::size_t a) {
+    // The readings above may already find one side inert (the removed
+    // `VEC=1` as an assignment of a name the file no longer reads); the
+    // other then still reads as a running change.
+    if (at[a] == SIZE_MAX || out.lines[r] == InertCode::Why::NotCode || out.lines[a] == InertCode::Why::NotCode) return;
+    const std::string removed(diff[r].text.substr(diff[r].body)), added(diff[a].text.substr(diff[a].body));
+    for (const auto &u : unread) {
+      const auto eq = u.text.find('=');
+      if (u.line != at[a] || eq == std::string::npos) continue;
+      const auto in_added = added.find(u.text);
+      if (in_added == std::string::npos) continue;
+      // The removed line's keyword for the same parameter, with its old value.
+      const std::string name(text::strip(std::string_view(u.text).substr(0, eq)));
+      const text::Regex keyword("(?<![\\w.])" + name + R"(\s*=\s*[^,()\s]+)");
+      auto old = keyword.search(removed);
+      if (!old) continue;
+      std::string a_rest = added, r_rest = removed;
+      a_rest.erase(in_added, u.text.size());
+      r_rest.erase(old->begin, old->end - old->begin);
+      if (a_rest != r_rest) continue;
+      out.lines[r] = out.lines[a] = InertCode::Why::UnreadName;
+      out.owner[r] = out.owner[a] = name;
     }
-    std::size_t removed_end = i;
-    while (removed_end < diff.size() && diff[removed_end].role == DiffLine::Role::Removed) ++removed_end;
-    std::size_t added_end = removed_end;
-    while (added_end < diff.size() && diff[added_end].role == DiffLine::Role::Added) ++added_end;
-    if (added_end - removed_end == removed_end - i)
-      for (std::size_t k = 0; k < removed_end - i; ++k) {
-        const std::size_t r = i + k, a = removed_end + k;
-        // The readings above may already find one side inert (the removed
-        // `VEC=1` as an assignment of a name the file no longer reads); the
-        // other then still reads as a running change.
-        if (at[a] == SIZE_MAX || out.lines[r] == InertCode::Why::NotCode || out.lines[a] == InertCode::Why::NotCode)
-          continue;
-        const std::string removed(diff[r].text.substr(diff[r].body)), added(diff[a].text.substr(diff[a].body));
-        for (const auto &u : unread) {
-          const auto eq = u.text.find('=');
-          if (u.line != at[a] || eq == std::string::npos) continue;
-          const auto in_added = added.find(u.text);
-          if (in_added == std::string::npos) continue;
-          // The removed line's keyword for the same parameter, with its old value.
-          const std::string name(text::strip(std::string_view(u.text).substr(0, eq)));
-          const text::Regex keyword("(?<![\\w.])" + name + R"(\s*=\s*[^,()\s]+)");
-          auto old = keyword.search(removed);
-          if (!old) continue;
-          std::string a_rest = added, r_rest = removed;
-          a_rest.erase(in_added, u.text.size());
-          r_rest.erase(old->begin, old->end - old->begin);
-          if (a_rest != r_rest) continue;
-          out.lines[r] = out.lines[a] = InertCode::Why::UnreadName;
-          out.owner[r] = out.owner[a] = name;
-        }
-      }
-    i = std::max(added_end, i + 1);
-  }
+  });
 }
 
 } // namespace
