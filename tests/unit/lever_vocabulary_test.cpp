@@ -136,6 +136,20 @@ TEST_CASE("levers: the setting a text states, and one key per failed lever", "[l
   CHECK(w == levers::failed_lever_key(v(), "a second kernel for the statistics.", "triton"));
 }
 
+TEST_CASE("levers: a constant a text sets in code's own name, at the value it ends at", "[levers]") {
+  auto settings = [](std::string_view text) {
+    std::vector<std::string> out;
+    for (const auto &s : levers::constant_settings_in(text)) out.push_back(s.name + "=" + s.value);
+    return out;
+  };
+  CHECK(settings("MAX_BLOCK_N from 4096 to 8192") == std::vector<std::string>{"MAX_BLOCK_N=8192"});
+  CHECK(settings("NUM_SPLITS=16, GROUP_M 1->8->16") == std::vector<std::string>{"NUM_SPLITS=16", "GROUP_M=16"});
+  CHECK(settings("WARPS_PER_BLOCK: 4") == std::vector<std::string>{"WARPS_PER_BLOCK=4"});
+  // Not a constant's spelling: a lever's word, a lower-case name, a name
+  // with no underscore.
+  CHECK(settings("4 warps, num_warps 8->4, BLOCK 128").empty());
+}
+
 TEST_CASE("a code name spelled out in words", "[levers][issue25]") {
   CHECK(levers::spells_out("ROWS_PER_PROG", "packs two rows per program"));
   CHECK(levers::spells_out("CTAS_PER_SM", "2 CTAs per SM"));

@@ -270,14 +270,9 @@ bool kernel_holds_stated_values(const Context &c, const std::string &change) {
   // 1`): the run's name for that setting, held (kit 39, K14: the step that
   // set the warp count left out of "what it kept since"). The name checks
   // below leave it be.
-  static const text::Regex named_setting(
-      R"(\b([A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9])\s*(?:=\s*|:\s*|\s+from\s+|\s+)(\d+)((?:\s*(?:->|\x{2192}|=>|\bto\b)\s*\d+)*))");
-  static const text::Regex last_number(R"((\d+)\s*$)");
+  const auto constants = levers::constant_settings_in(levers::claim_of(change));
   std::set<std::string> aliased;
-  named_setting.for_each_match(levers::claim_of(change), [&](const text::Match &m) {
-    const std::string name(m[1]);
-    std::string value(m[2]);
-    if (auto last = last_number.search(m[3])) value = std::string((*last)[1]);
+  for (const auto &[name, value] : constants) {
     bool assigned_itself = false, another_holds = false;
     const auto its_levers = vocabulary.levers_in_code(name, dsl);
     for_each_setting([&](std::string_view n, std::string_view v) {
@@ -288,7 +283,7 @@ bool kernel_holds_stated_values(const Context &c, const std::string &change) {
         another_holds = true;
     });
     if (!assigned_itself && another_holds) aliased.insert(name);
-  });
+  }
   // A code form of a lever the change spells (`evict_last`) that the
   // kernel's running code never writes: the lever may run in another form
   // (an `evict_first` on another load) but not as this change set it
@@ -313,19 +308,16 @@ bool kernel_holds_stated_values(const Context &c, const std::string &change) {
   // ("MAX_BLOCK_N from 4096 to 8192", "NUM_SPLITS=16"), lever or not: the
   // kernel holds it when it assigns that name that value (round 14: a
   // reference kernel said to build on a cap the code never raised).
-  bool held = true;
-  named_setting.for_each_match(levers::claim_of(change), [&](const text::Match &m) {
-    std::string value(m[2]);
-    if (auto last = last_number.search(m[3])) value = std::string((*last)[1]);
+  for (const auto &[constant, value] : constants) {
     bool assigns = false, holds = false;
     for_each_setting([&](std::string_view name, std::string_view set) {
-      if (name != m[1]) return;
+      if (name != constant) return;
       assigns = true;
       holds = holds || set == value;
     });
-    held = held && (!assigns || holds);
-  });
-  return held;
+    if (assigns && !holds) return false;
+  }
+  return true;
 }
 
 std::vector<LeverNotRun> levers_not_run(const Context &c, const std::string &change) {

@@ -108,6 +108,19 @@ std::vector<LeverSetting> settings_in(const LeverVocabulary &vocabulary, std::st
   return out;
 }
 
+std::vector<ConstantSetting> constant_settings_in(std::string_view text) {
+  static const text::Regex named(
+      R"(\b([A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9])\s*(?:=\s*|:\s*|\s+from\s+|\s+)(\d+)((?:\s*(?:->|\x{2192}|=>|\bto\b)\s*\d+)*))");
+  static const text::Regex last_number(R"((\d+)\s*$)");
+  std::vector<ConstantSetting> out;
+  named.for_each_match(text, [&](const text::Match &m) {
+    std::string value(m[2]);
+    if (auto last = last_number.search(m[3])) value = std::string((*last)[1]);
+    out.push_back({std::string(m[1]), std::move(value)});
+  });
+  return out;
+}
+
 std::string_view claim_of(std::string_view text) {
   static const text::Regex cause(
       R"((?i)(?:[\s,]+(?:so that|so|because|since|due to|thanks to|which|as a result of|caused by)\b|)"

@@ -44,6 +44,16 @@ std::vector<LeverSetting> settings_in(const LeverVocabulary &vocabulary, std::st
 // knobs.
 std::string setting_name(std::string_view mention);
 
+// A constant a text sets in the code's own name (`MAX_BLOCK_N`), with the
+// value it ends at: "MAX_BLOCK_N from 4096 to 8192" -> {MAX_BLOCK_N, 8192},
+// "NUM_SPLITS=16", "GROUP_M 1->8->16" -> 16. Names are upper-case with an
+// underscore, as code spells a constant; a lever's other forms ("4 warps")
+// are settings_in's.
+struct ConstantSetting {
+  std::string name, value;
+};
+std::vector<ConstantSetting> constant_settings_in(std::string_view text);
+
 // What a change text says was done: its first sentence (text::sentences);
 // the rest is the run's reason for the lever, often its stock one, which
 // may point the other way ("Moved drop APPROX_RSQRT. Cheaper reciprocal
