@@ -1335,3 +1335,28 @@ TEST_CASE("a failed attempt shown by a plain word of its own is quoted", "[disti
   REQUIRE(d.record);
   CHECK_THAT(d.record->get("payload").get("implementation").string_or("snippet"), Catch::Contains("tl.math.tanh"));
 }
+
+TEST_CASE("the run's stock sentence is no cause of a failed lever", "[distill][issue25]") {
+  // Kit 45, R36 and R14: a pitfall the run files on steps of many kinds
+  // of change ("Seen again on this step; same root cause as before").
+  auto p = attempt();
+  const std::string stock = "the second row's accumulators raise register pressure until the kernel spills";
+  auto &said = at(p.doc, {"agent_facing", "what_the_run_said"});
+  json::Value entry = json::Value::object();
+  entry.set("text", "Because " + stock + ".");
+  entry.set("steps", 2);
+  entry.set("kinds", 2);
+  said.set("stock_texts", json::Value(json::Array{entry}));
+  // Stated on two steps: under the template's three, still this lever's.
+  auto kept = distill::draft_record(p);
+  INFO((kept.refusal ? kept.refusal->why : ""));
+  REQUIRE(kept.record);
+  entry.set("steps", 9);
+  entry.set("kinds", 4);
+  said.set("stock_texts", json::Value(json::Array{entry}));
+  auto d = distill::draft_record(p);
+  INFO((d.record ? d.record->get("payload").get("established_fact").string_or("mechanism") : std::string()));
+  REQUIRE(d.refusal);
+  CHECK(d.refusal->field == "payload.established_fact.mechanism");
+  CHECK_THAT(d.refusal->why, Catch::Contains("stock sentence") && Catch::Contains("9 steps of 4 kinds"));
+}

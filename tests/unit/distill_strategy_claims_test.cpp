@@ -1247,3 +1247,30 @@ TEST_CASE("a gain close to the run's noise says so", "[distill][issue25]") {
   REQUIRE(silent.record);
   CHECK_THAT(silent.record->get("worth").get("gain").string_or("note"), !Catch::Contains(unknown));
 }
+
+TEST_CASE("a stock sentence or the change restated is no step's mechanism", "[distill][issue25]") {
+  auto p = packet("num_warps 4 -> 8.");
+  auto &said = at(p.doc, {"agent_facing", "what_the_run_said"});
+  said.set("directions_taken_up", json::Value::array());
+  at(p.doc, {"agent_facing", "profiler"}).set("conclusion", json::Value());
+  said.set("expected_impact", json::Value());
+  said.set("causal_sentences", json::Value::strings({"Eight warps keep more loads in flight, so latency hides."}));
+  REQUIRE(distill::draft_record(p).record);
+  // Kit 45, R42: the sentence the run gives for a dozen directions of other
+  // kinds is its template, whichever field quotes it.
+  json::Value entry = json::Value::object();
+  entry.set("text", "Eight warps keep more loads in flight, so latency hides.");
+  entry.set("steps", 12);
+  entry.set("kinds", 5);
+  said.set("stock_texts", json::Value(json::Array{entry}));
+  auto stock = distill::draft_record(p);
+  REQUIRE(stock.refusal);
+  CHECK(stock.refusal->field == "payload.mechanism");
+  // Kit 45, R41: "Change: <the change text>." is the change, not its cause.
+  said.set("stock_texts", json::Value::array());
+  said.set("causal_sentences", json::Value::strings({"Change: num_warps 4 -> 8 instead of 4."}));
+  said.set("change", "num_warps 4 -> 8 instead of 4");
+  auto restated = distill::draft_record(p);
+  REQUIRE(restated.refusal);
+  CHECK(restated.refusal->field == "payload.mechanism");
+}

@@ -589,3 +589,21 @@ TEST_CASE("inert changes: a launch keyword's new value for a parameter the body 
                            "+             VEC=8, num_warps=4)\n";
   CHECK(code::inert_changes(code::lex_diff(both), file("8", "")).running > 0);
 }
+
+TEST_CASE("inert code: a function only its own body names is called by nothing", "[inert][issue25]") {
+  // Kit 45, R34: a loader partition that passes itself to warp_specialize,
+  // which no line outside it calls.
+  const std::string src = "import triton\n"
+                          "@gluon.jit\n"
+                          "def _load_partition(a, n):\n"
+                          "    gl.warp_specialize((), None, (a, n), [_load_partition])\n"
+                          "    x = a + n\n"
+                          "@gluon.jit\n"
+                          "def kernel(a, n):\n"
+                          "    y = a * n\n"
+                          "    gl.store(a, y)\n"
+                          "def run(a, n):\n"
+                          "    kernel[(1,)](a, n)\n";
+  auto c = code::find_inert_code(src, code::Language::Python, {"_load_partition", "kernel"});
+  CHECK(c.uncalled_functions == std::vector<std::string>{"_load_partition"});
+}

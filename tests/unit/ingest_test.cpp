@@ -138,7 +138,7 @@ TEST_CASE("ingest: versions, order, last commit wins, DSL per blob, meta", "[ing
         R"j("vendor": "nvidia", "arch": "hopper", "product": "h100", "arch_basis": "detected from the trace )j"
         R"j((H100 SXM)", "dsl_default": "gluon", "harness": "the trace's own benchmark harness", "source_repo": )j"
         R"j("kernel_opt_042_rmsnorm_h4096", "head_sha": ")j" +
-            t.rev("HEAD") + R"j("})j");
+            t.rev("HEAD") + R"j(", "kernel_file": "kernel.py"})j");
   CHECK(to_line(r.meta.get("memory_variants")) == R"([{"file": "v2_rerun.json", "base": "v2", "suffix": "rerun"}])");
   CHECK(to_line(r.meta.get("non_version_commits")) == R"(["chore: notes", "docs: add records"])");
   CHECK(r.profiles.size() == 2);

@@ -370,7 +370,7 @@ TEST_CASE("an anti-strategy shows the failed attempt, not a docstring-only rever
   anti.version = "v2";
   anti.sha = sha["v2"];
   anti.parent = sha["v2a"];
-  auto d = packet::version_diff(repo, commits, anti);
+  auto d = packet::version_diff(repo, "kernel.py", commits, anti);
   REQUIRE(d);
   CHECK(d->range == packet::DiffRange::Attempt);
   CHECK(d->executable);
@@ -389,7 +389,7 @@ TEST_CASE("an anti-strategy shows the failed attempt, not a docstring-only rever
   against.set("version", "v1");
   against.set("sha", sha["v1"]);
   strat.measured_against = against;
-  auto s = packet::version_diff(repo, commits, strat);
+  auto s = packet::version_diff(repo, "kernel.py", commits, strat);
   REQUIRE(s);
   CHECK(s->range == packet::DiffRange::MeasuredAgainst);
   CHECK(s->base == sha["v1"]);
@@ -415,7 +415,7 @@ TEST_CASE("an anti-strategy shows the failed attempt, not a docstring-only rever
   tried_on.set("version", "v3");
   tried_on.set("sha", sha["v3"]);
   anti4.measured_against = tried_on;
-  auto d4 = packet::version_diff(repo, after, anti4);
+  auto d4 = packet::version_diff(repo, "kernel.py", after, anti4);
   REQUIRE(d4);
   CHECK(d4->target == sha["v4a"]);
   CHECK(d4->text.find("+ROWS = 2") != std::string::npos);
@@ -432,10 +432,10 @@ TEST_CASE("an anti-strategy shows the failed attempt, not a docstring-only rever
   commit("v7", "v7: kept, comment (-0.1%)", "# tuned\n" + reverted + "HALF = True\n");
   repo = git::Repository::open(dir);
   packet::VersionCommits later(repo);
-  auto from_parent = packet::own_change(repo, later, "v7");
+  auto from_parent = packet::own_change(repo, "kernel.py", later, "v7");
   REQUIRE(from_parent);
   CHECK(from_parent->executable); // undoing v6's attempt reads as v7's change
-  auto made_on_v3 = packet::own_change(repo, later, "v7", nullptr, sha["v3"]);
+  auto made_on_v3 = packet::own_change(repo, "kernel.py", later, "v7", nullptr, sha["v3"]);
   REQUIRE(made_on_v3);
   CHECK(made_on_v3->base == sha["v3"]);
   CHECK_FALSE(made_on_v3->executable);

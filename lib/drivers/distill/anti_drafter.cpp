@@ -293,7 +293,7 @@ std::optional<std::string> check_anti_against_the_run(Context &c, const AntiFact
   // An attempt whose code reads a name it binds nowhere cannot run as
   // written (round 7: a Gluon attempt reading undefined `X`, `eps`): what
   // the run measured was not this code.
-  if (auto after = code_after(c)) {
+  if (auto after = code_after(c); after && kernel_language(c) == code::Language::Python) {
     auto unbound = code::unbound_names(*after);
     if (!unbound.empty())
       refuse("payload.attempted", "the attempt's kernel reads " + text::quoted_code_list(unbound) +
@@ -437,6 +437,18 @@ Value draft_anti(Context &c) {
   if (res.fact->fix && c.rules.revert_only_fix && c.rules.revert_only_fix->contains(*res.fact->fix))
     res.fact->fix.reset();
   const auto &fact = *res.fact;
+  // The run's stock sentence says what its template says, not why this
+  // lever failed (kit 45: "register spills once BLOCK_KV * HEAD_DIM tiles
+  // exceed ~64 regs/thread" for a step that shrank the tile; "lock
+  // contention on the row-group partial buffers" for a launch-bounds move
+  // on a kernel with no lock). A build error the toolchain printed is the
+  // toolchain's, whatever the run repeats.
+  if (!fact.did_not_build)
+    if (const auto *stock = stock_sentence(c, fact.mechanism.text))
+      refuse("payload.established_fact.mechanism",
+             "the cause is the run's stock sentence (\"" + stock->text + "\"): its step records state it on " +
+                 std::to_string(stock->steps) + " steps of " + std::to_string(stock->kinds) +
+                 " kinds of change, so it says nothing of why this lever failed");
   // A build failure an NVIDIA toolchain reported is no failure of an AMD
   // target's build (kit 24: "ptxas: too many resources requested" filed
   // as why ROWS_PER_PROG=8 does not build for MI300X).

@@ -9,6 +9,7 @@
 #include "code/kernel_parameters.hpp"
 #include "code/module_outline.hpp"
 #include "diff/diff_reading.hpp"
+#include "distill/mechanism_source.hpp"
 #include "ladder/noise.hpp"
 #include "levers/lever_settings.hpp"
 #include "record/established_fact.hpp"
@@ -215,6 +216,30 @@ std::vector<std::string> levers_the_kernel_runs(const Context &c, std::vector<st
   return levers;
 }
 
+code::Language kernel_language(const Context &c) { return code::language_of_path(c.kernel_block.kernel_file); }
+
+const workspace::WhatTheRunSaid::StockText *stock_sentence(const Context &c, const std::string &text) {
+  // A part shorter than this is a phrase any text may share.
+  constexpr std::size_t kMinShared = 24;
+  // Compared without a label, a leading connective or closing punctuation:
+  // "Because X." is the stock sentence of "... is slower because X".
+  auto bare = [](const std::string &raw) {
+    static const text::Regex lead(R"(^\s*(?:(?:because|since|as)\s+))");
+    std::string s = lead.replace(text::folded(without_reason_label(raw)), "");
+    while (!s.empty() && (s.back() == '.' || s.back() == ';' || s.back() == ' ')) s.pop_back();
+    return s;
+  };
+  const std::string t = bare(text);
+  if (t.size() < kMinShared) return nullptr;
+  for (const auto &s : c.said.stock_texts) {
+    if (s.steps < static_cast<std::int64_t>(c.rules.template_min_steps)) continue;
+    const std::string stock = bare(s.text);
+    if (stock.size() >= kMinShared && (stock.find(t) != std::string::npos || t.find(stock) != std::string::npos))
+      return &s;
+  }
+  return nullptr;
+}
+
 bool kernel_holds_stated_values(const Context &c, const std::string &change) {
   std::string_view file =
       code_after(c).value_or(c.type == "reference-kernel" ? std::string_view(c.packet.code) : std::string_view());
@@ -225,7 +250,7 @@ bool kernel_holds_stated_values(const Context &c, const std::string &change) {
   // `with_literals`: the same with its string literals, where a lever's
   // code form may be written (`eviction_policy="evict_last"`).
   std::string kernel, with_literals;
-  for (const auto &l : code::lex_source(live, code::Language::Python)) { // its lines are views into `live`
+  for (const auto &l : code::lex_source(live, kernel_language(c))) { // its lines are views into `live`
     for (const auto &sp : l.spans) {
       if (sp.kind == code::SpanKind::Code) kernel.append(l.text.substr(sp.begin, sp.end - sp.begin));
       if (sp.kind == code::SpanKind::Code || sp.kind == code::SpanKind::String)

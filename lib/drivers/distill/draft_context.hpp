@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "code/inert_code.hpp"
+#include "code/source_lexer.hpp"
 #include "distill/drafter.hpp"
 #include "distill/packet.hpp"
 #include "distill/retrieval_terms.hpp"
@@ -75,6 +76,14 @@ Symptoms symptoms_as(const Context &c);
 // The kernel file after the change, when the packet carries it: what the
 // changed lines read and call is judged against it.
 std::optional<std::string_view> code_after(const Context &c);
+// The language of the kernel the packet carries (its file's extension): a
+// trace's kernel.cu is C++, its kernel.py Python (with any CUDA source in
+// strings).
+code::Language kernel_language(const Context &c);
+// The run's stock sentence a text is, or is a part of (the packet's
+// `stock_texts` stated on at least `template_min_steps` steps); nullptr
+// when it is none.
+const workspace::WhatTheRunSaid::StockText *stock_sentence(const Context &c, const std::string &text);
 
 // Lever ids as words: "num-warps-tuning", "cache-hints" -> "num warps
 // tuning and cache hints".

@@ -56,7 +56,7 @@ void refuse_code_that_cannot_compile(const Context &c) {
 void refuse_loop_that_never_advances(const Context &c) {
   const std::string &file = presented_kernel_file(c);
   if (file.empty()) return;
-  const auto stuck = code::stuck_loops(file, code::Language::Python);
+  const auto stuck = code::stuck_loops(file, kernel_language(c));
   if (stuck.empty()) return;
   refuse("payload.implementation.snippet",
          "the kernel file's loop at line " + std::to_string(stuck.front().line) + ", `" + stuck.front().head +
@@ -87,9 +87,9 @@ void refuse_kernel_with_a_hazard(const Context &c) {
   const std::string unsafe = "; what the run measured is not safe to reuse";
   if (auto r = code::barrier_phase_restarted_per_tile(*file))
     refuse("payload.implementation.snippet", kernel + " " + r->why() + unsafe);
-  if (auto m = code::blocked_fill_read_cyclically(*file, code::Language::Python))
+  if (auto m = code::blocked_fill_read_cyclically(*file, kernel_language(c)))
     refuse("payload.implementation.snippet", kernel + " (line " + std::to_string(m->line) + ") " + m->why() + unsafe);
-  const auto overruns = code::shared_array_overruns(*file, code::Language::Python);
+  const auto overruns = code::shared_array_overruns(*file, kernel_language(c));
   if (!overruns.empty())
     refuse("payload.implementation.snippet",
            kernel + " (line " + std::to_string(overruns.front().line) + ") " + overruns.front().why() + unsafe);

@@ -69,9 +69,9 @@ OperandReuseRule OperandReuseRule::from_json(const json::Value &section, std::st
   return r;
 }
 
-std::optional<std::string> OperandReuseRule::contradiction(const std::string &mechanism,
-                                                           std::string_view code_after) const {
-  if (auto why = held_elsewhere(mechanism, code_after)) return why;
+std::optional<std::string> OperandReuseRule::contradiction(const std::string &mechanism, std::string_view code_after,
+                                                           code::Language language) const {
+  if (auto why = held_elsewhere(mechanism, code_after, language)) return why;
   if (!claims_ || code_after.empty() || axes_.empty()) return std::nullopt;
   auto claim = claims_->search(mechanism);
   if (!claim) return std::nullopt;
@@ -96,8 +96,8 @@ std::optional<std::string> OperandReuseRule::contradiction(const std::string &me
   return std::nullopt;
 }
 
-std::optional<std::string> OperandReuseRule::held_elsewhere(const std::string &mechanism,
-                                                            std::string_view code_after) const {
+std::optional<std::string> OperandReuseRule::held_elsewhere(const std::string &mechanism, std::string_view code_after,
+                                                            code::Language language) const {
   if (!in_registers_ || code_after.empty()) return std::nullopt;
   auto claim = in_registers_->search(mechanism);
   if (!claim) return std::nullopt;
@@ -105,7 +105,7 @@ std::optional<std::string> OperandReuseRule::held_elsewhere(const std::string &m
   const std::string_view about = std::string_view(mechanism).substr(from, claim->end - from);
   for (const auto &op : operands_) {
     if (!op.words->contains(about)) continue;
-    const auto staged = code::shared_stagings(code_after, code::Language::Python, op.pointers);
+    const auto staged = code::shared_stagings(code_after, language, op.pointers);
     if (staged.empty()) continue;
     const auto &s = staged.front();
     return "the mechanism says the operand is held in registers (\"" + std::string(about) +

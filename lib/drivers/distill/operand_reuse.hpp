@@ -29,6 +29,7 @@
 #include <string_view>
 #include <vector>
 
+#include "code/source_lexer.hpp"
 #include "text/regex.hpp"
 #include "json/value.hpp"
 
@@ -39,14 +40,18 @@ public:
   // Throws otm::Error (Usage) naming `where` for a malformed section.
   static OperandReuseRule from_json(const json::Value &section, std::string_view where);
   // `code_after`: the kernel file after the change.
-  std::optional<std::string> contradiction(const std::string &mechanism, std::string_view code_after) const;
+  // `language`: the kernel file's (a kernel.py with CUDA strings, or a
+  // kernel.cu).
+  std::optional<std::string> contradiction(const std::string &mechanism, std::string_view code_after,
+                                           code::Language language = code::Language::Python) const;
 
 private:
   // A cause saying an operand the sentence names is held in registers
   // (`in_registers`: "reuse the bias registers"), on CUDA code that fills a
   // `__shared__` array from its pointer (code::shared_stagings; kit 30 S08,
   // kit 32 U02, where the kernel reads `s_bias`).
-  std::optional<std::string> held_elsewhere(const std::string &mechanism, std::string_view code_after) const;
+  std::optional<std::string> held_elsewhere(const std::string &mechanism, std::string_view code_after,
+                                            code::Language language) const;
   struct Operand {
     std::shared_ptr<const text::Regex> words;
     std::vector<std::string> pointers;

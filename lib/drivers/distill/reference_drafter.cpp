@@ -28,7 +28,8 @@ struct QuotedKernel {
 // The kernel as a record quotes it, refused unless it runs as quoted.
 QuotedKernel runnable_kernel(Context &c) {
   std::optional<ReferenceKernelCode> code;
-  if (!c.packet.code.empty() && c.af.get("kernel_file").is_string()) code = reference_kernel_code(c.packet.code);
+  if (!c.packet.code.empty() && c.af.get("kernel_file").is_string())
+    code = reference_kernel_code(c.packet.code, code::language_of_path(c.kernel_block.kernel_file));
   if (!code)
     refuse("payload.implementation.snippet",
            c.packet.code.empty() ? "the packet carries no kernel file"
@@ -250,9 +251,9 @@ std::string benchmarked_sizes(const Value &af) {
 // A loop of the kernel that takes whole chunks and leaves the rest
 // (code::tailless_loops): the sizes it is right for, said where a reader
 // starts (kit 33: V % 8 == 0 behind "other sizes are untested").
-std::string chunked_loops(const std::string &kernel) {
+std::string chunked_loops(const std::string &kernel, code::Language language) {
   std::string out;
-  for (const auto &l : code::tailless_loops(kernel, code::Language::Python)) {
+  for (const auto &l : code::tailless_loops(kernel, language)) {
     // Prose is held to the version-id rule that code is not: a loop
     // variable `v0` in the quoted head would read as a leaked version.
     const bool quotable = record::version_ids(l.head).empty();
@@ -318,13 +319,14 @@ Value draft_reference(Context &c) {
   // read "a working implementation" as a promise the trace's code (which
   // may be wrong on shapes the run never benchmarked) does not keep.
   const bool passed = correctness_passed(c.af);
-  p.set("goal",
-        "Read the " + dsl + " implementation of " + (c.family.empty() ? std::string("this operator") : c.family) +
-            " on " + c.gpu + " that the run kept" +
-            (passed ? " (it passed the run's own correctness check on the benchmarked shapes" +
-                          benchmarked_sizes(c.af) + "; otm did not run it, and other sizes are untested)"
-                    : " (otm did not run it)") +
-            what_runs_for_nothing(c, whole_file) + chunked_loops(c.packet.code) + kept_after_it(c) + re_measured(c));
+  p.set("goal", "Read the " + dsl + " implementation of " +
+                    (c.family.empty() ? std::string("this operator") : c.family) + " on " + c.gpu +
+                    " that the run kept" +
+                    (passed ? " (it passed the run's own correctness check on the benchmarked shapes" +
+                                  benchmarked_sizes(c.af) + "; otm did not run it, and other sizes are untested)"
+                            : " (otm did not run it)") +
+                    what_runs_for_nothing(c, whole_file) + chunked_loops(c.packet.code, kernel_language(c)) +
+                    kept_after_it(c) + re_measured(c));
   p.set("problem", problem_of(c));
   auto change = text_of(c.said.change);
   const auto applied_before = levers_applied_before(c);

@@ -392,14 +392,46 @@ std::optional<ReferenceKernelCode> nested_entry(const std::vector<std::string_vi
   return std::nullopt;
 }
 
+// A CUDA or HIP source file (kernel.cu beside a kernel.py that builds it):
+// the file is the kernel and its host code, quoted whole; the entry point
+// is the `__global__` function a `<<<...>>>` launches, else the first.
+std::optional<ReferenceKernelCode> c_source_entry(std::string_view source, const std::vector<std::string_view> &lines) {
+  // The name before the parameter list: `__launch_bounds__(...)` and
+  // `__align__(...)` qualify the function, they do not name it.
+  static const text::Regex global(
+      R"(\b__global__\b(?:[^;{(]|\b__(?:launch_bounds|align)__\s*\([^()]*\))*?\b(?!__(?:launch_bounds|align)__)([A-Za-z_]\w*)\s*\()");
+  std::vector<std::string> names;
+  for (const auto &m : global.find_all(source)) names.emplace_back(m[1]);
+  if (names.empty()) return std::nullopt;
+  ReferenceKernelCode out;
+  out.name = names.front();
+  for (const auto &n : names)
+    if (text::Regex("\\b" + n + "\\s*<<<").contains(source)) {
+      out.name = n;
+      out.launched = true;
+      break;
+    }
+  out.cuda = true;
+  std::set<std::size_t> all;
+  add_range(all, 0, lines.size());
+  out.snippet = quote_lines(lines, all);
+  out.quoted_lines = non_blank(lines, all);
+  return out;
+}
+
 } // namespace
 
-std::optional<ReferenceKernelCode> reference_kernel_code(std::string_view source) {
+std::optional<ReferenceKernelCode> reference_kernel_code(std::string_view source, code::Language language) {
   auto lines = split_lines(source);
-  auto outline = code::outline_module(source);
-  auto out = python_entry(outline, lines);
-  if (!out) out = nested_entry(lines);
-  if (!out) out = cuda_entry(outline, lines);
+  std::optional<ReferenceKernelCode> out;
+  if (language == code::Language::CFamily) {
+    out = c_source_entry(source, lines);
+  } else {
+    auto outline = code::outline_module(source);
+    out = python_entry(outline, lines);
+    if (!out) out = nested_entry(lines);
+    if (!out) out = cuda_entry(outline, lines);
+  }
   if (!out) return out;
   // The whole file, but for comment and docstring lines the scrubber left
   // an artefact in ("an earlier step: changed BLOCK_SIZE from 128 to 64."),
@@ -422,7 +454,7 @@ std::optional<ReferenceKernelCode> reference_kernel_code(std::string_view source
     return true;
   };
   std::vector<std::string_view> kept;
-  for (const auto &line : code::lex_source(source, code::Language::Python)) {
+  for (const auto &line : code::lex_source(source, language)) {
     bool phrase = scrub::holds_replacement_phrase(line.text);
     bool artefact =
         phrase && ((line.kind == code::LineKind::Comment && line.text.find("\"\"\"") == std::string_view::npos &&

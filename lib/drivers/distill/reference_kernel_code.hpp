@@ -10,6 +10,8 @@
 #include <string>
 #include <string_view>
 
+#include "code/source_lexer.hpp"
+
 namespace otm::distill {
 
 // The entry point:
@@ -66,6 +68,9 @@ struct ReferenceKernelCode {
   std::string whole_file;
   std::size_t whole_file_lines = 0;
 };
-std::optional<ReferenceKernelCode> reference_kernel_code(std::string_view source);
+// `language`: the kernel file's (code::language_of_path); a C-family file
+// (kernel.cu) is its own kernel and host code, quoted whole.
+std::optional<ReferenceKernelCode> reference_kernel_code(std::string_view source,
+                                                         code::Language language = code::Language::Python);
 
 } // namespace otm::distill

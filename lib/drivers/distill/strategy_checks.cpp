@@ -68,7 +68,8 @@ diff::DiffReading running_change(Context &c, const std::string &range) {
   // Code that reads a name it binds nowhere cannot run as written (round 7:
   // a Gluon kernel reading undefined `X`, `W`, `eps`): what the run
   // measured was not this code.
-  if (auto after = code_after(c)) {
+  // (Python's names: a C++ kernel file is its compiler's to check.)
+  if (auto after = code_after(c); after && kernel_language(c) == code::Language::Python) {
     auto unbound = code::unbound_names(*after);
     if (!unbound.empty())
       refuse("payload.implementation.snippet",
@@ -144,6 +145,20 @@ void claim_borne_out(Context &c, const Checked &k) {
                     : "the " + std::to_string(k.earlier.size()) + " earlier kept step(s) its diff also holds"));
 }
 
+// Whether `text`, without a leading label ("Change: ") and its closing
+// punctuation, holds the whole change text: the change restated. (A clause
+// of the change text, its "so ..." part, is a cause it states.)
+bool restates_the_change(const std::string &text, const std::string &change) {
+  static const text::Regex label(R"(^\s*[A-Za-z][\w ]{0,24}:\s+)");
+  auto bare = [](std::string s) {
+    s = text::folded(s);
+    while (!s.empty() && (s.back() == '.' || s.back() == ' ' || s.back() == ';')) s.pop_back();
+    return s;
+  };
+  const std::string t = bare(label.replace(text, "")), ch = bare(change);
+  return ch.size() >= 16 && t.find(ch) != std::string::npos;
+}
+
 // A reason of the step's own: a reason the run gives on many steps (its
 // template's expected impact, a sentence the run's other strategies share)
 // is not this step's.
@@ -167,6 +182,14 @@ SourcedText own_mechanism(Context &c, const Checked &k) {
       return true;
     const auto &ex = c.rules.excluded_mechanisms;
     if (std::find(ex.begin(), ex.end(), text::folded(text)) != ex.end()) return true;
+    // The run's stock sentence, whatever field quotes it (kit 45: "the
+    // reduction tail is visible in the timeline", a rationale of many
+    // directions, as why a persistent loop with no reduction paid).
+    if (stock_sentence(c, text)) return true;
+    // The change restated under a label ("Change: fuse the SiLU(gate)*up
+    // activation into the GEMM epilogue instead of a separate elementwise
+    // kernel."; kit 45, R38, R41, R43) gives no cause of itself.
+    if (restates_the_change(text, k.change)) return true;
     // A capture's conclusion describes the kernel after the change ("DRAM-
     // bandwidth-bound: 30% of peak, long_scoreboard stalls dominating"):
     // it is this change's cause only when it compares before and after
@@ -203,7 +226,8 @@ SourcedText own_mechanism(Context &c, const Checked &k) {
     auto why = c.rules.grid_cause.contradiction(text, c.af.get("measurements"));
     if (!why) why = c.rules.every_shape.contradiction(text, c.af.get("measurements"));
     if (!why) why = c.rules.dram_cause.contradiction(text, c.af.get("profiler"));
-    if (!why) why = c.rules.operand_reuse.contradiction(text, code_after(c).value_or(std::string_view()));
+    if (!why)
+      why = c.rules.operand_reuse.contradiction(text, code_after(c).value_or(std::string_view()), kernel_language(c));
     if (!why) why = c.rules.tile_claim.contradiction(text, code_after(c).value_or(std::string_view()));
     if (!why) why = c.rules.direction_claim.contradiction(text, k.change, c.rules.retrieval.levers);
     if (!why) why = c.rules.cross_warp.contradiction(text, code_after(c).value_or(std::string_view()), removed);

@@ -356,7 +356,7 @@ Value applies_when_of(Context &c, const Checked &k) {
   // A loop the change adds that takes whole chunks and leaves the rest
   // (code::tailless_loops; kit 33, V07 and V39: V % 8 == 0 unsaid).
   if (auto after = code_after(c))
-    for (const auto &l : code::tailless_loops(*after, code::Language::Python))
+    for (const auto &l : code::tailless_loops(*after, kernel_language(c)))
       if (adds_line(k.diff, l.head))
         applies.push_back(
             record::version_ids(l.head).empty()

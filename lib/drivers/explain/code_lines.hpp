@@ -1,5 +1,5 @@
 // Where each line of a record's quoted code comes from: for a diff, the
-// hunk (code::lex_diff), its role and the line numbers in kernel.py at
+// hunk (code::lex_diff), its role and the line numbers in the kernel file at
 // either end of the diff's commit range (from the hunk headers); for a
 // whole kernel file, its line. Lines are compared as the verbatim gate
 // compares them (gates::collapse_whitespace, a diff line with or without its
@@ -12,6 +12,7 @@
 
 #include "explain/explanation.hpp"
 #include "git/repository.hpp"
+#include "workspace/kernel_file.hpp"
 
 namespace otm::explain {
 
@@ -20,7 +21,7 @@ struct CodeFile {
   bool is_diff = false;   // a unified diff of `path`, else the whole file
   std::string old_commit; // diff: the range's base ("" for a root commit)
   std::string new_commit; // diff: its end; a kernel file: the commit it was read at ("" = working tree)
-  std::string path = "kernel.py";
+  std::string path = workspace::kDefaultKernelFile; // the trace's kernel file (TraceMeta::kernel_file)
 };
 
 // At most `max_lines` lines of `quote` (blank ones not counted) are

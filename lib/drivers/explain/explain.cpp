@@ -14,6 +14,7 @@
 #include "workspace/ladder_verdict.hpp"
 #include "workspace/layout.hpp"
 #include "workspace/packet_provenance.hpp"
+#include "workspace/trace_meta.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
 
@@ -319,6 +320,7 @@ void explain_code(const json::Value &record, const store::RecordView &view, cons
   const auto from = built.provenance.diff_from.value_or(workspace::PacketProvenance::End{});
   const auto to = built.provenance.diff_to.value_or(workspace::PacketProvenance::End{});
   CodeFile code;
+  code.path = workspace::TraceMeta::from_json(m.meta()).kernel_file;
   code.text = built.code;
   code.is_diff = built.code_name.ends_with(".diff");
   if (code.is_diff) {
@@ -341,7 +343,7 @@ void explain_code(const json::Value &record, const store::RecordView &view, cons
     check("diff_from", view.diff_from, code.old_commit);
     check("diff_to", view.diff_to, code.new_commit);
   } else {
-    auto source = packet::reference_source(m.repo(), m.typed(seg));
+    auto source = packet::reference_source(m.repo(), code.path, m.typed(seg));
     code.path = source.path;
     code.new_commit = source.commit;
     e.diff_range = code.path + " at " + short_sha(code.new_commit);

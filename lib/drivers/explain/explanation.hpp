@@ -38,7 +38,7 @@ struct CodeLine {
   std::string hunk_header;                       // "@@ -12,7 +12,9 @@"
   char role = ' ';                               // '+', '-', ' ' (diff) or 'k' (a whole kernel file)
   std::string old_commit, new_commit;            // the commit pair (old empty for a kernel file)
-  std::string file = "kernel.py";                // the file in the trace
+  std::string file;                              // the file in the trace
   std::optional<std::size_t> old_line, new_line; // line numbers in that file at each commit
   std::string problem;                           // "" when the line was found and verified
   bool explained() const { return problem.empty(); }

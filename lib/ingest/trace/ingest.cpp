@@ -70,15 +70,15 @@ std::string source_of(const TraceLocation &loc, Setting s, const char *env_flag,
   return "registry entry '" + (loc.registry ? loc.registry->name : std::string()) + "' field " + field;
 }
 
-// DSL of kernel.py in each commit of items[from, to), keyed by blob id so
-// an unchanged kernel.py is classified once.
-std::vector<std::string> kernel_dsls(const git::Repository &repo,
+// DSL of the kernel file in each commit of items[from, to), keyed by blob
+// id so an unchanged kernel file is classified once.
+std::vector<std::string> kernel_dsls(const git::Repository &repo, const std::string &kernel_file,
                                      const std::vector<std::pair<std::string, std::string>> &items, std::size_t from,
                                      std::size_t to) {
   std::vector<std::string> out;
   std::unordered_map<std::string, std::string> by_blob;
   for (std::size_t k = from; k < to; ++k) {
-    auto blob = repo.blob_id(items[k].second, "kernel.py");
+    auto blob = repo.blob_id(items[k].second, kernel_file);
     if (!blob) {
       out.push_back(detect_dsl(""));
     } else if (auto hit = by_blob.find(*blob); hit != by_blob.end()) {
@@ -173,19 +173,20 @@ History read_history(const git::Repository &repo, const TraceFiles &files, std::
   return h;
 }
 
-// Each committed version's DSL, from kernel.py in its commit. The second
+// Each committed version's DSL, from the kernel file in its commit. The second
 // half is classified on another thread with its own repository handle
 // (libgit2 handles are not shared across threads).
-std::map<std::string, std::string> commit_dsls(const fs::path &trace, const git::Repository &repo, const History &h,
+std::map<std::string, std::string> commit_dsls(const fs::path &trace, const git::Repository &repo,
+                                               const std::string &kernel_file, const History &h,
                                                const std::optional<std::string> &configured_dsl) {
   std::vector<std::pair<std::string, std::string>> committed; // key, sha
   for (const auto &[key, index] : h.last_commit) committed.emplace_back(key, h.commits[index].sha);
   const std::size_t half = committed.size() / 2;
-  auto second_half = std::async(std::launch::async, [&trace, &committed, half] {
+  auto second_half = std::async(std::launch::async, [&trace, &kernel_file, &committed, half] {
     git::Repository own = git::Repository::open(trace);
-    return kernel_dsls(own, committed, half, committed.size());
+    return kernel_dsls(own, kernel_file, committed, half, committed.size());
   });
-  std::vector<std::string> dsls = kernel_dsls(repo, committed, 0, half);
+  std::vector<std::string> dsls = kernel_dsls(repo, kernel_file, committed, 0, half);
   for (auto &d : second_half.get()) dsls.push_back(std::move(d));
   std::map<std::string, std::string> commit_dsl;
   for (std::size_t k = 0; k < committed.size(); ++k) {
@@ -274,6 +275,7 @@ struct MetaInputs {
   std::string harness;
   std::string source_repo;
   std::string head_sha;
+  std::string kernel_file;
 };
 
 // The "meta" object of work/meta.json (§9.3).
@@ -319,6 +321,7 @@ json::Value trace_meta(const MetaInputs &in, std::vector<std::string> &warnings)
   meta.harness = in.harness.empty() ? std::string(kDefaultHarness) : in.harness;
   meta.source_repo = in.source_repo;
   meta.head_sha = in.head_sha;
+  meta.kernel_file = in.kernel_file;
   return meta.to_json();
 }
 
@@ -349,10 +352,18 @@ IngestResult ingest(const TraceLocation &loc, const config::Config &config) {
   git::Repository repo = git::Repository::open(trace);
   History history = read_history(repo, files, res.warnings);
 
+  // The kernel file, decided at HEAD (the working tree's when the history
+  // has none).
+  const auto head = repo.head();
+  const std::string kernel_file =
+      workspace::kernel_file_of(config.kernel_files(), [&](const std::string &path) -> std::optional<std::string> {
+        if (head) return repo.read_at(*head, path);
+        return files.bytes(path);
+      });
   // Raw bytes, as for the committed kernels.
-  std::string final_dsl = detect_dsl(files.bytes("kernel.py").value_or(""));
+  std::string final_dsl = detect_dsl(files.bytes(kernel_file).value_or(""));
   std::string dsl_default = configured_dsl ? *configured_dsl : final_dsl;
-  auto commit_dsl = commit_dsls(trace, repo, history, configured_dsl);
+  auto commit_dsl = commit_dsls(trace, repo, kernel_file, history, configured_dsl);
 
   auto [memory, profiles] = scans.get();
   res.profiles = std::move(profiles);
@@ -370,11 +381,10 @@ IngestResult ingest(const TraceLocation &loc, const config::Config &config) {
                                        cap == captures_of.end() ? nullptr : &cap->second));
   }
 
-  MetaInputs meta_in{definition,    solution,
-                     operator_name, files,
-                     target,        final_dsl,
-                     dsl_default,   loc.settings.get(Setting::Harness).value_or(reg.harness),
-                     loc.label,     repo.head().value_or("")};
+  MetaInputs meta_in{
+      definition, solution,          operator_name, files,
+      target,     final_dsl,         dsl_default,   loc.settings.get(Setting::Harness).value_or(reg.harness),
+      loc.label,  head.value_or(""), kernel_file};
   json::Value meta = trace_meta(meta_in, res.warnings);
   res.meta = json::Value::object();
   res.meta.set("meta", meta);

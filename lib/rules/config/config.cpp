@@ -6,6 +6,7 @@
 
 #include "error/error.hpp"
 #include "record/format_tags.hpp"
+#include "workspace/kernel_file.hpp"
 #include "json/parse.hpp"
 
 namespace otm::config {
@@ -41,6 +42,7 @@ Config Config::load(const std::optional<std::filesystem::path> &override_file) {
   (void)c.target_table();
   (void)c.ladder();
   (void)c.non_target_kernels();
+  (void)c.kernel_files();
   (void)c.limits();
   (void)c.axis_aliases();
   for (const auto &t : c.target_table()) (void)c.sm_count(t.product), (void)c.shared_memory_per_block(t.product);
@@ -174,6 +176,27 @@ std::vector<std::string> Config::non_target_kernels() const {
     throw Error(ErrorKind::UnreadableInput, where(*this) + ": non_target_kernels must be a list of strings");
   for (const auto &e : *t.as_array())
     if (auto s = e.as_string()) out.push_back(*s);
+  return out;
+}
+
+std::vector<std::string> Config::kernel_files() const {
+  const auto &t = data_.get("kernel_files");
+  if (t.is_null()) return {workspace::kDefaultKernelFile};
+  std::vector<std::string> out;
+  if (t.is_array())
+    for (const auto &e : *t.as_array()) {
+      const auto *s = e.as_string();
+      // A relative path inside the trace: no escape from it.
+      if (!s || s->empty() || s->front() == '/' || s->find("..") != std::string::npos) {
+        out.clear();
+        break;
+      }
+      out.push_back(*s);
+    }
+  if (out.empty())
+    throw Error(ErrorKind::UnreadableInput,
+                where(*this) +
+                    ": kernel_files must be a non-empty list of file paths inside the trace (\"kernel.py\")");
   return out;
 }
 

@@ -63,6 +63,9 @@ public:
   std::string builder_version() const;
   std::vector<TargetEntry> target_table() const;
   std::vector<std::string> non_target_kernels() const;
+  // The files that may hold a trace's kernel, in order of preference
+  // (workspace::kernel_file_of); kernel.py alone when the key is absent.
+  std::vector<std::string> kernel_files() const;
   // The SMs (CUs on AMD) of a product (`launch_grid.sm_count`, by the
   // product of target_table): what a launch grid is read against. nullopt
   // for a product the table does not list.

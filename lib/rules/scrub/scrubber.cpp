@@ -35,7 +35,8 @@ const std::vector<Rule> &trace_rules() {
          "the history", "git"});
     r.push_back({text::Regex(R"(\bprofiles?/[\w./*-]+)"), "the profile", "profile"});
     r.push_back({text::Regex(R"(\bmemory/[vV]?\d+[\w.-]*\.json\b)"), "the step record", "memory/"});
-    r.push_back({text::Regex(R"(\bversions/kernel_[vV]\d+\.py\b)"), "that snapshot", "versions/kernel_"});
+    r.push_back(
+        {text::Regex(R"(\bversions/kernel_[vV]\d+\.(?:py|cu|cuh|hip|cpp)\b)"), "that snapshot", "versions/kernel_"});
     r.push_back({text::Regex(R"(\bkernel_[vV]\d+\.py\b)"), "that snapshot", "kernel_"});
     r.push_back({text::Regex(R"(\b(?:kernel|reference|test_kernel|bench)\.py\b)"), "the kernel source", ".py"});
     r.push_back({text::Regex(R"(\b(?:definition|solution|workload)\.jsonl?\b)"), "the trace metadata", ".json"});

@@ -44,6 +44,10 @@ WhatTheRunSaid WhatTheRunSaid::from_json(const json::Value &agent_facing) {
   if (const auto *list = block.get("directions_taken_up").as_array())
     for (const auto &d : *list)
       said.directions_taken_up.push_back({string_of(d.get("direction")), string_of(d.get("rationale"))});
+  if (const auto *list = block.get("stock_texts").as_array())
+    for (const auto &e : *list)
+      said.stock_texts.push_back(
+          {string_of(e.get("text")), e.get("steps").as_int().value_or(0), e.get("kinds").as_int().value_or(0)});
   return said;
 }
 
@@ -66,7 +70,10 @@ AttemptAccount AttemptAccount::from_json(const json::Value &agent_facing) {
 
 PacketKernel PacketKernel::from_json(const json::Value &agent_facing) {
   PacketKernel k;
-  if (const auto *s = agent_facing.get("kernel_file").as_string()) k.kernel_file = *s;
+  if (const auto *s = agent_facing.get("kernel_file").as_string())
+    k.kernel_file = *s;
+  else if (const auto *after = agent_facing.get("code_after_file").as_string())
+    k.kernel_file = *after; // a diff's kernel, named by its extension (".after.cu")
   if (const auto *list = agent_facing.get("kept_changes_of_its_lineage").as_array())
     for (const auto &c : *list) k.lineage_changes.push_back(string_of(c.get("change")));
   return k;

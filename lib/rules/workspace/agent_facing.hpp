@@ -34,6 +34,13 @@ struct WhatTheRunSaid {
     std::string direction, rationale;
   };
   std::vector<Direction> directions_taken_up;
+  // The run's stock sentences among the step's texts (`stock_texts`): each
+  // stated on `steps` steps of `kinds` kinds of change.
+  struct StockText {
+    std::string text;
+    std::int64_t steps = 0, kinds = 0;
+  };
+  std::vector<StockText> stock_texts;
 
   // The block of `agent_facing` (a packet's `agent_facing`, not the packet).
   static WhatTheRunSaid from_json(const json::Value &agent_facing);
@@ -59,8 +66,9 @@ struct AttemptAccount {
   static AttemptAccount from_json(const json::Value &agent_facing);
 };
 
-// The kernel a packet carries: its file name (`kernel_file`, "kernel.py"
-// when the packet names none: a diff's kernel) and the change of each kept
+// The kernel a packet carries: its file name (`kernel_file`; for a diff's
+// kernel, the `code_after_file` after it, whose extension says its
+// language; "kernel.py" when the packet names neither) and the change of each kept
 // step of its lineage (`kept_changes_of_its_lineage`, "" for an entry
 // without one).
 struct PacketKernel {

@@ -38,6 +38,8 @@ TraceMeta TraceMeta::from_json(const json::Value &meta) {
   if (const auto *axes = meta.get("var_axes").as_array())
     for (const auto &a : *axes)
       if (const auto *s = a.as_string()) m.var_axes.push_back(*s);
+  m.kernel_file = meta.string_or("kernel_file", kDefaultKernelFile);
+  if (m.kernel_file.empty()) m.kernel_file = kDefaultKernelFile;
   return m;
 }
 
@@ -61,6 +63,7 @@ json::Value TraceMeta::to_json() const {
   meta.set("harness", harness);
   meta.set("source_repo", source_repo);
   meta.set("head_sha", head_sha);
+  meta.set("kernel_file", kernel_file);
   return meta;
 }
 

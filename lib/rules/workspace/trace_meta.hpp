@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "workspace/kernel_file.hpp"
 #include "json/value.hpp"
 
 namespace otm::workspace {
@@ -26,6 +27,9 @@ struct TraceMeta {
   std::string vendor, arch, product, arch_basis; // hardware.hpp's target
   std::string dsl_default, harness;
   std::string source_repo, head_sha;
+  // The file holding the kernel (workspace/kernel_file.hpp); a meta.json
+  // written before it was recorded reads kernel.py.
+  std::string kernel_file = kDefaultKernelFile;
 
   // Fields absent or of another type read as empty (null for the values).
   static TraceMeta from_json(const json::Value &meta);

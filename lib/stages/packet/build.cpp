@@ -81,9 +81,9 @@ namespace {
 // The kernel file's blob at a commit of the trace, for the run's noise band.
 RunFacts::BlobOf kernel_blob_of(const Context &ctx) {
   if (!ctx.repo) return {};
-  return [repo = ctx.repo](const std::string &sha) -> std::optional<std::string> {
+  return [repo = ctx.repo, file = ctx.meta.kernel_file](const std::string &sha) -> std::optional<std::string> {
     try {
-      return repo->blob_id(sha, "kernel.py");
+      return repo->blob_id(sha, file);
     } catch (const std::exception &) {
       return std::nullopt; // a commit the trace no longer holds: no measurement of known code
     }
@@ -156,9 +156,12 @@ void run_in_chunks(std::size_t count, Context ctx, const std::function<void(cons
 // The packet files of the directory that no segment of the run will have
 // again, or that this run rebuilt: a packet's files are <seg_id> and one
 // of its endings. Files that are not a packet's are kept.
-bool stale(const std::string &name, const std::set<std::string> &current, const std::set<std::string> &rebuilt) {
-  for (std::string_view end : {std::string_view(kCodeAfterSuffix), std::string_view(kStepDiffSuffix),
-                               std::string_view(".json"), std::string_view(".diff"), std::string_view(".py")})
+bool stale(const std::string &name, const std::set<std::string> &current, const std::set<std::string> &rebuilt,
+           const std::string &kernel_ext) {
+  const std::string after = std::string(kCodeAfterMark) + kernel_ext, after_py = std::string(kCodeAfterMark) + ".py";
+  for (std::string_view end :
+       {std::string_view(after), std::string_view(after_py), std::string_view(kStepDiffSuffix),
+        std::string_view(".json"), std::string_view(".diff"), std::string_view(kernel_ext), std::string_view(".py")})
     if (name.size() > end.size() && name.ends_with(end)) {
       std::string stem = name.substr(0, name.size() - end.size());
       return !current.count(stem) || rebuilt.count(stem);
@@ -223,7 +226,7 @@ BuildResult build_all(const std::vector<workspace::Segment> &all_segments, const
     }
     for (const auto &name : publish.current()) {
       if (publish.given(name)) continue;
-      if (stale(name, current, rebuilt))
+      if (stale(name, current, rebuilt, workspace::kernel_extension(ctx.meta.kernel_file)))
         r.removed.push_back(name);
       else
         publish.keep(name);

@@ -1,4 +1,4 @@
-// The code lines a kernel.py diff adds and removes, whitespace taken out,
+// The code lines a kernel-file diff adds and removes, whitespace taken out,
 // by side (issue 25): what a strategy's span compares its kept steps'
 // own changes against, and what a strategy's earlier tries are matched by.
 // Blank, comment and version-stamp lines are no code.

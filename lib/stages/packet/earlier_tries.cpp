@@ -44,7 +44,8 @@ std::vector<std::string> tries_of_this_change(const Context &ctx, const std::str
     return out;
   };
   if (!ctx.repo || !ctx.commits || !facts) return in_run_order();
-  auto own = own_change(*ctx.repo, *ctx.commits, version, ctx.diffs, facts->code_made_on(version));
+  auto own =
+      own_change(*ctx.repo, ctx.meta.kernel_file, *ctx.commits, version, ctx.diffs, facts->code_made_on(version));
   if (!own || !own->executable) return in_run_order();
   const auto mine = changed_lines(*own, ChangedLines::Running | ChangedLines::NotMoved);
   if (mine.size() == 0) return in_run_order();
@@ -58,7 +59,8 @@ std::vector<std::string> tries_of_this_change(const Context &ctx, const std::str
     tried.record_type = "anti-strategy";
     tried.version = v;
     tried.sha = row->sha;
-    auto attempt = version_diff(*ctx.repo, *ctx.commits, tried, ctx.diffs, facts->code_made_on(v));
+    auto attempt =
+        version_diff(*ctx.repo, ctx.meta.kernel_file, *ctx.commits, tried, ctx.diffs, facts->code_made_on(v));
     if (!attempt || !attempt->executable) continue;
     // Every changed line first (cheap): an attempt sharing none is no try.
     if (meets(changed_lines(*attempt), mine) &&

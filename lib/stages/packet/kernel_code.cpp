@@ -43,8 +43,8 @@ void DiffCache::put(const std::string &base, const std::string &target, Entry e)
   entries_.emplace(std::make_pair(base, target), std::move(e));
 }
 
-KernelDiff diff_between(const git::Repository &repo, const std::string &base, const std::string &target,
-                        DiffRange range, DiffCache *cache) {
+KernelDiff diff_between(const git::Repository &repo, const std::string &kernel_file, const std::string &base,
+                        const std::string &target, DiffRange range, DiffCache *cache) {
   KernelDiff d{base, target, {}, range, false, nullptr, nullptr};
   if (auto hit = cache ? cache->find(base, target) : std::nullopt) {
     d.lexed = std::move(hit->lexed);
@@ -53,11 +53,11 @@ KernelDiff diff_between(const git::Repository &repo, const std::string &base, co
     d.executable = hit->executable;
     return d;
   }
-  auto base_blob = base.empty() ? std::nullopt : repo.blob_id(base, "kernel.py");
-  if (repo.blob_id(target, "kernel.py") != base_blob) d.text = repo.diff_path(base, target, "kernel.py");
+  auto base_blob = base.empty() ? std::nullopt : repo.blob_id(base, kernel_file);
+  if (repo.blob_id(target, kernel_file) != base_blob) d.text = repo.diff_path(base, target, kernel_file);
   if (text::strip(d.text).empty()) d.text.clear();
   d.lexed = std::make_shared<const LexedDiff>(d.text);
-  d.after = std::make_shared<const std::string>(d.text.empty() ? "" : repo.read_at(target, "kernel.py").value_or(""));
+  d.after = std::make_shared<const std::string>(d.text.empty() ? "" : repo.read_at(target, kernel_file).value_or(""));
   d.executable =
       code::count_changes(d.lexed->lines).changes_code() &&
       code::inert_changes(d.lexed->lines, d.after->empty() ? std::nullopt : std::optional<std::string_view>(*d.after))
@@ -66,21 +66,22 @@ KernelDiff diff_between(const git::Repository &repo, const std::string &base, co
   return d;
 }
 
-std::optional<KernelDiff> own_change(const git::Repository &repo, const VersionCommits &commits,
-                                     const std::string &version, DiffCache *cache, const std::string &made_on) {
+std::optional<KernelDiff> own_change(const git::Repository &repo, const std::string &kernel_file,
+                                     const VersionCommits &commits, const std::string &version, DiffCache *cache,
+                                     const std::string &made_on) {
   const auto &mine = commits.of(version);
   if (mine.empty()) return std::nullopt;
   std::string base = !made_on.empty() ? made_on : mine.front().parents.empty() ? "" : mine.front().parents.front();
-  return diff_between(repo, base, mine.back().sha, DiffRange::VersionChange, cache);
+  return diff_between(repo, kernel_file, base, mine.back().sha, DiffRange::VersionChange, cache);
 }
 
-std::optional<KernelDiff> version_diff(const git::Repository &repo, const VersionCommits &commits,
-                                       const workspace::Segment &segment, DiffCache *cache,
-                                       const std::string &made_on) {
+std::optional<KernelDiff> version_diff(const git::Repository &repo, const std::string &kernel_file,
+                                       const VersionCommits &commits, const workspace::Segment &segment,
+                                       DiffCache *cache, const std::string &made_on) {
   const auto &sha = segment.sha;
   if (!sha || sha->empty()) return std::nullopt;
   auto diff = [&](const std::string &base, const std::string &target, DiffRange range) {
-    return diff_between(repo, base, target, range, cache);
+    return diff_between(repo, kernel_file, base, target, range, cache);
   };
   bool strategy = segment.record_type == "strategy";
   const auto best = segment.measured_from().sha;
@@ -113,19 +114,20 @@ std::optional<KernelDiff> version_diff(const git::Repository &repo, const Versio
   return diff(base, *sha, anti ? DiffRange::Attempt : DiffRange::VersionChange);
 }
 
-ReferenceSource reference_source(const git::Repository &repo, const workspace::Segment &segment) {
+ReferenceSource reference_source(const git::Repository &repo, const std::string &kernel_file,
+                                 const workspace::Segment &segment) {
   const auto &sha = segment.sha;
-  if (sha && !sha->empty() && repo.blob_id(*sha, "kernel.py")) return {"kernel.py", *sha};
+  if (sha && !sha->empty() && repo.blob_id(*sha, kernel_file)) return {kernel_file, *sha};
   // Partition names every reference kernel's file; a segment without one
-  // reads kernel.py, as it always has.
-  std::string file = segment.kernel_file.empty() ? "kernel.py" : segment.kernel_file;
+  // reads the trace's kernel file.
+  std::string file = segment.kernel_file.empty() ? kernel_file : segment.kernel_file;
   if (auto head = repo.head(); head && repo.blob_id(*head, file)) return {file, *head};
   return {file, ""};
 }
 
-std::string reference_kernel(const git::Repository &repo, const trace::TraceFiles &files,
-                             const workspace::Segment &segment) {
-  auto source = reference_source(repo, segment);
+std::string reference_kernel(const git::Repository &repo, const std::string &kernel_file,
+                             const trace::TraceFiles &files, const workspace::Segment &segment) {
+  auto source = reference_source(repo, kernel_file, segment);
   if (!source.commit.empty()) return repo.read_at(source.commit, source.path).value_or("");
   return files.text(source.path).value_or("");
 }

@@ -1,5 +1,5 @@
 // The code a packet carries (spec packets.md §4): a version's change to
-// kernel.py as a unified diff, or a whole reference kernel, read from the
+// The trace's kernel file (TraceMeta::kernel_file) as a unified diff, or a whole reference kernel, read from the
 // trace's git objects through libgit2 (never the git binary).
 #pragma once
 
@@ -56,17 +56,17 @@ struct LexedDiff {
 struct KernelDiff {
   std::string base;   // commit the diff starts from ("" for a root commit)
   std::string target; // commit the diff ends at
-  std::string text;   // unified diff of kernel.py, as `git diff base..target -- kernel.py`; may be empty
+  std::string text;   // unified diff of the kernel file, as `git diff base..target -- <file>`; may be empty
   DiffRange range = DiffRange::VersionChange;
   // `text` changes a line that runs (code/inert_changes.hpp, judged against
-  // kernel.py at `target`): not only comments, docstrings, version stamps,
+  // the kernel file at `target`): not only comments, docstrings, version stamps,
   // assignments nothing reads or new functions nothing calls.
   bool executable = false;
   std::shared_ptr<const LexedDiff> lexed;   // `text`, lexed
-  std::shared_ptr<const std::string> after; // kernel.py at `target` ("" when absent)
+  std::shared_ptr<const std::string> after; // the kernel file at `target` ("" when absent)
 };
 
-// kernel.py diffs already computed in this run, by (base, target): a pair
+// kernel-file diffs already computed in this run, by (base, target): a pair
 // several segments share (a version's dead end and its pitfall, a strategy
 // and the segment measured against it) is diffed once. Safe to share
 // between threads.
@@ -85,9 +85,10 @@ private:
   std::map<std::pair<std::string, std::string>, Entry> entries_;
 };
 
-// kernel.py from `base` ("" for none) to `target`, through the cache.
-KernelDiff diff_between(const git::Repository &repo, const std::string &base, const std::string &target,
-                        DiffRange range, DiffCache *cache = nullptr);
+// `kernel_file` (TraceMeta::kernel_file) from `base` ("" for none) to
+// `target`, through the cache (one cache per trace: one kernel file).
+KernelDiff diff_between(const git::Repository &repo, const std::string &kernel_file, const std::string &base,
+                        const std::string &target, DiffRange range, DiffCache *cache = nullptr);
 
 // A version's own change: from the code it was made on to its last commit;
 // nullopt when the version has no commit. The code it was made on is
@@ -96,14 +97,14 @@ KernelDiff diff_between(const git::Repository &repo, const std::string &base, co
 // their code committed, that parent is a failed attempt, and a kept step
 // that only restores the best code and edits a comment would read as
 // changing what the attempt changed.
-std::optional<KernelDiff> own_change(const git::Repository &repo, const VersionCommits &commits,
-                                     const std::string &version, DiffCache *cache = nullptr,
-                                     const std::string &made_on = {});
+std::optional<KernelDiff> own_change(const git::Repository &repo, const std::string &kernel_file,
+                                     const VersionCommits &commits, const std::string &version,
+                                     DiffCache *cache = nullptr, const std::string &made_on = {});
 
 // The change a record's code shows, nullopt without a commit.
 //  - A strategy whose segment names `measured_against.sha` (the ladder's
 //    best-so-far before it): that commit to the version's last commit, even
-//    when kernel.py did not change (the range is still recorded).
+//    when the kernel file did not change (the range is still recorded).
 //  - Otherwise the whole version change, from the first parent of the
 //    version's FIRST commit (for an anti-strategy: from `made_on`, the
 //    last kept step's commit, the code the attempt was made on, when
@@ -113,13 +114,13 @@ std::optional<KernelDiff> own_change(const git::Repository &repo, const VersionC
 //    commit whose code differs from that base in a line that runs (the
 //    failed attempt, never a restoration that differs only by a constant
 //    nothing reads), else to the latest commit that
-//    changed kernel.py at all; for other segments, to the last commit, or
-//    when that leaves kernel.py as it was, to the latest that changed it.
-std::optional<KernelDiff> version_diff(const git::Repository &repo, const VersionCommits &commits,
-                                       const workspace::Segment &segment, DiffCache *cache = nullptr,
-                                       const std::string &made_on = {});
+//    changed the kernel file at all; for other segments, to the last commit, or
+//    when that leaves the kernel file as it was, to the latest that changed it.
+std::optional<KernelDiff> version_diff(const git::Repository &repo, const std::string &kernel_file,
+                                       const VersionCommits &commits, const workspace::Segment &segment,
+                                       DiffCache *cache = nullptr, const std::string &made_on = {});
 
-// Where a reference kernel's code is read: kernel.py at the segment's
+// Where a reference kernel's code is read: the kernel file at the segment's
 // commit, the code the run measured, whenever that commit holds it (a
 // milestone's versions/kernel_<ver>.py snapshot only marks the milestone:
 // round 12 found a snapshot that was the version before's code, byte for
@@ -127,14 +128,15 @@ std::optional<KernelDiff> version_diff(const git::Repository &repo, const Versio
 // working tree only when HEAD does not track it. Shared by the packet
 // stage and otm-explain.
 struct ReferenceSource {
-  std::string path;   // "kernel.py" or the snapshot's path
+  std::string path;   // the kernel file or the snapshot's path
   std::string commit; // the commit it is read at; empty for the working tree
 };
-ReferenceSource reference_source(const git::Repository &repo, const workspace::Segment &segment);
+ReferenceSource reference_source(const git::Repository &repo, const std::string &kernel_file,
+                                 const workspace::Segment &segment);
 
 // A reference kernel's code, read from reference_source. Empty when absent.
 // The working tree is read under the trace reading policy.
-std::string reference_kernel(const git::Repository &repo, const trace::TraceFiles &files,
-                             const workspace::Segment &segment);
+std::string reference_kernel(const git::Repository &repo, const std::string &kernel_file,
+                             const trace::TraceFiles &files, const workspace::Segment &segment);
 
 } // namespace otm::packet

@@ -16,6 +16,7 @@
 #include "text/regex.hpp"
 #include "text/utf8.hpp"
 #include "trace/step_record.hpp"
+#include "workspace/kernel_file.hpp"
 #include "workspace/layout.hpp"
 #include "json/write.hpp"
 
@@ -176,11 +177,11 @@ struct CodeFile {
   bool truncated = false;
 };
 
-// The kernel.py change a strategy's or anti-strategy's code shows
+// The kernel-file change a strategy's or anti-strategy's code shows
 // (version_diff); nullopt for a reference kernel or without a repository.
 std::optional<KernelDiff> kernel_diff_of(const workspace::Segment &seg, const Context &ctx, const std::string &type) {
   if (type == "reference-kernel" || !ctx.repo || !ctx.commits) return std::nullopt;
-  return version_diff(*ctx.repo, *ctx.commits, seg, ctx.diffs,
+  return version_diff(*ctx.repo, ctx.meta.kernel_file, *ctx.commits, seg, ctx.diffs,
                       ctx.facts ? ctx.facts->code_made_on(seg.version) : std::string());
 }
 
@@ -191,9 +192,11 @@ CodeFile code_file(scrub::Scrubber &s, const workspace::Segment &seg, const Cont
   CodeFile c;
   std::size_t cap = kMaxDiffChars;
   if (type == "reference-kernel") {
-    c.text = reference_kernel(*ctx.repo, *ctx.files, seg);
+    c.text = reference_kernel(*ctx.repo, ctx.meta.kernel_file, *ctx.files, seg);
     cap = kMaxKernelChars;
-    c.ext = ".py";
+    // The kernel's own extension, which says its language to every later
+    // reader (a kernel.cu is C++, not Python).
+    c.ext = workspace::kernel_extension(seg.kernel_file.empty() ? ctx.meta.kernel_file : seg.kernel_file);
   } else if (ctx.repo && ctx.commits) {
     c.diff = std::move(diff);
     c.ext = ".diff";
@@ -274,6 +277,7 @@ json::Value agent_facing_of(Texts &t, const workspace::Segment &seg, const works
   said.set("expected_impact_stated_by_steps", facts ? facts->steps_stating(row.expected_impact) : 0);
   said.set("causal_sentences", std::move(t.causal));
   said.set("directions_taken_up", std::move(t.directions_up));
+  said.set("stock_texts", std::move(t.stock));
   out.set("what_the_run_said", std::move(said));
 
   json::Value m = json::Value::object();
@@ -519,9 +523,9 @@ Built build_packet(const workspace::Segment &seg, const workspace::VersionRow &r
   auto diff = kernel_diff_of(seg, ctx, type);
   auto reach = shapes_reached(diff ? &*diff : nullptr, seg, ctx);
   if (type == "strategy" && diff)
-    add_presented_kernel_defects(reach, diff->target, "kernel.py", ctx);
+    add_presented_kernel_defects(reach, diff->target, ctx.meta.kernel_file, ctx);
   else if (type == "reference-kernel" && ctx.repo) {
-    auto source = reference_source(*ctx.repo, seg);
+    auto source = reference_source(*ctx.repo, ctx.meta.kernel_file, seg);
     add_presented_kernel_defects(reach, source.commit, source.path, ctx);
   }
   Texts texts = scrub_texts(s, seg, row, ctx, taken_up, type, span, reach);
@@ -548,7 +552,8 @@ Built build_packet(const workspace::Segment &seg, const workspace::VersionRow &r
     if (code.diff && code.diff->after && !code.diff->after->empty()) {
       std::string after = s.code(*code.diff->after);
       if (!cap_at_line(after, kMaxKernelChars)) {
-        out.siblings.push_back({out.seg_id + kCodeAfterSuffix, std::move(after)});
+        out.siblings.push_back(
+            {out.seg_id + kCodeAfterMark + workspace::kernel_extension(ctx.meta.kernel_file), std::move(after)});
         agent_facing.set("code_after_file", out.siblings.back().first);
       }
     }

@@ -53,8 +53,9 @@
 namespace otm::packet {
 
 // The sibling holding the kernel file after a diff's change
-// (agent_facing.code_after_file): "<seg_id>.after.py".
-inline constexpr const char *kCodeAfterSuffix = ".after.py";
+// (agent_facing.code_after_file): "<seg_id>.after" and the kernel file's
+// extension (workspace::kernel_extension): "<seg_id>.after.py".
+inline constexpr const char *kCodeAfterMark = ".after";
 // The sibling holding a strategy's own step's change when its diff from the
 // best-so-far spans earlier kept steps (agent_facing.step_diff_file).
 inline constexpr const char *kStepDiffSuffix = ".step.diff";

@@ -1,6 +1,7 @@
 #include "packet/packet_texts.hpp"
 
 #include "packet/span.hpp"
+#include "packet/stock_texts.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -309,6 +310,23 @@ Texts scrub_texts(scrub::Scrubber &s, const workspace::Segment &seg, const works
     e.set("limit_bytes",
           ctx.shared_memory_per_block ? json::Value(static_cast<double>(*ctx.shared_memory_per_block)) : json::Value());
     t.exceeds_shared_memory.push_back(std::move(e));
+  }
+  // The run's stock sentences among this step's texts and the rationales
+  // of the directions it took up (stock_texts.hpp), scrubbed as those are.
+  t.stock = json::Value::array();
+  if (ctx.facts) {
+    auto explanations = StockTexts::explanations_of(row);
+    for (const auto &e : taken_up)
+      if (const auto *r = e.get("rationale").as_string(); r && !text::strip(*r).empty()) explanations.push_back(*r);
+    for (const auto &raw : explanations) {
+      const auto count = ctx.facts->stock().count_of(raw);
+      if (!count.repeated_across_kinds()) continue;
+      json::Value entry = json::Value::object();
+      entry.set("text", scrubbed(s, json::Value(raw)));
+      entry.set("steps", static_cast<std::int64_t>(count.steps));
+      entry.set("kinds", static_cast<std::int64_t>(count.kinds));
+      t.stock.push_back(std::move(entry));
+    }
   }
   return t;
 }

@@ -24,6 +24,7 @@ struct Texts {
   std::optional<Conclusion> conclusion;
   json::Value conclusion_text, directions, pitfalls, lever, fix, previous, harness, category, fixed_axes, var_axes;
   json::Value expected, directions_up, evidence, causal;
+  json::Value stock; // [{text, steps, kinds}]: this step's texts the run states on steps of other kinds too
   json::Value benchmarked_values;  // each variable axis's values over the workload's shapes
   json::Value benchmarked_shapes;  // each shape's variable axes ({"T": 8, "V": 32000}), once each
   json::Value span_changes;        // strategy: the earlier kept steps' change texts in its span

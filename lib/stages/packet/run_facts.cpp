@@ -90,6 +90,7 @@ RunFacts::RunFacts(std::vector<workspace::VersionRow> version_rows, const BlobOf
     position_.try_emplace(rows_[i].version, i);
     if (const auto &s = rows_[i].expected_impact; s && !text::strip(*s).empty()) ++impacts_[text::folded(*s)];
   }
+  stock_ = StockTexts(rows_);
   if (!blob_of) return;
   // Fastest and slowest geomean per kernel blob, and per blob and shape.
   using Range = std::pair<double, double>;

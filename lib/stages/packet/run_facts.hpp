@@ -25,6 +25,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "packet/stock_texts.hpp"
 #include "workspace/version_row.hpp"
 #include "json/value.hpp"
 
@@ -98,6 +99,8 @@ public:
   // How many steps state `text` (text::folded alike) as their
   // expected impact; 0 for none.
   std::size_t steps_stating(const std::optional<std::string> &text) const;
+  // The run's stock sentences (stock_texts.hpp).
+  const StockTexts &stock() const { return stock_; }
   // The run's noise band: the NoiseRule's quantile of the spreads, in
   // percent of the faster, of the kept steps' measurements of each
   // byte-identical kernel; nullopt when the run never re-measured unchanged code (or no
@@ -128,7 +131,8 @@ private:
   std::vector<workspace::VersionRow> rows_;               // by n
   std::unordered_map<std::string, std::size_t> position_; // version -> index in rows_
   std::unordered_map<std::string, std::size_t> impacts_;  // normalised expected impact -> steps
-  std::vector<std::optional<std::string>> blobs_;         // per row of rows_: its kernel's blob, when read
+  StockTexts stock_;
+  std::vector<std::optional<std::string>> blobs_; // per row of rows_: its kernel's blob, when read
   std::optional<double> spread_, shape_spread_;
 };
 

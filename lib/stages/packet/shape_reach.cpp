@@ -102,7 +102,8 @@ ShapeReach shapes_reached(const KernelDiff *diff, const workspace::Segment &segm
   if (shapes.empty()) return out;
   // The code measured before: the best-so-far's, which a failed attempt's
   // diff (from the code it was made on) need not start at.
-  auto before = ctx.repo->read_at(*from, "kernel.py"), after = ctx.repo->read_at(diff->target, "kernel.py");
+  auto before = ctx.repo->read_at(*from, ctx.meta.kernel_file),
+       after = ctx.repo->read_at(diff->target, ctx.meta.kernel_file);
   if (!before || !after) return out;
   const auto &var_axes = ctx.meta.var_axes;
   auto runs = code::shapes_running_changed_code(*before, *after, shapes, var_axes);

@@ -1,7 +1,7 @@
 // Which benchmarked shapes a packet's diff reaches (issue 25, round 7): a
 // change confined to one branch of the kernel runs only for the shapes
 // whose launch takes that branch. Read with code::shapes_running_changed_code
-// from kernel.py at the two ends of the diff and the trace's workload.jsonl
+// from the kernel file at the two ends of the diff and the trace's workload.jsonl
 // (each line's `shape_id` or `uuid`, or its axes spelled out as
 // "M1_N4096": the key of a step record's `latency_us_by_shape`, and its
 // `axes`). With the product's SM count

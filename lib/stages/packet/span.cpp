@@ -10,7 +10,7 @@ namespace otm::packet {
 bool own_change_runs(const Context &ctx, const std::string &version) {
   if (!ctx.repo || !ctx.commits) return true;
   const std::string made_on = ctx.facts ? ctx.facts->code_made_on(version) : std::string();
-  auto d = own_change(*ctx.repo, *ctx.commits, version, ctx.diffs, made_on);
+  auto d = own_change(*ctx.repo, ctx.meta.kernel_file, *ctx.commits, version, ctx.diffs, made_on);
   return d && d->executable;
 }
 
@@ -28,7 +28,7 @@ Span span_of(const workspace::Segment &seg, const Context &ctx) {
   };
   // A version's own change, from the code it was made on.
   auto own_of = [&](const std::string &version) {
-    return own_change(*ctx.repo, *ctx.commits, version, ctx.diffs, made_on(version));
+    return own_change(*ctx.repo, ctx.meta.kernel_file, *ctx.commits, version, ctx.diffs, made_on(version));
   };
   auto runs = [&](const std::string &version) { return own_change_runs(ctx, version); };
   // A kept step that failed its correctness check was undone later (the
@@ -58,7 +58,8 @@ Span span_of(const workspace::Segment &seg, const Context &ctx) {
       // after the last kept step is no version of its own; kit 34, W09).
       const auto head = ctx.repo->head();
       if (!kept.empty() && head) {
-        const auto ended = diff_between(*ctx.repo, *seg.sha, *head, DiffRange::MeasuredAgainst, ctx.diffs);
+        const auto ended =
+            diff_between(*ctx.repo, ctx.meta.kernel_file, *seg.sha, *head, DiffRange::MeasuredAgainst, ctx.diffs);
         if (ended.executable) {
           const auto net = changed_lines(ended);
           for (const auto *row : kept)
@@ -70,12 +71,13 @@ Span span_of(const workspace::Segment &seg, const Context &ctx) {
     const auto &to = seg.sha;
     if (from && to && !from->empty())
       out.differs_from_measured_against =
-          diff_between(*ctx.repo, *from, *to, DiffRange::MeasuredAgainst, ctx.diffs).executable;
+          diff_between(*ctx.repo, ctx.meta.kernel_file, *from, *to, DiffRange::MeasuredAgainst, ctx.diffs).executable;
     const auto final_sha = seg.final_kernel_at().sha;
     if (final_sha && to && !final_sha->empty())
       out.differs_from_final_kernel =
           *final_sha != *to &&
-          diff_between(*ctx.repo, *to, *final_sha, DiffRange::MeasuredAgainst, ctx.diffs).executable;
+          diff_between(*ctx.repo, ctx.meta.kernel_file, *to, *final_sha, DiffRange::MeasuredAgainst, ctx.diffs)
+              .executable;
     return out;
   }
   if (type != "strategy" || !ctx.facts) return out;
@@ -89,7 +91,8 @@ Span span_of(const workspace::Segment &seg, const Context &ctx) {
   std::optional<ChangedLines> span_code;
   if (const auto &base = measured_from.sha; base && !base->empty())
     if (const auto &target = seg.sha; target && !target->empty())
-      span_code = changed_lines(diff_between(*ctx.repo, *base, *target, DiffRange::MeasuredAgainst, ctx.diffs));
+      span_code = changed_lines(
+          diff_between(*ctx.repo, ctx.meta.kernel_file, *base, *target, DiffRange::MeasuredAgainst, ctx.diffs));
   for (const auto *row : ctx.facts->kept_between(*from, seg.version)) {
     const std::string &v = row->version;
     auto own = own_of(v);

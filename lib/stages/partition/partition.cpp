@@ -11,6 +11,7 @@
 #include "text/regex.hpp"
 #include "text/sentences.hpp"
 #include "text/utf8.hpp"
+#include "workspace/kernel_file.hpp"
 #include "workspace/segment.hpp"
 #include "workspace/segment_kinds.hpp"
 
@@ -116,7 +117,7 @@ void reference_kernels(Builder &b, const Inputs &in, const std::vector<Milestone
   f.marker = "r";
   f.technique = "reference-impl";
   f.disc = b.allocate(f, "reference-kernel", "reference-impl");
-  f.kernel_file = "kernel.py";
+  f.kernel_file = in.meta.kernel_file;
   b.finish(f);
   int mega_index = 0;
   for (const auto &m : ms) {
@@ -125,7 +126,7 @@ void reference_kernels(Builder &b, const Inputs &in, const std::vector<Milestone
     const std::string &ver = m.row->version;
     // The final kernel already is this version's reference kernel.
     if (ver == last->version) continue;
-    std::string path = "versions/kernel_" + ver + ".py";
+    std::string path = workspace::snapshot_path(ver, in.meta.kernel_file);
     if (!in.snapshot_exists || !in.snapshot_exists(path)) continue;
     workspace::Segment s = b.common(*m.row);
     std::string technique = "reference-impl-milestone" + std::to_string(mega_index);

@@ -12,6 +12,7 @@
 #include "text/regex.hpp"
 #include "text/utf8.hpp"
 #include "workspace/capture_row.hpp"
+#include "workspace/kernel_file.hpp"
 #include "workspace/ladder_verdict.hpp"
 #include "workspace/version_row.hpp"
 
@@ -356,7 +357,8 @@ void conclusion_section(std::string &md, const Inputs &in, const std::vector<Ver
     }
     if (s == "mega") {
       ++megas;
-      if (in.snapshot_exists && in.snapshot_exists("versions/kernel_" + v.version + ".py")) ++megas_with_snapshot;
+      if (in.snapshot_exists && in.snapshot_exists(workspace::snapshot_path(v.version, in.meta.kernel_file)))
+        ++megas_with_snapshot;
     }
     if (verdicts[i].accepted() && v.geomean()) ++with_geo;
   }

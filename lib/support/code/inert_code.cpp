@@ -416,8 +416,19 @@ InertCode find_inert_code(std::string_view source, Language language, const std:
           }
         }
     }
+    // A function only its own body names (a recursive call, a
+    // `warp_specialize` that passes the function to itself) is called by
+    // nothing outside it (kit 45, R34).
+    auto called_from_outside = [&](const auto &fn) {
+      if (!live_reads.count(fn.name)) return false;
+      for (std::size_t i = 0; i < n; ++i)
+        if (!dead[i] && (i < fn.begin || i >= fn.end) &&
+            std::find(reads[i].begin(), reads[i].end(), fn.name) != reads[i].end())
+          return true;
+      return false;
+    };
     for (std::size_t f = 0; f < functions.size(); ++f) {
-      if (function_dead[f] || live_reads.count(functions[f].name)) continue;
+      if (function_dead[f] || called_from_outside(functions[f])) continue;
       function_dead[f] = changed = true;
       for (std::size_t k = functions[f].begin; k < functions[f].end; ++k)
         if (!dead[k]) {
