@@ -640,3 +640,19 @@ TEST_CASE("a reference kernel file within the limit is quoted whole, a longer on
         distill::reference_kernel_code(kTritonAutotune)->snippet);
   fs::remove_all(dir);
 }
+
+TEST_CASE("a comment that sets a name the code sets otherwise is not quoted", "[distill][issue25]") {
+  // Kit 45, R12: a comment-only "kept" step left "# BLOCK_N = 2048" above
+  // the kernel's `BLOCK_N = 1024`.
+  const std::string src = "import triton\nimport triton.language as tl\n"
+                          "# BLOCK_N = 2048  (tuned for the large shapes)\n"
+                          "# NUM_WARPS = 8  (kept)\n"
+                          "BLOCK_N = 1024\nNUM_WARPS = 8\n"
+                          "@triton.jit\ndef k(x_ptr, N: tl.constexpr):\n    x = tl.load(x_ptr + tl.arange(0, N))\n"
+                          "def run(x):\n    k[(1,)](x, N=BLOCK_N, num_warps=NUM_WARPS)\n";
+  auto code = distill::reference_kernel_code(src);
+  REQUIRE(code);
+  CHECK(code->whole_file.find("BLOCK_N = 2048") == std::string::npos);
+  CHECK(code->whole_file.find("# NUM_WARPS = 8  (kept)") != std::string::npos); // agrees with the code
+  CHECK(code->whole_file.find("BLOCK_N = 1024") != std::string::npos);
+}

@@ -453,14 +453,39 @@ std::optional<ReferenceKernelCode> reference_kernel_code(std::string_view source
       if (bound_by(other) != name && count_identifier(other, name) > 0) return false;
     return true;
   };
+  // The values the code sets each name to (case-folded: the run's comment
+  // "num_warps = 2" speaks of `NUM_WARPS`), for the comments below.
+  static const text::Regex sets(
+      R"((?:^|[\s,(;])(?:constexpr\s+|const\s+|static\s+)*(?:int\s+|unsigned\s+)?([A-Za-z_]\w*)\s*(?::[^=]*)?=(?!=)\s*(\d+)\b|^\s*#\s*define\s+([A-Za-z_]\w*)\s+\(?(\d+)\)?\s*$)");
+  const auto lexed = code::lex_source(source, language);
+  std::map<std::string, std::set<std::string>> code_sets;
+  for (const auto &line : lexed) {
+    if (line.kind == code::LineKind::Comment) continue;
+    sets.for_each_match(line.text, [&](const text::Match &m) {
+      const bool define = m.has(3);
+      code_sets[text::to_lower(define ? m[3] : m[1])].emplace(define ? m[4] : m[2]);
+    });
+  }
+  // A whole-line comment that sets a name the code sets otherwise
+  // ("# BLOCK_N = 2048  (tuned for the large shapes)" above `BLOCK_N =
+  // 1024`): a step that changed only the comment left it (kit 45, R12,
+  // R02), and a reader would take it for the kernel's setting.
+  static const text::Regex comment_sets(R"(^\s*(?:#|//)\s*([A-Za-z_]\w*)\s*(?:=|:)\s*(\d+)\b)");
+  auto stale_setting = [&](const code::SourceLine &line) {
+    if (line.kind != code::LineKind::Comment) return false;
+    auto m = comment_sets.search(line.text);
+    if (!m) return false;
+    auto it = code_sets.find(text::to_lower((*m)[1]));
+    return it != code_sets.end() && !it->second.count(std::string((*m)[2]));
+  };
   std::vector<std::string_view> kept;
-  for (const auto &line : code::lex_source(source, language)) {
+  for (const auto &line : lexed) {
     bool phrase = scrub::holds_replacement_phrase(line.text);
     bool artefact =
         phrase && ((line.kind == code::LineKind::Comment && line.text.find("\"\"\"") == std::string_view::npos &&
                     line.text.find("'''") == std::string_view::npos) ||
                    unread_constant(line.text));
-    if (!artefact && !scrubbed_comment_line(line.text)) kept.push_back(line.text);
+    if (!artefact && !scrubbed_comment_line(line.text) && !stale_setting(line)) kept.push_back(line.text);
   }
   while (!kept.empty() && text::strip(kept.back()).empty()) kept.pop_back();
   for (std::size_t i = 0; i < kept.size(); ++i) {

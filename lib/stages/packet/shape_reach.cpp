@@ -17,13 +17,14 @@ struct WorkloadShapes {
   std::vector<code::ShapeAxes> shapes;
 };
 
-// "M1_N4096_K4096": each axis's name and whole value, in the workload's
-// order, joined by '_'; empty when a value is not whole.
-std::string spelled_axes(const code::ShapeAxes::Values &axes) {
+// "M1_N4096_K4096" (`name_value` "" and `join` "_") or "T=512,V=256000"
+// ("=" and ","): each axis's name and whole value, in the workload's
+// order; empty when a value is not whole.
+std::string spelled_axes(const code::ShapeAxes::Values &axes, const char *name_value = "", const char *join = "_") {
   std::string out;
   for (const auto &[name, value] : axes) {
     if (value != std::floor(value)) return {};
-    out += (out.empty() ? "" : "_") + name + text::fixed(value, 0);
+    out += (out.empty() ? "" : join) + name + name_value + text::fixed(value, 0);
   }
   return out;
 }
@@ -43,18 +44,26 @@ WorkloadShapes workload_shapes(const Context &ctx) {
       }
   try {
     for (const auto &line : json::parse_lines(*workload, "workload.jsonl")) {
+      // The axes under "axes", or (a flat line, {"name": "M4096_N1024",
+      // "M": 4096, "N": 1024, "dtype": "bfloat16"}) the line's own numbers.
       const auto *axes = line.get("axes").as_object();
+      if (!axes) axes = line.as_object();
       if (!axes) continue;
       code::ShapeAxes s;
       for (const auto &[name, value] : *axes)
         if (auto x = value.as_number()) s.axes.emplace_back(name, *x);
+      if (s.axes.empty()) continue;
       s.constants = constants;
       std::vector<std::string> names;
-      for (const char *k : {"shape_id", "uuid"})
+      for (const char *k : {"shape_id", "uuid", "name"})
         if (const auto *id = line.get(k).as_string()) names.push_back(*id);
       // A step record may time the shape by its axes spelled out
-      // ("M1_N4096_K4096", round 16) rather than by either id.
-      if (auto spelled = spelled_axes(s.axes); !spelled.empty()) names.push_back(std::move(spelled));
+      // ("M1_N4096_K4096", round 16; "T=512,V=256000", kit 45) rather than
+      // by an id.
+      if (auto spelled = spelled_axes(s.axes); !spelled.empty()) {
+        names.push_back(std::move(spelled));
+        names.push_back(spelled_axes(s.axes, "=", ","));
+      }
       out.keys.push_back(std::move(names));
       out.shapes.push_back(std::move(s));
     }
