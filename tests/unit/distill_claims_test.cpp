@@ -1533,3 +1533,18 @@ TEST_CASE("a reference kernel builds on a setting only as its #define holds it",
   CHECK(builds_on("8") == "GROUP_M 16->8.");
   CHECK(builds_on("16") == "GROUP_M 4->16.");
 }
+
+TEST_CASE("a reference kernel a kept step of which removed a barrier is refused", "[distill][issue25]") {
+  // Kit 46, S41 and S21: the final kernel of a run that dropped a
+  // "redundant" barrier, quoted as a kernel to start from.
+  auto p = fixture("refk-final");
+  REQUIRE(distill::draft_record(p).record);
+  json::Value removed = json::Value::object();
+  removed.set("change", "remove redundant barrier in the hot loop");
+  removed.set("barrier", "__syncthreads();");
+  at(p.doc, {"agent_facing", "span"}).set("a_kept_step_removed_a_barrier", removed);
+  auto d = distill::draft_record(p);
+  REQUIRE(d.refusal);
+  CHECK(d.refusal->field == "payload.implementation.snippet");
+  CHECK_THAT(d.refusal->why, Catch::Contains("removes a barrier (`__syncthreads();`)"));
+}

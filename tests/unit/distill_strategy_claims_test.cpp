@@ -1274,3 +1274,17 @@ TEST_CASE("a stock sentence or the change restated is no step's mechanism", "[di
   REQUIRE(restated.refusal);
   CHECK(restated.refusal->field == "payload.mechanism");
 }
+
+TEST_CASE("a kept step that removes a barrier is no technique to copy", "[distill][issue25]") {
+  // Kit 46, S07: "remove redundant barrier in the hot loop", a gain in
+  // noise, and the barrier ordered the partial stores before a lock release.
+  std::string diff = kDiff;
+  diff.insert(diff.find("     return x"), "-    tl.debug_barrier()\n");
+  diff.replace(diff.find("@@ -12,3 +13,3 @@"), 17, "@@ -12,4 +13,3 @@");
+  auto d = distill::draft_record(packet("Ran twice the warps per program.", diff));
+  REQUIRE(d.refusal);
+  CHECK(d.refusal->field == "payload.implementation.snippet");
+  CHECK_THAT(d.refusal->why, Catch::Contains("removes a barrier (`tl.debug_barrier()`)"));
+  // The same step without the removal stages.
+  CHECK(distill::draft_record(packet("Ran twice the warps per program.")).record);
+}

@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include "config/config.hpp"
 #include "packet/build.hpp"
 #include "packet/earlier_tries.hpp"
 #include "packet/kernel_code.hpp"
@@ -649,4 +650,37 @@ TEST_CASE("what the run kept since a code-matched try names its new bests first"
   CHECK((*since.as_array())[0].python_str().find("online") != std::string::npos);
   CHECK((*since.as_array())[1].python_str().find("num_stages") != std::string::npos);
   fs::remove_all(r.dir);
+}
+
+TEST_CASE("a reference kernel's lineage names the kept step that removed a barrier", "[packet][issue25]") {
+  KernelRepo r("packet-barrier");
+  const std::string head = "import triton\n\n\n@triton.jit\ndef k(x_ptr, lock_ptr):\n    tl.store(x_ptr, 1)\n";
+  r.commit("v0", "v0: baseline", head + "    tl.debug_barrier()\n    tl.atomic_xchg(lock_ptr, 0)\n");
+  r.commit("v1", "v1: remove redundant barrier in the hot loop (-0.6%)", head + "    tl.atomic_xchg(lock_ptr, 0)\n");
+  r.commit("v2", "v2: num_warps 4->8 (-3%)", head + "    tl.atomic_xchg(lock_ptr, 0)\n    y = 8\n");
+  auto repo = git::Repository::open(r.dir);
+  packet::VersionCommits commits(repo);
+  std::vector<json::Value> rows;
+  int n = 0;
+  for (const auto &v : {"v0", "v1", "v2"}) rows.push_back(version_row(v, n++, r.sha[v], false, "PASS"));
+  packet::RunFacts facts(rows);
+  const auto config = config::Config::defaults();
+  packet::Context ctx;
+  ctx.repo = &repo;
+  ctx.commits = &commits;
+  ctx.facts = &facts;
+  ctx.barriers = diff::BarrierRemovalRule::from_json(config.data().get("barrier_removal"), "otm-config.json");
+  workspace::Segment seg;
+  seg.record_type = "reference-kernel";
+  seg.seg_kind = workspace::kFinalKernelSegment;
+  seg.version = "v2";
+  seg.sha = r.sha["v2"];
+  auto span = packet::span_of(seg, ctx);
+  REQUIRE(span.barrier_removed_by);
+  CHECK(span.barrier_removed_by->version == "v1");
+  CHECK(span.barrier_removal == "tl.debug_barrier()");
+  // The kernel before the removal: nothing to name.
+  seg.version = "v0";
+  seg.sha = r.sha["v0"];
+  CHECK_FALSE(packet::span_of(seg, ctx).barrier_removed_by);
 }

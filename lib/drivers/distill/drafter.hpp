@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "config/config.hpp"
+#include "diff/barrier_removal.hpp"
 #include "distill/cross_warp_claim.hpp"
 #include "distill/direction_claim.hpp"
 #include "distill/dram_cause.hpp"
@@ -94,6 +95,9 @@ struct DraftRules {
   // The `direction_claims` section: which way a cause says a setting moved,
   // checked against the way the change text moved it.
   DirectionClaimRule direction_claim;
+  // The `barrier_removal` section: a kept step that removes a barrier is
+  // no technique to copy (barrier_removal.hpp).
+  diff::BarrierRemovalRule barrier_removal;
   // The `cross_warp_claims` section: a cause about data moving between
   // warps checked against CUDA source whose warps never exchange data.
   CrossWarpClaimRule cross_warp;

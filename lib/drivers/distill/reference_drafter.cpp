@@ -7,6 +7,7 @@
 #include "code/kernel_parameters.hpp"
 #include "code/tailless_loops.hpp"
 #include "code/unbound_names.hpp"
+#include "diff/barrier_removal.hpp"
 #include "distill/reference_kernel_code.hpp"
 #include "levers/lever_settings.hpp"
 #include "record/leak_shapes.hpp"
@@ -310,6 +311,14 @@ std::string re_measured(const Context &c) {
 Value draft_reference(Context &c) {
   auto [code, whole_file] = runnable_kernel(c);
   check_milestone_code(c);
+  // A kernel a kept step of which removed a barrier (kit 46: S41, S21,
+  // and five more read as carrying a race) is no kernel to start from: the
+  // run's passing check does not show the race absent.
+  if (const auto &removed = c.af.get("span").get("a_kept_step_removed_a_barrier"); removed.is_object())
+    refuse("payload.implementation.snippet",
+           "a kept step of this kernel (\"" + removed.string_or("change") + "\") " +
+               diff::BarrierRemovalRule::why_unestablished(removed.string_or("barrier")) +
+               ", so the kernel is no reference to start from");
   const auto &own = c.af.get("span").get("this_step_changes_running_code");
   const bool own_runs = !(own.is_bool() && !*own.as_bool());
   Value r = record_head(c);

@@ -4,6 +4,7 @@
 
 #include "code/gluon_layouts.hpp"
 #include "code/unbound_names.hpp"
+#include "diff/barrier_removal.hpp"
 #include "distill/change_claims.hpp"
 #include "distill/strategy_gain.hpp"
 #include "levers/lever_settings.hpp"
@@ -266,6 +267,9 @@ Checked check_strategy(Context &c) {
                              "the run recorded no description of its change");
   k.range = range_of(c.provenance);
   k.diff = running_change(c, k.range);
+  if (auto line = c.rules.barrier_removal.removed_barrier(c.packet.code))
+    refuse("payload.implementation.snippet", "the change " + diff::BarrierRemovalRule::why_unestablished(*line) +
+                                                 ", so the removal is no technique to copy");
   established_gain(c);
   k.dsl = c.op.dsl;
   k.levers = levers::read_levers(k.diff, k.change, c.rules.retrieval.levers, k.dsl);

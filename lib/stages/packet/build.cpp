@@ -73,6 +73,7 @@ Context make_context(const json::Value &meta, const git::Repository &repo, const
   ctx.sm_count = config.sm_count(ctx.meta.product);
   ctx.shared_memory_per_block = config.shared_memory_per_block(ctx.meta.product);
   ctx.axis_aliases = config.axis_aliases();
+  ctx.barriers = diff::BarrierRemovalRule::from_json(config.data().get("barrier_removal"), config.source_name());
   return ctx;
 }
 

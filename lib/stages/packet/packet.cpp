@@ -409,6 +409,8 @@ json::Value agent_facing_of(Texts &t, const workspace::Segment &seg, const works
     // The final kernel: what the run kept after it without a new best, so
     // the kernel it ended with is another (written only when there is some).
     if (t.kept_after.size()) s.set("kept_after_it_without_a_new_best", changes_of(std::move(t.kept_after)));
+    // A step of its lineage that removed a barrier (written only then).
+    if (!t.barrier_removal.is_null()) s.set("a_kept_step_removed_a_barrier", std::move(t.barrier_removal));
     out.set("span", std::move(s));
     out.set("kept_changes_of_its_lineage", changes_of(std::move(t.lineage)));
   }

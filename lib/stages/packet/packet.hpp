@@ -35,6 +35,7 @@
 #include <string>
 #include <vector>
 
+#include "diff/barrier_removal.hpp"
 #include "git/repository.hpp"
 #include "packet/directions_taken_up.hpp"
 #include "packet/kernel_code.hpp"
@@ -76,6 +77,7 @@ struct Context {
   NoiseRule noise;                             // the run's noise band (the `noise` section)
   std::optional<long> sm_count;                // the product's SMs (`launch_grid.sm_count`); nullopt: unknown
   std::optional<long> shared_memory_per_block; // bytes (`device_limits`); nullopt: unknown
+  diff::BarrierRemovalRule barriers;           // `barrier_removal`: a reference kernel's lineage
   std::map<std::string, std::vector<std::string>> axis_aliases; // `shape_axes.aliases` (config::Config)
   DiffCache *diffs = nullptr;                                   // shared by the packets of one run; may be null
   const RunFacts *facts = nullptr;                              // the run's steps (spans, repeated texts); may be null

@@ -286,6 +286,11 @@ Texts scrub_texts(scrub::Scrubber &s, const workspace::Segment &seg, const works
     }
   t.lineage = json::Value::array();
   for (const auto *step : span.lineage) t.lineage.push_back(scrubbed(s, change_text_of(*step)));
+  if (span.barrier_removed_by) {
+    t.barrier_removal = json::Value::object();
+    t.barrier_removal.set("change", scrubbed(s, change_text_of(*span.barrier_removed_by)));
+    t.barrier_removal.set("barrier", s.code(span.barrier_removal));
+  }
   t.kept_after = json::Value::array();
   for (const auto *step : span.kept_after) t.kept_after.push_back(scrubbed(s, change_text_of(*step)));
   t.shape_changes = type == "reference-kernel" ? json::Value::array() : shape_changes(s, seg, row, ctx.facts, reach);

@@ -46,6 +46,16 @@ Span span_of(const workspace::Segment &seg, const Context &ctx) {
     out.this_step_runs = runs(seg.version);
     // The lineage before the kernel's own step: what its code builds on.
     lineage_through(seg.version);
+    // A kept step that removed a barrier left the kernel with a race the
+    // run's correctness check cannot rule out (kit 46: S41, S21).
+    if (ctx.facts)
+      for (const auto *row : out.lineage)
+        if (auto d = own_of(row->version))
+          if (auto line = ctx.barriers.removed_barrier(d->text)) {
+            out.barrier_removed_by = row;
+            out.barrier_removal = *line;
+            break;
+          }
     if (!out.lineage.empty() && out.lineage.back()->version == seg.version) out.lineage.pop_back();
     // The final kernel: the kept steps after it whose own lines are still
     // in the code the run ended with, when that code runs otherwise (kit

@@ -43,6 +43,11 @@ struct Span {
   // step (the schema's trace.builds_on and techniques_applied_before come
   // from their changes).
   std::vector<const workspace::VersionRow *> lineage;
+  // A reference kernel's: the first step of its lineage, or its own, whose
+  // own change removes a barrier (diff::BarrierRemovalRule), and the
+  // barrier line it removes.
+  const workspace::VersionRow *barrier_removed_by = nullptr;
+  std::string barrier_removal;
   // A strategy's: the run's reverted tries of its change before it, in run
   // order (tries_of_this_change: by the settings their words state or the
   // edits their code makes).
