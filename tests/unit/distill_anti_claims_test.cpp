@@ -78,6 +78,32 @@ distill::Packet fewer_warps_attempt() {
   return p;
 }
 
+const char *kSmemError = "RuntimeError: CUDA error: invalid argument -- "
+                         "cudaFuncSetAttribute(cudaFuncAttributeMaxDynamicSharedMemorySize, 245760) exceeds the "
+                         "232448-byte opt-in limit on H100";
+
+// The attempt at ROWS=2 that did not launch, with the run's explanation.
+distill::Packet launch_refused(const std::string &explanation, const std::string &claim = kSmemError) {
+  auto p = attempt();
+  auto &af = *p.doc.find("agent_facing");
+  af.set("the_failed_lever", "two rows per program (compile error)");
+  auto pitfall = json::Value::object();
+  pitfall.set("pitfall", claim);
+  pitfall.set("explanation", explanation);
+  pitfall.set("fix", "reverted; keep rows*stages within the smem budget");
+  auto pitfalls = json::Value::array();
+  pitfalls.push_back(pitfall);
+  af.set("pitfalls_recorded_here", pitfalls);
+  at(p.doc, {"agent_facing", "what_the_run_said"}).set("gate_verdict", kSmemError);
+  return p;
+}
+
+std::string mechanism_of(const distill::Draft &d) {
+  INFO((d.refusal ? d.refusal->why : ""));
+  REQUIRE(d.record);
+  return *d.record->get("payload").get("established_fact").get("mechanism").as_string();
+}
+
 } // namespace
 
 TEST_CASE("a failed lever in the attempt's running code is a fact with a lesson of its own", "[distill][issue25]") {
@@ -1359,4 +1385,27 @@ TEST_CASE("the run's stock sentence is no cause of a failed lever", "[distill][i
   REQUIRE(d.refusal);
   CHECK(d.refusal->field == "payload.established_fact.mechanism");
   CHECK_THAT(d.refusal->why, Catch::Contains("stock sentence") && Catch::Contains("9 steps of 4 kinds"));
+}
+
+TEST_CASE("a launch refused for shared memory is that limit, not the run's other prose", "[distill][issue25]") {
+  CHECK(record::resource_named(kSmemError) == std::optional<std::string_view>("shared memory"));
+  CHECK(record::resource_named("ptxas: too many resources requested for launch") ==
+        std::optional<std::string_view>("registers"));
+  CHECK_FALSE(record::resource_named("illegal memory access"));
+  // The explanation blames something the error does not name: the quoted
+  // error is the cause, said as a refused launch.
+  auto refused = distill::draft_record(
+      launch_refused("warp_specialize requires an async producer; the worker partition had nothing to wait on"));
+  auto wrong = mechanism_of(refused);
+  const auto lesson = *refused.record->get("payload").get("lesson").as_string();
+  CHECK_THAT(lesson, Catch::Contains("not to launch"));
+  CHECK_THAT(lesson, Catch::Contains("over the shared memory limit"));
+  CHECK_THAT(wrong, Catch::StartsWith("the runtime the run used refused to launch it"));
+  CHECK_THAT(wrong, Catch::Contains("245760) exceeds the 232448-byte opt-in limit"));
+  CHECK_THAT(wrong, !Catch::Contains("warp_specialize"));
+  // An explanation about the same resource stays the cause.
+  auto right = mechanism_of(
+      distill::draft_record(launch_refused("more rows per program require more shared memory than one block can have",
+                                           "two rows per program did not launch")));
+  CHECK_THAT(right, Catch::Contains("require more shared memory than one block"));
 }

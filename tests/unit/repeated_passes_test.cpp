@@ -120,3 +120,26 @@ TEST_CASE("a cause of data read once is contradicted by a second pass", "[issue2
   CHECK_FALSE(rule.contradiction("streaming loads leave L2 to the labels", cuda_rows(true)));
   CHECK_THROWS_AS(distill::SinglePassRule::from_json(json::parse(R"({"claims": "x"})"), "t"), Error);
 }
+
+TEST_CASE("a pass removed is contradicted by a change that takes out no memory operation", "[distill][issue25]") {
+  // Kit 48's U17, kit 46's S13: "Remove a full pass over memory." for a
+  // rearrangement of scale arithmetic that kept every load.
+  const auto rule =
+      distill::SinglePassRule::from_json(config::Config::defaults().data().get("single_pass_claims"), "shipped");
+  const auto arithmetic = diff::read_diff("--- a/kernel.py\n+++ b/kernel.py\n@@ -30,3 +30,3 @@\n"
+                                          "     w = tl.load(W + offs)\n"
+                                          "-    acc += (w - z) * s * x\n"
+                                          "+    acc += w * x * s - z * s * x\n");
+  auto why = rule.pass_removal_contradiction("Remove a full pass over memory.", arithmetic, true);
+  REQUIRE(why);
+  CHECK_THAT(*why, Catch::Contains("take out no load, store, launch or host tensor operation"));
+  // A separate host pass taken out (kit 47's T11, useful), a pass made
+  // smaller (kit 46's S05), a C kernel, or no such claim: not judged.
+  const auto fused = diff::read_diff("--- a/kernel.py\n+++ b/kernel.py\n@@ -60,3 +60,2 @@\n"
+                                     "     kernel[grid](a, b, out)\n"
+                                     "-    out = F.silu(out)\n"
+                                     "     return out\n");
+  CHECK_FALSE(rule.pass_removal_contradiction("Remove a full pass over memory.", fused, true));
+  CHECK_FALSE(rule.pass_removal_contradiction("Remove a full pass over memory.", arithmetic, false));
+  CHECK_FALSE(rule.pass_removal_contradiction("Fewer instructions per element.", arithmetic, true));
+}

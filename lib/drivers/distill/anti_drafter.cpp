@@ -14,6 +14,7 @@
 #include "code/tile_constants.hpp"
 #include "code/unbound_names.hpp"
 #include "diff/diff_reading.hpp"
+#include "diff/function_swap.hpp"
 #include "distill/anti_lesson.hpp"
 #include "distill/change_claims.hpp"
 #include "distill/diff_snippet.hpp"
@@ -301,9 +302,12 @@ std::optional<std::string> check_anti_against_the_run(Context &c, const AntiFact
                                       "it cannot run as written, so the run's measurement is not of this code");
   }
   // A cause about what the attempt's code does that the code contradicts.
-  if (auto after = code_after(c))
-    if (auto why = c.rules.low_precision_sum.contradiction(fact.mechanism.text, *after))
-      refuse("payload.established_fact.mechanism", *why);
+  if (auto after = code_after(c)) {
+    const auto &rule = c.rules.low_precision_sum;
+    auto why = rule.contradiction(fact.mechanism.text, *after);
+    if (!why) why = rule.short_sum_contradiction(fact.mechanism.text, *after, c.op.fixed_axes);
+    if (why) refuse("payload.established_fact.mechanism", *why);
+  }
   if (diff->running_lines() == 0)
     refuse("payload.attempted", "the attempt changes no code that runs " + range +
                                     " (only comments, docstrings, stamps or values nothing reads): the lever was "
@@ -463,6 +467,9 @@ Value draft_anti(Context &c) {
   if (!c.packet.code.empty() && c.af.get("diff_file").is_string()) diff = diff::read_diff(c.packet.code, code_after(c));
   if (diff && fact.verdict == "accuracy-gate/ceiling")
     if (auto dropped = definition_handling_dropped(c.af, *diff)) refuse("payload.verdict", *dropped);
+  if (diff && !fact.did_not_build)
+    if (auto swap = c.rules.function_swap.swapped(c.packet.code))
+      refuse("payload.attempted", diff::FunctionSwapRule::why_not_the_lever(*swap));
   const auto no_effect = check_anti_against_the_run(c, fact, diff);
   Value r = record_head(c);
   Value p = Value::object();
@@ -491,7 +498,9 @@ Value draft_anti(Context &c) {
   // running): said as the run's.
   static const text::Regex figure(R"((?<![\w.])(?:\d+(?:\.\d+)?[eE][-+]?\d+|0\.\d+|\d+(?:\.\d+)?\s*%))");
   std::string mechanism = fact.mechanism.text;
-  if (fact.did_not_build)
+  if (fact.did_not_build && record::launch_failure_regex().contains(mechanism))
+    mechanism = "the runtime the run used refused to launch it (observed, not a derived cause): " + mechanism;
+  else if (fact.did_not_build)
     mechanism = "the toolchain the run used rejected it at compile time (observed, not a derived cause): " + mechanism;
   else if (fact.verdict == "accuracy-gate/ceiling" && figure.search(mechanism))
     mechanism = "the run's account, whose figures otm did not derive: " + mechanism;

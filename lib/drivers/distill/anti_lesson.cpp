@@ -8,6 +8,7 @@
 #include "diff/diff_reading.hpp"
 #include "distill/drafter.hpp"
 #include "levers/lever_settings.hpp"
+#include "record/established_fact.hpp"
 #include "text/code_list.hpp"
 #include "text/regex.hpp"
 #include "text/utf8.hpp"
@@ -95,7 +96,14 @@ std::string anti_lesson(const Context &c, const AntiFact &fact) {
   std::string attempted(text::rstrip_chars(text::strip(fact.attempted), " .;:,"));
   std::string where = (c.family.empty() ? std::string("this operator") : c.family) + " on " + c.gpu;
   std::string lesson;
-  if (fact.did_not_build) {
+  if (fact.did_not_build && record::launch_failure_regex().contains(fact.mechanism.text)) {
+    // A launch the runtime refused (kit 47: shared memory over the opt-in
+    // limit) built; it is the limit named in the error that failed.
+    lesson = "Expect " + attempted + " not to launch for " + where +
+             " with the runtime the run used; the run never measured its speed." + configuration_tried_in(c, fact);
+    if (const auto resource = record::resource_named(fact.mechanism.text))
+      lesson += " The runtime's error puts it over the " + std::string(*resource) + " limit.";
+  } else if (fact.did_not_build) {
     lesson = "Expect " + attempted + " not to build for " + where +
              " with the toolchain the run used; the run never measured its speed." + configuration_tried_in(c, fact);
     if (const auto named = settings_the_error_names(fact.mechanism.text); !named.empty())

@@ -285,7 +285,12 @@ std::vector<OtherSetting> other_settings_changed(const diff::DiffReading &diff, 
       if (c.dead) continue;
       // A setting: a name the line defines, or a keyword argument it passes
       // (`num_warps=8`), never a call it edits (`tl.store(...)`).
-      const std::string &name = !c.defines.empty() ? c.defines : c.owner;
+      // In a declaration of several names (`constexpr int BM = 128, ...,
+      // THREADS = 64`) the setting changed is the one that owns the change,
+      // not the first name declared (kit 47, T04).
+      const bool declares_several =
+          !c.defines.empty() && !c.owner.empty() && c.owner != c.defines && passes_keyword(c.code, c.owner);
+      const std::string &name = declares_several ? c.owner : !c.defines.empty() ? c.defines : c.owner;
       if (name.empty() || (c.defines.empty() ? !passes_keyword(c.code, name) : !sets_a_constant(c.code)) ||
           levers::spells_out(name, account) || inside_a_function_the_diff_adds(diff, h, c) ||
           !diff::changes_name(diff, name) || becomes_computed(diff, name))

@@ -195,6 +195,7 @@ DraftRules DraftRules::from_config(const config::Config &config) {
   r.direction_claim = DirectionClaimRule::from_json(config.data().get("direction_claims"), config.source_name());
   r.cross_warp = CrossWarpClaimRule::from_json(config.data().get("cross_warp_claims"), config.source_name());
   r.barrier_removal = diff::BarrierRemovalRule::from_json(config.data().get("barrier_removal"), config.source_name());
+  r.function_swap = diff::FunctionSwapRule::from_json(config.data().get("function_swap"), config.source_name());
   r.low_precision_sum = LowPrecisionSumRule::from_json(config.data().get("low_precision_sums"), config.source_name());
   r.single_pass = SinglePassRule::from_json(config.data().get("single_pass_claims"), config.source_name());
   r.warpgroup = WarpgroupRule::from_json(config.data().get("warpgroup_claims"), config.source_name());

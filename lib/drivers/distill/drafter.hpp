@@ -12,6 +12,7 @@
 
 #include "config/config.hpp"
 #include "diff/barrier_removal.hpp"
+#include "diff/function_swap.hpp"
 #include "distill/cross_warp_claim.hpp"
 #include "distill/direction_claim.hpp"
 #include "distill/dram_cause.hpp"
@@ -98,6 +99,9 @@ struct DraftRules {
   // The `barrier_removal` section: a kept step that removes a barrier is
   // no technique to copy (barrier_removal.hpp).
   diff::BarrierRemovalRule barrier_removal;
+  // The `function_swap` section: an attempt or change that computes another
+  // function than the code it was tried on (function_swap.hpp).
+  diff::FunctionSwapRule function_swap;
   // The `cross_warp_claims` section: a cause about data moving between
   // warps checked against CUDA source whose warps never exchange data.
   CrossWarpClaimRule cross_warp;

@@ -505,6 +505,23 @@ std::optional<SourcedText> first_stated_cause(const FailureAccount &a, const rec
   return std::nullopt;
 }
 
+// The error a failed build or launch quoted when it names an on-chip
+// resource over its limit: the step's gate verdict, else a curated
+// pitfall's claim or the lever's own account. Such an error is the observed
+// cause; prose that names another (or none) is the run's guess (kit 47,
+// T05).
+std::optional<SourcedText> resource_error_quoted(const workspace::WhatTheRunSaid &said, const FailureAccount &a) {
+  static const text::Regex over(R"((?i)\b(?:exceed\w*|limit|out of|too many|overflow\w*|insufficient)\b)");
+  auto quotes_one = [](std::string_view t) { return record::resource_named(t) && over.contains(t); };
+  if (auto gate = nonblank(said.gate_verdict); gate && quotes_one(*gate))
+    return SourcedText{*gate, "what_the_run_said.gate_verdict"};
+  for (const auto &t : a.evidence)
+    if ((t.source == "pitfalls_recorded_here" || t.source == "the_failed_lever") && quotes_one(t.text))
+      for (const auto &s : text::sentences(t.text))
+        if (quotes_one(s)) return SourcedText{std::string(text::strip(s)), t.source};
+  return std::nullopt;
+}
+
 } // namespace
 
 AntiFactResult anti_fact(const json::Value &af, const levers::LeverVocabulary &vocabulary) {
@@ -540,6 +557,15 @@ AntiFactResult anti_fact(const json::Value &af, const levers::LeverVocabulary &v
   }
   if (auto impact = nonblank(said.expected_impact)) hopes.push_back(*impact);
   auto mechanism = first_stated_cause(a, context, hopes);
+  std::string all;
+  for (const auto &t : a.evidence) all += t.text + "\n";
+  const bool did_not_build =
+      record::build_failure_regex().contains(all) ||
+      record::build_failure_regex().contains(workspace::AttemptAccount::from_json(af).correctness_status);
+  if (did_not_build)
+    if (auto error = resource_error_quoted(said, a);
+        error && (!mechanism || record::resource_named(mechanism->text) != record::resource_named(error->text)))
+      mechanism = std::move(error);
   if (!mechanism) {
     r.gap = FactGap{"payload.established_fact.mechanism",
                     "no sentence of the packet's account of the failure states a cause of at least 40 characters "
@@ -556,12 +582,7 @@ AntiFactResult anti_fact(const json::Value &af, const levers::LeverVocabulary &v
                     "shape regime, dtype or toolchain"};
     return r;
   }
-  std::string all;
-  for (const auto &t : a.evidence) all += t.text + "\n";
   std::string verdict = "not-worth-it-here";
-  const bool did_not_build =
-      record::build_failure_regex().contains(all) ||
-      record::build_failure_regex().contains(workspace::AttemptAccount::from_json(af).correctness_status);
   if (api.contains(all) || did_not_build)
     verdict = "api-limitation";
   else if ((context.correctness_failed && record::accuracy_failure_regex().contains(all)) ||

@@ -10,6 +10,8 @@ SinglePassRule SinglePassRule::from_json(const json::Value &section, std::string
   const auto section_name = levers::rule_section(section, where, "single_pass_claims");
   if (!section_name) return r;
   r.claims_ = levers::whole_token_regex_at(section, "claims", true, *section_name);
+  r.pass_removal_claims_ = levers::whole_token_regex_at(section, "pass_removal_claims", true, *section_name);
+  r.memory_ops_ = levers::whole_token_regex_at(section, "memory_ops", false, *section_name);
   return r;
 }
 
@@ -24,6 +26,25 @@ std::optional<std::string> SinglePassRule::contradiction(const std::string &mech
          "change reads `" +
          passes->name + "` in two loops, neither inside the other (lines " + std::to_string(passes->first_line + 1) +
          " and " + std::to_string(passes->second_line + 1) + ")";
+}
+
+std::optional<std::string> SinglePassRule::pass_removal_contradiction(const std::string &mechanism,
+                                                                      const diff::DiffReading &diff,
+                                                                      bool python) const {
+  if (!pass_removal_claims_ || !memory_ops_ || !python) return std::nullopt;
+  auto claim = pass_removal_claims_->search(mechanism);
+  if (!claim) return std::nullopt;
+  std::size_t removed = 0;
+  for (const auto &h : diff.hunks)
+    for (const auto &line : h.running)
+      if (!line.dead && !line.moved && !line.added) removed += memory_ops_->find_all(line.code).size();
+  // A pass can be removed by making one smaller (per-row partials summed
+  // by group: kit 46's S05 and S42, useful, take out 2 and add 8): only a
+  // change that takes out none at all removed none.
+  if (removed > 0) return std::nullopt;
+  return "the cause says the change removed a pass (\"" + std::string((*claim)[0]) +
+         "\"), but its running lines take out no load, store, launch or host tensor operation: no pass over "
+         "memory is gone";
 }
 
 } // namespace otm::distill

@@ -8,6 +8,14 @@
 // Such a cause is contradicted when the kernel reads one pointer in two
 // loops neither of which holds the other; a kernel this reader cannot read
 // decides nothing.
+// Its `pass_removal_claims` say a change removed a pass ("Remove a full
+// pass over memory"); such a cause is contradicted when the change's
+// running lines of a Python kernel take out none of the `memory_ops`
+// (loads, stores, launches, host tensor ops): kit 48's U17 and kit 46's
+// S13, each a rearrangement of scale arithmetic that kept every load. A
+// change that takes one out may have made a pass smaller, not removed it,
+// and is not judged; a C kernel, whose loads are plain indexing, decides
+// nothing.
 //
 //   auto rule = SinglePassRule::from_json(config.data().get("single_pass_claims"), "otm-config.json");
 //   if (auto why = rule.contradiction(mechanism, code)) ...   // why: the reason, for the ledger
@@ -18,6 +26,7 @@
 #include <string>
 #include <string_view>
 
+#include "diff/diff_reading.hpp"
 #include "text/regex.hpp"
 #include "json/value.hpp"
 
@@ -29,9 +38,12 @@ public:
   static SinglePassRule from_json(const json::Value &section, std::string_view where);
   // `code`: the kernel file the cause is about (a change's after it).
   std::optional<std::string> contradiction(const std::string &mechanism, std::string_view code) const;
+  // `diff`: the change's reading; `python`: whether its kernel is Python.
+  std::optional<std::string> pass_removal_contradiction(const std::string &mechanism, const diff::DiffReading &diff,
+                                                        bool python) const;
 
 private:
-  std::shared_ptr<const text::Regex> claims_;
+  std::shared_ptr<const text::Regex> claims_, pass_removal_claims_, memory_ops_;
 };
 
 } // namespace otm::distill

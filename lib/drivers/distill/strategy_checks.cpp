@@ -5,6 +5,7 @@
 #include "code/gluon_layouts.hpp"
 #include "code/unbound_names.hpp"
 #include "diff/barrier_removal.hpp"
+#include "diff/function_swap.hpp"
 #include "distill/change_claims.hpp"
 #include "distill/strategy_gain.hpp"
 #include "levers/lever_settings.hpp"
@@ -233,7 +234,12 @@ SourcedText own_mechanism(Context &c, const Checked &k) {
     if (!why) why = c.rules.direction_claim.contradiction(text, k.change, c.rules.retrieval.levers);
     if (!why) why = c.rules.cross_warp.contradiction(text, code_after(c).value_or(std::string_view()), removed);
     if (!why) why = c.rules.low_precision_sum.contradiction(text, code_after(c).value_or(std::string_view()));
+    if (!why)
+      why = c.rules.low_precision_sum.short_sum_contradiction(text, code_after(c).value_or(std::string_view()),
+                                                              c.op.fixed_axes);
     if (!why) why = c.rules.single_pass.contradiction(text, code_after(c).value_or(std::string_view()));
+    if (!why)
+      why = c.rules.single_pass.pass_removal_contradiction(text, k.diff, kernel_language(c) == code::Language::Python);
     if (!why)
       why = c.rules.warpgroup.contradiction(text, c.packet_target.scope, code_after(c).value_or(std::string_view()));
     if (why && !contradicted) contradicted = why;
@@ -270,6 +276,8 @@ Checked check_strategy(Context &c) {
   if (auto line = c.rules.barrier_removal.removed_barrier(c.packet.code))
     refuse("payload.implementation.snippet", "the change " + diff::BarrierRemovalRule::why_unestablished(*line) +
                                                  ", so the removal is no technique to copy");
+  if (auto swap = c.rules.function_swap.swapped(c.packet.code))
+    refuse("payload.implementation.snippet", diff::FunctionSwapRule::why_not_the_lever(*swap));
   established_gain(c);
   k.dsl = c.op.dsl;
   k.levers = levers::read_levers(k.diff, k.change, c.rules.retrieval.levers, k.dsl);

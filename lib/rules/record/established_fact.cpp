@@ -92,6 +92,26 @@ const text::Regex &build_failure_regex() {
   return r;
 }
 
+std::optional<std::string_view> resource_named(std::string_view text) {
+  static const struct {
+    std::string_view resource;
+    text::Regex words;
+  } resources[] = {
+      {"shared memory", text::Regex(R"((?i)shared[ _-]?mem|\bsmem\b|\blds\b|\blocal data share\b)")},
+      {"registers", text::Regex(R"((?i)\bregisters?\b|\bregs\b|too many resources requested|\bvgprs?\b|\bsgprs?\b)")},
+      {"threads per block", text::Regex(R"((?i)too many threads|threads per block|maxThreadsPerBlock|launch_bounds)")},
+  };
+  for (const auto &r : resources)
+    if (r.words.contains(text)) return r.resource;
+  return std::nullopt;
+}
+
+const text::Regex &launch_failure_regex() {
+  static const text::Regex r(R"((?i)\bCUDA error\b|\bcuda(?:FuncSetAttribute|LaunchKernel|ErrorLaunch\w*)\b|)"
+                             R"(\bhipError\w+|\blaunch (?:failed|failure)\b|invalid configuration argument)");
+  return r;
+}
+
 const text::Regex &speculative_regex() {
   // A question is a guess too: "(bank conflicts?)", "register spills?"
   // (round 14: labels a run attaches to its slow attempts at random); so is

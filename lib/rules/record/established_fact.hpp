@@ -8,6 +8,7 @@
 // (serialises/serializes, utilisation/utilization, behaviour/behavior).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -39,6 +40,18 @@ const text::Regex &wrong_results_regex();
 // speed the run saw (round 17: a BLOCK_S that did not compile written up
 // as "do not expect it to pay off").
 const text::Regex &build_failure_regex();
+// The on-chip resource a text names as exhausted or over its limit
+// ("cudaFuncSetAttribute(...MaxDynamicSharedMemorySize, 245760) exceeds the
+// 232448-byte opt-in limit": "shared memory"; "ptxas: too many resources
+// requested": "registers"), or nullopt. A build or launch failure whose
+// quoted error names one is that resource's limit at the setting tried,
+// whatever cause the run's prose gives (kit 47, T05: "warp_specialize
+// requires an async producer" for a pipeline 5 stages deep over H100's
+// shared memory).
+std::optional<std::string_view> resource_named(std::string_view text);
+// Words that say a launch, not a compile, was refused ("CUDA error:
+// invalid argument -- cudaFuncSetAttribute(...)", "hipErrorInvalidValue").
+const text::Regex &launch_failure_regex();
 // Whether a step's quality-gate failure reason is about its results, not
 // its speed: "max_rel_err 0.031 above tolerance 0.01" is, "slower than
 // current best by 0.51%" is not (round 12: a speed gate read as a failed
