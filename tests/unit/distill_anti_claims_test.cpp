@@ -434,6 +434,26 @@ TEST_CASE("an accuracy failure the step's correctness check contradicts is refus
   CHECK_THAT(retried.refusal->why, Catch::Contains("that step passed its correctness check (v173)"));
 }
 
+TEST_CASE("a timeout the run's other tries of the lever ran through is not the lever's", "[distill][issue25]") {
+  // Kit 48, U13: num_stages=3 timed out once and ran and passed at later
+  // steps.
+  auto p = attempt();
+  auto &af = *p.doc.find("agent_facing");
+  at(af, {"measurements", "correctness"}).set("status", "TIMEOUT_FAIL");
+  at(af, {"what_the_run_said"}).set("gate_verdict", "TIMEOUT_FAIL: benchmark exceeded 900 s");
+  af.set("other_accounts_that_passed_correctness", 1);
+  p.doc.find("provenance")->set("other_accounts_that_passed_correctness", json::Value::strings({"v12"}));
+  auto d = distill::draft_record(p);
+  REQUIRE(d.refusal);
+  CHECK(d.refusal->field == "payload.verdict");
+  CHECK_THAT(d.refusal->why, Catch::Contains("the attempt ran out of time, but the run tried it again and that step "
+                                             "passed its correctness check (v12)"));
+  // No other try completed: the timeout is not refused by this rule.
+  af.set("other_accounts_that_passed_correctness", 0);
+  auto alone = distill::draft_record(p);
+  CHECK_FALSE((alone.refusal && alone.refusal->why.find("ran out of time") != std::string::npos));
+}
+
 TEST_CASE("a strategy's applies_when holds caveats about its lever that state a condition", "[distill][issue25]") {
   auto p = distill::load_packet(testsupport::distill_fixtures() / "strategy-v3.json");
   at(p.doc, {"agent_facing", "what_the_run_said"})

@@ -1218,6 +1218,19 @@ TEST_CASE("a final kernel's goal names what the run kept after it", "[distill][i
                              "this one: num_stages 3->2; a; b, and more."));
 }
 
+TEST_CASE("a final kernel the run kept an unmeasured step after is no established best", "[distill][issue25]") {
+  // Kit 48, U24: v171 (8 warps) kept with an unreadable step record and
+  // restored by the last commit; the kernel before it was quoted as the
+  // run's.
+  auto p = fixture("refk-final");
+  at(p.doc, {"agent_facing", "span"}).set("kept_after_it_unmeasured", lineage_of({"8 warps (was 4)."}));
+  auto d = distill::draft_record(p);
+  REQUIRE(d.refusal);
+  CHECK(d.refusal->field == "payload.implementation.snippet");
+  CHECK_THAT(d.refusal->why, Catch::Contains("step record is missing or unreadable (\"8 warps (was 4)\")"));
+  CHECK(distill::draft_record(fixture("refk-final")).record);
+}
+
 TEST_CASE("a reference kernel's goal names the lines of it that run for nothing", "[distill][issue25]") {
   // Round 11: a final kernel quoted with a buffer stored into and never read
   // and a JIT function nothing launches, beside the code that works.

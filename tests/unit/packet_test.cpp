@@ -84,6 +84,8 @@ json::Value version_row(const std::string &version, int n, const std::string &sh
   r.set("n", n);
   r.set("sha", sha);
   r.set("reverted", reverted);
+  // A step record holds the status: a row without one has none.
+  r.set("has_memory", !correctness.empty());
   if (!correctness.empty()) r.set("correctness_status", correctness);
   return r;
 }
@@ -576,6 +578,21 @@ TEST_CASE("the final kernel names what the run kept after it without a new best"
   ctx.commits = &back;
   ctx.facts = &back_facts;
   CHECK(packet::span_of(seg, ctx).kept_after.empty());
+  CHECK(packet::span_of(seg, ctx).kept_after_unmeasured.empty());
+  // Kit 48, U24: a later kept step with no step record whose change is in
+  // the code the run ended with: listed apart, its gain unknown.
+  r.commit("v6", "v6: kept -> 76.3->75.7us 8 warps (was 4)",
+           "# tuned\nNUM_STAGES = 3\n\n\ndef k(x):\n    return load(x, NUM_STAGES, warps=8)\n");
+  repo = git::Repository::open(r.dir);
+  packet::VersionCommits unmeasured(repo);
+  rows.push_back(version_row("v6", 6, r.sha["v6"], false));
+  packet::RunFacts unmeasured_facts(rows);
+  ctx.commits = &unmeasured;
+  ctx.facts = &unmeasured_facts;
+  const auto late = packet::span_of(seg, ctx);
+  CHECK(late.kept_after.empty());
+  REQUIRE(late.kept_after_unmeasured.size() == 1);
+  CHECK(late.kept_after_unmeasured[0]->version == "v6");
   fs::remove_all(r.dir);
 }
 

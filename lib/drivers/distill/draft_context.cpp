@@ -221,19 +221,12 @@ code::Language kernel_language(const Context &c) { return code::language_of_path
 const workspace::WhatTheRunSaid::StockText *stock_sentence(const Context &c, const std::string &text) {
   // A part shorter than this is a phrase any text may share.
   constexpr std::size_t kMinShared = 24;
-  // Compared without a label, a leading connective or closing punctuation:
   // "Because X." is the stock sentence of "... is slower because X".
-  auto bare = [](const std::string &raw) {
-    static const text::Regex lead(R"(^\s*(?:(?:because|since|as)\s+))");
-    std::string s = lead.replace(text::folded(without_reason_label(raw)), "");
-    while (!s.empty() && (s.back() == '.' || s.back() == ';' || s.back() == ' ')) s.pop_back();
-    return s;
-  };
-  const std::string t = bare(text);
+  const std::string t = comparable_reason(text);
   if (t.size() < kMinShared) return nullptr;
   for (const auto &s : c.said.stock_texts) {
     if (s.steps < static_cast<std::int64_t>(c.rules.template_min_steps)) continue;
-    const std::string stock = bare(s.text);
+    const std::string stock = comparable_reason(s.text);
     if (stock.size() >= kMinShared && (stock.find(t) != std::string::npos || t.find(stock) != std::string::npos))
       return &s;
   }

@@ -295,6 +295,14 @@ std::string without_reason_label(const std::string &text) {
   return text::code_points(out) >= 12 ? out : text;
 }
 
+std::string comparable_reason(const std::string &text) {
+  static const text::Regex label(R"(^\s*[a-z][\w ]{0,24}:\s+)");
+  static const text::Regex lead(R"(^\s*(?:because|since|as)\s+)");
+  std::string s = lead.replace(label.replace(text::folded(text), ""), "");
+  while (!s.empty() && (s.back() == '.' || s.back() == ';' || s.back() == ' ')) s.pop_back();
+  return s;
+}
+
 std::string beyond_the_attempt(const std::string &sentence, const std::string &attempted) {
   static const text::Regex verdict(
       std::string(R"((?i)\([^()]*\b(?:fail(?:ed|s)?|pass(?:ed)?|correctness|reverted|max_\w*err\w*)\b[^()]*\)|)") +

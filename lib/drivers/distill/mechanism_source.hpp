@@ -52,6 +52,11 @@ std::optional<SourcedText> strategy_mechanism(const json::Value &agent_facing, c
 // spans the row" -> "one tile now spans the row"): the record's field
 // already says what the text is. Unchanged when little would be left.
 std::string without_reason_label(const std::string &text);
+// A reason as two texts are compared for sameness: case-folded, without a
+// short label ("Why: ", "Change: ", "tail effect: "), a leading
+// connective ("because ") or closing punctuation. What stock_sentence and
+// restates_the_change both compare.
+std::string comparable_reason(const std::string &text);
 // What a text says was tried: the lever before the clause giving its cause
 // or the predicate judging it, without a trailing figure, a second
 // sentence or a verb of trying ("Moved enable X + Y 1->4. After ..." ->

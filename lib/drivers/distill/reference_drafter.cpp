@@ -5,6 +5,7 @@
 #include "code/gluon_layouts.hpp"
 #include "code/jit_globals.hpp"
 #include "code/kernel_parameters.hpp"
+#include "code/launch_constexprs.hpp"
 #include "code/tailless_loops.hpp"
 #include "code/unbound_names.hpp"
 #include "diff/barrier_removal.hpp"
@@ -73,6 +74,14 @@ QuotedKernel runnable_kernel(Context &c) {
                  text::quoted_code_list(globals) +
                  ", which is not a constexpr: Triton refuses to compile it (bind it as tl.constexpr(...) or pass it "
                  "as a parameter), so it cannot run as quoted");
+    // A compile-time parameter the launch leaves for an autotune config
+    // that sits on another function (kit 48, U14).
+    if (auto unsupplied = code::unsupplied_constexprs(quoted); !unsupplied.empty())
+      refuse("payload.implementation.snippet",
+             "the launch of `" + unsupplied.front().kernel + "` supplies its constexpr `" +
+                 unsupplied.front().parameter +
+                 "` by neither keyword, position, default, nor an autotune config or heuristic on that kernel: it "
+                 "cannot launch as quoted");
   }
   return {std::move(*code), whole_file};
 }
@@ -319,6 +328,17 @@ Value draft_reference(Context &c) {
            "a kept step of this kernel (\"" + removed.string_or("change") + "\") " +
                diff::BarrierRemovalRule::why_unestablished(removed.string_or("barrier")) +
                ", so the kernel is no reference to start from");
+  // A kept step after it whose change is in the code the run ended with,
+  // and whose measurement the trace does not hold, may have set a new best
+  // (kit 48, U24: the run's restored best, v171, left out): which kernel is
+  // the run's best is not established.
+  if (const auto unmeasured = strings_at(c.af.get("span").get("kept_after_it_unmeasured"), "change");
+      !unmeasured.empty())
+    refuse("payload.implementation.snippet",
+           "the run kept a later step whose change is in the code it ended with but whose step record is missing "
+           "or unreadable (\"" +
+               std::string(text::rstrip_chars(levers::what_a_change_did(unmeasured.front()), " .")) +
+               "\"): whether it set a new best is not known, so this kernel is not established as the run's best");
   const auto &own = c.af.get("span").get("this_step_changes_running_code");
   const bool own_runs = !(own.is_bool() && !*own.as_bool());
   Value r = record_head(c);

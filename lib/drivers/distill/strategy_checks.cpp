@@ -7,6 +7,7 @@
 #include "diff/barrier_removal.hpp"
 #include "diff/function_swap.hpp"
 #include "distill/change_claims.hpp"
+#include "distill/mechanism_source.hpp"
 #include "distill/strategy_gain.hpp"
 #include "levers/lever_settings.hpp"
 #include "text/code_list.hpp"
@@ -151,13 +152,7 @@ void claim_borne_out(Context &c, const Checked &k) {
 // punctuation, holds the whole change text: the change restated. (A clause
 // of the change text, its "so ..." part, is a cause it states.)
 bool restates_the_change(const std::string &text, const std::string &change) {
-  static const text::Regex label(R"(^\s*[A-Za-z][\w ]{0,24}:\s+)");
-  auto bare = [](std::string s) {
-    s = text::folded(s);
-    while (!s.empty() && (s.back() == '.' || s.back() == ' ' || s.back() == ';')) s.pop_back();
-    return s;
-  };
-  const std::string t = bare(label.replace(text, "")), ch = bare(change);
+  const std::string t = comparable_reason(text), ch = comparable_reason(change);
   return ch.size() >= 16 && t.find(ch) != std::string::npos;
 }
 

@@ -106,6 +106,12 @@ std::optional<std::string_view> resource_named(std::string_view text) {
   return std::nullopt;
 }
 
+const text::Regex &timeout_regex() {
+  static const text::Regex r(R"((?i)\b(?:time[ _-]?outs?(?:_fail)?|timed out|hung|hangs?|deadlock\w*|)"
+                             R"(exceeded (?:the )?(?:time budget|\d+ ?s\b)))");
+  return r;
+}
+
 const text::Regex &launch_failure_regex() {
   static const text::Regex r(R"((?i)\bCUDA error\b|\bcuda(?:FuncSetAttribute|LaunchKernel|ErrorLaunch\w*)\b|)"
                              R"(\bhipError\w+|\blaunch (?:failed|failure)\b|invalid configuration argument)");

@@ -49,6 +49,10 @@ const text::Regex &build_failure_regex();
 // requires an async producer" for a pipeline 5 stages deep over H100's
 // shared memory).
 std::optional<std::string_view> resource_named(std::string_view text);
+// Words that say the attempt ran out of time rather than failed a check
+// ("TIMEOUT_FAIL: benchmark exceeded 900 s", "timed out", "hung"): a
+// failure the same lever's other runs contradict when they completed.
+const text::Regex &timeout_regex();
 // Words that say a launch, not a compile, was refused ("CUDA error:
 // invalid argument -- cudaFuncSetAttribute(...)", "hipErrorInvalidValue").
 const text::Regex &launch_failure_regex();

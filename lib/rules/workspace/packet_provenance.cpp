@@ -32,6 +32,7 @@ constexpr std::pair<const char *, std::vector<std::string> P::*> kLists[] = {
     {"ncu_dirs", &P::ncu_dirs},
     {"lineage_versions", &P::lineage_versions},
     {"kept_after_it_without_a_new_best", &P::kept_after_it_without_a_new_best},
+    {"kept_after_it_unmeasured", &P::kept_after_it_unmeasured},
     {"dram_captures", &P::dram_captures},
     {"span_versions", &P::span_versions},
     {"reverted_earlier_tries_of_this_change", &P::reverted_earlier_tries_of_this_change},
@@ -116,6 +117,8 @@ json::Value PacketProvenance::to_json(std::string_view record_type) const {
   if (later_kernel_of_its_dsl) out.set("later_kernel_of_its_dsl", *later_kernel_of_its_dsl);
   if (!kept_after_it_without_a_new_best.empty())
     out.set("kept_after_it_without_a_new_best", json::Value::strings(kept_after_it_without_a_new_best));
+  if (!kept_after_it_unmeasured.empty())
+    out.set("kept_after_it_unmeasured", json::Value::strings(kept_after_it_unmeasured));
   if (!dram_captures.empty()) out.set("dram_captures", json::Value::strings(dram_captures));
   if (strategy) {
     out.set("span_versions", json::Value::strings(span_versions));

@@ -42,10 +42,12 @@ struct PacketProvenance {
   std::vector<std::string> lineage_versions, span_versions;
   // A milestone snapshot's fastest later milestone of its own DSL.
   std::optional<std::string> later_kernel_of_its_dsl;
-  // The final kernel's kept steps after it without a new best; the DRAM
+  // The final kernel's kept steps after it without a new best, and those
+  // with no step record (whether they set one is unknown); the DRAM
   // captures before and after the change; a strategy's reverted earlier
   // tries of its change. Each written only when not empty.
-  std::vector<std::string> kept_after_it_without_a_new_best, dram_captures, reverted_earlier_tries_of_this_change;
+  std::vector<std::string> kept_after_it_without_a_new_best, kept_after_it_unmeasured, dram_captures,
+      reverted_earlier_tries_of_this_change;
   // The step a strategy's code builds on (null when the segment names none;
   // written for a strategy only).
   std::optional<std::string> builds_on_version;

@@ -409,6 +409,8 @@ json::Value agent_facing_of(Texts &t, const workspace::Segment &seg, const works
     // The final kernel: what the run kept after it without a new best, so
     // the kernel it ended with is another (written only when there is some).
     if (t.kept_after.size()) s.set("kept_after_it_without_a_new_best", changes_of(std::move(t.kept_after)));
+    if (t.kept_after_unmeasured.size())
+      s.set("kept_after_it_unmeasured", changes_of(std::move(t.kept_after_unmeasured)));
     // A step of its lineage that removed a barrier (written only then).
     if (!t.barrier_removal.is_null()) s.set("a_kept_step_removed_a_barrier", std::move(t.barrier_removal));
     out.set("span", std::move(s));
@@ -484,6 +486,7 @@ workspace::PacketProvenance provenance_of(const workspace::Segment &seg, const s
   if (type == "strategy" || type == "reference-kernel") p.lineage_versions = versions_of(span.lineage);
   if (auto later = fastest_later_in_its_dsl(seg, ctx.facts)) p.later_kernel_of_its_dsl = later->first;
   p.kept_after_it_without_a_new_best = versions_of(span.kept_after);
+  p.kept_after_it_unmeasured = versions_of(span.kept_after_unmeasured);
   if (dram) p.dram_captures = {dram->before.dir, dram->after.dir};
   if (type == "strategy") {
     p.span_versions = versions_of(span.earlier);

@@ -293,6 +293,9 @@ Texts scrub_texts(scrub::Scrubber &s, const workspace::Segment &seg, const works
   }
   t.kept_after = json::Value::array();
   for (const auto *step : span.kept_after) t.kept_after.push_back(scrubbed(s, change_text_of(*step)));
+  t.kept_after_unmeasured = json::Value::array();
+  for (const auto *step : span.kept_after_unmeasured)
+    t.kept_after_unmeasured.push_back(scrubbed(s, change_text_of(*step)));
   t.shape_changes = type == "reference-kernel" ? json::Value::array() : shape_changes(s, seg, row, ctx.facts, reach);
   t.reads_past_the_end = json::Value::array();
   for (const auto &[axes, tail] : reach.reads_past_the_end) {

@@ -34,7 +34,8 @@ struct Texts {
   json::Value lineage;             // strategy, reference kernel: the kept changes of its lineage (Span::lineage)
   json::Value barrier_removal; // reference kernel: {change, barrier} of the lineage step that removed a barrier; null
   json::Value kept_after;      // the final kernel: the kept changes after it (Span::kept_after)
-  json::Value shape_changes;   // strategy, anti-strategy: per shape, against the version it is measured against
+  json::Value kept_after_unmeasured; // the same, of steps with no step record (Span::kept_after_unmeasured)
+  json::Value shape_changes;         // strategy, anti-strategy: per shape, against the version it is measured against
   json::Value reads_past_the_end;    // per shape the presented kernel cannot compute: the loop and its bound
   json::Value exceeds_shared_memory; // per shape it cannot launch on: its allocations, their bytes, the limit
 };

@@ -61,19 +61,27 @@ Span span_of(const workspace::Segment &seg, const Context &ctx) {
     // in the code the run ended with, when that code runs otherwise (kit
     // 33: GROUP_M 8->16 then 16->8 left the kernel as it was).
     if (seg.seg_kind == workspace::kFinalKernelSegment && ctx.facts && seg.sha && !seg.sha->empty()) {
-      std::vector<const workspace::VersionRow *> kept;
-      for (const auto *row : ctx.facts->kept_after(seg.version))
-        if (ctx.facts->passed_correctness(row->version) && runs(row->version)) kept.push_back(row);
+      std::vector<const workspace::VersionRow *> kept, unmeasured;
+      for (const auto *row : ctx.facts->kept_after(seg.version)) {
+        if (!runs(row->version)) continue;
+        if (ctx.facts->passed_correctness(row->version))
+          kept.push_back(row);
+        else if (!row->has_memory)
+          unmeasured.push_back(row);
+      }
       // The code the run ended with: the trace's HEAD (a restoring commit
       // after the last kept step is no version of its own; kit 34, W09).
       const auto head = ctx.repo->head();
-      if (!kept.empty() && head) {
+      if ((!kept.empty() || !unmeasured.empty()) && head) {
         const auto ended =
             diff_between(*ctx.repo, ctx.meta.kernel_file, *seg.sha, *head, DiffRange::MeasuredAgainst, ctx.diffs);
         if (ended.executable) {
           const auto net = changed_lines(ended);
           for (const auto *row : kept)
             if (auto own = own_of(row->version); own && meets(changed_lines(*own), net)) out.kept_after.push_back(row);
+          for (const auto *row : unmeasured)
+            if (auto own = own_of(row->version); own && meets(changed_lines(*own), net))
+              out.kept_after_unmeasured.push_back(row);
         }
       }
     }

@@ -56,6 +56,12 @@ struct Span {
   // that passed their check and whose own change runs, oldest first: the
   // kernel the run ended with is not the one quoted (kit 32, U22).
   std::vector<const workspace::VersionRow *> kept_after;
+  // The same for kept steps after it with no step record (a memory file
+  // missing or unreadable) whose change is in the code the run ended with:
+  // whether one set a new best is not known (kit 48, U24: v171 "8 warps
+  // (was 4)", the run's restored best, left out and the kernel before it
+  // quoted as the run's).
+  std::vector<const workspace::VersionRow *> kept_after_unmeasured;
 };
 // Empty (this step runs, nothing spanned) without a repository.
 Span span_of(const workspace::Segment &seg, const Context &ctx);
