@@ -27,6 +27,14 @@ TEST_CASE("kernel parameters: the ones the body never reads", "[code][issue25]")
   CHECK(kernels[0].params == std::vector<std::string>{"x_ptr", "M", "BLOCK", "ROWS_PER_PROG"});
   CHECK(kernels[0].unread == std::set<std::string>{"ROWS_PER_PROG"});
   CHECK(kernels[0].signature_end == 6);
+  // An autotune key names it: read by the decorator that re-tunes on it
+  // (kit 49, V03: `max_seq_len` called dead).
+  const std::string keyed = std::string(kFile).replace(std::string(kFile).find("@triton.jit"), 11,
+                                                       "@triton.autotune(configs=[], key=['ROWS_PER_PROG'])\n"
+                                                       "@triton.jit");
+  auto tuned = code::jit_kernel_parameters(keyed);
+  REQUIRE(tuned.size() == 1);
+  CHECK(tuned[0].unread.empty());
 }
 
 TEST_CASE("kernel parameters: the signature's name and the launch keyword that pass an unread one", "[code][issue25]") {

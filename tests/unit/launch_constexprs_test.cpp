@@ -44,3 +44,19 @@ TEST_CASE("a constexpr the launch leaves unsupplied is found", "[code][issue25]"
   CHECK(code::unsupplied_constexprs(module("", ", *extra")).empty());
   CHECK(code::unsupplied_constexprs("@triton.jit\ndef k(X, B: tl.constexpr):\n    pass\n").empty());
 }
+
+TEST_CASE("the change that left a constexpr unsupplied is told from one that inherits it", "[code][issue25]") {
+  // Kit 49, V08: the step that put the autotune on the helper and stopped
+  // passing BLOCK_N; a later step of the same file changes something else.
+  const code::UnsuppliedConstexpr u{"_kernel", "BLOCK_N", 12};
+  CHECK(code::diff_leaves_it_unsupplied("@@ -1,2 +1,2 @@\n-    _kernel[grid](x, y, N, BLOCK_N=64)\n"
+                                        "+    _kernel[grid](x, y, N)\n",
+                                        u));
+  CHECK(code::diff_leaves_it_unsupplied("@@ -1 +1,2 @@\n+@triton.autotune(configs=_CONFIGS, key=['N'])\n"
+                                        " @triton.jit\n",
+                                        u));
+  CHECK_FALSE(code::diff_leaves_it_unsupplied("@@ -1 +1 @@\n-    acc = tl.zeros((B,), tl.float32)\n"
+                                              "+    acc = tl.zeros((B,), tl.bfloat16)\n",
+                                              u));
+  CHECK_THAT(code::why_it_cannot_launch(u), Catch::Contains("supplies its constexpr `BLOCK_N` by neither keyword"));
+}

@@ -11,6 +11,7 @@
 #include "text/code_list.hpp"
 
 #include "code/gluon_layouts.hpp"
+#include "code/launch_constexprs.hpp"
 #include "code/tile_constants.hpp"
 #include "code/unbound_names.hpp"
 #include "diff/diff_reading.hpp"
@@ -307,6 +308,10 @@ std::optional<std::string> check_anti_against_the_run(Context &c, const AntiFact
       refuse("payload.attempted", "the attempt's kernel reads " + text::quoted_code_list(unbound) +
                                       ", which it binds nowhere (no parameter, assignment, import or definition): "
                                       "it cannot run as written, so the run's measurement is not of this code");
+    if (auto unsupplied = code::unsupplied_constexprs(*after);
+        !unsupplied.empty() && code::diff_leaves_it_unsupplied(c.packet.code, unsupplied.front()))
+      refuse("payload.attempted", "in the attempt, " + code::why_it_cannot_launch(unsupplied.front()) +
+                                      " as written, so the run's measurement is not of this code");
   }
   // A cause about what the attempt's code does that the code contradicts.
   if (auto after = code_after(c)) {

@@ -77,11 +77,7 @@ QuotedKernel runnable_kernel(Context &c) {
     // A compile-time parameter the launch leaves for an autotune config
     // that sits on another function (kit 48, U14).
     if (auto unsupplied = code::unsupplied_constexprs(quoted); !unsupplied.empty())
-      refuse("payload.implementation.snippet",
-             "the launch of `" + unsupplied.front().kernel + "` supplies its constexpr `" +
-                 unsupplied.front().parameter +
-                 "` by neither keyword, position, default, nor an autotune config or heuristic on that kernel: it "
-                 "cannot launch as quoted");
+      refuse("payload.implementation.snippet", code::why_it_cannot_launch(unsupplied.front()) + " as quoted");
   }
   return {std::move(*code), whole_file};
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "code/gluon_layouts.hpp"
+#include "code/launch_constexprs.hpp"
 #include "code/unbound_names.hpp"
 #include "diff/barrier_removal.hpp"
 #include "diff/function_swap.hpp"
@@ -273,6 +274,15 @@ Checked check_strategy(Context &c) {
                                                  ", so the removal is no technique to copy");
   if (auto swap = c.rules.function_swap.swapped(c.packet.code))
     refuse("payload.implementation.snippet", diff::FunctionSwapRule::why_not_the_lever(*swap));
+  // A change that leaves its kernel's launch without a constexpr does not
+  // run as written (kit 49, V08: "autotune" on a helper nothing calls, and
+  // the launch stopped passing BLOCK_N): the gain is not this code's. A
+  // later change that inherits the state is judged on what it changes.
+  if (auto after = code_after(c); after && kernel_language(c) == code::Language::Python)
+    if (auto unsupplied = code::unsupplied_constexprs(*after);
+        !unsupplied.empty() && code::diff_leaves_it_unsupplied(c.packet.code, unsupplied.front()))
+      refuse("payload.implementation.snippet", code::why_it_cannot_launch(unsupplied.front()) +
+                                                   " after the change: the run's measurement is not of this code");
   established_gain(c);
   k.dsl = c.op.dsl;
   k.levers = levers::read_levers(k.diff, k.change, c.rules.retrieval.levers, k.dsl);

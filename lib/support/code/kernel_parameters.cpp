@@ -7,6 +7,7 @@
 #include "code/module_outline.hpp"
 #include "code/source_reading.hpp"
 #include "code/top_level_split.hpp"
+#include "text/lines.hpp"
 #include "text/regex.hpp"
 #include "text/utf8.hpp"
 
@@ -17,6 +18,7 @@ std::vector<JitKernelParameters> jit_kernel_parameters(std::string_view source) 
   if (source.find("jit") == std::string_view::npos) return out;
   static const text::Regex name(R"(^\s*\**([A-Za-z_]\w*))");
   const auto outline = outline_module(source);
+  const auto raw = text::split_lines(source);
   for (const auto &s : outline.statements) {
     if (!is_jit_function(outline, s) || s.header >= outline.lines.size()) continue;
     // The signature: from the `def` line's `(` to the bracket closing it.
@@ -38,8 +40,14 @@ std::vector<JitKernelParameters> jit_kernel_parameters(std::string_view source) 
       const auto &code = outline.lines[i].python;
       for (const auto &id : identifier_spans(code)) read.insert(code.substr(id.begin, id.end - id.begin));
     }
+    // A parameter the kernel's decorators name is read by them: an
+    // autotune `key=['max_seq_len']` re-tunes on it (kit 49, V03).
+    std::string decorators;
+    for (std::size_t i = s.begin; i < s.header && i < raw.size(); ++i) decorators += std::string(raw[i]) + "\n";
     for (const auto &p : k.params)
-      if (!read.count(p)) k.unread.insert(p);
+      if (!read.count(p) && decorators.find("'" + p + "'") == std::string::npos &&
+          decorators.find("\"" + p + "\"") == std::string::npos)
+        k.unread.insert(p);
     out.push_back(std::move(k));
   }
   return out;

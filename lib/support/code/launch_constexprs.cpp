@@ -104,4 +104,21 @@ std::vector<UnsuppliedConstexpr> unsupplied_constexprs(std::string_view source) 
   return out;
 }
 
+bool diff_leaves_it_unsupplied(std::string_view diff, const UnsuppliedConstexpr &u) {
+  const text::Regex keyword(R"((?<![\w.]))" + u.parameter + R"(\s*=(?!=))");
+  static const text::Regex tuning(R"(@\s*triton\.(?:autotune|heuristics)\b)");
+  for (auto line : text::split_lines(diff)) {
+    if (line.starts_with("---") || line.starts_with("+++")) continue;
+    if (line.starts_with('-') && keyword.contains(line)) return true;
+    if (line.starts_with('+') && tuning.contains(line)) return true;
+  }
+  return false;
+}
+
+std::string why_it_cannot_launch(const UnsuppliedConstexpr &u) {
+  return "the launch of `" + u.kernel + "` supplies its constexpr `" + u.parameter +
+         "` by neither keyword, position, default, nor an autotune config or heuristic on that kernel: it cannot "
+         "launch";
+}
+
 } // namespace otm::code

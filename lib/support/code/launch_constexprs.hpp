@@ -25,4 +25,15 @@ struct UnsuppliedConstexpr {
 
 std::vector<UnsuppliedConstexpr> unsupplied_constexprs(std::string_view python_source);
 
+// Whether a unified diff of the file is what left `u` unsupplied: it takes
+// out a line passing the parameter by keyword (`BLOCK_N=64`), or brings in
+// an autotune or heuristics decorator (which may sit on the wrong
+// function). A later change that inherits the state did not cause it.
+bool diff_leaves_it_unsupplied(std::string_view diff, const UnsuppliedConstexpr &u);
+
+// "the launch of `_k` supplies its constexpr `BLOCK_N` by neither keyword,
+// position, default, nor an autotune config or heuristic on that kernel:
+// it cannot launch": the ledger's words, for the caller to end.
+std::string why_it_cannot_launch(const UnsuppliedConstexpr &u);
+
 } // namespace otm::code
