@@ -140,6 +140,16 @@ TEST_CASE("a pass removed is contradicted by a change that takes out no memory o
                                      "-    out = F.silu(out)\n"
                                      "     return out\n");
   CHECK_FALSE(rule.pass_removal_contradiction("Remove a full pass over memory.", fused, true));
-  CHECK_FALSE(rule.pass_removal_contradiction("Remove a full pass over memory.", arithmetic, false));
+  // A C kernel: only a change whose removed lines index, launch and copy
+  // nothing (kit 50's W05, the int4 scale arithmetic rewritten) is judged.
+  const auto c_arithmetic = diff::read_diff("--- a/kernel.cu\n+++ b/kernel.cu\n@@ -58,3 +58,3 @@\n"
+                                            "-                part += (w0 - zp) * sc * x0 + (w1 - zp) * sc * x1;\n"
+                                            "+                part += w0 * x0 + w1 * x1; xsum += x0 + x1;\n"
+                                            "             }\n");
+  CHECK(rule.pass_removal_contradiction("Remove a full pass over memory.", c_arithmetic, false));
+  const auto c_load = diff::read_diff("--- a/kernel.cu\n+++ b/kernel.cu\n@@ -58,2 +58,2 @@\n"
+                                      "-    float v = x[i] * s[i / 128];\n"
+                                      "+    float v = x[i] * sg;\n");
+  CHECK_FALSE(rule.pass_removal_contradiction("Remove a full pass over memory.", c_load, false));
   CHECK_FALSE(rule.pass_removal_contradiction("Fewer instructions per element.", arithmetic, true));
 }

@@ -12,6 +12,7 @@ SinglePassRule SinglePassRule::from_json(const json::Value &section, std::string
   r.claims_ = levers::whole_token_regex_at(section, "claims", true, *section_name);
   r.pass_removal_claims_ = levers::whole_token_regex_at(section, "pass_removal_claims", true, *section_name);
   r.memory_ops_ = levers::whole_token_regex_at(section, "memory_ops", false, *section_name);
+  r.c_memory_ops_ = levers::whole_token_regex_at(section, "c_memory_ops", false, *section_name);
   return r;
 }
 
@@ -31,13 +32,14 @@ std::optional<std::string> SinglePassRule::contradiction(const std::string &mech
 std::optional<std::string> SinglePassRule::pass_removal_contradiction(const std::string &mechanism,
                                                                       const diff::DiffReading &diff,
                                                                       bool python) const {
-  if (!pass_removal_claims_ || !memory_ops_ || !python) return std::nullopt;
+  const auto &ops = python ? memory_ops_ : c_memory_ops_;
+  if (!pass_removal_claims_ || !ops) return std::nullopt;
   auto claim = pass_removal_claims_->search(mechanism);
   if (!claim) return std::nullopt;
   std::size_t removed = 0;
   for (const auto &h : diff.hunks)
     for (const auto &line : h.running)
-      if (!line.dead && !line.moved && !line.added) removed += memory_ops_->find_all(line.code).size();
+      if (!line.dead && !line.moved && !line.added) removed += ops->find_all(line.code).size();
   // A pass can be removed by making one smaller (per-row partials summed
   // by group: kit 46's S05 and S42, useful, take out 2 and add 8): only a
   // change that takes out none at all removed none.

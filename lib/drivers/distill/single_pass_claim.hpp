@@ -14,8 +14,10 @@
 // (loads, stores, launches, host tensor ops): kit 48's U17 and kit 46's
 // S13, each a rearrangement of scale arithmetic that kept every load. A
 // change that takes one out may have made a pass smaller, not removed it,
-// and is not judged; a C kernel, whose loads are plain indexing, decides
-// nothing.
+// and is not judged. A C kernel's loads are plain indexing, so its
+// `c_memory_ops` count any subscript, launch or host tensor op: only a
+// change whose removed lines hold none, a pure arithmetic rewrite (kit
+// 50's W05), is judged.
 //
 //   auto rule = SinglePassRule::from_json(config.data().get("single_pass_claims"), "otm-config.json");
 //   if (auto why = rule.contradiction(mechanism, code)) ...   // why: the reason, for the ledger
@@ -38,12 +40,13 @@ public:
   static SinglePassRule from_json(const json::Value &section, std::string_view where);
   // `code`: the kernel file the cause is about (a change's after it).
   std::optional<std::string> contradiction(const std::string &mechanism, std::string_view code) const;
-  // `diff`: the change's reading; `python`: whether its kernel is Python.
+  // `diff`: the change's reading; `python`: whether its kernel is Python
+  // (`memory_ops`), else C (`c_memory_ops`).
   std::optional<std::string> pass_removal_contradiction(const std::string &mechanism, const diff::DiffReading &diff,
                                                         bool python) const;
 
 private:
-  std::shared_ptr<const text::Regex> claims_, pass_removal_claims_, memory_ops_;
+  std::shared_ptr<const text::Regex> claims_, pass_removal_claims_, memory_ops_, c_memory_ops_;
 };
 
 } // namespace otm::distill
