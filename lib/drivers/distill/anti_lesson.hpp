@@ -10,8 +10,8 @@
 
 #include <string>
 
+#include "distill/anti_fact.hpp"
 #include "distill/draft_context.hpp"
-#include "distill/mechanism_source.hpp"
 #include "json/value.hpp"
 
 namespace otm::distill::drafting {

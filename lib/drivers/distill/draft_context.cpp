@@ -9,7 +9,7 @@
 #include "code/kernel_parameters.hpp"
 #include "code/module_outline.hpp"
 #include "diff/diff_reading.hpp"
-#include "distill/mechanism_source.hpp"
+#include "distill/lever_prose.hpp"
 #include "ladder/noise.hpp"
 #include "levers/lever_settings.hpp"
 #include "record/established_fact.hpp"

@@ -19,6 +19,7 @@
 #include "distill/change_claims.hpp"
 #include "distill/diff_snippet.hpp"
 #include "distill/earlier_tries_said.hpp"
+#include "distill/lever_prose.hpp"
 #include "levers/lever_reading.hpp"
 #include "levers/lever_settings.hpp"
 #include "record/leak_shapes.hpp"
