@@ -218,6 +218,16 @@ json::Value lineage_of(const std::vector<std::string> &changes) {
   return lineage;
 }
 
+// What a reference kernel's record says it builds on, drafted from `p`
+// with `changes` as its lineage.
+std::string builds_on_with(distill::Packet p, const std::vector<std::string> &changes) {
+  testsupport::at(p.doc, {"agent_facing"}).set("kept_changes_of_its_lineage", lineage_of(changes));
+  auto d = distill::draft_record(p);
+  INFO((d.refusal ? d.refusal->why : ""));
+  REQUIRE(d.record);
+  return d.record->get("payload").get("trace").get("builds_on").string_or("approach");
+}
+
 } // namespace
 
 TEST_CASE("the snippet quotes the hunk that changes what the change text names", "[distill][claims]") {
@@ -1050,6 +1060,11 @@ TEST_CASE("a reference kernel builds on the latest kept change of its lineage", 
     REQUIRE(held.record);
     CHECK(held.record->get("payload").get("trace").get("builds_on").string_or("approach") ==
           "evict_last on the row loads keeps them in L2.");
+    // Forms spelled as alternatives are held when the kernel writes one
+    // (kit 48, U02: "ld.global.cs / __ldcs" on a kernel writing the first).
+    CHECK(builds_on_with(q, {"num_warps 4 -> 8.", "stream the row loads (evict_last / .cs)."}) ==
+          "stream the row loads (evict_last / .cs).");
+    CHECK(builds_on_with(q, {"num_warps 4 -> 8.", "stream the row loads (evict_first / .cs)."}) == "num_warps 4 -> 8.");
   }
   CHECK(with_cap("8192") == "Raise the column tile cap MAX_BLOCK_N from 4096 to 8192.");
   // A kept step that restores earlier code is no technique to build on.
@@ -1095,15 +1110,18 @@ TEST_CASE("a reference kernel does not build on a compiler option its DSL leaves
   auto d = distill::draft_record(p);
   INFO((d.refusal ? d.refusal->why : ""));
   REQUIRE(d.record);
+  // Kit 50, W13: the step is still the state of the code it builds on,
+  // named with the reason its option goes unused.
   const auto &trace = d.record->get("payload").get("trace");
-  CHECK(trace.get("builds_on").string_or("approach") == "num_warps 4 -> 8.");
+  const std::string unused = trace.get("builds_on").string_or("approach");
+  CHECK(unused.starts_with("num_stages 2 -> 3 to pipeline the row loads (unused here: Triton's software pipeliner"));
   for (const auto &t : *trace.get("techniques_applied_before").as_array()) CHECK(t != json::Value("pipeline-stages"));
   // An import of another code form of the lever is host code, not a use.
   auto imported = p;
   imported.code = "from triton.language.extra import async_copy\n" + imported.code;
   auto with_import = distill::draft_record(imported);
   REQUIRE(with_import.record);
-  CHECK(with_import.record->get("payload").get("trace").get("builds_on").string_or("approach") == "num_warps 4 -> 8.");
+  CHECK(with_import.record->get("payload").get("trace").get("builds_on").string_or("approach") == unused);
   // A loop that feeds tl.dot is pipelined: the step is what it builds on.
   const std::string body = "    s = tl.sum(e, axis=0)\n";
   p.code.replace(p.code.find(body), body.size(),

@@ -201,6 +201,20 @@ TEST_CASE("anti-strategies meet the established-fact bar or are refused", "[dist
   CHECK_THAT(pit.get("payload").string_or("lesson"),
              Catch::EndsWith(" Instead: " + fixture("pitfall-v5-01").agent_facing().string_or("how_it_was_fixed")));
 
+  // Kit 50, W01: the dtype a fix or advice names ("keep fp32 where errors
+  // accumulate") is what to use instead, not where the lever failed.
+  auto advised = draft_with("pitfall-v5-01", [](json::Value &doc) {
+    json::Value af = doc.get("agent_facing");
+    af.set("pitfalls_recorded_here", json::parse(R"J([{"pitfall": "correctness FAIL (max_abs_err 0.0838)",
+        "explanation": "Keep fp32 where errors accumulate. Low-precision bf16 accumulation over a long reduction loses the low-order terms.",
+        "fix": "accumulate in fp32"}])J"));
+    af.set("how_it_was_fixed", "accumulate the partial sums in fp32");
+    doc.set("agent_facing", af);
+  });
+  INFO((advised.refusal ? advised.refusal->why : ""));
+  REQUIRE(advised.record);
+  CHECK(advised.record->get("payload").get("established_fact").get("condition").string_or("dtype") == "bf16");
+
   auto hollow = distill::draft_record(fixture("anti-v4-02"));
   REQUIRE(hollow.refusal);
   CHECK(hollow.refusal->field == "payload.established_fact.mechanism");

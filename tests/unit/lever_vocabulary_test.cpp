@@ -45,6 +45,10 @@ TEST_CASE("levers: prose names a lever however the run spells it", "[levers]") {
   CHECK_FALSE(has(v().named_in("per thread block"), "block-size-tuning"));
   CHECK(has(v().named_in("bumped threads per CTA to 256"), "num-warps-tuning"));
   CHECK_FALSE(has(v().named_in("bumped threads per CTA to 256"), "block-size-tuning"));
+  // "rsqrt-free" names the lever's absence (kit 50, W02), in either hyphen.
+  CHECK(has(v().named_in("rsqrt recomputation of xhat"), "fast-math"));
+  CHECK_FALSE(has(v().named_in("rsqrt-free recomputation of xhat"), "fast-math"));
+  CHECK_FALSE(has(v().named_in("rsqrt\u2010free recomputation of xhat"), "fast-math"));
 }
 
 TEST_CASE("levers: a claim is what the text names before the cause it gives", "[levers]") {
@@ -145,6 +149,8 @@ TEST_CASE("levers: a constant a text sets in code's own name, at the value it en
   CHECK(settings("MAX_BLOCK_N from 4096 to 8192") == std::vector<std::string>{"MAX_BLOCK_N=8192"});
   CHECK(settings("NUM_SPLITS=16, GROUP_M 1->8->16") == std::vector<std::string>{"NUM_SPLITS=16", "GROUP_M=16"});
   CHECK(settings("WARPS_PER_BLOCK: 4") == std::vector<std::string>{"WARPS_PER_BLOCK=4"});
+  // A `k` and a capital is how C++ spells a constant (kit 48, U02).
+  CHECK(settings("kWarps 4->2") == std::vector<std::string>{"kWarps=2"});
   // Not a constant's spelling: a lever's word, a lower-case name, a name
   // with no underscore.
   CHECK(settings("4 warps, num_warps 8->4, BLOCK 128").empty());

@@ -112,6 +112,21 @@ struct KernelRepo {
   }
 };
 
+// A run read from a KernelRepo and its version rows, as otm-packet reads
+// one: the context span_of and the texts take.
+struct RunOfRepo {
+  git::Repository repo;
+  packet::VersionCommits commits;
+  packet::RunFacts facts;
+  packet::Context ctx;
+  RunOfRepo(const KernelRepo &r, std::vector<json::Value> rows)
+      : repo(git::Repository::open(r.dir)), commits(repo), facts(std::move(rows)) {
+    ctx.repo = &repo;
+    ctx.commits = &commits;
+    ctx.facts = &facts;
+  }
+};
+
 } // namespace
 
 TEST_CASE("every diff is git's diff of the whole version change, scrubbed in comments only", "[packet]") {
@@ -593,6 +608,35 @@ TEST_CASE("the final kernel names what the run kept after it without a new best"
   CHECK(late.kept_after.empty());
   REQUIRE(late.kept_after_unmeasured.size() == 1);
   CHECK(late.kept_after_unmeasured[0]->version == "v6");
+  fs::remove_all(r.dir);
+}
+
+TEST_CASE("a kept step with no step record is part of the lineage a kernel builds on", "[packet][issue25]") {
+  // Kit 49, V12: a tile change kept with no memory file was left out, so
+  // the reference kernel was said to build on an older step. One that
+  // failed its check is still left out: the run undid its change.
+  KernelRepo r("packet-lineage-unmeasured");
+  r.commit("v0", "v0: baseline", "BLOCK = 64\n\n\ndef k(x):\n    return load(x, BLOCK)\n");
+  r.commit("v1", "v1: kept -> 9.0->8.0us (-11%) BLOCK 64->128",
+           "BLOCK = 128\n\n\ndef k(x):\n    return load(x, BLOCK)\n");
+  r.commit("v2", "v2: kept -> 8.0->7.0us (-12%) doubled",
+           "BLOCK = 128\n\n\ndef k(x):\n    return 2 * load(x, BLOCK)\n");
+  r.commit("v3", "v3: kept -> 8.0->7.5us (-6%) BLOCK 128->256",
+           "BLOCK = 256\n\n\ndef k(x):\n    return 2 * load(x, BLOCK)\n");
+  r.commit("v4", "v4: kept -> 7.5->7.4us (-1%) warps 4->8",
+           "BLOCK = 256\n\n\ndef k(x):\n    return 2 * load(x, BLOCK, warps=8)\n");
+  RunOfRepo run(r, {version_row("v0", 0, r.sha["v0"], false, "PASS"), version_row("v1", 1, r.sha["v1"], false, "PASS"),
+                    version_row("v2", 2, r.sha["v2"], false, "FAIL"),
+                    version_row("v3", 3, r.sha["v3"], false), // no step record
+                    version_row("v4", 4, r.sha["v4"], false, "PASS")});
+  workspace::Segment seg;
+  seg.record_type = "reference-kernel";
+  seg.seg_kind = workspace::kFinalKernelSegment;
+  seg.version = "v4";
+  seg.sha = r.sha["v4"];
+  std::vector<std::string> lineage;
+  for (const auto *row : packet::span_of(seg, run.ctx).lineage) lineage.push_back(row->version);
+  CHECK(lineage == std::vector<std::string>{"v1", "v3"});
   fs::remove_all(r.dir);
 }
 

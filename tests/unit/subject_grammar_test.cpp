@@ -16,6 +16,7 @@ TEST_CASE("trace-format.md §2.2 worked examples", "[subject]") {
   CHECK(f.deadend_streak == 12);
   CHECK_FALSE(f.deadend_items);
   CHECK_FALSE(f.next_direction);
+  CHECK_FALSE(f.stated_change); // how the step ended, not what it changed
 
   auto g = parse_commit_message("v5: reverted (flat-within-noise, +0.04%) - dead-end recorded", "");
   CHECK(g.reverted);
@@ -63,4 +64,16 @@ TEST_CASE("the dead-end list and Next: stay within the part they start in", "[su
   CHECK(*h.deadend_items == V{"x tiles", "y warps\nwrapped line"});
   auto n = parse_commit_message("v6: faster", "Next: fuse the epilogue\ninto the main loop\n\nProfile: 3 stalls");
   CHECK(n.next_direction == "fuse the epilogue\ninto the main loop");
+}
+
+TEST_CASE("the change a subject states after its verdict and figures", "[subject]") {
+  // Kit 49, V12: a kept step with no step record is known by its subject
+  // alone; its change is what follows the figures.
+  auto f = parse_commit_message("v108: kept -> 84.5\u219282.0\u00b5s (-3.0%) BLOCK_N 256->128, BLOCK_M 64->128", "");
+  CHECK(f.stated_change == "BLOCK_N 256->128, BLOCK_M 64->128");
+  CHECK(parse_commit_message("kept -> 61.5->61.0us (-0.8%) kWarps 4->2", "").stated_change == "kWarps 4->2");
+  // A baseline, or a subject with no figures, states no change.
+  CHECK_FALSE(
+      parse_commit_message("v1: kept -> baseline 117.1\u00b5s geomean (naive triton kernel)", "").stated_change);
+  CHECK_FALSE(parse_commit_message("v3: tried BLOCK_N 128", "").stated_change);
 }

@@ -28,6 +28,9 @@ namespace {
 // The source of a pitfall's explanation taken on its own.
 constexpr const char *kPitfallExplanation = "pitfalls_recorded_here.explanation";
 
+// A fix says what to do instead, not why or where the lever failed.
+bool is_a_fix(const SourcedText &t) { return t.source.ends_with("fix") || t.source == "how_it_was_fixed"; }
+
 // What the packet says of one failed lever: the lever without its cause,
 // the figure it was measured at, the fix the run names, and every account
 // of it a cause may come from, in the order they are read (the curated
@@ -120,7 +123,7 @@ std::optional<SourcedText> first_stated_cause(const FailureAccount &a, const rec
   for (const auto &h : hopes)
     for (const auto &s : text::sentences(h)) hoped.insert(text::folded(without_reason_label(s)));
   for (const auto &t : a.evidence) {
-    if (t.source.ends_with("fix") || t.source == "how_it_was_fixed") continue;
+    if (is_a_fix(t)) continue;
     std::optional<SourcedText> accuracy;
     std::size_t best_accuracy = 0;
     for (auto s : text::sentences(t.text)) {
@@ -214,8 +217,15 @@ AntiFactResult anti_fact(const json::Value &af, const levers::LeverVocabulary &v
     return r;
   }
   mechanism->text = the_reason_alone(mechanism->text, a.attempted, context);
-  std::vector<std::string> texts;
-  for (const auto &t : a.evidence) texts.push_back(t.text);
+  // Where the lever failed: the attempt first (the dtype it set), never a
+  // fix or advice ("keep fp32 where errors accumulate" names the dtype to
+  // use instead; kit 50, W01: fp32 as the condition of a bf16-accumulation
+  // failure on a bf16 workload).
+  std::vector<std::string> texts{a.attempted};
+  for (const auto &t : a.evidence)
+    if (!is_a_fix(t))
+      for (const auto &s : text::sentences(t.text))
+        if (!is_advice(s)) texts.emplace_back(s);
   auto c = record::fact_condition(texts, context);
   if (c.empty()) {
     r.gap = FactGap{"payload.established_fact.condition",

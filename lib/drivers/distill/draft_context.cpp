@@ -310,18 +310,28 @@ bool kernel_holds_stated_values(const Context &c, const std::string &change) {
   // A change that drops what it names (kit 32, U25: "drop APPROX_RSQRT
   // (__frsqrt_rn)" on a kernel that calls `__frsqrt_rn`) is held when the
   // kernel no longer writes it.
-  const bool drops = drops_what_it_names(change);
-  for (const auto &lever : vocabulary.named_in(change))
-    for (const auto &form : vocabulary.code_forms_in(lever, levers::claim_of(change), dsl))
-      if (!aliased.count(form) && diff::holds_name(with_literals, form) == drops) return false;
   // A lever's code name the change spells ("enable __frsqrt_rn"), whatever
-  // lever its words name: the kernel writes it when the change enabled it,
-  // not when it dropped it (kit 32, U10: a kernel computing `1.0 /
-  // gl.sqrt_rn(...)` said to build on "enable __frsqrt_rn").
+  // lever its words name, is held when the kernel writes it, a drop of it
+  // when it does not (kit 32, U10: a kernel computing `1.0 /
+  // gl.sqrt_rn(...)` said to build on "enable __frsqrt_rn"). Forms the
+  // change spells for one lever are alternatives ("ld.global.cs /
+  // __ldcs"): held when the kernel writes one of them (kit 48, U02), a
+  // drop when it writes none.
+  const bool drops = drops_what_it_names(change);
+  std::map<std::string, std::pair<bool, bool>> spelled_written; // by lever
+  auto spelled = [&](const std::string &lever, const std::string &form) {
+    if (aliased.count(form)) return;
+    auto &[any, written] = spelled_written[lever];
+    any = true;
+    written = written || diff::holds_name(with_literals, form);
+  };
+  for (const auto &lever : vocabulary.named_in(change))
+    for (const auto &form : vocabulary.code_forms_in(lever, levers::claim_of(change), dsl)) spelled(lever, form);
   for (const auto &n : diff::names_of(levers::claim_of(change)))
-    if (n.strong && diff::is_code_name(n.text) && !aliased.count(n.text) &&
-        !vocabulary.levers_in_code(n.text, dsl).empty() && diff::holds_name(with_literals, n.text) == drops)
-      return false;
+    if (n.strong && diff::is_code_name(n.text))
+      for (const auto &lever : vocabulary.levers_in_code(n.text, dsl)) spelled(lever, n.text);
+  for (const auto &[lever, sw] : spelled_written)
+    if (sw.second == drops) return false;
   // A constant the change spells in code's own name with the value it sets
   // ("MAX_BLOCK_N from 4096 to 8192", "NUM_SPLITS=16"), lever or not: the
   // kernel holds it when it assigns that name that value (round 14: a
@@ -361,6 +371,19 @@ bool kernel_runs_all_levers_of(const Context &c, const std::string &change) {
 std::optional<std::string> latest_change_the_kernel_runs(const Context &c, const std::vector<std::string> &changes) {
   for (auto it = changes.rbegin(); it != changes.rend(); ++it)
     if (kernel_runs_all_levers_of(c, *it)) return *it;
+  return std::nullopt;
+}
+
+std::optional<HeldChange> latest_change_the_kernel_holds(const Context &c, const std::vector<std::string> &changes) {
+  for (auto it = changes.rbegin(); it != changes.rend(); ++it) {
+    const auto how = how_the_kernel_holds(c, *it);
+    if (how == ChangeInKernel::Runs) return HeldChange{*it, {}};
+    if (how != ChangeInKernel::LeverNotRun) continue;
+    const auto not_run = levers_not_run(c, *it);
+    if (std::all_of(not_run.begin(), not_run.end(), [](const LeverNotRun &n) { return !n.unused_option.empty(); }) &&
+        kernel_holds_stated_values(c, levers::what_a_change_did(*it)))
+      return HeldChange{*it, not_run.front().unused_option};
+  }
   return std::nullopt;
 }
 

@@ -178,13 +178,17 @@ bool says_more_than(const std::string &sentence, const std::string &attempted, c
 bool explains(const std::string &sentence, const std::string &attempted) {
   static const text::Regex figure(R"((?i)[+-]?\d+(?:\.\d+)?(?:e[+-]?\d+)?\s*%?)");
   // Advice is no cause: "check the per-shape table before generalising".
-  static const text::Regex advice(
-      R"((?i)^\W*(?:check|see|try|use|avoid|keep|make sure|consider|note|remember|prefer|do not|don't)\b)");
   const auto s = text::strip(sentence);
   if (text::code_points(s) < record::kMinMechanismChars || record::non_mechanism_regex().contains(s) ||
-      record::speculative_regex().contains(s) || record::reports_a_pass(s) || advice.contains(s))
+      record::speculative_regex().contains(s) || record::reports_a_pass(s) || is_advice(s))
     return false;
   return text::code_points(text::strip(figure.replace(beyond_the_attempt(sentence, attempted), " "))) >= 24;
+}
+
+bool is_advice(std::string_view sentence) {
+  static const text::Regex advice(
+      R"((?i)^\W*(?:check|see|try|use|avoid|keep|make sure|consider|note|remember|prefer|do not|don't)\b)");
+  return advice.contains(sentence);
 }
 
 std::string without_revert_marker(const std::string &subject) {

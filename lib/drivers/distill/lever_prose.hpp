@@ -65,6 +65,9 @@ bool says_more_than(const std::string &sentence, const std::string &attempted, c
 // `sentence` could stand as the cause of an accuracy failure the step's
 // check saw.
 bool explains(const std::string &sentence, const std::string &attempted);
+// A sentence of advice ("keep fp32 where errors accumulate", "check the
+// per-shape table"): what to do, not why or where something failed.
+bool is_advice(std::string_view sentence);
 // A commit subject without a leading "reverted".
 std::string without_revert_marker(const std::string &subject);
 

@@ -143,8 +143,8 @@ void check_milestone_code(Context &c) {
 }
 
 // What the kernel builds on (the schema: the previous state of the code) is
-// the latest kept change of its lineage before its own step that it still
-// runs (latest_change_the_kernel_runs); its own step's
+// the latest kept change of its lineage before its own step whose code it
+// still holds (latest_change_the_kernel_holds); its own step's
 // change is the technique here, when it changes code that runs (a last step
 // that edited a comment names no technique of this code). A packet that
 // gives no lineage (built before otm listed it) says only what kind of
@@ -161,8 +161,13 @@ Value trace_of_kernel(Context &c, const std::vector<std::string> &applied_before
   else {
     // When the code shows none of its lineage's changes as stated (a
     // restore set them back, their code is gone), no one of them is named.
-    auto latest = latest_change_the_kernel_runs(c, carried);
-    if (latest) latest = levers::what_a_change_did(*latest);
+    std::optional<std::string> latest;
+    if (auto held = latest_change_the_kernel_holds(c, carried)) {
+      latest = levers::what_a_change_did(held->change);
+      if (!held->unused_option.empty())
+        latest = std::string(text::rstrip_chars(*latest, " .")) +
+                 " (unused here: " + std::string(text::rstrip_chars(held->unused_option, " .")) + ").";
+    }
     builds_on.set("approach", carried.empty()
                                   ? std::string("the untouched baseline")
                                   : latest.value_or("the run's " + std::to_string(carried.size()) +

@@ -243,6 +243,7 @@ json::Value version_row(std::int64_t n, const std::string &key, const git::Commi
     row.deadend_items = std::move(f.deadend_items);
     row.deadend_streak = f.deadend_streak;
     row.next_direction = std::move(f.next_direction);
+    row.stated_change = std::move(f.stated_change);
   }
   // step_record_fields writes each §3.1 field with the type the row reads.
   if (step) return row.with_members(*step->as_object()).value().to_json();

@@ -100,6 +100,14 @@ CommitFields parse_commit_message(std::string_view subject, std::string_view bod
   if (auto part = bounded(next_start)) {
     if (auto m = next.search(*part)) f.next_direction = std::string(text::strip((*m)[1]));
   }
+  static const Regex stated(
+      "(?i)^\\s*(?:v\\d+\\s*:\\s*)?(?:kept|reverted)\\b\\D{0,8}\\d+(?:\\.\\d+)?\\s*(?:->|\\x{2192}|=>)\\s*"
+      "\\d+(?:\\.\\d+)?\\s*(?:us|\\x{00b5}s|\\x{03bc}s)\\s*(?:\\([^()]*\\)\\s*)?(\\S.*?)\\s*$");
+  // "no improvement over 60.1us, 12th consecutive dead-end" says how the
+  // step ended, not what it changed.
+  static const Regex no_change("(?i)^no improvement\\b|\\bdead-end\\b");
+  if (auto m = stated.search(subject); m && m->has(1) && !no_change.contains((*m)[1]))
+    f.stated_change = std::string((*m)[1]);
   return f;
 }
 

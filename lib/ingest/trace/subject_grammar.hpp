@@ -18,6 +18,10 @@ struct CommitFields {
   std::optional<std::vector<std::string>> deadend_items;
   std::optional<std::int64_t> deadend_streak;
   std::optional<std::string> next_direction;
+  // What the subject says was changed, after its verdict and figures:
+  // "v108: kept -> 84.5→82.0µs (-3.0%) BLOCK_N 256->128" -> "BLOCK_N
+  // 256->128". The change text of a step with no readable step record.
+  std::optional<std::string> stated_change;
 };
 
 // `subject` is git's %s, `body` the trimmed %b.

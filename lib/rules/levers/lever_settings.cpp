@@ -110,7 +110,7 @@ std::vector<LeverSetting> settings_in(const LeverVocabulary &vocabulary, std::st
 
 std::vector<ConstantSetting> constant_settings_in(std::string_view text) {
   static const text::Regex named(
-      R"(\b([A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9])\s*(?:=\s*|:\s*|\s+from\s+|\s+)(\d+)((?:\s*(?:->|\x{2192}|=>|\bto\b)\s*\d+)*))");
+      R"(\b([A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9]|k[A-Z][A-Za-z0-9]*)\s*(?:=\s*|:\s*|\s+from\s+|\s+)(\d+)((?:\s*(?:->|\x{2192}|=>|\bto\b)\s*\d+)*))");
   static const text::Regex last_number(R"((\d+)\s*$)");
   std::vector<ConstantSetting> out;
   named.for_each_match(text, [&](const text::Match &m) {

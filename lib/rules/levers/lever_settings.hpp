@@ -46,9 +46,10 @@ std::string setting_name(std::string_view mention);
 
 // A constant a text sets in the code's own name (`MAX_BLOCK_N`), with the
 // value it ends at: "MAX_BLOCK_N from 4096 to 8192" -> {MAX_BLOCK_N, 8192},
-// "NUM_SPLITS=16", "GROUP_M 1->8->16" -> 16. Names are upper-case with an
-// underscore, as code spells a constant; a lever's other forms ("4 warps")
-// are settings_in's.
+// "NUM_SPLITS=16", "GROUP_M 1->8->16" -> 16. Names are as code spells a
+// constant: upper-case with an underscore, or a `k` and a capital
+// ("kWarps 4->2", kit 48); a lever's other forms ("4 warps") are
+// settings_in's.
 struct ConstantSetting {
   std::string name, value;
 };

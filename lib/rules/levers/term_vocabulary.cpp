@@ -5,7 +5,7 @@
 namespace otm::levers {
 
 std::shared_ptr<const text::Regex> whole_token_regex(const json::Value &patterns, bool caseless,
-                                                     const std::string &where) {
+                                                     const std::string &where, TokenIn in) {
   const auto *list = patterns.as_array();
   if (!list || list->empty()) throw Error(ErrorKind::Usage, where + " must be a non-empty list of patterns");
   std::string alternation;
@@ -16,8 +16,10 @@ std::shared_ptr<const text::Regex> whole_token_regex(const json::Value &patterns
     alternation += *s;
   }
   try {
-    return std::make_shared<const text::Regex>(std::string(caseless ? "(?i)" : "") + "(?<!\\w)(?:" + alternation +
-                                               ")(?!\\w)");
+    // In prose, "rsqrt-free" and "barrier-less" say the thing is absent
+    // (kit 50, W02: "rsqrt-free recomputation" read as a fast-math step).
+    const char *end = in == TokenIn::Prose ? ")(?!\\w)(?![-\\x{2010}](?:free|less)\\b)" : ")(?!\\w)";
+    return std::make_shared<const text::Regex>(std::string(caseless ? "(?i)" : "") + "(?<!\\w)(?:" + alternation + end);
   } catch (const std::exception &e) {
     throw Error(ErrorKind::Usage, where + ": " + e.what());
   }
@@ -39,7 +41,7 @@ std::shared_ptr<const text::Regex> whole_token_regex_at(const json::Value &secti
 
 void TermVocabulary::add(const std::string &tag, const json::Value &patterns, std::string_view where) {
   if (tag.empty()) throw Error(ErrorKind::Usage, std::string(where) + ": a tag is empty");
-  terms_.push_back({tag, whole_token_regex(patterns, true, std::string(where) + ": '" + tag + "'")});
+  terms_.push_back({tag, whole_token_regex(patterns, true, std::string(where) + ": '" + tag + "'", TokenIn::Prose)});
 }
 
 TermVocabulary TermVocabulary::from_json(const json::Value &terms, std::string_view where) {

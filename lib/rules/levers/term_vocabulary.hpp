@@ -1,7 +1,7 @@
 // A vocabulary of tags, each with the patterns that name it in text:
 //   {"<tag>": ["<pattern>", ...], ...}
 // Patterns are PCRE2, matched case-insensitively as whole tokens (no word
-// character on either side), so `seriali[sz]\w*` takes both spellings and
+// character on either side, no "-free" or "-less" after), so `seriali[sz]\w*` takes both spellings and
 // `\.cs` finds a cache modifier. Tags are reported in vocabulary order.
 // The retrieval symptoms and the levers' prose forms are such vocabularies.
 #pragma once
@@ -52,10 +52,13 @@ private:
 };
 
 // One regex, the alternation of `patterns` (a non-empty list of non-empty
-// strings) as a whole token; `caseless` adds (?i). Throws otm::Error (Usage)
-// naming `where` when the list or a pattern is malformed.
+// strings) as a whole token; `caseless` adds (?i). In prose, a token
+// followed by "-free" or "-less" ("rsqrt-free") names its absence and does
+// not match. Throws otm::Error (Usage) naming `where` when the list or a
+// pattern is malformed.
+enum class TokenIn { Code, Prose };
 std::shared_ptr<const text::Regex> whole_token_regex(const json::Value &patterns, bool caseless,
-                                                     const std::string &where);
+                                                     const std::string &where, TokenIn in = TokenIn::Code);
 // A cause rule's configuration section (`dram_claims`, `tile_claims`,
 // ...): nullopt when it is absent (the rule is off); else the name its
 // errors go by ("otm-config.json: tile_claims"). Throws otm::Error (Usage)

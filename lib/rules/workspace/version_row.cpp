@@ -37,6 +37,7 @@ constexpr std::pair<const char *, std::optional<std::string> Row::*> kStringsOrN
 constexpr std::pair<const char *, std::optional<std::string> Row::*> kOptionalStrings[] = {
     {"deadend_blob", &Row::deadend_blob},
     {"next_direction", &Row::next_direction},
+    {"stated_change", &Row::stated_change},
 };
 constexpr std::pair<const char *, bool Row::*> kBools[] = {
     {"has_commit", &Row::has_commit}, {"has_memory", &Row::has_memory}, {"reverted", &Row::reverted}};
@@ -156,6 +157,7 @@ json::Value VersionRow::to_json() const {
     if (deadend_items) row.set("deadend_items", json::Value::strings(*deadend_items));
     if (deadend_streak) row.set("deadend_streak", *deadend_streak);
     if (next_direction) row.set("next_direction", *next_direction);
+    if (stated_change) row.set("stated_change", *stated_change);
   }
   if (has_memory) {
     row.set("memory_file", memory_file);

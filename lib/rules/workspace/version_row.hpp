@@ -39,6 +39,8 @@ struct VersionRow {
   std::optional<std::vector<std::string>> deadend_items;
   std::optional<std::int64_t> deadend_streak;
   std::optional<std::string> next_direction;
+  // The subject's change after its verdict and figures (parse_commit_message).
+  std::optional<std::string> stated_change;
 
   // Its step record's §3.1 fields: written when has_memory. The numbers a
   // step record states are kept as it wrote them (an integer stays one,

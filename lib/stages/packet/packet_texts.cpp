@@ -166,6 +166,7 @@ json::Value scrubbed(scrub::Scrubber &s, const json::Value &v) {
 
 json::Value change_text_of(const workspace::VersionRow &row) {
   if (const auto &d = row.action_description; d && !text::strip(*d).empty()) return *d;
+  if (const auto &d = row.stated_change; d && !text::strip(*d).empty()) return *d;
   return row.subject;
 }
 

@@ -32,12 +32,14 @@ Span span_of(const workspace::Segment &seg, const Context &ctx) {
   };
   auto runs = [&](const std::string &version) { return own_change_runs(ctx, version); };
   // A kept step that failed its correctness check was undone later (the
-  // run kept its commit, not its change): no part of the lineage.
+  // run kept its commit, not its change): no part of the lineage. One with
+  // no readable step record failed nothing the trace shows: its code is
+  // part of what later steps build on (kit 49, V12: a tile change skipped).
   auto lineage_through = [&](const std::string &version) {
     if (ctx.facts)
       for (const auto *row : ctx.facts->kept_through(version)) {
         const std::string &v = row->version;
-        if (ctx.facts->passed_correctness(v) && runs(v)) out.lineage.push_back(row);
+        if ((ctx.facts->passed_correctness(v) || !row->has_memory) && runs(v)) out.lineage.push_back(row);
       }
   };
   // A reference kernel: whether its version's own change runs (its change
