@@ -1273,6 +1273,29 @@ TEST_CASE("a stock sentence or the change restated is no step's mechanism", "[di
   auto restated = distill::draft_record(p);
   REQUIRE(restated.refusal);
   CHECK(restated.refusal->field == "payload.mechanism");
+  // Kit 51, X07: a direction's rationale the run gives on many steps is no
+  // trigger of this one; the step's own reason is.
+  said.set("change", "num_warps 4 -> 8.");
+  said.set("causal_sentences", json::Value::strings({"Eight warps keep more loads in flight, so latency hides."}));
+  const std::string stock_rationale = "profile shows DRAM throughput below 80% of peak on the large shape";
+  said.set("directions_taken_up",
+           json::parse(R"([{"direction": "more warps", "rationale": ")" + stock_rationale + R"("}])"));
+  auto triggers_of = [&] {
+    auto d = distill::draft_record(p);
+    INFO((d.refusal ? d.refusal->why : ""));
+    REQUIRE(d.record);
+    return d.record->get("retrieval").get("triggers");
+  };
+  auto has = [&](const json::Value &list) {
+    return std::count(list.as_array()->begin(), list.as_array()->end(), json::Value(stock_rationale)) == 1;
+  };
+  CHECK(has(triggers_of()));
+  json::Value rationale = json::Value::object();
+  rationale.set("text", stock_rationale);
+  rationale.set("steps", 45);
+  rationale.set("kinds", 6);
+  said.set("stock_texts", json::Value(json::Array{rationale}));
+  CHECK_FALSE(has(triggers_of()));
 }
 
 TEST_CASE("a kept step that removes a barrier is no technique to copy", "[distill][issue25]") {

@@ -4,6 +4,7 @@
 
 #include "code/shape_paths.hpp"
 #include "config/config.hpp"
+#include "diff/diff_reading.hpp"
 #include "distill/grid_cause.hpp"
 #include "json/parse.hpp"
 
@@ -154,6 +155,37 @@ TEST_CASE("a tail-removal cause is contradicted by a persistent loop that ends o
   auto strict = distill::GridCauseRule::from_json(
       json::parse(R"({"tail_removal_causes": ["removing (?:\\S+ )?tails"], "tail_rounds_max": 3})"), "test");
   CHECK_FALSE(strict.contradiction("one CTA per SM loops over tiles, removing wave-quantisation tails", m));
+}
+
+TEST_CASE("a change saying the grid is the SM count is contradicted by a launch of a multiple of it", "[grid]") {
+  // Kit 51, X13: "persistent grid-stride tile loop (grid = #SMs)" whose
+  // launch is `std::min(rows_total, num_sms * 4)`.
+  const auto shipped =
+      distill::GridCauseRule::from_json(config::Config::defaults().data().get("launch_grid"), "shipped");
+  auto launch = [](const std::string &grid) {
+    return diff::read_diff("--- a/kernel.cu\n+++ b/kernel.cu\n@@ -119,3 +118,3 @@\n"
+                           "     const int rows_total = M;\n"
+                           "-    dim3 grid(rows_total, SPLIT);\n"
+                           "+    dim3 grid(" +
+                           grid + ", SPLIT);\n");
+  };
+  auto why = shipped.sm_count_claim_contradiction("persistent grid-stride tile loop (grid = #SMs)",
+                                                  launch("std::min(rows_total, num_sms * 4)"));
+  REQUIRE(why);
+  CHECK_THAT(*why, Catch::Contains("\"grid = #SMs\"") && Catch::Contains("`num_sms * 4`, 4 programs per SM"));
+  CHECK(shipped.sm_count_claim_contradiction("one program per SM loops over the rows",
+                                             launch("std::min(rows_total, 2 * NUM_SMS)")));
+  // The SM count itself, a launch that says no such thing, or a multiple
+  // of one: not contradicted.
+  CHECK_FALSE(shipped.sm_count_claim_contradiction("persistent grid-stride tile loop (grid = #SMs)",
+                                                   launch("std::min(rows_total, num_sms)")));
+  CHECK_FALSE(shipped.sm_count_claim_contradiction("persistent grid-stride tile loop (grid = #SMs)",
+                                                   launch("std::min(rows_total, num_sms * 1)")));
+  CHECK_FALSE(shipped.sm_count_claim_contradiction("persistent grid-stride tile loop",
+                                                   launch("std::min(rows_total, num_sms * 4)")));
+  // Without the section's lists the rule is off.
+  CHECK_FALSE(distill::GridCauseRule::from_json(json::parse("{}"), "test")
+                  .sm_count_claim_contradiction("grid = #SMs", launch("num_sms * 4")));
 }
 
 TEST_CASE("the launch_grid section is checked when read", "[grid]") {

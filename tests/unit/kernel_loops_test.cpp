@@ -119,6 +119,11 @@ def launch(x):
   // A loop feeding tl.dot, or one written tl.range(..., num_stages=K), is pipelined.
   CHECK_FALSE(option->unused_because("triton", "    for k in range(0, K, BK):\n        acc = tl.dot(a, b, acc)\n"));
   CHECK_FALSE(option->unused_because("triton", "    for i in tl.range(0, n, 1, num_stages=3):\n        s += 1\n"));
+  // Bounds that are calls themselves (kit 51, X09).
+  CHECK_FALSE(option->unused_because(
+      "triton", "    for k0 in tl.range(pid_k * kps, (pid_k + 1) * kps, BLOCK_K, num_stages=3):\n        s += 1\n"));
+  CHECK_FALSE(
+      option->unused_because("triton", "    for i in tl.range(0, tl.cdiv(K, BK), num_stages=3):\n        s += 1\n"));
   // Gluon never uses it; a DSL the option does not list always may.
   CHECK(option->unused_because("gluon", "    acc = gl.dot_fma(a, b, acc)\n"));
   CHECK_FALSE(option->unused_because("cuda", ""));

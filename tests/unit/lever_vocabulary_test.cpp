@@ -75,6 +75,12 @@ TEST_CASE("levers: code forms per DSL, whole tokens, case-sensitive", "[levers]"
   CHECK_FALSE(v().checkable("kernel-fusion", "triton"));
   CHECK(v().checkable("residual-fusion", "triton"));
   CHECK(v().levers_in_code("__stcs(out + i, v);", "cuda") == std::vector<std::string>{"cache-hints"});
+  // `std::vector` is no vector width (kit 51, X02 and X06).
+  CHECK_FALSE(v().in_code("vectorized-memory-access", "std::vector<torch::Tensor> forward(torch::Tensor x)", "cuda"));
+  CHECK(v().in_code("vectorized-memory-access", "using vec_t = uint4;", "cuda"));
+  // A bf16 magic-number dequant is the bit trick too (kit 51, X10).
+  CHECK(v().in_code("bit-trick-dequant", "lo = ((packed & 0xF).to(tl.int16) | 0x4300).to(tl.bfloat16, bitcast=True)",
+                    "triton"));
 }
 
 TEST_CASE("levers: the vocabulary is configuration a user overrides, refused when malformed", "[levers]") {

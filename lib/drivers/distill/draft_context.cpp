@@ -3,11 +3,13 @@
 #include <functional>
 #include <set>
 
+#include "code/identifiers.hpp"
 #include "code/inert_code.hpp"
 #include "code/jit_globals.hpp"
 #include "code/kernel_loops.hpp"
 #include "code/kernel_parameters.hpp"
 #include "code/module_outline.hpp"
+#include "code/template_parameters.hpp"
 #include "diff/diff_reading.hpp"
 #include "distill/lever_prose.hpp"
 #include "ladder/noise.hpp"
@@ -144,6 +146,16 @@ std::string live_code_of(std::string_view source, std::string_view path) {
     for (const auto &u : code::unread_parameter_texts(source))
       if (u.line < live.size())
         if (auto at = live[u.line].find(u.text); at != std::string::npos) live[u.line].erase(at, u.text.size());
+  // So does a function template's parameter its function never reads (kit
+  // 51, X06: `template <..., int VEC, ...>` tagged vectorised).
+  if (code::language_of_path(path) == code::Language::CFamily)
+    for (const auto &u : code::unread_template_parameters(source))
+      if (u.line < live.size())
+        for (const auto &id : code::identifier_spans(live[u.line]))
+          if (live[u.line].compare(id.begin, id.end - id.begin, u.name) == 0) {
+            live[u.line].erase(id.begin, id.end - id.begin);
+            break;
+          }
   std::string out;
   for (std::size_t i = 0; i < live.size(); ++i)
     if (!inert.is_inert(i)) out.append(live[i]) += '\n';

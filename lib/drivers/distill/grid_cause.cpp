@@ -61,6 +61,12 @@ GridCauseRule GridCauseRule::from_json(const json::Value &section, std::string_v
   r.causes_ = levers::whole_token_regex_at(section, "causes", true, here);
   r.fill_causes_ = levers::whole_token_regex_at(section, "fill_causes", true, here);
   r.tail_removal_causes_ = levers::whole_token_regex_at(section, "tail_removal_causes", true, here);
+  r.sm_count_claims_ = levers::whole_token_regex_at(section, "sm_count_claims", true, here);
+  if (const auto names = levers::whole_token_regex_at(section, "sm_count_names", false, here)) {
+    // The SM count times a whole number, either way round: group 1 or 2.
+    const std::string name = names->pattern();
+    r.sm_count_multiple_ = std::make_shared<const text::Regex>(name + R"(\s*\*\s*(\d+)\b|\b(\d+)\s*\*\s*)" + name);
+  }
   if (const auto &m = section.get("tail_rounds_max"); !m.is_null()) {
     const auto x = m.as_number();
     if (!x || *x < 1 || m.is_bool())
@@ -119,6 +125,25 @@ std::optional<std::string> GridCauseRule::contradiction(const std::string &mecha
            count(*sms) + " programs before the change (" + listed(full, false) + ") gained " + figure(mean_gain(full)) +
            " % on average, as much as those that did not (" + figure(mean_gain(short_of)) +
            " %): the gain is not from filling them";
+  return std::nullopt;
+}
+
+std::optional<std::string> GridCauseRule::sm_count_claim_contradiction(const std::string &change,
+                                                                       const diff::DiffReading &diff) const {
+  if (!sm_count_claims_ || !sm_count_multiple_) return std::nullopt;
+  auto claim = sm_count_claims_->search(change);
+  if (!claim) return std::nullopt;
+  for (const auto &h : diff.hunks)
+    for (const auto &line : h.running) {
+      if (!line.added || line.dead) continue;
+      auto m = sm_count_multiple_->search(line.code);
+      if (!m) continue;
+      const std::string k(m->has(1) ? (*m)[1] : (*m)[2]);
+      if (k == "1") continue;
+      return "the change text says the grid is the SM count (\"" + std::string((*claim)[0]) +
+             "\"), but the diff launches `" + std::string((*m)[0]) + "`, " + k +
+             " programs per SM: the claim is not what ran";
+    }
   return std::nullopt;
 }
 

@@ -11,7 +11,9 @@
 //     "causes": ["partial (?:last )?wave", ...],            // the grid decides the gain
 //     "fill_causes": ["fill(?:s|ed)? (?:all )?the SMs", ...], // more programs fill idle SMs
 //     "tail_removal_causes": ["no tail wave", ...],         // the change leaves no tail
-//     "tail_rounds_max": 8
+//     "tail_rounds_max": 8,
+//     "sm_count_claims": ["grid\\s*=\\s*#\\s*SMs", ...],  // a change saying the grid is the SM count
+//     "sm_count_names": ["num_sms", "NUM_SMS", ...]         // code's names of the SM count
 //   }
 // A grid cause is contradicted when no shape's program count changed, or
 // when the shapes whose count did not change gained at least as much as
@@ -26,6 +28,10 @@
 // last with at most half the programs busy (kit 39, K09: 448 tiles over 148
 // programs leave 144 of them idle for the fourth of four rounds).
 //
+// A change text saying the grid is the SM count ("persistent loop (grid =
+// #SMs)") is contradicted by a diff whose added running lines launch a
+// multiple of it (`std::min(rows, num_sms * 4)`: kit 51, X13; kit 50, W14).
+//
 //   auto rule = GridCauseRule::from_json(config.data().get("launch_grid"), "otm-config.json");
 //   if (auto why = rule.contradiction(mechanism, measurements)) ...   // why: the reason, for the ledger
 #pragma once
@@ -35,6 +41,7 @@
 #include <string>
 #include <string_view>
 
+#include "diff/diff_reading.hpp"
 #include "text/regex.hpp"
 #include "json/value.hpp"
 
@@ -46,9 +53,12 @@ public:
   static GridCauseRule from_json(const json::Value &section, std::string_view where);
   // `measurements`: a packet's agent_facing.measurements.
   std::optional<std::string> contradiction(const std::string &mechanism, const json::Value &measurements) const;
+  std::optional<std::string> sm_count_claim_contradiction(const std::string &change,
+                                                          const diff::DiffReading &diff) const;
 
 private:
   std::shared_ptr<const text::Regex> causes_, fill_causes_, tail_removal_causes_;
+  std::shared_ptr<const text::Regex> sm_count_claims_, sm_count_multiple_;
   double tail_rounds_max_ = 8;
 };
 

@@ -8,6 +8,7 @@
 #include "code/launch_constexprs.hpp"
 #include "code/tailless_loops.hpp"
 #include "code/unbound_names.hpp"
+#include "code/unmasked_accesses.hpp"
 #include "diff/barrier_removal.hpp"
 #include "distill/reference_kernel_code.hpp"
 #include "levers/lever_settings.hpp"
@@ -279,6 +280,22 @@ std::string chunked_loops(const std::string &kernel, code::Language language) {
   return out;
 }
 
+// Loads and stores of blocks of offsets without a mask, said where a reader
+// starts (kits 50 and 51: W02, X08, X12, a kernel offered as a starting
+// point that reads past its rows unless the sizes divide its tiles).
+std::string unmasked_accesses(const std::string &kernel, code::Language language) {
+  if (language != code::Language::Python) return {};
+  const auto found = code::unmasked_block_accesses(kernel);
+  if (found.empty()) return {};
+  std::vector<std::string> calls;
+  for (const auto &a : found)
+    if (std::find(calls.begin(), calls.end(), a.call) == calls.end()) calls.push_back(a.call);
+  // No count: a number the packet does not hold is a fabrication to the gate.
+  return " Some of its " + text::quoted_code_list(calls) +
+         " calls over a block of offsets take no mask (otm's reading of the code): it reads or writes past the "
+         "tensor unless each size it tiles is a multiple of its block.";
+}
+
 // The run's final kernel is its last new best; what it kept after without
 // one is said, so a reader knows the kernel the run ended with is another
 // (kit 32, U22: NUM_STAGES 3 quoted, the run's last kernel sets 2). Each
@@ -356,7 +373,7 @@ Value draft_reference(Context &c) {
                                   benchmarked_sizes(c.af) + "; otm did not run it, and other sizes are untested)"
                             : " (otm did not run it)") +
                     what_runs_for_nothing(c, whole_file) + chunked_loops(c.packet.code, kernel_language(c)) +
-                    kept_after_it(c) + re_measured(c));
+                    unmasked_accesses(c.packet.code, kernel_language(c)) + kept_after_it(c) + re_measured(c));
   p.set("problem", problem_of(c));
   auto change = text_of(c.said.change);
   const auto applied_before = levers_applied_before(c);
