@@ -41,6 +41,18 @@ TEST_CASE("loads and stores of a block of offsets without a mask", "[code][issue
               "    ptr = tl.make_block_ptr(p, (8, 8), (8, 1), (0, 0), (B, B), (1, 0))\n"
               "    x = tl.load(ptr, boundary_check=(0, 1))\n")
             .empty());
+  // Kit 52, Y02: a value loaded from a block and reduced is no offset, and
+  // the host's `x` is not the kernel's.
+  CHECK(found("def k(X, Part, row, B: tl.constexpr):\n"
+              "    cols = tl.arange(0, B)\n"
+              "    x = tl.load(X + cols, mask=cols < 8)\n"
+              "    m = tl.max(x, 0)\n"
+              "    tl.store(Part + row, m)\n"
+              "\n"
+              "def host(x):\n"
+              "    n = x.shape[0]\n"
+              "    k[(1,)](x, x, n, B=8)\n")
+            .empty());
   // Gluon's calls too.
   CHECK(found("def k(X, B: gl.constexpr):\n"
               "    offs = gl.arange(0, B, layout=L)\n"

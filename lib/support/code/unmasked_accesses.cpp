@@ -1,5 +1,7 @@
 #include "code/unmasked_accesses.hpp"
 
+#include <cstdint>
+#include <map>
 #include <set>
 
 #include "code/identifiers.hpp"
@@ -42,15 +44,38 @@ std::vector<UnmaskedAccess> unmasked_block_accesses(std::string_view python_sour
   static const text::Regex arange(R"(\b(?:tl|gl)\.arange\s*\()");
   static const text::Regex access(R"(\b((?:tl|gl)\.(?:load|store))\s*\()");
   static const text::Regex evenness(R"((?i)^\s*(?:el)?if\b.*\b\w*(?:even|divisib|aligned|no_?mask)\w*)");
+  static const text::Regex call(R"(([A-Za-z_]\w*)\s*\()");
+  // What an offset expression may call: a loaded value, a reduction or a
+  // math function makes a value, not an offset.
+  static const std::set<std::string> offset_calls = {"arange",  "max_contiguous", "multiple_of", "broadcast_to",
+                                                     "reshape", "expand_dims",    "view",        "to",
+                                                     "cast",    "int64",          "int32"};
   const auto lines = code_lines(python_source);
-  // Names holding a block of offsets: assigned from `arange`, or from an
-  // expression of such names (to a fixed point; the file as one scope).
-  std::set<std::string> block;
+  // Each line's function: the `def` it is indented under (SIZE_MAX: the
+  // module), so one function's names are not another's.
+  std::vector<std::size_t> function(lines.size(), SIZE_MAX);
+  for (std::size_t i = 0, def = SIZE_MAX, def_indent = 0; i < lines.size(); ++i) {
+    const bool blank = lines[i].find_first_not_of(" \t") == std::string::npos;
+    if (!blank && def != SIZE_MAX && indent_of(lines[i]) <= def_indent) def = SIZE_MAX;
+    if (!blank && lines[i].compare(indent_of(lines[i]), 4, "def ") == 0) def = i, def_indent = indent_of(lines[i]);
+    function[i] = def;
+  }
+  // Names holding a block of offsets, per function: assigned from
+  // `arange`, or from offset arithmetic on such names (to a fixed point).
+  std::map<std::size_t, std::set<std::string>> blocks;
   for (bool grew = true; grew;) {
     grew = false;
-    for (const auto &l : lines)
-      if (auto m = assignment.search(l); m && !block.count(std::string((*m)[1])))
-        if (arange.contains((*m)[2]) || reads_any((*m)[2], block)) grew = block.insert(std::string((*m)[1])).second;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      auto m = assignment.search(lines[i]);
+      if (!m) continue;
+      auto &block = blocks[function[i]];
+      if (block.count(std::string((*m)[1]))) continue;
+      const std::string_view value = (*m)[2];
+      bool offsets_only = true;
+      for (const auto &c : call.find_all(value)) offsets_only = offsets_only && offset_calls.count(std::string(c[1]));
+      if (arange.contains(value) || (offsets_only && reads_any(value, block)))
+        grew = block.insert(std::string((*m)[1])).second || grew;
+    }
   }
   std::vector<UnmaskedAccess> out;
   for (std::size_t i = 0; i < lines.size(); ++i)
@@ -78,7 +103,7 @@ std::vector<UnmaskedAccess> unmasked_block_accesses(std::string_view python_sour
         if (nested == 0 && c == ',') break;
         pointer += c;
       }
-      if (!arange.contains(pointer) && !reads_any(pointer, block)) continue;
+      if (!arange.contains(pointer) && !reads_any(pointer, blocks[function[i]])) continue;
       // In a branch on evenness, the caller decides.
       bool guarded = false;
       for (std::size_t up = i, want = indent_of(lines[i]); up-- > 0 && want > 0;) {
