@@ -157,6 +157,28 @@ TEST_CASE("a tail-removal cause is contradicted by a persistent loop that ends o
   CHECK_FALSE(strict.contradiction("one CTA per SM loops over tiles, removing wave-quantisation tails", m));
 }
 
+TEST_CASE("a tail-removal cause is contradicted by a profile of the kernel after it that sees a tail", "[grid]") {
+  // Kit 52, Y14: "Amortize launch and prologue cost; remove tail wave."
+  // over a capture of the persistent kernel reading "Tail effect visible".
+  const auto shipped =
+      distill::GridCauseRule::from_json(config::Config::defaults().data().get("launch_grid"), "shipped");
+  auto profiler = [](const std::string &conclusion, bool under_test) {
+    json::Value p = json::Value::object();
+    p.set("conclusion", conclusion);
+    p.set("conclusion_is_from_the_kernel_under_test", under_test);
+    return p;
+  };
+  const std::string seen = "| bottleneck | compute | Tail effect visible: the last wave is under-utilized.";
+  auto why =
+      shipped.tail_seen_contradiction("Amortize launch and prologue cost; remove tail wave.", profiler(seen, true));
+  REQUIRE(why);
+  CHECK_THAT(*why, Catch::Contains("\"remove tail\"") && Catch::Contains("\"Tail effect visible\""));
+  // Another kernel's capture, a profile without a tail, or no such cause.
+  CHECK_FALSE(shipped.tail_seen_contradiction("remove tail wave", profiler(seen, false)));
+  CHECK_FALSE(shipped.tail_seen_contradiction("remove tail wave", profiler("| bottleneck | memory |", true)));
+  CHECK_FALSE(shipped.tail_seen_contradiction("Amortize launch and prologue cost.", profiler(seen, true)));
+}
+
 TEST_CASE("a change saying the grid is the SM count is contradicted by a launch of a multiple of it", "[grid]") {
   // Kit 51, X13: "persistent grid-stride tile loop (grid = #SMs)" whose
   // launch is `std::min(rows_total, num_sms * 4)`.

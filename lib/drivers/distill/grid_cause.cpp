@@ -61,6 +61,7 @@ GridCauseRule GridCauseRule::from_json(const json::Value &section, std::string_v
   r.causes_ = levers::whole_token_regex_at(section, "causes", true, here);
   r.fill_causes_ = levers::whole_token_regex_at(section, "fill_causes", true, here);
   r.tail_removal_causes_ = levers::whole_token_regex_at(section, "tail_removal_causes", true, here);
+  r.tail_seen_ = levers::whole_token_regex_at(section, "tail_seen", true, here);
   r.sm_count_claims_ = levers::whole_token_regex_at(section, "sm_count_claims", true, here);
   if (const auto names = levers::whole_token_regex_at(section, "sm_count_names", false, here)) {
     // The SM count times a whole number, either way round: group 1 or 2.
@@ -126,6 +127,19 @@ std::optional<std::string> GridCauseRule::contradiction(const std::string &mecha
            " % on average, as much as those that did not (" + figure(mean_gain(short_of)) +
            " %): the gain is not from filling them";
   return std::nullopt;
+}
+
+std::optional<std::string> GridCauseRule::tail_seen_contradiction(const std::string &mechanism,
+                                                                  const json::Value &profiler) const {
+  if (!tail_removal_causes_ || !tail_seen_) return std::nullopt;
+  auto removal = tail_removal_causes_->search(mechanism);
+  if (!removal || !profiler.get("conclusion_is_from_the_kernel_under_test").truthy()) return std::nullopt;
+  const auto *conclusion = profiler.get("conclusion").as_string();
+  if (!conclusion) return std::nullopt;
+  auto seen = tail_seen_->search(*conclusion);
+  if (!seen) return std::nullopt;
+  return "the mechanism says the change leaves no tail (\"" + std::string((*removal)[0]) +
+         "\"), but the profile of the kernel after it reads \"" + std::string((*seen)[0]) + "\"";
 }
 
 std::optional<std::string> GridCauseRule::sm_count_claim_contradiction(const std::string &change,

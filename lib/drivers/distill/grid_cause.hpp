@@ -12,6 +12,7 @@
 //     "fill_causes": ["fill(?:s|ed)? (?:all )?the SMs", ...], // more programs fill idle SMs
 //     "tail_removal_causes": ["no tail wave", ...],         // the change leaves no tail
 //     "tail_rounds_max": 8,
+//     "tail_seen": ["tail effect visible", ...],          // a profile that still sees a tail
 //     "sm_count_claims": ["grid\\s*=\\s*#\\s*SMs", ...],  // a change saying the grid is the SM count
 //     "sm_count_names": ["num_sms", "NUM_SMS", ...]         // code's names of the SM count
 //   }
@@ -28,6 +29,9 @@
 // last with at most half the programs busy (kit 39, K09: 448 tiles over 148
 // programs leave 144 of them idle for the fourth of four rounds).
 //
+// A tail-removal cause is contradicted, too, by the profile of the kernel
+// after the change when it still sees a tail ("Tail effect visible: the
+// last wave is under-utilized": kit 52, Y14).
 // A change text saying the grid is the SM count ("persistent loop (grid =
 // #SMs)") is contradicted by a diff whose added running lines launch a
 // multiple of it (`std::min(rows, num_sms * 4)`: kit 51, X13; kit 50, W14).
@@ -53,12 +57,14 @@ public:
   static GridCauseRule from_json(const json::Value &section, std::string_view where);
   // `measurements`: a packet's agent_facing.measurements.
   std::optional<std::string> contradiction(const std::string &mechanism, const json::Value &measurements) const;
+  // `profiler`: a packet's agent_facing.profiler.
+  std::optional<std::string> tail_seen_contradiction(const std::string &mechanism, const json::Value &profiler) const;
   std::optional<std::string> sm_count_claim_contradiction(const std::string &change,
                                                           const diff::DiffReading &diff) const;
 
 private:
   std::shared_ptr<const text::Regex> causes_, fill_causes_, tail_removal_causes_;
-  std::shared_ptr<const text::Regex> sm_count_claims_, sm_count_multiple_;
+  std::shared_ptr<const text::Regex> sm_count_claims_, sm_count_multiple_, tail_seen_;
   double tail_rounds_max_ = 8;
 };
 

@@ -223,6 +223,7 @@ SourcedText own_mechanism(Context &c, const Checked &k) {
         return true;
     }
     auto why = c.rules.grid_cause.contradiction(text, c.af.get("measurements"));
+    if (!why) why = c.rules.grid_cause.tail_seen_contradiction(text, c.af.get("profiler"));
     if (!why) why = c.rules.every_shape.contradiction(text, c.af.get("measurements"));
     if (!why) why = c.rules.dram_cause.contradiction(text, c.af.get("profiler"));
     if (!why)
