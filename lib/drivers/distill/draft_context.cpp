@@ -386,15 +386,15 @@ std::optional<std::string> latest_change_the_kernel_runs(const Context &c, const
   return std::nullopt;
 }
 
-std::optional<HeldChange> latest_change_the_kernel_holds(const Context &c, const std::vector<std::string> &changes) {
+std::optional<std::string> latest_change_the_kernel_holds(const Context &c, const std::vector<std::string> &changes) {
   for (auto it = changes.rbegin(); it != changes.rend(); ++it) {
     const auto how = how_the_kernel_holds(c, *it);
-    if (how == ChangeInKernel::Runs) return HeldChange{*it, {}};
+    if (how == ChangeInKernel::Runs) return *it;
     if (how != ChangeInKernel::LeverNotRun) continue;
     const auto not_run = levers_not_run(c, *it);
     if (std::all_of(not_run.begin(), not_run.end(), [](const LeverNotRun &n) { return !n.unused_option.empty(); }) &&
         kernel_holds_stated_values(c, levers::what_a_change_did(*it)))
-      return HeldChange{*it, not_run.front().unused_option};
+      return *it;
   }
   return std::nullopt;
 }

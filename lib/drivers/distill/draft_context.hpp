@@ -112,16 +112,12 @@ std::vector<std::string> levers_the_kernel_runs(const Context &c, std::vector<st
 // the code builds on (round 10). nullopt when none qualifies.
 std::optional<std::string> latest_change_the_kernel_runs(const Context &c, const std::vector<std::string> &changes);
 // The same, where a lever the kernel holds only as a compiler option its
-// DSL leaves unused still counts: its code is the step's, so it is the
+// DSL may leave unused still counts: its code is the step's, so it is the
 // state of the code a later step builds on (kit 50, W13: "num_stages
-// 3->4" on a kernel without `tl.dot`, skipped for an older step), with the
-// configuration's reason the option goes unused (round 12: named alone, it
-// read as a technique the kernel applies).
-struct HeldChange {
-  std::string change;
-  std::string unused_option; // empty: every lever it names runs
-};
-std::optional<HeldChange> latest_change_the_kernel_holds(const Context &c, const std::vector<std::string> &changes);
+// 3->4" on a kernel without `tl.dot`, skipped for an older step). Whether
+// the compiler acts on it is not said there (kit 53, Z10: "unused here"
+// beside num_stages steps the run measured gains from).
+std::optional<std::string> latest_change_the_kernel_holds(const Context &c, const std::vector<std::string> &changes);
 // How the kernel holds a change text: it runs every lever the change
 // names at the whole-number settings it states (Runs), or a lever it names
 // runs nowhere in the kernel (LeverNotRun), or every lever runs but not at

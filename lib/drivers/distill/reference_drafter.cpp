@@ -162,13 +162,8 @@ Value trace_of_kernel(Context &c, const std::vector<std::string> &applied_before
   else {
     // When the code shows none of its lineage's changes as stated (a
     // restore set them back, their code is gone), no one of them is named.
-    std::optional<std::string> latest;
-    if (auto held = latest_change_the_kernel_holds(c, carried)) {
-      latest = levers::what_a_change_did(held->change);
-      if (!held->unused_option.empty())
-        latest = std::string(text::rstrip_chars(*latest, " .")) +
-                 " (unused here: " + std::string(text::rstrip_chars(held->unused_option, " .")) + ").";
-    }
+    auto latest = latest_change_the_kernel_holds(c, carried);
+    if (latest) latest = levers::what_a_change_did(*latest);
     builds_on.set("approach", carried.empty()
                                   ? std::string("the untouched baseline")
                                   : latest.value_or("the run's " + std::to_string(carried.size()) +
