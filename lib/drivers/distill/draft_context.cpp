@@ -1,6 +1,7 @@
 #include "distill/draft_context.hpp"
 
 #include <functional>
+#include <map>
 #include <set>
 
 #include "code/identifiers.hpp"
@@ -314,36 +315,27 @@ bool kernel_holds_stated_values(const Context &c, const std::string &change) {
     });
     if (!assigned_itself && another_holds) aliased.insert(name);
   }
-  // A code form of a lever the change spells (`evict_last`) that the
-  // kernel's running code never writes: the lever may run in another form
-  // (an `evict_first` on another load) but not as this change set it
-  // (round 15: a reference kernel said to build on evict_last weight loads
-  // a later step had removed).
-  // A change that drops what it names (kit 32, U25: "drop APPROX_RSQRT
-  // (__frsqrt_rn)" on a kernel that calls `__frsqrt_rn`) is held when the
-  // kernel no longer writes it.
-  // A lever's code name the change spells ("enable __frsqrt_rn"), whatever
-  // lever its words name, is held when the kernel writes it, a drop of it
-  // when it does not (kit 32, U10: a kernel computing `1.0 /
-  // gl.sqrt_rn(...)` said to build on "enable __frsqrt_rn"). Forms the
-  // change spells for one lever are alternatives ("ld.global.cs /
-  // __ldcs"): held when the kernel writes one of them (kit 48, U02), a
-  // drop when it writes none.
+  // The code forms and code names of a lever the change spells are held
+  // when the kernel's running code writes one of them: they are
+  // alternatives ("ld.global.cs / __ldcs", kit 48, U02), and a lever may
+  // run in another form (`evict_first`) but not as this change set it
+  // (`evict_last`; round 15), whatever lever the words name ("enable
+  // __frsqrt_rn" for `1.0 / gl.sqrt_rn(...)`, kit 32, U10). A change that
+  // drops what it names is held when the kernel writes none of them (kit
+  // 32, U25: "drop APPROX_RSQRT (__frsqrt_rn)").
   const bool drops = drops_what_it_names(change);
-  std::map<std::string, std::pair<bool, bool>> spelled_written; // by lever
+  std::map<std::string, bool> written; // by lever: one of its spelled forms is in the kernel
   auto spelled = [&](const std::string &lever, const std::string &form) {
     if (aliased.count(form)) return;
-    auto &[any, written] = spelled_written[lever];
-    any = true;
-    written = written || diff::holds_name(with_literals, form);
+    written[lever] = written[lever] || diff::holds_name(with_literals, form);
   };
   for (const auto &lever : vocabulary.named_in(change))
     for (const auto &form : vocabulary.code_forms_in(lever, levers::claim_of(change), dsl)) spelled(lever, form);
   for (const auto &n : diff::names_of(levers::claim_of(change)))
     if (n.strong && diff::is_code_name(n.text))
       for (const auto &lever : vocabulary.levers_in_code(n.text, dsl)) spelled(lever, n.text);
-  for (const auto &[lever, sw] : spelled_written)
-    if (sw.second == drops) return false;
+  for (const auto &[lever, holds] : written)
+    if (holds == drops) return false;
   // A constant the change spells in code's own name with the value it sets
   // ("MAX_BLOCK_N from 4096 to 8192", "NUM_SPLITS=16"), lever or not: the
   // kernel holds it when it assigns that name that value (round 14: a
@@ -380,23 +372,35 @@ bool kernel_runs_all_levers_of(const Context &c, const std::string &change) {
   return how_the_kernel_holds(c, change) == ChangeInKernel::Runs;
 }
 
-std::optional<std::string> latest_change_the_kernel_runs(const Context &c, const std::vector<std::string> &changes) {
+namespace {
+
+std::optional<std::string> latest_where(const std::vector<std::string> &changes,
+                                        const std::function<bool(const std::string &)> &pred) {
   for (auto it = changes.rbegin(); it != changes.rend(); ++it)
-    if (kernel_runs_all_levers_of(c, *it)) return *it;
+    if (pred(*it)) return *it;
   return std::nullopt;
 }
 
+} // namespace
+
+std::optional<std::string> latest_change_the_kernel_runs(const Context &c, const std::vector<std::string> &changes) {
+  return latest_where(changes, [&](const std::string &change) { return kernel_runs_all_levers_of(c, change); });
+}
+
 std::optional<std::string> latest_change_the_kernel_holds(const Context &c, const std::vector<std::string> &changes) {
-  for (auto it = changes.rbegin(); it != changes.rend(); ++it) {
-    const auto how = how_the_kernel_holds(c, *it);
-    if (how == ChangeInKernel::Runs) return *it;
-    if (how != ChangeInKernel::LeverNotRun) continue;
-    const auto not_run = levers_not_run(c, *it);
-    if (std::all_of(not_run.begin(), not_run.end(), [](const LeverNotRun &n) { return !n.unused_option.empty(); }) &&
-        kernel_holds_stated_values(c, levers::what_a_change_did(*it)))
-      return *it;
-  }
-  return std::nullopt;
+  return latest_where(changes, [&](const std::string &change) {
+    switch (how_the_kernel_holds(c, change)) {
+    case ChangeInKernel::Runs: return true;
+    case ChangeInKernel::LeverNotRun: {
+      // Not run only as a compiler option the DSL may leave unused.
+      const auto not_run = levers_not_run(c, change);
+      return std::all_of(not_run.begin(), not_run.end(),
+                         [](const LeverNotRun &n) { return !n.unused_option.empty(); }) &&
+             kernel_holds_stated_values(c, levers::what_a_change_did(change));
+    }
+    default: return false;
+    }
+  });
 }
 
 Symptoms symptoms_as(const Context &c) {

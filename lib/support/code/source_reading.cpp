@@ -11,8 +11,6 @@ int bracket_balance(std::string_view code) {
   return d;
 }
 
-namespace {} // namespace
-
 LineCode code_of(const SourceLine &l, Language language) {
   LineCode out;
   for (const auto &s : l.spans) {
@@ -22,6 +20,18 @@ LineCode code_of(const SourceLine &l, Language language) {
       out.c.append(part), out.c += ' ';
     else
       out.python.append(part), out.python += ' ';
+  }
+  return out;
+}
+
+std::vector<std::string> code_in_place(std::string_view source, Language language) {
+  std::vector<std::string> out;
+  for (const auto &line : lex_source(source, language)) {
+    std::string code(line.text);
+    for (const auto &s : line.spans)
+      if (s.kind != SpanKind::Code)
+        for (std::size_t i = s.begin; i < s.end && i < code.size(); ++i) code[i] = ' ';
+    out.push_back(std::move(code));
   }
   return out;
 }

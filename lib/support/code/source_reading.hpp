@@ -22,6 +22,9 @@ struct LineCode {
 
 // One lexed line's code spans, joined by reader (comments and literals left out).
 LineCode code_of(const SourceLine &l, Language language);
+// A source's lines with every comment and literal blanked to spaces, so
+// offsets, indentation and line numbers stay the source's.
+std::vector<std::string> code_in_place(std::string_view source, Language language);
 
 // The source read once: each line's code by reader, and where its Python
 // statements start (a line starts one at bracket depth 0 unless the line

@@ -3,25 +3,11 @@
 #include <algorithm>
 
 #include "code/identifiers.hpp"
-#include "code/source_lexer.hpp"
+#include "code/source_reading.hpp"
 
 namespace otm::code {
 
 namespace {
-
-// The source with every comment and literal blanked (newlines kept), so
-// offsets and line numbers stay those of the source.
-std::string code_only(std::string_view source) {
-  std::string out(source);
-  std::size_t at = 0;
-  for (const auto &line : lex_source(source, Language::CFamily)) {
-    for (const auto &s : line.spans)
-      if (s.kind != SpanKind::Code)
-        for (std::size_t i = s.begin; i < s.end; ++i) out[at + i] = ' ';
-    at += line.text.size() + 1;
-  }
-  return out;
-}
 
 bool names(std::string_view code, std::string_view name) {
   for (const auto &id : identifier_spans(code))
@@ -33,7 +19,8 @@ bool names(std::string_view code, std::string_view name) {
 
 std::vector<UnreadTemplateParameter> unread_template_parameters(std::string_view c_source) {
   std::vector<UnreadTemplateParameter> out;
-  const std::string code = code_only(c_source);
+  std::string code;
+  for (const auto &line : code_in_place(c_source, Language::CFamily)) code += line + '\n';
   auto line_of = [&](std::size_t at) {
     return static_cast<std::size_t>(std::count(code.begin(), code.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
   };

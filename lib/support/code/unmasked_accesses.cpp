@@ -5,31 +5,12 @@
 #include <set>
 
 #include "code/identifiers.hpp"
-#include "code/source_lexer.hpp"
+#include "code/source_reading.hpp"
 #include "text/regex.hpp"
 
 namespace otm::code {
 
 namespace {
-
-// Each line's code, comments and literals blanked.
-std::vector<std::string> code_lines(std::string_view source) {
-  std::vector<std::string> out;
-  for (const auto &line : lex_source(source, Language::Python)) {
-    std::string code(line.text);
-    for (const auto &s : line.spans)
-      if (s.kind != SpanKind::Code)
-        for (std::size_t i = s.begin; i < s.end && i < code.size(); ++i) code[i] = ' ';
-    out.push_back(std::move(code));
-  }
-  return out;
-}
-
-std::size_t indent_of(const std::string &line) {
-  std::size_t i = 0;
-  while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
-  return i;
-}
 
 bool reads_any(std::string_view code, const std::set<std::string> &names) {
   for (const auto &id : identifier_spans(code))
@@ -50,7 +31,7 @@ std::vector<UnmaskedAccess> unmasked_block_accesses(std::string_view python_sour
   static const std::set<std::string> offset_calls = {"arange",  "max_contiguous", "multiple_of", "broadcast_to",
                                                      "reshape", "expand_dims",    "view",        "to",
                                                      "cast",    "int64",          "int32"};
-  const auto lines = code_lines(python_source);
+  const auto lines = code_in_place(python_source, Language::Python);
   // Each line's function: the `def` it is indented under (SIZE_MAX: the
   // module), so one function's names are not another's.
   std::vector<std::size_t> function(lines.size(), SIZE_MAX);
