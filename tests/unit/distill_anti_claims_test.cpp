@@ -1297,6 +1297,68 @@ TEST_CASE("an attempt that never built is the toolchain's limit at that setting,
              Catch::EndsWith(" Steps the run kept set it otherwise: `ROWS=4`."));
 }
 
+TEST_CASE("a shared-memory overflow is the fact of the tile its footprint is sized by", "[distill][issue25]") {
+  // Kit 50, W09 (kit 52, Y06): `VEC`, `THREADS` and `SPLIT` were shown as
+  // the kernel an overflow was tried in; the footprint is the tile's.
+  static const char *stages_diff = R"(diff --git a/kernel.py b/kernel.py
+--- a/kernel.py
++++ b/kernel.py
+@@ -5,3 +5,3 @@ BLOCK_K = 64
+-STAGES = 3
++STAGES = 4
+ NUM_WARPS = 4
+)";
+  auto p = prose_attempt("Changed STAGES 3->4.", stages_diff);
+  auto &said = at(p.doc, {"agent_facing", "what_the_run_said"});
+  said.set("commit_body", "Changed STAGES 3->4. RuntimeError: CUDA error: invalid argument -- "
+                          "cudaFuncSetAttribute(cudaFuncAttributeMaxDynamicSharedMemorySize, 245760) exceeds the "
+                          "232448-byte opt-in limit.");
+  said.set("gate_verdict", "Attempted STAGES 3->4; CUDA error: shared memory over the opt-in limit");
+  at(p.doc, {"agent_facing", "measurements", "correctness"}).set("status", "COMPILE_FAIL");
+  at(p.doc, {"agent_facing", "measurements"}).set("slower_than_tried_on_pct", json::Value());
+  p.code_after = "import triton\nimport triton.language as tl\nVEC = 8\nBLOCK_M = 128\nBLOCK_K = 64\nSTAGES = 4\n"
+                 "NUM_WARPS = 4\n\n@triton.jit\ndef k(x_ptr, VEC: tl.constexpr, BLOCK_M: tl.constexpr, "
+                 "BLOCK_K: tl.constexpr):\n    o = tl.arange(0, BLOCK_M * BLOCK_K * VEC)\n    for i in range(0, 4):\n"
+                 "        a = tl.load(x_ptr + i * o)\n        tl.store(x_ptr + o, tl.dot(a, a))\n\n\n"
+                 "def launch(x):\n    k[(1,)](x, VEC=VEC, BLOCK_M=BLOCK_M, BLOCK_K=BLOCK_K, num_warps=NUM_WARPS, "
+                 "num_stages=STAGES)\n";
+  auto d = distill::draft_record(p);
+  INFO((d.refusal ? d.refusal->why : ""));
+  REQUIRE(d.record);
+  const std::string lesson = d.record->get("payload").string_or("lesson");
+  CHECK_THAT(lesson, Catch::Contains("In the kernel it was tried in, its shared memory is sized by `BLOCK_M = 128` "
+                                     "and `BLOCK_K = 64`: the limit is that tile's."));
+  CHECK_THAT(lesson, !Catch::Contains("VEC") && !Catch::Contains("NUM_WARPS"));
+  // The footprint's names are data: without them, the kernel's lever
+  // settings are shown as before.
+  distill::DraftRules rules = distill::DraftRules::defaults();
+  rules.shared_memory_footprint = nullptr;
+  auto plain = distill::draft_record(p, rules);
+  REQUIRE(plain.record);
+  CHECK_THAT(plain.record->get("payload").string_or("lesson"), Catch::Contains("a kernel that sets `VEC = 8`"));
+}
+
+TEST_CASE("an anti-strategy shows how many accounts of its lever the run gives", "[distill][issue25]") {
+  // Kit 54, Q07: one bf16 accumulation attempt of fourteen cited, the
+  // repetition unseen.
+  auto p = prose_attempt("Changed ROWS 1->2.");
+  set_pitfalls(p, {pitfall_of("slower on every shape", kSpillCause)});
+  auto once = distill::draft_record(p);
+  REQUIRE(once.record);
+  CHECK_THAT(once.record->get("payload").string_or("observed"), !Catch::Contains("accounts of this lever"));
+  CHECK(once.record->get("evidence").get("raw").get("evidence_extra").get("accounts_of_this_lever").is_null());
+  at(p.doc, {"agent_facing"}).set("accounts_of_this_lever", 3);
+  at(p.doc, {"provenance"}).set("accounts_of_this_lever", json::Value::strings({"v3", "v13", "v21"}));
+  auto three = distill::draft_record(p);
+  INFO((three.refusal ? three.refusal->why : ""));
+  REQUIRE(three.record);
+  CHECK_THAT(three.record->get("payload").string_or("observed"),
+             Catch::Contains("; the run's step records give 3 accounts of this lever in all (their versions are in "
+                             "evidence.raw.evidence_extra.accounts_of_this_lever)"));
+  CHECK(three.record->get("evidence").get("raw").get("evidence_extra").get("accounts_of_this_lever") ==
+        json::Value::strings({"v3", "v13", "v21"}));
+}
+
 TEST_CASE("the run's bookkeeping is no account that the lever gained nothing", "[distill][issue25]") {
   // Round 18: a subject "kept -> 95.5->95.2us no improvement over 94.4us"
   // made a pitfall "GROUP_M regressed ... by ~9%" a lever that gained

@@ -1178,6 +1178,21 @@ TEST_CASE("a strategy builds on the latest kept change its code still runs", "[d
   CHECK(none.record->get("payload").get("trace").get("builds_on").string_or("approach") ==
         "A producer warp partition streams the next row; the kernel after this step holds no code of its warp "
         "specialization.");
+  // Kit 54, Q09: the step's words name a lever its code does not have,
+  // but its own running change is in the kernel (the packet quotes it):
+  // said, and no older step is offered in its place.
+  auto running = json::Value::object();
+  running.set("removed", json::Value::strings({"GROUP_SIZE_M = 16"}));
+  running.set("added", json::Value::strings({"GROUP_SIZE_M = 32"}));
+  af.find("builds_on")->set("its_running_change", running);
+  af.set("kept_changes_of_its_lineage", lineage);
+  auto mislabelled = distill::draft_record(p);
+  REQUIRE(mislabelled.record);
+  CHECK(mislabelled.record->get("payload").get("trace").get("builds_on").string_or("approach") ==
+        "A producer warp partition streams the next row; no warp specialization code: in code it changed "
+        "`GROUP_SIZE_M = 16` to `GROUP_SIZE_M = 32`, which the kernel holds.");
+  af.find("builds_on")->erase("its_running_change");
+  af.set("kept_changes_of_its_lineage", json::Value::array());
   // The lever runs, but in another code form than the step states: said
   // as the run wrote it (kit 32: the kernel after the change is no reading
   // of the code before it, and a reader found "does not hold" false).

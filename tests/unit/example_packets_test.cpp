@@ -176,6 +176,14 @@ TEST_CASE("example trace: a strategy's code is the change that bought its gain (
     CHECK(pk7.get("provenance").string_or("builds_on_version") == "v6");
     CHECK(pk7.get("agent_facing").get("builds_on").string_or("previous_approach") ==
           "num_stages=1 on the persistent loop.");
+    // Kit 54, Q09: the running lines that step changed, quoted when few
+    // and held by the kernel after (v7's num_warps 8 -> 16 under v10);
+    // never for the untouched baseline, whose change is the whole file.
+    const auto pk10 = packet_of(p, "strategy-v10");
+    const auto &running = pk10.get("agent_facing").get("builds_on").get("its_running_change");
+    CHECK(running.get("removed") == json::Value::strings({"BLOCK_N=N_COLS, num_warps=8, num_stages=1)"}));
+    CHECK(running.get("added") == json::Value::strings({"BLOCK_N=N_COLS, num_warps=16, num_stages=1)"}));
+    CHECK_FALSE(packet_of(p, "strategy-v2").get("agent_facing").get("builds_on").contains("its_running_change"));
   }
   SECTION("the warm-L2 step shows the tree reduction, not its comment") {
     auto diff = code_of(p, "strategy-v13");

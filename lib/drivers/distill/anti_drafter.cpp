@@ -70,6 +70,21 @@ std::string speed_of_a_failed_check(Context &c, const AntiFact &fact) {
   return out;
 }
 
+// How many accounts of the lever the run's step records give in all, and,
+// for a failed check, that none of the others passed one (kit 54, Q07: the
+// same bf16 accumulation failed at fourteen steps; the record showed one).
+// "" for a lever accounted for once. An account is a step that states the
+// lever, not necessarily a new attempt (kit 39, K25).
+std::string other_accounts(Context &c, const AntiFact &fact) {
+  const auto n = c.af.get("accounts_of_this_lever").as_int().value_or(1);
+  if (n <= 1) return {};
+  std::string out = "; the run's step records give " + std::to_string(n) + " accounts of this lever in all";
+  if (fact.verdict == "accuracy-gate/ceiling" && c.af.get("other_accounts_that_passed_correctness").is_number() &&
+      c.af.get("other_accounts_that_passed_correctness").as_int().value_or(-1) == 0)
+    out += ", none of the others with a passing correctness check";
+  return out + " (their versions are in evidence.raw.evidence_extra.accounts_of_this_lever)";
+}
+
 // An account that says its lever gained nothing ("exp2 ... gained nothing:
 // Triton already lowers tl.exp to the same ex2.approx") and an attempt
 // measured inside the noise of the code it was tried on, either way: the
@@ -519,7 +534,7 @@ Value draft_anti(Context &c) {
   ef.set("mechanism", mechanism);
   p.set("established_fact", ef);
   if (auto observed = observed_failure(c))
-    p.set("observed", *observed + speed_of_a_failed_check(c, fact));
+    p.set("observed", *observed + speed_of_a_failed_check(c, fact) + other_accounts(c, fact));
   else if (no_effect)
     p.set("observed", *no_effect);
   else if (fact.stated_effect)
@@ -563,7 +578,15 @@ Value draft_anti(Context &c) {
   set_terms(r, terms);
   Value ev = Value::object();
   ev.set("summary", summary_of(c, "inferred", "none", "the failure is stated by the run, not profiled"));
-  ev.set("raw", raw_of(c, effect_of(c, false)));
+  Value raw = raw_of(c, effect_of(c, false));
+  // Every account of the lever the record stands for (kit 54, Q07: one
+  // attempt of fourteen cited, the repetition unseen).
+  if (const auto *accounts = c.prov.get("accounts_of_this_lever").as_array(); accounts && accounts->size() > 1) {
+    Value extra = raw.get("evidence_extra").is_object() ? raw.get("evidence_extra") : Value::object();
+    extra.set("accounts_of_this_lever", c.prov.get("accounts_of_this_lever"));
+    raw.set("evidence_extra", std::move(extra));
+  }
+  ev.set("raw", std::move(raw));
   r.set("evidence", ev);
   r.set("worth", worth_of(qualitative_gain("none")));
   auto problems = record::established_fact_problems(r);

@@ -33,18 +33,33 @@ std::string configuration_tried_in(const Context &c, const AntiFact &fact) {
   for (const auto &st : levers::settings_in(vocabulary, claim))
     own.insert(levers::setting_name(claim.substr(st.begin, st.end - st.begin)));
   for (const auto &n : diff::names_of(claim)) own.insert(n.text);
-  static const text::Regex setting_name(R"(^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$)");
+  static const text::Regex setting_name(R"(^(?:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*|k[A-Z]\w*)$)");
   const auto unread = kernel_inert_code(*after, c.kernel_block.kernel_file).unread_names;
+  // A shared-memory overflow is the fact of the tile and stages the
+  // footprint is sized by, whatever else the kernel sets.
+  const auto *footprint =
+      record::resource_named(fact.mechanism.text) == std::optional<std::string_view>("shared memory")
+          ? c.rules.shared_memory_footprint.get()
+          : nullptr;
   std::vector<std::string> shown;
   std::set<std::string> seen;
   for (const auto &[name, value] : code::tile_constants(*after, setting_name)) {
     if (own.count(name) || !seen.insert(name).second) continue;
     if (std::find(unread.begin(), unread.end(), name) != unread.end()) continue;
-    if (vocabulary.levers_in_code(name, dsl).empty()) continue;
+    if (footprint ? !footprint->contains(name) : name.starts_with('k') || vocabulary.levers_in_code(name, dsl).empty())
+      continue;
     shown.push_back(name + " = " + std::to_string(value));
     if (shown.size() == 4) break;
   }
   if (shown.empty()) return {};
+  if (footprint) {
+    const std::string tile = " its shared memory is sized by " + text::quoted_code_list(shown);
+    if (c.af.get("accounts_of_this_lever").as_int().value_or(1) > 1)
+      return " In the kernel this attempt was made in," + tile +
+             "; the run's other accounts of the lever may have "
+             "been set otherwise.";
+    return " In the kernel it was tried in," + tile + ": the limit is that tile's.";
+  }
   // Kit 38, Q01: the run's other accounts of the lever may have failed in
   // kernels set otherwise (NUM_WARPS = 1 as well as 4); the packet holds
   // only this attempt's code, so the limit is not pinned on its settings.

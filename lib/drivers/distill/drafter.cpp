@@ -205,6 +205,7 @@ DraftRules DraftRules::from_config(const config::Config &config) {
   const std::string accounts_name = config.source_name() + ": failure_accounts";
   r.code_defect = levers::whole_token_regex_at(accounts, "code_defect", true, accounts_name);
   r.revert_only_fix = levers::whole_token_regex_at(accounts, "revert_only_fix", true, accounts_name);
+  r.shared_memory_footprint = levers::whole_token_regex_at(accounts, "shared_memory_footprint", false, accounts_name);
   r.products_without_fp8_matmul = config.products_without_fp8_matmul();
   const auto boilerplate = config.boilerplate(); // the section's one reader, shared with the quality report
   r.template_min_steps = boilerplate.template_min_steps;

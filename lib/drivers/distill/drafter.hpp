@@ -127,6 +127,11 @@ struct DraftRules {
   // back ("Reverted to an earlier step."), which is no advice.
   std::shared_ptr<const text::Regex> code_defect;
   std::shared_ptr<const text::Regex> revert_only_fix;
+  // `failure_accounts.shared_memory_footprint`: the code names of the
+  // constants a kernel's shared-memory footprint is sized by (tile edges,
+  // stages: `BM`, `kStages`): the settings a shared-memory overflow is
+  // the fact of (kit 50, W09: `VEC`, `THREADS` and `SPLIT` shown instead).
+  std::shared_ptr<const text::Regex> shared_memory_footprint;
   // From the configuration (defaults merged with the override); a malformed
   // section is an otm::Error (kind Usage) naming it.
   static DraftRules from_config(const config::Config &config);

@@ -48,6 +48,20 @@ bool states_a_condition(const std::string &caveat) {
   return words >= 4 && !error_text.contains(caveat);
 }
 
+// "in code it changed `a` to `b`, which the kernel holds" from a packet's
+// builds_on.its_running_change ({removed, added}), "" when absent.
+std::string running_change_words(const Value &change) {
+  auto quoted = [](const Value &lines) {
+    std::string out;
+    for (const auto &l : strings_at(lines)) out += (out.empty() ? "`" : "; `") + l + "`";
+    return out;
+  };
+  const std::string removed = quoted(change.get("removed")), added = quoted(change.get("added"));
+  if (added.empty()) return "";
+  return (removed.empty() ? "in code it added " + added : "in code it changed " + removed + " to " + added) +
+         ", which the kernel holds";
+}
+
 // payload.trace: the step the code builds on and the techniques the code
 // already carries.
 Value trace_of(Context &c, const std::vector<std::string> &applied_before) {
@@ -79,12 +93,19 @@ Value trace_of(Context &c, const std::vector<std::string> &applied_before) {
       // The configuration's reason, as it gives it (kit 32, U24: "it is
       // passed to the launch" answers a bare "changes nothing").
       if (!option_reason.empty()) did += " (" + std::string(text::rstrip_chars(option_reason, " .")) + ")";
-      if (!absent.empty()) did += "; the kernel after this step holds no code of its " + lever_words(absent);
+      // What that step changed in running code, which the kernel holds,
+      // when its words name a lever its code does not have (kit 54, Q09:
+      // "splits 16->32" for `GROUP_SIZE_M = 16` -> `32`): the words
+      // mislabel a change that runs, not a change that is gone.
+      const auto its_code = running_change_words(bo.get("its_running_change"));
+      if (!absent.empty())
+        did += its_code.empty() ? "; the kernel after this step holds no code of its " + lever_words(absent)
+                                : "; no " + lever_words(absent) + " code: " + its_code;
       // Only when its code is gone: a compiler option left unused changes
       // nothing, and the step's other words may name what runs (kit 32,
       // U11: "EVICT (cache hints) + num_stages 2->1").
-      const bool none_runs =
-          !absent.empty() && not_run.size() == c.rules.retrieval.levers.prose().tags_in(*prev).size();
+      const bool none_runs = !absent.empty() && its_code.empty() &&
+                             not_run.size() == c.rules.retrieval.levers.prose().tags_in(*prev).size();
       if (none_runs)
         if (auto running =
                 latest_change_the_kernel_runs(c, strings_at(c.af.get("kept_changes_of_its_lineage"), "change")))

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 #include <unordered_map>
 
+#include "code/inert_changes.hpp"
 #include "packet/dram_traffic.hpp"
 #include "packet/earlier_tries.hpp"
 #include "packet/instructions.hpp"
@@ -13,6 +15,7 @@
 #include "packet/span.hpp"
 #include "record/store_layout.hpp"
 #include "scrub/scrubber.hpp"
+#include "text/lines.hpp"
 #include "text/regex.hpp"
 #include "text/utf8.hpp"
 #include "trace/step_record.hpp"
@@ -512,6 +515,41 @@ workspace::PacketProvenance provenance_of(const workspace::Segment &seg, const s
   return p;
 }
 
+// The running lines the step a strategy builds on changed, as its own
+// diff wrote them, when the kernel after the strategy still holds every
+// line it added and the change is a few short lines: what that step did
+// in code when its words name another lever (kit 54, Q09: "flash-decoding
+// splits 16->32" for `GROUP_SIZE_M = 16` -> `32`). Null otherwise.
+json::Value running_change_of(const Context &ctx, const std::string &version, const std::string &after,
+                              scrub::Scrubber &s) {
+  // A change longer than this is no setting a sentence can quote.
+  constexpr std::size_t kMaxLines = 3, kMaxLineChars = 100;
+  if (!ctx.repo || !ctx.commits || version.empty() || after.empty()) return {};
+  const std::string made_on = ctx.facts ? ctx.facts->code_made_on(version) : std::string();
+  auto d = own_change(*ctx.repo, ctx.meta.kernel_file, *ctx.commits, version, ctx.diffs, made_on);
+  if (!d || !d->executable || !d->lexed) return {};
+  const auto &lines = d->lexed->lines;
+  const auto inert = code::inert_changes(lines, d->after ? std::optional<std::string_view>(*d->after) : std::nullopt);
+  std::set<std::string> held;
+  for (const auto &l : text::split_lines(after)) held.insert(text::without_whitespace(l));
+  json::Value removed = json::Value::array(), added = json::Value::array();
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const auto &l = lines[i];
+    const bool is_added = l.role == code::DiffLine::Role::Added;
+    if ((!is_added && l.role != code::DiffLine::Role::Removed) || !code::is_executable(l.kind) || !inert.runs(i))
+      continue;
+    const std::string_view body = text::strip(l.text.substr(std::min(l.body, l.text.size())));
+    if (body.size() > kMaxLineChars) return {};
+    if (is_added && !held.count(text::without_whitespace(body))) return {};
+    (is_added ? added : removed).push_back(s.code(body, code::language_of_path(ctx.meta.kernel_file)));
+  }
+  if (added.size() == 0 || added.size() > kMaxLines || removed.size() > kMaxLines) return {};
+  json::Value out = json::Value::object();
+  out.set("removed", std::move(removed));
+  out.set("added", std::move(added));
+  return out;
+}
+
 } // namespace
 
 Built build_packet(const workspace::Segment &seg, const workspace::VersionRow &row, const Context &ctx,
@@ -571,6 +609,14 @@ Built build_packet(const workspace::Segment &seg, const workspace::VersionRow &r
       }
     }
   }
+  if (type == "strategy" && code.diff && code.diff->after)
+    if (auto *builds_on = agent_facing.find("builds_on");
+        builds_on && !builds_on->get("was_the_untouched_baseline").truthy()) {
+      const std::string on =
+          !span.builds_on_version.empty() ? span.builds_on_version : seg.builds_on_step().version.value_or("");
+      if (auto change = running_change_of(ctx, on, *code.diff->after, s); !change.is_null())
+        builds_on->set("its_running_change", std::move(change));
+    }
   out.provenance = provenance_of(seg, texts.conclusion, s, code, ctx, span, dram);
   out.code_bytes = text::code_points(out.code);
 
