@@ -70,8 +70,8 @@ TEST_CASE("the running sums of a kernel and their precision", "[issue25][accumul
 }
 
 TEST_CASE("a cause of bf16 sums is contradicted by fp32 running sums", "[issue25][accumulators]") {
-  const auto rule = distill::LowPrecisionSumRule::from_json(
-      config::Config::defaults().data().get("low_precision_sums"), "shipped");
+  const auto rule =
+      distill::LowPrecisionSumRule::from_json(config::Config::defaults().data().get("low_precision_sums"), "shipped");
   const auto cast_only = triton_rmsnorm("tl.zeros([BLOCK_N], dtype=tl.float32)", "tl.bfloat16");
   auto why = rule.contradiction("accumulating 16k squares in bf16 loses low-order terms", cast_only);
   REQUIRE(why);

@@ -44,7 +44,8 @@ TEST_CASE("a cause that says a setting grew, on a change that shrank it", "[dist
 TEST_CASE("direction claims are data", "[distill][issue25]") {
   auto custom = distill::DirectionClaimRule::from_json(
       json::parse(R"({"split-k": {"up": ["more"], "down": ["fewer"], "subjects": ["splits?"]}})"), "test");
-  CHECK(custom.contradiction("more splits spread K", "split-K 4->2 on the long rows.", levers::LeverVocabulary::defaults()));
+  CHECK(custom.contradiction("more splits spread K", "split-K 4->2 on the long rows.",
+                             levers::LeverVocabulary::defaults()));
   auto off = distill::DirectionClaimRule::from_json(json::Value(), "test");
   CHECK_FALSE(off.contradiction("Wider N tiles", "BLOCK_N 256->128.", levers::LeverVocabulary::defaults()));
   CHECK_THROWS_AS(distill::DirectionClaimRule::from_json(json::parse(R"({"x": {"up": ["more"], "down": []}})"), "test"),

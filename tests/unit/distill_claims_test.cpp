@@ -1594,3 +1594,32 @@ TEST_CASE("a reference kernel a kept step of which removed a barrier is refused"
   CHECK(d.refusal->field == "payload.implementation.snippet");
   CHECK_THAT(d.refusal->why, Catch::Contains("removes a barrier (`__syncthreads();`)"));
 }
+
+TEST_CASE("a reference kernel without masks names the benchmarked sizes its block does not divide",
+          "[distill][issue25]") {
+  // Kit 53, Z12 (kit 52, Y11): the unmasked kernel was quoted as passing
+  // on N=11008 with BLOCK_N = 2048, which overruns each row's last block.
+  auto p = fixture("refk-final");
+  p.code = "import triton\nimport triton.language as tl\nBLOCK_N = 2048\n\n@triton.jit\ndef k(x_ptr, y_ptr, N, "
+           "BLOCK_N: tl.constexpr):\n    row = tl.program_id(0)\n    cols = tl.arange(0, BLOCK_N)\n"
+           "    for c in range(0, N, BLOCK_N):\n        x = tl.load(x_ptr + row * N + c + cols)\n"
+           "        tl.store(y_ptr + row * N + c + cols, x * 2.0)\n\n\n"
+           "def launch(x, y):\n    k[(x.shape[0],)](x, y, x.shape[1], BLOCK_N=BLOCK_N, num_warps=8)\n    return y\n";
+  auto &op = at(p.doc, {"agent_facing", "operator"});
+  op.set("benchmarked_values", json::parse(R"({"M": [128, 8191], "N": [4096, 11008, 16384]})"));
+  auto d = distill::draft_record(p);
+  INFO((d.refusal ? d.refusal->why : ""));
+  REQUIRE(d.record);
+  const std::string goal = d.record->get("payload").string_or("goal");
+  // M is not the axis BLOCK_N tiles: 8191 is not said.
+  CHECK_THAT(goal, Catch::Contains("calls over a block of offsets take no mask") &&
+                       Catch::Contains(" Of the sizes the run benchmarked, N=11008 is not a multiple of "
+                                       "`BLOCK_N = 2048`.") &&
+                       !Catch::Contains("M=8191"));
+  // Every size a multiple of the block: nothing more is said.
+  op.set("benchmarked_values", json::parse(R"({"M": [128], "N": [4096, 16384]})"));
+  auto divides = distill::draft_record(p);
+  REQUIRE(divides.record);
+  CHECK_THAT(divides.record->get("payload").string_or("goal"),
+             Catch::Contains("take no mask") && !Catch::Contains("Of the sizes the run benchmarked"));
+}

@@ -28,6 +28,8 @@ TEST_CASE("loads and stores of a block of offsets without a mask", "[code][issue
                              "    w = tl.load(X + cols, mask=cols < N, other=0.0)\n"
                              "    tl.store(DX + offs, x - mean)\n";
   CHECK(found(kernel) == std::vector<std::string>{"6:tl.load", "9:tl.store"});
+  // Each names the block sizes of its function's offsets (kit 53, Z12).
+  for (const auto &a : code::unmasked_block_accesses(kernel)) CHECK(a.blocks == std::vector<std::string>{"BLOCK_N"});
   // A branch on evenness is the caller's to decide; block pointers and
   // boundary checks are not masks to ask for.
   CHECK(found("def k(X, N, EVEN_N: tl.constexpr, B: tl.constexpr):\n"
@@ -57,4 +59,9 @@ TEST_CASE("loads and stores of a block of offsets without a mask", "[code][issue
   CHECK(found("def k(X, B: gl.constexpr):\n"
               "    offs = gl.arange(0, B, layout=L)\n"
               "    x = gl.load(X + offs)\n") == std::vector<std::string>{"2:gl.load"});
+  const auto gluon = code::unmasked_block_accesses("def k(X, B: gl.constexpr):\n"
+                                                   "    offs = gl.arange(0, B, layout=L)\n"
+                                                   "    x = gl.load(X + offs)\n");
+  REQUIRE(gluon.size() == 1);
+  CHECK(gluon[0].blocks == std::vector<std::string>{"B"});
 }

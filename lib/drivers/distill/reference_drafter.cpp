@@ -7,6 +7,7 @@
 #include "code/kernel_parameters.hpp"
 #include "code/launch_constexprs.hpp"
 #include "code/tailless_loops.hpp"
+#include "code/tile_constants.hpp"
 #include "code/unbound_names.hpp"
 #include "code/unmasked_accesses.hpp"
 #include "diff/barrier_removal.hpp"
@@ -275,20 +276,64 @@ std::string chunked_loops(const std::string &kernel, code::Language language) {
   return out;
 }
 
+// " Of the sizes the run benchmarked, N=11008 is not a multiple of
+// `BLOCK_N = 2048`." (kit 53, Z12; kit 52, Y11: the unmasked kernel
+// quoted as passing on a shape its blocks overrun). Only a block named for
+// an axis (`BLOCK_N`, `N`) is checked, against that axis: a block of other
+// offsets (`NUM_SPLITS` partials, `H * D / 2` lanes) tiles no axis the
+// run names. A block literal, or one the code gives several values (an
+// autotune list) or none, is left out.
+std::string benchmarked_sizes_off_the_block(const Context &c, const std::string &kernel,
+                                            const std::vector<std::string> &blocks) {
+  const auto &values = c.af.get("operator").get("benchmarked_values");
+  const auto *axes = values.as_object();
+  if (!axes) return {};
+  std::vector<std::string> off;
+  std::string block_named;
+  for (const auto &block : blocks) {
+    if (block.find_first_not_of("0123456789") == std::string::npos) continue;
+    const text::Regex exactly("^" + block + "$");
+    std::set<long long> given;
+    for (const auto &[name, value] : code::tile_constants(kernel, exactly)) given.insert(value);
+    if (given.size() != 1 || *given.begin() <= 1) continue;
+    const long long size = *given.begin();
+    const std::string low = text::to_lower(block);
+    for (const auto &[axis, list] : *axes) {
+      const std::string a = text::to_lower(axis);
+      const auto *vs = list.as_array();
+      if (!vs || (low != a && !low.ends_with("_" + a))) continue;
+      for (const auto &v : *vs)
+        if (auto n = v.as_int(); n && *n > 0 && *n % size != 0) {
+          std::string s = axis + "=" + std::to_string(*n);
+          if (std::find(off.begin(), off.end(), s) == off.end()) off.push_back(s);
+          if (block_named.empty()) block_named = block + " = " + std::to_string(size);
+        }
+    }
+    if (!off.empty()) break; // one block, said once
+  }
+  if (off.empty()) return {};
+  return " Of the sizes the run benchmarked, " + text::prose_list(off) + (off.size() == 1 ? " is" : " are") +
+         " not a multiple of `" + block_named + "`.";
+}
+
 // Loads and stores of blocks of offsets without a mask, said where a reader
 // starts (kits 50 and 51: W02, X08, X12, a kernel offered as a starting
 // point that reads past its rows unless the sizes divide its tiles).
-std::string unmasked_accesses(const std::string &kernel, code::Language language) {
+std::string unmasked_accesses(const Context &c, const std::string &kernel, code::Language language) {
   if (language != code::Language::Python) return {};
   const auto found = code::unmasked_block_accesses(kernel);
   if (found.empty()) return {};
-  std::vector<std::string> calls;
-  for (const auto &a : found)
+  std::vector<std::string> calls, blocks;
+  for (const auto &a : found) {
     if (std::find(calls.begin(), calls.end(), a.call) == calls.end()) calls.push_back(a.call);
+    for (const auto &b : a.blocks)
+      if (std::find(blocks.begin(), blocks.end(), b) == blocks.end()) blocks.push_back(b);
+  }
   // No count: a number the packet does not hold is a fabrication to the gate.
   return " Some of its " + text::quoted_code_list(calls) +
          " calls over a block of offsets take no mask (otm's reading of the code): it reads or writes past the "
-         "tensor unless each size it tiles is a multiple of its block.";
+         "tensor unless each size it tiles is a multiple of its block." +
+         benchmarked_sizes_off_the_block(c, kernel, blocks);
 }
 
 // The run's final kernel is its last new best; what it kept after without
@@ -368,7 +413,7 @@ Value draft_reference(Context &c) {
                                   benchmarked_sizes(c.af) + "; otm did not run it, and other sizes are untested)"
                             : " (otm did not run it)") +
                     what_runs_for_nothing(c, whole_file) + chunked_loops(c.packet.code, kernel_language(c)) +
-                    unmasked_accesses(c.packet.code, kernel_language(c)) + kept_after_it(c) + re_measured(c));
+                    unmasked_accesses(c, c.packet.code, kernel_language(c)) + kept_after_it(c) + re_measured(c));
   p.set("problem", problem_of(c));
   auto change = text_of(c.said.change);
   const auto applied_before = levers_applied_before(c);

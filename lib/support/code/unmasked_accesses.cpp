@@ -1,5 +1,6 @@
 #include "code/unmasked_accesses.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <set>
@@ -58,6 +59,14 @@ std::vector<UnmaskedAccess> unmasked_block_accesses(std::string_view python_sour
         grew = block.insert(std::string((*m)[1])).second || grew;
     }
   }
+  // The block sizes of each function's aranges, in line order, each once.
+  static const text::Regex arange_size(R"(\b(?:tl|gl)\.arange\s*\(\s*0\s*,\s*([A-Za-z_]\w*|\d+)\s*[,)])");
+  std::map<std::size_t, std::vector<std::string>> sizes;
+  for (std::size_t i = 0; i < lines.size(); ++i)
+    for (const auto &m : arange_size.find_all(lines[i])) {
+      auto &of = sizes[function[i]];
+      if (std::find(of.begin(), of.end(), m[1]) == of.end()) of.emplace_back(m[1]);
+    }
   std::vector<UnmaskedAccess> out;
   for (std::size_t i = 0; i < lines.size(); ++i)
     for (const auto &m : access.find_all(lines[i])) {
@@ -93,7 +102,7 @@ std::vector<UnmaskedAccess> unmasked_block_accesses(std::string_view python_sour
         if (evenness.contains(lines[up])) guarded = true;
         if (lines[up].find("def ") != std::string::npos) break;
       }
-      if (!guarded) out.push_back({i, std::string(m[1])});
+      if (!guarded) out.push_back({i, std::string(m[1]), sizes[function[i]]});
     }
   return out;
 }

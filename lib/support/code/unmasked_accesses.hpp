@@ -8,7 +8,7 @@
 // one; nor is one in a branch whose condition names evenness
 // (`if EVEN_N:`, `if DIVISIBLE:`), which the caller decides.
 //
-//   for (auto &a : code::unmasked_block_accesses(text)) a.line, a.call   // 0-based, "tl.load"
+//   for (auto &a : code::unmasked_block_accesses(text)) a.line, a.call, a.blocks   // 0-based, "tl.load", {"BLOCK_N"}
 #pragma once
 
 #include <cstddef>
@@ -21,6 +21,9 @@ namespace otm::code {
 struct UnmaskedAccess {
   std::size_t line = 0;
   std::string call; // "tl.load", "gl.store", ...
+  // The block sizes of the offsets its function makes: the last argument
+  // of each `tl.arange(0, BLOCK_N)` in it, as written ("BLOCK_N", "128").
+  std::vector<std::string> blocks;
 };
 std::vector<UnmaskedAccess> unmasked_block_accesses(std::string_view python_source);
 
