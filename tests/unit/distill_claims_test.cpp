@@ -269,6 +269,45 @@ TEST_CASE("a changed line that runs for nothing at the snippet's edge is left ou
   CHECK_THAT(s->text, !Catch::Contains("_SWEEP_NUM_WARPS"));
 }
 
+TEST_CASE("autotune configs are quoted with the launch hunk that drops the keywords they set", "[distill][claims]") {
+  // Kits 50 and 53, W07, Z03: the decorator alone, pasted over a launch
+  // still passing `BLOCK_KV=32, num_warps=4`, is rejected by Triton.
+  std::string d = "diff --git a/kernel.py b/kernel.py\n--- a/kernel.py\n+++ b/kernel.py\n"
+                  "@@ -6,2 +6,8 @@ import triton\n"
+                  " import triton.language as tl\n"
+                  " \n"
+                  "+@triton.autotune(\n"
+                  "+    configs=[\n"
+                  "+        triton.Config({'BLOCK_KV': 16}, num_warps=2, num_stages=2),\n"
+                  "+        triton.Config({'BLOCK_KV': 32}, num_warps=4, num_stages=2),\n"
+                  "+    ],\n"
+                  "+    key=['S'])\n"
+                  " @triton.jit\n"
+                  " def k(x, S, BLOCK_KV: tl.constexpr):\n"
+                  "@@ -40,3 +46,3 @@ def k(x, S, BLOCK_KV: tl.constexpr):\n"
+                  "-    scale = tl.load(x).to(tl.float32)\n"
+                  "+    scale = tl.load(x).to(tl.float16)\n"
+                  "     tl.store(x, scale)\n"
+                  "@@ -60,3 +66,2 @@ def launch(x):\n"
+                  "     S = x.shape[0]\n"
+                  "-    k[(1,)](x, S,\n"
+                  "-        BLOCK_KV=32, num_warps=4, num_stages=2)\n"
+                  "+    k[(1,)](x, S)\n";
+  auto diff = diff::read_diff(d);
+  auto s = distill::choose_diff_hunks(diff, "add @triton.autotune over neighbouring tile/warp configs");
+  REQUIRE(s);
+  CHECK_THAT(s->text, Catch::Contains("+@triton.autotune(") && Catch::Contains("-        BLOCK_KV=32, num_warps=4") &&
+                          Catch::Contains("+    k[(1,)](x, S)"));
+  CHECK_THAT(s->text, !Catch::Contains("tl.float16"));
+  // A launch hunk that drops no keyword the configs set is another change.
+  const std::string kept_keywords = "-        BLOCK_KV=32, num_warps=4, num_stages=2)\n";
+  d.replace(d.find(kept_keywords), kept_keywords.size(), "-        GRID_HINT=1)\n");
+  auto other =
+      distill::choose_diff_hunks(diff::read_diff(d), "add @triton.autotune over neighbouring tile/warp configs");
+  REQUIRE(other);
+  CHECK_THAT(other->text, Catch::Contains("+@triton.autotune(") && !Catch::Contains("GRID_HINT"));
+}
+
 TEST_CASE("names the change text splits over two hunks are both quoted, with their headers", "[distill][claims]") {
   auto diff = diff::read_diff(kTuningDiff);
   auto s = distill::choose_diff_hunks(diff, "num_warps=4 -> 8 and a longer _WARMUP for the bench.");

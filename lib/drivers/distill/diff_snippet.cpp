@@ -158,7 +158,30 @@ bool linked_changes(const diff::HunkReading &a, const diff::HunkReading &b, std:
   auto grid_and_place = [&](const diff::HunkReading &g, const diff::HunkReading &p) {
     return changes_code_matching(g, grid) && changes_code_matching(p, place);
   };
-  return sets_what_other_reads(a, b) || sets_what_other_reads(b, a) || grid_and_place(a, b) || grid_and_place(b, a);
+  // One adds autotune configs and the other drops from a launch a keyword
+  // they now set (kits 50 and 53, W07, Z03: the decorator quoted without
+  // the launch hunk removing `BLOCK_N=1024, num_warps=4`, which Triton then
+  // rejects as conflicting meta-parameters): one change.
+  auto tuned_and_dropped = [](const diff::HunkReading &tune, const diff::HunkReading &launch) {
+    static const text::Regex config(R"(\b(?:triton\.)?(?:Config|autotune)\b)");
+    static const text::Regex key(R"(['"]([A-Za-z_]\w*)['"]\s*:)");
+    static const text::Regex keyword(R"((?<![\w.])([A-Za-z_]\w*)\s*=(?!=))");
+    std::set<std::string> tuned;
+    for (const auto &c : tune.running) {
+      if (c.dead || !c.added || !config.contains(c.code)) continue;
+      for (const auto &m : key.find_all(c.code)) tuned.emplace(m[1]);
+      for (const auto &m : keyword.find_all(c.code)) tuned.emplace(m[1]);
+    }
+    if (tuned.empty()) return false;
+    return std::any_of(launch.running.begin(), launch.running.end(), [&](const diff::ChangedLine &c) {
+      if (c.dead || c.added || config.contains(c.code)) return false;
+      for (const auto &m : keyword.find_all(c.code))
+        if (tuned.count(std::string(m[1]))) return true;
+      return false;
+    });
+  };
+  return sets_what_other_reads(a, b) || sets_what_other_reads(b, a) || grid_and_place(a, b) || grid_and_place(b, a) ||
+         tuned_and_dropped(a, b) || tuned_and_dropped(b, a);
 }
 
 // The body lines of one hunk to quote: from kContextLines before its first
