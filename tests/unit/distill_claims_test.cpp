@@ -1662,3 +1662,40 @@ TEST_CASE("a reference kernel without masks names the benchmarked sizes its bloc
   CHECK_THAT(divides.record->get("payload").string_or("goal"),
              Catch::Contains("take no mask") && !Catch::Contains("Of the sizes the run benchmarked"));
 }
+
+TEST_CASE("a strategy whose mechanism is a label says what its code adds and drops", "[distill][issue25]") {
+  // Kit 52, Y04: "Cheaper transcendental/dequant path." for `tl.exp` made
+  // `tl.exp2`, the run's template for the step's category.
+  const std::string d = "diff --git a/kernel.py b/kernel.py\n--- a/kernel.py\n+++ b/kernel.py\n"
+                        "@@ -3,2 +3,2 @@ def k(x):\n"
+                        "-    e = tl.exp(x - m)\n"
+                        "+    e = tl.exp2((x - m) * 1.4426950408889634)\n"
+                        "     s = tl.sum(e, 0)\n";
+  auto p = strategy_with(d, "exp2 with log2(e) folded into the scale");
+  auto &said = at(p.doc, {"agent_facing", "what_the_run_said"});
+  said.set("expected_impact", "Cheaper transcendental path.");
+  at(p.doc, {"agent_facing", "profiler"}).set("conclusion_is_from_the_kernel_under_test", false);
+  auto label = distill::draft_record(p);
+  INFO((label.refusal ? label.refusal->why : ""));
+  REQUIRE(label.record);
+  CHECK(label.record->get("payload").string_or("mechanism") ==
+        "Cheaper transcendental path. In the code, the change adds `tl.exp2` and drops `tl.exp`.");
+  // A later source's reason comes before the label.
+  auto direction = json::Value::object();
+  direction.set("direction", "use exp2");
+  direction.set("rationale", "the exponent's multiply by log2(e) folds into the scale the row already takes");
+  auto directions = json::Value::array();
+  directions.push_back(direction);
+  said.set("directions_taken_up", directions);
+  auto rationale = distill::draft_record(p);
+  REQUIRE(rationale.record);
+  CHECK(rationale.record->get("payload").string_or("mechanism") ==
+        "the exponent's multiply by log2(e) folds into the scale the row already takes");
+  said.erase("directions_taken_up");
+  // A reason stands as the run gave it.
+  said.set("expected_impact", "ex2.approx is one MUFU op where exp lowers to a multiply and ex2.");
+  auto reason = distill::draft_record(p);
+  REQUIRE(reason.record);
+  CHECK(reason.record->get("payload").string_or("mechanism") ==
+        "ex2.approx is one MUFU op where exp lowers to a multiply and ex2.");
+}

@@ -1,6 +1,7 @@
 #include "distill/mechanism_source.hpp"
 
 #include "distill/lever_prose.hpp"
+#include "record/established_fact.hpp"
 #include "text/regex.hpp"
 #include "text/sentences.hpp"
 #include "text/utf8.hpp"
@@ -91,6 +92,7 @@ std::optional<SourcedText> strategy_mechanism(const json::Value &af, const recor
     return SourcedText{std::move(text), source};
   };
   const auto said = workspace::WhatTheRunSaid::from_json(af);
+  std::optional<SourcedText> label; // an expected impact that only labels the step
   // A sentence of the change text is the change, however causal its words
   // ("... and broadcast, instead of gathering them per element"): it is the
   // last source (5.), where only the cause it gives is taken (round 13: a
@@ -115,8 +117,16 @@ std::optional<SourcedText> strategy_mechanism(const json::Value &af, const recor
     for (const auto &sentence : text::sentences(*t))
       if (!figure.contains(sentence) || causal.is_causal(sentence))
         reasons += (reasons.empty() ? "" : " ") + std::string(text::strip(sentence));
-    if (!reasons.empty())
-      if (auto m = own(reasons, "what_the_run_said.expected_impact")) return m;
+    // A label shorter than a mechanism ("Per-shape config
+    // selection.", "Cheaper reduction.": kits 50-53, W07, X07, Y04, Z03,
+    // the run's template for the step's category) is taken only when no
+    // later source gives a reason.
+    if (!reasons.empty()) {
+      if (text::code_points(reasons) < record::kMinMechanismChars && !causal.is_causal(reasons))
+        label = own(reasons, "what_the_run_said.expected_impact");
+      else if (auto m = own(reasons, "what_the_run_said.expected_impact"))
+        return m;
+    }
   }
   // A report conclusion speaks for the kernel under test only when its
   // capture measured it; otherwise it may describe another kernel.
@@ -140,7 +150,7 @@ std::optional<SourcedText> strategy_mechanism(const json::Value &af, const recor
     for (const auto &s : causal.causal_sentences(*change))
       if (auto cause = the_cause_it_gives(s, causal.min_chars()))
         if (auto m = own(*cause, "what_the_run_said.change")) return m;
-  return std::nullopt;
+  return label;
 }
 
 } // namespace otm::distill

@@ -17,11 +17,13 @@
 #include "code/tailless_loops.hpp"
 #include "diff/diff_reading.hpp"
 #include "distill/change_claims.hpp"
+#include "distill/constructs_changed.hpp"
 #include "distill/diff_snippet.hpp"
 #include "distill/earlier_tries_said.hpp"
 #include "distill/lever_prose.hpp"
 #include "levers/lever_reading.hpp"
 #include "levers/lever_settings.hpp"
+#include "record/established_fact.hpp"
 #include "record/leak_shapes.hpp"
 #include "text/regex.hpp"
 #include "text/utf8.hpp"
@@ -513,7 +515,12 @@ Value draft_strategy(Context &c) {
   const auto applied_before = levers_applied_before(c);
   p.set("trace", trace_of(c, applied_before));
   p.set("change", change_of(c, k, vocabulary));
-  p.set("mechanism", k.mech.text);
+  // A label for a mechanism ("Cheaper reduction.") is said with what the
+  // code changes, when that is a few constructs in and out.
+  std::string mechanism = k.mech.text;
+  if (text::code_points(mechanism) < record::kMinMechanismChars)
+    mechanism = std::string(text::rstrip(mechanism)) + constructs_changed(k.diff, vocabulary, k.dsl);
+  p.set("mechanism", mechanism);
   auto hunk = choose_diff_hunks(
       k.diff, k.change,
       [&](const diff::ChangedLine &line) { return levers::changes_lever(line, k.levers.realised, vocabulary, k.dsl); },
