@@ -1699,3 +1699,49 @@ TEST_CASE("a strategy whose mechanism is a label says what its code adds and dro
   CHECK(reason.record->get("payload").string_or("mechanism") ==
         "ex2.approx is one MUFU op where exp lowers to a multiply and ex2.");
 }
+
+TEST_CASE("the run's own re-measurement of a version is read with its gain", "[distill][issue25]") {
+  // Kit 55, P22: a version re-measured after a noisy run ("v65_retry.json")
+  // at 52.136 us against the 50.849 us its step record holds.
+  auto again = [](double geomean, const char *status, double pct) {
+    auto e = json::Value::object();
+    e.set("geomean_us", geomean);
+    e.set("correctness_status", status);
+    e.set("improve_pct_vs_best_so_far", pct);
+    auto list = json::Value::array();
+    list.push_back(e);
+    return list;
+  };
+  auto p = strategy_with(kTuningDiff, "BLOCK_SIZE 64 -> 128.");
+  REQUIRE(distill::draft_record(p).record);
+  auto &m = at(p.doc, {"agent_facing", "measurements"});
+  m.set("re_measured_by_the_run", again(52.136, "PASS", -1.72));
+  auto slower = distill::draft_record(p);
+  REQUIRE(slower.refusal);
+  CHECK(slower.refusal->field == "worth.gain.pct");
+  CHECK_THAT(slower.refusal->why, Catch::StartsWith("the run measured this version again at 52.136 us geomean, "
+                                                    "-1.72 % against its best-so-far"));
+  m.set("re_measured_by_the_run", again(40.0, "FAIL", 30.0));
+  auto failed = distill::draft_record(p);
+  REQUIRE(failed.refusal);
+  CHECK_THAT(failed.refusal->why, Catch::Contains("that run failed its correctness check (FAIL)"));
+  // A re-measurement that bears the gain out changes nothing.
+  m.set("re_measured_by_the_run", again(40.0, "PASS", 30.0));
+  CHECK(distill::draft_record(p).record);
+
+  // A reference kernel says what the re-measurement read.
+  auto r = fixture("refk-final");
+  auto &rm = at(r.doc, {"agent_facing", "measurements"});
+  const auto recorded = rm.get("geomean_us").python_str();
+  rm.set("re_measured_by_the_run", again(52.136, "PASS", 0));
+  auto refk = distill::draft_record(r);
+  REQUIRE(refk.record);
+  CHECK_THAT(refk.record->get("payload").string_or("goal"),
+             Catch::Contains(" The run measured this version again: 52.136 us geomean, against the " + recorded +
+                             " us recorded here."));
+  // The same figure again says nothing.
+  rm.set("re_measured_by_the_run", again(*rm.get("geomean_us").as_number(), "PASS", 0));
+  auto same = distill::draft_record(r);
+  REQUIRE(same.record);
+  CHECK_THAT(same.record->get("payload").string_or("goal"), !Catch::Contains("measured this version again"));
+}

@@ -88,6 +88,9 @@ inline ClaimCheck check_claims(const json::Value &record, const json::Value &pac
   }
   c.measured = record.get("worth").get("gain").string_or("basis") == "measured";
   auto mech = pl.string_or("mechanism");
+  // What otm adds of the code to a mechanism that only labels the step
+  // (distill::constructs_changed) is its reading, not the packet's words.
+  if (auto at = mech.find(" In the code, the change "); at != std::string::npos) mech.resize(at);
   std::string said;
   strings_in(packet.get("agent_facing"), said);
   if (mech.empty())

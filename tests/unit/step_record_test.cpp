@@ -3,6 +3,7 @@
 #include "trace/step_record.hpp"
 #include "trace/trace_files.hpp"
 #include "trace_fixture.hpp"
+#include "workspace/trace_meta.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
 
@@ -140,4 +141,30 @@ TEST_CASE("step_record_path names where every row field is read from", "[step_re
   CHECK(step_record_path("geomean_us", source) == "performance.latency_us_geomean");
   CHECK(step_record_path("geomean_us").empty()); // no usable geomean: read from nowhere
   CHECK(step_record_path("no_such_field").empty());
+}
+
+TEST_CASE("a variant that measured its version again keeps its geomean and verdict", "[step_record][issue25]") {
+  // Kit 55, P22: "v65_retry.json" re-measured v65 at 52.136 us after a
+  // noisy run at 50.849; the descriptor keeps what the re-measurement says.
+  otm::test::TempDir tmp;
+  auto mem = tmp.path() / "memory";
+  otm::test::write_text(mem / "v65.json", R"({"performance": {"latency_us_geomean": 50.849}})");
+  otm::test::write_text(mem / "v65_retry.json",
+                        R"({"performance": {"latency_us_geomean": 52.136}, "correctness": {"status": "PASS"}})");
+  otm::test::write_text(mem / "v66_ncu.json", R"({"performance": {"latency_us_geomean": 0}})");
+  TraceFiles files(tmp.path(), otm::config::Limits{});
+  auto scan = scan_memory(files);
+  CHECK(to_line(scan.variants) ==
+        R"j([{"file": "v65_retry.json", "base": "v65", "suffix": "retry", "geomean_us": 52.136, )j"
+        R"j("correctness_status": "PASS"}, {"file": "v66_ncu.json", "base": "v66", "suffix": "ncu"}])j");
+  // Which suffixes are re-measurements is the configuration's.
+  const otm::text::Regex retry("(?i)^(?:retry\\d*|ncu)$");
+  const auto again = otm::workspace::TraceMeta::re_measurements_in(parse(to_line(scan.variants)), &retry);
+  REQUIRE(again.count("v65") == 1);
+  CHECK(again.at("v65").front().file == "v65_retry.json");
+  CHECK(again.at("v65").front().geomean_us == 52.136);
+  CHECK(again.count("v66") == 0); // no geomean
+  const otm::text::Regex other("(?i)^(?:rerun)$");
+  CHECK(otm::workspace::TraceMeta::re_measurements_in(parse(to_line(scan.variants)), &other).empty());
+  CHECK(otm::workspace::TraceMeta::re_measurements_in(parse(to_line(scan.variants)), nullptr).empty());
 }

@@ -13,7 +13,9 @@ std::string constructs_changed(const diff::DiffReading &diff, const levers::Leve
                                std::string_view dsl) {
   // More than this on a side is a rewrite, not a construct swapped.
   constexpr std::size_t kMaxNamed = 3;
-  static const text::Regex plain_word(R"(^[a-z]+$)");
+  // A plain word (`other`) names no construct, nor does a constant's name
+  // (`THREADS`, `GQA`): a setting, or a string key.
+  static const text::Regex plain_word(R"(^(?:[a-z]+|[A-Z][A-Z0-9_]*)$)");
   std::string added, removed;
   for (const auto &h : diff.hunks)
     for (const auto &c : h.running)

@@ -4,8 +4,8 @@
 // "Cheaper transcendental/dequant path.": kits 51-53, X07, Y04, the run's
 // template for the step's category), so a reader sees in the code what the
 // label stands for. A form on both sides (a setting changed, `num_warps`)
-// is neither; a plain lower-case word form (`other`, `key`) names no
-// construct.
+// is neither; a plain lower-case word (`other`, `key`) or a constant's
+// name (`THREADS`) names no construct.
 //
 //   auto said = constructs_changed(diff, vocabulary, dsl);   // "" when none
 //   // " In the code, the change adds `tl.exp2` and drops `tl.exp`."

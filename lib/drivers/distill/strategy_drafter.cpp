@@ -518,8 +518,12 @@ Value draft_strategy(Context &c) {
   // A label for a mechanism ("Cheaper reduction.") is said with what the
   // code changes, when that is a few constructs in and out.
   std::string mechanism = k.mech.text;
-  if (text::code_points(mechanism) < record::kMinMechanismChars)
-    mechanism = std::string(text::rstrip(mechanism)) + constructs_changed(k.diff, vocabulary, k.dsl);
+  if (text::code_points(mechanism) < record::kMinMechanismChars && !c.rules.causal.is_causal(mechanism))
+    if (const auto in_code = constructs_changed(k.diff, vocabulary, k.dsl); !in_code.empty()) {
+      mechanism = text::rstrip(mechanism);
+      if (!mechanism.ends_with('.')) mechanism += '.';
+      mechanism += in_code;
+    }
   p.set("mechanism", mechanism);
   auto hunk = choose_diff_hunks(
       k.diff, k.change,

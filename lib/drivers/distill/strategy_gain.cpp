@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cmath>
 
+#include "ladder/noise.hpp"
 #include "text/pyformat.hpp"
 #include "workspace/shape_finding.hpp"
 
@@ -349,6 +350,26 @@ void established_gain(Context &c) {
                                  " % faster than its best-so-far, inside the run's own spread of re-measurements "
                                  "of unchanged code (" +
                                  band.python_str() + " %): the gain is not established");
+  // The run's own re-measurement of this version (kit 55, P22: "v65_retry
+  // ... re-measured after a noisy run" at 52.136 against 50.849 us): a
+  // gain it does not bear out, or a run of it that failed its check, is
+  // not established either.
+  if (const auto *again = m.get("re_measured_by_the_run").as_array())
+    for (const auto &r : *again) {
+      if (ladder::correctness_failed(r.get("correctness_status")))
+        refuse("worth.gain.pct", "the run measured this version again and that run failed its correctness check (" +
+                                     r.get("correctness_status").python_str() + "): the gain is not established");
+      const auto &again_pct = r.get("improve_pct_vs_best_so_far");
+      const double floor = band.is_number() ? *band.as_number() : 0.0;
+      if (again_pct.is_number() && *again_pct.as_number() <= floor)
+        refuse("worth.gain.pct", "the run measured this version again at " + r.get("geomean_us").python_str() +
+                                     " us geomean, " + again_pct.python_str() + " % against its best-so-far" +
+                                     (band.is_number() ? ", inside the run's own spread of re-measurements of "
+                                                         "unchanged code (" +
+                                                             band.python_str() + " %)"
+                                                       : std::string()) +
+                                     ": the gain is not established");
+    }
   if (auto mixed = small_gain_shapes_disagree(m, c.rules.small_gain_without_band_pct)) refuse("worth.gain.pct", *mixed);
   if (auto few = gain_on_a_few_shapes(m, c.rules.gain_min_shape_share); few && !regime_of(*few, m, account_of(c)))
     refuse("worth.gain.pct", few_shapes_refusal(*few, m));

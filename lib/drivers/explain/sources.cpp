@@ -197,6 +197,22 @@ std::vector<Source> sources_of(const std::string &path, const SourceContext &c) 
       // derives it).
       out.push_back({"shape-change", "", path, text_of_value(gates::at_path(c.packet, path))});
     }
+  } else if (starts(p, "measurements.re_measured_by_the_run[")) {
+    // The i-th variant of this version's step record with a geomean
+    // (workspace::TraceMeta::re_measurements_in): its own file; the gain
+    // over the best-so-far is otm's arithmetic.
+    const auto all = m.re_measurements();
+    const std::size_t i = index_after(p, p.find('['));
+    if (const auto it = all.find(version); it != all.end() && i < it->second.size()) {
+      const auto &r = it->second[i];
+      if (p.ends_with(".geomean_us"))
+        out.push_back({"step-record", "memory/" + r.file, "performance.latency_us_geomean",
+                       json::Value(r.geomean_us).python_str()});
+      else if (p.ends_with(".correctness_status"))
+        out.push_back({"step-record", "memory/" + r.file, "correctness.status", text_of_value(r.correctness_status)});
+      else
+        out.push_back({"geomean-change", "", path, text_of_value(gates::at_path(c.packet, path))});
+    }
   } else if (starts(p, "measurements.slower_than_tried_on_pct")) {
     // otm's arithmetic on two step records' geomeans (explain.cpp derives it).
     out.push_back({"geomean-change", "", path, text_of_value(gates::at_path(c.packet, path))});

@@ -112,8 +112,12 @@ const json::Value *TraceModel::segment_for(const store::RecordView &record) cons
 }
 
 packet::Built TraceModel::packet_for(const json::Value &segment) const {
-  auto ctx = packet::make_context(meta(), *repo_, *commits_, *files_, denylist_.get(), config_);
+  auto ctx = packet::make_context(meta_file(), *repo_, *commits_, *files_, denylist_.get(), config_);
   return packet::build_one(typed(segment), versions_, ctx);
+}
+
+std::map<std::string, std::vector<workspace::TraceMeta::ReMeasurement>> TraceModel::re_measurements() const {
+  return packet::make_context(meta_file(), *repo_, *commits_, *files_, denylist_.get(), config_).meta.re_measurements;
 }
 
 } // namespace otm::explain

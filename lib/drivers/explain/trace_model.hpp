@@ -42,6 +42,8 @@ public:
   const trace::TraceLocation &location() const { return loc_; }
   const config::Config &config() const { return config_; }
   const json::Value &meta() const { return ingest_.meta.get("meta"); }
+  // The whole meta.json (its `memory_variants` too).
+  const json::Value &meta_file() const { return ingest_.meta; }
   const git::Repository &repo() const { return *repo_; }
   const packet::VersionCommits &commits() const { return *commits_; }
   // "" unless the hardware came from a record instead of the trace.
@@ -64,6 +66,8 @@ public:
   // only one of that type and version. nullptr when none (or several).
   const json::Value *segment_for(const store::RecordView &record) const;
   packet::Built packet_for(const json::Value &segment) const;
+  // The run's re-measurements of a version's code, as packets read them.
+  std::map<std::string, std::vector<workspace::TraceMeta::ReMeasurement>> re_measurements() const;
 
 private:
   TraceModel() = default;

@@ -212,6 +212,18 @@ StepRecordRead read_step_record(const std::string &name, std::string_view bytes,
   if (auto m = variant.match(stem)) {
     desc.set("base", text::to_lower((*m)[1]));
     desc.set("suffix", std::string(text::lstrip_chars((*m)[2], "_-")));
+    // A variant is no version, but one that measured its version's code
+    // again ("v65_retry.json": "re-measured after a noisy run") says what
+    // that measurement is worth (kit 55, P22): its geomean and correctness
+    // verdict, when it holds them.
+    if (rec.is_object()) {
+      const auto &g = rec.get("performance").get("latency_us_geomean");
+      if (g.is_number() && *g.as_number() > 0) {
+        desc.set("geomean_us", g);
+        const auto &status = rec.get("correctness").get("status");
+        if (status.is_string() || status.is_bool()) desc.set("correctness_status", status);
+      }
+    }
     out.variant = std::move(desc);
     return out;
   }

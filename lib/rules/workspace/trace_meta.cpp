@@ -43,6 +43,17 @@ TraceMeta TraceMeta::from_json(const json::Value &meta) {
   return m;
 }
 
+std::map<std::string, std::vector<TraceMeta::ReMeasurement>>
+TraceMeta::re_measurements_in(const json::Value &memory_variants, const text::Regex *suffix) {
+  std::map<std::string, std::vector<ReMeasurement>> out;
+  if (const auto *variants = memory_variants.as_array(); variants && suffix)
+    for (const auto &v : *variants)
+      if (const auto g = v.get("geomean_us").as_number();
+          g && *g > 0 && !v.string_or("base").empty() && suffix->contains(v.string_or("suffix")))
+        out[v.string_or("base")].push_back({v.string_or("file"), *g, v.get("correctness_status")});
+  return out;
+}
+
 json::Value TraceMeta::to_json() const {
   json::Value meta = json::Value::object();
   meta.set("operator_name", operator_name);

@@ -7,9 +7,11 @@
 //   meta.operator_slug, meta.var_axes  // the definition's variable axes
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
+#include "text/regex.hpp"
 #include "workspace/kernel_file.hpp"
 #include "json/value.hpp"
 
@@ -30,6 +32,21 @@ struct TraceMeta {
   // The file holding the kernel (workspace/kernel_file.hpp); a meta.json
   // written before it was recorded reads kernel.py.
   std::string kernel_file = kDefaultKernelFile;
+
+  // The run's other measurements of a version's code: the step-record
+  // variants ("v65_retry.json") that hold a geomean, by their base version,
+  // in file order. Not part of the `meta` object: re_measurements_in()
+  // reads them from meta.json's `memory_variants`, and to_json() leaves
+  // them out.
+  struct ReMeasurement {
+    std::string file;
+    double geomean_us = 0;
+    json::Value correctness_status; // as the file states it, or null
+  };
+  std::map<std::string, std::vector<ReMeasurement>> re_measurements;
+  // Those whose suffix `suffix` matches (none when it is null).
+  static std::map<std::string, std::vector<ReMeasurement>> re_measurements_in(const json::Value &memory_variants,
+                                                                              const text::Regex *suffix);
 
   // Fields absent or of another type read as empty (null for the values).
   static TraceMeta from_json(const json::Value &meta);

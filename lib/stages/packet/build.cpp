@@ -58,10 +58,10 @@ std::size_t count_selected(const std::vector<workspace::Segment> &segments, cons
   return chosen(segments, f).size();
 }
 
-Context make_context(const json::Value &meta, const git::Repository &repo, const VersionCommits &commits,
+Context make_context(const json::Value &meta_file, const git::Repository &repo, const VersionCommits &commits,
                      const trace::TraceFiles &files, const scrub::Denylist *denylist, const config::Config &config) {
   Context ctx;
-  ctx.meta = workspace::TraceMeta::from_json(meta);
+  ctx.meta = workspace::TraceMeta::from_json(meta_file.get("meta"));
   ctx.repo = &repo;
   ctx.commits = &commits;
   ctx.files = &files;
@@ -70,6 +70,8 @@ Context make_context(const json::Value &meta, const git::Repository &repo, const
   ctx.causal = record::CausalRule::from_json(config.data().get("causal_sentences"), config.source_name());
   ctx.directions = DirectionRule::from_json(config.data().get("directions_taken_up"), config.source_name());
   ctx.noise = NoiseRule::from_json(config.data().get("noise"), config.source_name());
+  ctx.meta.re_measurements =
+      workspace::TraceMeta::re_measurements_in(meta_file.get("memory_variants"), ctx.noise.re_measurement_suffix.get());
   ctx.sm_count = config.sm_count(ctx.meta.product);
   ctx.shared_memory_per_block = config.shared_memory_per_block(ctx.meta.product);
   ctx.axis_aliases = config.axis_aliases();

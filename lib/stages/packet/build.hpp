@@ -24,12 +24,12 @@ struct Filters {
   std::size_t limit = 0;            // --limit (0: none)
 };
 
-// The context packets of one trace are built in: `meta` (the "meta" object
-// of work/meta.json), the trace's repository and commits (which must
+// The context packets of one trace are built in: `meta_file` (the whole
+// work/meta.json: its "meta" object and its `memory_variants`), the trace's repository and commits (which must
 // outlive the context), its working tree read under the reading policy
 // (`files`, which must outlive it too), and the configuration's schema and
 // rules.
-Context make_context(const json::Value &meta, const git::Repository &repo, const VersionCommits &commits,
+Context make_context(const json::Value &meta_file, const git::Repository &repo, const VersionCommits &commits,
                      const trace::TraceFiles &files, const scrub::Denylist *denylist, const config::Config &config);
 
 // --type, then --seg, then --limit, in that order. The segments are

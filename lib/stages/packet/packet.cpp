@@ -310,6 +310,24 @@ json::Value agent_facing_of(Texts &t, const workspace::Segment &seg, const works
       m.set("same_code_kept_geomeans_us", std::move(geomeans));
     }
   }
+  // The run's own re-measurements of this version (kit 55, P22: a kernel
+  // chosen on 50.849 us that the run measured again at 52.136 us), with
+  // the gain each gives over the best-so-far for a strategy.
+  if (type == "strategy" || type == "reference-kernel")
+    if (const auto it = meta.re_measurements.find(seg.version); it != meta.re_measurements.end()) {
+      const auto best =
+          type == "strategy" && facts ? facts->geomean_of(seg.measured_from().version.value_or("")) : std::nullopt;
+      json::Value list = json::Value::array();
+      for (const auto &r : it->second) {
+        json::Value e = json::Value::object();
+        e.set("geomean_us", r.geomean_us);
+        e.set("correctness_status", r.correctness_status);
+        if (best && *best > 0)
+          e.set("improve_pct_vs_best_so_far", json::hundredths((*best - r.geomean_us) / *best * 100));
+        list.push_back(std::move(e));
+      }
+      m.set("re_measured_by_the_run", std::move(list));
+    }
   if (type != "reference-kernel") {
     // Per shape (issue 25): a geomean gain can sit on shapes the change
     // leaves as they were, and hide a shape that slowed.

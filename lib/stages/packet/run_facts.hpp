@@ -20,12 +20,14 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "packet/stock_texts.hpp"
+#include "text/regex.hpp"
 #include "workspace/version_row.hpp"
 #include "json/value.hpp"
 
@@ -56,6 +58,11 @@ struct NoiseRule {
   // noise (kit 36, Y12: 1.71 % credited with nothing to read it against);
   // 0 says nothing.
   double small_gain_without_band_pct = 2.0;
+  // otm-packet: the suffixes of a step-record variant that measured its
+  // version's code again ("v65_retry.json"), whole and in any case; a
+  // profiler's run of the version ("v5_ncu.json") is slower by design and
+  // no re-measurement. Null: no variant is.
+  std::shared_ptr<const text::Regex> re_measurement_suffix;
   static NoiseRule from_json(const json::Value &section, const std::string &source);
 };
 

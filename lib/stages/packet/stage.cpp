@@ -98,7 +98,7 @@ StageOutput run_stage(const StageInputs &in, const std::function<cli::ProgressFn
   }
   walker.join();
   if (walk_failure) std::rethrow_exception(walk_failure);
-  auto ctx = make_context(meta.get("meta"), repo, *commits, files, in.denylist, *in.config);
+  auto ctx = make_context(meta, repo, *commits, files, in.denylist, *in.config);
   cli::ProgressFn step = progress ? progress(count_selected(segments, in.filters)) : cli::ProgressFn{};
   auto result = build_all(segments, in.filters, versions, ctx, ws.packets_dir(), step);
 
