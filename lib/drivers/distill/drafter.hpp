@@ -15,6 +15,7 @@
 #include "diff/function_swap.hpp"
 #include "distill/cross_warp_claim.hpp"
 #include "distill/direction_claim.hpp"
+#include "distill/cache_level_claim.hpp"
 #include "distill/dram_cause.hpp"
 #include "distill/every_shape_claim.hpp"
 #include "distill/grid_cause.hpp"
@@ -87,6 +88,9 @@ struct DraftRules {
   // The `dram_claims` section: a cause about DRAM traffic checked against
   // the captures before and after the change.
   DramCauseRule dram_cause;
+  // The `cache_level_claims` section: a cause naming a cache level checked
+  // against the cache qualifiers the change adds.
+  CacheLevelRule cache_level;
   // The `operand_reuse` section: a cause saying an operand is loaded once
   // for many rows checked against the kernel's row loop.
   OperandReuseRule operand_reuse;

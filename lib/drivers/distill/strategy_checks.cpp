@@ -170,9 +170,13 @@ SourcedText own_mechanism(Context &c, const Checked &k) {
   std::optional<std::string> contradicted;
   // The lines the change removed: what the code before it held that the
   // code after does not.
-  std::string removed;
+  std::string removed, added;
   for (auto line : k.diff.lines)
     if (line.starts_with('-') && !line.starts_with("---")) removed.append(line.substr(1)).push_back('\n');
+  // The added lines that run: what the change put in the code.
+  for (const auto &h : k.diff.hunks)
+    for (const auto &l : h.running)
+      if (l.added && !l.dead) added.append(l.code).push_back('\n');
   auto is_template = [&](const std::string &source, const std::string &text) {
     // The template's sentence is the template wherever the packet quotes
     // it (round 12: a body's "Rationale: <expected impact>" line).
@@ -226,6 +230,7 @@ SourcedText own_mechanism(Context &c, const Checked &k) {
     if (!why) why = c.rules.grid_cause.tail_seen_contradiction(text, c.af.get("profiler"));
     if (!why) why = c.rules.every_shape.contradiction(text, c.af.get("measurements"));
     if (!why) why = c.rules.dram_cause.contradiction(text, c.af.get("profiler"));
+    if (!why) why = c.rules.cache_level.contradiction(text, added);
     if (!why)
       why = c.rules.operand_reuse.contradiction(text, code_after(c).value_or(std::string_view()), kernel_language(c));
     if (!why) why = c.rules.tile_claim.contradiction(text, code_after(c).value_or(std::string_view()));
