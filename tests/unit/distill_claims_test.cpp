@@ -6,6 +6,8 @@
 // code, so each rule is seen on its own.
 #include <catch2/catch.hpp>
 
+#include "code/cxx_syntax.hpp"
+
 #include <algorithm>
 
 #include "config/config.hpp"
@@ -1744,4 +1746,35 @@ TEST_CASE("the run's own re-measurement of a version is read with its gain", "[d
   auto same = distill::draft_record(r);
   REQUIRE(same.record);
   CHECK_THAT(same.record->get("payload").string_or("goal"), !Catch::Contains("measured this version again"));
+}
+
+TEST_CASE("a CUDA reference kernel whose code holds what no compiler reads is refused", "[distill][issue25]") {
+  // Kits 52 and 55, Y11, P22: `TORCH_CHECK(N %% kVec == 0, ...)` in the
+  // kernel.cu the run says it built and measured.
+  auto p = fixture("refk-final");
+  at(p.doc, {"agent_facing"}).set("kernel_file", "refk-final.cu");
+  const std::string good = "#include <torch/extension.h>\n"
+                           "__global__ void k(float* y, const float* x, int n) {\n"
+                           "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                           "  if (i < n) y[i] = x[i] * 2.0f;\n"
+                           "  asm volatile(\"mov.u32 %%r1, 0;\");\n"
+                           "}\n"
+                           "torch::Tensor forward(torch::Tensor x) {\n"
+                           "  const int n = x.numel();\n"
+                           "  TORCH_CHECK(n % 4 == 0, \"n must be a multiple of 4 (%% of 4)\");\n"
+                           "  auto y = torch::empty_like(x);\n"
+                           "  k<<<(n + 255) / 256, 256>>>(y.data_ptr<float>(), x.data_ptr<float>(), n);\n"
+                           "  return y;\n"
+                           "}\n";
+  p.code = good;
+  auto fine = distill::draft_record(p);
+  INFO((fine.refusal ? fine.refusal->why : ""));
+  CHECK_FALSE((fine.refusal && fine.refusal->why.find("is not C++ as written") != std::string::npos));
+  p.code.replace(p.code.find("n % 4 == 0"), 10, "n %% 4 == 0");
+  auto bad = distill::draft_record(p);
+  REQUIRE(bad.refusal);
+  CHECK(bad.refusal->field == "payload.implementation.snippet");
+  CHECK_THAT(bad.refusal->why, Catch::StartsWith("the kernel file's line `TORCH_CHECK(n %% 4 == 0,") &&
+                                   Catch::Contains("is not C++ as written"));
+  CHECK(code::line_not_cxx(good) == std::nullopt);
 }

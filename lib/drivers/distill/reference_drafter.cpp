@@ -2,6 +2,7 @@
 // quoted, with its lineage.
 #include "distill/draft_context.hpp"
 
+#include "code/cxx_syntax.hpp"
 #include "code/gluon_layouts.hpp"
 #include "code/jit_globals.hpp"
 #include "code/kernel_parameters.hpp"
@@ -82,6 +83,15 @@ QuotedKernel runnable_kernel(Context &c) {
     if (auto unsupplied = code::unsupplied_constexprs(quoted); !unsupplied.empty())
       refuse("payload.implementation.snippet", code::why_it_cannot_launch(unsupplied.front()) + " as quoted");
   }
+  // A C++/CUDA file whose code holds what no compiler reads (kits 52 and 55,
+  // Y11, P22: `TORCH_CHECK(N %% kVec == 0, ...)`): the run cannot have
+  // built the file it committed, so its measurement is not of this code.
+  if (kernel_language(c) == code::Language::CFamily)
+    if (auto line = code::line_not_cxx(c.packet.code))
+      refuse("payload.implementation.snippet",
+             "the kernel file's line `" + *line +
+                 "` is not C++ as written (`%%` is no operator outside a string): it cannot compile as quoted, so "
+                 "the run's measurement is not of this code");
   return {std::move(*code), whole_file};
 }
 
