@@ -90,7 +90,11 @@ inline ClaimCheck check_claims(const json::Value &record, const json::Value &pac
   auto mech = pl.string_or("mechanism");
   // What otm adds of the code to a mechanism that only labels the step
   // (distill::constructs_changed) is its reading, not the packet's words.
-  if (auto at = mech.find(" In the code, the change "); at != std::string::npos) mech.resize(at);
+  // (The label is closed with a full stop before it.)
+  if (auto at = mech.find(" In the code, the change "); at != std::string::npos) {
+    mech.resize(at);
+    if (mech.ends_with('.')) mech.pop_back();
+  }
   std::string said;
   strings_in(packet.get("agent_facing"), said);
   if (mech.empty())
