@@ -16,22 +16,9 @@ CacheLevelRule CacheLevelRule::from_json(const json::Value &section, std::string
     if (!level.is_object()) throw Error(ErrorKind::Usage, at + "." + name + " must be an object");
     // Code qualifiers follow another qualifier (`ld.global.nc.L1::...`):
     // matched anywhere, not as whole tokens.
-    std::string code;
-    const auto *forms = level.get("code").as_array();
-    if (!forms || forms->empty())
-      throw Error(ErrorKind::Usage, at + "." + name + ".code must be a non-empty list of patterns");
-    for (const auto &f : *forms) {
-      const auto *s = f.as_string();
-      if (!s || s->empty())
-        throw Error(ErrorKind::Usage, at + "." + name + ".code holds a pattern that is not a string");
-      code += (code.empty() ? "" : "|") + *s;
-    }
-    try {
-      r.levels_.push_back({name, levers::whole_token_regex(level.get("claims"), true, at + "." + name + ".claims"),
-                           std::make_shared<const text::Regex>("(?:" + code + ")")});
-    } catch (const text::RegexError &e) {
-      throw Error(ErrorKind::Usage, at + "." + name + ".code: " + e.what());
-    }
+    r.levels_.push_back(
+        {name, levers::whole_token_regex(level.get("claims"), true, at + "." + name + ".claims"),
+         levers::patterns_regex(level.get("code"), false, at + "." + name + ".code", levers::PatternsMatch::Anywhere)});
   }
   return r;
 }

@@ -4,8 +4,12 @@
 
 namespace otm::levers {
 
-std::shared_ptr<const text::Regex> whole_token_regex(const json::Value &patterns, bool caseless,
-                                                     const std::string &where, TokenIn in) {
+namespace {
+
+// `patterns` (a non-empty list of non-empty strings) as one alternation
+// between `open` and `close`.
+std::shared_ptr<const text::Regex> alternation_regex(const json::Value &patterns, bool caseless,
+                                                     const std::string &where, const char *open, const char *close) {
   const auto *list = patterns.as_array();
   if (!list || list->empty()) throw Error(ErrorKind::Usage, where + " must be a non-empty list of patterns");
   std::string alternation;
@@ -16,13 +20,26 @@ std::shared_ptr<const text::Regex> whole_token_regex(const json::Value &patterns
     alternation += *s;
   }
   try {
-    // In prose, "rsqrt-free" and "barrier-less" say the thing is absent
-    // (kit 50, W02: "rsqrt-free recomputation" read as a fast-math step).
-    const char *end = in == TokenIn::Prose ? ")(?!\\w)(?![-\\x{2010}](?:free|less)\\b)" : ")(?!\\w)";
-    return std::make_shared<const text::Regex>(std::string(caseless ? "(?i)" : "") + "(?<!\\w)(?:" + alternation + end);
+    return std::make_shared<const text::Regex>(std::string(caseless ? "(?i)" : "") + open + alternation + close);
   } catch (const std::exception &e) {
     throw Error(ErrorKind::Usage, where + ": " + e.what());
   }
+}
+
+} // namespace
+
+std::shared_ptr<const text::Regex> whole_token_regex(const json::Value &patterns, bool caseless,
+                                                     const std::string &where, TokenIn in) {
+  // In prose, "rsqrt-free" and "barrier-less" say the thing is absent
+  // (kit 50, W02: "rsqrt-free recomputation" read as a fast-math step).
+  const char *end = in == TokenIn::Prose ? ")(?!\\w)(?![-\\x{2010}](?:free|less)\\b)" : ")(?!\\w)";
+  return alternation_regex(patterns, caseless, where, "(?<!\\w)(?:", end);
+}
+
+std::shared_ptr<const text::Regex> patterns_regex(const json::Value &patterns, bool caseless, const std::string &where,
+                                                  PatternsMatch match) {
+  return match == PatternsMatch::WholeText ? alternation_regex(patterns, caseless, where, "^(?:", ")$")
+                                           : alternation_regex(patterns, caseless, where, "(?:", ")");
 }
 
 std::optional<std::string> rule_section(const json::Value &section, std::string_view where, std::string_view name) {

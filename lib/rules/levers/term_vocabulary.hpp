@@ -59,6 +59,12 @@ private:
 enum class TokenIn { Code, Prose };
 std::shared_ptr<const text::Regex> whole_token_regex(const json::Value &patterns, bool caseless,
                                                      const std::string &where, TokenIn in = TokenIn::Code);
+// The same list as one regex matched anywhere (a PTX qualifier follows
+// another: `ld.global.nc.L1::no_allocate`), or as the whole text (a file
+// name's suffix).
+enum class PatternsMatch { Anywhere, WholeText };
+std::shared_ptr<const text::Regex> patterns_regex(const json::Value &patterns, bool caseless, const std::string &where,
+                                                  PatternsMatch match);
 // A cause rule's configuration section (`dram_claims`, `tile_claims`,
 // ...): nullopt when it is absent (the rule is off); else the name its
 // errors go by ("otm-config.json: tile_claims"). Throws otm::Error (Usage)

@@ -7,6 +7,7 @@
 
 #include "error/error.hpp"
 #include "ladder/noise.hpp"
+#include "levers/term_vocabulary.hpp"
 #include "text/utf8.hpp"
 
 namespace otm::packet {
@@ -51,24 +52,9 @@ NoiseRule NoiseRule::from_json(const json::Value &section, const std::string &so
       throw Error(ErrorKind::Usage, where + ".no_effect_max_pct must be a number of at least 0");
     r.no_effect_max_pct = *n.as_number();
   }
-  if (const auto &list = section.get("re_measurement_suffixes"); !list.is_null()) {
-    const auto *items = list.as_array();
-    if (!items || items->empty())
-      throw Error(ErrorKind::Usage, where + ".re_measurement_suffixes must be a non-empty list of patterns");
-    std::string alternation;
-    for (const auto &p : *items) {
-      const auto *pattern = p.as_string();
-      if (!pattern || pattern->empty())
-        throw Error(ErrorKind::Usage,
-                    where + ".re_measurement_suffixes holds a pattern that is not a non-empty string");
-      alternation += (alternation.empty() ? "" : "|") + *pattern;
-    }
-    try {
-      r.re_measurement_suffix = std::make_shared<const text::Regex>("(?i)^(?:" + alternation + ")$");
-    } catch (const text::RegexError &e) {
-      throw Error(ErrorKind::Usage, where + ".re_measurement_suffixes: " + e.what());
-    }
-  }
+  if (const auto &list = section.get("re_measurement_suffixes"); !list.is_null())
+    r.re_measurement_suffix =
+        levers::patterns_regex(list, true, where + ".re_measurement_suffixes", levers::PatternsMatch::WholeText);
   return r;
 }
 
