@@ -1778,3 +1778,34 @@ TEST_CASE("a CUDA reference kernel whose code holds what no compiler reads is re
                                    Catch::Contains("is not C++ as written"));
   CHECK(code::line_not_cxx(good) == std::nullopt);
 }
+
+TEST_CASE("a kernel that reads a pointer in two loops is not tagged single-pass", "[distill][issue25]") {
+  // Kit 56, O01, O19: "single-pass" among the techniques of a kernel whose
+  // two loops each load the row.
+  auto p = fixture("refk-final");
+  at(p.doc, {"agent_facing", "span"}).set("this_step_changes_running_code", false);
+  at(p.doc, {"agent_facing"})
+      .set("kept_changes_of_its_lineage", lineage_of({"Fused the max and sum into one pass.", "num_warps 4 -> 8."}));
+  auto tags_of = [](const distill::Draft &d) {
+    REQUIRE(d.record);
+    return d.record->get("payload").get("trace").get("techniques_applied_before");
+  };
+  auto one = tags_of(distill::draft_record(p));
+  CHECK(std::find(one.as_array()->begin(), one.as_array()->end(), json::Value("single-pass")) != one.as_array()->end());
+  p.code = "import torch\nimport triton\nimport triton.language as tl\n\n\n@triton.jit\n"
+           "def softmax_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):\n"
+           "    row = tl.program_id(0)\n"
+           "    cols = tl.arange(0, BLOCK)\n"
+           "    m = 0.0\n"
+           "    for off in range(0, n, BLOCK):\n"
+           "        x = tl.load(x_ptr + row * n + off + cols, mask=off + cols < n, other=0.0)\n"
+           "        m = tl.maximum(m, tl.max(x, 0))\n"
+           "    for off in range(0, n, BLOCK):\n"
+           "        x = tl.load(x_ptr + row * n + off + cols, mask=off + cols < n, other=0.0)\n"
+           "        tl.store(y_ptr + row * n + off + cols, tl.exp(x - m), mask=off + cols < n)\n\n\n"
+           "def softmax(x):\n    y = torch.empty_like(x)\n"
+           "    softmax_kernel[(x.shape[0],)](x, y, x.shape[1], BLOCK=1024, num_warps=8)\n    return y\n";
+  auto two = tags_of(distill::draft_record(p));
+  INFO(two.python_str());
+  CHECK(std::find(two.as_array()->begin(), two.as_array()->end(), json::Value("single-pass")) == two.as_array()->end());
+}

@@ -10,6 +10,7 @@
 #include "code/kernel_loops.hpp"
 #include "code/kernel_parameters.hpp"
 #include "code/module_outline.hpp"
+#include "code/repeated_passes.hpp"
 #include "code/template_parameters.hpp"
 #include "diff/diff_reading.hpp"
 #include "distill/lever_prose.hpp"
@@ -226,6 +227,19 @@ std::vector<std::string> levers_the_kernel_runs(const Context &c, std::vector<st
   std::erase_if(levers, [&](const std::string &l) {
     return std::any_of(not_run.begin(), not_run.end(), [&](const LeverNotRun &n) { return n.lever == l; });
   });
+  // A kernel reading one pointer in two loops is no single-pass kernel,
+  // whatever step made a pass fewer (kit 56, O01, O19: a two-pass kernel
+  // tagged "single-pass"; the step that merged max and sum is still named
+  // as the run wrote it where a record says what it builds on).
+  std::string_view kernel = code_after(c).value_or(c.type == "reference-kernel" && c.af.get("kernel_file").is_string()
+                                                       ? std::string_view(c.packet.code)
+                                                       : std::string_view());
+  const auto &vocabulary = c.rules.retrieval.levers;
+  if (!kernel.empty() &&
+      std::any_of(levers.begin(), levers.end(),
+                  [&](const std::string &l) { return vocabulary.reads_each_input_once(l); }) &&
+      code::pointer_read_in_two_passes(kernel))
+    std::erase_if(levers, [&](const std::string &l) { return vocabulary.reads_each_input_once(l); });
   return levers;
 }
 

@@ -9,6 +9,7 @@
 //                 "cuda": ["THREADS(?:_PER_BLOCK)?", "blockDim"]} // "any" applies to every DSL
 //     },
 //     "persistent-kernel": {..., "on_or_off": true},      // pulled or not, no setting between
+//     "single-pass": {..., "reads_each_input_once": true}, // not run by a kernel reading a pointer twice
 //     "pipeline-stages": {..., "acts_on_a_loop": true,   // does nothing to a kernel without one
 //                         "compiler_option": {...}},      // levers/compiler_option.hpp
 //     ...
@@ -81,6 +82,10 @@ public:
   // (a persistent grid, warp specialisation, split-K): a failure of it
   // named without a value is a failure of any step that names it.
   bool on_or_off(const std::string &lever) const { return on_or_off_levers_.count(lever) > 0; }
+  // A lever that is the kernel reading each input once ("single-pass"): a
+  // kernel reading one pointer in two loops does not run it, whatever
+  // names it holds (kit 56, O01, O19: a two-pass kernel tagged so).
+  bool reads_each_input_once(const std::string &lever) const { return read_once_levers_.count(lever) > 0; }
   // The compiler option through which `lever` may be set, or nullptr.
   const CompilerOption *compiler_option(const std::string &lever) const {
     auto it = options_.find(lever);
@@ -99,6 +104,7 @@ private:
   std::map<std::string, Code, std::less<>> code_;
   std::set<std::string, std::less<>> loop_levers_;
   std::set<std::string, std::less<>> on_or_off_levers_;
+  std::set<std::string, std::less<>> read_once_levers_;
   std::map<std::string, CompilerOption, std::less<>> options_;
 };
 
