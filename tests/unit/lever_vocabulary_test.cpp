@@ -32,6 +32,8 @@ TEST_CASE("levers: prose names a lever however the run spells it", "[levers]") {
   CHECK(has(v().named_in("autotune BLOCK_SIZE over {1024, 2048, 4096}"), "autotuning"));
   CHECK(has(v().named_in("bumped the warps to 8"), "num-warps-tuning"));
   CHECK(has(v().named_in("two more stages"), "pipeline-stages"));
+  // Kit 56, O07: "try a deeper pipeline" left open after 22 failed num_stages=3 tries.
+  CHECK(has(v().named_in("try a deeper pipeline"), "pipeline-stages"));
   CHECK(has(v().named_in("vec4 loads of the row"), "vectorized-memory-access"));
   CHECK(has(v().named_in("vectorised the row loads"), "vectorized-memory-access")); // British
   CHECK(has(v().named_in("vectorized the row loads"), "vectorized-memory-access")); // American
