@@ -1104,6 +1104,17 @@ TEST_CASE("a change the run had reverted before says so, with what it kept since
   af.set("how_its_earlier_tries_ended", json::Value::strings({"did not build", "measured"}));
   CHECK_THAT(distill::draft_record(p).record->get("payload").string_or("change"),
              Catch::Contains("which the gain may depend on"));
+  // ... unless a try already measured faster than the code it was tried
+  // on, beyond the run's band (kit 56, O27: -4.9 % at the first try).
+  af.set("its_earlier_tries_slower_than_tried_on_pct", json::parse("[null, -4.88]"));
+  CHECK_THAT(distill::draft_record(p).record->get("payload").string_or("change"),
+             Catch::EndsWith("The run had tried this change 2 times before and reverted it, though one of them "
+                             "already measured 4.88 % faster than the code it was tried on: what the run kept since "
+                             "is not shown to be what the gain needed."));
+  af.set("its_earlier_tries_slower_than_tried_on_pct", json::parse("[null, 1.5]"));
+  CHECK_THAT(distill::draft_record(p).record->get("payload").string_or("change"),
+             Catch::Contains("which the gain may depend on"));
+  af.set("its_earlier_tries_slower_than_tried_on_pct", json::Value());
   af.set("how_its_earlier_tries_ended", json::Value());
   // A step whose setting the kernel after the change no longer holds is
   // nothing the gain depends on (kit 36, Y19: GROUP_M 8->16, undone).

@@ -102,6 +102,21 @@ std::string tried_before(const Context &c) {
       !ended.empty() && std::find(ended.begin(), ended.end(), workspace::kTryMeasured) == ended.end();
   if (never_measured)
     return out + " (" + text::prose_list(how, "or") + ": it was never measured against the code it was tried on).";
+  // A try that already measured faster than the code it was tried on,
+  // beyond the run's band, needed nothing the run kept since (kit 56, O27:
+  // "may depend on" two kept steps, where the first try measured -4.9 %).
+  const auto &band = af.get("measurements").get("same_code_spread_pct");
+  const double floor = band.is_number() ? *band.as_number() : 0.0;
+  const Value *fastest = nullptr;
+  if (const auto *pcts = af.get("its_earlier_tries_slower_than_tried_on_pct").as_array())
+    for (const auto &p : *pcts)
+      if (p.is_number() && *p.as_number() < -floor && (!fastest || *p.as_number() < *fastest->as_number()))
+        fastest = &p;
+  if (fastest)
+    return out + ", though " + (*tries == 1 ? "it" : "one of them") + " already measured " +
+           json::Value(-*fastest->as_number()).python_str() +
+           " % faster than the code it was tried on: what the run kept since is not shown to be what the gain "
+           "needed.";
   // A kept step whose text names no lever and no code name (its subject is
   // only the run's verdict: "kept -> 52.4→52.9µs (+0.9%) no improvement")
   // says nothing the gain could depend on.

@@ -13,7 +13,7 @@ namespace otm::explain {
 // One place in the trace a value is read from.
 struct Source {
   std::string kind;    // step-record, commit, capture-report, definition, workload, workload-axes, setting, ladder,
-                       // code, otm
+                       // code, geomean-change, arithmetic (otm's on step records' figures), otm
   std::string file;    // trace-relative file ("memory/v5.json", "profiles/v5_ncu/REPORT.md"); "git" for commit fields
   std::string locator; // JSON path, "line N", "commit <sha> subject", ...
   std::string text;    // the raw text there (what the number was found in)

@@ -211,8 +211,14 @@ std::vector<Source> sources_of(const std::string &path, const SourceContext &c) 
       else if (p.ends_with(".correctness_status"))
         out.push_back({"step-record", "memory/" + r.file, "correctness.status", text_of_value(r.correctness_status)});
       else
-        out.push_back({"geomean-change", "", path, text_of_value(gates::at_path(c.packet, path))});
+        out.push_back({"arithmetic", "", "otm's (re-measured geomean / best-so-far geomean) on the step records",
+                       text_of_value(gates::at_path(c.packet, path))});
     }
+  } else if (starts(p, "its_earlier_tries_slower_than_tried_on_pct[")) {
+    // otm's arithmetic on the i-th earlier try's geomean and the last kept
+    // step's before it (provenance.reverted_earlier_tries_of_this_change).
+    out.push_back({"arithmetic", "", "otm's (try geomean / geomean of the last kept step before it - 1) x 100",
+                   text_of_value(gates::at_path(c.packet, path))});
   } else if (starts(p, "measurements.slower_than_tried_on_pct")) {
     // otm's arithmetic on two step records' geomeans (explain.cpp derives it).
     out.push_back({"geomean-change", "", path, text_of_value(gates::at_path(c.packet, path))});

@@ -19,6 +19,7 @@
 #include "text/regex.hpp"
 #include "text/utf8.hpp"
 #include "trace/step_record.hpp"
+#include "workspace/agent_facing.hpp"
 #include "workspace/kernel_file.hpp"
 #include "workspace/layout.hpp"
 #include "json/write.hpp"
@@ -474,9 +475,24 @@ json::Value agent_facing_of(Texts &t, const workspace::Segment &seg, const works
       // How each ended, in run order, when the run's rows are known.
       if (ctx.facts) {
         json::Value ended = json::Value::array();
+        // ... and what each measured against the code it was tried on (the
+        // last kept step before it), in percent: a try already faster
+        // needed nothing the run kept since (kit 56, O27; kit 54, Q11).
+        json::Value measured = json::Value::array();
         for (const auto &v : span.reverted_tries)
-          if (const auto *r = ctx.facts->row_of(v)) ended.push_back(how_a_try_ended(*r));
+          if (const auto *r = ctx.facts->row_of(v)) {
+            ended.push_back(how_a_try_ended(*r));
+            const auto kept = ctx.facts->kept_through(v);
+            std::optional<double> base;
+            for (auto it = kept.rbegin(); it != kept.rend() && !base; ++it)
+              if ((*it)->version != v) base = (*it)->geomean();
+            const auto mine = r->geomean();
+            measured.push_back(mine && base && *base > 0 && how_a_try_ended(*r) == workspace::kTryMeasured
+                                   ? json::hundredths((*mine / *base - 1.0) * 100.0)
+                                   : json::Value());
+          }
         out.set("how_its_earlier_tries_ended", std::move(ended));
+        out.set("its_earlier_tries_slower_than_tried_on_pct", std::move(measured));
       }
       out.set("kept_since_its_last_reverted_try", changes_of(std::move(t.kept_since_last_try)));
     }
