@@ -46,6 +46,8 @@ std::string configuration_tried_in(const Context &c, const AntiFact &fact) {
   for (const auto &[name, value] : code::tile_constants(*after, setting_name)) {
     if (own.count(name) || !seen.insert(name).second) continue;
     if (std::find(unread.begin(), unread.end(), name) != unread.end()) continue;
+    // C++'s `kStages` style is read for the footprint only; the other
+    // settings shown stay the module's upper-case lever names.
     if (footprint ? !footprint->contains(name) : name.starts_with('k') || vocabulary.levers_in_code(name, dsl).empty())
       continue;
     shown.push_back(name + " = " + std::to_string(value));
@@ -56,8 +58,7 @@ std::string configuration_tried_in(const Context &c, const AntiFact &fact) {
     const std::string tile = " its shared memory is sized by " + text::quoted_code_list(shown);
     if (c.af.get("accounts_of_this_lever").as_int().value_or(1) > 1)
       return " In the kernel this attempt was made in," + tile +
-             "; the run's other accounts of the lever may have "
-             "been set otherwise.";
+             "; the run's other accounts of the lever may have been set otherwise.";
     return " In the kernel it was tried in," + tile + ": the limit is that tile's.";
   }
   // Kit 38, Q01: the run's other accounts of the lever may have failed in
