@@ -80,4 +80,15 @@ std::string how_a_try_ended(const workspace::VersionRow &row) {
   return failed_check ? workspace::kTryFailedItsCheck : workspace::kTryMeasured;
 }
 
+std::optional<double> try_slower_than_tried_on_pct(const RunFacts &facts, const workspace::VersionRow &row) {
+  if (how_a_try_ended(row) != workspace::kTryMeasured) return std::nullopt;
+  const auto kept = facts.kept_through(row.version);
+  std::optional<double> base;
+  for (auto it = kept.rbegin(); it != kept.rend() && !base; ++it)
+    if ((*it)->version != row.version) base = (*it)->geomean();
+  const auto mine = row.geomean();
+  if (!mine || !base || *base <= 0) return std::nullopt;
+  return (*mine / *base - 1.0) * 100.0;
+}
+
 } // namespace otm::packet

@@ -9,10 +9,13 @@
 //   auto tries = tries_of_this_change(ctx, "v93", {"v2"});   // {"v2", "v12"}
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "packet/packet.hpp"
+#include "packet/run_facts.hpp"
+#include "workspace/version_row.hpp"
 
 namespace otm::packet {
 
@@ -32,5 +35,11 @@ std::vector<std::string> tries_of_this_change(const Context &ctx, const std::str
 // since (kit 35, X12: a try that did not compile, read as "the gain may
 // depend on" the steps kept after it).
 std::string how_a_try_ended(const workspace::VersionRow &row);
+
+// What a try that measured ("measured" above) measured against the code
+// it was tried on, the last kept step before it with a geomean, in percent
+// slower (negative: faster); nullopt otherwise. A try already faster needed
+// nothing the run kept since (kit 56, O27; kit 54, Q11).
+std::optional<double> try_slower_than_tried_on_pct(const RunFacts &facts, const workspace::VersionRow &row);
 
 } // namespace otm::packet

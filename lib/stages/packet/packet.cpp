@@ -2,10 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <set>
 #include <unordered_map>
 
-#include "code/inert_changes.hpp"
 #include "packet/dram_traffic.hpp"
 #include "packet/earlier_tries.hpp"
 #include "packet/instructions.hpp"
@@ -15,11 +13,9 @@
 #include "packet/span.hpp"
 #include "record/store_layout.hpp"
 #include "scrub/scrubber.hpp"
-#include "text/lines.hpp"
 #include "text/regex.hpp"
 #include "text/utf8.hpp"
 #include "trace/step_record.hpp"
-#include "workspace/agent_facing.hpp"
 #include "workspace/kernel_file.hpp"
 #include "workspace/layout.hpp"
 #include "json/write.hpp"
@@ -482,14 +478,8 @@ json::Value agent_facing_of(Texts &t, const workspace::Segment &seg, const works
         for (const auto &v : span.reverted_tries)
           if (const auto *r = ctx.facts->row_of(v)) {
             ended.push_back(how_a_try_ended(*r));
-            const auto kept = ctx.facts->kept_through(v);
-            std::optional<double> base;
-            for (auto it = kept.rbegin(); it != kept.rend() && !base; ++it)
-              if ((*it)->version != v) base = (*it)->geomean();
-            const auto mine = r->geomean();
-            measured.push_back(mine && base && *base > 0 && how_a_try_ended(*r) == workspace::kTryMeasured
-                                   ? json::hundredths((*mine / *base - 1.0) * 100.0)
-                                   : json::Value());
+            const auto pct = try_slower_than_tried_on_pct(*ctx.facts, *r);
+            measured.push_back(pct ? json::hundredths(*pct) : json::Value());
           }
         out.set("how_its_earlier_tries_ended", std::move(ended));
         out.set("its_earlier_tries_slower_than_tried_on_pct", std::move(measured));
@@ -547,41 +537,6 @@ workspace::PacketProvenance provenance_of(const workspace::Segment &seg, const s
     lever.other_accounts_that_passed_correctness = accounts_that_passed(seg, ctx.facts);
   }
   return p;
-}
-
-// The running lines the step a strategy builds on changed, as its own
-// diff wrote them, when the kernel after the strategy still holds every
-// line it added and the change is a few short lines: what that step did
-// in code when its words name another lever (kit 54, Q09: "flash-decoding
-// splits 16->32" for `GROUP_SIZE_M = 16` -> `32`). Null otherwise.
-json::Value running_change_of(const Context &ctx, const std::string &version, const std::string &after,
-                              scrub::Scrubber &s) {
-  // A change longer than this is no setting a sentence can quote.
-  constexpr std::size_t kMaxLines = 3, kMaxLineChars = 100;
-  if (!ctx.repo || !ctx.commits || version.empty() || after.empty()) return {};
-  const std::string made_on = ctx.facts ? ctx.facts->code_made_on(version) : std::string();
-  auto d = own_change(*ctx.repo, ctx.meta.kernel_file, *ctx.commits, version, ctx.diffs, made_on);
-  if (!d || !d->executable || !d->lexed) return {};
-  const auto &lines = d->lexed->lines;
-  const auto inert = code::inert_changes(lines, d->after ? std::optional<std::string_view>(*d->after) : std::nullopt);
-  std::set<std::string> held;
-  for (const auto &l : text::split_lines(after)) held.insert(text::without_whitespace(l));
-  json::Value removed = json::Value::array(), added = json::Value::array();
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    const auto &l = lines[i];
-    const bool is_added = l.role == code::DiffLine::Role::Added;
-    if ((!is_added && l.role != code::DiffLine::Role::Removed) || !code::is_executable(l.kind) || !inert.runs(i))
-      continue;
-    const std::string_view body = text::strip(l.text.substr(std::min(l.body, l.text.size())));
-    if (body.size() > kMaxLineChars) return {};
-    if (is_added && !held.count(text::without_whitespace(body))) return {};
-    (is_added ? added : removed).push_back(s.code(body, code::language_of_path(ctx.meta.kernel_file)));
-  }
-  if (added.size() == 0 || added.size() > kMaxLines || removed.size() > kMaxLines) return {};
-  json::Value out = json::Value::object();
-  out.set("removed", std::move(removed));
-  out.set("added", std::move(added));
-  return out;
 }
 
 } // namespace

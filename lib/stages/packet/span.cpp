@@ -1,8 +1,14 @@
 #include "packet/span.hpp"
 
+#include <set>
+
+#include "code/inert_changes.hpp"
+
 #include "packet/changed_lines.hpp"
 #include "packet/earlier_tries.hpp"
 #include "packet/run_facts.hpp"
+#include "text/lines.hpp"
+#include "text/utf8.hpp"
 #include "workspace/segment_kinds.hpp"
 
 namespace otm::packet {
@@ -141,6 +147,41 @@ Span span_of(const workspace::Segment &seg, const Context &ctx) {
       break;
     }
   }
+  return out;
+}
+
+// The running lines the step a strategy builds on changed, as its own
+// diff wrote them, when the kernel after the strategy still holds every
+// line it added and the change is a few short lines: what that step did
+// in code when its words name another lever (kit 54, Q09: "flash-decoding
+// splits 16->32" for `GROUP_SIZE_M = 16` -> `32`). Null otherwise.
+json::Value running_change_of(const Context &ctx, const std::string &version, const std::string &after,
+                              scrub::Scrubber &s) {
+  // A change longer than this is no setting a sentence can quote.
+  constexpr std::size_t kMaxLines = 3, kMaxLineChars = 100;
+  if (!ctx.repo || !ctx.commits || version.empty() || after.empty()) return {};
+  const std::string made_on = ctx.facts ? ctx.facts->code_made_on(version) : std::string();
+  auto d = own_change(*ctx.repo, ctx.meta.kernel_file, *ctx.commits, version, ctx.diffs, made_on);
+  if (!d || !d->executable || !d->lexed) return {};
+  const auto &lines = d->lexed->lines;
+  const auto inert = code::inert_changes(lines, d->after ? std::optional<std::string_view>(*d->after) : std::nullopt);
+  std::set<std::string> held;
+  for (const auto &l : text::split_lines(after)) held.insert(text::without_whitespace(l));
+  json::Value removed = json::Value::array(), added = json::Value::array();
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const auto &l = lines[i];
+    const bool is_added = l.role == code::DiffLine::Role::Added;
+    if ((!is_added && l.role != code::DiffLine::Role::Removed) || !code::is_executable(l.kind) || !inert.runs(i))
+      continue;
+    const std::string_view body = text::strip(l.text.substr(std::min(l.body, l.text.size())));
+    if (body.size() > kMaxLineChars) return {};
+    if (is_added && !held.count(text::without_whitespace(body))) return {};
+    (is_added ? added : removed).push_back(s.code(body, code::language_of_path(ctx.meta.kernel_file)));
+  }
+  if (added.size() == 0 || added.size() > kMaxLines || removed.size() > kMaxLines) return {};
+  json::Value out = json::Value::object();
+  out.set("removed", std::move(removed));
+  out.set("added", std::move(added));
   return out;
 }
 

@@ -12,6 +12,7 @@
 
 #include "packet/kernel_code.hpp"
 #include "packet/packet.hpp"
+#include "scrub/scrubber.hpp"
 #include "workspace/segment.hpp"
 #include "workspace/version_row.hpp"
 #include "json/value.hpp"
@@ -72,5 +73,13 @@ Span span_of(const workspace::Segment &seg, const Context &ctx);
 // setting of any lever (kit 30, S33 and S42). True without a repository
 // (nothing can tell).
 bool own_change_runs(const Context &ctx, const std::string &version);
+
+// The running lines the own change of `version` (the step a strategy
+// builds on) removed and added, {removed: [..], added: [..]} scrubbed by
+// `s`, when they are 1-3 short lines per side and `after` (the kernel after
+// the strategy) holds every added one; null otherwise (kit 54, Q09:
+// "flash-decoding splits 16->32" for `GROUP_SIZE_M = 16` -> `32`).
+json::Value running_change_of(const Context &ctx, const std::string &version, const std::string &after,
+                              scrub::Scrubber &s);
 
 } // namespace otm::packet
