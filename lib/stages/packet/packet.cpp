@@ -312,15 +312,17 @@ json::Value agent_facing_of(Texts &t, const workspace::Segment &seg, const works
   // the gain each gives over the best-so-far for a strategy.
   if (type == "strategy" || type == "reference-kernel")
     if (const auto it = meta.re_measurements.find(seg.version); it != meta.re_measurements.end()) {
-      const auto best =
-          type == "strategy" && facts ? facts->geomean_of(seg.measured_from().version.value_or("")) : std::nullopt;
+      // A plain double, 0 when unknown (GCC's -Wmaybe-uninitialized misreads
+      // an std::optional<double> here).
+      double best = 0;
+      if (type == "strategy" && facts)
+        if (const auto g = facts->geomean_of(seg.measured_from().version.value_or(""))) best = *g;
       json::Value list = json::Value::array();
       for (const auto &r : it->second) {
         json::Value e = json::Value::object();
         e.set("geomean_us", r.geomean_us);
         e.set("correctness_status", r.correctness_status);
-        if (best && *best > 0)
-          e.set("improve_pct_vs_best_so_far", json::hundredths((*best - r.geomean_us) / *best * 100));
+        if (best > 0) e.set("improve_pct_vs_best_so_far", json::hundredths((best - r.geomean_us) / best * 100));
         list.push_back(std::move(e));
       }
       m.set("re_measured_by_the_run", std::move(list));
