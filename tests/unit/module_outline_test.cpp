@@ -215,6 +215,22 @@ def run(x):
 )";
   CHECK(code::unbound_names(good).empty());
   CHECK(code::unbound_names("from m import *\nf(y)\n").empty());
+  // A main guard's reads of what it assigns itself are bound (kit 57: a
+  // harness block `out = run(*inputs)` refused as reading `out`); what it
+  // reads and binds nowhere is not.
+  const char *guarded = R"(def run(x):
+    return x
+
+if __name__ == "__main__":
+    inputs = (1,)
+    out = run(*inputs)
+    ms = bench(lambda: run(*inputs))
+    print(out, ms)
+)";
+  CHECK(code::unbound_names(guarded) == std::vector<std::string>{"bench"});
+  // A read guarded by a test of the module's globals runs only when bound.
+  CHECK(code::unbound_names("cfg = CONFIG if \"CONFIG\" in globals() else {}\n").empty());
+  CHECK(code::unbound_names("cfg = CONFIG if ok else {}\n") == std::vector<std::string>{"CONFIG", "ok"});
 }
 
 TEST_CASE("a JIT function reading a module global that is not a constexpr", "[code][issue25]") {

@@ -354,13 +354,16 @@ void fill_statement(ModuleOutline &o, PythonStatement &s) {
     reads.insert(decorator_reads.begin(), decorator_reads.end());
     s.reads = std::move(reads);
   } else {
-    if (s.kind == PythonStatement::Kind::Compound) {
-      auto own = block_bindings(code);
-      s.binds.assign(own.names.begin(), own.names.end());
-    }
+    std::set<std::string> own_names;
+    if (s.kind == PythonStatement::Kind::Compound || s.kind == PythonStatement::Kind::MainGuard)
+      own_names = block_bindings(code).names;
+    // A main guard binds nothing the module sees on import, but its own
+    // reads of what it assigns are bound (`out = f(x)` then `print(out)`).
+    if (s.kind == PythonStatement::Kind::Compound) s.binds.assign(own_names.begin(), own_names.end());
     collect_reads(code, s.reads, true);
     for (const auto &n : inner_bindings(code)) s.reads.erase(n);
-    if (s.kind == PythonStatement::Kind::MainGuard) s.binds.clear();
+    if (s.kind == PythonStatement::Kind::MainGuard)
+      for (const auto &n : own_names) s.reads.erase(n);
   }
   std::sort(s.binds.begin(), s.binds.end());
   s.binds.erase(std::unique(s.binds.begin(), s.binds.end()), s.binds.end());

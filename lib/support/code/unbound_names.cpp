@@ -40,9 +40,16 @@ std::vector<std::string> unbound_names(std::string_view python_source) {
     bound.insert(s.binds.begin(), s.binds.end());
     read.insert(s.reads.begin(), s.reads.end());
   }
+  // A read guarded by a test of the module's globals (`CONFIG if "CONFIG"
+  // in globals() else {...}`, kit 57) runs only when the name is bound.
+  auto guarded = [&](const std::string &n) {
+    for (const char *q : {"\"", "'"})
+      if (python_source.find(q + n + q + " in globals()") != std::string_view::npos) return true;
+    return false;
+  };
   std::vector<std::string> out;
   for (const auto &n : read)
-    if (!bound.count(n) && !is_builtin(n)) out.push_back(n);
+    if (!bound.count(n) && !is_builtin(n) && !guarded(n)) out.push_back(n);
   return out;
 }
 
