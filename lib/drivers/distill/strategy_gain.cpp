@@ -6,6 +6,7 @@
 
 #include "ladder/noise.hpp"
 #include "text/pyformat.hpp"
+#include "workspace/segment_kinds.hpp"
 #include "workspace/shape_finding.hpp"
 
 namespace otm::distill::drafting {
@@ -341,6 +342,14 @@ std::optional<std::string> small_gain_shapes_disagree(const Value &m, double sma
 
 // The measurement checks: a gain beyond the run's noise, on most shapes.
 void established_gain(Context &c) {
+  // The ladder's `final` is the last version kept without a new best by the
+  // milestone threshold (kit 57, N04: a grid-stride loop kept at -0.34 %,
+  // inside the run's noise): no gain of its own is established, and the
+  // final kernel is the reference kernel's record.
+  if (c.packet.head().seg_kind == workspace::kFinalMilestoneSegment)
+    refuse("worth.gain.pct", "the step is the run's final kernel, not a milestone: the run kept it without a new "
+                             "best-so-far by the milestone threshold, so no gain of its own is established (the "
+                             "final kernel is the reference kernel's record)");
   // A gain no larger than the run's own spread of re-measurements of
   // unchanged code is not established (the same rule as a failed lever's).
   const auto &m = c.af.get("measurements");

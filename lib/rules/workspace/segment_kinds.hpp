@@ -9,6 +9,9 @@ namespace otm::workspace {
 // A strategy's kind is this prefix and the ladder's milestone kind
 // ("milestone-big", "milestone-mega").
 inline constexpr char kMilestoneSegmentPrefix[] = "milestone-";
+// ... of the ladder's `final`: a version kept without a new best by the
+// milestone threshold (a milestone is never also `final`).
+inline constexpr char kFinalMilestoneSegment[] = "milestone-final";
 inline constexpr char kDeadendItemSegment[] = "deadend-item";
 inline constexpr char kDeadendProseSegment[] = "deadend-prose";
 inline constexpr char kCuratedPitfallSegment[] = "curated-pitfall";
