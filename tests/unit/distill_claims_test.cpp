@@ -1636,10 +1636,11 @@ TEST_CASE("a reference kernel a kept step of which removed a barrier is refused"
   CHECK_THAT(d.refusal->why, Catch::Contains("removes a barrier (`__syncthreads();`)"));
 }
 
-TEST_CASE("a reference kernel without masks names the benchmarked sizes its block does not divide",
+TEST_CASE("a reference kernel without masks is refused on a benchmarked size its block does not divide",
           "[distill][issue25]") {
-  // Kit 53, Z12 (kit 52, Y11): the unmasked kernel was quoted as passing
-  // on N=11008 with BLOCK_N = 2048, which overruns each row's last block.
+  // Kit 53, Z12 (kit 52, Y11; kit 57, N27): the unmasked kernel was quoted
+  // as passing on N=11008 with BLOCK_N = 2048, which overruns each row's
+  // last block.
   auto p = fixture("refk-final");
   p.code = "import triton\nimport triton.language as tl\nBLOCK_N = 2048\n\n@triton.jit\ndef k(x_ptr, y_ptr, N, "
            "BLOCK_N: tl.constexpr):\n    row = tl.program_id(0)\n    cols = tl.arange(0, BLOCK_N)\n"
@@ -1649,20 +1650,64 @@ TEST_CASE("a reference kernel without masks names the benchmarked sizes its bloc
   auto &op = at(p.doc, {"agent_facing", "operator"});
   op.set("benchmarked_values", json::parse(R"({"M": [128, 8191], "N": [4096, 11008, 16384]})"));
   auto d = distill::draft_record(p);
-  INFO((d.refusal ? d.refusal->why : ""));
-  REQUIRE(d.record);
-  const std::string goal = d.record->get("payload").string_or("goal");
+  REQUIRE(d.refusal);
+  CHECK(d.refusal->field == "payload.implementation.snippet");
   // M is not the axis BLOCK_N tiles: 8191 is not said.
-  CHECK_THAT(goal, Catch::Contains("calls over a block of offsets take no mask") &&
-                       Catch::Contains(" Of the sizes the run benchmarked, N=11008 is not a multiple of "
-                                       "`BLOCK_N = 2048`.") &&
-                       !Catch::Contains("M=8191"));
-  // Every size a multiple of the block: nothing more is said.
+  CHECK_THAT(d.refusal->why, Catch::Contains("take no mask, and of the sizes the run benchmarked, N=11008 is not a "
+                                             "multiple of `BLOCK_N = 2048`: it reads or writes past") &&
+                                 !Catch::Contains("M=8191"));
+  // A one-axis operator: its block tiles that axis whatever it is named
+  // (kit 57, N27: `numel` = 28677).
+  op.set("benchmarked_values", json::parse(R"({"numel": [4096, 28677]})"));
+  auto one_axis = distill::draft_record(p);
+  REQUIRE(one_axis.refusal);
+  CHECK_THAT(one_axis.refusal->why, Catch::Contains("numel=28677 is not a multiple of `BLOCK_N = 2048`"));
+  // Every size a multiple of the block: staged, with the hazard said.
   op.set("benchmarked_values", json::parse(R"({"M": [128], "N": [4096, 16384]})"));
   auto divides = distill::draft_record(p);
+  INFO((divides.refusal ? divides.refusal->why : ""));
   REQUIRE(divides.record);
   CHECK_THAT(divides.record->get("payload").string_or("goal"),
              Catch::Contains("take no mask") && !Catch::Contains("Of the sizes the run benchmarked"));
+}
+
+TEST_CASE("a reference kernel of a trace whose workload times a fixed axis at other values is refused",
+          "[distill][issue25]") {
+  // Kit 57, N40 and N11: definition.json fixes K at 3 (dstate at 16) while
+  // workload.jsonl times K=5 and 7 (dstate=64), and the kernel hard-wires
+  // the fixed value.
+  auto p = fixture("refk-final");
+  REQUIRE(distill::draft_record(p).record);
+  auto &op = at(p.doc, {"agent_facing", "operator"});
+  op.set("fixed_axes", json::parse(R"({"K": 3})"));
+  REQUIRE(distill::draft_record(p).record); // a fixed axis alone is no contradiction
+  op.set("fixed_axes_the_workload_benchmarks_at_other_values", json::parse(R"({"K": [3, 5, 7]})"));
+  auto d = distill::draft_record(p);
+  REQUIRE(d.refusal);
+  CHECK(d.refusal->field == "payload.implementation.snippet");
+  CHECK_THAT(d.refusal->why, Catch::Contains("definition fixes K at 3, but its workload benchmarks K = 3, 5 and 7"));
+}
+
+TEST_CASE("the run's final kernel is no strategy when it set no new best", "[distill][issue25]") {
+  // Kit 57, N04: a grid-stride loop kept at -0.34 %, the ladder's `final`
+  // (a version kept under the milestone threshold), staged as a strategy.
+  const std::string d = "diff --git a/kernel.py b/kernel.py\n--- a/kernel.py\n+++ b/kernel.py\n"
+                        "@@ -3,2 +3,2 @@ def k(x):\n"
+                        "-    e = tl.exp(x - m)\n"
+                        "+    e = tl.exp2((x - m) * 1.4426950408889634)\n"
+                        "     s = tl.sum(e, 0)\n";
+  auto p = strategy_with(d, "exp2 with log2(e) folded into the scale");
+  const bool staged = distill::draft_record(p).record.has_value();
+  p.doc.set("seg_kind", "milestone-final");
+  auto f = distill::draft_record(p);
+  REQUIRE(f.refusal);
+  CHECK(f.refusal->field == "worth.gain.pct");
+  CHECK_THAT(f.refusal->why, Catch::Contains("the run's final kernel, not a milestone"));
+  // The same packet as a milestone is not refused for it.
+  p.doc.set("seg_kind", "milestone-big");
+  auto m = distill::draft_record(p);
+  CHECK(m.record.has_value() == staged);
+  if (m.refusal) CHECK_THAT(m.refusal->why, !Catch::Contains("not a milestone"));
 }
 
 TEST_CASE("a strategy whose mechanism is a label says what its code adds and drops", "[distill][issue25]") {

@@ -290,7 +290,8 @@ std::string chunked_loops(const std::string &kernel, code::Language language) {
 // " Of the sizes the run benchmarked, N=11008 is not a multiple of
 // `BLOCK_N = 2048`." (kit 53, Z12; kit 52, Y11: the unmasked kernel
 // quoted as passing on a shape its blocks overrun). Only a block named for
-// an axis (`BLOCK_N`, `N`) is checked, against that axis: a block of other
+// an axis (`BLOCK_N`, `N`) is checked, against that axis (any block, when
+// the operator varies one axis only): a block of other
 // offsets (`NUM_SPLITS` partials, `H * D / 2` lanes) tiles no axis the
 // run names. A block literal, or one the code gives several values (an
 // autotune list) or none, is left out.
@@ -312,7 +313,9 @@ std::string benchmarked_sizes_off_the_block(const Context &c, const std::string 
     for (const auto &[axis, list] : *axes) {
       const std::string a = text::to_lower(axis);
       const auto *vs = list.as_array();
-      if (!vs || (low != a && !low.ends_with("_" + a))) continue;
+      // A one-axis operator's block tiles that axis whatever it is named
+      // (kit 57, N27: `BLOCK` over `numel` = 28677).
+      if (!vs || (axes->size() != 1 && low != a && !low.ends_with("_" + a))) continue;
       for (const auto &v : *vs)
         if (auto n = v.as_int(); n && *n > 0 && *n % size != 0) {
           std::string s = axis + "=" + std::to_string(*n);
@@ -413,6 +416,40 @@ std::string re_measured(const Context &c) {
 Value draft_reference(Context &c) {
   auto [code, whole_file] = runnable_kernel(c);
   check_milestone_code(c);
+  // The trace contradicts itself on which operator its shapes time (kit 57,
+  // N40, N11: definition.json fixes K at 3 or dstate at 16, while
+  // workload.jsonl times K=5 and 7, dstate=64, and the kernel hard-wires
+  // the fixed value): the run's passing check says nothing of the operator
+  // a reader would take the kernel for.
+  if (const auto *other = c.af.get("operator").get("fixed_axes_the_workload_benchmarks_at_other_values").as_object();
+      other && !other->empty()) {
+    const auto &[axis, values] = *other->begin();
+    std::vector<std::string> listed;
+    if (const auto *vs = values.as_array())
+      for (const auto &v : *vs) listed.push_back(v.python_str());
+    refuse("payload.implementation.snippet",
+           "the trace's definition fixes " + axis + " at " +
+               c.af.get("operator").get("fixed_axes").get(axis).python_str() + ", but its workload benchmarks " + axis +
+               " = " + text::prose_list(listed) +
+               ": which operator the run's correctness check covered is not established, so the kernel is no "
+               "reference");
+  }
+  // Unmasked block accesses and a benchmarked size the block does not
+  // divide (kit 53, Z12; kit 57, N27): the kernel reads or writes past the
+  // tensor on a shape the run reports as passing, so that check is not of
+  // this code's correctness.
+  if (kernel_language(c) == code::Language::Python) {
+    std::vector<std::string> blocks;
+    for (const auto &a : code::unmasked_block_accesses(c.packet.code))
+      for (const auto &b : a.blocks)
+        if (std::find(blocks.begin(), blocks.end(), b) == blocks.end()) blocks.push_back(b);
+    if (auto off = benchmarked_sizes_off_the_block(c, c.packet.code, blocks); !off.empty())
+      refuse("payload.implementation.snippet",
+             "some loads or stores of the kernel over a block of offsets take no mask, and of" +
+                 std::string(text::rstrip_chars(std::string_view(off).substr(off.find("Of the sizes") + 2), " .")) +
+                 ": it reads or writes past the tensor on a shape the run reports as passing, so the run's check "
+                 "is not of this code");
+  }
   // A kernel a kept step of which removed a barrier (kit 46: S41, S21,
   // and five more read as carrying a race) is no kernel to start from: the
   // run's passing check does not show the race absent.

@@ -262,6 +262,9 @@ json::Value agent_facing_of(Texts &t, const workspace::Segment &seg, const works
   op.set("variable_axes", std::move(t.var_axes));
   if (t.benchmarked_values.size()) op.set("benchmarked_values", std::move(t.benchmarked_values));
   if (t.benchmarked_shapes.size()) op.set("benchmarked_shapes", std::move(t.benchmarked_shapes));
+  // Written only then, so packets of traces that agree with themselves stay as they were.
+  if (t.fixed_axes_benchmarked_otherwise.size())
+    op.set("fixed_axes_the_workload_benchmarks_at_other_values", std::move(t.fixed_axes_benchmarked_otherwise));
   op.set("n_benchmarked_shapes", meta.n_shapes);
   op.set("dsl", seg.dsl);
   op.set("gpu", gpu_of(meta));

@@ -131,6 +131,30 @@ json::Value benchmarked_values(const ShapeReach &reach, const std::vector<std::s
   return out;
 }
 
+// Each fixed axis of the definition whose workload shapes hold another
+// value, with all the values they hold in increasing order ({"K": [3, 5,
+// 7]} where definition.json fixes K at 3): the trace contradicts itself on
+// which operator its shapes time (kit 57, N40: a kernel hard-wired to 3x3
+// taps "passing" K=5 and K=7). Empty when none does.
+json::Value fixed_axes_benchmarked_otherwise(const ShapeReach &reach, const json::Value &constants) {
+  json::Value out = json::Value::object();
+  const auto *fixed = constants.as_object();
+  if (!fixed) return out;
+  for (const auto &[name, declared] : *fixed) {
+    const auto value = declared.as_number();
+    if (!value) continue;
+    std::set<double> seen;
+    for (const auto &[key, axes] : reach.axes)
+      for (const auto &[axis, v] : axes)
+        if (axis == name) seen.insert(v);
+    if (seen.empty() || (seen.size() == 1 && *seen.begin() == *value)) continue;
+    json::Value list = json::Value::array();
+    for (double x : seen) list.push_back(axis_number(x));
+    out.set(name, std::move(list));
+  }
+  return out;
+}
+
 // Each shape's variable axes ([{"T": 8, "V": 32000}, ...]), a combination
 // once, in increasing order: which sizes were checked together (kit 28,
 // Q16: "T in {..., 16384} and V in {..., 151936}" read as covering
@@ -221,6 +245,8 @@ Texts scrub_texts(scrub::Scrubber &s, const workspace::Segment &seg, const works
   t.var_axes = scrub_strings(s, json::Value::strings(meta.var_axes));
   t.benchmarked_values = benchmarked_values(reach, meta.var_axes);
   t.benchmarked_shapes = benchmarked_shapes(reach, meta.var_axes);
+  t.fixed_axes_benchmarked_otherwise =
+      fixed_axes_benchmarked_otherwise(reach, meta.constants.is_object() ? meta.constants : json::Value::object());
   // The trace's own explanations (otm additions, scrubbed after the spec's
   // fields so its shape-N numbering is unchanged).
   t.expected = scrubbed(s, json::Value(row.expected_impact));

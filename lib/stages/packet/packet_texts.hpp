@@ -25,9 +25,10 @@ struct Texts {
   json::Value conclusion_text, directions, pitfalls, lever, fix, previous, harness, category, fixed_axes, var_axes;
   json::Value expected, directions_up, evidence, causal;
   json::Value stock; // [{text, steps, kinds}]: this step's texts the run states on steps of other kinds too
-  json::Value benchmarked_values;  // each variable axis's values over the workload's shapes
-  json::Value benchmarked_shapes;  // each shape's variable axes ({"T": 8, "V": 32000}), once each
-  json::Value span_changes;        // strategy: the earlier kept steps' change texts in its span
+  json::Value benchmarked_values;               // each variable axis's values over the workload's shapes
+  json::Value benchmarked_shapes;               // each shape's variable axes ({"T": 8, "V": 32000}), once each
+  json::Value fixed_axes_benchmarked_otherwise; // a fixed axis's workload values when some differ ({"K": [3, 5]})
+  json::Value span_changes;                     // strategy: the earlier kept steps' change texts in its span
   json::Value later_kept;          // anti-strategy: the kept steps of the run that state the same lever settings
   json::Value kept_since_last_try; // strategy: the kept steps since its change's last reverted try
   json::Value other_settings_kept; // anti-strategy: other values of its lever kept steps state ("BLOCK_S=8"), once each
