@@ -92,6 +92,23 @@ TEST_CASE("inert code: keyword arguments on continuation lines are not assignmen
   CHECK_FALSE(c.is_inert(3));
 }
 
+TEST_CASE("inert code: a keyword argument's name reads nothing", "[inert]") {
+  // Kit 57, N42: a Gluon layout's `order=[1, 0]` kept a host
+  // `order = torch.argsort(...)` that nothing reads alive.
+  std::string src = "def run(x, lengths):\n"
+                    "    order = torch.argsort(lengths)\n"
+                    "    L = gl.BlockedLayout([1, 4], [1, 32], [4, 1], order=[1, 0])\n"
+                    "    return kernel[grid](x, L, flag = order == 1)\n";
+  auto c = code::find_inert_code(src, code::Language::Python);
+  CHECK(c.unread_names.empty()); // `flag = order == 1` reads `order`
+  auto unread = code::find_inert_code("def run(x, lengths):\n"
+                                      "    order = torch.argsort(lengths)\n"
+                                      "    L = gl.BlockedLayout([1, 4], [1, 32], [4, 1], order=[1, 0])\n"
+                                      "    return kernel[grid](x, L)\n",
+                                      code::Language::Python);
+  CHECK(unread.unread_names == std::vector<std::string>{"order"});
+}
+
 TEST_CASE("inert code: embedded CUDA source, #define and constexpr", "[inert]") {
   std::string src = "cuda_src = r'''\n"
                     "#define UNROLL 4\n"

@@ -51,6 +51,13 @@ bool is_pure_callee(std::string_view callee) {
   static const text::Regex allocates(R"((?:^|[.:])(?:empty|zeros|ones|full|empty_like|zeros_like|ones_like|)"
                                      R"(full_like|empty_strided|options|dtype|device|size|numel)$)");
   if (allocates.contains(callee)) return true;
+  // PyTorch's value functions (kit 57, N42: a host `order =
+  // torch.argsort(lengths)` nothing reads, whose removal was the "failed"
+  // attempt).
+  static const text::Regex torch_value(
+      R"(^torch\.(?:argsort|sort|cumsum|cumprod|cat|stack|arange|argmax|argmin|topk|where|clamp|exp|log|sqrt|)"
+      R"(sum|mean|amax|amin|abs|flip|diff|bincount|repeat_interleave|tensor|as_tensor)$)");
+  if (torch_value.contains(callee)) return true;
   // Triton's and Gluon's language functions compute values, but for those
   // that write memory, synchronise or print.
   for (std::string_view dsl : {"tl.", "gl.", "triton.language.", "ttgl."})
@@ -245,6 +252,18 @@ std::vector<Function> new_functions_of(const Reading &r, const InertCode &out, L
   return functions;
 }
 
+// `order` in `f(x, order=[1, 0])`: a keyword argument's name reads nothing
+// (kit 57: a Gluon layout's `order=` kept a dead host `order = argsort(...)`
+// alive). After `(` or `,`, before `=` that is no `==`.
+bool is_keyword_argument(std::string_view line, std::size_t begin, std::size_t end) {
+  std::size_t after = end;
+  while (after < line.size() && line[after] == ' ') ++after;
+  if (after >= line.size() || line[after] != '=' || (after + 1 < line.size() && line[after + 1] == '=')) return false;
+  std::size_t before = begin;
+  while (before > 0 && line[before - 1] == ' ') --before;
+  return before > 0 && (line[before - 1] == '(' || line[before - 1] == ',');
+}
+
 // Every identifier occurrence that reads its name, by line.
 std::vector<std::vector<std::string>> reads_of(const Reading &r, const InertCode &out,
                                                const std::map<std::pair<std::size_t, std::string>, bool> &defining,
@@ -260,6 +279,7 @@ std::vector<std::vector<std::string>> reads_of(const Reading &r, const InertCode
           skipped[name] = true; // the definition itself
           continue;
         }
+        if (is_keyword_argument(*part, id.begin, id.end)) continue;
         reads[i].push_back(std::move(name));
       }
     }
