@@ -813,6 +813,41 @@ TEST_CASE("an account whose direction the attempt's code contradicts is no faile
   if (lowered.refusal) CHECK_THAT(lowered.refusal->why, !Catch::Contains("the direction tried"));
 }
 
+TEST_CASE("a cause that says the lever moved the other way is no failed lever's", "[distill][issue25]") {
+  // Kit 57, N03 and N01: "the wider N tile spills the fp32 accumulator" for
+  // an attempt that narrowed the tile 256 -> 64, the run's stock cause of
+  // the widening.
+  const char *diff = "diff --git a/kernel.py b/kernel.py\n--- a/kernel.py\n+++ b/kernel.py\n"
+                     "@@ -3,3 +3,3 @@ import triton.language as tl\n"
+                     " \n"
+                     "-BLOCK_N = 256\n"
+                     "+BLOCK_N = 64\n"
+                     " \n";
+  const std::string after = "import triton\nimport triton.language as tl\n\nBLOCK_N = 64\n\n\n@triton.jit\n"
+                            "def kernel(x, y, N, BLOCK_N: tl.constexpr):\n"
+                            "    offs = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)\n"
+                            "    tl.store(y + offs, tl.load(x + offs, mask=offs < N) * 2, mask=offs < N)\n\n"
+                            "def launch(x, y):\n"
+                            "    kernel[(triton.cdiv(x.numel(), BLOCK_N),)](x, y, x.numel(), BLOCK_N=BLOCK_N)\n"
+                            "    return y\n";
+  auto p = attempt(diff);
+  p.code_after = after;
+  p.doc.find("agent_facing")
+      ->set("the_failed_lever", "BLOCK_N = 64 is slower because the wider N tile spills the fp32 accumulator to "
+                                "local memory");
+  auto d = distill::draft_record(p);
+  REQUIRE(d.refusal);
+  CHECK(d.refusal->field == "payload.established_fact.mechanism");
+  CHECK_THAT(d.refusal->why, Catch::Contains("the cause says \"wider N tile\"") &&
+                                 Catch::Contains("(BLOCK_N 256 -> 64)"));
+  // A cause that says the way the code moved is no contradiction.
+  p.doc.find("agent_facing")
+      ->set("the_failed_lever", "BLOCK_N = 64 is slower because the narrower N tile reloads each row four times "
+                                "as often");
+  auto narrower = distill::draft_record(p);
+  if (narrower.refusal) CHECK_THAT(narrower.refusal->why, !Catch::Contains("other direction"));
+}
+
 TEST_CASE("one failed lever with one cause is one record of the run", "[distill][issue25]") {
   // Round 9: num_stages 2 -> 4 and 2 -> 5, the same pitfall as the cause of
   // both, became two records with one lesson.

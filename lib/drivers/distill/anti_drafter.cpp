@@ -362,6 +362,17 @@ std::optional<std::string> check_anti_against_the_run(Context &c, const AntiFact
                std::string(claim.substr(turned->setting.begin, turned->setting.end - turned->setting.begin)) +
                "\", but the attempt " + range + " moves that lever from " + turned->before + " to " +
                turned->setting.value + ": the direction tried is not the one it states");
+  // A cause that says the lever moved the way the attempt did not (kit 57,
+  // N03, N01: "the wider N tile spills" for `TILE_N = 256` -> `64`, "the
+  // extra stage costs shared memory" for stages 4 -> 2).
+  {
+    std::vector<DirectionClaimRule::Move> moves;
+    for (const auto &mv : lever_moves(*diff, levers.realised, vocabulary, dsl))
+      moves.push_back({mv.lever, mv.name + " " + std::to_string(mv.from) + " -> " + std::to_string(mv.to),
+                       mv.to > mv.from ? 1 : -1});
+    if (auto why = c.rules.direction_claim.contradiction(fact.mechanism.text, moves))
+      refuse("payload.established_fact.mechanism", *why);
+  }
   if (!levers.missing.empty())
     refuse("payload.attempted", "the account names " + text::quoted_code_list(levers.missing) +
                                     ", but no running change " + range +

@@ -113,6 +113,28 @@ std::optional<ContradictedDirection> direction_contradicted(const diff::DiffRead
   return std::nullopt;
 }
 
+std::vector<LeverMove> lever_moves(const diff::DiffReading &diff, const std::vector<std::string> &levers,
+                                   const levers::LeverVocabulary &vocabulary, std::string_view dsl) {
+  static const text::Regex integer(R"((?<![\w.])(\d{1,9})(?![\w.]))");
+  std::vector<LeverMove> out;
+  for (const auto &lever : levers) {
+    std::set<std::string> names;
+    std::set<long> was, now;
+    for (const auto &h : diff.hunks)
+      for (const auto &c : h.running) {
+        if (c.dead) continue;
+        const std::string &name = !c.owner.empty() ? c.owner : c.defines;
+        if (name.empty() || !vocabulary.in_code(lever, name, dsl)) continue;
+        names.insert(name);
+        for (const auto &m : integer.find_all(c.changed.empty() ? c.code : c.changed))
+          (c.added ? now : was).insert(std::stol(std::string(m[1])));
+      }
+    if (names.size() == 1 && was.size() == 1 && now.size() == 1 && *was.begin() != *now.begin())
+      out.push_back({lever, *names.begin(), *was.begin(), *now.begin()});
+  }
+  return out;
+}
+
 namespace {
 
 // Whether `code` passes `name` as a keyword argument or sets it (`name=`,

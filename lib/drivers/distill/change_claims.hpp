@@ -55,6 +55,19 @@ std::optional<ContradictedDirection> direction_contradicted(const diff::DiffRead
                                                             const levers::LeverVocabulary &vocabulary,
                                                             std::string_view dsl);
 
+// How the diff moves a lever's one whole-number setting: the one number its
+// running removed lines set the lever's own name to, and the one its added
+// lines set (`BLOCK_N = 256` -> `BLOCK_N = 64`): "BLOCK_N 256 -> 64". One
+// per lever of `levers` whose setting the diff moves so; the others
+// (several numbers, none, the same) say nothing.
+struct LeverMove {
+  std::string lever;
+  std::string name; // the code name set (`BLOCK_N`)
+  long from = 0, to = 0;
+};
+std::vector<LeverMove> lever_moves(const diff::DiffReading &diff, const std::vector<std::string> &levers,
+                                   const levers::LeverVocabulary &vocabulary, std::string_view dsl);
+
 // A stated whole-number setting the diff sets to another value: the one
 // number the diff's running added lines hold for that lever is not the
 // stated one (round 13: "ROWS_PER_PROG=8 12.2% slower" for an attempt whose

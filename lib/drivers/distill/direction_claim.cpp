@@ -92,4 +92,18 @@ std::optional<std::string> DirectionClaimRule::contradiction(const std::string &
   return std::nullopt;
 }
 
+std::optional<std::string> DirectionClaimRule::contradiction(const std::string &mechanism,
+                                                             const std::vector<Move> &moves) const {
+  for (const auto &l : levers_)
+    for (int said : {1, -1}) {
+      auto m = (said > 0 ? l.up : l.down)->search(mechanism);
+      if (!m) continue;
+      for (const auto &mv : moves)
+        if (mv.lever == l.id && mv.way == -said)
+          return "the cause says \"" + std::string((*m)[0]) + "\", but the attempt moved it the other way (" +
+                 mv.shown + "): it is the run's account of the other direction";
+    }
+  return std::nullopt;
+}
+
 } // namespace otm::distill

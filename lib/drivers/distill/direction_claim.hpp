@@ -39,6 +39,14 @@ public:
   // (levers::settings_in) say which way each lever moved.
   std::optional<std::string> contradiction(const std::string &mechanism, const std::string &change,
                                            const levers::LeverVocabulary &vocabulary) const;
+  // The same against the moves a diff makes (a failed attempt's account
+  // seldom states its numbers: kit 57, N03, "the wider N tile spills the
+  // fp32 accumulator" for `TILE_N = 256` -> `64`).
+  struct Move {
+    std::string lever, shown; // "TILE_N 256 -> 64"
+    int way = 0;              // 1 up, -1 down
+  };
+  std::optional<std::string> contradiction(const std::string &mechanism, const std::vector<Move> &moves) const;
 
 private:
   struct Lever {
