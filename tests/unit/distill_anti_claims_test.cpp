@@ -848,6 +848,27 @@ TEST_CASE("a cause that says the lever moved the other way is no failed lever's"
   if (narrower.refusal) CHECK_THAT(narrower.refusal->why, !Catch::Contains("other direction"));
 }
 
+TEST_CASE("a cause that argues for taking the lever out is no cause of taking it out failing", "[distill][issue25]") {
+  // Kit 58, M10 and M39: "the persistent loop adds per-tile bookkeeping
+  // that outweighs the saved launches" for turning the loop off, which
+  // measured slower: the run's reason to try, not why the try failed.
+  auto p = attempt();
+  auto &af = *p.doc.find("agent_facing");
+  at(p.doc, {"agent_facing", "measurements"}).set("slower_than_tried_on_pct", 5.2);
+  af.set("the_failed_lever", "persistent kernel set to off is slower because the persistent loop adds per-tile "
+                             "bookkeeping that outweighs the saved launches");
+  auto d = distill::draft_record(p);
+  REQUIRE(d.refusal);
+  CHECK(d.refusal->field == "payload.established_fact.mechanism");
+  CHECK_THAT(d.refusal->why, Catch::Contains("\"outweighs the saved\"") && Catch::Contains("5.20 % slower") &&
+                                 Catch::Contains("the run's reason to try"));
+  // Turning it on, the same cause explains the slowdown.
+  af.set("the_failed_lever", "persistent kernel set to on is slower because the persistent loop adds per-tile "
+                             "bookkeeping that outweighs the saved launches");
+  auto on = distill::draft_record(p);
+  if (on.refusal) CHECK_THAT(on.refusal->why, !Catch::Contains("reason to try"));
+}
+
 TEST_CASE("one failed lever with one cause is one record of the run", "[distill][issue25]") {
   // Round 9: num_stages 2 -> 4 and 2 -> 5, the same pitfall as the cause of
   // both, became two records with one lesson.

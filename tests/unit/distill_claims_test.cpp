@@ -1671,6 +1671,28 @@ TEST_CASE("a reference kernel without masks is refused on a benchmarked size its
              Catch::Contains("take no mask") && !Catch::Contains("Of the sizes the run benchmarked"));
 }
 
+TEST_CASE("a reference kernel whose loop stops below a benchmarked size is refused", "[distill][issue25]") {
+  // Kit 57, N25: `c < min(N, BLOCK_N)` with BLOCK_N 2048, benchmarked N >= 4096.
+  auto p = fixture("refk-final");
+  p.code = "import triton\nimport triton.language as tl\nBLOCK_N = 2048\n\n@triton.jit\ndef k(x_ptr, y_ptr, N, "
+           "BLOCK_N: tl.constexpr):\n    row = tl.program_id(0)\n    cols = tl.arange(0, 128)\n"
+           "    for c in range(0, tl.minimum(N, BLOCK_N), 128):\n"
+           "        x = tl.load(x_ptr + row * N + c + cols, mask=c + cols < N)\n"
+           "        tl.store(y_ptr + row * N + c + cols, x * 2.0, mask=c + cols < N)\n\n\n"
+           "def launch(x, y):\n    k[(x.shape[0],)](x, y, x.shape[1], BLOCK_N=BLOCK_N, num_warps=8)\n    return y\n";
+  auto &op = at(p.doc, {"agent_facing", "operator"});
+  op.set("benchmarked_values", json::parse(R"({"M": [128, 8191], "N": [1024, 2048, 4096]})"));
+  auto d = distill::draft_record(p);
+  REQUIRE(d.refusal);
+  CHECK(d.refusal->field == "payload.implementation.snippet");
+  CHECK_THAT(d.refusal->why, Catch::Contains("stops at `BLOCK_N` (2048), and the run benchmarked N=4096:"));
+  // Every benchmarked row within the cap: staged.
+  op.set("benchmarked_values", json::parse(R"({"M": [128, 8191], "N": [1024, 2048]})"));
+  auto within = distill::draft_record(p);
+  INFO((within.refusal ? within.refusal->why : ""));
+  CHECK(within.record);
+}
+
 TEST_CASE("a reference kernel of a trace whose workload times a fixed axis at other values is refused",
           "[distill][issue25]") {
   // Kit 57, N40 and N11: definition.json fixes K at 3 (dstate at 16) while

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "text/code_list.hpp"
+#include "text/pyformat.hpp"
 
 #include "code/gluon_layouts.hpp"
 #include "code/launch_constexprs.hpp"
@@ -479,6 +480,18 @@ Value draft_anti(Context &c) {
   if (res.fact->fix && c.rules.revert_only_fix && c.rules.revert_only_fix->contains(*res.fact->fix))
     res.fact->fix.reset();
   const auto &fact = *res.fact;
+  // A cause that argues for the attempt: "the persistent loop adds
+  // bookkeeping that outweighs the saved launches" for turning the loop
+  // off, which measured slower (kit 58, M10, M39). It is the run's reason
+  // to try, and the slowdown says the opposite.
+  if (c.rules.argues_for_taking_out && c.rules.takes_out && !fact.did_not_build)
+    if (const auto slower = c.af.get("measurements").get("slower_than_tried_on_pct").as_number(); slower && *slower > 0)
+      if (auto argued = c.rules.argues_for_taking_out->search(fact.mechanism.text);
+          argued && c.rules.takes_out->contains(fact.attempted))
+        refuse("payload.established_fact.mechanism",
+               "the cause says the lever's cost \"" + std::string((*argued)[0]) +
+                   "\", a reason to take it out, but the attempt took it out and measured " + text::fixed(*slower, 2) +
+                   " % slower: it is the run's reason to try, not why the try failed");
   // The run's stock sentence says what its template says, not why this
   // lever failed (kit 45: "register spills once BLOCK_KV * HEAD_DIM tiles
   // exceed ~64 regs/thread" for a step that shrank the tile; "lock

@@ -206,6 +206,8 @@ DraftRules DraftRules::from_config(const config::Config &config) {
   const std::string accounts_name = config.source_name() + ": failure_accounts";
   r.code_defect = levers::whole_token_regex_at(accounts, "code_defect", true, accounts_name);
   r.revert_only_fix = levers::whole_token_regex_at(accounts, "revert_only_fix", true, accounts_name);
+  r.argues_for_taking_out = levers::whole_token_regex_at(accounts, "argues_for_taking_out", true, accounts_name);
+  r.takes_out = levers::whole_token_regex_at(accounts, "takes_out", true, accounts_name);
   r.shared_memory_footprint = levers::whole_token_regex_at(accounts, "shared_memory_footprint", false, accounts_name);
   r.products_without_fp8_matmul = config.products_without_fp8_matmul();
   const auto boilerplate = config.boilerplate(); // the section's one reader, shared with the quality report

@@ -13,9 +13,9 @@
 #include "config/config.hpp"
 #include "diff/barrier_removal.hpp"
 #include "diff/function_swap.hpp"
+#include "distill/cache_level_claim.hpp"
 #include "distill/cross_warp_claim.hpp"
 #include "distill/direction_claim.hpp"
-#include "distill/cache_level_claim.hpp"
 #include "distill/dram_cause.hpp"
 #include "distill/every_shape_claim.hpp"
 #include "distill/grid_cause.hpp"
@@ -131,6 +131,9 @@ struct DraftRules {
   // back ("Reverted to an earlier step."), which is no advice.
   std::shared_ptr<const text::Regex> code_defect;
   std::shared_ptr<const text::Regex> revert_only_fix;
+  // A cause that argues for taking the lever out, and an attempt that takes
+  // it out (`failure_accounts.argues_for_taking_out`, `.takes_out`).
+  std::shared_ptr<const text::Regex> argues_for_taking_out, takes_out;
   // `failure_accounts.shared_memory_footprint`: the code names of the
   // constants a kernel's shared-memory footprint is sized by (tile edges,
   // stages: `BM`, `kStages`): the settings a shared-memory overflow is

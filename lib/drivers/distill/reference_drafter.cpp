@@ -2,6 +2,7 @@
 // quoted, with its lineage.
 #include "distill/draft_context.hpp"
 
+#include "code/capped_loops.hpp"
 #include "code/cxx_syntax.hpp"
 #include "code/gluon_layouts.hpp"
 #include "code/jit_globals.hpp"
@@ -330,6 +331,33 @@ std::string benchmarked_sizes_off_the_block(const Context &c, const std::string 
          " not a multiple of `" + block_named + "`.";
 }
 
+// The refusal of a kernel with a loop capped below a benchmarked size
+// (code::capped_loops), its size named for the axis as
+// benchmarked_sizes_off_the_block names a block's (any size, for a one-axis
+// operator); nullopt when there is none.
+std::optional<std::string> size_over_a_capped_loop(const Context &c, const std::string &kernel) {
+  const auto *axes = c.af.get("operator").get("benchmarked_values").as_object();
+  if (!axes) return std::nullopt;
+  for (const auto &l : code::capped_loops(kernel)) {
+    const std::string low = text::to_lower(l.size);
+    for (const auto &[axis, list] : *axes) {
+      const std::string a = text::to_lower(axis);
+      const auto *vs = list.as_array();
+      if (!vs || (axes->size() != 1 && low != a && !low.ends_with("_" + a))) continue;
+      std::vector<std::string> over;
+      for (const auto &v : *vs)
+        if (auto n = v.as_int(); n && *n > l.cap) over.push_back(axis + "=" + std::to_string(*n));
+      if (over.empty()) continue;
+      const bool quotable = record::version_ids(l.head).empty();
+      return (quotable ? "its loop `" + l.head + "`" : std::string("a loop of it")) + " stops at `" + l.cap_name +
+             "` (" + std::to_string(l.cap) + "), and the run benchmarked " + text::prose_list(over) +
+             ": the kernel leaves the rest of each longer row unread on a shape the run reports as passing, so the "
+             "run's check is not of this code";
+    }
+  }
+  return std::nullopt;
+}
+
 // Loads and stores of blocks of offsets without a mask, said where a reader
 // starts (kits 50 and 51: W02, X08, X12, a kernel offered as a starting
 // point that reads past its rows unless the sizes divide its tiles).
@@ -434,6 +462,11 @@ Value draft_reference(Context &c) {
                ": which operator the run's correctness check covered is not established, so the kernel is no "
                "reference");
   }
+  // A loop capped at a constant below a benchmarked size (kit 57, N25:
+  // `c < min(N, BLOCK_N)` with BLOCK_N 2048 over rows of N >= 4096): the
+  // kernel leaves the rest of each longer row unread on a shape the run
+  // reports as passing.
+  if (auto capped = size_over_a_capped_loop(c, c.packet.code)) refuse("payload.implementation.snippet", *capped);
   // Unmasked block accesses and a benchmarked size the block does not
   // divide (kit 53, Z12; kit 57, N27): the kernel reads or writes past the
   // tensor on a shape the run reports as passing, so that check is not of
