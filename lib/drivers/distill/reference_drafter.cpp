@@ -288,6 +288,15 @@ std::string chunked_loops(const std::string &kernel, code::Language language) {
   return out;
 }
 
+// Whether a code name (`BLOCK_N`, `n_cols`) is named for a benchmarked
+// axis (`N`, `cols`): the axis itself or a name ending in `_<axis>`, any
+// case; any name, when the operator varies one axis only (kit 57, N27:
+// `BLOCK` over `numel`).
+bool names_the_axis(const std::string &name, const std::string &axis, std::size_t n_axes) {
+  const std::string low = text::to_lower(name), a = text::to_lower(axis);
+  return n_axes == 1 || low == a || low.ends_with("_" + a);
+}
+
 // " Of the sizes the run benchmarked, N=11008 is not a multiple of
 // `BLOCK_N = 2048`." (kit 53, Z12; kit 52, Y11: the unmasked kernel
 // quoted as passing on a shape its blocks overrun). Only a block named for
@@ -310,13 +319,9 @@ std::string benchmarked_sizes_off_the_block(const Context &c, const std::string 
     for (const auto &[name, value] : code::tile_constants(kernel, exactly)) given.insert(value);
     if (given.size() != 1 || *given.begin() <= 1) continue;
     const long long size = *given.begin();
-    const std::string low = text::to_lower(block);
     for (const auto &[axis, list] : *axes) {
-      const std::string a = text::to_lower(axis);
       const auto *vs = list.as_array();
-      // A one-axis operator's block tiles that axis whatever it is named
-      // (kit 57, N27: `BLOCK` over `numel` = 28677).
-      if (!vs || (axes->size() != 1 && low != a && !low.ends_with("_" + a))) continue;
+      if (!vs || !names_the_axis(block, axis, axes->size())) continue;
       for (const auto &v : *vs)
         if (auto n = v.as_int(); n && *n > 0 && *n % size != 0) {
           std::string s = axis + "=" + std::to_string(*n);
@@ -332,18 +337,15 @@ std::string benchmarked_sizes_off_the_block(const Context &c, const std::string 
 }
 
 // The refusal of a kernel with a loop capped below a benchmarked size
-// (code::capped_loops), its size named for the axis as
-// benchmarked_sizes_off_the_block names a block's (any size, for a one-axis
-// operator); nullopt when there is none.
+// (code::capped_loops), its size named for the axis (names_the_axis);
+// nullopt when there is none.
 std::optional<std::string> size_over_a_capped_loop(const Context &c, const std::string &kernel) {
   const auto *axes = c.af.get("operator").get("benchmarked_values").as_object();
   if (!axes) return std::nullopt;
   for (const auto &l : code::capped_loops(kernel)) {
-    const std::string low = text::to_lower(l.size);
     for (const auto &[axis, list] : *axes) {
-      const std::string a = text::to_lower(axis);
       const auto *vs = list.as_array();
-      if (!vs || (axes->size() != 1 && low != a && !low.ends_with("_" + a))) continue;
+      if (!vs || !names_the_axis(l.size, axis, axes->size())) continue;
       std::vector<std::string> over;
       for (const auto &v : *vs)
         if (auto n = v.as_int(); n && *n > l.cap) over.push_back(axis + "=" + std::to_string(*n));
