@@ -441,11 +441,10 @@ std::string re_measured(const Context &c) {
          hi->python_str() + " us geomean; the figure recorded here, " + mine.python_str() + " us, is one of them.";
 }
 
-} // namespace
-
-Value draft_reference(Context &c) {
-  auto [code, whole_file] = runnable_kernel(c);
-  check_milestone_code(c);
+// A kernel the benchmarked shapes say the run's check cannot be of is
+// refused: the trace contradicts itself on the operator, a loop stops below
+// a benchmarked size, or an unmasked block overruns one.
+void check_the_benchmarked_shapes(Context &c) {
   // The trace contradicts itself on which operator its shapes time (kit 57,
   // N40, N11: definition.json fixes K at 3 or dstate at 16, while
   // workload.jsonl times K=5 and 7, dstate=64, and the kernel hard-wires
@@ -485,6 +484,14 @@ Value draft_reference(Context &c) {
                  ": it reads or writes past the tensor on a shape the run reports as passing, so the run's check "
                  "is not of this code");
   }
+}
+
+} // namespace
+
+Value draft_reference(Context &c) {
+  auto [code, whole_file] = runnable_kernel(c);
+  check_milestone_code(c);
+  check_the_benchmarked_shapes(c);
   // A kernel a kept step of which removed a barrier (kit 46: S41, S21,
   // and five more read as carrying a race) is no kernel to start from: the
   // run's passing check does not show the race absent.
