@@ -1547,3 +1547,29 @@ TEST_CASE("a launch refused for shared memory is that limit, not the run's other
                                            "two rows per program did not launch")));
   CHECK_THAT(right, Catch::Contains("require more shared memory than one block"));
 }
+
+TEST_CASE("a build failure of a setting the run built and checked at another try is not the lever's",
+          "[distill][issue25]") {
+  // Kit 59, L02: "Expect TILE_K=64 not to build" in a run that built and
+  // measured TILE_K 32->64 twice.
+  auto p = prose_attempt("Changed ROWS 1->2.");
+  auto &said = at(p.doc, {"agent_facing", "what_the_run_said"});
+  said.set("commit_body", "Changed ROWS 1->2. Result: COMPILE_FAIL (OutOfResources: shared memory, Required: 73728, "
+                          "Hardware limit: 65536)");
+  said.set("gate_verdict", "OutOfResources: shared memory, Required: 73728, Hardware limit: 65536");
+  at(p.doc, {"agent_facing", "measurements", "correctness"}).set("status", "COMPILE_FAIL");
+  at(p.doc, {"agent_facing", "measurements"}).set("slower_than_tried_on_pct", json::Value());
+  p.doc.find("agent_facing")->set("other_accounts_that_passed_correctness", 0);
+  auto alone = distill::draft_record(p);
+  INFO((alone.refusal ? alone.refusal->why : ""));
+  REQUIRE(alone.record);
+  CHECK_THAT(alone.record->get("payload").string_or("lesson"), Catch::StartsWith("Expect ROWS 1->2 not to build"));
+  p.doc.find("agent_facing")->set("other_accounts_that_passed_correctness", 2);
+  p.doc.find("provenance")->set("other_accounts_that_passed_correctness", json::Value::strings({"v118", "v271"}));
+  auto built = distill::draft_record(p);
+  REQUIRE(built.refusal);
+  CHECK(built.refusal->field == "payload.verdict");
+  CHECK_THAT(built.refusal->why, Catch::Contains("the account says the lever does not build, but the run tried it "
+                                                 "again and that step built, ran and passed its correctness check "
+                                                 "(v118)"));
+}

@@ -202,3 +202,34 @@ TEST_CASE("levers: a line the diff only moves or re-indents changes no lever", "
                                                         "+    GROUP_M = 8\n     gemm[grid](a, b, M, N, GROUP_M)\n";
   CHECK(levers::left_in_diff(diff::read_diff(changed), "Moved GROUP_M 16->8.", v(), "triton"));
 }
+
+TEST_CASE("levers: every lever a change text names must be in the diff, however it is worded", "[levers][issue25]") {
+  // Kit 59, L01 and L05: "ex2.approx + smaller query tile (32)" for an exp2
+  // change; "pipeline depth 3 + tl.make_tensor_descriptor loads" for
+  // NUM_STAGES 2 -> 3. The second lever of each was in no line of the diff.
+  const char *exp2 = R"(diff --git a/kernel.py b/kernel.py
+--- a/kernel.py
++++ b/kernel.py
+@@ -45,3 +45,3 @@ def _silu(x, LAYOUT: gl.constexpr):
+-    return x * gl.sigmoid(x)
++    return x * (1.0 / (1.0 + gl.math.exp2(-x * 1.44269504)))
+)";
+  auto query_tile = levers::read_levers(diff::read_diff(exp2), "ex2.approx + smaller query tile (32)", v(), "gluon");
+  CHECK(has(query_tile.missing, "block-size-tuning"));
+  const char *stages = R"(diff --git a/kernel.py b/kernel.py
+--- a/kernel.py
++++ b/kernel.py
+@@ -12,3 +12,3 @@
+-NUM_STAGES = 2
++NUM_STAGES = 3
+)";
+  auto descriptors =
+      levers::read_levers(diff::read_diff(stages), "pipeline depth 3 + tl.make_tensor_descriptor loads", v(), "triton");
+  CHECK(has(descriptors.realised, "pipeline-stages"));
+  CHECK(has(descriptors.missing, "tma"));
+  // A change that names only what its diff holds misses nothing.
+  CHECK(levers::read_levers(diff::read_diff(stages), "pipeline depth 3", v(), "triton").missing.empty());
+  // A tile's code name is its lever, so accounts of TILE_K=64 are one lever.
+  CHECK(levers::failed_lever_key(v(), "TILE_K=64 does not compile (OutOfResources)", "gluon") ==
+        levers::failed_lever_key(v(), "TILE_K 32->64 regresses large shapes", "gluon"));
+}

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "code/tailless_loops.hpp"
+#include "code/unguarded_tile_loops.hpp"
 
 using namespace otm;
 
@@ -35,4 +36,32 @@ TEST_CASE("a chunked loop with nothing after it for the rest", "[issue25][loops]
   CHECK(
       code::tailless_loops(cuda("  for (int v = v0; v < v_hi; v += 8) acc += load8(x + v);\n"), code::Language::Python)
           .empty());
+}
+
+TEST_CASE("a tile loop bounded by its block alone inside a walk over the size", "[issue25][loops]") {
+  // Kit 59, L07: a fused AdamW step whose tile loop never checks `o < n`.
+  const std::string head = "constexpr int CHUNK = 1024;\nconstexpr int VEC = 8;\n"
+                           "__global__ void step(float* P, const float* G, int n) {\n"
+                           "  for (int blk = blockIdx.x * CHUNK; blk < n; blk += gridDim.x * CHUNK) {\n"
+                           "    for (int i = threadIdx.x * VEC; i < CHUNK; i += 256 * VEC) {\n"
+                           "      const int o = blk + i;\n";
+  const std::string tail = "    }\n  }\n}\n";
+  auto found = code::unguarded_tile_loops(head + "      P[o] -= G[o];\n" + tail, code::Language::CFamily);
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].block == "CHUNK");
+  CHECK(found[0].size == "n");
+  CHECK(found[0].line == 5);
+  CHECK(found[0].head == "for (int i = threadIdx.x * VEC; i < CHUNK; i += 256 * VEC)");
+  // A guard on the element index, or a tile bounded by the size, reads no further.
+  CHECK(code::unguarded_tile_loops(head + "      if (o < n) P[o] -= G[o];\n" + tail, code::Language::CFamily).empty());
+  CHECK(code::unguarded_tile_loops("__global__ void f(float* P, int n) {\n  for (int blk = 0; blk < n; blk += 64) {\n"
+                                   "    for (int i = 0; i < min(64, n - blk); ++i) P[blk + i] = 0;\n  }\n}\n",
+                                   code::Language::CFamily)
+            .empty());
+  // A block the file gives several values, or none, is no constant.
+  CHECK(code::unguarded_tile_loops(
+            "__global__ void f(float* P, int n, int m) {\n  for (int blk = 0; blk < n; blk += m) {\n"
+            "    for (int i = 0; i < m; ++i) P[blk + i] = 0;\n  }\n}\n",
+            code::Language::CFamily)
+            .empty());
 }

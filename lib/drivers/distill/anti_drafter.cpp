@@ -280,20 +280,24 @@ std::optional<std::string> check_anti_against_the_run(Context &c, const AntiFact
                               "passed: the measurement contradicts it");
   // A timeout the run's other tries of the lever contradict (kit 48, U13:
   // num_stages=3 timed out once and ran and passed at later steps): the
-  // harness's, not the lever's.
+  // harness's, not the lever's. So is a build failure of a setting the run
+  // built, ran and checked at another try (kit 59, L02: "TILE_K=64 does not
+  // compile" where TILE_K 32->64 was measured twice): it failed beside other
+  // settings the account does not name.
   const bool timed_out = record::timeout_regex().contains(c.account.correctness_status) ||
                          record::timeout_regex().contains(c.said.gate_verdict);
-  if ((fact.verdict == "accuracy-gate/ceiling" || timed_out) &&
+  if ((fact.verdict == "accuracy-gate/ceiling" || timed_out || fact.did_not_build) &&
       c.af.get("other_accounts_that_passed_correctness").as_int().value_or(0) > 0) {
     const auto *versions = c.prov.get("other_accounts_that_passed_correctness").as_array();
     std::string which = versions && !versions->empty() && (*versions)[0].is_string()
                             ? " (" + *(*versions)[0].as_string() + ")"
                             : std::string();
-    refuse("payload.verdict", std::string(timed_out ? "the attempt ran out of time"
-                                                    : "the account says the lever "
-                                                      "failed on accuracy") +
-                                  ", but the run tried it again and that step passed its correctness check" + which +
-                                  ": the failure is not the lever's");
+    refuse("payload.verdict", std::string(timed_out            ? "the attempt ran out of time"
+                                          : fact.did_not_build ? "the account says the lever does not build"
+                                                               : "the account says the lever failed on accuracy") +
+                                  ", but the run tried it again and that step " +
+                                  (fact.did_not_build ? "built, ran and " : "") + "passed its correctness check" +
+                                  which + ": the failure is not the lever's");
   }
   // A cause the step's own capture refutes: "registers rose to 96" where
   // the capture of the kernel under test measured 40 per thread.

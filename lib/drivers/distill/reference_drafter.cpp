@@ -11,6 +11,7 @@
 #include "code/tailless_loops.hpp"
 #include "code/tile_constants.hpp"
 #include "code/unbound_names.hpp"
+#include "code/unguarded_tile_loops.hpp"
 #include "code/unmasked_accesses.hpp"
 #include "diff/barrier_removal.hpp"
 #include "distill/reference_kernel_code.hpp"
@@ -297,21 +298,28 @@ bool names_the_axis(const std::string &name, const std::string &axis, std::size_
   return n_axes == 1 || low == a || low.ends_with("_" + a);
 }
 
-// " Of the sizes the run benchmarked, N=11008 is not a multiple of
-// `BLOCK_N = 2048`." (kit 53, Z12; kit 52, Y11: the unmasked kernel
-// quoted as passing on a shape its blocks overrun). Only a block named for
-// an axis (`BLOCK_N`, `N`) is checked, against that axis (any block, when
-// the operator varies one axis only): a block of other
+// The benchmarked sizes a block does not divide: "N=11008", said with
+// the block "BLOCK_N = 2048" (kit 53, Z12; kit 52, Y11: the unmasked
+// kernel quoted as passing on a shape its blocks overrun). Only a block
+// named for an axis (`BLOCK_N`, `N`) is checked, against that axis (any
+// block, when the operator varies one axis only): a block of other
 // offsets (`NUM_SPLITS` partials, `H * D / 2` lanes) tiles no axis the
 // run names. A block literal, or one the code gives several values (an
-// autotune list) or none, is left out.
-std::string benchmarked_sizes_off_the_block(const Context &c, const std::string &kernel,
-                                            const std::vector<std::string> &blocks) {
-  const auto &values = c.af.get("operator").get("benchmarked_values");
-  const auto *axes = values.as_object();
-  if (!axes) return {};
-  std::vector<std::string> off;
-  std::string block_named;
+// autotune list) or none, is left out. Empty when every size divides.
+struct SizesOffTheBlock {
+  std::vector<std::string> sizes;
+  std::string block;
+  // "of the sizes the run benchmarked, N=11008 is not a multiple of `BLOCK_N = 2048`"
+  std::string clause(bool starts_a_sentence = false) const {
+    return std::string(starts_a_sentence ? "O" : "o") + "f the sizes the run benchmarked, " + text::prose_list(sizes) +
+           (sizes.size() == 1 ? " is" : " are") + " not a multiple of `" + block + "`";
+  }
+};
+SizesOffTheBlock benchmarked_sizes_off_the_block(const Context &c, const std::string &kernel,
+                                                 const std::vector<std::string> &blocks) {
+  SizesOffTheBlock off;
+  const auto *axes = c.af.get("operator").get("benchmarked_values").as_object();
+  if (!axes) return off;
   for (const auto &block : blocks) {
     if (block.find_first_not_of("0123456789") == std::string::npos) continue;
     const text::Regex exactly("^" + block + "$");
@@ -325,15 +333,13 @@ std::string benchmarked_sizes_off_the_block(const Context &c, const std::string 
       for (const auto &v : *vs)
         if (auto n = v.as_int(); n && *n > 0 && *n % size != 0) {
           std::string s = axis + "=" + std::to_string(*n);
-          if (std::find(off.begin(), off.end(), s) == off.end()) off.push_back(s);
-          if (block_named.empty()) block_named = block + " = " + std::to_string(size);
+          if (std::find(off.sizes.begin(), off.sizes.end(), s) == off.sizes.end()) off.sizes.push_back(s);
+          if (off.block.empty()) off.block = block + " = " + std::to_string(size);
         }
     }
-    if (!off.empty()) break; // one block, said once
+    if (!off.sizes.empty()) break; // one block, said once
   }
-  if (off.empty()) return {};
-  return " Of the sizes the run benchmarked, " + text::prose_list(off) + (off.size() == 1 ? " is" : " are") +
-         " not a multiple of `" + block_named + "`.";
+  return off;
 }
 
 // The refusal of a kernel with a loop capped below a benchmarked size
@@ -374,10 +380,11 @@ std::string unmasked_accesses(const Context &c, const std::string &kernel, code:
       if (std::find(blocks.begin(), blocks.end(), b) == blocks.end()) blocks.push_back(b);
   }
   // No count: a number the packet does not hold is a fabrication to the gate.
+  const auto off = benchmarked_sizes_off_the_block(c, kernel, blocks);
   return " Some of its " + text::quoted_code_list(calls) +
          " calls over a block of offsets take no mask (otm's reading of the code): it reads or writes past the "
          "tensor unless each size it tiles is a multiple of its block." +
-         benchmarked_sizes_off_the_block(c, kernel, blocks);
+         (off.sizes.empty() ? std::string() : " " + off.clause(true) + ".");
 }
 
 // The run's final kernel is its last new best; what it kept after without
@@ -477,13 +484,21 @@ void check_the_benchmarked_shapes(Context &c) {
     for (const auto &a : code::unmasked_block_accesses(c.packet.code))
       for (const auto &b : a.blocks)
         if (std::find(blocks.begin(), blocks.end(), b) == blocks.end()) blocks.push_back(b);
-    if (auto off = benchmarked_sizes_off_the_block(c, c.packet.code, blocks); !off.empty())
+    if (auto off = benchmarked_sizes_off_the_block(c, c.packet.code, blocks); !off.sizes.empty())
       refuse("payload.implementation.snippet",
-             "some loads or stores of the kernel over a block of offsets take no mask, and of" +
-                 std::string(text::rstrip_chars(std::string_view(off).substr(off.find("Of the sizes") + 2), " .")) +
+             "some loads or stores of the kernel over a block of offsets take no mask, and " + off.clause() +
                  ": it reads or writes past the tensor on a shape the run reports as passing, so the run's check "
                  "is not of this code");
   }
+  // The same in C-family code (kit 59, L07): a tile loop bounded by its
+  // block alone, inside a walk over a size it never checks again.
+  for (const auto &l : code::unguarded_tile_loops(c.packet.code, kernel_language(c)))
+    if (auto off = benchmarked_sizes_off_the_block(c, c.packet.code, {l.block}); !off.sizes.empty())
+      refuse("payload.implementation.snippet",
+             (record::version_ids(l.head).empty() ? "its loop `" + l.head + "`" : std::string("a tile loop of it")) +
+                 " runs to `" + l.block + "` with no check of its index against `" + l.size + "`, and " + off.clause() +
+                 ": the last tile reads and writes past the tensor on a shape the run reports as passing, so the "
+                 "run's check is not of this code");
 }
 
 } // namespace
