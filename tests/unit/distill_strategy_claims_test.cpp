@@ -513,10 +513,11 @@ TEST_CASE("a gain inside the run's noise band is no strategy", "[distill][issue2
 }
 
 TEST_CASE("a shape slower than the per-shape band is the gain's regression", "[distill][issue25]") {
-  auto with = [](const json::Value &band) {
+  auto with = [](const json::Value &band, const json::Value &run_band = json::Value()) {
     auto p = packet("Ran twice the warps per program.");
     auto &m = at(p.doc, {"agent_facing", "measurements"});
     m.set("same_code_shape_spread_pct", band);
+    m.set("same_code_spread_pct", run_band);
     m.set("per_shape_vs_measured_against", json::parse(R"([
       {"shape": "shape-1", "before_us": 2.0, "after_us": 2.12, "change_pct": 6.0},
       {"shape": "shape-2", "before_us": 40.0, "after_us": 41.0, "change_pct": 2.5},
@@ -524,6 +525,7 @@ TEST_CASE("a shape slower than the per-shape band is the gain's regression", "[d
     return distill::draft_record(p);
   };
   auto drafted = with(json::Value(3.0));
+  INFO((drafted.refusal ? drafted.refusal->why : ""));
   REQUIRE(drafted.record);
   const auto &gain = drafted.record->get("worth").get("gain");
   // Only shape-1 slowed by more than the band; shape-2's 2.5 % is noise.
@@ -536,9 +538,18 @@ TEST_CASE("a shape slower than the per-shape band is the gain's regression", "[d
   CHECK_THAT((*gain.get("metrics").as_array())[0].string_or("measured_over"),
              Catch::Contains("per shape from -25.0 % (shape-3) to 6.0 % (shape-1)"));
   // Without a per-shape band nothing tells a regression from noise.
-  auto no_band = with(json::Value());
+  auto no_band = with(json::Value(), json::Value(1.0));
   REQUIRE(no_band.record);
   CHECK(no_band.record->get("worth").get("gain").get("regressions").size() == 0);
+  // A run that never re-measured kept code has no band at all: a shape
+  // slower than small_gain_without_band_pct (2 %) is listed, its noise
+  // said unknown (kit 59, L06).
+  auto never_re_measured = with(json::Value(), json::Value());
+  REQUIRE(never_re_measured.record);
+  const auto &listed = never_re_measured.record->get("worth").get("gain").get("regressions");
+  REQUIRE(listed.size() == 2);
+  CHECK_THAT((*listed.as_array())[0].string_or("measured_over"),
+             Catch::Contains("shape-1") && Catch::Contains("its noise is unknown"));
 }
 
 namespace {

@@ -191,6 +191,7 @@ DraftRules DraftRules::from_config(const config::Config &config) {
   r.every_shape = EveryShapeRule::from_json(config.data().get("shape_claims"), config.source_name());
   r.dram_cause = DramCauseRule::from_json(config.data().get("dram_claims"), config.source_name());
   r.cache_level = CacheLevelRule::from_json(config.data().get("cache_level_claims"), config.source_name());
+  r.removed_call = RemovedCallRule::from_json(config.data().get("removed_call_claims"), config.source_name());
   r.operand_reuse = OperandReuseRule::from_json(config.data().get("operand_reuse"), config.source_name());
   r.tile_claim = TileClaimRule::from_json(config.data().get("tile_claims"), config.source_name());
   r.direction_claim = DirectionClaimRule::from_json(config.data().get("direction_claims"), config.source_name());

@@ -23,6 +23,7 @@
 #include "distill/operand_reuse.hpp"
 #include "distill/packet.hpp"
 #include "distill/refusal.hpp"
+#include "distill/removed_call_claim.hpp"
 #include "distill/retrieval_terms.hpp"
 #include "distill/single_pass_claim.hpp"
 #include "distill/tile_claim.hpp"
@@ -91,6 +92,9 @@ struct DraftRules {
   // The `cache_level_claims` section: a cause naming a cache level checked
   // against the cache qualifiers the change adds.
   CacheLevelRule cache_level;
+  // The `removed_call_claims` section: a cause saying the change removes
+  // calls of a function checked against the lines the diff removes.
+  RemovedCallRule removed_call;
   // The `operand_reuse` section: a cause saying an operand is loaded once
   // for many rows checked against the kernel's row loop.
   OperandReuseRule operand_reuse;

@@ -231,6 +231,7 @@ SourcedText own_mechanism(Context &c, const Checked &k) {
     if (!why) why = c.rules.every_shape.contradiction(text, c.af.get("measurements"));
     if (!why) why = c.rules.dram_cause.contradiction(text, c.af.get("profiler"));
     if (!why) why = c.rules.cache_level.contradiction(text, added);
+    if (!why) why = c.rules.removed_call.contradiction(text, removed);
     if (!why)
       why = c.rules.operand_reuse.contradiction(text, code_after(c).value_or(std::string_view()), kernel_language(c));
     if (!why) why = c.rules.tile_claim.contradiction(text, code_after(c).value_or(std::string_view()));
