@@ -1573,3 +1573,31 @@ TEST_CASE("a build failure of a setting the run built and checked at another try
                                                  "again and that step built, ran and passed its correctness check "
                                                  "(v118)"));
 }
+
+TEST_CASE("an attempt that sets a named setting back from one a kept step won with gives that gain back",
+          "[distill][issue25]") {
+  // Kit 58, M19: "channel-innermost layout -> nchw" after the run kept
+  // NHWC, blamed on "the layout conversion kernel".
+  static const char *layout = R"(diff --git a/kernel.py b/kernel.py
+--- a/kernel.py
++++ b/kernel.py
+@@ -3,3 +3,3 @@ import triton
+-LAYOUT = "nhwc"
++LAYOUT = "nchw"
+ BLOCK = 4096
+)";
+  auto p = prose_attempt("channels_last=nchw (the layout conversion kernel on input costs more than it saves)", layout);
+  auto &af = *p.doc.find("agent_facing");
+  af.set("kept_in_the_run_with_other_settings", json::Value::strings({"change memory format to nhwc"}));
+  p.doc.find("provenance")->set("kept_in_the_run_with_other_settings", json::Value::strings({"v6"}));
+  p.doc.find("provenance")->set("version", "v7");
+  auto d = distill::draft_record(p);
+  REQUIRE(d.refusal);
+  CHECK(d.refusal->field == "payload.established_fact.mechanism");
+  CHECK_THAT(d.refusal->why, Catch::StartsWith("the attempt sets the lever to nchw, away from the nhwc an earlier kept "
+                                               "step of the run set (\"change memory format to nhwc\")"));
+  // A kept step after the attempt was no gain to give back.
+  p.doc.find("provenance")->set("version", "v5");
+  auto before = distill::draft_record(p);
+  CHECK_FALSE((before.refusal && before.refusal->why.find("given back") != std::string::npos));
+}

@@ -232,4 +232,14 @@ TEST_CASE("levers: every lever a change text names must be in the diff, however 
   // A tile's code name is its lever, so accounts of TILE_K=64 are one lever.
   CHECK(levers::failed_lever_key(v(), "TILE_K=64 does not compile (OutOfResources)", "gluon") ==
         levers::failed_lever_key(v(), "TILE_K 32->64 regresses large shapes", "gluon"));
+  // A layout is a setting by name, however the text calls the lever.
+  const auto layout = levers::settings_in(v(), "channel-innermost layout nchw->nhwc");
+  REQUIRE(layout.size() == 1);
+  CHECK(layout[0].lever == "memory-layout");
+  CHECK(layout[0].value == "nhwc");
+  CHECK(levers::failed_lever_key(v(), "channels_last=nchw", "triton") ==
+        levers::failed_lever_key(v(), "memory format set to nchw", "triton"));
+  CHECK(levers::is_named_value("nhwc"));
+  CHECK_FALSE(levers::is_named_value("64"));
+  CHECK_FALSE(levers::is_named_value("true"));
 }

@@ -242,6 +242,41 @@ std::optional<std::string> slowdown_contradicted(const Value &af) {
   return std::nullopt;
 }
 
+// A lever set back from a named setting an earlier kept step of the run won
+// with (kit 58, M19: "channel-innermost layout -> nchw" after the run kept
+// NHWC at -9.8 %, blamed on "the layout conversion kernel"): the slowdown
+// is that step's gain given back, which the account's own cause does not
+// establish. Only settings that are names (a layout, a quoted modifier),
+// not numbers or booleans: a tile moved past a kept size is a new setting.
+std::optional<std::string> gives_back_a_kept_setting(const Context &c, const AntiFact &fact) {
+  const auto kept = strings_at(c.af.get("kept_in_the_run_with_other_settings"));
+  const auto *versions = c.prov.get("kept_in_the_run_with_other_settings").as_array();
+  if (kept.empty() || !versions) return std::nullopt;
+  auto number = [](const json::Value &v) -> std::optional<long> {
+    const auto *s = v.as_string();
+    if (!s || s->size() < 2 || (*s)[0] != 'v' || !std::isdigit(static_cast<unsigned char>((*s)[1])))
+      return std::nullopt;
+    return std::strtol(s->c_str() + 1, nullptr, 10);
+  };
+  const auto own = number(c.prov.get("version"));
+  if (!own || std::none_of(versions->begin(), versions->end(), [&](const json::Value &v) {
+        const auto n = number(v);
+        return n && *n < *own;
+      }))
+    return std::nullopt;
+  const auto &vocabulary = c.rules.retrieval.levers;
+  for (const auto &tried : levers::settings_in(vocabulary, fact.attempted)) {
+    if (!levers::is_named_value(tried.value)) continue;
+    for (const auto &k : kept)
+      for (const auto &won : levers::settings_in(vocabulary, k))
+        if (won.lever == tried.lever && levers::is_named_value(won.value) && won.value != tried.value)
+          return "the attempt sets the lever to " + tried.value + ", away from the " + won.value +
+                 " an earlier kept step of the run set (\"" + k +
+                 "\"): its slowdown is that step's gain given back, which the account's cause does not establish";
+  }
+  return std::nullopt;
+}
+
 // Issue 25: a failed lever is an established fact only when the run's code
 // and measurements agree with it. Refuses one the run kept as a win (a kept
 // step stating the same setting, before or after it, or the setting the
@@ -258,6 +293,8 @@ std::optional<std::string> check_anti_against_the_run(Context &c, const AntiFact
     refuse("payload.attempted", "a kept step of this run states the same setting of this lever (\"" +
                                     std::string(text::rstrip_chars(later.front(), " .")) +
                                     "\"): that the lever fails is not the run's finding");
+  if (!fact.did_not_build)
+    if (auto back = gives_back_a_kept_setting(c, fact)) refuse("payload.established_fact.mechanism", *back);
   // A slowdown inside the run's own spread of re-measurements of unchanged
   // code (or a speed-up) is noise, not a failed lever.
   const auto &m = c.af.get("measurements");

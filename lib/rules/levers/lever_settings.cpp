@@ -12,10 +12,11 @@ namespace otm::levers {
 namespace {
 
 // A stated value: a number (with an `x` factor mark: "x2", "2x"), a quoted
-// literal, a cache modifier, a boolean, or a number word.
+// literal, a cache modifier, a boolean, a tensor layout (NCHW, NHWC), or a
+// number word.
 #define OTM_VALUE                                                                                                      \
   R"((?:[x×]?\d+(?:\.\d+)?[x×]?(?!\w|\.\w)|"[^"\s]{1,24}"|'[^'\s]{1,24}'|`[^`\s]{1,24}`|\.[a-z]{2}(?!\w)|)"          \
-  R"((?i:true|false)(?!\w)|(?:one|two|three|four|five|six|seven|eight|sixteen|single|double)(?!\w)))"
+  R"((?i:true|false|nchw|nhwc|ncdhw|ndhwc)(?!\w)|(?:one|two|three|four|five|six|seven|eight|sixteen|single|double)(?!\w)))"
 
 const text::Regex &after_mention() {
   // "=512", ": 1 -> 2", " 8→4", " to 1024", " of 2", " hints of 2", " with 16",
@@ -84,6 +85,11 @@ std::string setting_name(std::string_view mention) {
   static const text::Regex name(R"(^[A-Za-z_][\w.]*)");
   auto m = name.search(mention);
   return m ? std::string((*m)[0]) : std::string();
+}
+
+bool is_named_value(std::string_view value) {
+  return !value.empty() && !std::isdigit(static_cast<unsigned char>(value[0])) && value != "true" && value != "false" &&
+         !value.starts_with("no ");
 }
 
 std::vector<LeverSetting> settings_in(const LeverVocabulary &vocabulary, std::string_view text) {

@@ -38,6 +38,10 @@ struct LeverSetting {
 // before it ("4 warps", "3 stages"). In text order.
 std::vector<LeverSetting> settings_in(const LeverVocabulary &vocabulary, std::string_view text);
 
+// Whether a setting's value is a name (a layout: "nhwc"; a quoted
+// modifier) rather than a number, a boolean or a dropped setting ("no 8").
+bool is_named_value(std::string_view value);
+
 // The code name a setting's mention starts with (`BLOCK_S` in "BLOCK_S
 // 1->16", `num_warps` in "num_warps=8"); "" for one that starts with its
 // value ("4 warps"). Two names of one lever id (BLOCK_S, BLOCK_H) are two
