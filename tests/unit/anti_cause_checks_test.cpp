@@ -89,3 +89,61 @@ TEST_CASE("a long sum claimed of a loop of 4 taps is contradicted", "[distill][i
   CHECK(code::enclosing_loop_bound(c, 4) == std::optional<std::string>("4"));
   CHECK_THROWS_AS(distill::LowPrecisionSumRule::from_json(json::parse(R"({"short_sum_terms": 0})"), "x"), Error);
 }
+
+TEST_CASE("a number a change text sets its lever to must be in the code", "[distill][issue25]") {
+  const auto &vocabulary = levers::LeverVocabulary::defaults();
+  // Kit 60, K25: "16 warps" for autotune configs of 4 and 8 warps.
+  const char *autotune = R"(diff --git a/kernel.py b/kernel.py
+--- a/kernel.py
++++ b/kernel.py
+@@ -10,2 +10,9 @@
++def _autotune_configs():
++    cfgs = []
++    for _b, _r in [(256, 1), (512, 2)]:
++        for w in (4, 8):
++            cfgs.append(triton.Config({'CHUNK': _b}, num_warps=w))
++    return cfgs
++
++
++@triton.autotune(configs=_autotune_configs(), key=["n_cols"])
+ @triton.jit
+)";
+  const std::string after =
+      "NUM_STAGES = 2\nfor w in (4, 8):\n    cfgs.append(triton.Config({'CHUNK': _b}, num_warps=w))\n";
+  auto absent = distill::stated_value_absent(diff::read_diff(autotune), after, "autotuned launch config + 16 warps",
+                                             vocabulary, "triton");
+  REQUIRE(absent);
+  CHECK(absent->lever == "num-warps-tuning");
+  CHECK(absent->value == "16");
+  CHECK_FALSE(distill::stated_value_absent(diff::read_diff(autotune), after, "autotuned launch config + 8 warps",
+                                           vocabulary, "triton"));
+  // Kit 60, K22: "K step 32->64" where only BLOCK_M is ever 64.
+  const char *stages = R"(diff --git a/kernel.py b/kernel.py
+--- a/kernel.py
++++ b/kernel.py
+@@ -40,1 +40,1 @@
+-    for k0 in tl.range(0, K, BLOCK_K):
++    for k0 in tl.range(0, K, BLOCK_K, num_stages=NUM_STAGES):
+)";
+  const std::string tiles = "configs = [triton.Config({'BLOCK_M': 64})]\n    kernel[grid](x, BLOCK_K=32)\n";
+  auto k_step = distill::stated_value_absent(diff::read_diff(stages), tiles, "tl.range pipelining + K step 32\u219264",
+                                             vocabulary, "triton");
+  REQUIRE(k_step);
+  CHECK(k_step->axis == "K");
+  CHECK_FALSE(distill::stated_value_absent(diff::read_diff(stages), "    kernel[grid](x, BLOCK_K=64)\n",
+                                           "tl.range pipelining + K step 32\u219264", vocabulary, "triton"));
+  // A warp count the code writes as threads per block; a width in bits; a
+  // number inside a name.
+  const char *threads = R"(diff --git a/kernel.cu b/kernel.cu
+--- a/kernel.cu
++++ b/kernel.cu
+@@ -1,1 +1,1 @@
+-constexpr int THREADS = 128;
++constexpr int THREADS = 256;
+)";
+  CHECK_FALSE(distill::stated_value_absent(diff::read_diff(threads), "constexpr int THREADS = 256;\n",
+                                           "warps per CTA 4\u21928", vocabulary, "cuda"));
+  CHECK_FALSE(
+      distill::stated_value_absent(diff::read_diff(threads), "", "128-bit vectorised accesses", vocabulary, "cuda"));
+  CHECK_FALSE(distill::stated_value_absent(diff::read_diff(threads), "", "exp2 fast-math on", vocabulary, "cuda"));
+}

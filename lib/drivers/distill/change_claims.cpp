@@ -82,6 +82,52 @@ std::optional<ContradictedValue> value_contradicted(const diff::DiffReading &dif
   return std::nullopt;
 }
 
+std::optional<levers::LeverSetting> stated_value_absent(const diff::DiffReading &diff, std::string_view after,
+                                                        std::string_view change,
+                                                        const levers::LeverVocabulary &vocabulary,
+                                                        std::string_view dsl) {
+  // A width in bits or bytes ("128-bit accesses") is no setting's value.
+  static const text::Regex width(R"((?i)^\s*-?\s*(?:bits?|bytes?)\b)");
+  const auto claimed = vocabulary.claimed_in(change);
+  for (const auto &s : levers::settings_in(vocabulary, levers::claim_of(change))) {
+    if (s.value.empty() || s.value.size() > 9 || s.value.find_first_not_of("0123456789") != std::string::npos ||
+        std::find(claimed.begin(), claimed.end(), s.lever) == claimed.end() || !vocabulary.checkable(s.lever, dsl))
+      continue;
+    // A number the text writes into a name ("exp2") sets nothing.
+    const text::Regex number("(?<![\\w.])" + s.value + "(?![\\w.])");
+    const auto mention = change.substr(s.begin, s.end - s.begin);
+    auto at_value = number.search(mention);
+    if (!at_value || width.contains(change.substr(s.begin + at_value->end))) continue;
+    // The code may write the setting in other units (a warp count as
+    // threads): those values count on a line that holds the lever's code.
+    std::string scaled;
+    for (auto f : vocabulary.value_scales(s.lever)) {
+      const long long v = std::stoll(s.value);
+      scaled += (scaled.empty() ? "" : "|") + std::to_string(v * f);
+      if (v % f == 0) scaled += "|" + std::to_string(v / f);
+    }
+    const text::Regex other_units("(?<![\\w.])(?:" + (scaled.empty() ? std::string("(?!)") : scaled) + ")(?![\\w.])");
+    auto sets_the_lever = [&](std::string_view line) {
+      for (const auto &form : vocabulary.code_forms_in(s.lever, line, dsl))
+        if (s.axis.empty() || levers::tile_axis(form) == s.axis) return true;
+      return false;
+    };
+    bool held = false;
+    for (const auto &h : diff.hunks)
+      for (const auto &c : h.running)
+        held = held || (c.added && !c.dead &&
+                        (number.contains(c.code) || (other_units.contains(c.code) && sets_the_lever(c.code))));
+    for (std::size_t at = 0; !held && at < after.size();) {
+      auto end = std::min(after.find('\n', at), after.size());
+      const auto line = after.substr(at, end - at);
+      at = end + 1;
+      held = (number.contains(line) || other_units.contains(line)) && sets_the_lever(line);
+    }
+    if (!held) return s;
+  }
+  return std::nullopt;
+}
+
 std::optional<ContradictedDirection> direction_contradicted(const diff::DiffReading &diff, std::string_view text,
                                                             const std::vector<levers::LeverSetting> &stated,
                                                             const levers::LeverVocabulary &vocabulary,

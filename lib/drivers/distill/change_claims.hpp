@@ -80,6 +80,17 @@ std::optional<ContradictedValue> value_contradicted(const diff::DiffReading &dif
                                                     const std::vector<levers::LeverSetting> &stated,
                                                     const levers::LeverVocabulary &vocabulary, std::string_view dsl);
 
+// A number the change text sets a claimed lever to that the code does not
+// hold (kit 60, K25: "16 warps" for autotune configs of 4 and 8 warps;
+// K22: "K step 32->64" with `BLOCK_K` 32 throughout): no running line the
+// diff adds holds it, and no line of the code after the change that holds
+// the lever's code (of the tile axis the text names, when it names one)
+// does. The first such setting; nullopt when every stated number is there.
+std::optional<levers::LeverSetting> stated_value_absent(const diff::DiffReading &diff, std::string_view after,
+                                                        std::string_view change,
+                                                        const levers::LeverVocabulary &vocabulary,
+                                                        std::string_view dsl);
+
 // The settings the diff's running changes move that the account does not
 // name: the names its changed assignments, definitions and keyword
 // arguments set (`NUM_STAGES = 1` -> `= 4`, `num_warps=8`), each with the

@@ -104,6 +104,12 @@ void claim_borne_out(Context &c, const Checked &k) {
                                       : " (its hints on " + text::quoted_code_list(k.diff.restated_hints) +
                                             " restate " + code::kRestatedHintReason + ": they cannot widen a load)") +
                                  ": the measured gain is not borne out by the diff");
+  if (auto absent = stated_value_absent(k.diff, code_after(c).value_or(std::string_view()), k.change,
+                                        c.rules.retrieval.levers, k.dsl))
+    refuse("payload.change", "the change text sets `" + absent->lever + "` to " + absent->value +
+                                 ", but no running line the diff " + k.range +
+                                 " adds holds it, and no line of the kernel after the change that sets the lever "
+                                 "does: the claim is not the code's");
   if (auto why = c.rules.grid_cause.sm_count_claim_contradiction(k.change, k.diff)) refuse("payload.change", *why);
   // Pipelining or unrolling credited on a kernel that runs no loop.
   if (auto lever = loop_lever_without_a_loop(k.levers.realised, code_after(c), c.rules.retrieval.levers))

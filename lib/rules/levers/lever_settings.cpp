@@ -87,6 +87,14 @@ std::string setting_name(std::string_view mention) {
   return m ? std::string((*m)[0]) : std::string();
 }
 
+std::string tile_axis(std::string_view mention) {
+  static const text::Regex named(R"(^(?:(?:BLOCK|TILE)(?:_SIZE)?_([A-Z][A-Z0-9]*)|B([MNKD]))(?!\w))");
+  static const text::Regex words(R"(^([MNK])[- ](?:tiles?|steps?|chunks?)\b)");
+  if (auto m = named.search(mention)) return std::string(m->has(1) ? (*m)[1] : (*m)[2]);
+  if (auto m = words.search(mention)) return std::string((*m)[1]);
+  return {};
+}
+
 bool is_named_value(std::string_view value) {
   return !value.empty() && !std::isdigit(static_cast<unsigned char>(value[0])) && value != "true" && value != "false" &&
          !value.starts_with("no ");
@@ -95,7 +103,7 @@ bool is_named_value(std::string_view value) {
 std::vector<LeverSetting> settings_in(const LeverVocabulary &vocabulary, std::string_view text) {
   std::vector<LeverSetting> out;
   for (const auto &m : vocabulary.mentions(text)) {
-    LeverSetting s{m.tag, "", m.begin, m.end};
+    LeverSetting s{m.tag, "", m.begin, m.end, {}};
     std::string_view mention = text.substr(m.begin, m.end - m.begin);
     if (auto a = after_mention().match(text.substr(m.end))) {
       s.value = normalised_value(a->has(2) ? (*a)[2] : (*a)[1]);
@@ -109,6 +117,7 @@ std::vector<LeverSetting> settings_in(const LeverVocabulary &vocabulary, std::st
       s.begin = b->begin + (b->groups[1]->data() - (text.data() + b->begin));
     }
     if (!s.value.empty() && dropped_before().contains(text.substr(0, m.begin))) s.value = "no " + s.value;
+    s.axis = tile_axis(mention);
     out.push_back(std::move(s));
   }
   return out;
@@ -155,7 +164,8 @@ std::string failed_lever_key(const LeverVocabulary &vocabulary, std::string_view
   std::set<std::string> seen;
   for (const auto &s : settings_in(vocabulary, claim)) {
     named.insert(s.lever);
-    if (!s.value.empty() && seen.insert(s.lever).second) pairs.insert(s.lever + "=" + s.value);
+    const std::string knob = s.axis.empty() ? s.lever : s.lever + "[" + s.axis + "]";
+    if (!s.value.empty() && seen.insert(knob).second) pairs.insert(knob + "=" + s.value);
   }
   // Levers named at no value ("warp specialisation", "warp_specialize
   // handoff latency") are those levers, however the text words them.

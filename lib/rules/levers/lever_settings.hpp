@@ -29,6 +29,10 @@ struct LeverSetting {
   // the text states none.
   std::string value;
   std::size_t begin = 0, end = 0; // bytes of the mention and its value in the text
+  // The tile axis the mention names ("K" for `BLOCK_K`, `TILE_K`, `BK`,
+  // "K tile"); "" for none. Two tiles of one lever at one value (`BLOCK_K
+  // = 128`, `BLOCK_M = 128`) are two settings.
+  std::string axis;
 };
 
 // Every lever mention of `text` (LeverVocabulary::mentions) with the value
@@ -37,6 +41,17 @@ struct LeverSetting {
 // hints \".cg\""), inside it ("vec4", "ld.global.v2.b32", "two rows"), or
 // before it ("4 warps", "3 stages"). In text order.
 std::vector<LeverSetting> settings_in(const LeverVocabulary &vocabulary, std::string_view text);
+
+// The tile axis a setting's mention or a code name gives it: `BLOCK_K`,
+// `TILE_SIZE_K`, `BK` (upper case, as code spells them), "K tile", "K
+// step" -> "K"; "" for none.
+std::string tile_axis(std::string_view mention);
+
+// Whether two settings may be of one knob: the same lever and, when both
+// name a tile axis, the same axis.
+inline bool same_knob(const LeverSetting &a, const LeverSetting &b) {
+  return a.lever == b.lever && (a.axis.empty() || b.axis.empty() || a.axis == b.axis);
+}
 
 // Whether a setting's value is a name (a layout: "nhwc"; a quoted
 // modifier) rather than a number, a boolean or a dropped setting ("no 8").

@@ -24,6 +24,17 @@ LeverVocabulary LeverVocabulary::from_json(const json::Value &section, std::stri
         throw Error(ErrorKind::Usage, here + ": '" + id + "'." + key + " must be true or false");
       if (flag.truthy()) set->insert(id);
     }
+    if (const auto &scales = lever.get("value_scales"); !scales.is_null()) {
+      const auto *list = scales.as_array();
+      if (!list)
+        throw Error(ErrorKind::Usage, here + ": '" + id + "'.value_scales must be a list of positive integers");
+      for (const auto &f : *list) {
+        auto n = f.as_int();
+        if (!n || *n <= 0)
+          throw Error(ErrorKind::Usage, here + ": '" + id + "'.value_scales must be a list of positive integers");
+        v.scales_[id].push_back(*n);
+      }
+    }
     if (const auto &option = lever.get("compiler_option"); !option.is_null())
       v.options_.emplace(id, CompilerOption::from_json(option, here + ": '" + id + "'.compiler_option"));
     const auto &code = lever.get("code");

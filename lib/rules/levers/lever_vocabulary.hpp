@@ -86,6 +86,12 @@ public:
   // kernel reading one pointer in two loops does not run it, whatever
   // names it holds (kit 56, O01, O19: a two-pass kernel tagged so).
   bool reads_each_input_once(const std::string &lever) const { return read_once_levers_.count(lever) > 0; }
+  // The factors by which code may write `lever`'s setting in other units
+  // (`value_scales`: a warp count as threads per block, 32); empty for none.
+  std::vector<long long> value_scales(const std::string &lever) const {
+    auto it = scales_.find(lever);
+    return it == scales_.end() ? std::vector<long long>{} : it->second;
+  }
   // The compiler option through which `lever` may be set, or nullptr.
   const CompilerOption *compiler_option(const std::string &lever) const {
     auto it = options_.find(lever);
@@ -106,6 +112,7 @@ private:
   std::set<std::string, std::less<>> on_or_off_levers_;
   std::set<std::string, std::less<>> read_once_levers_;
   std::map<std::string, CompilerOption, std::less<>> options_;
+  std::map<std::string, std::vector<long long>, std::less<>> scales_;
 };
 
 } // namespace otm::levers

@@ -245,7 +245,7 @@ void one_per_failed_lever(Builder &b, const Inputs &in, const std::vector<worksp
   auto states_all = [](const std::vector<levers::LeverSetting> &want, const std::vector<levers::LeverSetting> &got) {
     return !want.empty() && std::all_of(want.begin(), want.end(), [&](const levers::LeverSetting &w) {
       return !w.value.empty() && std::any_of(got.begin(), got.end(), [&](const levers::LeverSetting &g) {
-        return g.lever == w.lever && g.value == w.value;
+        return levers::same_knob(g, w) && g.value == w.value;
       });
     });
   };
@@ -309,7 +309,7 @@ void one_per_failed_lever(Builder &b, const Inputs &in, const std::vector<worksp
         if (a.settings.empty()) continue;
         bool all = std::all_of(a.settings.begin(), a.settings.end(), [&](const levers::LeverSetting &want) {
           return std::any_of(k.settings.begin(), k.settings.end(), [&](const levers::LeverSetting &got) {
-            return got.lever == want.lever && got.value == want.value;
+            return levers::same_knob(got, want) && got.value == want.value;
           });
         });
         if (!all) continue;
