@@ -1601,3 +1601,41 @@ TEST_CASE("an attempt that sets a named setting back from one a kept step won wi
   auto before = distill::draft_record(p);
   CHECK_FALSE((before.refusal && before.refusal->why.find("given back") != std::string::npos));
 }
+
+TEST_CASE("an attempt that sets a number back to where a kept step moved it from gives that gain back",
+          "[distill][issue25]") {
+  // Kit 60, K16: BLOCK_D=32 after the run kept "TILE_D 32->64", blamed on
+  // "128 channels with a 16-wide state blow the register file".
+  static const char *rows_back = R"(diff --git a/kernel.py b/kernel.py
+--- a/kernel.py
++++ b/kernel.py
+@@ -3,3 +3,3 @@ import triton
+-ROWS = 2
++ROWS = 1
+ BLOCK = 4096
+)";
+  auto p = prose_attempt("ROWS_PER_PROG=1 (the row-per-program launch grid costs more than it saves)", rows_back);
+  auto &af = *p.doc.find("agent_facing");
+  af.set("kept_in_the_run_with_other_settings", json::Value::strings({"ROWS_PER_PROG 1->2"}));
+  p.doc.find("provenance")->set("kept_in_the_run_with_other_settings", json::Value::strings({"v174"}));
+  p.doc.find("provenance")->set("version", "v193");
+  auto back = distill::draft_record(p);
+  REQUIRE(back.refusal);
+  CHECK_THAT(back.refusal->why, Catch::StartsWith("the attempt sets the lever to 1, away from the 2 an earlier kept "
+                                                  "step of the run set (\"ROWS_PER_PROG 1->2\")"));
+  // A number moved past the kept one is a new setting, not an undo.
+  at(af, {"what_the_run_said"})
+      .set("change", "ROWS_PER_PROG=4 (the row-per-program launch grid costs more than it saves)");
+  at(af, {"what_the_run_said"})
+      .set("commit_body", "ROWS_PER_PROG=4 (the row-per-program launch grid costs more than it saves)");
+  p.code = R"(diff --git a/kernel.py b/kernel.py
+--- a/kernel.py
++++ b/kernel.py
+@@ -3,3 +3,3 @@ import triton
+-ROWS = 2
++ROWS = 4
+ BLOCK = 4096
+)";
+  auto past = distill::draft_record(p);
+  CHECK_FALSE((past.refusal && past.refusal->why.find("given back") != std::string::npos));
+}

@@ -242,12 +242,15 @@ std::optional<std::string> slowdown_contradicted(const Value &af) {
   return std::nullopt;
 }
 
-// A lever set back from a named setting an earlier kept step of the run won
+// A lever set back from the setting an earlier kept step of the run won
 // with (kit 58, M19: "channel-innermost layout -> nchw" after the run kept
-// NHWC at -9.8 %, blamed on "the layout conversion kernel"): the slowdown
-// is that step's gain given back, which the account's own cause does not
-// establish. Only settings that are names (a layout, a quoted modifier),
-// not numbers or booleans: a tile moved past a kept size is a new setting.
+// NHWC at -9.8 %, blamed on "the layout conversion kernel"; kit 60, K16:
+// BLOCK_D=32 after the run kept "BLOCK_D 32->64", blamed on "128 channels
+// ... blow the register file"): the slowdown is that step's gain given
+// back, which the account's own cause does not establish. A named setting
+// (a layout, a quoted modifier) moved to another name; a number only back
+// to the value the kept step moved it from (a tile moved past a kept size
+// is a new setting).
 std::optional<std::string> gives_back_a_kept_setting(const Context &c, const AntiFact &fact) {
   const auto kept = strings_at(c.af.get("kept_in_the_run_with_other_settings"));
   const auto *versions = c.prov.get("kept_in_the_run_with_other_settings").as_array();
@@ -265,14 +268,20 @@ std::optional<std::string> gives_back_a_kept_setting(const Context &c, const Ant
       }))
     return std::nullopt;
   const auto &vocabulary = c.rules.retrieval.levers;
-  for (const auto &tried : levers::settings_in(vocabulary, fact.attempted)) {
-    if (!levers::is_named_value(tried.value)) continue;
+  static const text::Regex moved(R"((\d+)\s*(?:->|\x{2192})\s*(?:\d+\s*(?:->|\x{2192})\s*)*(\d+))");
+  for (const auto &tried : levers::settings_in(vocabulary, levers::claim_of(fact.attempted))) {
+    if (tried.value.empty() || tried.value.starts_with("no ")) continue;
     for (const auto &k : kept)
-      for (const auto &won : levers::settings_in(vocabulary, k))
-        if (won.lever == tried.lever && levers::is_named_value(won.value) && won.value != tried.value)
+      for (const auto &won : levers::settings_in(vocabulary, k)) {
+        if (!levers::same_knob(won, tried) || won.value.empty() || won.value == tried.value) continue;
+        bool undone = levers::is_named_value(tried.value) && levers::is_named_value(won.value);
+        if (auto m = moved.search(std::string_view(k).substr(won.begin, won.end - won.begin)))
+          undone = undone || ((*m)[1] == tried.value && (*m)[2] == won.value);
+        if (undone)
           return "the attempt sets the lever to " + tried.value + ", away from the " + won.value +
                  " an earlier kept step of the run set (\"" + k +
                  "\"): its slowdown is that step's gain given back, which the account's cause does not establish";
+      }
   }
   return std::nullopt;
 }

@@ -328,19 +328,25 @@ void one_per_failed_lever(Builder &b, const Inputs &in, const std::vector<worksp
       for (const auto &got : levers::settings_in(in.levers, claim)) {
         const std::string mention(claim.substr(got.begin, got.end - got.begin)), name = levers::setting_name(mention);
         // The same setting name ("BLOCK_M", not "BLOCK_N" of the same
-        // lever); a setting that is a name (a layout: NHWC) is the lever's
-        // whatever the text calls it ("channels_last", "channel-innermost
-        // layout").
+        // lever) or tile axis (`TILE_D`, `BLOCK_D`); a setting that is a
+        // name (a layout: NHWC) is the lever's whatever the text calls it
+        // ("channels_last", "channel-innermost layout").
         bool other = false;
         for (std::size_t w = 0; w < a.settings.size(); ++w)
           other = other || (a.settings[w].lever == got.lever &&
-                            (a.setting_names[w] == name || levers::is_named_value(got.value)) && !got.value.empty() &&
-                            a.settings[w].value != got.value);
+                            (a.setting_names[w] == name || levers::is_named_value(got.value) ||
+                             (!got.axis.empty() && a.settings[w].axis == got.axis)) &&
+                            !got.value.empty() && a.settings[w].value != got.value);
         if (!other || later_versions.count(k.m->version)) continue;
         json::Value o = json::Value::object();
         o.set("version", k.m->version);
         o.set("sha", k.m->has_commit ? json::Value(k.m->sha) : json::Value());
-        o.set("setting", name.empty() || levers::is_named_value(got.value) ? mention : name + "=" + got.value);
+        // Its mention as written when it names the setting by a name or says
+        // where it moved from ("BLOCK_D 32->64"): what an undo is read against.
+        static const text::Regex moved(R"((?:->|\x{2192}))");
+        o.set("setting", name.empty() || levers::is_named_value(got.value) || moved.contains(mention)
+                             ? mention
+                             : name + "=" + got.value);
         other_settings.push_back(std::move(o));
         break;
       }
