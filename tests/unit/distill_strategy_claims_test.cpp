@@ -986,6 +986,7 @@ TEST_CASE("the change sentence is not its own mechanism while the run states a c
   said.set("causal_sentences",
            json::Value::strings({change, "Rationale: eight warps split each row finer, so its loads overlap."}));
   auto d = distill::draft_record(p);
+  INFO((d.refusal ? d.refusal->why : ""));
   REQUIRE(d.record);
   CHECK(d.record->get("payload").string_or("mechanism") == "eight warps split each row finer, so its loads overlap.");
   // With no other cause, the change's own clause after "so" is still the

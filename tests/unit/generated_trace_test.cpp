@@ -196,15 +196,17 @@ TEST_CASE("generated CUDA trace with PTX mnemonics and British spelling is admit
   CHECK_THAT(r.out, Catch::Contains("store gates pass on the live store"));
   auto store = dir / "scratch" / g.dir.filename() / "staging";
   auto records = staged(store);
-  // Nine: v22, the ladder's final at -0.17 %, is no strategy (stop 55).
-  CHECK(records.size() >= 9);
+  // Eight: v22, the ladder's final at -0.17 %, is no strategy (stop 55);
+  // v21's "threads 64->128" sets THREADS back from a kept "THREADS 128 ->
+  // 64", a gain given back (stop 56).
+  CHECK(records.size() >= 8);
   std::set<std::string> live_files;
   for (const auto &e : fs::recursive_directory_iterator(live / "records"))
     if (e.is_regular_file()) live_files.insert(e.path().filename().string());
   std::size_t admitted = 0;
   for (const auto &rec : records) admitted += live_files.count(rec.string_or("id") + ".json");
   // Each is inserted, or confirms an earlier one (a dead-end found twice).
-  CHECK(admitted >= 9);
+  CHECK(admitted >= 8);
   CHECK_THAT(r.out, Catch::Contains(std::to_string(records.size()) + " accepted by the admission gate") &&
                         Catch::Contains(", 0 refused;"));
   // The ids derived from subjects naming ld.global.nc.v2.f32 are staged, not refused.

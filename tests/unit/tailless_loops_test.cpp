@@ -58,6 +58,13 @@ TEST_CASE("a tile loop bounded by its block alone inside a walk over the size", 
                                    "    for (int i = 0; i < min(64, n - blk); ++i) P[blk + i] = 0;\n  }\n}\n",
                                    code::Language::CFamily)
             .empty());
+  // A walk over rows the block spans whole has no tail of it.
+  CHECK(code::unguarded_tile_loops("#define N_COLS 2048\n__global__ void f(float* y, int n_rows) {\n"
+                                   "  for (int row = blockIdx.x; row < n_rows; row += gridDim.x) {\n"
+                                   "    for (int i = threadIdx.x; i < N_COLS; i += 256) y[row * N_COLS + i] = 0;\n"
+                                   "  }\n}\n",
+                                   code::Language::CFamily)
+            .empty());
   // A block the file gives several values, or none, is no constant.
   CHECK(code::unguarded_tile_loops(
             "__global__ void f(float* P, int n, int m) {\n  for (int blk = 0; blk < n; blk += m) {\n"

@@ -274,7 +274,8 @@ std::optional<std::string> gives_back_a_kept_setting(const Context &c, const Ant
     for (const auto &k : kept)
       for (const auto &won : levers::settings_in(vocabulary, k)) {
         if (!levers::same_knob(won, tried) || won.value.empty() || won.value == tried.value) continue;
-        bool undone = levers::is_named_value(tried.value) && levers::is_named_value(won.value);
+        bool undone = levers::is_named_value(tried.value) && levers::is_named_value(won.value) &&
+                      vocabulary.named_settings_are_alternatives(won.lever);
         if (auto m = moved.search(std::string_view(k).substr(won.begin, won.end - won.begin)))
           undone = undone || ((*m)[1] == tried.value && (*m)[2] == won.value);
         if (undone)

@@ -4,6 +4,7 @@
 #include "levers/name_in_words.hpp"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "text/regex.hpp"
@@ -89,6 +90,10 @@ std::optional<levers::LeverSetting> stated_value_absent(const diff::DiffReading 
   // A width in bits or bytes ("128-bit accesses") is no setting's value.
   static const text::Regex width(R"((?i)^\s*-?\s*(?:bits?|bytes?)\b)");
   const auto claimed = vocabulary.claimed_in(change);
+  // A knob the text states several numbers of ("num_warps to 8, instead of
+  // leaving 4 warps") is borne out by any of them: one may be where it
+  // started.
+  std::map<std::string, std::optional<levers::LeverSetting>> absent; // by lever and axis; nullopt: held
   for (const auto &s : levers::settings_in(vocabulary, levers::claim_of(change))) {
     if (s.value.empty() || s.value.size() > 9 || s.value.find_first_not_of("0123456789") != std::string::npos ||
         std::find(claimed.begin(), claimed.end(), s.lever) == claimed.end() || !vocabulary.checkable(s.lever, dsl))
@@ -123,8 +128,14 @@ std::optional<levers::LeverSetting> stated_value_absent(const diff::DiffReading 
       at = end + 1;
       held = (number.contains(line) || other_units.contains(line)) && sets_the_lever(line);
     }
-    if (!held) return s;
+    const std::string knob = s.lever + "[" + s.axis + "]";
+    if (held)
+      absent[knob] = std::nullopt;
+    else if (!absent.count(knob))
+      absent[knob] = s;
   }
+  for (const auto &[knob, setting] : absent)
+    if (setting) return setting;
   return std::nullopt;
 }
 

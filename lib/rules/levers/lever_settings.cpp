@@ -90,7 +90,10 @@ std::string setting_name(std::string_view mention) {
 std::string tile_axis(std::string_view mention) {
   static const text::Regex named(R"(^(?:(?:BLOCK|TILE)(?:_SIZE)?_([A-Z][A-Z0-9]*)|B([MNKD]))(?!\w))");
   static const text::Regex words(R"(^([MNK])[- ](?:tiles?|steps?|chunks?)\b)");
-  if (auto m = named.search(mention)) return std::string(m->has(1) ? (*m)[1] : (*m)[2]);
+  if (auto m = named.search(mention)) {
+    std::string axis(m->has(1) ? (*m)[1] : (*m)[2]);
+    return axis == "SIZE" ? std::string() : axis; // `BLOCK_SIZE`: a block, no axis
+  }
   if (auto m = words.search(mention)) return std::string((*m)[1]);
   return {};
 }

@@ -18,7 +18,8 @@ LeverVocabulary LeverVocabulary::from_json(const json::Value &section, std::stri
     v.prose_.add(id, lever.get("prose"), here + ".prose");
     v.ids_.push_back(id);
     for (auto [key, set] : {std::pair{"acts_on_a_loop", &v.loop_levers_}, std::pair{"on_or_off", &v.on_or_off_levers_},
-                            std::pair{"reads_each_input_once", &v.read_once_levers_}}) {
+                            std::pair{"reads_each_input_once", &v.read_once_levers_},
+                            std::pair{"named_settings_are_alternatives", &v.alternative_levers_}}) {
       const auto &flag = lever.get(key);
       if (!flag.is_null() && !flag.is_bool())
         throw Error(ErrorKind::Usage, here + ": '" + id + "'." + key + " must be true or false");

@@ -92,6 +92,10 @@ public:
     auto it = scales_.find(lever);
     return it == scales_.end() ? std::vector<long long>{} : it->second;
   }
+  // Whether `lever`'s named settings are alternatives of one knob (a tensor
+  // layout: NCHW or NHWC), whatever the text calls the knob: one replaces
+  // another. A cache hint's `.cs` and `evict_first` are two knobs.
+  bool named_settings_are_alternatives(const std::string &lever) const { return alternative_levers_.count(lever) > 0; }
   // The compiler option through which `lever` may be set, or nullptr.
   const CompilerOption *compiler_option(const std::string &lever) const {
     auto it = options_.find(lever);
@@ -111,6 +115,7 @@ private:
   std::set<std::string, std::less<>> loop_levers_;
   std::set<std::string, std::less<>> on_or_off_levers_;
   std::set<std::string, std::less<>> read_once_levers_;
+  std::set<std::string, std::less<>> alternative_levers_;
   std::map<std::string, CompilerOption, std::less<>> options_;
   std::map<std::string, std::vector<long long>, std::less<>> scales_;
 };

@@ -333,10 +333,12 @@ void one_per_failed_lever(Builder &b, const Inputs &in, const std::vector<worksp
         // ("channels_last", "channel-innermost layout").
         bool other = false;
         for (std::size_t w = 0; w < a.settings.size(); ++w)
-          other = other || (a.settings[w].lever == got.lever &&
-                            (a.setting_names[w] == name || levers::is_named_value(got.value) ||
-                             (!got.axis.empty() && a.settings[w].axis == got.axis)) &&
-                            !got.value.empty() && a.settings[w].value != got.value);
+          other =
+              other || (a.settings[w].lever == got.lever &&
+                        (a.setting_names[w] == name ||
+                         (levers::is_named_value(got.value) && in.levers.named_settings_are_alternatives(got.lever)) ||
+                         (!got.axis.empty() && a.settings[w].axis == got.axis)) &&
+                        !got.value.empty() && a.settings[w].value != got.value);
         if (!other || later_versions.count(k.m->version)) continue;
         json::Value o = json::Value::object();
         o.set("version", k.m->version);

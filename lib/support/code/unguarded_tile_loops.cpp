@@ -59,6 +59,16 @@ std::vector<UnguardedTileLoop> unguarded_tile_loops(std::string_view source, Lan
       if (!(walk.begin < tile.head && tile.end <= walk.end)) continue;
       auto walk_names = compared_names(std::string_view(text).substr(walk.head, walk.header_end + 1 - walk.head));
       if (!walk_names || constant(walk_names->second)) continue;
+      // A walk in tiles of the block (`blk = blockIdx.x * CHUNK`, `blk +=
+      // gridDim.x * CHUNK`): a walk over rows (`row += gridDim.x`) whose
+      // rows are the block wide has no tail of it.
+      const auto walk_header = std::string_view(text).substr(walk.head, walk.header_end + 1 - walk.head);
+      bool in_tiles = mentions(walk_header, tile_names->second);
+      static const text::Regex step(R"(\+=\s*([A-Za-z_]\w*)\s*\))");
+      if (auto m = step.search(walk_header); !in_tiles && m)
+        in_tiles =
+            text::Regex("\\b" + std::string((*m)[1]) + "\\s*=[^;]*\\b" + tile_names->second + "\\b").contains(text);
+      if (!in_tiles) continue;
       const std::string &size = walk_names->second;
       if (mentions(std::string_view(text).substr(walk.begin, walk.end - walk.begin), size)) continue;
       std::string head(text::strip(header));

@@ -1,7 +1,8 @@
 // C/C++/CUDA tile loops whose element index nothing checks against the
 // size: a `for` bounded by a constant (`i < CHUNK`, the file gives CHUNK
-// one value) inside a loop that walks a size (`blk < n`, a name with no
-// value), where neither loop's body mentions the size again (no `if (o <
+// one value) inside a loop that walks a size in tiles of it (`blk < n`, a
+// name with no value; `blk = blockIdx.x * CHUNK` or a stride that holds
+// CHUNK), where neither loop's body mentions the size again (no `if (o <
 // n)`, no `min(CHUNK, n - blk)`). The last tile of a size the constant does
 // not divide then reads and writes past the tensor (kit 59, L07: a fused
 // AdamW step over `numel = 123457` with `CHUNK = 1024`, "n is padded by the
