@@ -545,6 +545,37 @@ TEST_CASE("a strategy's earlier tries are matched by the code they add, however 
   fs::remove_all(dir);
 }
 
+TEST_CASE("a try of one line a strategy's change also carries is no try of the change", "[packet][issue25]") {
+  // Kit 60, K07: warps tries (`THREADS = 256`) counted as eight earlier
+  // tries of a change that folds the softmax scale into Q and carries the
+  // same `THREADS` line.
+  KernelRepo r("packet-earlier-tries-one-line");
+  auto base = [](const std::string &threads, bool fold) {
+    return "THREADS = " + threads + "\n\n\ndef k(q, s):\n" +
+           (fold ? std::string("    q = q * (s * LOG2E)\n    m = max2(q)\n    p = exp2(q - m)\n")
+                 : std::string("    m = max(q)\n    p = exp((q - m) * s)\n")) +
+           "    return p\n";
+  };
+  r.commit("v0", "v0: baseline", base("128", false));
+  r.commit("v1a", "v1: warps 4->8", base("256", false));
+  r.commit("v1", "v1: reverted, 5% slower", base("128", false));
+  r.commit("v2", "v2: fold the scale into Q (-10%)", base("256", true));
+  auto repo = git::Repository::open(r.dir);
+  packet::VersionCommits commits(repo);
+  std::vector<json::Value> rows;
+  int n = 0;
+  for (const auto &[v, reverted] :
+       std::vector<std::pair<std::string, bool>>{{"v0", false}, {"v1", true}, {"v2", false}})
+    rows.push_back(version_row(v, n++, r.sha[v], reverted, "PASS"));
+  packet::RunFacts facts(rows);
+  packet::Context ctx;
+  ctx.repo = &repo;
+  ctx.commits = &commits;
+  ctx.facts = &facts;
+  CHECK(packet::tries_of_this_change(ctx, "v2", {}).empty());
+  fs::remove_all(r.dir);
+}
+
 TEST_CASE("the final kernel names what the run kept after it without a new best", "[packet][issue25]") {
   // Kit 32, U22: the best-measured kernel quoted while the run ended on a
   // later kept step (NUM_STAGES 3 -> 2) that set no new best.

@@ -63,9 +63,13 @@ std::vector<std::string> tries_of_this_change(const Context &ctx, const std::str
         version_diff(*ctx.repo, ctx.meta.kernel_file, *ctx.commits, tried, ctx.diffs, facts->code_made_on(v));
     if (!attempt || !attempt->executable) continue;
     // Every changed line first (cheap): an attempt sharing none is no try.
-    if (meets(changed_lines(*attempt), mine) &&
-        makes_most_of(mine, changed_lines(*attempt, ChangedLines::Running | ChangedLines::NotMoved)))
-      found.insert(v);
+    // Each makes most of the other's edits: an attempt whose one line the
+    // strategy's change also carries (kit 60, K07: a `THREADS` change left
+    // over from warps tries, inside a change that folds the softmax scale
+    // into Q) is a try of that line, not of this change.
+    if (!meets(changed_lines(*attempt), mine)) continue;
+    const auto theirs = changed_lines(*attempt, ChangedLines::Running | ChangedLines::NotMoved);
+    if (makes_most_of(mine, theirs) && makes_most_of(theirs, mine)) found.insert(v);
   }
   return in_run_order();
 }

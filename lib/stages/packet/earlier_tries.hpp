@@ -21,8 +21,9 @@ namespace otm::packet {
 
 // The versions, in run order, each once. An attempt counts when the
 // strategy's own change adds at least half of the running lines the
-// attempt adds (and one), whitespace aside; an attempt that only removes
-// lines, when it removes at least half of those. A line moved or
+// attempt adds (and one), whitespace aside, and the attempt at least half
+// of those the strategy's change adds; an attempt that only removes
+// lines, when it removes at least half of those (and the same the other way). A line moved or
 // re-indented is no edit. Only `stated` without a repository or run
 // facts.
 std::vector<std::string> tries_of_this_change(const Context &ctx, const std::string &version,
