@@ -74,6 +74,9 @@ TEST_CASE("ingest: versions, order, last commit wins, DSL per blob, meta", "[ing
   CHECK(v1.string_or("dsl") == "triton");
   CHECK_FALSE(v1.get("has_memory").truthy());
   CHECK_FALSE(v1.contains("subject_pct")); // the earlier commit's fields are discarded
+  // The commits naming no version since the version commit before it, where
+  // a harness change is read (kit 61, J19); none before v2.
+  CHECK(to_line(v1.get("other_commits_before")) == R"(["chore: notes"])");
 
   const auto &v0 = row(r, "v0");
   CHECK(v0.get("parent").is_null());
@@ -123,6 +126,7 @@ TEST_CASE("ingest: versions, order, last commit wins, DSL per blob, meta", "[ing
                                          "profile_evidence",
                                          "geomean_source"});
   CHECK(v2.string_or("dsl") == "gluon");
+  CHECK_FALSE(v2.contains("other_commits_before"));
   CHECK(v2.get("reverted").truthy());
   CHECK(to_line(v2.get("profile_dirs")) == R"(["v2_bad", "v2_ncu"])");
   CHECK(to_line(v2.get("ncu_usable_dirs")) == R"(["v2_ncu"])");

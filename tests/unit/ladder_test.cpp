@@ -270,6 +270,37 @@ TEST_CASE("a no-change declaration takes the floor but not the credit", "[ladder
   CHECK(milestones(r) == std::vector<std::string>{"v1:baseline", "v4:final"});
 }
 
+TEST_CASE("the first kept step after a commit that changed the measurement is a re-baseline", "[ladder][issue25]") {
+  // Kit 61, J19: "harness: flush L2 between iterations" committed between
+  // v85 and v86; v86's 9.1 % was the new harness's 10 %. The patterns are
+  // the built-in configuration's.
+  const auto spec = config::Config::load(std::nullopt).ladder();
+  auto after = [](Value row, std::vector<std::string> others) {
+    row.set("other_commits_before", Value::strings(others));
+    return row;
+  };
+  auto r = ladder::select(
+      {kept(1, 100.0), kept(2, 90.0),
+       after(reverted(3, 95.0, "v3: reverted (slower)"), {"harness: flush L2 between iterations", "undo v3"}),
+       kept(4, 81.0), kept(5, 78.0)},
+      spec);
+  CHECK(reason(r, "v4") ==
+        "re-baseline: measured after the run changed how it measures ('harness: flush L2 between iterations', "
+        "0.90x the floor)");
+  CHECK(milestones(r) == std::vector<std::string>{"v1:baseline", "v2:milestone", "v5:milestone"}); // 3.7 % on 81
+  // Another machine, pinned clocks: the same; without the patterns, a gain.
+  for (const char *subject : {"bench: move to a different node", "bench: pin clocks / new node"}) {
+    const std::vector<Value> rows{kept(1, 100.0), after(kept(2, 70.0), {subject})};
+    CHECK(milestones(ladder::select(rows, spec)) == std::vector<std::string>{"v1:baseline", "v2:final"});
+    CHECK(milestones(ladder::select(rows, kSpec)) == std::vector<std::string>{"v1:baseline", "v2:mega"});
+  }
+  // Commits that change no measurement leave the ladder as it was.
+  auto chores = ladder::select(
+      {kept(1, 100.0), after(kept(2, 90.0), {"chore: bump the harness seed", "bench: re-measure v1 (100 -> 99 us)"})},
+      spec);
+  CHECK(milestones(chores) == std::vector<std::string>{"v1:baseline", "v2:milestone"});
+}
+
 TEST_CASE("a step that says its harness changed how it measures claims nothing (issue 25)", "[ladder]") {
   auto r = ladder::select({kept(1, 100.0),
                            kept(2, 70.8,

@@ -2,6 +2,7 @@
 // byte-identical kernel code (packet/run_facts).
 #include <catch2/catch.hpp>
 
+#include "config/config.hpp"
 #include "error/error.hpp"
 #include "packet/run_facts.hpp"
 #include "json/parse.hpp"
@@ -146,4 +147,14 @@ TEST_CASE("a re-baseline of the harness between two versions means their geomean
   CHECK_FALSE(facts.measurement_changed_after("v1", "v9"));
   rows[2] = reverted; // a reverted declaration changed nothing
   CHECK_FALSE(packet::RunFacts(rows).measurement_changed_after("v1", "v4"));
+  // A commit naming no version that changed the harness (kit 61, J19),
+  // made before a reverted step: every later row is measured the new way.
+  rows[2].set("other_commits_before", json::Value::strings({"harness: flush L2 between iterations"}));
+  packet::NoiseRule noise;
+  CHECK_FALSE(packet::RunFacts(rows, {}, noise).measurement_changed_after("v1", "v4")); // no patterns
+  noise.measurement_change_commits = config::Config::load(std::nullopt).ladder().measurement_change_commits;
+  packet::RunFacts harness(rows, {}, noise);
+  CHECK(harness.measurement_changed_after("v1", "v4"));
+  CHECK(harness.measurement_changed_after("v2", "v3"));
+  CHECK_FALSE(harness.measurement_changed_after("v3", "v4"));
 }

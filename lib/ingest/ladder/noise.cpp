@@ -117,6 +117,21 @@ bool declares_new_measurement(const workspace::VersionRow &row) {
   return no_change_pattern().contains(text) && new_measurement_pattern().contains(text);
 }
 
+std::optional<std::string> measurement_changed_before(const workspace::VersionRow &row, const Regex *changes) {
+  if (!changes) return std::nullopt;
+  for (const auto &subject : row.other_commits_before)
+    if (changes->contains(subject)) return subject;
+  return std::nullopt;
+}
+
+std::optional<std::string> measurement_changed_before(const json::Value &row, const Regex *changes) {
+  workspace::VersionRow typed;
+  if (const auto *list = row.get("other_commits_before").as_array())
+    for (const auto &v : *list)
+      if (const auto *s = v.as_string()) typed.other_commits_before.push_back(*s);
+  return measurement_changed_before(typed, changes);
+}
+
 bool correctness_failed(const json::Value &status) {
   if (status.is_null()) return false;
   if (const bool *b = status.as_bool()) return !*b;

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 
+#include "text/regex.hpp"
 #include "workspace/version_row.hpp"
 #include "json/value.hpp"
 
@@ -30,6 +31,15 @@ bool declares_no_change(const json::Value &row);
 // later versions are compared with.
 bool declares_new_measurement(const json::Value &row);
 bool declares_new_measurement(const workspace::VersionRow &row);
+
+// The first of the commits naming no version made just before this
+// version's (`other_commits_before`) whose subject `changes` matches (the
+// configuration's ladder.measurement_change_commits: "harness: flush L2
+// between iterations", "bench: move to a different node"): every version
+// from here on is measured the new way, so no gain across it compares
+// (kits 60 and 61, K14, J19). nullopt when none does or `changes` is null.
+std::optional<std::string> measurement_changed_before(const json::Value &row, const text::Regex *changes);
+std::optional<std::string> measurement_changed_before(const workspace::VersionRow &row, const text::Regex *changes);
 
 // Noise reasons in the spec's order: "remeasurement", "infrastructure", and,
 // when outcome_matters, "incorrect" and "gate-fail". nullopt when none.

@@ -4,6 +4,7 @@
 #include <future>
 #include <map>
 #include <unordered_map>
+#include <utility>
 
 #include "error/error.hpp"
 #include "git/repository.hpp"
@@ -145,6 +146,10 @@ struct History {
   std::vector<git::Commit> commits;               // oldest first, text made valid and bounded
   std::map<std::string, std::size_t> last_commit; // version key → index into commits
   json::Value non_version = json::Value::array(); // subjects of the other commits
+  // Per version commit (index into commits), the subjects of the other
+  // commits since the version commit before it: a harness change made
+  // between two versions is read where it was made.
+  std::map<std::size_t, std::vector<std::string>> others_before;
 };
 
 // History: the last commit of a version in topological order wins. Commit
@@ -153,6 +158,7 @@ History read_history(const git::Repository &repo, const TraceFiles &files, std::
   const config::Limits &limits = files.limits();
   History h;
   h.commits = repo.commits_oldest_first();
+  std::vector<std::string> others; // since the last version commit
   for (std::size_t i = 0; i < h.commits.size(); ++i) {
     git::Commit &c = h.commits[i];
     const std::string source = "commit " + c.sha.substr(0, 12);
@@ -162,6 +168,10 @@ History read_history(const git::Repository &repo, const TraceFiles &files, std::
                      "limits.max_message_bytes", warnings);
     auto prefix = subject_version_prefix(c.subject);
     if (prefix && version_number(*prefix)) {
+      // The commits before the first version set the trace up: no
+      // measurement before them compares with one after.
+      if (!others.empty() && !h.last_commit.empty()) h.others_before[i] = others;
+      others.clear();
       h.last_commit[text::to_lower(*prefix)] = i;
       continue;
     }
@@ -169,6 +179,7 @@ History read_history(const git::Repository &repo, const TraceFiles &files, std::
       warnings.push_back(source + " is not read as a version: " + version_key_problem(*prefix) + " (subject '" +
                          std::string(text::prefix_code_points(c.subject, 60)) + "')");
     h.non_version.push_back(std::string(text::prefix_code_points(c.subject, 90)));
+    others.push_back(std::string(text::prefix_code_points(c.subject, 90)));
   }
   return h;
 }
@@ -212,7 +223,8 @@ std::vector<std::pair<std::int64_t, std::string>> version_order(const History &h
 // One work/versions.jsonl row (§9.1): the version, its captures, its commit
 // (if any) with the subject's fields, then its step record (if any).
 json::Value version_row(std::int64_t n, const std::string &key, const git::Commit *c, const json::Value *step,
-                        const std::string &dsl, const std::vector<const json::Value *> *captures) {
+                        const std::string &dsl, const std::vector<const json::Value *> *captures,
+                        const std::vector<std::string> *others_before) {
   workspace::VersionRow row;
   row.version = key;
   row.n = n;
@@ -244,6 +256,7 @@ json::Value version_row(std::int64_t n, const std::string &key, const git::Commi
     row.deadend_streak = f.deadend_streak;
     row.next_direction = std::move(f.next_direction);
     row.stated_change = std::move(f.stated_change);
+    if (others_before) row.other_commits_before = *others_before;
   }
   // step_record_fields writes each §3.1 field with the type the row reads.
   if (step) return row.with_members(*step->as_object()).value().to_json();
@@ -378,8 +391,10 @@ IngestResult ingest(const TraceLocation &loc, const config::Config &config) {
     const git::Commit *c = ci == history.last_commit.end() ? nullptr : &history.commits[ci->second];
     std::string dsl = c ? commit_dsl.at(key) : (dsl_default.empty() ? "any" : dsl_default);
     auto cap = captures_of.find(key);
+    auto others = c ? history.others_before.find(ci->second) : history.others_before.end();
     res.versions.push_back(version_row(n, key, c, mi == memory.records.end() ? nullptr : &mi->second, dsl,
-                                       cap == captures_of.end() ? nullptr : &cap->second));
+                                       cap == captures_of.end() ? nullptr : &cap->second,
+                                       others == history.others_before.end() ? nullptr : &others->second));
   }
 
   MetaInputs meta_in{

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "error/error.hpp"
+#include "levers/term_vocabulary.hpp"
 #include "record/format_tags.hpp"
 #include "workspace/kernel_file.hpp"
 #include "json/parse.hpp"
@@ -212,6 +213,9 @@ LadderThresholds Config::ladder() const {
   double d = number_at(*this, o, "deadend_min_chars", static_cast<double>(l.deadend_min_chars));
   if (d < 0) throw Error(ErrorKind::UnreadableInput, where(*this) + ": ladder.deadend_min_chars must not be negative");
   l.deadend_min_chars = static_cast<std::size_t>(d);
+  if (const auto &list = o.get("measurement_change_commits"); !list.is_null())
+    l.measurement_change_commits = levers::patterns_regex(
+        list, true, where(*this) + ": ladder.measurement_change_commits", levers::PatternsMatch::Anywhere);
   if (l.rebaseline_factor <= 1.0)
     throw Error(ErrorKind::UnreadableInput, where(*this) + ": ladder.rebaseline_factor must exceed 1");
   return l;

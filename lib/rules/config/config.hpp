@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -15,6 +16,7 @@
 
 #include "config/limits.hpp"
 #include "config/settings.hpp"
+#include "text/regex.hpp"
 #include "json/value.hpp"
 
 namespace otm::config {
@@ -35,6 +37,11 @@ struct LadderThresholds {
   double rebaseline_factor = 5.0;
   double final_tolerance = 1.0001;
   std::size_t deadend_min_chars = 80;
+  // `measurement_change_commits`: a commit naming no version made between
+  // two versions whose subject matches one of these says the run changed
+  // how it measures ("harness: flush L2 between iterations"): the first
+  // kept version after it is a re-baseline, not a gain. Null: none does.
+  std::shared_ptr<const text::Regex> measurement_change_commits;
 };
 
 // When a text is a run's template default rather than a step's own (the

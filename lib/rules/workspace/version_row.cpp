@@ -51,6 +51,7 @@ constexpr std::pair<const char *, std::vector<std::string> Row::*> kStringLists[
     {"profile_dirs", &Row::profile_dirs},
     {"ncu_usable_dirs", &Row::ncu_usable_dirs},
     {"report_dirs", &Row::report_dirs},
+    {"other_commits_before", &Row::other_commits_before},
 };
 constexpr std::pair<const char *, json::Value Row::*> kValues[] = {
     {"geomean_us", &Row::geomean_us},
@@ -158,6 +159,7 @@ json::Value VersionRow::to_json() const {
     if (deadend_streak) row.set("deadend_streak", *deadend_streak);
     if (next_direction) row.set("next_direction", *next_direction);
     if (stated_change) row.set("stated_change", *stated_change);
+    if (!other_commits_before.empty()) row.set("other_commits_before", json::Value::strings(other_commits_before));
   }
   if (has_memory) {
     row.set("memory_file", memory_file);

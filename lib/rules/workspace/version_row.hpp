@@ -41,6 +41,10 @@ struct VersionRow {
   std::optional<std::string> next_direction;
   // The subject's change after its verdict and figures (parse_commit_message).
   std::optional<std::string> stated_change;
+  // The subjects of the commits that name no version made since the
+  // version commit before this one, oldest first ("harness: flush L2
+  // between iterations"): what the run changed around its kernel here.
+  std::vector<std::string> other_commits_before;
 
   // Its step record's §3.1 fields: written when has_memory. The numbers a
   // step record states are kept as it wrote them (an integer stays one,

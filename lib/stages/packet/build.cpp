@@ -70,6 +70,7 @@ Context make_context(const json::Value &meta_file, const git::Repository &repo, 
   ctx.causal = record::CausalRule::from_json(config.data().get("causal_sentences"), config.source_name());
   ctx.directions = DirectionRule::from_json(config.data().get("directions_taken_up"), config.source_name());
   ctx.noise = NoiseRule::from_json(config.data().get("noise"), config.source_name());
+  ctx.noise.measurement_change_commits = config.ladder().measurement_change_commits;
   ctx.meta.re_measurements =
       workspace::TraceMeta::re_measurements_in(meta_file.get("memory_variants"), ctx.noise.re_measurement_suffix.get());
   ctx.sm_count = config.sm_count(ctx.meta.product);

@@ -87,7 +87,7 @@ RunFacts::RunFacts(const std::vector<json::Value> &version_rows, const BlobOf &b
     : RunFacts(workspace::read_version_rows(version_rows, "version rows"), blob_of, noise) {}
 
 RunFacts::RunFacts(std::vector<workspace::VersionRow> version_rows, const BlobOf &blob_of, const NoiseRule &noise)
-    : rows_(std::move(version_rows)) {
+    : rows_(std::move(version_rows)), measurement_change_commits_(noise.measurement_change_commits) {
   std::stable_sort(rows_.begin(), rows_.end(),
                    [](const workspace::VersionRow &a, const workspace::VersionRow &b) { return a.n < b.n; });
   for (std::size_t i = 0; i < rows_.size(); ++i) {
@@ -180,7 +180,9 @@ bool RunFacts::measurement_changed_after(const std::string &from, const std::str
   auto a = position_.find(from), b = position_.find(to);
   if (a == position_.end() || b == position_.end()) return false;
   for (std::size_t i = a->second + 1; i <= b->second; ++i)
-    if (kept(rows_[i]) && ladder::declares_new_measurement(rows_[i])) return true;
+    if ((kept(rows_[i]) && ladder::declares_new_measurement(rows_[i])) ||
+        ladder::measurement_changed_before(rows_[i], measurement_change_commits_.get()))
+      return true;
   return false;
 }
 

@@ -63,6 +63,10 @@ struct NoiseRule {
   // profiler's run of the version ("v5_ncu.json") is slower by design and
   // no re-measurement. Null: no variant is.
   std::shared_ptr<const text::Regex> re_measurement_suffix;
+  // The ladder's reading of a commit between versions that changed how
+  // the run measures (config::LadderThresholds, the `ladder` section),
+  // so the packet and the ladder read one pattern. Null: none does.
+  std::shared_ptr<const text::Regex> measurement_change_commits;
   static NoiseRule from_json(const json::Value &section, const std::string &source);
 };
 
@@ -83,7 +87,8 @@ public:
   std::vector<const workspace::VersionRow *> kept_between(const std::string &from, const std::string &to) const;
   // Whether a kept row after `from`, up to and including `to`, declares
   // that the run changed how it measures (ladder::declares_new_measurement:
-  // a harness re-baseline): the geomeans of the two do not compare. False
+  // a harness re-baseline), or any row there follows a commit that says so
+  // (ladder::measurement_changed_before): the geomeans of the two do not compare. False
   // when either version is unknown or `to` is not after `from`.
   bool measurement_changed_after(const std::string &from, const std::string &to) const;
   // The rows up to and including `version` that have a commit and were
@@ -141,6 +146,7 @@ private:
   StockTexts stock_;
   std::vector<std::optional<std::string>> blobs_; // per row of rows_: its kernel's blob, when read
   std::optional<double> spread_, shape_spread_;
+  std::shared_ptr<const text::Regex> measurement_change_commits_;
 };
 
 } // namespace otm::packet
