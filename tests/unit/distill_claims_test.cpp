@@ -1693,6 +1693,32 @@ TEST_CASE("a reference kernel whose loop stops below a benchmarked size is refus
   CHECK(within.record);
 }
 
+TEST_CASE("a strategy whose kernel after the change reads one tile of a longer row is refused", "[distill][issue25]") {
+  // Kit 61, J20: a "whole-row tile" of 4096 columns credited on rows of
+  // 32000; the kernel's mask hides the columns it never reads.
+  auto p = fixture("strategy-v5");
+  p.code_after = fixture("refk-final").code;
+  const std::string host = "BLOCK = min(triton.next_power_of_2(n_cols), 8192)";
+  REQUIRE(p.code_after.find(host) != std::string::npos);
+  p.code_after.replace(p.code_after.find(host), host.size(), "BLOCK = 4096");
+  at(p.doc, {"agent_facing", "what_the_run_said"})
+      .set("causal_sentences", json::Value::strings({"Eight warps keep more loads in flight, because each row is "
+                                                     "long enough to need them."}));
+  auto &op = at(p.doc, {"agent_facing", "operator"});
+  op.set("benchmarked_values", json::parse(R"({"n_rows": [64], "n_cols": [4096, 32000]})"));
+  auto d = distill::draft_record(p);
+  REQUIRE(d.refusal);
+  CHECK(d.refusal->field == "payload.implementation.snippet");
+  CHECK_THAT(d.refusal->why, Catch::Contains("the kernel after the change: its offsets `offs = tl.arange(0, BLOCK)` "
+                                             "cover one tile of `n_cols` (`BLOCK` at most 4096) and no loop walks "
+                                             "past it, and the run benchmarked n_cols=32000"));
+  // Every benchmarked row within the tile: the rule passes it.
+  op.set("benchmarked_values", json::parse(R"({"n_rows": [64], "n_cols": [1024, 4096]})"));
+  auto within = distill::draft_record(p);
+  INFO((within.refusal ? within.refusal->why : ""));
+  CHECK(within.record);
+}
+
 TEST_CASE("a reference kernel of a trace whose workload times a fixed axis at other values is refused",
           "[distill][issue25]") {
   // Kit 57, N40 and N11: definition.json fixes K at 3 (dstate at 16) while

@@ -2,7 +2,6 @@
 // quoted, with its lineage.
 #include "distill/draft_context.hpp"
 
-#include "code/capped_loops.hpp"
 #include "code/cxx_syntax.hpp"
 #include "code/gluon_layouts.hpp"
 #include "code/jit_globals.hpp"
@@ -15,6 +14,7 @@
 #include "code/unmasked_accesses.hpp"
 #include "diff/barrier_removal.hpp"
 #include "distill/reference_kernel_code.hpp"
+#include "distill/unread_sizes.hpp"
 #include "ladder/noise.hpp"
 #include "levers/lever_settings.hpp"
 #include "record/leak_shapes.hpp"
@@ -289,15 +289,6 @@ std::string chunked_loops(const std::string &kernel, code::Language language) {
   return out;
 }
 
-// Whether a code name (`BLOCK_N`, `n_cols`) is named for a benchmarked
-// axis (`N`, `cols`): the axis itself or a name ending in `_<axis>`, any
-// case; any name, when the operator varies one axis only (kit 57, N27:
-// `BLOCK` over `numel`).
-bool names_the_axis(const std::string &name, const std::string &axis, std::size_t n_axes) {
-  const std::string low = text::to_lower(name), a = text::to_lower(axis);
-  return n_axes == 1 || low == a || low.ends_with("_" + a);
-}
-
 // The benchmarked sizes a block does not divide: "N=11008", said with
 // the block "BLOCK_N = 2048" (kit 53, Z12; kit 52, Y11: the unmasked
 // kernel quoted as passing on a shape its blocks overrun). Only a block
@@ -340,30 +331,6 @@ SizesOffTheBlock benchmarked_sizes_off_the_block(const Context &c, const std::st
     if (!off.sizes.empty()) break; // one block, said once
   }
   return off;
-}
-
-// The refusal of a kernel with a loop capped below a benchmarked size
-// (code::capped_loops), its size named for the axis (names_the_axis);
-// nullopt when there is none.
-std::optional<std::string> size_over_a_capped_loop(const Context &c, const std::string &kernel) {
-  const auto *axes = c.af.get("operator").get("benchmarked_values").as_object();
-  if (!axes) return std::nullopt;
-  for (const auto &l : code::capped_loops(kernel)) {
-    for (const auto &[axis, list] : *axes) {
-      const auto *vs = list.as_array();
-      if (!vs || !names_the_axis(l.size, axis, axes->size())) continue;
-      std::vector<std::string> over;
-      for (const auto &v : *vs)
-        if (auto n = v.as_int(); n && *n > l.cap) over.push_back(axis + "=" + std::to_string(*n));
-      if (over.empty()) continue;
-      const bool quotable = record::version_ids(l.head).empty();
-      return (quotable ? "its loop `" + l.head + "`" : std::string("a loop of it")) + " stops at `" + l.cap_name +
-             "` (" + std::to_string(l.cap) + "), and the run benchmarked " + text::prose_list(over) +
-             ": the kernel leaves the rest of each longer row unread on a shape the run reports as passing, so the "
-             "run's check is not of this code";
-    }
-  }
-  return std::nullopt;
 }
 
 // Loads and stores of blocks of offsets without a mask, said where a reader
@@ -474,7 +441,7 @@ void check_the_benchmarked_shapes(Context &c) {
   // `c < min(N, BLOCK_N)` with BLOCK_N 2048 over rows of N >= 4096): the
   // kernel leaves the rest of each longer row unread on a shape the run
   // reports as passing.
-  if (auto capped = size_over_a_capped_loop(c, c.packet.code)) refuse("payload.implementation.snippet", *capped);
+  if (auto unread = size_left_unread(c, c.packet.code)) refuse("payload.implementation.snippet", *unread);
   // Unmasked block accesses and a benchmarked size the block does not
   // divide (kit 53, Z12; kit 57, N27): the kernel reads or writes past the
   // tensor on a shape the run reports as passing, so that check is not of

@@ -10,6 +10,7 @@
 #include "distill/change_claims.hpp"
 #include "distill/mechanism_source.hpp"
 #include "distill/strategy_gain.hpp"
+#include "distill/unread_sizes.hpp"
 #include "levers/lever_settings.hpp"
 #include "text/code_list.hpp"
 #include "text/utf8.hpp"
@@ -84,6 +85,12 @@ diff::DiffReading running_change(Context &c, const std::string &range) {
       refuse("payload.implementation.snippet",
              "the kernel after the change " + e->why() + ", so the run's measurement is not of this code");
   }
+  // A kernel that leaves part of a benchmarked row unread (kit 61, J20: a
+  // "whole-row tile" of 8192 columns credited on rows of 32000 and 151936):
+  // its gain there is partly the data it skips.
+  if (auto after = code_after(c))
+    if (auto unread = size_left_unread(c, std::string(*after)))
+      refuse("payload.implementation.snippet", "the kernel after the change: " + *unread);
   return std::move(*diff);
 }
 

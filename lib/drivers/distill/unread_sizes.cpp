@@ -1,0 +1,60 @@
+#include "distill/unread_sizes.hpp"
+
+#include <vector>
+
+#include "code/capped_loops.hpp"
+#include "code/single_tile_spans.hpp"
+#include "record/leak_shapes.hpp"
+#include "text/code_list.hpp"
+#include "text/utf8.hpp"
+
+namespace otm::distill::drafting {
+
+namespace {
+
+// The benchmarked sizes of the axis `size` is named for above `limit`
+// ("N=32000"); empty when none is.
+std::vector<std::string> sizes_over(const json::Object &axes, const std::string &size, long long limit) {
+  std::vector<std::string> over;
+  for (const auto &[axis, list] : axes) {
+    const auto *vs = list.as_array();
+    if (!vs || !names_the_axis(size, axis, axes.size())) continue;
+    for (const auto &v : *vs)
+      if (auto n = v.as_int(); n && *n > limit) over.push_back(axis + "=" + std::to_string(*n));
+    if (!over.empty()) break;
+  }
+  return over;
+}
+
+constexpr const char *kUnread = ": the kernel leaves the rest of each longer row unread on a shape the run reports as "
+                                "passing, so the run's check is not of this code";
+
+} // namespace
+
+bool names_the_axis(const std::string &name, const std::string &axis, std::size_t n_axes) {
+  const std::string low = text::to_lower(name), a = text::to_lower(axis);
+  return n_axes == 1 || low == a || low.ends_with("_" + a);
+}
+
+std::optional<std::string> size_left_unread(const Context &c, const std::string &kernel) {
+  const auto *axes = c.af.get("operator").get("benchmarked_values").as_object();
+  if (!axes) return std::nullopt;
+  for (const auto &l : code::capped_loops(kernel)) {
+    const auto over = sizes_over(*axes, l.size, l.cap);
+    if (over.empty()) continue;
+    const bool quotable = record::version_ids(l.head).empty();
+    return (quotable ? "its loop `" + l.head + "`" : std::string("a loop of it")) + " stops at `" + l.cap_name + "` (" +
+           std::to_string(l.cap) + "), and the run benchmarked " + text::prose_list(over) + kUnread;
+  }
+  for (const auto &t : code::single_tile_spans(kernel)) {
+    const auto over = sizes_over(*axes, t.size, t.largest);
+    if (over.empty()) continue;
+    const bool quotable = record::version_ids(t.offsets).empty();
+    return (quotable ? "its offsets `" + t.offsets + "`" : std::string("its offsets")) + " cover one tile of `" +
+           t.size + "` (`" + t.block + "` at most " + std::to_string(t.largest) +
+           ") and no loop walks past it, and the run benchmarked " + text::prose_list(over) + kUnread;
+  }
+  return std::nullopt;
+}
+
+} // namespace otm::distill::drafting
