@@ -1717,6 +1717,14 @@ TEST_CASE("a strategy whose kernel after the change reads one tile of a longer r
   auto within = distill::draft_record(p);
   INFO((within.refusal ? within.refusal->why : ""));
   CHECK(within.record);
+  // A size named for a fixed axis (`n_cols`, N = 4096) is not the one
+  // varied axis (M), however large M's values are (otm-make-trace's
+  // rmsnorm: N_COLS 2048 over M up to 32768).
+  op.set("fixed_axes", json::parse(R"({"N": 4096})"));
+  op.set("benchmarked_values", json::parse(R"({"M": [64, 32000]})"));
+  auto fixed = distill::draft_record(p);
+  INFO((fixed.refusal ? fixed.refusal->why : ""));
+  CHECK(fixed.record);
 }
 
 TEST_CASE("a reference kernel of a trace whose workload times a fixed axis at other values is refused",

@@ -624,3 +624,28 @@ TEST_CASE("inert code: a function only its own body names is called by nothing",
   auto c = code::find_inert_code(src, code::Language::Python, {"_load_partition", "kernel"});
   CHECK(c.uncalled_functions == std::vector<std::string>{"_load_partition"});
 }
+
+TEST_CASE("inert code: a module constant a JIT kernel's parameter shadows is read by no kernel line",
+          "[inert][issue25]") {
+  // Kit 61, J01: `BN = 64` beside an autotuned kernel that takes
+  // `BN: tl.constexpr` from its configs; the launch passes no BN.
+  const std::string autotuned = "import triton\nimport triton.language as tl\nBN = 64\nVEC = 4\n\n"
+                                "@triton.autotune(configs=[triton.Config({'BN': 32})], key=['N'])\n"
+                                "@triton.jit\n"
+                                "def k(x_ptr, N, BN: tl.constexpr, VEC: tl.constexpr):\n"
+                                "    offs = tl.max_contiguous(tl.arange(0, BN), VEC)\n"
+                                "    tl.store(x_ptr + offs, tl.load(x_ptr + offs, mask=offs < N), mask=offs < N)\n\n"
+                                "def run(x):\n    k[lambda META: (1,)](x, x.numel(), VEC=VEC)\n";
+  auto c = code::find_inert_code(autotuned, code::Language::Python);
+  CHECK(c.unread_names == std::vector<std::string>{"BN"});
+  CHECK(c.is_inert(2));       // BN = 64
+  CHECK_FALSE(c.is_inert(3)); // VEC = 4: the launch passes it
+  // Passed by the launch, the constant is read there.
+  std::string passed = autotuned;
+  passed.replace(passed.find("VEC=VEC)"), 8, "BN=BN, VEC=VEC)");
+  CHECK(code::find_inert_code(passed, code::Language::Python).unread_names.empty());
+  // A kernel that rebinds the name may read it before: left as read.
+  std::string rebound = autotuned;
+  rebound.replace(rebound.find("    offs = tl.max_contiguous("), 0, "    BN = BN * 2\n");
+  CHECK(code::find_inert_code(rebound, code::Language::Python).unread_names.empty());
+}

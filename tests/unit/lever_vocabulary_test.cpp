@@ -229,6 +229,26 @@ TEST_CASE("levers: every lever a change text names must be in the diff, however 
   CHECK(has(descriptors.missing, "tma"));
   // A change that names only what its diff holds misses nothing.
   CHECK(levers::read_levers(diff::read_diff(stages), "pipeline depth 3", v(), "triton").missing.empty());
+  // An autotune list's `for` line sets the tiles the config line after it
+  // reads (kit 61, J01: the running change of "column tile 32->64").
+  const char *configs = R"(diff --git a/kernel.py b/kernel.py
+--- a/kernel.py
++++ b/kernel.py
+@@ -36,5 +36,5 @@ def _check_inputs(*tensors):
+ def _autotune_configs():
+     cfgs = []
+-    for _m, _n in [(32, 16), (64, 32)]:
++    for _m, _n in [(32, 32), (64, 64)]:
+         for w in (4, 8):
+             cfgs.append(triton.Config({'BM': _m, 'BN': _n}, num_warps=w))
+)";
+  CHECK(has(levers::read_levers(diff::read_diff(configs), "column tile 32->64", v(), "triton").realised,
+            "block-size-tuning"));
+  // The same list feeding no tile: not the lever's.
+  std::string warps = configs;
+  warps.replace(warps.find("{'BM': _m, 'BN': _n}"), 20, "{}");
+  CHECK(has(levers::read_levers(diff::read_diff(warps), "column tile 32->64", v(), "triton").missing,
+            "block-size-tuning"));
   // A tile's code name is its lever, so accounts of TILE_K=64 are one lever.
   CHECK(levers::failed_lever_key(v(), "TILE_K=64 does not compile (OutOfResources)", "gluon") ==
         levers::failed_lever_key(v(), "TILE_K 32->64 regresses large shapes", "gluon"));

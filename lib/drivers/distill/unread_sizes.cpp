@@ -1,5 +1,6 @@
 #include "distill/unread_sizes.hpp"
 
+#include <algorithm>
 #include <vector>
 
 #include "code/capped_loops.hpp"
@@ -13,12 +14,39 @@ namespace otm::distill::drafting {
 namespace {
 
 // The benchmarked sizes of the axis `size` is named for above `limit`
-// ("N=32000"); empty when none is.
-std::vector<std::string> sizes_over(const json::Object &axes, const std::string &size, long long limit) {
+// ("N=32000"); empty when none is. A size named for a fixed axis
+// (`N_COLS` of an operator whose N is 2048) is that axis, whatever the
+// varied one is called.
+std::vector<std::string> sizes_over(const json::Value &op, const std::string &size, long long limit) {
   std::vector<std::string> over;
-  for (const auto &[axis, list] : axes) {
+  const auto *axes = op.get("benchmarked_values").as_object();
+  // The name's words (`N_COLS`: n, cols), to tell one that mentions a
+  // fixed axis and none of the varied ones: left undecided.
+  std::vector<std::string> words;
+  for (std::string rest = text::to_lower(size);;) {
+    const auto cut = rest.find('_');
+    words.push_back(rest.substr(0, cut));
+    if (cut == std::string::npos) break;
+    rest.erase(0, cut + 1);
+  }
+  auto mentions = [&](const std::string &axis) {
+    return std::find(words.begin(), words.end(), text::to_lower(axis)) != words.end();
+  };
+  bool mentions_fixed = false;
+  if (const auto *fixed = op.get("fixed_axes").as_object())
+    for (const auto &[axis, value] : *fixed) {
+      if (names_the_axis(size, axis, 0)) {
+        if (auto n = value.as_int(); n && *n > limit) over.push_back(axis + "=" + std::to_string(*n));
+        return over;
+      }
+      mentions_fixed = mentions_fixed || mentions(axis);
+    }
+  if (!axes) return over;
+  if (mentions_fixed && std::none_of(axes->begin(), axes->end(), [&](const auto &a) { return mentions(a.first); }))
+    return over;
+  for (const auto &[axis, list] : *axes) {
     const auto *vs = list.as_array();
-    if (!vs || !names_the_axis(size, axis, axes.size())) continue;
+    if (!vs || !names_the_axis(size, axis, axes->size())) continue;
     for (const auto &v : *vs)
       if (auto n = v.as_int(); n && *n > limit) over.push_back(axis + "=" + std::to_string(*n));
     if (!over.empty()) break;
@@ -37,17 +65,16 @@ bool names_the_axis(const std::string &name, const std::string &axis, std::size_
 }
 
 std::optional<std::string> size_left_unread(const Context &c, const std::string &kernel) {
-  const auto *axes = c.af.get("operator").get("benchmarked_values").as_object();
-  if (!axes) return std::nullopt;
+  const auto &op = c.af.get("operator");
   for (const auto &l : code::capped_loops(kernel)) {
-    const auto over = sizes_over(*axes, l.size, l.cap);
+    const auto over = sizes_over(op, l.size, l.cap);
     if (over.empty()) continue;
     const bool quotable = record::version_ids(l.head).empty();
     return (quotable ? "its loop `" + l.head + "`" : std::string("a loop of it")) + " stops at `" + l.cap_name + "` (" +
            std::to_string(l.cap) + "), and the run benchmarked " + text::prose_list(over) + kUnread;
   }
   for (const auto &t : code::single_tile_spans(kernel)) {
-    const auto over = sizes_over(*axes, t.size, t.largest);
+    const auto over = sizes_over(op, t.size, t.largest);
     if (over.empty()) continue;
     const bool quotable = record::version_ids(t.offsets).empty();
     return (quotable ? "its offsets `" + t.offsets + "`" : std::string("its offsets")) + " cover one tile of `" +

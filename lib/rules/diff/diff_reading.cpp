@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "code/identifiers.hpp"
 #include "code/inert_changes.hpp"
 #include "scrub/scrubber.hpp"
 #include "text/regex.hpp"
@@ -161,6 +162,41 @@ void narrow_to_changed_parts(const std::vector<code::DiffLine> &lexed, const std
     }
 }
 
+// Each running line's `feeds`: the later lines of its hunk on its side
+// (context, or its own role) that read a name its `for` target binds. An
+// assignment's value is left out: its name may be read on a path that does
+// not run (`cfg = CONFIG if ... else {"BLOCK_D": 128}`).
+void mark_what_lines_feed(const std::vector<code::DiffLine> &lexed, const std::vector<std::string> &code,
+                          DiffReading &r) {
+  static const text::Regex for_targets(R"(^\s*(?:async\s+)?for\s+(.+?)\s+in\b)");
+  for (auto &h : r.hunks)
+    for (auto &c : h.running) {
+      auto m = for_targets.search(code[c.line]);
+      if (!m) continue;
+      const std::string targets((*m)[1]);
+      const auto other = c.added ? code::DiffLine::Role::Removed : code::DiffLine::Role::Added;
+      // The other side loops over the same targets: the iterable changed,
+      // not the loop (a new `for tile in ...` feeds what it wraps, and
+      // changes none of it; kit 28, Q24).
+      bool same_loop = false;
+      for (std::size_t j = h.body_begin; j < h.body_end && j < lexed.size(); ++j)
+        if (lexed[j].role == other)
+          if (auto o = for_targets.search(code[j]); o && (*o)[1] == targets) same_loop = true;
+      if (!same_loop) continue;
+      std::vector<std::string> bound;
+      for (const auto &id : code::identifier_spans(targets))
+        bound.push_back(targets.substr(id.begin, id.end - id.begin));
+      for (std::size_t j = c.line + 1; j < h.body_end && j < lexed.size(); ++j) {
+        if (lexed[j].role == other || lexed[j].role == code::DiffLine::Role::Marker) continue;
+        for (const auto &name : bound)
+          if (holds_name(code[j], name)) {
+            c.feeds += code[j] + "\n";
+            break;
+          }
+      }
+    }
+}
+
 // Each running line's `moved`: its code with whitespace taken out is also
 // on the other side of the diff (one there per line here).
 void mark_moved_lines(const std::vector<std::string> &code, DiffReading &r) {
@@ -281,10 +317,11 @@ DiffReading read_diff(std::string_view diff, std::optional<std::string_view> aft
     if (!is_change(l)) continue;
     if (h.changed++ == 0) h.first_change = i;
     if (code::is_executable(l.kind))
-      h.running.push_back({i, code[i], code[i], {}, {}, l.role == code::DiffLine::Role::Added, dead[i]});
+      h.running.push_back({i, code[i], code[i], {}, {}, {}, l.role == code::DiffLine::Role::Added, dead[i]});
   }
   if (!r.hunks.empty() && r.hunks.back().body_end == 0) r.hunks.back().body_end = lexed.size();
   narrow_to_changed_parts(lexed, code, r);
+  mark_what_lines_feed(lexed, code, r);
   mark_moved_lines(code, r);
   return r;
 }

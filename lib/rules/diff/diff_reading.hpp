@@ -41,6 +41,12 @@ struct ChangedLine {
   std::string changed;
   std::string owner;   // the name that owns `changed` (`num_warps`, `UNROLL`), or empty
   std::string defines; // the name the line defines or assigns (`#define X`, `X: T = v`), or empty
+  // The code of the lines after it in its hunk, on its side of the diff,
+  // that read a name its `for` target binds (`for _m, _n in [(32, 64), ...]:` feeds
+  // `triton.Config({'BM': _m, 'BN': _n})`): a lever those lines set is
+  // changed by this line (kit 61, J01: an autotune list's tiles). Empty
+  // when it is no `for` or nothing there reads its targets.
+  std::string feeds;
   bool added = false;
   // Runs for nothing (code/inert_changes.hpp): an assignment of a name no
   // live line reads, a function the diff adds and nothing calls, or (judged

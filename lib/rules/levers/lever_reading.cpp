@@ -11,7 +11,8 @@ bool changes_lever(const diff::ChangedLine &line, const std::vector<std::string>
                    const LeverVocabulary &vocabulary, std::string_view dsl) {
   if (line.dead || line.moved) return false;
   for (const auto &l : levers)
-    if (vocabulary.in_code(l, line.changed, dsl) || (!line.owner.empty() && vocabulary.in_code(l, line.owner, dsl)))
+    if (vocabulary.in_code(l, line.changed, dsl) || (!line.owner.empty() && vocabulary.in_code(l, line.owner, dsl)) ||
+        (!line.feeds.empty() && vocabulary.in_code(l, line.feeds, dsl)))
       return true;
   return false;
 }

@@ -308,6 +308,29 @@ void drop_reads_of_unread_parameters(std::string_view source, std::vector<std::v
   }
 }
 
+// A JIT kernel's parameter its body never rebinds shadows a module
+// constant of its name: the kernel's occurrences of the name read the
+// parameter (its binding in the signature reads nothing), so they keep no
+// module assignment alive (kit 61, J01, J17, J18: `BN = 32 -> 64` quoted
+// beside an autotuned kernel that takes `BN: tl.constexpr` from its
+// configs). The launch's `BN=BN` keyword is outside the kernel and still
+// reads it.
+void drop_reads_shadowed_by_parameters(std::string_view source, std::vector<std::vector<std::string>> &reads) {
+  for (const auto &k : jit_kernel_parameters(source))
+    for (const auto &p : k.shadowing)
+      for (std::size_t i = k.header; i < k.end && i < reads.size(); ++i) {
+        auto &l = reads[i];
+        if (i < k.signature_end) {
+          // The binding only (drop_reads_of_unread_parameters took an
+          // unread one's): a default value (`P=P`) is read where the `def` runs.
+          if (k.unread.count(p)) continue;
+          if (auto it = std::find(l.begin(), l.end(), p); it != l.end()) l.erase(it);
+        } else {
+          l.erase(std::remove(l.begin(), l.end(), p), l.end());
+        }
+      }
+}
+
 // Gluon's shared (and tensor) memory buffers, and C arrays: a store into
 // one is no read of it, so a buffer nothing loads from is unread, and its stores, which
 // nothing sees, are dead with it (round 10: a double buffer written every
@@ -372,7 +395,10 @@ InertCode find_inert_code(std::string_view source, Language language, const std:
   const auto statements = definitions_of(r, out, defining);
   const auto functions = new_functions_of(r, out, language, new_functions);
   auto reads = reads_of(r, out, defining, functions);
-  if (language == Language::Python) drop_reads_of_unread_parameters(source, reads);
+  if (language == Language::Python) {
+    drop_reads_of_unread_parameters(source, reads);
+    drop_reads_shadowed_by_parameters(source, reads);
+  }
   const auto buffers = buffer_stores_of(r, out, statements, language, reads);
 
   // Fixed point: a name is read when a live line reads it; an assignment

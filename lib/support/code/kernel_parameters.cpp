@@ -32,14 +32,25 @@ std::vector<JitKernelParameters> jit_kernel_parameters(std::string_view source) 
     auto open = signature.find('(');
     auto close = open == std::string::npos ? std::nullopt : matching_bracket(signature, open);
     if (!close) continue;
-    JitKernelParameters k{s.name, {}, {}, s.header, end + 1};
+    JitKernelParameters k{s.name, {}, {}, s.header, end + 1, s.end, {}};
     for (const auto &part : split_top_level(std::string_view(signature).substr(open + 1, *close - open - 1), ','))
       if (auto m = name.search(part)) k.params.emplace_back((*m)[1]);
-    std::set<std::string> read;
+    std::set<std::string> read, rebound;
+    // What a body line binds: the targets of `P = `, `P += `, `a, P = `,
+    // `for a, P in`, `as P` and `P :=`.
+    static const text::Regex targets(R"(^\s*([A-Za-z_][\w\s,()\[\]]*?)\s*(?:[-+*/%&|^]|//|<<|>>)?=(?!=))"
+                                     R"(|^\s*for\s+(.+?)\s+in\b|\bas\s+([A-Za-z_]\w*)|([A-Za-z_]\w*)\s*:=)");
     for (std::size_t i = k.signature_end; i < s.end && i < outline.lines.size(); ++i) {
       const auto &code = outline.lines[i].python;
       for (const auto &id : identifier_spans(code)) read.insert(code.substr(id.begin, id.end - id.begin));
+      targets.for_each_match(code, [&](const text::Match &m) {
+        for (std::size_t g = 1; g <= 4; ++g)
+          if (m.has(g))
+            for (const auto &id : identifier_spans(m[g])) rebound.emplace(m[g].substr(id.begin, id.end - id.begin));
+      });
     }
+    for (const auto &p : k.params)
+      if (!rebound.count(p)) k.shadowing.insert(p);
     // A parameter the kernel's decorators name is read by them: an
     // autotune `key=['max_seq_len']` re-tunes on it (kit 49, V03).
     std::string decorators;

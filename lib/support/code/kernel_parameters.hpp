@@ -6,7 +6,7 @@
 // A value passed only to such a parameter computes nothing
 // (code/inert_code.hpp asks this).
 //
-//   for (auto &k : code::jit_kernel_parameters(text)) k.name, k.unread, k.signature_end
+//   for (auto &k : code::jit_kernel_parameters(text)) k.name, k.unread, k.signature_end, k.shadowing
 //   for (auto &u : code::unread_parameter_texts(text)) u.line, u.text, u.reads
 #pragma once
 
@@ -24,6 +24,12 @@ struct JitKernelParameters {
   std::set<std::string> unread;    // the ones no body line reads
   std::size_t header = 0;          // the `def` line (0-based)
   std::size_t signature_end = 0;   // one past the line closing the parameter list
+  std::size_t end = 0;             // one past its last line
+  // The parameters its body never rebinds (`P = ...`, `P += ...`, `for P
+  // in`): every name P in the kernel is the parameter, never a module
+  // constant of that name (J01: a module `BN = 64` beside an autotuned
+  // kernel's `BN: tl.constexpr` is read by no line).
+  std::set<std::string> shadowing;
 };
 
 std::vector<JitKernelParameters> jit_kernel_parameters(std::string_view python_source);
