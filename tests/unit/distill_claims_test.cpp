@@ -1727,6 +1727,31 @@ TEST_CASE("a strategy whose kernel after the change reads one tile of a longer r
   CHECK(fixed.record);
 }
 
+TEST_CASE("a reference kernel whose loop's last step reads past a benchmarked size is refused", "[distill][issue25]") {
+  // Kit 61, J15: a K loop by BLOCK_K = 64 whose loads mask M only, on K = 3000.
+  auto p = fixture("refk-final");
+  p.code = "import triton\nimport triton.language as tl\nBLOCK_K = 64\n\n@triton.jit\ndef k(a_ptr, y_ptr, M, K, "
+           "BLOCK_K: tl.constexpr):\n    row = tl.program_id(0)\n    offs_k = tl.arange(0, BLOCK_K)\n"
+           "    acc = tl.zeros([BLOCK_K], dtype=tl.float32)\n"
+           "    for k0 in range(0, K, BLOCK_K):\n"
+           "        k_idx = k0 + offs_k\n"
+           "        acc += tl.load(a_ptr + row * K + k_idx, mask=row < M)\n"
+           "    tl.store(y_ptr + row, tl.sum(acc, axis=0))\n\n\n"
+           "def launch(a, y):\n    k[(a.shape[0],)](a, y, a.shape[0], a.shape[1], BLOCK_K=BLOCK_K, num_warps=4)\n"
+           "    return y\n";
+  auto &op = at(p.doc, {"agent_facing", "operator"});
+  op.set("benchmarked_values", json::parse(R"({"M": [16, 33], "K": [4096, 3000]})"));
+  auto d = distill::draft_record(p);
+  REQUIRE(d.refusal);
+  CHECK(d.refusal->field == "payload.implementation.snippet");
+  CHECK_THAT(d.refusal->why, Catch::Contains("steps by `BLOCK_K` (64) and loads through `k_idx` with no mask on it, "
+                                             "and the run benchmarked K=3000, not a multiple of 64"));
+  // Every K a multiple of the step: not this rule's.
+  op.set("benchmarked_values", json::parse(R"({"M": [16, 33], "K": [4096, 3072]})"));
+  auto within = distill::draft_record(p);
+  CHECK((!within.refusal || within.refusal->why.find("steps by") == std::string::npos));
+}
+
 TEST_CASE("a reference kernel of a trace whose workload times a fixed axis at other values is refused",
           "[distill][issue25]") {
   // Kit 57, N40 and N11: definition.json fixes K at 3 (dstate at 16) while

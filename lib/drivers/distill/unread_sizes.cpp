@@ -5,6 +5,8 @@
 
 #include "code/capped_loops.hpp"
 #include "code/single_tile_spans.hpp"
+#include "code/tile_constants.hpp"
+#include "code/unmasked_loop_steps.hpp"
 #include "record/leak_shapes.hpp"
 #include "text/code_list.hpp"
 #include "text/utf8.hpp"
@@ -72,6 +74,27 @@ std::optional<std::string> size_left_unread(const Context &c, const std::string 
     const bool quotable = record::version_ids(l.head).empty();
     return (quotable ? "its loop `" + l.head + "`" : std::string("a loop of it")) + " stops at `" + l.cap_name + "` (" +
            std::to_string(l.cap) + "), and the run benchmarked " + text::prose_list(over) + kUnread;
+  }
+  // A loop whose last step reads past the size: the benchmarked sizes of
+  // an axis its end names that its one step value does not divide.
+  for (const auto &l : code::unmasked_loop_steps(kernel)) {
+    const auto values = code::values_given(kernel, l.step);
+    if (values.size() != 1 || values.front() <= 1) continue;
+    const long long step = values.front();
+    for (const auto &bound : l.bounds) {
+      std::vector<std::string> off;
+      for (const auto &s : sizes_over(op, bound, 0))
+        if (const auto eq = s.find('='); eq != std::string::npos && std::stoll(s.substr(eq + 1)) % step != 0)
+          off.push_back(s);
+      if (off.empty()) continue;
+      const bool quotable = record::version_ids(l.head).empty();
+      return (quotable ? "its loop `" + l.head + "`" : std::string("a loop of it")) + " steps by `" + l.step + "` (" +
+             std::to_string(step) + ") and loads through `" + l.index +
+             "` with no mask on it, and the run benchmarked " + text::prose_list(off) + ", not a multiple of " +
+             std::to_string(step) +
+             ": the last step reads past the end on a shape the run reports as passing, so the run's check is not of "
+             "this code";
+    }
   }
   for (const auto &t : code::single_tile_spans(kernel)) {
     const auto over = sizes_over(op, t.size, t.largest);

@@ -1,9 +1,12 @@
-// A kernel that leaves part of a benchmarked row unread: a loop capped at
-// a constant below the size (code::capped_loops; kit 57, N25), or offsets
-// that cover one tile of it with nothing walking past (code::
-// single_tile_spans; kit 61, J20, J21). The run reports such a shape as
-// passing, so its check is not of this code: a reference kernel is refused
-// for it, and so is a strategy whose kernel after the change does it.
+// A kernel that does not read a benchmarked row right: it leaves part of
+// it unread (a loop capped at a constant below the size, code::
+// capped_loops, kit 57, N25; offsets that cover one tile of it with
+// nothing walking past, code::single_tile_spans, kit 61, J20, J21), or its
+// loop's last step reads past its end (a step that does not divide the
+// size, with no mask on the loop's offsets, code::unmasked_loop_steps, kit
+// 61, J15). The run reports such a shape as passing, so its check is not
+// of this code: a reference kernel is refused for it, and so is a strategy
+// whose kernel after the change does it.
 //
 //   if (auto why = size_left_unread(c, kernel_text)) refuse(field, *why);
 #pragma once

@@ -1,7 +1,6 @@
 #include "code/single_tile_spans.hpp"
 
 #include <algorithm>
-#include <charconv>
 
 #include "code/tile_constants.hpp"
 #include "text/lines.hpp"
@@ -9,24 +8,6 @@
 #include "text/utf8.hpp"
 
 namespace otm::code {
-
-namespace {
-
-// The largest integer the file gives `name`: an assignment, a define, a
-// keyword (tile_constants) or a dict key (`"BLOCK_N": 4096`); 0 for none.
-long long largest_value(std::string_view source, const std::string &name) {
-  long long largest = 0;
-  for (const auto &[_, v] : tile_constants(source, text::Regex("^" + name + "$"))) largest = std::max(largest, v);
-  text::Regex keyed("[\"']" + name + "[\"']\\s*:\\s*(\\d+)\\b");
-  keyed.for_each_match(source, [&](const text::Match &m) {
-    long long v = 0;
-    const std::string_view d = m[1];
-    if (std::from_chars(d.data(), d.data() + d.size(), v).ec == std::errc()) largest = std::max(largest, v);
-  });
-  return largest;
-}
-
-} // namespace
 
 std::vector<SingleTileSpan> single_tile_spans(std::string_view source) {
   static const text::Regex made(R"(^\s*([A-Za-z_]\w*)\s*=\s*(?:tl|gl)\.arange\(\s*0\s*,\s*([A-Za-z_]\w*)\s*[,)])");
@@ -54,7 +35,8 @@ std::vector<SingleTileSpan> single_tile_spans(std::string_view source) {
     for (const auto other : lines)
       if (loop.contains(other) && names.contains(other)) looped = true;
     if (looped) continue;
-    const long long largest = largest_value(source, block);
+    const auto values = values_given(source, block);
+    const long long largest = values.empty() ? 0 : *std::max_element(values.begin(), values.end());
     if (largest <= 1) continue;
     out.push_back({std::string(text::strip(line)), block, size, largest});
   }

@@ -25,4 +25,19 @@ std::vector<std::pair<std::string, long long>> tile_constants(std::string_view s
   return out;
 }
 
+std::vector<long long> values_given(std::string_view source, const std::string &name) {
+  std::vector<long long> out;
+  auto add = [&](long long v) {
+    if (std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
+  };
+  for (const auto &[_, v] : tile_constants(source, text::Regex("^" + name + "$"))) add(v);
+  text::Regex keyed("[\"']" + name + "[\"']\\s*:\\s*(\\d+)\\b");
+  keyed.for_each_match(source, [&](const text::Match &m) {
+    long long v = 0;
+    const std::string_view d = m[1];
+    if (std::from_chars(d.data(), d.data() + d.size(), v).ec == std::errc()) add(v);
+  });
+  return out;
+}
+
 } // namespace otm::code

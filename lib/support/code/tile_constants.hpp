@@ -22,4 +22,8 @@ namespace otm::code {
 // file order; a name given several values appears once per value.
 std::vector<std::pair<std::string, long long>> tile_constants(std::string_view source, const text::Regex &is_tile);
 
+// The distinct integers the file gives one name: tile_constants' forms and
+// a dict or `triton.Config` key (`"BLOCK_N": 4096`), in file order.
+std::vector<long long> values_given(std::string_view source, const std::string &name);
+
 } // namespace otm::code
