@@ -2,20 +2,11 @@
 
 #include <vector>
 
+#include "code/source_reading.hpp"
 #include "text/lines.hpp"
 #include "text/regex.hpp"
 
 namespace otm::code {
-
-namespace {
-
-std::size_t indent_of(std::string_view line) {
-  std::size_t n = 0;
-  while (n < line.size() && (line[n] == ' ' || line[n] == '\t')) ++n;
-  return n;
-}
-
-} // namespace
 
 std::optional<std::string> enclosing_loop_bound(std::string_view source, std::size_t line) {
   static const text::Regex python_loop(

@@ -3,6 +3,7 @@
 #include <cctype>
 
 #include "code/identifiers.hpp"
+#include "code/source_reading.hpp"
 #include "code/top_level_split.hpp"
 #include "text/lines.hpp"
 #include "text/regex.hpp"
@@ -11,12 +12,6 @@
 namespace otm::code {
 
 namespace {
-
-std::size_t indent_of(std::string_view line) {
-  std::size_t n = 0;
-  while (n < line.size() && (line[n] == ' ' || line[n] == '\t')) ++n;
-  return n;
-}
 
 std::vector<std::string> names_in(std::string_view code) {
   std::vector<std::string> out;
@@ -82,9 +77,7 @@ std::vector<UnmaskedLoopStep> unmasked_loop_steps(std::string_view source) {
       // The call, joined with its continuation lines until its brackets close.
       std::string call(line.substr(at->begin));
       for (std::size_t k = j + 1; k < lines.size() && k < j + 8; ++k) {
-        int depth = 0;
-        for (char ch : call) depth += ch == '(' || ch == '[' ? 1 : ch == ')' || ch == ']' ? -1 : 0;
-        if (depth <= 0) break;
+        if (bracket_balance(call) <= 0) break;
         call += " " + std::string(text::strip(lines[k]));
       }
       bool offsets_used = false;
