@@ -84,7 +84,7 @@ std::optional<std::string> size_left_unread(const Context &c, const std::string 
     for (const auto &bound : l.bounds) {
       std::vector<std::string> off;
       for (const auto &s : sizes_over(op, bound, 0))
-        if (const auto eq = s.find('='); eq != std::string::npos && std::stoll(s.substr(eq + 1)) % step != 0)
+        if (const auto eq = s.rfind('='); eq != std::string::npos && std::stoll(s.substr(eq + 1)) % step != 0)
           off.push_back(s);
       if (off.empty()) continue;
       const bool quotable = record::version_ids(l.head).empty();
